@@ -1,0 +1,6 @@
+import { createCandidate } from '../lib/domain/candidates';
+import { apiHandler, route } from '../lib/http';
+
+export const handler = apiHandler(route('create-candidate'), async ({ principal, body }) => ({
+  data: await createCandidate(principal.tenantId, body),
+}));

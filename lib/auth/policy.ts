@@ -1,0 +1,49 @@
+/**
+ * IAM policies for the TOKEN authorizer. The policy allows exactly the routes the token's
+ * scopes permit, across the whole API, because API Gateway caches one policy per token and
+ * reuses it for every route that token calls.
+ */
+import type { APIGatewayAuthorizerResult } from 'aws-lambda';
+import { allows, routes, type Route } from '../routes';
+
+/** `arn:aws:execute-api:region:account:apiId/stage` from any method ARN of the API. */
+export const apiArnBase = (methodArn: string) => methodArn.split('/').slice(0, 2).join('/');
+
+export const routeArn = (base: string, route: Pick<Route, 'method' | 'path'>) =>
+  `${base}/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`;
+
+export function policyFor(
+  principalId: string,
+  methodArn: string,
+  scopes: readonly string[],
+  context: Record<string, string>,
+): APIGatewayAuthorizerResult {
+  const base = apiArnBase(methodArn);
+  const allowed = routes.filter((r: Route) => r.auth === 'token' && allows(scopes, r)).map((r) => routeArn(base, r));
+  return {
+    principalId,
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: allowed.length
+        ? [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: allowed }]
+        : [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: `${base}/*` }],
+    },
+    context,
+  };
+}
+
+const globMatch = (pattern: string, value: string) =>
+  new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);
+
+/** Evaluate a policy as API Gateway does: an explicit Deny wins, otherwise an Allow is needed. */
+export function isAllowed(policy: APIGatewayAuthorizerResult['policyDocument'], methodArn: string): boolean {
+  let allowed = false;
+  for (const st of policy.Statement) {
+    const s = st as { Effect: string; Resource?: string | string[] };
+    const resources = ([] as string[]).concat(s.Resource ?? []);
+    if (!resources.some((r) => globMatch(r, methodArn))) continue;
+    if (s.Effect === 'Deny') return false;
+    if (s.Effect === 'Allow') allowed = true;
+  }
+  return allowed;
+}

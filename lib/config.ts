@@ -1,0 +1,14 @@
+/** Configuration, read once at cold start. A missing required value stops the start loudly. */
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing required environment variable ${name}`);
+  return value;
+}
+
+export const config = {
+  tableName: required('TABLE_NAME'),
+  /** Set only for DynamoDB Local. */
+  dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
+  region: process.env.AWS_REGION ?? 'us-east-1',
+};

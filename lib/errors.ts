@@ -1,0 +1,35 @@
+/** Typed domain errors. One boundary (lib/http.ts) maps them to status codes and `{ error }`. */
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what: string) {
+    super(404, `${what} not found`);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Content-Type must be application/json') {
+    super(415, message);
+  }
+}

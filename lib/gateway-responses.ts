@@ -1,0 +1,19 @@
+/**
+ * Bodies of the responses API Gateway produces itself (no handler runs). The CDK stack turns
+ * these into gateway responses and the local gateway answers with the same bodies, so a
+ * client sees `{ error }` whichever side refused the request.
+ */
+export const GATEWAY_ERRORS = {
+  /** No Authorization header, or the authorizer threw "Unauthorized". */
+  unauthorized: { status: 401, error: 'Unauthorized: missing or invalid API token' },
+  /** The authorizer's policy does not allow this route: the token lacks its scope. */
+  accessDenied: { status: 403, error: 'Forbidden: the token lacks the scope this route requires' },
+  /** API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN; we say 404. */
+  notFound: { status: 404, error: 'Not found' },
+  throttled: { status: 429, error: 'Too many requests' },
+  /** The authorizer itself failed (not a refusal). */
+  authorizerFailure: { status: 500, error: 'Internal server error' },
+  default4xx: { error: 'Bad request' },
+  default5xx: { error: 'Internal server error' },
+  requestTooLarge: { status: 413, error: 'Request body too large' },
+} as const;

@@ -1,0 +1,134 @@
+/**
+ * The HTTP boundary shared by every API handler: middy wiring, query/body validation against
+ * the route's schemas, and the one place where errors become status codes and `{ error }`.
+ */
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod/mini';
+import { AppError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import { logger } from './logger';
+import { routes, type RouteDef } from './routes';
+
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
+
+export interface TokenPrincipal {
+  tenantId: string;
+  tenantSlug: string;
+  scopes: string[];
+}
+
+export interface ApiRequest<R extends RouteDef> {
+  principal: TokenPrincipal;
+  query: Out<R extends { query: infer Q } ? Q : undefined>;
+  body: Out<R extends { body: infer B } ? B : undefined>;
+  pathParameters: Record<string, string>;
+  event: APIGatewayProxyEvent;
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+
+export const json = (statusCode: number, body: unknown): APIGatewayProxyResult => ({
+  statusCode,
+  headers: JSON_HEADERS,
+  body: JSON.stringify(body),
+});
+
+export const errorResponse = (statusCode: number, message: string) => json(statusCode, { error: message });
+
+/** The route table line for a handler module. */
+export function route<H extends RouteDef['handler']>(handler: H): Extract<RouteDef, { handler: H }> {
+  const found = routes.find((r) => r.handler === handler);
+  if (!found) throw new Error(`No route for handler ${handler}`);
+  return found as Extract<RouteDef, { handler: H }>;
+}
+
+/** Validate with a schema; the first issue becomes a 400 naming the field. */
+export function parse<S extends z.ZodMiniType>(schema: S, input: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.join('.');
+  const message =
+    issue.code === 'unrecognized_keys'
+      ? `unknown ${where} field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      : issue.code === 'invalid_type' && issue.input === undefined && field
+        ? `${field} is required`
+        : field && !issue.message.startsWith(field)
+          ? `${field}: ${issue.message}`
+          : issue.message;
+  throw new ValidationError(where === 'body' && !field && issue.code === 'invalid_type' ? 'body must be a JSON object' : message);
+}
+
+function queryObject(event: APIGatewayProxyEvent): Record<string, string> {
+  const multi = event.multiValueQueryStringParameters ?? {};
+  for (const [name, values] of Object.entries(multi)) {
+    if ((values?.length ?? 0) > 1) throw new ValidationError(`${name} must be given at most once`);
+  }
+  return (event.queryStringParameters ?? {}) as Record<string, string>;
+}
+
+function principalOf(event: APIGatewayProxyEvent): TokenPrincipal {
+  const ctx = event.requestContext.authorizer ?? {};
+  if (typeof ctx.tenantId !== 'string' || !ctx.tenantId) {
+    // The authorizer always sets it; reaching here means the function is wired wrongly.
+    throw new Error('authorizer context has no tenantId');
+  }
+  return {
+    tenantId: ctx.tenantId,
+    tenantSlug: String(ctx.tenantSlug ?? ''),
+    scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean),
+  };
+}
+
+/** Middy's HTTP errors carry `statusCode` and `expose`; the JSON parser's need our wording. */
+function toAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  const e = err as { statusCode?: number; expose?: boolean; message?: string; cause?: { package?: string } };
+  if (e?.cause?.package === '@middy/http-json-body-parser') {
+    return e.message === 'Unsupported Media Type'
+      ? new UnsupportedMediaTypeError()
+      : new ValidationError('request body is not valid JSON');
+  }
+  return undefined;
+}
+
+const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  onError: async (request) => {
+    const known = toAppError(request.error);
+    if (known) {
+      request.response = errorResponse(known.status, known.message);
+      return;
+    }
+    logger.error('Unhandled error', {
+      error: request.error as Error,
+      requestId: request.event?.requestContext?.requestId,
+    });
+    request.response = errorResponse(500, 'Internal server error');
+  },
+});
+
+/** Build a Lambda handler for a token-authenticated route from its route table line. */
+export function apiHandler<R extends RouteDef>(
+  r: R,
+  fn: (req: ApiRequest<R>) => Promise<unknown>,
+) {
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(injectLambdaContext(logger))
+    .use(errorBoundary());
+  if ('body' in r) chain.use(httpJsonBodyParser());
+  return chain.handler(async (event) => {
+    const principal = principalOf(event);
+    const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;
+    const body = 'body' in r ? parse(r.body, event.body, 'body') : undefined;
+    const result = await fn({
+      principal,
+      query,
+      body,
+      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      event,
+    } as ApiRequest<R>);
+    return json(r.status, result);
+  });
+}

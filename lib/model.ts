@@ -1,0 +1,54 @@
+/** Domain vocabulary shared by schemas, store, authorizer and docs (spec sections 3 and 5). */
+
+export const STAGES = [
+  'applied',
+  'ai_screened',
+  'interview_scheduled',
+  'interviewed',
+  'offer_sent',
+  'offer_accepted',
+  'onboarding',
+  'placed',
+  'rejected',
+] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** The spec's list filter does not accept `rejected`. */
+export const LIST_STAGES = STAGES.filter((s) => s !== 'rejected') as Exclude<Stage, 'rejected'>[];
+
+/** Stages that count towards `total_active`: everyone still moving through the pipeline. */
+export const ACTIVE_STAGES = STAGES.filter((s) => s !== 'placed' && s !== 'rejected');
+
+export const REQ_STATUSES = ['open', 'on_hold', 'filled', 'draft', 'closed'] as const;
+export type ReqStatus = (typeof REQ_STATUSES)[number];
+
+export const SCOPES = [
+  'candidates:read',
+  'candidates:write',
+  'requisitions:read',
+  'pipeline:read',
+  'pipeline:write',
+  '*',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/**
+ * Default stuck thresholds in whole days per stage. A candidate is stuck once it has been in
+ * its stage for at least this many days. Terminal stages are never stuck. Tenants override
+ * these per stage (tenant item `stuck_days`).
+ */
+export const DEFAULT_STUCK_DAYS: Partial<Record<Stage, number>> = {
+  applied: 3,
+  ai_screened: 2,
+  interview_scheduled: 7,
+  interviewed: 5,
+  offer_sent: 5,
+  offer_accepted: 10,
+  onboarding: 14,
+};
+
+/** At most this many stuck candidates are returned by GET /pipeline. */
+export const STUCK_LIMIT = 50;
+
+/** Deepest `offset` accepted on a list: skipping costs reads, so it is bounded. */
+export const MAX_OFFSET = 10_000;

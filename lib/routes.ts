@@ -1,0 +1,66 @@
+/**
+ * The route table: the single source for the CDK stack, the local gateway, the authorizer's
+ * scope policy and the OpenAPI document. Adding a route is one line here plus a thin handler
+ * in functions/<handler>.ts.
+ */
+import type { z } from 'zod/mini';
+import type { Scope } from './model';
+import * as s from './schemas';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** `token`: Bearer API token (TOKEN authorizer). `session`: cookie session (REQUEST authorizer). */
+export type AuthKind = 'token' | 'session';
+
+export interface Route {
+  method: HttpMethod;
+  /** API Gateway resource path; `{name}` marks a path parameter. */
+  path: string;
+  /** Module under functions/ that exports `handler`. */
+  handler: string;
+  auth: AuthKind;
+  /** Scope a token needs (token routes only). `*` always satisfies it. */
+  scope?: Exclude<Scope, '*'>;
+  /** Table access the function is granted. */
+  access: 'read' | 'write';
+  summary: string;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  /** Success status and body schema. */
+  status: number;
+  response: z.ZodMiniType;
+}
+
+export const API_PREFIX = '/api/v1';
+
+export const routes = [
+  { method: 'GET', path: '/api/v1/candidates', handler: 'list-candidates', auth: 'token', scope: 'candidates:read', access: 'read', summary: 'List candidates, newest first', query: s.ListCandidatesQuery, status: 200, response: s.CandidateList },
+  { method: 'POST', path: '/api/v1/candidates', handler: 'create-candidate', auth: 'token', scope: 'candidates:write', access: 'write', summary: 'Create a candidate', body: s.CreateCandidateBody, status: 201, response: s.dataOf(s.CreatedCandidate) },
+  { method: 'GET', path: '/api/v1/requisitions', handler: 'list-requisitions', auth: 'token', scope: 'requisitions:read', access: 'read', summary: 'List requisitions with candidate counts, newest first', query: s.ListRequisitionsQuery, status: 200, response: s.RequisitionList },
+  { method: 'GET', path: '/api/v1/pipeline', handler: 'get-pipeline', auth: 'token', scope: 'pipeline:read', access: 'read', summary: 'Stage counts and stuck candidates', query: s.EmptyQuery, status: 200, response: s.dataOf(s.PipelineSummary) },
+  { method: 'POST', path: '/api/v1/pipeline', handler: 'change-stage', auth: 'token', scope: 'pipeline:write', access: 'write', summary: "Move a candidate to another stage", body: s.ChangeStageBody, status: 200, response: s.dataOf(s.StageChange) },
+] as const satisfies readonly Route[];
+
+export type RouteDef = (typeof routes)[number];
+
+/** Turn `/a/{id}/b` into a matcher that returns the path parameters. */
+export function matchPath(template: string, path: string): Record<string, string> | undefined {
+  const t = template.split('/');
+  const p = path.split('/');
+  if (t.length !== p.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < t.length; i++) {
+    const seg = t[i]!;
+    const val = p[i]!;
+    if (seg.startsWith('{') && seg.endsWith('}')) {
+      if (!val) return undefined;
+      params[seg.slice(1, -1)] = decodeURIComponent(val);
+    } else if (seg !== val) return undefined;
+  }
+  return params;
+}
+
+/** Scopes a token must hold for a route, `*` included. */
+export function allows(scopes: readonly string[], route: Pick<Route, 'scope'>): boolean {
+  return scopes.includes('*') || (route.scope !== undefined && scopes.includes(route.scope));
+}

@@ -1,0 +1,162 @@
+/**
+ * Request and response schemas. They validate input, type the handlers and feed the OpenAPI
+ * document (lib/openapi.ts); nothing is described twice. zod/mini keeps Lambda bundles small.
+ */
+import { z } from 'zod/mini';
+import { LIST_STAGES, MAX_OFFSET, REQ_STATUSES, STAGES } from './model';
+
+z.config(z.locales.en());
+
+const intParam = (name: string, min: number, max: number) => {
+  const error = `${name} must be an integer between ${min} and ${max}`;
+  return z.coerce
+    .number({ error })
+    .check(z.int({ error }), z.gte(min, { error }), z.lte(max, { error }));
+};
+
+const uuid = (name: string) => z.uuid({ error: `${name} must be a UUID` });
+
+// ---- requests ----------------------------------------------------------------------------
+
+export const ListCandidatesQuery = z.strictObject({
+  stage: z.optional(
+    z.enum(LIST_STAGES, { error: `stage must be one of ${LIST_STAGES.join(', ')}` }),
+  ),
+  req_id: z.optional(uuid('req_id')),
+  limit: z._default(intParam('limit', 1, 200), 50),
+  offset: z._default(intParam('offset', 0, MAX_OFFSET), 0),
+});
+export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
+
+const stageEnum = z.enum(STAGES, { error: `stage must be one of ${STAGES.join(', ')}` });
+const text = (name: string, max: number) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: `${name} must not be empty` }),
+      z.maxLength(max, { error: `${name} must be at most ${max} characters` }),
+    );
+
+export const CreateCandidateBody = z.strictObject({
+  name: text('name', 200),
+  email: z.optional(
+    z.email({ error: 'email must be an email address' }).check(z.maxLength(254)),
+  ),
+  phone: z.optional(
+    z
+      .string({ error: 'phone must be a string' })
+      .check(
+        z.trim(),
+        z.regex(/^\+?[0-9 ().\-/]{3,40}$/, {
+          error: 'phone must be 3 to 40 digits, spaces or + ( ) . - /',
+        }),
+      ),
+  ),
+  resume_url: z.optional(
+    z
+      .url({ protocol: /^https?$/, error: 'resume_url must be an http(s) URL' })
+      .check(z.maxLength(2048)),
+  ),
+  req_id: z.optional(uuid('req_id')),
+  stage: z._default(stageEnum, 'applied'),
+});
+export type CreateCandidateBody = z.output<typeof CreateCandidateBody>;
+
+export const ListRequisitionsQuery = z.strictObject({
+  status: z._default(
+    z.enum(REQ_STATUSES, { error: `status must be one of ${REQ_STATUSES.join(', ')}` }),
+    'open',
+  ),
+  limit: z._default(intParam('limit', 1, 200), 50),
+});
+export type ListRequisitionsQuery = z.output<typeof ListRequisitionsQuery>;
+
+export const ChangeStageBody = z.strictObject({
+  candidate_id: uuid('candidate_id'),
+  stage: stageEnum,
+});
+export type ChangeStageBody = z.output<typeof ChangeStageBody>;
+
+export const EmptyQuery = z.strictObject({});
+
+// ---- responses ---------------------------------------------------------------------------
+
+const timestamp = z.iso.datetime();
+
+export const Candidate = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.nullable(z.string()),
+  phone: z.nullable(z.string()),
+  stage: z.enum(STAGES),
+  resume_url: z.nullable(z.string()),
+  req_title: z.nullable(z.string()),
+  req_id: z.nullable(z.uuid()),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Candidate = z.infer<typeof Candidate>;
+
+export const CreatedCandidate = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.nullable(z.string()),
+  phone: z.nullable(z.string()),
+  stage: z.enum(STAGES),
+  resume_url: z.nullable(z.string()),
+  req_id: z.nullable(z.uuid()),
+  req_title: z.nullable(z.string()),
+  created_at: timestamp,
+});
+export type CreatedCandidate = z.infer<typeof CreatedCandidate>;
+
+export const StageChange = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  stage: z.enum(STAGES),
+  updated_at: timestamp,
+});
+export type StageChange = z.infer<typeof StageChange>;
+
+const digits = z.string().check(z.regex(/^\d+$/));
+
+export const Requisition = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  department: z.nullable(z.string()),
+  location: z.nullable(z.string()),
+  job_type: z.nullable(z.string()),
+  status: z.enum(REQ_STATUSES),
+  candidate_count: digits,
+  offers_pending: digits,
+  created_at: timestamp,
+});
+export type Requisition = z.infer<typeof Requisition>;
+
+export const StuckCandidate = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  stage: z.enum(STAGES),
+  days_in_stage: z.int(),
+  req_title: z.nullable(z.string()),
+});
+export type StuckCandidate = z.infer<typeof StuckCandidate>;
+
+export const PipelineSummary = z.object({
+  stage_counts: z.record(z.enum(STAGES), z.int()),
+  total_active: z.int(),
+  stuck_candidates: z.array(StuckCandidate),
+});
+export type PipelineSummary = z.infer<typeof PipelineSummary>;
+
+export const ErrorBody = z.object({ error: z.string() });
+
+export const CandidateList = z.object({
+  data: z.array(Candidate),
+  count: z.int(),
+  offset: z.int(),
+  limit: z.int(),
+});
+export const RequisitionList = z.object({ data: z.array(Requisition), count: z.int() });
+export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });

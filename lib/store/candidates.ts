@@ -1,0 +1,297 @@
+/**
+ * Candidates. Every write changes the tenant's and the requisition's counters in the same
+ * transaction, so counts are exact and reading them costs one GetItem at any tenant size.
+ */
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '../errors';
+import type { Stage } from '../model';
+import type { Candidate } from '../schemas';
+import { ddb, tableName } from './client';
+import {
+  counter,
+  keys,
+  reqCandidatesIndexKey,
+  reqCandidatesPartition,
+  stageIndexKey,
+  stagePartition,
+  TABLE_DEF,
+} from './table';
+import { backoff, cancellationReasons, isTransactionConflict, MAX_ATTEMPTS } from './tx';
+
+export interface CandidateRecord {
+  id: string;
+  name: string;
+  email?: string;
+  phone?: string;
+  resume_url?: string;
+  stage: Stage;
+  req_id?: string;
+  req_title?: string;
+  created_at: string;
+  updated_at: string;
+  /** When the candidate entered its current stage; orders the stuck index. */
+  stage_entered_at: string;
+}
+
+type Item = Record<string, unknown>;
+
+export function candidateItem(tenantId: string, c: CandidateRecord): Item {
+  return {
+    ...keys.candidate(tenantId, c.id),
+    ...stageIndexKey(tenantId, c.stage, c.stage_entered_at, c.id),
+    ...(c.req_id ? reqCandidatesIndexKey(tenantId, c.req_id, c.id) : {}),
+    type: 'candidate',
+    tenant_id: tenantId,
+    ...c,
+  };
+}
+
+const counterUpdate = (key: Item, changes: Partial<Record<string, number>>, mustExist = false) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  const parts = Object.entries(changes).map(([attr, delta], i) => {
+    names[`#c${i}`] = attr;
+    values[`:c${i}`] = delta!;
+    return `#c${i} :c${i}`;
+  });
+  return {
+    Update: {
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: `ADD ${parts.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ...(mustExist && { ConditionExpression: 'attribute_exists(PK)' }),
+    },
+  };
+};
+
+/** Insert a candidate and bump the counters; fails with NotFoundError if the requisition vanished. */
+export async function insertCandidate(tenantId: string, c: CandidateRecord): Promise<void> {
+  const stageCounter = counter.stage(c.stage);
+  const TransactItems = [
+    {
+      Put: {
+        TableName: tableName,
+        Item: candidateItem(tenantId, c),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    counterUpdate(keys.stats(tenantId), { total: 1, [stageCounter]: 1 }),
+    ...(c.req_id
+      ? [counterUpdate(keys.requisition(tenantId, c.req_id), { c_total: 1, [stageCounter]: 1 }, true)]
+      : []),
+  ];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ddb.send(new TransactWriteCommand({ TransactItems }));
+      return;
+    } catch (err) {
+      const reasons = cancellationReasons(err);
+      if (!reasons) throw err;
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError('candidate id already exists');
+      if (reasons[2]?.Code === 'ConditionalCheckFailed') throw new NotFoundError('requisition');
+      if (!isTransactionConflict(reasons) || attempt >= MAX_ATTEMPTS) throw err;
+      await backoff(attempt);
+    }
+  }
+}
+
+export async function getCandidate(tenantId: string, id: string): Promise<Item | undefined> {
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, id), ConsistentRead: true }),
+  );
+  return Item;
+}
+
+/**
+ * Move a candidate to `stage`. The candidate update is conditioned on the stage it was read
+ * with; a concurrent move makes the condition fail and the whole read-decide-write repeats,
+ * so the counters never drift. Returns undefined `after` when the candidate is already there.
+ */
+export async function moveCandidate(
+  tenantId: string,
+  id: string,
+  stage: Stage,
+  now: () => string,
+): Promise<{ before: Item; after?: Item }> {
+  let current = await getCandidate(tenantId, id);
+  for (let attempt = 1; ; attempt++) {
+    if (!current) throw new NotFoundError('candidate');
+    const from = current.stage as Stage;
+    if (from === stage) return { before: current };
+    const at = now();
+    const after: Item = {
+      ...current,
+      ...stageIndexKey(tenantId, stage, at, id),
+      stage,
+      updated_at: at,
+      stage_entered_at: at,
+    };
+    const deltas = { [counter.stage(from)]: -1, [counter.stage(stage)]: 1 };
+    const reqId = current.req_id as string | undefined;
+    try {
+      await ddb.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.candidate(tenantId, id),
+                UpdateExpression:
+                  'SET #stage = :to, updated_at = :at, stage_entered_at = :at, GSI1PK = :gpk, GSI1SK = :gsk',
+                ConditionExpression: '#stage = :from',
+                ExpressionAttributeNames: { '#stage': 'stage' },
+                ExpressionAttributeValues: {
+                  ':to': stage,
+                  ':from': from,
+                  ':at': at,
+                  ':gpk': after.GSI1PK,
+                  ':gsk': after.GSI1SK,
+                },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            counterUpdate(keys.stats(tenantId), deltas),
+            ...(reqId ? [counterUpdate(keys.requisition(tenantId, reqId), deltas)] : []),
+          ],
+        }),
+      );
+      return { before: current, after };
+    } catch (err) {
+      const reasons = cancellationReasons(err);
+      if (!reasons || attempt >= MAX_ATTEMPTS) throw err;
+      const lost = reasons[0];
+      if (lost?.Code === 'ConditionalCheckFailed') {
+        // Someone moved it first: decide again from what they left (or deleted).
+        current = lost.Item ? (lost.Item as Item) : await getCandidate(tenantId, id);
+      } else if (!isTransactionConflict(reasons)) {
+        throw err;
+      }
+      await backoff(attempt);
+    }
+  }
+}
+
+export type CandidateQuery =
+  | { kind: 'all' }
+  | { kind: 'stage'; stage: Stage }
+  | { kind: 'requisition'; reqId: string; stage?: Stage };
+
+function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
+  const { byStatus, byRequisition } = TABLE_DEF.indexes;
+  switch (q.kind) {
+    case 'all':
+      return {
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.candidatePrefix },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+      };
+    case 'stage':
+      return {
+        TableName: tableName,
+        IndexName: byStatus.name,
+        KeyConditionExpression: `${byStatus.partitionKey} = :pk`,
+        ExpressionAttributeValues: { ':pk': stagePartition(tenantId, q.stage) },
+        ScanIndexForward: false,
+      };
+    case 'requisition':
+      return {
+        TableName: tableName,
+        IndexName: byRequisition.name,
+        KeyConditionExpression: `${byRequisition.partitionKey} = :pk`,
+        ExpressionAttributeValues: {
+          ':pk': reqCandidatesPartition(tenantId, q.reqId),
+          ...(q.stage && { ':stage': q.stage }),
+        },
+        // A requisition's candidates are few next to the tenant's, so the stage is a filter here.
+        ...(q.stage && { FilterExpression: '#stage = :stage', ExpressionAttributeNames: { '#stage': 'stage' } }),
+        ScanIndexForward: false,
+      };
+  }
+}
+
+/**
+ * One page of candidates, newest first, skipping `offset` matches. Skipped items are read
+ * keys-only. `Limit` never exceeds what is still wanted, so a filtered page cannot overshoot.
+ */
+export async function queryCandidates(
+  tenantId: string,
+  q: CandidateQuery,
+  offset: number,
+  limit: number,
+): Promise<Item[]> {
+  const base = queryInput(tenantId, q);
+  let startKey: Item | undefined;
+  const keyAttrs = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'];
+  for (let skip = offset; skip > 0; ) {
+    const page = await ddb.send(
+      new QueryCommand({
+        ...base,
+        Limit: skip,
+        ExclusiveStartKey: startKey,
+        ProjectionExpression: keyAttrs.map((_, i) => `#k${i}`).join(', '),
+        ExpressionAttributeNames: {
+          ...base.ExpressionAttributeNames,
+          ...Object.fromEntries(keyAttrs.map((k, i) => [`#k${i}`, k])),
+        },
+      }),
+    );
+    skip -= page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) return [];
+  }
+  const items: Item[] = [];
+  do {
+    const page = await ddb.send(
+      new QueryCommand({ ...base, Limit: limit - items.length, ExclusiveStartKey: startKey }),
+    );
+    items.push(...((page.Items ?? []) as Item[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return items;
+}
+
+/** Candidates who entered `stage` before `cutoff`, longest waiting first. */
+export async function queryStageEnteredBefore(
+  tenantId: string,
+  stage: Stage,
+  cutoff: string,
+  limit: number,
+): Promise<Item[]> {
+  const { byStatus } = TABLE_DEF.indexes;
+  const { Items = [] } = await ddb.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: byStatus.name,
+      KeyConditionExpression: '#pk = :pk AND #sk < :cutoff',
+      ExpressionAttributeNames: { '#pk': byStatus.partitionKey, '#sk': byStatus.sortKey },
+      ExpressionAttributeValues: { ':pk': stagePartition(tenantId, stage), ':cutoff': cutoff },
+      ScanIndexForward: true,
+      Limit: limit,
+    }),
+  );
+  return Items as Item[];
+}
+
+export function toCandidate(item: Item): Candidate {
+  return {
+    id: item.id as string,
+    name: item.name as string,
+    email: (item.email as string | undefined) ?? null,
+    phone: (item.phone as string | undefined) ?? null,
+    stage: item.stage as Stage,
+    resume_url: (item.resume_url as string | undefined) ?? null,
+    req_title: (item.req_title as string | undefined) ?? null,
+    req_id: (item.req_id as string | undefined) ?? null,
+    created_at: item.created_at as string,
+    updated_at: item.updated_at as string,
+  };
+}

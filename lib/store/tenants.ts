@@ -1,0 +1,78 @@
+/** Tenants (workspaces): the tenant item, its slug lookup and its counter item. */
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '../errors';
+import { newId, nowIso } from '../ids';
+import type { Stage } from '../model';
+import { ddb, tableName } from './client';
+import { cancellationReasons } from './tx';
+import { keys } from './table';
+
+export interface Tenant {
+  id: string;
+  slug: string;
+  name: string;
+  created_at: string;
+  /** Per-stage stuck thresholds in days that override the defaults. */
+  stuck_days?: Partial<Record<Stage, number>>;
+}
+
+export async function createTenant(slug: string, name: string): Promise<Tenant> {
+  const tenant: Tenant = { id: newId(), slug, name, created_at: nowIso() };
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.slug(slug), type: 'slug', tenant_id: tenant.id },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          { Put: { TableName: tableName, Item: { ...keys.tenant(tenant.id), type: 'tenant', ...tenant } } },
+          { Put: { TableName: tableName, Item: { ...keys.stats(tenant.id), type: 'stats', total: 0 } } },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (cancellationReasons(err)?.[0]?.Code === 'ConditionalCheckFailed') {
+      throw new ConflictError(`tenant ${slug} already exists`);
+    }
+    throw err;
+  }
+  return tenant;
+}
+
+export async function getTenant(tenantId: string): Promise<Tenant | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId) }));
+  return Item ? toTenant(Item) : undefined;
+}
+
+export async function getTenantBySlug(slug: string): Promise<Tenant> {
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: keys.slug(slug), ConsistentRead: true }),
+  );
+  const tenant = Item && (await getTenant(Item.tenant_id as string));
+  if (!tenant) throw new NotFoundError(`tenant ${slug}`);
+  return tenant;
+}
+
+export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<Stage, number>>) {
+  await ddb.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.tenant(tenantId),
+      UpdateExpression: 'SET stuck_days = :d',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':d': stuckDays },
+    }),
+  );
+}
+
+const toTenant = (item: Record<string, unknown>): Tenant => ({
+  id: item.id as string,
+  slug: item.slug as string,
+  name: item.name as string,
+  created_at: item.created_at as string,
+  ...(item.stuck_days ? { stuck_days: item.stuck_days as Tenant['stuck_days'] } : {}),
+});
