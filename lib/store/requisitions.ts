@@ -16,8 +16,11 @@ export interface NewRequisition {
 
 export type RequisitionItem = Record<string, unknown> & { id: string; title: string; status: ReqStatus };
 
-export async function createRequisition(tenantId: string, input: NewRequisition): Promise<Requisition> {
-  const id = newId();
+export async function createRequisition(
+  tenantId: string,
+  input: NewRequisition,
+  id = newId(),
+): Promise<Requisition> {
   const item = {
     ...keys.requisition(tenantId, id),
     ...reqStatusIndexKey(tenantId, input.status, id),

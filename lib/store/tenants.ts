@@ -16,8 +16,8 @@ export interface Tenant {
   stuck_days?: Partial<Record<Stage, number>>;
 }
 
-export async function createTenant(slug: string, name: string): Promise<Tenant> {
-  const tenant: Tenant = { id: newId(), slug, name, created_at: nowIso() };
+export async function createTenant(slug: string, name: string, id = newId()): Promise<Tenant> {
+  const tenant: Tenant = { id, slug, name, created_at: nowIso() };
   try {
     await ddb.send(
       new TransactWriteCommand({

@@ -1,0 +1,182 @@
+/**
+ * Local stand-in for API Gateway (REST, Lambda proxy). It takes its routes from the route
+ * table, runs the same authorizer, evaluates the returned policy and caches it per token as
+ * API Gateway does, answers its own refusals with the same `{ error }` bodies, then calls the
+ * same handler modules with the same event shape.
+ *
+ * Import this module only after TABLE_NAME and DYNAMODB_ENDPOINT are set: the handlers read
+ * their configuration once, at import.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { isAllowed } from '../../lib/auth/policy';
+import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
+import { openApiDocument } from '../../lib/openapi';
+import { API_PREFIX, matchPath, routes, type Route } from '../../lib/routes';
+import { lambdaContext, methodArn, proxyEvent, tokenAuthorizerEvent } from './events';
+
+type ProxyHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResult>;
+type TokenAuthorizer = (event: unknown, context: Context) => Promise<APIGatewayAuthorizerResult>;
+
+export interface GatewayOptions {
+  /** Authorizer result cache TTL, as on the deployed API (seconds). 0 turns caching off. */
+  authorizerCacheTtlSeconds?: number;
+  /** One line per request. */
+  log?: (line: string) => void;
+}
+
+/** The deployed stack's cache TTL; revoked tokens stop working within this time. */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
+const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+
+const loadHandler = async <T>(name: string): Promise<T> =>
+  (await import(`../../functions/${name}`)).handler as T;
+
+export interface LocalGateway {
+  server: Server;
+  listen(port: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+  /** Forget cached authorizer results (what a redeploy does). */
+  flushAuthorizerCache(): void;
+}
+
+export function createGateway(opts: GatewayOptions = {}): LocalGateway {
+  const ttlMs = (opts.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
+  const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  const handlers = new Map<string, Promise<ProxyHandler>>();
+  const handlerFor = (name: string) => {
+    if (!handlers.has(name)) handlers.set(name, loadHandler<ProxyHandler>(name));
+    return handlers.get(name)!;
+  };
+  const authorizer = loadHandler<TokenAuthorizer>('authorizer');
+
+  async function authorize(authorization: string, method: string, path: string) {
+    const hit = cache.get(authorization);
+    if (hit && hit.expires > Date.now()) return hit.result;
+    const result = await (await authorizer)(
+      tokenAuthorizerEvent(authorization, method, path),
+      lambdaContext('authorizer'),
+    );
+    if (ttlMs > 0) cache.set(authorization, { result, expires: Date.now() + ttlMs });
+    return result;
+  }
+
+  async function respond(req: IncomingMessage, body: string | null): Promise<APIGatewayProxyResult> {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const gatewayError = (e: { status?: number; error: string }, status = e.status ?? 500) => ({
+      statusCode: status,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ error: e.error }),
+    });
+
+    if (method === 'GET' && path === `${API_PREFIX}/openapi.json`) {
+      return {
+        statusCode: 200,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(openApiDocument(`http://${req.headers.host ?? 'localhost'}`)),
+      };
+    }
+    let route: Route | undefined;
+    let pathParameters: Record<string, string> = {};
+    for (const r of routes as readonly Route[]) {
+      const params = r.method === method ? matchPath(r.path, path) : undefined;
+      if (params) {
+        route = r;
+        pathParameters = params;
+        break;
+      }
+    }
+    if (!route) return gatewayError(GATEWAY_ERRORS.notFound);
+
+    let authorizerContext: Record<string, unknown> | undefined;
+    if (route.auth === 'token') {
+      const authorization = req.headers.authorization;
+      if (!authorization) return gatewayError(GATEWAY_ERRORS.unauthorized);
+      let result: APIGatewayAuthorizerResult;
+      try {
+        result = await authorize(authorization, method, path);
+      } catch (err) {
+        return (err as Error).message === 'Unauthorized'
+          ? gatewayError(GATEWAY_ERRORS.unauthorized)
+          : gatewayError(GATEWAY_ERRORS.authorizerFailure);
+      }
+      if (!isAllowed(result.policyDocument, methodArn(method, path))) {
+        return gatewayError(GATEWAY_ERRORS.accessDenied);
+      }
+      authorizerContext = { ...result.context, principalId: result.principalId };
+    } else {
+      // Session routes arrive with the workspace identity issue; refuse until then.
+      return gatewayError(GATEWAY_ERRORS.unauthorized);
+    }
+
+    const event = proxyEvent({
+      method,
+      path,
+      resource: route.path,
+      pathParameters,
+      headers: req.headers,
+      search: url.searchParams,
+      body,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      authorizer: authorizerContext,
+    });
+    try {
+      const handler = await handlerFor(route.handler);
+      const res = await handler(event, lambdaContext(route.handler));
+      return res;
+    } catch {
+      // What API Gateway answers when the integration itself fails.
+      return gatewayError({ error: 'Internal server error' }, 502);
+    }
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const started = process.hrtime.bigint();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(c);
+    });
+    req.on('end', async () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const result: APIGatewayProxyResult = tooLarge
+        ? {
+            statusCode: GATEWAY_ERRORS.requestTooLarge.status,
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ error: GATEWAY_ERRORS.requestTooLarge.error }),
+          }
+        : await respond(req, chunks.length ? raw : null);
+      const headers: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+      for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+      const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '');
+      res.writeHead(result.statusCode, { ...headers, 'Content-Length': payload.length });
+      res.end(payload);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      opts.log?.(`${req.method} ${new URL(req.url ?? '/', 'http://local').pathname} ${result.statusCode} ${ms.toFixed(1)}ms`);
+    });
+  });
+
+  return {
+    server,
+    flushAuthorizerCache: () => cache.clear(),
+    listen: (port, host = '127.0.0.1') =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          const { port: actual } = server.address() as { port: number };
+          resolve(`http://${host}:${actual}`);
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * `npm start`: DynamoDB Local + the table + the demo workspace + the local API gateway.
+ * Ctrl-C or SIGTERM stops everything, our Java process included.
+ */
+import { mkdirSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { startDynamoDbLocal } from './dynamodb';
+import { clearRuntime, dataDir, dbPath, LOCAL_TABLE, readRuntime, writeRuntime } from './runtime';
+import { ensureTable, localClient } from './table';
+
+const t0 = performance.now();
+const since = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+const say = (line: string) => console.log(`[local] ${line}`);
+
+const port = Number(process.env.PORT ?? 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, got "${process.env.PORT}"`);
+  process.exit(2);
+}
+const dir = dataDir();
+mkdirSync(dbPath(dir), { recursive: true });
+const already = readRuntime(dir);
+if (already) {
+  console.error(`Another npm start (pid ${already.pid}) is using ${dir}; stop it or set DATA_DIR.`);
+  process.exit(1);
+}
+
+say(`data directory ${dir}`);
+say('starting DynamoDB Local (Java)…');
+const ddb = await startDynamoDbLocal({
+  dbPath: dbPath(dir),
+  port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
+});
+let shuttingDown = false;
+async function shutdown(signal: string, code = 0) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  say(`${signal}: stopping`);
+  await gateway?.close();
+  await ddb.stop();
+  clearRuntime(dir);
+  say('stopped');
+  process.exit(code);
+}
+let gateway: import('./gateway').LocalGateway | undefined;
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGHUP', () => void shutdown('SIGHUP'));
+
+try {
+  say(`DynamoDB Local ready on ${ddb.endpoint} (pid ${ddb.pid}) after ${since()}`);
+  const created = await ensureTable(localClient(ddb.endpoint), LOCAL_TABLE);
+  say(`table ${LOCAL_TABLE} ${created === 'created' ? 'created' : 'found'}`);
+  process.env.TABLE_NAME = LOCAL_TABLE;
+  process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
+  writeRuntime(dir, { pid: process.pid, javaPid: ddb.pid, dynamodbEndpoint: ddb.endpoint, tableName: LOCAL_TABLE });
+
+  const { seedDemo } = await import('./seed');
+  const demo = await seedDemo(dir);
+  say(demo.created ? 'seeded the demo workspace "demo"' : 'demo workspace found');
+
+  const { createGateway } = await import('./gateway');
+  gateway = createGateway({ log: (line) => console.log(line) });
+  const url = await gateway.listen(port, process.env.HOST ?? '127.0.0.1');
+  writeRuntime(dir, { pid: process.pid, javaPid: ddb.pid, dynamodbEndpoint: ddb.endpoint, tableName: LOCAL_TABLE, url });
+
+  console.log(`
+Talent Pipeline is running (started in ${since()})
+  API base URL   ${url}/api/v1
+  OpenAPI        ${url}/api/v1/openapi.json
+  Demo token     ${demo.token}   (full access, workspace "demo")
+
+Try:
+  curl -s -H "Authorization: Bearer ${demo.token}" ${url}/api/v1/pipeline
+
+Ctrl-C stops the API and DynamoDB Local.
+`);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  await shutdown('error', 1);
+}

@@ -1,0 +1,57 @@
+/** Creates the service table on DynamoDB Local from the same TABLE_DEF the CDK stack uses. */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  type GlobalSecondaryIndex,
+} from '@aws-sdk/client-dynamodb';
+import { TABLE_DEF } from '../../lib/store/table';
+
+export const localClient = (endpoint: string) =>
+  new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'exists'> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return 'exists';
+  } catch (err) {
+    if (!(err instanceof ResourceNotFoundException)) throw err;
+  }
+  const indexes = Object.values(TABLE_DEF.indexes);
+  const attrs = new Set<string>([TABLE_DEF.partitionKey, TABLE_DEF.sortKey]);
+  for (const i of indexes) attrs.add(i.partitionKey).add(i.sortKey);
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attrs].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: TABLE_DEF.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_DEF.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: indexes.map(
+          (i): GlobalSecondaryIndex => ({
+            IndexName: i.name,
+            KeySchema: [
+              { AttributeName: i.partitionKey, KeyType: 'HASH' },
+              { AttributeName: i.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          }),
+        ),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_DEF.stream },
+      }),
+    );
+  } catch (err) {
+    if (err instanceof ResourceInUseException) return 'exists';
+    throw err;
+  }
+  return 'created';
+}

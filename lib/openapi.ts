@@ -1,0 +1,89 @@
+/** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
+import { z } from 'zod/mini';
+import { GATEWAY_ERRORS } from './gateway-responses';
+import { ErrorBody } from './schemas';
+import { routes, type Route } from './routes';
+
+type JsonSchema = Record<string, unknown>;
+
+const schemaOf = (s: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+const operationId = (r: Route) => r.handler.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+function operation(r: Route) {
+  const parameters: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  if (r.query) {
+    const q = schemaOf(r.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(q.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+    }
+  }
+  const responses: Record<string, unknown> = {
+    [r.status]: {
+      description: 'Success',
+      content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
+    },
+  };
+  if (r.query || r.body) responses['400'] = errorResponse('Invalid query or body value; the message names the field');
+  responses['401'] = errorResponse(r.auth === 'token' ? GATEWAY_ERRORS.unauthorized.error : 'No valid session');
+  if (r.auth === 'token') responses['403'] = errorResponse(`${GATEWAY_ERRORS.accessDenied.error} (${r.scope})`);
+  responses['404'] = errorResponse('Unknown route, or a resource that does not exist in the caller\'s tenant');
+  if (r.body) responses['415'] = errorResponse('Content-Type is not application/json');
+  responses['429'] = errorResponse(GATEWAY_ERRORS.throttled.error);
+  responses['500'] = errorResponse('Internal error; details are logged with the request id, never returned');
+  return {
+    operationId: operationId(r),
+    summary: r.summary,
+    ...(r.scope && { description: `Requires scope \`${r.scope}\` (or \`*\`).` }),
+    security: [r.auth === 'token' ? { bearerAuth: r.scope ? [r.scope] : [] } : { sessionCookie: [] }],
+    parameters,
+    ...(r.body && {
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: schemaOf(r.body, 'input') } },
+      },
+    }),
+    responses,
+  };
+}
+
+export function openApiDocument(serverUrl = '/') {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes as readonly Route[]) {
+    (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Talent Pipeline API',
+      version: '1.0.0',
+      description: 'Tenant-scoped hiring pipeline: candidates, requisitions, pipeline stages.',
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: { Error: schemaOf(ErrorBody, 'output') },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'API token (tps_…) created in the workspace settings; scopes per route',
+        },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'tp_session' },
+      },
+    },
+  };
+}
