@@ -5,47 +5,13 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NotFoundError } from '../../lib/errors';
-import type { ReqStatus, Stage } from '../../lib/model';
 import { insertCandidate } from '../../lib/store/candidates';
 import { createRequisition } from '../../lib/store/requisitions';
 import { createTenant, getTenantBySlug, type Tenant } from '../../lib/store/tenants';
 import { createToken } from '../../lib/store/tokens';
+import { DEMO, demoCandidateId } from './demo-data';
 
-/** A UUIDv7 for a fixed time and serial, so seed ids sort by their creation time. */
-const seedId = (iso: string, serial: number) => {
-  const ms = Date.parse(iso).toString(16).padStart(12, '0');
-  const tail = serial.toString(16).padStart(12, '0');
-  return `${ms.slice(0, 8)}-${ms.slice(8)}-7000-8000-${tail}`;
-};
-
-export const DEMO = {
-  slug: 'demo',
-  name: 'Demo Workspace',
-  tenantId: seedId('2026-01-05T09:00:00.000Z', 1),
-  requisitions: [
-    { id: seedId('2026-01-06T09:00:00.000Z', 11), title: 'Senior Backend Engineer', department: 'Engineering', location: 'Remote (EU)', job_type: 'direct_hire', status: 'open' },
-    { id: seedId('2026-01-07T09:00:00.000Z', 12), title: 'Product Designer', department: 'Design', location: 'Berlin', job_type: 'direct_hire', status: 'open' },
-    { id: seedId('2026-01-08T09:00:00.000Z', 13), title: 'Data Analyst', department: 'Analytics', location: 'New York', job_type: 'contract', status: 'open' },
-    { id: seedId('2026-01-09T09:00:00.000Z', 14), title: 'Engineering Manager', department: 'Engineering', location: 'London', job_type: 'direct_hire', status: 'on_hold' },
-  ] satisfies { id: string; title: string; department: string; location: string; job_type: string; status: ReqStatus }[],
-  /** [name, requisition index or -1, stage, days in stage] */
-  candidates: [
-    ['Ada Lovelace', 0, 'interview_scheduled', 9],
-    ['Grace Hopper', 0, 'offer_sent', 6],
-    ['Alan Turing', 0, 'applied', 1],
-    ['Katherine Johnson', 1, 'interviewed', 2],
-    ['Margaret Hamilton', 1, 'ai_screened', 4],
-    ['Linus Pauling', 2, 'applied', 5],
-    ['Radia Perlman', 0, 'onboarding', 3],
-    ['Barbara Liskov', 1, 'offer_accepted', 2],
-    ['Dennis Ritchie', 2, 'placed', 30],
-    ['Ken Thompson', 0, 'rejected', 10],
-    ['Frances Allen', -1, 'applied', 0],
-    ['Tim Berners-Lee', 2, 'interviewed', 1],
-  ] as [string, number, Stage, number][],
-};
-
-export const demoCandidateId = (i: number) => seedId(`2026-02-${String(i + 1).padStart(2, '0')}T10:00:00.000Z`, 100 + i);
+export { DEMO, demoCandidateId };
 
 const tokenFile = (dir: string) => join(dir, 'demo-token');
 

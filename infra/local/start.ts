@@ -2,6 +2,7 @@
  * `npm start`: DynamoDB Local + the table + the demo workspace + the local API gateway.
  * Ctrl-C or SIGTERM stops everything, our Java process included.
  */
+import './quiet-sdk';
 import { mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from './dynamodb';

@@ -1,0 +1,155 @@
+/**
+ * Admin CLI for scripting. Local by default (the data of `npm start`, or DATA_DIR); with
+ * `--table <name>` or TABLE_NAME it acts on a deployed table using the AWS credentials of the
+ * environment. Output is only the requested value on stdout; messages go to stderr.
+ */
+import { parseArgs } from 'node:util';
+import './local/quiet-sdk';
+import { REQ_STATUSES, SCOPES, STAGES, type ReqStatus, type Scope, type Stage } from '../lib/model';
+
+const USAGE = `Usage:
+  admin tenant create <slug> [--name <name>]                 prints the tenant id
+  admin tenant set-stuck-days <slug> <stage=days,...>        overrides stuck thresholds
+  admin token create <slug> --scopes <scope,scope|*> [--name <label>]   prints only the token
+  admin requisition create <slug> --title <title> [--department <d>] [--location <l>]
+        [--job-type <j>] [--status ${REQ_STATUSES.join('|')}]        prints only the new id
+Options:
+  --table <name>   act on a deployed table (AWS credentials from the environment);
+                   TABLE_NAME does the same. Default: the local data directory (DATA_DIR, .data).
+Scopes: ${SCOPES.join(', ')}`;
+
+class UsageError extends Error {}
+
+const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+function slugArg(value: string | undefined): string {
+  if (!value) throw new UsageError('missing <slug>');
+  if (!SLUG_RE.test(value)) throw new UsageError(`invalid slug "${value}": use a-z, 0-9 and -, at most 63 characters`);
+  return value;
+}
+
+function textOpt(name: string, value: string | undefined, required = false): string | undefined {
+  if (value === undefined) {
+    if (required) throw new UsageError(`missing --${name}`);
+    return undefined;
+  }
+  const v = value.trim();
+  if (!v || v.length > 200) throw new UsageError(`--${name} must be 1 to 200 characters`);
+  return v;
+}
+
+function parseScopes(value: string | undefined): Scope[] {
+  if (!value) throw new UsageError('missing --scopes');
+  const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (!scopes.length || bad.length) {
+    throw new UsageError(`unknown scope ${bad.map((b) => `"${b}"`).join(', ') || '(none given)'}; use ${SCOPES.join(', ')}`);
+  }
+  return [...new Set(scopes)] as Scope[];
+}
+
+function parseStuckDays(value: string | undefined): Partial<Record<Stage, number>> {
+  if (!value) throw new UsageError('missing <stage=days,...>');
+  const out: Partial<Record<Stage, number>> = {};
+  for (const pair of value.split(',')) {
+    const [stage, days] = pair.split('=');
+    if (!(STAGES as readonly string[]).includes(stage ?? '')) throw new UsageError(`unknown stage "${stage}"`);
+    const n = Number(days);
+    if (!Number.isInteger(n) || n < 0 || n > 365) throw new UsageError(`days for ${stage} must be an integer 0-365 (0 = never stuck)`);
+    out[stage as Stage] = n;
+  }
+  return out;
+}
+
+async function main(argv: string[]): Promise<string> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      title: { type: 'string' },
+      department: { type: 'string' },
+      location: { type: 'string' },
+      'job-type': { type: 'string' },
+      status: { type: 'string' },
+      table: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [entity, action, ...rest] = positionals;
+  if (values.help || !entity) throw new UsageError('');
+  const command = `${entity} ${action ?? ''}`.trim();
+  const known = ['tenant create', 'tenant set-stuck-days', 'token create', 'requisition create'];
+  if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+  const slug = slugArg(rest[0]);
+  const maxPositionals = command === 'tenant set-stuck-days' ? 2 : 1;
+  if (rest.length > maxPositionals) throw new UsageError(`unexpected argument "${rest[maxPositionals]}"`);
+
+  // Validate everything before touching any database.
+  const name = textOpt('name', values.name);
+  const scopes = command === 'token create' ? parseScopes(values.scopes) : [];
+  const stuck = command === 'tenant set-stuck-days' ? parseStuckDays(rest[1]) : {};
+  const status = (values.status ?? 'open') as ReqStatus;
+  if (!(REQ_STATUSES as readonly string[]).includes(status)) {
+    throw new UsageError(`--status must be one of ${REQ_STATUSES.join(', ')}`);
+  }
+  const title = command === 'requisition create' ? textOpt('title', values.title, true) : undefined;
+
+  const table = values.table ?? process.env.TABLE_NAME;
+  let local: { stop(): Promise<void> } | undefined;
+  if (table) {
+    process.env.TABLE_NAME = table;
+    delete process.env.DYNAMODB_ENDPOINT;
+  } else {
+    const { useLocalTable } = await import('./local/runtime');
+    local = await useLocalTable();
+  }
+  try {
+    const tenants = await import('../lib/store/tenants');
+    switch (command) {
+      case 'tenant create':
+        return (await tenants.createTenant(slug, name ?? slug)).id;
+      case 'tenant set-stuck-days': {
+        const tenant = await tenants.getTenantBySlug(slug);
+        await tenants.setStuckDays(tenant.id, { ...tenant.stuck_days, ...stuck });
+        return JSON.stringify({ ...tenant.stuck_days, ...stuck });
+      }
+      case 'token create': {
+        const tenant = await tenants.getTenantBySlug(slug);
+        const { createToken } = await import('../lib/store/tokens');
+        return (await createToken(tenant, name ?? 'cli', scopes)).token;
+      }
+      default: {
+        const tenant = await tenants.getTenantBySlug(slug);
+        const { createRequisition } = await import('../lib/store/requisitions');
+        const req = await createRequisition(tenant.id, {
+          title: title!,
+          department: textOpt('department', values.department),
+          location: textOpt('location', values.location),
+          job_type: textOpt('job-type', values['job-type']),
+          status,
+        });
+        return req.id;
+      }
+    }
+  } finally {
+    await local?.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (out) => {
+    process.stdout.write(`${out}\n`);
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      if ((err as Error).message) process.stderr.write(`admin: ${(err as Error).message}\n\n`);
+      process.stderr.write(`${USAGE}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`admin: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  },
+);
