@@ -44,6 +44,9 @@ export function route<H extends RouteDef['handler']>(handler: H): Extract<RouteD
   return found as Extract<RouteDef, { handler: H }>;
 }
 
+const valueAt = (input: unknown, path: PropertyKey[]) =>
+  path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), input);
+
 /** Validate with a schema; the first issue becomes a 400 naming the field. */
 export function parse<S extends z.ZodMiniType>(schema: S, input: unknown, where: string): z.output<S> {
   const result = schema.safeParse(input);
@@ -53,7 +56,7 @@ export function parse<S extends z.ZodMiniType>(schema: S, input: unknown, where:
   const message =
     issue.code === 'unrecognized_keys'
       ? `unknown ${where} field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-      : issue.code === 'invalid_type' && issue.input === undefined && field
+      : field && valueAt(input, issue.path) === undefined
         ? `${field} is required`
         : field && !issue.message.startsWith(field)
           ? `${field}: ${issue.message}`
@@ -101,8 +104,10 @@ const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
       request.response = errorResponse(known.status, known.message);
       return;
     }
+    // Name, message and stack only: SDK errors carry items (PII) in their other fields.
+    const { name, message, stack } = (request.error ?? {}) as Error;
     logger.error('Unhandled error', {
-      error: request.error as Error,
+      error: { name, message, stack },
       requestId: request.event?.requestContext?.requestId,
     });
     request.response = errorResponse(500, 'Internal server error');

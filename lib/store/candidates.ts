@@ -21,7 +21,7 @@ import {
   stagePartition,
   TABLE_DEF,
 } from './table';
-import { backoff, cancellationReasons, isTransactionConflict, MAX_ATTEMPTS } from './tx';
+import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
 
 export interface CandidateRecord {
   id: string;
@@ -96,7 +96,8 @@ export async function insertCandidate(tenantId: string, c: CandidateRecord): Pro
       if (!reasons) throw err;
       if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError('candidate id already exists');
       if (reasons[2]?.Code === 'ConditionalCheckFailed') throw new NotFoundError('requisition');
-      if (!isTransactionConflict(reasons) || attempt >= MAX_ATTEMPTS) throw err;
+      if (!isTransactionConflict(reasons)) throw err;
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('too many concurrent writes; try again');
       await backoff(attempt);
     }
   }
@@ -165,14 +166,15 @@ export async function moveCandidate(
       return { before: current, after };
     } catch (err) {
       const reasons = cancellationReasons(err);
-      if (!reasons || attempt >= MAX_ATTEMPTS) throw err;
+      if (!reasons) throw err;
       const lost = reasons[0];
       if (lost?.Code === 'ConditionalCheckFailed') {
         // Someone moved it first: decide again from what they left (or deleted).
-        current = lost.Item ? (lost.Item as Item) : await getCandidate(tenantId, id);
+        current = itemSeen(lost) ?? (await getCandidate(tenantId, id));
       } else if (!isTransactionConflict(reasons)) {
         throw err;
       }
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('candidate is being changed concurrently; try again');
       await backoff(attempt);
     }
   }

@@ -1,5 +1,6 @@
 /** Optimistic-concurrency helpers: writes that race use condition expressions and retry. */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export type CancellationReason = { Code?: string; Item?: Record<string, unknown> };
@@ -14,8 +15,16 @@ export function cancellationReasons(err: unknown): CancellationReason[] | undefi
 export const isTransactionConflict = (reasons: CancellationReason[]) =>
   reasons.some((r) => r.Code === 'TransactionConflict');
 
+/**
+ * The item a failed condition saw (ReturnValuesOnConditionCheckFailure). The document client
+ * does not unmarshall cancellation reasons, so this does.
+ */
+export const itemSeen = (reason: CancellationReason | undefined) =>
+  reason?.Item ? unmarshall(reason.Item as Record<string, AttributeValue>) : undefined;
+
 /** Full-jitter exponential backoff: 10 ms base, 400 ms cap. */
 export const backoff = (attempt: number) =>
   sleep(Math.random() * Math.min(400, 10 * 2 ** attempt));
 
-export const MAX_ATTEMPTS = 8;
+/** Ten writers racing on one item all finish: each round has one winner. */
+export const MAX_ATTEMPTS = 12;

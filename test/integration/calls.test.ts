@@ -1,0 +1,110 @@
+/**
+ * GET /api/v1/pipeline must cost the same at any tenant size. Every DynamoDB command the
+ * handlers send goes through the one shared client, so a middleware on it counts them.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/stack';
+import { STAGES } from '../../lib/model';
+
+let stack: Stack;
+const sent: string[] = [];
+
+async function seedCandidates(tenantId: string, n: number) {
+  const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { ddb, tableName } = await import('../../lib/store/client');
+  const { candidateItem } = await import('../../lib/store/candidates');
+  const { keys, counter } = await import('../../lib/store/table');
+  const { newId } = await import('../../lib/ids');
+  const entered = new Date(Date.now() - 40 * 86_400_000).toISOString();
+  const items = Array.from({ length: n }, (_, i) =>
+    candidateItem(tenantId, {
+      id: newId(),
+      name: `Bulk ${i}`,
+      stage: STAGES[i % STAGES.length]!,
+      created_at: entered,
+      updated_at: entered,
+      stage_entered_at: entered,
+    }),
+  );
+  // Bulk load bypasses the per-candidate transaction, so set the counters it would have kept.
+  const perStage = Object.fromEntries(STAGES.map((s) => [counter.stage(s), items.filter((c) => c.stage === s).length]));
+  const batches: (typeof items)[] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  const worker = async () => {
+    for (let batch = batches.pop(); batch; batch = batches.pop()) {
+      let request: Record<string, unknown[]> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
+      while (request && Object.keys(request).length) {
+        const res = await ddb.send(new BatchWriteCommand({ RequestItems: request as never }));
+        request = res.UnprocessedItems as Record<string, unknown[]> | undefined;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  const names = Object.keys(perStage);
+  await ddb.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.stats(tenantId),
+      UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :n${i}`).join(', ')}, #t = :t`,
+      ExpressionAttributeNames: { ...Object.fromEntries(names.map((n, i) => [`#n${i}`, n])), '#t': 'total' },
+      ExpressionAttributeValues: { ...Object.fromEntries(names.map((n, i) => [`:n${i}`, perStage[n]])), ':t': n },
+    }),
+  );
+}
+
+beforeAll(async () => {
+  stack = await startStack();
+  const { ddbClient } = await import('../../lib/store/client');
+  ddbClient.middlewareStack.add(
+    (next, context) => (args) => {
+      sent.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name: 'countCommands' },
+  );
+}, 300_000);
+afterAll(() => stack.close());
+
+async function callsFor(token: string, method: string, path: string, body?: unknown) {
+  await stack.call(method, path, { token, body }); // warm the authorizer cache
+  sent.length = 0;
+  const res = await stack.call(method, path, { token, body });
+  expect(res.status).toBeLessThan(300);
+  return { commands: [...sent], body: res.body };
+}
+
+it('GET /api/v1/pipeline makes the same DynamoDB calls with 100 and with 10,000 candidates', async () => {
+  const small = await stack.tenant();
+  const big = await stack.tenant();
+  await seedCandidates(small.id, 100);
+  await seedCandidates(big.id, 10_000);
+  const smallCalls = await callsFor(await small.token(['pipeline:read']), 'GET', '/api/v1/pipeline');
+  const bigCalls = await callsFor(await big.token(['pipeline:read']), 'GET', '/api/v1/pipeline');
+  expect(bigCalls.commands.sort()).toEqual(smallCalls.commands.sort());
+  // Two GetItems (tenant settings, counters) and one bounded Query per stage with a threshold.
+  expect(smallCalls.commands.filter((c) => c === 'GetItemCommand')).toHaveLength(2);
+  expect(smallCalls.commands.filter((c) => c === 'QueryCommand')).toHaveLength(7);
+  expect(smallCalls.commands.some((c) => c.includes('Scan'))).toBe(false);
+  // The answer is still exact and complete at 10,000.
+  const total = Object.values(bigCalls.body.data.stage_counts as Record<string, number>).reduce((a, b) => a + b, 0);
+  expect(total).toBe(10_000);
+  expect(bigCalls.body.data.stuck_candidates).toHaveLength(50);
+}, 300_000);
+
+it('list and write routes cost a small fixed number of calls', async () => {
+  const t = await stack.tenant();
+  const token = await t.token(['*']);
+  const { createRequisition } = await import('../../lib/store/requisitions');
+  const req = await createRequisition(t.id, { title: 'Calls', status: 'open' });
+  const create = await callsFor(token, 'POST', '/api/v1/candidates', { name: 'A', req_id: req.id });
+  expect(create.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  const id = create.body.data.id;
+  const move = await callsFor(token, 'POST', '/api/v1/pipeline', { candidate_id: id, stage: 'offer_sent' });
+  // The warm-up call already moved it, so the counted call is the no-op path: one read.
+  expect(move.commands).toEqual(['GetItemCommand']);
+  sent.length = 0;
+  await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'interviewed' } });
+  expect(sent).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  expect((await callsFor(token, 'GET', '/api/v1/candidates')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  expect((await callsFor(token, 'GET', '/api/v1/requisitions')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+});

@@ -1,0 +1,445 @@
+/**
+ * Pins the security- and contract-relevant parts of the synthesized CloudFormation template:
+ * table layout, one guarded method per route, least-privilege table access, gateway error bodies
+ * and the Lambda bundles themselves. Expectations come from the route table and TABLE_DEF, so a
+ * new route is checked without touching this file.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
+import { API_PREFIX, routes, type Route } from '../../lib/routes';
+import { TABLE_DEF } from '../../lib/store/table';
+import {
+  PROJECT_ROOT,
+  SESSION_AUTHORIZER_MODULE,
+  TOKEN_AUTHORIZER_MODULE,
+  TalentPipelineStack,
+} from '../../infra/stack';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+interface CfnResource {
+  Type: string;
+  Properties: Json;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+const ROUTES: readonly Route[] = routes;
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+
+let template: Template;
+let resources: Record<string, CfnResource>;
+let assemblyDir: string;
+/** Asset S3 object key -> bundle directory inside the cloud assembly. */
+let assetDirByKey: Map<string, string>;
+
+beforeAll(() => {
+  const started = performance.now();
+  const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), 'stack-test-')) });
+  const stack = new TalentPipelineStack(app, 'TalentPipeline');
+  const assembly = app.synth();
+  assemblyDir = assembly.directory;
+  template = Template.fromJSON(assembly.getStackArtifact(stack.artifactId).template);
+  resources = template.toJSON().Resources;
+
+  const manifest = JSON.parse(readFileSync(path.join(assemblyDir, `${stack.artifactId}.assets.json`), 'utf8'));
+  assetDirByKey = new Map();
+  for (const file of Object.values<Json>(manifest.files)) {
+    for (const dest of Object.values<Json>(file.destinations)) {
+      assetDirByKey.set(dest.objectKey, path.join(assemblyDir, file.source.path));
+    }
+  }
+  console.info(`synth with bundling took ${Math.round(performance.now() - started)} ms`);
+}, 120_000);
+
+afterAll(() => {
+  if (assemblyDir) rmSync(assemblyDir, { recursive: true, force: true });
+});
+
+// ---------- template navigation ----------
+
+const ofType = (type: string, res = resources) => Object.entries(res).filter(([, r]) => r.Type === type);
+
+/** Logical ids named by `Fn::GetAtt` anywhere inside a value. */
+function getAtts(value: Json): string[] {
+  if (Array.isArray(value)) return value.flatMap(getAtts);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => (k === 'Fn::GetAtt' ? [(v as string[])[0]!] : getAtts(v)));
+  }
+  return [];
+}
+
+/** The one Lambda function a value (an integration or authorizer URI) points at. */
+function functionIn(value: Json): string {
+  const fns = [...new Set(getAtts(value))].filter((id) => resources[id]?.Type === 'AWS::Lambda::Function');
+  expect(fns).toHaveLength(1);
+  return fns[0]!;
+}
+
+/** Full path of an AWS::ApiGateway::Resource, rebuilt from PathPart and ParentId. */
+function resourcePath(id: string, res = resources): string {
+  const { ParentId: parent, PathPart } = res[id]!.Properties;
+  const prefix = parent.Ref ? resourcePath(parent.Ref, res) : ''; // Fn::GetAtt RootResourceId = root
+  return `${prefix}/${PathPart}`;
+}
+
+/** Every method of the API keyed `METHOD /path`. */
+function methods(res = resources): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const [, m] of ofType('AWS::ApiGateway::Method', res)) {
+    out.set(`${m.Properties.HttpMethod} ${resourcePath(m.Properties.ResourceId.Ref, res)}`, m.Properties);
+  }
+  return out;
+}
+
+function methodFor(route: Pick<Route, 'method' | 'path'>): Json {
+  const m = methods().get(`${route.method} ${route.path}`);
+  expect(m, `no method for ${route.method} ${route.path}`).toBeDefined();
+  return m;
+}
+
+function roleOf(fnId: string): string {
+  const role = getAtts(resources[fnId]!.Properties.Role);
+  expect(role).toHaveLength(1);
+  return role[0]!;
+}
+
+/** Every statement of every policy attached to a function's role. */
+function statementsOf(fnId: string): Json[] {
+  const role = roleOf(fnId);
+  expect(resources[role]!.Properties.Policies).toBeUndefined();
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: Json) => r.Ref === role))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
+
+const actionsOf = (fnId: string): string[] =>
+  statementsOf(fnId).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+
+const tableId = () => {
+  const tables = ofType('AWS::DynamoDB::Table');
+  expect(tables).toHaveLength(1);
+  return tables[0]![0];
+};
+
+const tokenAuthorizerId = () => {
+  const tokens = ofType('AWS::ApiGateway::Authorizer').filter(([, a]) => a.Properties.Type === 'TOKEN');
+  expect(tokens).toHaveLength(1);
+  return tokens[0]![0];
+};
+
+const routeFunctionIds = () => [...new Set(ROUTES.map((r) => functionIn(methodFor(r).Integration.Uri)))];
+const authorizerFunctionId = () => functionIn(resources[tokenAuthorizerId()]!.Properties.AuthorizerUri);
+
+// ---------- tests ----------
+
+describe('table', () => {
+  it('is derived from TABLE_DEF: keys, string attributes, both GSIs with projection ALL', () => {
+    const { Properties: p } = resources[tableId()]!;
+    expect(p.KeySchema).toEqual([
+      { AttributeName: TABLE_DEF.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_DEF.sortKey, KeyType: 'RANGE' },
+    ]);
+    const indexes = Object.values(TABLE_DEF.indexes);
+    expect(indexes.map((i) => i.name).sort()).toEqual(['GSI1', 'GSI2']);
+    expect(p.GlobalSecondaryIndexes).toHaveLength(indexes.length);
+    for (const index of indexes) {
+      expect(p.GlobalSecondaryIndexes).toContainEqual({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      });
+    }
+    const keyNames = [TABLE_DEF.partitionKey, TABLE_DEF.sortKey, ...indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+    expect(p.AttributeDefinitions).toHaveLength(keyNames.length);
+    for (const name of keyNames) expect(p.AttributeDefinitions).toContainEqual({ AttributeName: name, AttributeType: 'S' });
+  });
+
+  it('streams NEW_AND_OLD_IMAGES, has PITR, TTL, on-demand billing and survives stack deletion', () => {
+    const table = resources[tableId()]!;
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_DEF.ttlAttribute, Enabled: true });
+    expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+  });
+});
+
+describe('functions', () => {
+  it('one function per handler module plus the authorizer', () => {
+    const handlers = new Set(ROUTES.map((r) => r.handler));
+    template.resourceCountIs('AWS::Lambda::Function', handlers.size + 1);
+    const all = new Set([...routeFunctionIds(), authorizerFunctionId()]);
+    expect(all.size).toBe(handlers.size + 1);
+  });
+
+  it('all run nodejs22.x on arm64 with the table name, Powertools settings and no source maps', () => {
+    const table = tableId();
+    const fns = ofType('AWS::Lambda::Function');
+    expect(fns.length).toBeGreaterThan(1);
+    for (const [id, { Properties: p }] of fns) {
+      expect(p.Runtime, id).toBe('nodejs22.x');
+      expect(p.Architectures, id).toEqual(['arm64']);
+      expect(p.MemorySize, id).toBe(512);
+      expect(p.Handler, id).toBe('index.handler');
+      const env = p.Environment.Variables;
+      expect(env.TABLE_NAME, id).toEqual({ Ref: table });
+      expect(env.POWERTOOLS_SERVICE_NAME, id).toBe('talent-pipeline');
+      expect(env.POWERTOOLS_LOG_LEVEL, id).toBe('INFO');
+      expect(env.NODE_OPTIONS ?? '', id).not.toMatch(/enable-source-maps/);
+    }
+  });
+
+  it('route functions time out after 10 s, the authorizer sooner', () => {
+    for (const id of routeFunctionIds()) expect(resources[id]!.Properties.Timeout, id).toBe(10);
+    expect(resources[authorizerFunctionId()]!.Properties.Timeout).toBeLessThanOrEqual(10);
+  });
+
+  it('each function logs to its own log group with a retention', () => {
+    const groups = new Set<string>();
+    for (const [id, { Properties: p }] of ofType('AWS::Lambda::Function')) {
+      const group = p.LoggingConfig?.LogGroup?.Ref;
+      expect(group, id).toBeDefined();
+      expect(resources[group]!.Type).toBe('AWS::Logs::LogGroup');
+      expect(resources[group]!.Properties.RetentionInDays, id).toBe(30);
+      groups.add(group);
+    }
+    expect(groups.size).toBe(ofType('AWS::Lambda::Function').length);
+  });
+});
+
+describe('bundles', () => {
+  const bundleDir = (fnId: string) => {
+    const dir = assetDirByKey.get(resources[fnId]!.Properties.Code.S3Key);
+    expect(dir, `no bundle for ${fnId}`).toBeDefined();
+    return dir!;
+  };
+
+  it('are minified ESM with the createRequire banner, the AWS SDK inside and no source map', () => {
+    const fns = ofType('AWS::Lambda::Function');
+    expect(fns.length).toBeGreaterThan(1);
+    for (const [id] of fns) {
+      const dir = bundleDir(id);
+      expect(readdirSync(dir), id).toEqual(['index.mjs']);
+      const code = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
+      expect(code.startsWith("import { createRequire } from 'module'; const require = createRequire(import.meta.url);"), id).toBe(true);
+      expect(code, id).not.toMatch(/sourceMappingURL/);
+      // Bundled: no import of the SDK is left for the runtime to resolve.
+      expect(code, id).not.toMatch(/from\s*["']@(aws-sdk|smithy)\//);
+      expect(code, id).toMatch(/DynamoDBClient/);
+      // Minified: unminified esbuild output averages well under 100 characters a line.
+      expect(code.length / code.split('\n').length, id).toBeGreaterThan(1000);
+    }
+  });
+
+  it('load under Node and export a handler (no "Dynamic require" failures)', () => {
+    for (const [id] of ofType('AWS::Lambda::Function')) {
+      const out = execFileSync(
+        process.execPath,
+        ['--input-type=module', '-e', "const m = await import('./index.mjs'); process.stdout.write(typeof m.handler);"],
+        { cwd: bundleDir(id), env: { ...process.env, TABLE_NAME: 'stack-test', AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'pipe', 'ignore'] },
+      ).toString();
+      expect(out, id).toBe('function');
+    }
+  }, 60_000);
+});
+
+describe('API routes', () => {
+  it('has exactly the methods of the route table, nothing else', () => {
+    expect([...methods().keys()].sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('every route is a Lambda proxy integration of its own handler module', () => {
+    for (const r of ROUTES) {
+      const m = methodFor(r);
+      expect(m.Integration.Type).toBe('AWS_PROXY');
+      const fn = functionIn(m.Integration.Uri);
+      // Construct ids come from the handler module name (list-candidates -> ListCandidates).
+      const pascal = r.handler.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+      expect(fn.startsWith(`${pascal}Fn`), `${r.method} ${r.path} -> ${fn}`).toBe(true);
+    }
+  });
+
+  it('token routes use the TOKEN authorizer on the Authorization header with a 60 s cache', () => {
+    const authorizer = resources[tokenAuthorizerId()]!.Properties;
+    expect(authorizer.IdentitySource).toBe('method.request.header.Authorization');
+    expect(authorizer.AuthorizerResultTtlInSeconds).toBe(60);
+    const tokenRoutes = ROUTES.filter((r) => r.auth === 'token');
+    expect(tokenRoutes.length).toBeGreaterThan(0);
+    for (const r of tokenRoutes) {
+      const m = methodFor(r);
+      expect(m.AuthorizationType, `${r.method} ${r.path}`).toBe('CUSTOM');
+      expect(m.AuthorizerId, `${r.method} ${r.path}`).toEqual({ Ref: tokenAuthorizerId() });
+    }
+  });
+
+  it('no method is open', () => {
+    for (const [key, m] of methods()) {
+      expect(m.AuthorizationType, key).toBe('CUSTOM');
+      expect(m.AuthorizerId, key).toBeDefined();
+    }
+  });
+
+  it('the authorizer is the functions/authorizer module', () => {
+    expect(authorizerFunctionId().startsWith(`${TOKEN_AUTHORIZER_MODULE[0]!.toUpperCase()}${TOKEN_AUTHORIZER_MODULE.slice(1)}Fn`)).toBe(true);
+  });
+});
+
+describe('least privilege', () => {
+  it('read routes can read the table and cannot write it', () => {
+    const readRoutes = ROUTES.filter((r) => r.access === 'read');
+    expect(readRoutes.length).toBeGreaterThan(0);
+    for (const r of readRoutes) {
+      const actions = actionsOf(functionIn(methodFor(r).Integration.Uri));
+      for (const a of READ_ACTIONS) expect(actions, `${r.method} ${r.path}`).toContain(a);
+      for (const a of WRITE_ACTIONS) expect(actions, `${r.method} ${r.path}`).not.toContain(a);
+      expect(actions.some((a) => a === '*' || a === 'dynamodb:*'), `${r.method} ${r.path}`).toBe(false);
+    }
+  });
+
+  it('write routes can write the table', () => {
+    const writeRoutes = ROUTES.filter((r) => r.access === 'write');
+    expect(writeRoutes.length).toBeGreaterThan(0);
+    for (const r of writeRoutes) {
+      const actions = actionsOf(functionIn(methodFor(r).Integration.Uri));
+      for (const a of [...READ_ACTIONS, ...WRITE_ACTIONS]) expect(actions, `${r.method} ${r.path}`).toContain(a);
+    }
+  });
+
+  it('the authorizer can only read', () => {
+    const actions = actionsOf(authorizerFunctionId());
+    expect(actions).toContain('dynamodb:GetItem');
+    for (const a of WRITE_ACTIONS) expect(actions).not.toContain(a);
+  });
+
+  it('function policies name only the table and its indexes, never "*"', () => {
+    const table = tableId();
+    for (const [id] of ofType('AWS::Lambda::Function')) {
+      for (const s of statementsOf(id)) {
+        const targets = [s.Resource].flat();
+        expect(targets, id).not.toContain('*');
+        for (const t of targets) expect(getAtts(t), id).toEqual([table]);
+      }
+      const managed = JSON.stringify(resources[roleOf(id)]!.Properties.ManagedPolicyArns ?? []);
+      expect(managed.match(/policy\/[\w/-]+/g) ?? [], id).toEqual(['policy/service-role/AWSLambdaBasicExecutionRole']);
+    }
+  });
+});
+
+describe('gateway responses', () => {
+  const responseOf = (type: string) => {
+    const found = ofType('AWS::ApiGateway::GatewayResponse').filter(([, r]) => r.Properties.ResponseType === type);
+    expect(found, type).toHaveLength(1);
+    return found[0]![1].Properties;
+  };
+
+  const expected: Array<[type: string, status: string, error: string]> = [
+    ['UNAUTHORIZED', '401', GATEWAY_ERRORS.unauthorized.error],
+    ['ACCESS_DENIED', '403', GATEWAY_ERRORS.accessDenied.error],
+    ['MISSING_AUTHENTICATION_TOKEN', '404', GATEWAY_ERRORS.notFound.error],
+    ['THROTTLED', '429', GATEWAY_ERRORS.throttled.error],
+    ['AUTHORIZER_FAILURE', '500', GATEWAY_ERRORS.authorizerFailure.error],
+    ['AUTHORIZER_CONFIGURATION_ERROR', '500', GATEWAY_ERRORS.authorizerFailure.error],
+    ['REQUEST_TOO_LARGE', '413', GATEWAY_ERRORS.requestTooLarge.error],
+    ['DEFAULT_4XX', 'its own status', GATEWAY_ERRORS.default4xx.error],
+    ['DEFAULT_5XX', 'its own status', GATEWAY_ERRORS.default5xx.error],
+  ];
+
+  it.each(expected)('%s answers %s with { error } as JSON', (type, shown, error) => {
+    const status = shown === 'its own status' ? undefined : shown;
+    const r = responseOf(type);
+    expect(r.StatusCode).toBe(status);
+    const body = r.ResponseTemplates['application/json'];
+    expect(body).not.toMatch(/[$#]/); // VTL would interpret these
+    expect(JSON.parse(body)).toEqual({ error });
+    expect(r.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'");
+  });
+});
+
+describe('stage', () => {
+  it('is prod, throttled, without data trace, with a JSON access log that has no headers', () => {
+    const stages = ofType('AWS::ApiGateway::Stage');
+    expect(stages).toHaveLength(1);
+    const p = stages[0]![1].Properties;
+    expect(p.StageName).toBe('prod');
+    expect(p.MethodSettings).toContainEqual(
+      expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, DataTraceEnabled: false }),
+    );
+    const format: string = p.AccessLogSetting.Format;
+    expect(getAtts(p.AccessLogSetting.DestinationArn).every((id) => resources[id]!.Type === 'AWS::Logs::LogGroup')).toBe(true);
+    for (const field of ['$context.requestId', '$context.identity.sourceIp', '$context.httpMethod', '$context.status', '$context.responseLatency']) {
+      expect(format).toContain(field);
+    }
+    expect(format).not.toMatch(/authorization|header|cookie/i);
+    // Valid JSON once API Gateway substitutes the (already quoted) error message.
+    expect(() => JSON.parse(format.replace('$context.error.messageString', '"x"'))).not.toThrow();
+  });
+});
+
+describe('outputs', () => {
+  it('exports the API base URL with the prefix and the table name', () => {
+    const outputs = template.toJSON().Outputs;
+    const url = JSON.stringify(outputs.ApiUrl.Value);
+    expect(url).toContain(`"${API_PREFIX}"`);
+    expect(url).toContain('execute-api');
+    expect(outputs.TableName.Value).toEqual({ Ref: tableId() });
+  });
+});
+
+describe('route table drives the stack', () => {
+  /** Synth without esbuild: only the template matters here. */
+  const synthWithout = (table: readonly Route[]) => {
+    const outdir = mkdtempSync(path.join(tmpdir(), 'stack-test-'));
+    try {
+      const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+      const stack = new TalentPipelineStack(app, 'Extended', { routes: table });
+      return app.synth().getStackArtifact(stack.artifactId).template.Resources as Record<string, CfnResource>;
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  };
+  const pipelineRoute = ROUTES.find((r) => r.handler === 'get-pipeline')!;
+
+  it('a route with a path parameter becomes a nested {id} resource with its method', () => {
+    const extra: Route = { ...pipelineRoute, path: `${API_PREFIX}/candidates/{id}` };
+    const res = synthWithout([...ROUTES, extra]);
+    expect(Object.values(res).some((r) => r.Type === 'AWS::ApiGateway::Resource' && r.Properties.PathPart === '{id}')).toBe(true);
+    const keys = [...methods(res).keys()];
+    expect(keys).toContain(`GET ${API_PREFIX}/candidates/{id}`);
+    expect(keys).toHaveLength(ROUTES.length + 1);
+    // Same module, same function: no duplicate bundle.
+    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + 1);
+  });
+
+  it('a session route gets a REQUEST authorizer on the Cookie header, or a clear error while its module is missing', () => {
+    const session: Route = { ...pipelineRoute, path: '/api/session/me', auth: 'session', scope: undefined };
+    const table = [...ROUTES, session];
+    if (!existsSync(path.join(PROJECT_ROOT, 'functions', `${SESSION_AUTHORIZER_MODULE}.ts`))) {
+      expect(() => synthWithout(table)).toThrow(/session-authorizer/);
+      return;
+    }
+    const res = synthWithout(table);
+    const request = Object.entries(res).filter(([, r]) => r.Type === 'AWS::ApiGateway::Authorizer' && r.Properties.Type === 'REQUEST');
+    expect(request).toHaveLength(1);
+    expect(request[0]![1].Properties.IdentitySource).toBe('method.request.header.Cookie');
+    expect(request[0]![1].Properties.AuthorizerResultTtlInSeconds).toBe(60);
+    expect(methods(res).get(`GET /api/session/me`).AuthorizerId).toEqual({ Ref: request[0]![0] });
+  });
+
+  it('the deployed stack has a REQUEST authorizer exactly when the table has a session route', () => {
+    const hasSession = ROUTES.some((r) => r.auth === 'session');
+    expect(ofType('AWS::ApiGateway::Authorizer').map(([, a]) => a.Properties.Type).sort()).toEqual(hasSession ? ['REQUEST', 'TOKEN'] : ['TOKEN']);
+  });
+});
