@@ -60,11 +60,21 @@ export const BUNDLING: BundlingOptions = {
 
 export type TableAccess = 'read' | 'write';
 
+/**
+ * Exactly the DynamoDB actions the code uses. grantReadData would add Scan, which no request
+ * path may use; TransactWriteItems is authorised by the Put/Update/ConditionCheck inside it.
+ */
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable'];
+export const TABLE_ACTIONS: Record<TableAccess, string[]> = {
+  read: READ_ACTIONS,
+  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+};
+
 export interface TableFunctionProps {
   /** Module under functions/ that exports `handler`. */
   module: string;
   table: dynamodb.ITable;
-  /** `read` gets grantReadData only; `write` gets grantReadWriteData. */
+  /** `read`: reads only; `write`: reads plus PutItem/UpdateItem (TABLE_ACTIONS). */
   access: TableAccess;
   timeout: Duration;
   description?: string;
@@ -105,8 +115,7 @@ export class TableFunction extends Construct {
         POWERTOOLS_LOG_LEVEL: 'INFO',
       },
     });
-    if (props.access === 'write') props.table.grantReadWriteData(this.fn);
-    else props.table.grantReadData(this.fn);
+    props.table.grant(this.fn, ...TABLE_ACTIONS[props.access]);
   }
 }
 

@@ -314,7 +314,15 @@ describe('least privilege', () => {
     expect(writeRoutes.length).toBeGreaterThan(0);
     for (const r of writeRoutes) {
       const actions = actionsOf(functionIn(methodFor(r).Integration.Uri));
-      for (const a of [...READ_ACTIONS, ...WRITE_ACTIONS]) expect(actions, `${r.method} ${r.path}`).toContain(a);
+      for (const a of [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem']) expect(actions, `${r.method} ${r.path}`).toContain(a);
+      for (const a of ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) expect(actions, `${r.method} ${r.path}`).not.toContain(a);
+    }
+  });
+
+  it('no function may Scan the table', () => {
+    for (const [id] of ofType('AWS::Lambda::Function')) {
+      const actions = actionsOf(id);
+      if (actions.length) expect(actions, id).not.toContain('dynamodb:Scan');
     }
   });
 
