@@ -3,7 +3,7 @@
  * into the data directory, and the admin CLI and `npm run invoke` use its DynamoDB Local.
  * When nothing runs, they start DynamoDB Local on the same data for the length of the command.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDynamoDbLocalProcess, startDynamoDbLocal } from './dynamodb';
 import { ensureTable, localClient } from './table';
@@ -16,9 +16,10 @@ const runtimeFile = (dir: string) => join(dir, 'runtime.json');
 
 export interface RuntimeInfo {
   pid: number;
-  javaPid: number;
-  dynamodbEndpoint: string;
-  tableName: string;
+  /** Absent while npm start is still starting DynamoDB Local. */
+  javaPid?: number;
+  dynamodbEndpoint?: string;
+  tableName?: string;
   url?: string;
 }
 
@@ -31,25 +32,66 @@ const alive = (pid: number) => {
   }
 };
 
+function parse(file: string): RuntimeInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as RuntimeInfo;
+    return Number.isInteger(info.pid) ? info : undefined;
+  } catch {
+    return undefined; // missing, empty or torn: treated as no runtime
+  }
+}
+
 /** The running `npm start` for this data directory, if any; clears a dead one's leftovers. */
 export function readRuntime(dir: string): RuntimeInfo | undefined {
-  if (!existsSync(runtimeFile(dir))) return undefined;
-  const info = JSON.parse(readFileSync(runtimeFile(dir), 'utf8')) as RuntimeInfo;
-  if (alive(info.pid)) return info;
+  const info = parse(runtimeFile(dir));
+  if (info && alive(info.pid)) return info;
   // npm start died without cleaning up: stop its orphaned Java, if that is what still runs.
-  if (isDynamoDbLocalProcess(info.javaPid)) process.kill(info.javaPid, 'SIGKILL');
+  if (info?.javaPid && isDynamoDbLocalProcess(info.javaPid)) process.kill(info.javaPid, 'SIGKILL');
   rmSync(runtimeFile(dir), { force: true });
   return undefined;
 }
 
-export const writeRuntime = (dir: string, info: RuntimeInfo) =>
-  writeFileSync(runtimeFile(dir), JSON.stringify(info, null, 2));
+/**
+ * Claim the data directory for this process. The exclusive create makes two starts racing on
+ * one directory see each other; returns the holder when another live process has it.
+ */
+export function claimRuntime(dir: string): RuntimeInfo | undefined {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(runtimeFile(dir), JSON.stringify({ pid: process.pid }), { flag: 'wx' });
+      return undefined;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = readRuntime(dir);
+      if (holder) return holder;
+    }
+  }
+  throw new Error(`Could not claim ${runtimeFile(dir)}`);
+}
+
+/** Replace atomically, so a reader never sees a half-written file. */
+export function writeRuntime(dir: string, info: RuntimeInfo) {
+  const tmp = `${runtimeFile(dir)}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(info, null, 2));
+  renameSync(tmp, runtimeFile(dir));
+}
 export const clearRuntime = (dir: string) => rmSync(runtimeFile(dir), { force: true });
+
+/** A running npm start that is still starting: wait until its DynamoDB Local is ready. */
+async function readyRuntime(dir: string): Promise<RuntimeInfo | undefined> {
+  const deadline = Date.now() + 60_000;
+  for (let info = readRuntime(dir); info; info = readRuntime(dir)) {
+    if (info.dynamodbEndpoint && info.tableName) return info;
+    if (Date.now() > deadline) throw new Error(`npm start (pid ${info.pid}) did not become ready`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return undefined;
+}
 
 /** Point this process's store at the local table, starting DynamoDB Local if nothing runs. */
 export async function useLocalTable(): Promise<{ stop(): Promise<void> }> {
   const dir = dataDir();
-  const running = readRuntime(dir);
+  const running = await readyRuntime(dir);
   if (running) {
     process.env.TABLE_NAME = running.tableName;
     process.env.DYNAMODB_ENDPOINT = running.dynamodbEndpoint;

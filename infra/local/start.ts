@@ -6,7 +6,7 @@ import './quiet-sdk';
 import { mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from './dynamodb';
-import { clearRuntime, dataDir, dbPath, LOCAL_TABLE, readRuntime, writeRuntime } from './runtime';
+import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
 import { ensureTable, localClient } from './table';
 
 const t0 = performance.now();
@@ -20,7 +20,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const dir = dataDir();
 mkdirSync(dbPath(dir), { recursive: true });
-const already = readRuntime(dir);
+const already = claimRuntime(dir);
 if (already) {
   console.error(`Another npm start (pid ${already.pid}) is using ${dir}; stop it or set DATA_DIR.`);
   process.exit(1);
@@ -31,6 +31,10 @@ say('starting DynamoDB Local (Java)…');
 const ddb = await startDynamoDbLocal({
   dbPath: dbPath(dir),
   port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
+}).catch((err: Error) => {
+  clearRuntime(dir);
+  console.error(err.message);
+  process.exit(1);
 });
 let shuttingDown = false;
 async function shutdown(signal: string, code = 0) {

@@ -1,0 +1,441 @@
+/**
+ * The "fresh clone" story, through real subprocesses: `npm start` on an empty data directory,
+ * the admin CLI against it, a graceful stop that takes its Java process along, a restart on
+ * the same data, and the admin CLI on its own (its own DynamoDB Local, started and stopped).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TOKEN_RE = /^tps_[0-9A-Za-z]{36}$/;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The environment of `npm start` / `npm run admin` in a fresh shell, pointed at `dataDir`. */
+function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...extra };
+  // TABLE_NAME would send the admin CLI to a deployed table; the rest would change ports/hosts.
+  for (const k of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'DYNAMODB_PORT', 'HOST', 'PORT']) {
+    if (!(k in extra)) delete env[k];
+  }
+  return env;
+}
+
+/** Live processes whose command line mentions `needle` (our temp dirs are unique). */
+function processesMentioning(needle: string): { pid: number; cmd: string }[] {
+  const out: { pid: number; cmd: string }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (cmd.includes(needle)) out.push({ pid: Number(entry), cmd });
+  }
+  return out;
+}
+const javaFor = (dataDir: string) =>
+  processesMentioning(dataDir).filter((p) => p.cmd.includes('DynamoDBLocal.jar'));
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+interface Running {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<Exit>;
+  baseUrl: string;
+  demoToken: string;
+  curl: { token: string; url: string };
+}
+
+const started: Running[] = [];
+
+/** Spawn `tsx infra/local/start.ts` in its own process group and wait for its banner. */
+async function startLocal(dataDir: string, timeoutMs = 60_000): Promise<Running> {
+  const child = spawn(TSX, ['infra/local/start.ts'], {
+    cwd: ROOT,
+    env: childEnv(dataDir, { PORT: '0' }),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<Exit>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const running: Omit<Running, 'baseUrl' | 'demoToken' | 'curl'> = {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+  };
+  started.push(running as Running);
+
+  let exit: Exit | undefined;
+  void exited.then((e) => (exit = e));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const base = /^\s*API base URL\s+(\S+)\s*$/m.exec(out)?.[1];
+    const token = /^\s*Demo token\s+(\S+)/m.exec(out)?.[1];
+    const curl = /^\s*curl -s -H "Authorization: Bearer (\S+)" (\S+)\s*$/m.exec(out);
+    if (base && token && curl) {
+      Object.assign(running, { baseUrl: base, demoToken: token, curl: { token: curl[1]!, url: curl[2]! } });
+      return running as Running;
+    }
+    if (exit) throw new Error(`npm start exited (${JSON.stringify(exit)}) before its banner\n${out}\n${err}`);
+    if (Date.now() > deadline) throw new Error(`no banner within ${timeoutMs} ms\n${out}\n${err}`);
+    await sleep(100);
+  }
+}
+
+/** SIGTERM to the whole process group (what Ctrl-C in a terminal does), then wait for exit. */
+async function stopLocal(r: Running, timeoutMs = 30_000): Promise<Exit> {
+  if (r.child.exitCode === null && r.child.signalCode === null) process.kill(-r.child.pid!, 'SIGTERM');
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-r.child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }, timeoutMs);
+  const exit = await r.exited;
+  clearTimeout(timer);
+  return exit;
+}
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** DynamoDB Local processes on `watchJavaFor` seen while the command ran, other than `exceptPid`. */
+  otherJava: number[];
+}
+
+/** Run `tsx <script> ...args` to completion (own process group, killed on timeout). */
+async function run(
+  script: string,
+  args: string[],
+  dataDir: string,
+  opts: { watchJavaFor?: string; exceptPid?: number; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const child = spawn(TSX, [script, ...args], {
+    cwd: ROOT,
+    env: childEnv(dataDir),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const otherJava = new Set<number>();
+  let done = false;
+  const exited = new Promise<number | null>((r) =>
+    child.once('exit', (code) => {
+      done = true;
+      r(code);
+    }),
+  );
+  const watcher = (async () => {
+    while (opts.watchJavaFor && !done) {
+      for (const p of javaFor(opts.watchJavaFor)) if (p.pid !== opts.exceptPid) otherJava.add(p.pid);
+      await sleep(50);
+    }
+  })();
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }, opts.timeoutMs ?? 90_000);
+  const code = await exited;
+  clearTimeout(timer);
+  await watcher;
+  return { code, stdout, stderr, otherJava: [...otherJava] };
+}
+const admin = (args: string[], dataDir: string, opts?: Parameters<typeof run>[3]) =>
+  run('infra/admin.ts', args, dataDir, opts);
+
+async function call(url: string, token: string, init: { method?: string; body?: unknown } = {}) {
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.body !== undefined && { 'Content-Type': 'application/json' }),
+    },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+  });
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text };
+}
+
+const tempDirs: string[] = [];
+const freshDir = (label: string) => {
+  const d = mkdtempSync(join(tmpdir(), `tp-e2e-${label}-`));
+  tempDirs.push(d);
+  return d;
+};
+
+afterAll(async () => {
+  for (const r of started) {
+    if (r.child.exitCode === null && r.child.signalCode === null) await stopLocal(r, 10_000);
+  }
+  // Anything still mentioning our unique temp dirs was started by this file: do not leak it.
+  for (const d of tempDirs) {
+    for (const p of processesMentioning(d)) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    rmSync(d, { recursive: true, force: true });
+  }
+}, 60_000);
+
+describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
+  let dataDir: string;
+  let first: Running;
+  let javaPid: number;
+  let acmeToken: string;
+  let reqId: string;
+  let candidateId: string;
+
+  beforeAll(async () => {
+    dataDir = freshDir('start');
+    first = await startLocal(dataDir);
+  });
+
+  it('prints a banner with the real port (PORT=0), a demo token and a curl line that match', () => {
+    expect(first.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(first.baseUrl).not.toMatch(/:0\//);
+    expect(first.demoToken).toMatch(TOKEN_RE);
+    expect(first.curl.token).toBe(first.demoToken);
+    expect(first.curl.url).toBe(`${first.baseUrl}/pipeline`);
+    expect(readFileSync(join(dataDir, 'demo-token'), 'utf8').trim()).toBe(first.demoToken);
+    expect(first.stdout()).toContain('seeded the demo workspace "demo"');
+  });
+
+  it('writes runtime.json naming its own Java process, which runs on this data directory', () => {
+    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    expect(runtime).toMatchObject({ tableName: 'talent-pipeline', url: first.baseUrl.replace(/\/api\/v1$/, '') });
+    expect(runtime.javaPid).toEqual(expect.any(Number));
+    javaPid = runtime.javaPid;
+    expect(isAlive(javaPid)).toBe(true);
+    expect(javaFor(dataDir).map((p) => p.pid)).toEqual([javaPid]);
+  });
+
+  it('answers the printed curl request with the seeded pipeline', async () => {
+    const res = await call(first.curl.url, first.curl.token);
+    expect(res.status).toBe(200);
+    const counts = res.body.data.stage_counts as Record<string, number>;
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(0);
+    for (const stage of ['applied', 'ai_screened', 'interview_scheduled', 'interviewed', 'offer_sent']) {
+      expect(counts[stage], stage).toBeGreaterThan(0);
+    }
+    expect(res.body.data.total_active).toBeGreaterThan(0);
+    expect(res.body.data.stuck_candidates.length).toBeGreaterThan(0);
+    expect(res.body.data.stuck_candidates[0]).toMatchObject({ id: expect.any(String), name: expect.any(String), days_in_stage: expect.any(Number) });
+  });
+
+  it('logs one line per request', async () => {
+    const line = /^GET \/api\/v1\/pipeline 200 \d+(\.\d+)?ms$/m;
+    for (let i = 0; i < 50 && !line.test(first.stdout()); i++) await sleep(100);
+    expect(first.stdout()).toMatch(line);
+  });
+
+  it('admin tenant create acts on the running data (no second DynamoDB Local) and prints only the id', async () => {
+    const res = await admin(['tenant', 'create', 'acme', '--name', 'Acme'], dataDir, { watchJavaFor: dataDir, exceptPid: javaPid });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect(res.stdout.trim()).toMatch(UUID_RE);
+    expect(res.otherJava).toEqual([]);
+  });
+
+  it('admin token create prints exactly one line: the token', async () => {
+    const res = await admin(['token', 'create', 'acme', '--scopes', 'candidates:read,candidates:write'], dataDir);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout.endsWith('\n')).toBe(true);
+    const lines = res.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(TOKEN_RE);
+    acmeToken = lines[0]!;
+  });
+
+  it('admin requisition create prints exactly the new id', async () => {
+    const res = await admin(['requisition', 'create', 'acme', '--title', 'QA Lead', '--status', 'open'], dataDir);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toMatch(/\n$/);
+    expect(res.stdout.trim()).toMatch(UUID_RE);
+    expect(res.stdout.trim().split('\n')).toHaveLength(1);
+    reqId = res.stdout.trim();
+  });
+
+  it('the new token works over HTTP within its scopes only', async () => {
+    const created = await call(`${first.baseUrl}/candidates`, acmeToken, {
+      method: 'POST',
+      body: { name: 'Quinn Tester', email: 'quinn@example.com', req_id: reqId },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data).toMatchObject({ name: 'Quinn Tester', req_id: reqId, req_title: 'QA Lead', stage: 'applied' });
+    candidateId = created.body.data.id;
+
+    const list = await call(`${first.baseUrl}/candidates`, acmeToken);
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([candidateId]); // only acme's, not demo's
+
+    const pipeline = await call(`${first.baseUrl}/pipeline`, acmeToken);
+    expect(pipeline.status).toBe(403);
+    expect(pipeline.body).toEqual({ error: expect.any(String) });
+    const reqs = await call(`${first.baseUrl}/requisitions`, acmeToken);
+    expect(reqs.status).toBe(403);
+    expect(reqs.body).toEqual({ error: expect.any(String) });
+  });
+
+  it.each([
+    ['unknown command', ['tenant', 'delete', 'acme'], /unknown command "tenant delete"/],
+    ['missing --scopes', ['token', 'create', 'acme'], /missing --scopes/],
+    ['unknown scope', ['token', 'create', 'acme', '--scopes', 'candidates:read,admin'], /unknown scope "admin"/],
+    ['bad --status', ['requisition', 'create', 'acme', '--title', 'X', '--status', 'archived'], /--status must be one of/],
+    ['unknown tenant slug', ['token', 'create', 'no-such-tenant', '--scopes', '*'], /tenant no-such-tenant not found/],
+    ['duplicate tenant slug', ['tenant', 'create', 'acme'], /tenant acme already exists/],
+    ['invalid slug', ['tenant', 'create', 'Bad_Slug'], /invalid slug "Bad_Slug"/],
+  ])('admin: %s -> non-zero exit, message on stderr, nothing on stdout', async (_label, args, message) => {
+    const res = await admin(args, dataDir);
+    expect(res.code).not.toBe(0);
+    expect(res.code).not.toBeNull();
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(message);
+  });
+
+  it('SIGTERM to the process group stops the API and its Java process and removes runtime.json', async () => {
+    const exit = await stopLocal(first);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(first.stdout()).toMatch(/\[local\] SIGTERM: stopping[\s\S]*\[local\] stopped/);
+    expect(() => process.kill(javaPid, 0)).toThrow();
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    expect(processesMentioning(dataDir)).toEqual([]);
+    await expect(fetch(`${first.baseUrl}/pipeline`)).rejects.toThrow();
+  });
+
+  describe('restarted on the same data directory', () => {
+    let second: Running;
+    beforeAll(async () => {
+      second = await startLocal(dataDir);
+    });
+
+    it('keeps the demo token, the admin-made token and the candidate', async () => {
+      expect(second.demoToken).toBe(first.demoToken);
+      expect(second.stdout()).toContain('demo workspace found');
+      const list = await call(`${second.baseUrl}/candidates`, acmeToken);
+      expect(list.status).toBe(200);
+      expect(list.body.data).toEqual([expect.objectContaining({ id: candidateId, name: 'Quinn Tester', req_id: reqId })]);
+      const pipeline = await call(`${second.baseUrl}/pipeline`, second.demoToken);
+      expect(pipeline.status).toBe(200);
+      expect(pipeline.body.data.stuck_candidates.length).toBeGreaterThan(0);
+    });
+
+    it('stops cleanly again', async () => {
+      const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+      expect(isAlive(runtime.javaPid)).toBe(true);
+      const exit = await stopLocal(second);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(() => process.kill(runtime.javaPid, 0)).toThrow();
+      expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+      expect(processesMentioning(dataDir)).toEqual([]);
+    });
+  });
+});
+
+describe('stopping npm start other ways', { timeout: 120_000 }, () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = freshDir('stop');
+  });
+
+  it('SIGTERM to the npm start process alone (not its group) still stops its Java process', async () => {
+    const r = await startLocal(dataDir);
+    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    expect(isAlive(runtime.javaPid)).toBe(true);
+    process.kill(r.child.pid!, 'SIGTERM');
+    const exit = await Promise.race([r.exited, sleep(30_000).then(() => 'timeout' as const)]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(isAlive(runtime.javaPid)).toBe(false);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    expect(processesMentioning(dataDir)).toEqual([]);
+  });
+
+  it('after npm start is killed outright, the next command clears its orphaned Java and stale runtime.json', async () => {
+    const r = await startLocal(dataDir);
+    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    process.kill(runtime.pid, 'SIGKILL'); // the node process that owns Java: no chance to clean up
+    for (let i = 0; i < 50 && isAlive(runtime.pid); i++) await sleep(100);
+    expect(isAlive(runtime.pid)).toBe(false);
+    expect(isAlive(runtime.javaPid)).toBe(true); // orphaned
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true); // stale
+
+    const res = await admin(['tenant', 'create', 'after-crash'], dataDir);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim()).toMatch(UUID_RE);
+    expect(isAlive(runtime.javaPid)).toBe(false);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    expect(javaFor(dataDir)).toEqual([]);
+    if (r.child.exitCode === null && r.child.signalCode === null) await stopLocal(r, 10_000);
+  });
+});
+
+describe('admin CLI without npm start', { timeout: 120_000 }, () => {
+  it('starts and stops its own DynamoDB Local on a fresh DATA_DIR and leaves no Java behind', async () => {
+    const dataDir = freshDir('admin');
+    const created = await admin(['tenant', 'create', 'solo', '--name', 'Solo'], dataDir, { watchJavaFor: dataDir });
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout.trim()).toMatch(UUID_RE);
+    expect(created.otherJava.length).toBeGreaterThan(0); // it did run its own DynamoDB Local…
+    expect(javaFor(dataDir)).toEqual([]); // …and stopped it
+    expect(processesMentioning(dataDir)).toEqual([]);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    expect(readdirSync(join(dataDir, 'dynamodb')).length).toBeGreaterThan(0);
+
+    // The data persisted: a second standalone command finds the tenant.
+    const token = await admin(['token', 'create', 'solo', '--scopes', '*'], dataDir);
+    expect(token.code).toBe(0);
+    expect(token.stdout.trim()).toMatch(TOKEN_RE);
+    const dup = await admin(['tenant', 'create', 'solo'], dataDir);
+    expect(dup.code).not.toBe(0);
+    expect(dup.stdout).toBe('');
+    expect(dup.stderr).toMatch(/already exists/);
+    expect(javaFor(dataDir)).toEqual([]);
+  });
+});
