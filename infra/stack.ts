@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -58,23 +59,29 @@ export const BUNDLING: BundlingOptions = {
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 };
 
-export type TableAccess = 'read' | 'write';
+export type TableAccess = 'none' | 'read' | 'write' | 'authorizer';
 
 /**
  * Exactly the DynamoDB actions the code uses. grantReadData would add Scan, which no request
- * path may use; TransactWriteItems is authorised by the Put/Update/ConditionCheck inside it.
+ * path may use; TransactWriteItems is authorised by the Put/Update/Delete/ConditionCheck inside it.
  */
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable'];
 export const TABLE_ACTIONS: Record<TableAccess, string[]> = {
+  none: [],
   read: READ_ACTIONS,
-  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  // Plus UpdateItem restricted to the usage timestamps (see TableFunction).
+  authorizer: READ_ACTIONS,
 };
+/** The only attributes an authorizer may write: when a token or session was last used. */
+export const AUTHORIZER_WRITABLE = ['PK', 'SK', 'last_used_at', 'last_seen_at'];
+const ACCESS_RANK: TableAccess[] = ['none', 'read', 'authorizer', 'write'];
 
 export interface TableFunctionProps {
   /** Module under functions/ that exports `handler`. */
   module: string;
   table: dynamodb.ITable;
-  /** `read`: reads only; `write`: reads plus PutItem/UpdateItem (TABLE_ACTIONS). */
+  /** What the function may do to the table (TABLE_ACTIONS). */
   access: TableAccess;
   timeout: Duration;
   description?: string;
@@ -115,7 +122,19 @@ export class TableFunction extends Construct {
         POWERTOOLS_LOG_LEVEL: 'INFO',
       },
     });
-    props.table.grant(this.fn, ...TABLE_ACTIONS[props.access]);
+    if (TABLE_ACTIONS[props.access].length) props.table.grant(this.fn, ...TABLE_ACTIONS[props.access]);
+    if (props.access === 'authorizer') {
+      this.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [props.table.tableArn],
+          conditions: {
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': AUTHORIZER_WRITABLE },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          },
+        }),
+      );
+    }
   }
 }
 
@@ -252,21 +271,23 @@ export class TalentPipelineStack extends Stack {
     // A cache hit skips the function, so the policy it returns covers every route the token may
     // call (lib/auth/policy.ts). One DynamoDB GetItem: 5 s is generous and fails fast to a 500.
     const tokenAuthorizer = new apigateway.TokenAuthorizer(this, 'TokenAuthorizer', {
-      handler: tableFunction(TOKEN_AUTHORIZER_MODULE, 'read', Duration.seconds(5), 'TOKEN authorizer for API tokens'),
+      handler: tableFunction(TOKEN_AUTHORIZER_MODULE, 'authorizer', Duration.seconds(5), 'TOKEN authorizer for API tokens'),
       identitySource: apigateway.IdentitySource.header('Authorization'),
       resultsCacheTtl: AUTHORIZER_CACHE_TTL,
     });
     // Session routes (cookie) get a REQUEST authorizer, created only once such a route exists.
     const sessionAuthorizer = routeTable.some((r) => r.auth === 'session')
-      ? new apigateway.RequestAuthorizer(this, 'SessionAuthorizer', {
-          handler: tableFunction(SESSION_AUTHORIZER_MODULE, 'read', Duration.seconds(5), 'REQUEST authorizer for cookie sessions'),
+      ? new apigateway.RequestAuthorizer(this, 'SessionRequestAuthorizer', {
+          handler: tableFunction(SESSION_AUTHORIZER_MODULE, 'authorizer', Duration.seconds(5), 'REQUEST authorizer for cookie sessions'),
           identitySources: [apigateway.IdentitySource.header('Cookie')],
-          resultsCacheTtl: AUTHORIZER_CACHE_TTL,
+          // Never cached: logout and the idle/absolute expiry must act on the very next request.
+          resultsCacheTtl: Duration.seconds(0),
         })
       : undefined;
-    const authorizerFor = (auth: Route['auth']): apigateway.IAuthorizer => {
-      if (auth === 'token') return tokenAuthorizer;
-      if (sessionAuthorizer) return sessionAuthorizer;
+    const authorizerFor = (auth: Route['auth']): apigateway.MethodOptions => {
+      if (auth === 'none') return { authorizationType: apigateway.AuthorizationType.NONE };
+      if (auth === 'token') return { authorizer: tokenAuthorizer };
+      if (sessionAuthorizer) return { authorizer: sessionAuthorizer };
       throw new Error('unreachable: session route without a session authorizer');
     };
 
@@ -277,16 +298,15 @@ export class TalentPipelineStack extends Stack {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
-      accessOf.set(r.handler, accessOf.get(r.handler) === 'write' ? 'write' : r.access);
+      const current = accessOf.get(r.handler) ?? 'none';
+      accessOf.set(r.handler, ACCESS_RANK.indexOf(r.access) > ACCESS_RANK.indexOf(current) ? r.access : current);
     }
 
     for (const r of routeTable) {
       const fn =
         this.functions.get(r.handler) ??
         tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(10), `${r.method} ${r.path}`);
-      this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), {
-        authorizer: authorizerFor(r.auth),
-      });
+      this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), authorizerFor(r.auth));
     }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath(API_PREFIX), description: 'Base URL of the API' });

@@ -11,4 +11,6 @@ export const config = {
   /** Set only for DynamoDB Local. */
   dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
   region: process.env.AWS_REGION ?? 'us-east-1',
+  /** Extra browser origins allowed to make cookie-authenticated writes (comma-separated). */
+  siteOrigins: (process.env.SITE_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
 };

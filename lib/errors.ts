@@ -4,9 +4,29 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Extra response headers, such as Retry-After. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = new.target.name;
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Unauthorized') {
+    super(401, message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, retryAfterMs: number) {
+    super(429, message, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) });
   }
 }
 

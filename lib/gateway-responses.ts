@@ -4,8 +4,8 @@
  * client sees `{ error }` whichever side refused the request.
  */
 export const GATEWAY_ERRORS = {
-  /** No Authorization header, or the authorizer threw "Unauthorized". */
-  unauthorized: { status: 401, error: 'Unauthorized: missing or invalid API token' },
+  /** No credentials (Authorization header or session cookie), or the authorizer threw "Unauthorized". */
+  unauthorized: { status: 401, error: 'Unauthorized: missing, invalid or expired credentials' },
   /** The authorizer's policy does not allow this route: the token lacks its scope. */
   accessDenied: { status: 403, error: 'Forbidden: the token lacks the scope this route requires' },
   /** API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN; we say 404. */

@@ -7,7 +7,9 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod/mini';
-import { AppError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import { config } from './config';
+import type { SessionPrincipal } from './domain/identity';
+import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
 import { logger } from './logger';
 import { routes, type RouteDef } from './routes';
 
@@ -19,23 +21,51 @@ export interface TokenPrincipal {
   scopes: string[];
 }
 
+type PrincipalOf<R> = R extends { auth: 'token' }
+  ? TokenPrincipal
+  : R extends { auth: 'session' }
+    ? SessionPrincipal
+    : undefined;
+
 export interface ApiRequest<R extends RouteDef> {
-  principal: TokenPrincipal;
+  principal: PrincipalOf<R>;
   query: Out<R extends { query: infer Q } ? Q : undefined>;
   body: Out<R extends { body: infer B } ? B : undefined>;
-  pathParameters: Record<string, string>;
+  params: Out<R extends { params: infer P } ? P : undefined>;
   event: APIGatewayProxyEvent;
+}
+
+/** A handler result that needs more than the route's status and a JSON body. */
+export class Reply {
+  constructor(
+    readonly body: unknown,
+    readonly opts: { status?: number; cookies?: string[] } = {},
+  ) {}
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
 
-export const json = (statusCode: number, body: unknown): APIGatewayProxyResult => ({
+export const json = (
+  statusCode: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  cookies: string[] = [],
+): APIGatewayProxyResult => ({
   statusCode,
-  headers: JSON_HEADERS,
+  headers: { ...JSON_HEADERS, ...headers },
+  ...(cookies.length && { multiValueHeaders: { 'Set-Cookie': cookies } }),
   body: JSON.stringify(body),
 });
 
-export const errorResponse = (statusCode: number, message: string) => json(statusCode, { error: message });
+export const errorResponse = (statusCode: number, message: string, headers?: Record<string, string>) =>
+  json(statusCode, { error: message }, headers);
+
+/** A request header by name, whatever case the client used. */
+export function header(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (k.toLowerCase() === wanted) return v ?? undefined;
+  return undefined;
+}
 
 /** The route table line for a handler module. */
 export function route<H extends RouteDef['handler']>(handler: H): Extract<RouteDef, { handler: H }> {
@@ -55,7 +85,7 @@ export function parse<S extends z.ZodMiniType>(schema: S, input: unknown, where:
   const field = issue.path.join('.');
   const message =
     issue.code === 'unrecognized_keys'
-      ? `unknown ${where} field ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      ? `unknown ${where} field ${issue.keys.slice(0, 3).map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}${issue.keys.length > 3 ? ', …' : ''}`
       : field && valueAt(input, issue.path) === undefined
         ? `${field} is required`
         : field && !issue.message.startsWith(field)
@@ -72,18 +102,37 @@ function queryObject(event: APIGatewayProxyEvent): Record<string, string> {
   return (event.queryStringParameters ?? {}) as Record<string, string>;
 }
 
-function principalOf(event: APIGatewayProxyEvent): TokenPrincipal {
+function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): TokenPrincipal | SessionPrincipal | undefined {
+  if (auth === 'none') return undefined;
   const ctx = event.requestContext.authorizer ?? {};
   if (typeof ctx.tenantId !== 'string' || !ctx.tenantId) {
     // The authorizer always sets it; reaching here means the function is wired wrongly.
     throw new Error('authorizer context has no tenantId');
   }
-  return {
-    tenantId: ctx.tenantId,
-    tenantSlug: String(ctx.tenantSlug ?? ''),
-    scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean),
-  };
+  const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? '') };
+  if (auth === 'token') return { ...tenant, scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
+  return { ...tenant, userId: String(ctx.userId), email: String(ctx.email), role: ctx.role === 'admin' ? 'admin' : 'member' };
 }
+
+/**
+ * CSRF defence for cookie-authenticated writes: a browser names the requesting page in
+ * Origin and Sec-Fetch-Site; anything from another site is refused. Clients that send
+ * neither (curl, servers) are judged by the cookie alone.
+ */
+function refuseCrossSite(event: APIGatewayProxyEvent) {
+  const origin = header(event, 'origin');
+  const allowed = origin !== undefined && (config.siteOrigins.includes(origin) || hostOf(origin) === header(event, 'host'));
+  if (origin !== undefined && !allowed) throw new ForbiddenError('cross-site request refused');
+  if (!allowed && header(event, 'sec-fetch-site') === 'cross-site') throw new ForbiddenError('cross-site request refused');
+}
+
+const hostOf = (origin: string) => {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+};
 
 /** Middy's HTTP errors carry `statusCode` and `expose`; the JSON parser's need our wording. */
 function toAppError(err: unknown): AppError | undefined {
@@ -101,7 +150,7 @@ const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
   onError: async (request) => {
     const known = toAppError(request.error);
     if (known) {
-      request.response = errorResponse(known.status, known.message);
+      request.response = errorResponse(known.status, known.message, known.headers);
       return;
     }
     // Name, message and stack only: SDK errors carry items (PII) in their other fields.
@@ -114,7 +163,7 @@ const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
   },
 });
 
-/** Build a Lambda handler for a token-authenticated route from its route table line. */
+/** Build a Lambda handler for a route from its route table line. */
 export function apiHandler<R extends RouteDef>(
   r: R,
   fn: (req: ApiRequest<R>) => Promise<unknown>,
@@ -123,17 +172,16 @@ export function apiHandler<R extends RouteDef>(
     .use(injectLambdaContext(logger))
     .use(errorBoundary());
   if ('body' in r) chain.use(httpJsonBodyParser());
+  const cookieWrite = r.auth !== 'token' && r.method !== 'GET';
   return chain.handler(async (event) => {
-    const principal = principalOf(event);
+    if (cookieWrite) refuseCrossSite(event);
+    const principal = principalOf(event, r.auth);
+    const params = 'params' in r ? parse(r.params, event.pathParameters ?? {}, 'path') : undefined;
     const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;
     const body = 'body' in r ? parse(r.body, event.body, 'body') : undefined;
-    const result = await fn({
-      principal,
-      query,
-      body,
-      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-      event,
-    } as ApiRequest<R>);
-    return json(r.status, result);
+    const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
+    return result instanceof Reply
+      ? json(result.opts.status ?? r.status, result.body, {}, result.opts.cookies)
+      : json(r.status, result);
   });
 }

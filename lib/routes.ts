@@ -3,14 +3,17 @@
  * scope policy and the OpenAPI document. Adding a route is one line here plus a thin handler
  * in functions/<handler>.ts.
  */
-import type { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import type { Scope } from './model';
 import * as s from './schemas';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** `token`: Bearer API token (TOKEN authorizer). `session`: cookie session (REQUEST authorizer). */
-export type AuthKind = 'token' | 'session';
+/**
+ * `token`: Bearer API token (TOKEN authorizer). `session`: cookie session (REQUEST authorizer).
+ * `none`: public, only for logging in.
+ */
+export type AuthKind = 'token' | 'session' | 'none';
 
 export interface Route {
   method: HttpMethod;
@@ -22,8 +25,9 @@ export interface Route {
   /** Scope a token needs (token routes only). `*` always satisfies it. */
   scope?: Exclude<Scope, '*'>;
   /** Table access the function is granted. */
-  access: 'read' | 'write';
+  access: 'read' | 'write' | 'none';
   summary: string;
+  params?: z.ZodMiniType;
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
   /** Success status and body schema. */
@@ -39,6 +43,13 @@ export const routes = [
   { method: 'GET', path: '/api/v1/requisitions', handler: 'list-requisitions', auth: 'token', scope: 'requisitions:read', access: 'read', summary: 'List requisitions with candidate counts, newest first', query: s.ListRequisitionsQuery, status: 200, response: s.RequisitionList },
   { method: 'GET', path: '/api/v1/pipeline', handler: 'get-pipeline', auth: 'token', scope: 'pipeline:read', access: 'read', summary: 'Stage counts and stuck candidates', query: s.EmptyQuery, status: 200, response: s.dataOf(s.PipelineSummary) },
   { method: 'POST', path: '/api/v1/pipeline', handler: 'change-stage', auth: 'token', scope: 'pipeline:write', access: 'write', summary: "Move a candidate to another stage", body: s.ChangeStageBody, status: 200, response: s.dataOf(s.StageChange) },
+  { method: 'GET', path: '/api/v1/openapi.json', handler: 'openapi', auth: 'none', access: 'none', summary: 'This OpenAPI document', status: 200, response: z.looseObject({ openapi: z.string() }) },
+  { method: 'POST', path: '/api/session', handler: 'login', auth: 'none', access: 'write', summary: 'Log in; sets the session cookie', body: s.LoginBody, status: 200, response: s.dataOf(s.SessionInfo) },
+  { method: 'GET', path: '/api/session', handler: 'get-session', auth: 'session', access: 'read', summary: 'The signed-in user and workspace', status: 200, response: s.dataOf(s.SessionInfo) },
+  { method: 'DELETE', path: '/api/session', handler: 'logout', auth: 'session', access: 'write', summary: 'Log out; the session stops working at once', status: 200, response: s.Success },
+  { method: 'POST', path: '/api/tokens', handler: 'create-token', auth: 'session', access: 'write', summary: 'Create an API token; the token is shown only here', body: s.CreateTokenBody, status: 201, response: s.dataOf(s.CreatedToken) },
+  { method: 'GET', path: '/api/tokens', handler: 'list-tokens', auth: 'session', access: 'read', summary: "List the workspace's API tokens, without secrets", status: 200, response: s.dataOf(z.array(s.TokenListing)) },
+  { method: 'DELETE', path: '/api/tokens/{id}', handler: 'revoke-token', auth: 'session', access: 'write', summary: 'Revoke an API token', params: s.IdParam, status: 200, response: s.Success },
 ] as const satisfies readonly Route[];
 
 export type RouteDef = (typeof routes)[number];
@@ -54,7 +65,11 @@ export function matchPath(template: string, path: string): Record<string, string
     const val = p[i]!;
     if (seg.startsWith('{') && seg.endsWith('}')) {
       if (!val) return undefined;
-      params[seg.slice(1, -1)] = decodeURIComponent(val);
+      try {
+        params[seg.slice(1, -1)] = decodeURIComponent(val);
+      } catch {
+        return undefined; // a malformed escape matches no route
+      }
     } else if (seg !== val) return undefined;
   }
   return params;

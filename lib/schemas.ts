@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { LIST_STAGES, MAX_OFFSET, REQ_STATUSES, STAGES } from './model';
+import { LIST_STAGES, MAX_OFFSET, REQ_STATUSES, SCOPES, STAGES } from './model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
@@ -38,6 +38,7 @@ const text = (name: string, max: number) =>
       z.trim(),
       z.minLength(1, { error: `${name} must not be empty` }),
       z.maxLength(max, { error: `${name} must be at most ${max} characters` }),
+      z.regex(/^[^\p{Cc}\p{Cs}]*$/u, { error: `${name} must not contain control characters` }),
     );
 
 export const CreateCandidateBody = z.strictObject({
@@ -162,3 +163,47 @@ export const CandidateList = z.object({
 });
 export const RequisitionList = z.object({ data: z.array(Requisition), count: z.int() });
 export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });
+
+// ---- workspace identity (session routes) --------------------------------------------------
+
+export const LoginBody = z.strictObject({
+  email: z.string({ error: 'email must be a string' }).check(z.trim(), z.minLength(3, { error: 'email must be an email address' }), z.maxLength(254)),
+  password: z.string({ error: 'password must be a string' }).check(z.minLength(1, { error: 'password must not be empty' }), z.maxLength(256)),
+});
+export type LoginBody = z.output<typeof LoginBody>;
+
+const Role = z.enum(['admin', 'member']);
+export const SessionInfo = z.object({
+  user: z.object({ id: z.uuid(), email: z.string(), role: Role }),
+  tenant: z.object({ slug: z.string(), name: z.string() }),
+});
+
+const scopeEnum = z.enum(SCOPES, { error: `scopes must be among ${SCOPES.join(', ')}` });
+export const CreateTokenBody = z.strictObject({
+  name: text('name', 100),
+  scopes: z
+    .array(scopeEnum, { error: 'scopes must be an array of scopes' })
+    .check(z.minLength(1, { error: 'scopes must name at least one scope' }), z.maxLength(SCOPES.length)),
+});
+export type CreateTokenBody = z.output<typeof CreateTokenBody>;
+
+export const CreatedToken = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  token: z.string(),
+  created_at: timestamp,
+});
+
+export const TokenListing = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  /** Prefix and last four characters; never the token or its digest. */
+  hint: z.string(),
+  created_at: timestamp,
+  last_used_at: z.nullable(timestamp),
+});
+
+export const IdParam = z.strictObject({ id: uuid('id') });
+export const Success = z.object({ success: z.boolean() });

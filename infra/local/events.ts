@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   APIGatewayProxyEvent,
+  APIGatewayRequestAuthorizerEvent,
   APIGatewayTokenAuthorizerEvent,
   Context,
 } from 'aws-lambda';
@@ -40,8 +41,9 @@ export function proxyEvent(req: IncomingRequest): APIGatewayProxyEvent {
     headers[name] = values.join(', ');
     multiValueHeaders[name] = values;
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  // No prototype: a parameter named __proto__ or constructor must be just a parameter.
+  const query: Record<string, string> = Object.create(null);
+  const multiQuery: Record<string, string[]> = Object.create(null);
   for (const [k, v] of req.search) {
     query[k] = v; // API Gateway keeps the last value
     (multiQuery[k] ??= []).push(v);
@@ -83,7 +85,8 @@ export function proxyEvent(req: IncomingRequest): APIGatewayProxyEvent {
         userAgent: headers['user-agent'] ?? null,
         userArn: null,
       },
-      path: `/${LOCAL_STAGE}${req.path}`,
+      // As behind a custom domain: the stage is not part of the path.
+      path: req.path,
       stage: LOCAL_STAGE,
       requestId: randomUUID(),
       requestTimeEpoch: now,
@@ -91,6 +94,12 @@ export function proxyEvent(req: IncomingRequest): APIGatewayProxyEvent {
       resourcePath: req.resource,
     },
   };
+}
+
+/** The REQUEST authorizer's event: the proxy event's request data, no body. */
+export function requestAuthorizerEvent(event: APIGatewayProxyEvent, arn: string): APIGatewayRequestAuthorizerEvent {
+  const { body: _body, isBase64Encoded: _b64, ...rest } = event;
+  return { ...rest, type: 'REQUEST', methodArn: arn, requestContext: { ...rest.requestContext, authorizer: undefined } } as APIGatewayRequestAuthorizerEvent;
 }
 
 export function lambdaContext(functionName: string, timeoutMs = 10_000): Context {

@@ -11,12 +11,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { isAllowed } from '../../lib/auth/policy';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
-import { openApiDocument } from '../../lib/openapi';
-import { API_PREFIX, matchPath, routes, type Route } from '../../lib/routes';
-import { lambdaContext, methodArn, proxyEvent, tokenAuthorizerEvent } from './events';
+import { matchPath, routes, type Route } from '../../lib/routes';
+import { lambdaContext, methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
 
 type ProxyHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResult>;
-type TokenAuthorizer = (event: unknown, context: Context) => Promise<APIGatewayAuthorizerResult>;
+type Authorizer = (event: unknown, context: Context) => Promise<APIGatewayAuthorizerResult>;
 
 export interface GatewayOptions {
   /** Authorizer result cache TTL, as on the deployed API (seconds). 0 turns caching off. */
@@ -48,7 +47,9 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     if (!handlers.has(name)) handlers.set(name, loadHandler<ProxyHandler>(name));
     return handlers.get(name)!;
   };
-  const authorizer = loadHandler<TokenAuthorizer>('authorizer');
+  const authorizer = loadHandler<Authorizer>('authorizer');
+  // Session results are never cached (as deployed), so logout and expiry act at once.
+  const sessionAuthorizer = loadHandler<Authorizer>('session-authorizer');
 
   async function authorize(authorization: string, method: string, path: string) {
     const hit = cache.get(authorization);
@@ -71,13 +72,6 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       body: JSON.stringify({ error: e.error }),
     });
 
-    if (method === 'GET' && path === `${API_PREFIX}/openapi.json`) {
-      return {
-        statusCode: 200,
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(openApiDocument(`http://${req.headers.host ?? 'localhost'}`)),
-      };
-    }
     let route: Route | undefined;
     let pathParameters: Record<string, string> = {};
     for (const r of routes as readonly Route[]) {
@@ -90,27 +84,6 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     }
     if (!route) return gatewayError(GATEWAY_ERRORS.notFound);
 
-    let authorizerContext: Record<string, unknown> | undefined;
-    if (route.auth === 'token') {
-      const authorization = req.headers.authorization;
-      if (!authorization) return gatewayError(GATEWAY_ERRORS.unauthorized);
-      let result: APIGatewayAuthorizerResult;
-      try {
-        result = await authorize(authorization, method, path);
-      } catch (err) {
-        return (err as Error).message === 'Unauthorized'
-          ? gatewayError(GATEWAY_ERRORS.unauthorized)
-          : gatewayError(GATEWAY_ERRORS.authorizerFailure);
-      }
-      if (!isAllowed(result.policyDocument, methodArn(method, path))) {
-        return gatewayError(GATEWAY_ERRORS.accessDenied);
-      }
-      authorizerContext = { ...result.context, principalId: result.principalId };
-    } else {
-      // Session routes arrive with the workspace identity issue; refuse until then.
-      return gatewayError(GATEWAY_ERRORS.unauthorized);
-    }
-
     const event = proxyEvent({
       method,
       path,
@@ -120,8 +93,27 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       search: url.searchParams,
       body,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      authorizer: authorizerContext,
     });
+    const arn = methodArn(method, path);
+    if (route.auth !== 'none') {
+      // The identity source: without it API Gateway answers 401 and never calls the authorizer.
+      const identity = route.auth === 'token' ? req.headers.authorization : req.headers.cookie;
+      if (!identity) return gatewayError(GATEWAY_ERRORS.unauthorized);
+      let result: APIGatewayAuthorizerResult;
+      try {
+        result =
+          route.auth === 'token'
+            ? await authorize(identity, method, path)
+            : await (await sessionAuthorizer)(requestAuthorizerEvent(event, arn), lambdaContext('session-authorizer'));
+      } catch (err) {
+        return (err as Error).message === 'Unauthorized'
+          ? gatewayError(GATEWAY_ERRORS.unauthorized)
+          : gatewayError(GATEWAY_ERRORS.authorizerFailure);
+      }
+      if (!isAllowed(result.policyDocument, arn)) return gatewayError(GATEWAY_ERRORS.accessDenied);
+      event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
+    }
+
     try {
       const handler = await handlerFor(route.handler);
       const res = await handler(event, lambdaContext(route.handler));
@@ -150,7 +142,11 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
             headers: { 'Content-Type': 'application/json' },
             body: JSON.stringify({ error: GATEWAY_ERRORS.requestTooLarge.error }),
           }
-        : await respond(req, chunks.length ? raw : null);
+        : await respond(req, chunks.length ? raw : null).catch((err: Error) => {
+            // Never leave a client without an answer; API Gateway would say 500 too.
+            console.error(`local gateway: ${err.stack ?? err.message}`);
+            return { statusCode: 500, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: 'Internal server error' }) };
+          });
       const headers: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
       for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);

@@ -12,25 +12,33 @@ export const apiArnBase = (methodArn: string) => methodArn.split('/').slice(0, 2
 export const routeArn = (base: string, route: Pick<Route, 'method' | 'path'>) =>
   `${base}/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`;
 
+/** A policy allowing exactly `allowed` routes of the API that `methodArn` belongs to. */
 export function policyFor(
   principalId: string,
   methodArn: string,
-  scopes: readonly string[],
+  allowed: readonly Route[],
   context: Record<string, string>,
 ): APIGatewayAuthorizerResult {
   const base = apiArnBase(methodArn);
-  const allowed = routes.filter((r: Route) => r.auth === 'token' && allows(scopes, r)).map((r) => routeArn(base, r));
+  const resources = allowed.map((r) => routeArn(base, r));
   return {
     principalId,
     policyDocument: {
       Version: '2012-10-17',
-      Statement: allowed.length
-        ? [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: allowed }]
+      Statement: resources.length
+        ? [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resources }]
         : [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: `${base}/*` }],
     },
     context,
   };
 }
+
+/** Token routes the scopes permit. */
+export const tokenRoutes = (scopes: readonly string[]) =>
+  (routes as readonly Route[]).filter((r) => r.auth === 'token' && allows(scopes, r));
+
+/** Every cookie-session route. */
+export const sessionRoutes = () => (routes as readonly Route[]).filter((r) => r.auth === 'session');
 
 const globMatch = (pattern: string, value: string) =>
   new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);

@@ -1,8 +1,8 @@
 /**
  * Single-table layout. Every tenant record lives under partition `T#<tenantId>`; the only
  * items outside a tenant partition are global lookups whose keys are unguessable or unique
- * (token digest, tenant slug), and they hold nothing but a pointer plus what the authorizer
- * needs. The CDK stack, DynamoDB Local setup and tests derive the table from TABLE_DEF.
+ * (token and session digests, tenant slug, user email, login-failure counters), and they hold
+ * nothing but a pointer plus what the authorizers need. The CDK stack, DynamoDB Local setup and tests derive the table from TABLE_DEF.
  */
 import type { Stage, ReqStatus } from '../model';
 
@@ -31,6 +31,13 @@ export const keys = {
   slug: (slug: string): Key => ({ PK: `SLUG#${slug}`, SK: 'SLUG' }),
   token: (digest: string): Key => ({ PK: `TOKEN#${digest}`, SK: 'TOKEN' }),
   tenantToken: (tenantId: string, tokenId: string): Key => ({ PK: t(tenantId), SK: `TOKEN#${tokenId}` }),
+  tokenPrefix: 'TOKEN#',
+  user: (tenantId: string, userId: string): Key => ({ PK: t(tenantId), SK: `USER#${userId}` }),
+  /** Emails are unique across the service; this item points at the user. */
+  email: (email: string): Key => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' }),
+  /** Failed-login counter per account, keyed by a digest of the email so it exists for unknown ones too. */
+  loginFailures: (emailDigest: string): Key => ({ PK: `LOGINFAIL#${emailDigest}`, SK: 'LOGINFAIL' }),
+  session: (digest: string): Key => ({ PK: `SESSION#${digest}`, SK: 'SESSION' }),
   requisition: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `REQ#${id}` }),
   candidate: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `CAND#${id}` }),
   candidatePrefix: 'CAND#',

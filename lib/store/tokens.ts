@@ -1,5 +1,6 @@
 /** API tokens: a global lookup item keyed by the token's digest, and a listing item in the tenant. */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, tokenDigest, tokenHint } from '../auth/token';
 import { newId, nowIso } from '../ids';
 import type { Scope } from '../model';
@@ -78,4 +79,74 @@ export async function findTokenGrant(digest: string): Promise<TokenGrant | undef
     tenant_slug: Item.tenant_slug as string,
     scopes: Item.scopes as Scope[],
   };
+}
+
+export interface TokenListing {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  hint: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A tenant's tokens, newest first. The digest stays in the table; it is never listed. */
+export async function listTokens(tenantId: string): Promise<TokenListing[]> {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.tokenPrefix },
+        ScanIndexForward: false,
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items.map((i) => ({
+    id: i.id as string,
+    name: i.name as string,
+    scopes: i.scopes as Scope[],
+    hint: i.hint as string,
+    created_at: i.created_at as string,
+    last_used_at: (i.last_used_at as string | undefined) ?? null,
+  }));
+}
+
+/** Delete both items of a token; false when the tenant has no such token. */
+export async function revokeToken(tenantId: string, tokenId: string): Promise<boolean> {
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }),
+  );
+  if (!Item) return false;
+  await ddb.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: tableName, Key: keys.token(Item.digest as string) } },
+        { Delete: { TableName: tableName, Key: keys.tenantToken(tenantId, tokenId) } },
+      ],
+    }),
+  );
+  return true;
+}
+
+/** Record use; never recreates a token revoked in the meantime. */
+export async function touchToken(tenantId: string, tokenId: string, at: string): Promise<void> {
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.tenantToken(tenantId, tokenId),
+        UpdateExpression: 'SET last_used_at = :at',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
 }
