@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
 import { z } from 'zod/mini';
 import { GATEWAY_ERRORS } from './gateway-responses';
+import { SESSION_COOKIE } from './auth/session';
 import { ErrorBody } from './schemas';
 import { routes, type Route } from './routes';
 
@@ -19,11 +20,12 @@ const errorResponse = (description: string) => ({
 const operationId = (r: Route) => r.handler.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 function operation(r: Route) {
+  const pathSchemas = r.params ? ((schemaOf(r.params, 'input').properties ?? {}) as Record<string, JsonSchema>) : {};
   const parameters: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path',
     required: true,
-    schema: { type: 'string' },
+    schema: pathSchemas[m[1]!] ?? { type: 'string' },
   }));
   if (r.query) {
     const q = schemaOf(r.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -37,18 +39,24 @@ function operation(r: Route) {
       content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
     },
   };
-  if (r.query || r.body) responses['400'] = errorResponse('Invalid query or body value; the message names the field');
-  responses['401'] = errorResponse(r.auth === 'token' ? GATEWAY_ERRORS.unauthorized.error : 'No valid session');
-  if (r.auth === 'token') responses['403'] = errorResponse(`${GATEWAY_ERRORS.accessDenied.error} (${r.scope})`);
-  responses['404'] = errorResponse('Unknown route, or a resource that does not exist in the caller\'s tenant');
+  if (r.query || r.body || r.params) responses['400'] = errorResponse('Invalid path, query or body value; the message names the field');
+  if (r.auth === 'token') {
+    responses['401'] = errorResponse(GATEWAY_ERRORS.unauthorized.error);
+    responses['403'] = errorResponse(`${GATEWAY_ERRORS.accessDenied.error} (${r.scope})`);
+  } else if (r.auth === 'session') {
+    responses['401'] = errorResponse('No session, or it expired (idle or absolute lifetime)');
+    if (r.method !== 'GET') responses['403'] = errorResponse('Cross-site request refused');
+  }
+  responses['404'] = errorResponse("Unknown route, or a resource that does not exist in the caller's tenant");
   if (r.body) responses['415'] = errorResponse('Content-Type is not application/json');
   responses['429'] = errorResponse(GATEWAY_ERRORS.throttled.error);
   responses['500'] = errorResponse('Internal error; details are logged with the request id, never returned');
+  for (const [status, description] of Object.entries(r.errors ?? {})) responses[status] = errorResponse(description);
   return {
     operationId: operationId(r),
     summary: r.summary,
     ...(r.scope && { description: `Requires scope \`${r.scope}\` (or \`*\`).` }),
-    security: [r.auth === 'token' ? { bearerAuth: r.scope ? [r.scope] : [] } : { sessionCookie: [] }],
+    security: r.auth === 'token' ? [{ bearerAuth: r.scope ? [r.scope] : [] }] : r.auth === 'session' ? [{ sessionCookie: [] }] : [],
     parameters,
     ...(r.body && {
       requestBody: {
@@ -82,7 +90,7 @@ export function openApiDocument(serverUrl = '/') {
           scheme: 'bearer',
           description: 'API token (tps_…) created in the workspace settings; scopes per route',
         },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'tp_session' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /api/session' },
       },
     },
   };

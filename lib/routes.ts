@@ -30,6 +30,8 @@ export interface Route {
   params?: z.ZodMiniType;
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
+  /** Statuses this route answers beyond those implied by its auth and schemas (OpenAPI). */
+  errors?: Readonly<Record<number, string>>;
   /** Success status and body schema. */
   status: number;
   response: z.ZodMiniType;
@@ -39,15 +41,15 @@ export const API_PREFIX = '/api/v1';
 
 export const routes = [
   { method: 'GET', path: '/api/v1/candidates', handler: 'list-candidates', auth: 'token', scope: 'candidates:read', access: 'read', summary: 'List candidates, newest first', query: s.ListCandidatesQuery, status: 200, response: s.CandidateList },
-  { method: 'POST', path: '/api/v1/candidates', handler: 'create-candidate', auth: 'token', scope: 'candidates:write', access: 'write', summary: 'Create a candidate', body: s.CreateCandidateBody, status: 201, response: s.dataOf(s.CreatedCandidate) },
+  { method: 'POST', path: '/api/v1/candidates', handler: 'create-candidate', auth: 'token', scope: 'candidates:write', access: 'write', summary: 'Create a candidate', body: s.CreateCandidateBody, errors: { 409: 'Too many concurrent writes; try again' }, status: 201, response: s.dataOf(s.CreatedCandidate) },
   { method: 'GET', path: '/api/v1/requisitions', handler: 'list-requisitions', auth: 'token', scope: 'requisitions:read', access: 'read', summary: 'List requisitions with candidate counts, newest first', query: s.ListRequisitionsQuery, status: 200, response: s.RequisitionList },
   { method: 'GET', path: '/api/v1/pipeline', handler: 'get-pipeline', auth: 'token', scope: 'pipeline:read', access: 'read', summary: 'Stage counts and stuck candidates', query: s.EmptyQuery, status: 200, response: s.dataOf(s.PipelineSummary) },
-  { method: 'POST', path: '/api/v1/pipeline', handler: 'change-stage', auth: 'token', scope: 'pipeline:write', access: 'write', summary: "Move a candidate to another stage", body: s.ChangeStageBody, status: 200, response: s.dataOf(s.StageChange) },
+  { method: 'POST', path: '/api/v1/pipeline', handler: 'change-stage', auth: 'token', scope: 'pipeline:write', access: 'write', summary: "Move a candidate to another stage", body: s.ChangeStageBody, errors: { 409: 'The candidate is being moved concurrently; try again' }, status: 200, response: s.dataOf(s.StageChange) },
   { method: 'GET', path: '/api/v1/openapi.json', handler: 'openapi', auth: 'none', access: 'none', summary: 'This OpenAPI document', status: 200, response: z.looseObject({ openapi: z.string() }) },
-  { method: 'POST', path: '/api/session', handler: 'login', auth: 'none', access: 'write', summary: 'Log in; sets the session cookie', body: s.LoginBody, status: 200, response: s.dataOf(s.SessionInfo) },
+  { method: 'POST', path: '/api/session', handler: 'login', auth: 'none', access: 'write', summary: 'Log in; sets the session cookie', body: s.LoginBody, errors: { 401: 'Wrong email or password (one message for both)', 403: 'Cross-site request refused', 429: 'Too many failed logins for this account; see Retry-After' }, status: 200, response: s.dataOf(s.SessionInfo) },
   { method: 'GET', path: '/api/session', handler: 'get-session', auth: 'session', access: 'read', summary: 'The signed-in user and workspace', status: 200, response: s.dataOf(s.SessionInfo) },
   { method: 'DELETE', path: '/api/session', handler: 'logout', auth: 'session', access: 'write', summary: 'Log out; the session stops working at once', status: 200, response: s.Success },
-  { method: 'POST', path: '/api/tokens', handler: 'create-token', auth: 'session', access: 'write', summary: 'Create an API token; the token is shown only here', body: s.CreateTokenBody, status: 201, response: s.dataOf(s.CreatedToken) },
+  { method: 'POST', path: '/api/tokens', handler: 'create-token', auth: 'session', access: 'write', summary: 'Create an API token; the token is shown only here', body: s.CreateTokenBody, errors: { 403: 'Only admins may grant *, or a cross-site request' }, status: 201, response: s.dataOf(s.CreatedToken) },
   { method: 'GET', path: '/api/tokens', handler: 'list-tokens', auth: 'session', access: 'read', summary: "List the workspace's API tokens, without secrets", status: 200, response: s.dataOf(z.array(s.TokenListing)) },
   { method: 'DELETE', path: '/api/tokens/{id}', handler: 'revoke-token', auth: 'session', access: 'write', summary: 'Revoke an API token', params: s.IdParam, status: 200, response: s.Success },
 ] as const satisfies readonly Route[];
