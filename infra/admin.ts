@@ -5,12 +5,14 @@
  */
 import { parseArgs } from 'node:util';
 import './local/quiet-sdk';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/auth/password';
 import { REQ_STATUSES, SCOPES, STAGES, type ReqStatus, type Scope, type Stage } from '../lib/model';
 
 const USAGE = `Usage:
   admin tenant create <slug> [--name <name>]                 prints the tenant id
   admin tenant set-stuck-days <slug> <stage=days,...>        overrides stuck thresholds
   admin token create <slug> --scopes <scope,scope|*> [--name <label>]   prints only the token
+  admin user create <slug> <email> --password <pw> [--role admin|member]   prints the user id
   admin requisition create <slug> --title <title> [--department <d>] [--location <l>]
         [--job-type <j>] [--status ${REQ_STATUSES.join('|')}]        prints only the new id
 Options:
@@ -60,6 +62,16 @@ function parseStuckDays(value: string | undefined): Partial<Record<Stage, number
   return out;
 }
 
+function userArgs(email: string | undefined, password: string | undefined, role = 'member') {
+  if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) throw new UsageError('missing or invalid <email>');
+  if (!password) throw new UsageError('missing --password');
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+    throw new UsageError(`--password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+  }
+  if (role !== 'admin' && role !== 'member') throw new UsageError('--role must be admin or member');
+  return { email, password, role: role as 'admin' | 'member' };
+}
+
 async function main(argv: string[]): Promise<string> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -73,6 +85,8 @@ async function main(argv: string[]): Promise<string> {
       location: { type: 'string' },
       'job-type': { type: 'string' },
       status: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
       table: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -80,10 +94,10 @@ async function main(argv: string[]): Promise<string> {
   const [entity, action, ...rest] = positionals;
   if (values.help || !entity) throw new UsageError('');
   const command = `${entity} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant set-stuck-days', 'token create', 'requisition create'];
+  const known = ['tenant create', 'tenant set-stuck-days', 'token create', 'requisition create', 'user create'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const slug = slugArg(rest[0]);
-  const maxPositionals = command === 'tenant set-stuck-days' ? 2 : 1;
+  const maxPositionals = command === 'tenant set-stuck-days' || command === 'user create' ? 2 : 1;
   if (rest.length > maxPositionals) throw new UsageError(`unexpected argument "${rest[maxPositionals]}"`);
 
   // Validate everything before touching any database.
@@ -95,6 +109,7 @@ async function main(argv: string[]): Promise<string> {
     throw new UsageError(`--status must be one of ${REQ_STATUSES.join(', ')}`);
   }
   const title = command === 'requisition create' ? textOpt('title', values.title, true) : undefined;
+  const user = command === 'user create' ? userArgs(rest[1], values.password, values.role) : undefined;
 
   const table = values.table ?? process.env.TABLE_NAME;
   let local: { stop(): Promise<void> } | undefined;
@@ -114,6 +129,10 @@ async function main(argv: string[]): Promise<string> {
         const tenant = await tenants.getTenantBySlug(slug);
         await tenants.setStuckDays(tenant.id, { ...tenant.stuck_days, ...stuck });
         return JSON.stringify({ ...tenant.stuck_days, ...stuck });
+      }
+      case 'user create': {
+        const { addUser } = await import('../lib/domain/identity');
+        return (await addUser(slug, user!.email, user!.password, user!.role)).id;
       }
       case 'token create': {
         const tenant = await tenants.getTenantBySlug(slug);
