@@ -1,7 +1,8 @@
 /**
  * `npm run invoke -- <function> <event.json>`: run one handler from functions/ with a sample
  * event against the local table (the running `npm start`, or DynamoDB Local on DATA_DIR) and
- * print its result. `{{DEMO_TOKEN}}` in an event is replaced by the local demo token.
+ * print its result. {{DEMO_TOKEN}}, {{DEMO_PASSWORD}} and {{DEMO_SESSION}} in an event are
+ * filled from the demo workspace that `npm start` created in DATA_DIR.
  */
 import './local/quiet-sdk';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -22,18 +23,25 @@ if (!existsSync(eventPath)) {
   process.exit(2);
 }
 let raw = readFileSync(eventPath, 'utf8');
-if (raw.includes('{{DEMO_TOKEN}}')) {
-  const tokenFile = join(dataDir(), 'demo-token');
-  if (!existsSync(tokenFile)) {
-    console.error('This event needs the demo token: run `npm start` once to create it.');
+const demoFile = (name: string) => {
+  const file = join(dataDir(), name);
+  if (!existsSync(file)) {
+    console.error('This event needs the demo workspace: run `npm start` once to create it.');
     process.exit(1);
   }
-  raw = raw.replaceAll('{{DEMO_TOKEN}}', readFileSync(tokenFile, 'utf8').trim());
-}
-const event = JSON.parse(raw);
-
+  return readFileSync(file, 'utf8').trim();
+};
+if (raw.includes('{{DEMO_TOKEN}}')) raw = raw.replaceAll('{{DEMO_TOKEN}}', demoFile('demo-token'));
+const demoLogin = () => JSON.parse(demoFile('demo-login.json')) as { email: string; password: string };
+if (raw.includes('{{DEMO_PASSWORD}}')) raw = raw.replaceAll('{{DEMO_PASSWORD}}', demoLogin().password);
 const local = await useLocalTable();
 try {
+  if (raw.includes('{{DEMO_SESSION}}')) {
+    const { login } = await import('../lib/domain/identity');
+    const { email, password } = demoLogin();
+    raw = raw.replaceAll('{{DEMO_SESSION}}', (await login(email, password)).sessionId);
+  }
+  const event = JSON.parse(raw);
   const { handler } = await import(`../functions/${name}`);
   const started = performance.now();
   const result = await handler(event, lambdaContext(name));

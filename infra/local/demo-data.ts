@@ -11,6 +11,8 @@ export const seedId = (iso: string, serial: number) => {
 export const DEMO = {
   slug: 'demo',
   name: 'Demo Workspace',
+  adminEmail: 'admin@demo.example',
+  adminUserId: seedId('2026-01-05T09:00:00.000Z', 2),
   tenantId: seedId('2026-01-05T09:00:00.000Z', 1),
   requisitions: [
     { id: seedId('2026-01-06T09:00:00.000Z', 11), title: 'Senior Backend Engineer', department: 'Engineering', location: 'Remote (EU)', job_type: 'direct_hire', status: 'open' },

@@ -4,7 +4,10 @@
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NotFoundError } from '../../lib/errors';
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from '../../lib/auth/password';
+import { ConflictError, NotFoundError } from '../../lib/errors';
+import { createUser, setPassword } from '../../lib/store/users';
 import { insertCandidate } from '../../lib/store/candidates';
 import { createRequisition } from '../../lib/store/requisitions';
 import { createTenant, getTenantBySlug, type Tenant } from '../../lib/store/tenants';
@@ -14,9 +17,12 @@ import { DEMO, demoCandidateId } from './demo-data';
 export { DEMO, demoCandidateId };
 
 const tokenFile = (dir: string) => join(dir, 'demo-token');
+export const loginFile = (dir: string) => join(dir, 'demo-login.json');
 
 /** Create the demo workspace on first start; always return a full-access demo token. */
-export async function seedDemo(dir: string): Promise<{ token: string; created: boolean; tenant: Tenant }> {
+export async function seedDemo(
+  dir: string,
+): Promise<{ token: string; login: DemoLogin; created: boolean; tenant: Tenant }> {
   let tenant: Tenant;
   let created = false;
   try {
@@ -48,11 +54,39 @@ export async function seedDemo(dir: string): Promise<{ token: string; created: b
     );
     created = true;
   }
-  if (!created && existsSync(tokenFile(dir))) {
-    return { token: readFileSync(tokenFile(dir), 'utf8').trim(), created, tenant };
-  }
+  return { ...(await demoToken(dir, tenant, created)), ...(await demoLogin(dir, tenant, created)), created, tenant };
+}
+
+/** Full-access demo token, kept in DATA_DIR so every start can print it. */
+async function demoToken(dir: string, tenant: Tenant, fresh: boolean) {
+  if (!fresh && existsSync(tokenFile(dir))) return { token: readFileSync(tokenFile(dir), 'utf8').trim() };
   const { token } = await createToken(tenant, 'demo (npm start)', ['*']);
-  writeFileSync(tokenFile(dir), `${token}\n`);
-  chmodSync(tokenFile(dir), 0o600);
-  return { token, created, tenant };
+  writeSecret(tokenFile(dir), token);
+  return { token };
+}
+
+/** The demo workspace's admin user, with a random password kept in DATA_DIR. */
+async function demoLogin(dir: string, tenant: Tenant, fresh: boolean) {
+  const file = loginFile(dir);
+  if (!fresh && existsSync(file)) return { login: JSON.parse(readFileSync(file, 'utf8')) as DemoLogin };
+  const login: DemoLogin = { email: DEMO.adminEmail, password: randomBytes(12).toString('base64url') };
+  try {
+    await createUser(tenant.id, login.email, await hashPassword(login.password), 'admin', DEMO.adminUserId);
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    // The login file was removed: give the existing demo admin a new password.
+    await setPassword(login.email, await hashPassword(login.password));
+  }
+  writeSecret(file, JSON.stringify(login));
+  return { login };
+}
+
+export interface DemoLogin {
+  email: string;
+  password: string;
+}
+
+function writeSecret(file: string, value: string) {
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
 }

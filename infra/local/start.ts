@@ -74,6 +74,7 @@ Talent Pipeline is running (started in ${since()})
   API base URL   ${url}/api/v1
   OpenAPI        ${url}/api/v1/openapi.json
   Demo token     ${demo.token}   (full access, workspace "demo")
+  Demo login     ${demo.login.email} / ${demo.login.password}   (workspace admin)
 
 Try:
   curl -s -H "Authorization: Bearer ${demo.token}" ${url}/api/v1/pipeline

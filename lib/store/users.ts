@@ -1,6 +1,6 @@
 /** Workspace users. The email lookup item makes emails unique across the service. */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '../errors';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { ddb, tableName } from './client';
 import { keys } from './table';
@@ -19,8 +19,14 @@ export interface User {
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export async function createUser(tenantId: string, email: string, passwordHash: string, role: Role): Promise<User> {
-  const user: User = { id: newId(), tenant_id: tenantId, email: normalizeEmail(email), role, created_at: nowIso() };
+export async function createUser(
+  tenantId: string,
+  email: string,
+  passwordHash: string,
+  role: Role,
+  id = newId(),
+): Promise<User> {
+  const user: User = { id, tenant_id: tenantId, email: normalizeEmail(email), role, created_at: nowIso() };
   try {
     await ddb.send(
       new TransactWriteCommand({
@@ -61,6 +67,20 @@ export async function findUserByEmail(email: string): Promise<(User & { password
     new GetCommand({ TableName: tableName, Key: keys.user(pointer.tenant_id as string, pointer.user_id as string), ConsistentRead: true }),
   );
   return Item ? (toUser(Item) as User & { password_hash: string }) : undefined;
+}
+
+/** Replace a user's password hash (admin tooling). */
+export async function setPassword(email: string, passwordHash: string): Promise<void> {
+  const user = await findUserByEmail(email);
+  if (!user) throw new NotFoundError(`user ${email}`);
+  await ddb.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.user(user.tenant_id, user.id),
+      UpdateExpression: 'SET password_hash = :h',
+      ExpressionAttributeValues: { ':h': passwordHash },
+    }),
+  );
 }
 
 const toUser = (item: Record<string, unknown>) => ({

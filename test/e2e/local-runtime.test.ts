@@ -322,6 +322,35 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
     expect(reqs.body).toEqual({ error: expect.any(String) });
   });
 
+  it('a user made with the admin CLI logs in, mints a scoped token, uses it, revokes it and logs out', async () => {
+    const site = first.baseUrl.replace(/\/api\/v1$/, '');
+    const created = await admin(['user', 'create', 'acme', 'lead@acme.example', '--password', 'a long enough password', '--role', 'admin'], dataDir);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout.trim()).toMatch(UUID_RE);
+    const json = { 'Content-Type': 'application/json' };
+
+    const login = await fetch(`${site}/api/session`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'lead@acme.example', password: 'a long enough password' }) });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as any).data.tenant.slug).toBe('acme');
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+
+    const minted = await fetch(`${site}/api/tokens`, { method: 'POST', headers: { ...json, Cookie: cookie }, body: JSON.stringify({ name: 'e2e', scopes: ['requisitions:read'] }) });
+    expect(minted.status).toBe(201);
+    const { data: token } = (await minted.json()) as any;
+    const reqs = await call(`${first.baseUrl}/requisitions`, token.token);
+    expect(reqs.status).toBe(200);
+    expect(reqs.body.data.map((r: { id: string }) => r.id)).toContain(reqId);
+    expect((await call(`${first.baseUrl}/candidates`, token.token)).status).toBe(403);
+
+    const revoked = await fetch(`${site}/api/tokens/${token.id}`, { method: 'DELETE', headers: { Cookie: cookie } });
+    expect(revoked.status).toBe(200);
+    const listed = (await (await fetch(`${site}/api/tokens`, { headers: { Cookie: cookie } })).json()) as any;
+    expect(listed.data.map((t: { id: string }) => t.id)).not.toContain(token.id);
+
+    expect((await fetch(`${site}/api/session`, { method: 'DELETE', headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await fetch(`${site}/api/session`, { headers: { Cookie: cookie } })).status).toBe(401);
+  });
+
   it.each([
     ['unknown command', ['tenant', 'delete', 'acme'], /unknown command "tenant delete"/],
     ['missing --scopes', ['token', 'create', 'acme'], /missing --scopes/],
