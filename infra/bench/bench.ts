@@ -21,6 +21,10 @@ const out = mkdtempSync(join(tmpdir(), 'tp-bench-'));
 const modules = ['authorizer', ...new Set(routes.map((r) => r.handler))];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+const summarize = (sent: string[]) =>
+  Object.entries(sent.reduce<Record<string, number>>((a, c) => ((a[c] = (a[c] ?? 0) + 1), a), {}))
+    .map(([c, n]) => `${n}×${c.replace('Command', '')}`)
+    .join(' + ');
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 
 console.log('1-2. Bundles (esbuild, ESM, minified, SDK bundled, node22) and module init');
@@ -107,12 +111,41 @@ try {
       const res = await call(method, path, body() as object);
       times.push(performance.now() - t);
       if (res.status >= 300) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(res.json)}`);
-      const summary = Object.entries(sent.reduce<Record<string, number>>((a, c) => ((a[c] = (a[c] ?? 0) + 1), a), {}))
-        .map(([c, n]) => `${n}×${c.replace('Command', '')}`)
-        .join(' + ');
+      const summary = summarize(sent);
       if (!calls || summary.length > calls.length) calls = summary;
     }
     console.log(`  ${`${method} ${path.split('?')[0]}${path.includes('?') ? '?…' : ''}`.padEnd(28)} ${calls.padEnd(42)} p50 ${pct(times, 50).toFixed(1)} ms  p99 ${pct(times, 99).toFixed(1)} ms`);
+  }
+  // Workspace routes: the session authorizer runs on every request (never cached).
+  const { createUser } = await import('../../lib/store/users');
+  const { hashPassword } = await import('../../lib/auth/password');
+  const password = 'bench password 123';
+  await createUser(tenant.id, 'bench@example.com', await hashPassword(password), 'admin');
+  const logins: number[] = [];
+  let cookie = '';
+  for (let i = 0; i < 10; i++) {
+    sent.length = 0;
+    const t = performance.now();
+    const res = await fetch(`${url}/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.com', password }),
+    });
+    logins.push(performance.now() - t);
+    cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
+  }
+  console.log(`  ${'POST /api/session (login)'.padEnd(28)} ${summarize(sent).padEnd(42)} p50 ${pct(logins, 50).toFixed(1)} ms  p99 ${pct(logins, 99).toFixed(1)} ms  (scrypt N=2^17)`);
+  for (const path of ['/api/session', '/api/tokens']) {
+    const times: number[] = [];
+    let calls = '';
+    for (let i = 0; i < 50; i++) {
+      sent.length = 0;
+      const t = performance.now();
+      await fetch(`${url}${path}`, { headers: { Cookie: cookie } });
+      times.push(performance.now() - t);
+      calls = summarize(sent);
+    }
+    console.log(`  ${`GET ${path}`.padEnd(28)} ${calls.padEnd(42)} p50 ${pct(times, 50).toFixed(1)} ms  p99 ${pct(times, 99).toFixed(1)} ms  (incl. session authorizer)`);
   }
   await gateway.close();
 } finally {
