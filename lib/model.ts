@@ -52,3 +52,15 @@ export const STUCK_LIMIT = 50;
 
 /** Deepest `offset` accepted on a list: skipping costs reads, so it is bounded. */
 export const MAX_OFFSET = 10_000;
+
+/** Event types a webhook endpoint can subscribe to (spec section 6). */
+export const EVENT_TYPES = [
+  'candidate.created',
+  'candidate.stage_changed',
+  'offer.sent',
+  'offer.accepted',
+  'placement.created',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+/** Sent only by the test operation; not subscribable. */
+export const TEST_EVENT = 'webhook.test';

@@ -52,6 +52,12 @@ export const routes = [
   { method: 'POST', path: '/api/tokens', handler: 'create-token', auth: 'session', access: 'write', summary: 'Create an API token; the token is shown only here', body: s.CreateTokenBody, errors: { 403: 'Only admins may grant *, or a cross-site request' }, status: 201, response: s.dataOf(s.CreatedToken) },
   { method: 'GET', path: '/api/tokens', handler: 'list-tokens', auth: 'session', access: 'read', summary: "List the workspace's API tokens, without secrets", status: 200, response: s.dataOf(z.array(s.TokenListing)) },
   { method: 'DELETE', path: '/api/tokens/{id}', handler: 'revoke-token', auth: 'session', access: 'write', summary: 'Revoke an API token', params: s.IdParam, status: 200, response: s.Success },
+  { method: 'GET', path: '/api/webhooks', handler: 'list-webhooks', auth: 'session', access: 'read', summary: "List the workspace's webhook endpoints (no secrets)", status: 200, response: s.WebhookList },
+  { method: 'POST', path: '/api/webhooks', handler: 'create-webhook', auth: 'session', access: 'write', summary: 'Create a webhook endpoint; the secret is shown only here', body: s.CreateWebhookBody, status: 201, response: s.CreatedWebhook },
+  { method: 'GET', path: '/api/webhooks/{id}', handler: 'get-webhook', auth: 'session', access: 'read', summary: 'An endpoint and its last 10 delivery attempts, newest first', params: s.IdParam, status: 200, response: s.WebhookDetail },
+  { method: 'PATCH', path: '/api/webhooks/{id}', handler: 'update-webhook', auth: 'session', access: 'write', summary: 'Change url, events (replaces the subscription), active or description', params: s.IdParam, body: s.UpdateWebhookBody, status: 200, response: s.UpdatedWebhook },
+  { method: 'DELETE', path: '/api/webhooks/{id}', handler: 'delete-webhook', auth: 'session', access: 'write', summary: 'Soft delete: sets active to false', params: s.IdParam, status: 200, response: s.Success },
+  { method: 'POST', path: '/api/webhooks/{id}/test', handler: 'test-webhook', auth: 'session', access: 'write', summary: 'Send a signed webhook.test event now and record the delivery', params: s.IdParam, status: 200, response: s.WebhookTestResult },
 ] as const satisfies readonly Route[];
 
 export type RouteDef = (typeof routes)[number];

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { LIST_STAGES, MAX_OFFSET, REQ_STATUSES, SCOPES, STAGES } from './model';
+import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, REQ_STATUSES, SCOPES, STAGES } from './model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
@@ -207,3 +207,99 @@ export const TokenListing = z.object({
 
 export const IdParam = z.strictObject({ id: uuid('id') });
 export const Success = z.object({ success: z.boolean() });
+
+// ---- webhook management (session routes) --------------------------------------------------
+
+const webhookUrl = z
+  .url({ protocol: /^https$/, error: 'url must be an https:// URL' })
+  .check(
+    z.maxLength(2048, { error: 'url must be at most 2048 characters' }),
+    z.refine((u) => !/^https:\/\/[^/]*@/i.test(u), { error: 'url must not contain credentials' }),
+  );
+const eventTypes = z
+  .array(z.enum(EVENT_TYPES, { error: `events must be among ${EVENT_TYPES.join(', ')}` }), {
+    error: 'events must be an array of event types',
+  })
+  .check(z.minLength(1, { error: 'events must name at least one event type (omit it for all)' }));
+const description = z
+  .string({ error: 'description must be a string' })
+  .check(z.maxLength(500, { error: 'description must be at most 500 characters' }));
+
+export const CreateWebhookBody = z.strictObject({
+  url: webhookUrl,
+  events: z.optional(eventTypes),
+  description: z.optional(description),
+});
+export type CreateWebhookBody = z.output<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = z.strictObject({
+  url: z.optional(webhookUrl),
+  events: z.optional(eventTypes),
+  active: z.optional(z.boolean({ error: 'active must be true or false' })),
+  description: z.optional(description),
+});
+export type UpdateWebhookBody = z.output<typeof UpdateWebhookBody>;
+
+const WebhookEndpoint = z.object({
+  id: z.uuid(),
+  url: z.string(),
+  events: z.array(z.enum(EVENT_TYPES)),
+  active: z.boolean(),
+  description: z.nullable(z.string()),
+  last_triggered_at: z.nullable(timestamp),
+  failure_count: z.int(),
+  created_at: timestamp,
+  /** Why the service disabled it (410 Gone, failing for 5 days), if it did. */
+  disabled_reason: z.nullable(z.string()),
+});
+export const WebhookList = z.object({ data: z.array(WebhookEndpoint) });
+
+export const CreatedWebhook = z.object({
+  success: z.boolean(),
+  webhook: z.object({
+    id: z.uuid(),
+    url: z.string(),
+    secret: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    active: z.boolean(),
+    created_at: timestamp,
+  }),
+});
+
+export const DeliveryRecord = z.object({
+  id: z.uuid(),
+  event_id: z.string(),
+  event_type: z.string(),
+  attempt: z.int(),
+  response_status: z.int(),
+  success: z.boolean(),
+  duration_ms: z.int(),
+  created_at: timestamp,
+  error: z.nullable(z.string()),
+  response_body: z.nullable(z.string()),
+  next_attempt_at: z.nullable(timestamp),
+  dead_lettered: z.boolean(),
+});
+
+export const WebhookDetail = z.object({
+  webhook: z.object({
+    id: z.uuid(),
+    url: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    active: z.boolean(),
+    description: z.nullable(z.string()),
+    last_triggered_at: z.nullable(timestamp),
+    failure_count: z.int(),
+    disabled_reason: z.nullable(z.string()),
+  }),
+  deliveries: z.array(DeliveryRecord),
+});
+
+export const UpdatedWebhook = z.object({ success: z.boolean(), webhook: z.object({ id: z.uuid(), active: z.boolean() }) });
+
+export const WebhookTestResult = z.object({
+  success: z.boolean(),
+  status: z.int(),
+  durationMs: z.int(),
+  responseBody: z.string(),
+});

@@ -4,6 +4,7 @@
  */
 import './quiet-sdk';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
@@ -42,12 +43,14 @@ async function shutdown(signal: string, code = 0) {
   shuttingDown = true;
   say(`${signal}: stopping`);
   await gateway?.close();
+  await webhooks?.stop();
   await ddb.stop();
   clearRuntime(dir);
   say('stopped');
   process.exit(code);
 }
 let gateway: import('./gateway').LocalGateway | undefined;
+let webhooks: import('./webhooks').WebhookPipeline | undefined;
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGHUP', () => void shutdown('SIGHUP'));
@@ -63,6 +66,12 @@ try {
   const { seedDemo } = await import('./seed');
   const demo = await seedDemo(dir);
   say(demo.created ? 'seeded the demo workspace "demo"' : 'demo workspace found');
+
+  // Local receivers live on 127.0.0.1; the deployed stack never allows loopback targets.
+  process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
+  const { startWebhookPipeline } = await import('./webhooks');
+  webhooks = await startWebhookPipeline({ checkpointFile: join(dir, 'stream-checkpoints.json'), log: say });
+  say('webhook pipeline running (stream poller -> fan-out -> SQS -> delivery)');
 
   const { createGateway } = await import('./gateway');
   gateway = createGateway({ log: (line) => console.log(line) });

@@ -9,6 +9,7 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../errors';
+import { newId } from '../ids';
 import type { Stage } from '../model';
 import type { Candidate } from '../schemas';
 import { ddb, tableName } from './client';
@@ -160,6 +161,7 @@ export async function moveCandidate(
             },
             counterUpdate(keys.stats(tenantId), deltas),
             ...(reqId ? [counterUpdate(keys.requisition(tenantId, reqId), deltas)] : []),
+            ...(stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, current, at) } }] : []),
           ],
         }),
       );
@@ -178,6 +180,23 @@ export async function moveCandidate(
       await backoff(attempt);
     }
   }
+}
+
+/** The placement a move to `placed` creates; its stream record becomes placement.created. */
+function placementItem(tenantId: string, candidate: Item, at: string): Item {
+  const id = newId();
+  return {
+    ...keys.placement(tenantId, id),
+    type: 'placement',
+    id,
+    tenant_id: tenantId,
+    candidate_id: candidate.id,
+    candidate_name: candidate.name,
+    req_id: candidate.req_id,
+    req_title: candidate.req_title,
+    placed_at: at,
+    created_at: at,
+  };
 }
 
 export type CandidateQuery =

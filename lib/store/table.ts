@@ -23,6 +23,9 @@ export const TABLE_DEF = {
 export type Key = { PK: string; SK: string };
 
 const t = (tenantId: string) => `T#${tenantId}`;
+/** The suffix IAM matches on: `T#*#WEBHOOKS`. */
+export const WEBHOOK_PARTITION_SUFFIX = '#WEBHOOKS';
+const webhookPartition = (tenantId: string) => `${t(tenantId)}${WEBHOOK_PARTITION_SUFFIX}`;
 
 export const keys = {
   tenant: (tenantId: string): Key => ({ PK: t(tenantId), SK: 'TENANT' }),
@@ -40,6 +43,20 @@ export const keys = {
   session: (digest: string): Key => ({ PK: `SESSION#${digest}`, SK: 'SESSION' }),
   requisition: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `REQ#${id}` }),
   candidate: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `CAND#${id}` }),
+  /** A placement record, written in the same transaction as the move to `placed`. */
+  placement: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `PLACEMENT#${id}` }),
+  /**
+   * Webhook endpoints and their delivery attempts live in the tenant's own webhook partition,
+   * so that IAM can let the delivery function write there (dynamodb:LeadingKeys) and nowhere else.
+   */
+  webhook: (tenantId: string, id: string): Key => ({ PK: webhookPartition(tenantId), SK: `WH#${id}` }),
+  webhookPrefix: 'WH#',
+  attempt: (tenantId: string, webhookId: string, attemptId: string): Key => ({
+    PK: webhookPartition(tenantId),
+    SK: `ATT#${webhookId}#${attemptId}`,
+  }),
+  attemptPrefix: (webhookId: string) => `ATT#${webhookId}#`,
+  webhookPartition: (tenantId: string) => webhookPartition(tenantId),
   candidatePrefix: 'CAND#',
   reqPrefix: 'REQ#',
   tenantPartition: t,

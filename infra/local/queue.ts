@@ -1,0 +1,139 @@
+/**
+ * Local stand-in for SQS and the SQS -> Lambda event source mapping: an in-process
+ * `local-aws-sqs` server with the delivery queue and its dead-letter queue, and a poller that
+ * invokes the delivery handler with Lambda-shaped batches and deletes what it did not report
+ * as failed (failed messages come back when their visibility timeout, set by the handler, ends).
+ */
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { createSqsServer } from 'local-aws-sqs';
+import { freePort } from './dynamodb';
+import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './events';
+
+export interface LocalQueues {
+  endpoint: string;
+  queueUrl: string;
+  dlqUrl: string;
+  client: SQSClient;
+  stop(): Promise<void>;
+}
+
+export const DELIVERY_QUEUE = 'webhook-deliveries';
+export const DELIVERY_DLQ = 'webhook-deliveries-dlq';
+
+/** Start the SQS server and create the queues as the stack defines them. */
+export async function startQueues(opts: { maxReceiveCount: number; visibilityTimeoutS: number }): Promise<LocalQueues> {
+  const port = await freePort();
+  const server = await createSqsServer({ port, hostname: '127.0.0.1', accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new SQSClient({
+    endpoint,
+    region: LOCAL_REGION,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const { QueueUrl: dlqUrl } = await client.send(new CreateQueueCommand({ QueueName: DELIVERY_DLQ }));
+  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
+  const { QueueUrl: queueUrl } = await client.send(
+    new CreateQueueCommand({
+      QueueName: DELIVERY_QUEUE,
+      Attributes: {
+        VisibilityTimeout: String(opts.visibilityTimeoutS),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes!.QueueArn, maxReceiveCount: opts.maxReceiveCount }),
+      },
+    }),
+  );
+  return {
+    endpoint,
+    queueUrl: queueUrl!,
+    dlqUrl: dlqUrl!,
+    client,
+    stop: async () => {
+      client.destroy();
+      await new Promise<void>((resolve) => {
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
+
+type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+/** Poll the queue and feed batches of up to 10 to the handler, `concurrency` pollers at once. */
+export function startQueuePoller(
+  q: Pick<LocalQueues, 'client' | 'queueUrl'>,
+  handler: SqsHandler,
+  opts: { concurrency?: number; log?: (line: string) => void } = {},
+): { stop(): Promise<void> } {
+  let running = true;
+  const arn = `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${DELIVERY_QUEUE}`;
+  const worker = async () => {
+    while (running) {
+      try {
+        const { Messages = [] } = await q.client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: q.queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+        );
+        if (!Messages.length) continue;
+        const event: SQSEvent = {
+          Records: Messages.map((m) => ({
+            messageId: m.MessageId!,
+            receiptHandle: m.ReceiptHandle!,
+            body: m.Body ?? '',
+            attributes: {
+              ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+              SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+              SenderId: 'local',
+              ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+            },
+            messageAttributes: {},
+            md5OfBody: m.MD5OfBody ?? '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: arn,
+            awsRegion: LOCAL_REGION,
+          })),
+        };
+        let failed = new Set<string>();
+        try {
+          const res = await handler(event, lambdaContext('webhook-delivery', 30_000));
+          failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        } catch (err) {
+          // A crashed invocation: nothing is deleted; the messages return after the queue's visibility timeout.
+          opts.log?.(`[queue] delivery threw: ${(err as Error).message}`);
+          continue;
+        }
+        const done = Messages.filter((m) => !failed.has(m.MessageId!));
+        if (done.length) {
+          await q.client.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: q.queueUrl,
+              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+            }),
+          );
+        }
+      } catch (err) {
+        if (!running) break;
+        opts.log?.(`[queue] poll failed: ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+  const workers = Array.from({ length: opts.concurrency ?? 2 }, worker);
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(workers);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The local webhook pipeline: SQS queues, the stream poller feeding the fan-out handler and the
+ * queue poller feeding the delivery handler: the same handler modules Lambda runs.
+ * Needs TABLE_NAME and DYNAMODB_ENDPOINT set; sets the queue variables the handlers read.
+ */
+import { startQueuePoller, startQueues, type LocalQueues } from './queue';
+import { startStreamPoller } from './stream';
+
+export interface WebhookPipeline {
+  queues: LocalQueues;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookPipeline(opts: {
+  checkpointFile?: string;
+  log?: (line: string) => void;
+  concurrency?: number;
+}): Promise<WebhookPipeline> {
+  const { maxAttempts } = await import('../../lib/webhooks/config');
+  // Visibility timeout: 6x the function timeout, as the stack sets it.
+  const queues = await startQueues({ maxReceiveCount: maxAttempts() + 2, visibilityTimeoutS: 180 });
+  process.env.WEBHOOK_QUEUE_URL = queues.queueUrl;
+  process.env.WEBHOOK_DLQ_URL = queues.dlqUrl;
+  process.env.SQS_ENDPOINT = queues.endpoint;
+  const { handler: fanout } = await import('../../functions/webhook-fanout');
+  const { handler: delivery } = await import('../../functions/webhook-delivery');
+  const stream = startStreamPoller({
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    tableName: process.env.TABLE_NAME!,
+    handler: fanout,
+    checkpointFile: opts.checkpointFile,
+    log: opts.log,
+  });
+  const poller = startQueuePoller(queues, delivery, { log: opts.log, concurrency: opts.concurrency });
+  return {
+    queues,
+    stop: async () => {
+      await stream.stop();
+      await poller.stop();
+      await queues.stop();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/** Delivery settings, read once. Tests and `npm start` shorten the schedule; production keeps the defaults. */
+
+/**
+ * Seconds to wait before each retry, Svix's schedule: the first attempt is immediate, then
+ * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. Eight attempts over about 28 hours.
+ */
+export const DEFAULT_RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+export function parseSchedule(value: string | undefined): number[] {
+  if (!value) return DEFAULT_RETRY_SCHEDULE_S;
+  const parts = value.split(',').map((p) => Number(p.trim()));
+  if (!parts.every((n) => Number.isInteger(n) && n >= 0 && n <= 43_200)) {
+    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds (0-43200), got "${value}"`);
+  }
+  return parts;
+}
+
+const number = (name: string, fallback: number, max = Number.MAX_SAFE_INTEGER) => {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`${name} must be a positive number up to ${max}`);
+  return n;
+};
+
+export const webhookConfig = {
+  retryScheduleS: parseSchedule(process.env.WEBHOOK_RETRY_SCHEDULE),
+  /** One attempt may take at most this long (connect + response). */
+  timeoutMs: number('WEBHOOK_TIMEOUT_MS', 15_000, 15_000),
+  /** Only `npm start` sets this: local receivers on 127.0.0.1. The deployed stack never does. */
+  allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true',
+  /** An endpoint failing continuously this long is disabled. */
+  disableAfterMs: number('WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000),
+};
+
+/** Total attempts per event and endpoint. */
+export const maxAttempts = () => webhookConfig.retryScheduleS.length + 1;
+
+/** A receiver's Retry-After is honoured up to this long (and never shortens our schedule). */
+export const MAX_RETRY_AFTER_S = 6 * 3600;
+
+/**
+ * Seconds until the next attempt after `attempt` (1-based) failed, with ±20% jitter, or
+ * undefined when it was the last. SQS caps a visibility timeout at 12 hours.
+ */
+export function retryDelayS(
+  attempt: number,
+  schedule: readonly number[],
+  retryAfterMs?: number,
+  random = Math.random,
+): number | undefined {
+  const base = schedule[attempt - 1];
+  if (base === undefined) return undefined;
+  let delay = base * (0.8 + 0.4 * random());
+  if (retryAfterMs !== undefined) delay = Math.max(delay, Math.min(retryAfterMs / 1000, MAX_RETRY_AFTER_S));
+  return Math.min(Math.round(delay), 43_200);
+}

@@ -1,0 +1,89 @@
+/**
+ * Turning table changes into webhook events. The table's stream is the only source of events,
+ * so an event exists exactly when its write committed. Event ids derive from the stream
+ * record, so a retried batch yields the same ids and receivers can deduplicate.
+ */
+import { createHash } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { EventType } from '../model';
+
+export interface WebhookEvent {
+  id: string;
+  type: EventType | 'webhook.test';
+  tenantId: string;
+  data: Record<string, unknown>;
+  /** ISO 8601 UTC with milliseconds: when the change happened. */
+  timestamp: string;
+}
+
+/**
+ * Lambda event-filter patterns for the stream (the CDK event source mapping and the local
+ * stream poller both use these): candidate inserts and changes, placement inserts.
+ */
+export const STREAM_FILTER_PATTERNS = [
+  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
+  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement'] } } } },
+];
+
+export const eventId = (streamEventId: string, type: string) =>
+  `evt_${createHash('sha256').update(`${streamEventId}:${type}`).digest('hex').slice(0, 32)}`;
+
+type Image = Record<string, unknown>;
+const image = (i: unknown) => (i ? unmarshall(i as Record<string, AttributeValue>) : undefined) as Image | undefined;
+
+/** Events a stream record stands for; none for records that are not event sources. */
+export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
+  const after = image(record.dynamodb?.NewImage);
+  const before = image(record.dynamodb?.OldImage);
+  if (!after || !record.eventID) return [];
+  const make = (type: EventType, timestamp: string, data: Record<string, unknown>): WebhookEvent => ({
+    id: eventId(record.eventID!, type),
+    type,
+    tenantId: after.tenant_id as string,
+    data,
+    timestamp,
+  });
+  const candidate = {
+    candidateId: after.id,
+    name: after.name,
+    reqId: after.req_id ?? null,
+  };
+  if (after.type === 'placement' && record.eventName === 'INSERT') {
+    return [
+      make('placement.created', after.created_at as string, {
+        placementId: after.id,
+        candidateId: after.candidate_id,
+        name: after.candidate_name,
+        reqId: after.req_id ?? null,
+        reqTitle: after.req_title ?? null,
+        placedAt: after.placed_at,
+      }),
+    ];
+  }
+  if (after.type !== 'candidate') return [];
+  if (record.eventName === 'INSERT') {
+    return [
+      make('candidate.created', after.created_at as string, {
+        ...candidate,
+        email: after.email ?? null,
+        stage: after.stage,
+        createdAt: after.created_at,
+      }),
+    ];
+  }
+  if (record.eventName !== 'MODIFY' || !before || before.stage === after.stage) return [];
+  const at = after.updated_at as string;
+  const events = [
+    make('candidate.stage_changed', at, { ...candidate, oldStage: before.stage, newStage: after.stage }),
+  ];
+  const offer = { ...candidate, reqTitle: after.req_title ?? null };
+  if (after.stage === 'offer_sent') events.push(make('offer.sent', at, { ...offer, sentAt: at }));
+  if (after.stage === 'offer_accepted') events.push(make('offer.accepted', at, { ...offer, acceptedAt: at }));
+  return events;
+}
+
+/** The exact bytes every delivery of this event sends. */
+export const envelope = (e: WebhookEvent, tenantSlug: string) =>
+  JSON.stringify({ event: e.type, data: e.data, timestamp: e.timestamp, tenantSlug });

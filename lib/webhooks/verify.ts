@@ -1,0 +1,31 @@
+/**
+ * For receivers: verify a Talent Pipeline webhook. Give it the raw body exactly as received
+ * (before any JSON parsing), the request headers and the endpoint's secret. Checks the spec's
+ * X-Service-Signature in constant time and, when present, the Standard Webhooks signature with
+ * its timestamp within `toleranceSeconds` (replay protection).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { serviceSignature, standardSignature } from './sign';
+
+export function verifyWebhook(
+  rawBody: string,
+  headers: Record<string, string | string[] | undefined>,
+  secret: string,
+  { toleranceSeconds = 300, now = Date.now() } = {},
+): boolean {
+  const h = (name: string) => {
+    const v = Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  const given = h('x-service-signature');
+  if (!given || !same(given, serviceSignature(secret, rawBody))) return false;
+  const id = h('webhook-id');
+  const timestamp = Number(h('webhook-timestamp'));
+  const signatures = h('webhook-signature');
+  if (!id && !signatures) return true;
+  if (!id || !signatures || !Number.isInteger(timestamp)) return false;
+  if (Math.abs(now / 1000 - timestamp) > toleranceSeconds) return false;
+  const expected = standardSignature(secret, id, timestamp, rawBody);
+  return signatures.split(' ').some((s) => same(s, expected));
+}
