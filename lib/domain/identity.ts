@@ -3,7 +3,7 @@ import { hashPassword, verifyPassword, dummyHash } from '../auth/password';
 import { newSessionId, sessionDigest } from '../auth/session';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors';
 import type { Scope } from '../model';
-import { clearFailures, failureState, recordFailure } from '../store/login-failures';
+import { clearFailures, reserveAttempt } from '../store/login-failures';
 import { deleteSession, putSession } from '../store/sessions';
 import { getTenant, getTenantBySlug } from '../store/tenants';
 import { createToken, listTokens, revokeToken, type CreatedToken, type TokenListing } from '../store/tokens';
@@ -27,18 +27,15 @@ const BAD_LOGIN = 'email or password is incorrect';
 
 export async function login(email: string, password: string, now = Date.now()): Promise<LoginResult> {
   const normalized = normalizeEmail(email);
-  const state = await failureState(normalized, now);
-  if (state.lockedForMs > 0) throw new TooManyRequestsError('too many failed logins; try again later', state.lockedForMs);
+  // Counted before the (slow) password check, so parallel guesses cannot exceed the limit.
+  const lockedForMs = await reserveAttempt(normalized, now);
+  if (lockedForMs > 0) throw new TooManyRequestsError('too many failed logins; try again later', lockedForMs);
   const user = await findUserByEmail(normalized);
   // Verify even without a user, so both failures take the same time.
   const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash()));
-  if (!user || !ok) {
-    await recordFailure(normalized, now, state.failures === 0);
-    throw new UnauthorizedError(BAD_LOGIN);
-  }
-  const tenant = await getTenant(user.tenant_id);
-  if (!tenant) throw new UnauthorizedError(BAD_LOGIN);
-  if (state.failures > 0) await clearFailures(normalized);
+  const tenant = user && ok ? await getTenant(user.tenant_id) : undefined;
+  if (!user || !tenant) throw new UnauthorizedError(BAD_LOGIN);
+  await clearFailures(normalized);
   const sessionId = newSessionId();
   const at = new Date(now).toISOString();
   await putSession(sessionDigest(sessionId), {

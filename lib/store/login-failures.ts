@@ -1,8 +1,11 @@
 /**
- * Failed logins per account. After MAX_FAILURES failures, each within LOCK_MS of the one
- * before, the account is locked until LOCK_MS after the last one, whatever password is tried.
- * Keyed by a digest of the email so unknown emails are throttled exactly like known ones.
+ * Failed logins per account. Every login attempt is counted *before* its password is checked,
+ * in one conditional update, so concurrent guesses cannot slip past the limit: after
+ * MAX_FAILURES attempts without a success, each within LOCK_MS of the previous one, the
+ * account is locked until LOCK_MS after the last, whatever password is tried. A success clears
+ * the count. Keyed by a digest of the email so unknown emails are throttled exactly alike.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { ddb, tableName } from './client';
@@ -13,37 +16,57 @@ export const LOCK_MS = 15 * 60_000;
 
 const key = (email: string) => keys.loginFailures(createHash('sha256').update(email).digest('hex'));
 
-export interface FailureState {
-  /** Recent consecutive failures (0 once the window has passed). */
-  failures: number;
-  /** How long the account stays locked, 0 when it is not. */
-  lockedForMs: number;
+async function tryUpdate(cmd: UpdateCommand): Promise<boolean> {
+  try {
+    await ddb.send(cmd);
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }
 
-export async function failureState(email: string, now: number): Promise<FailureState> {
+/** Count an attempt; returns how long the account stays locked (0: go ahead and verify). */
+export async function reserveAttempt(email: string, now: number): Promise<number> {
+  const values = {
+    ':at': new Date(now).toISOString(),
+    ':window': new Date(now - LOCK_MS).toISOString(),
+    ':ttl': Math.ceil((now + LOCK_MS) / 1000) + 3600,
+    ':one': 1,
+  };
+  const names = { '#ttl': TABLE_DEF.ttlAttribute };
+  // Within the window and under the limit: one more.
+  if (
+    await tryUpdate(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key(email),
+        UpdateExpression: 'SET failures = if_not_exists(failures, :zero) + :one, last_failure_at = :at, #ttl = :ttl',
+        ConditionExpression: 'attribute_not_exists(failures) OR (failures < :max AND last_failure_at > :window)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':zero': 0, ':max': MAX_FAILURES },
+      }),
+    )
+  ) {
+    return 0;
+  }
+  // The last failure is older than the window: start a new count.
+  if (
+    await tryUpdate(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key(email),
+        UpdateExpression: 'SET failures = :one, last_failure_at = :at, #ttl = :ttl',
+        ConditionExpression: 'last_failure_at <= :window',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    )
+  ) {
+    return 0;
+  }
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: key(email), ConsistentRead: true }));
-  const until = Item ? Date.parse(Item.last_failure_at as string) + LOCK_MS : 0;
-  if (!Item || until <= now) return { failures: 0, lockedForMs: 0 };
-  const failures = Number(Item.failures);
-  return { failures, lockedForMs: failures >= MAX_FAILURES ? until - now : 0 };
-}
-
-/** Count a failure; `fresh` restarts the count because the previous window has passed. */
-export async function recordFailure(email: string, now: number, fresh: boolean): Promise<void> {
-  await ddb.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: key(email),
-      UpdateExpression: `SET failures = ${fresh ? ':one' : 'if_not_exists(failures, :zero) + :one'}, last_failure_at = :at, #ttl = :ttl`,
-      ExpressionAttributeNames: { '#ttl': TABLE_DEF.ttlAttribute },
-      ExpressionAttributeValues: {
-        ...(fresh ? {} : { ':zero': 0 }),
-        ':one': 1,
-        ':at': new Date(now).toISOString(),
-        ':ttl': Math.ceil((now + LOCK_MS) / 1000) + 3600,
-      },
-    }),
-  );
+  return Item ? Math.max(1000, Date.parse(Item.last_failure_at as string) + LOCK_MS - now) : 0;
 }
 
 export async function clearFailures(email: string): Promise<void> {

@@ -1,14 +1,69 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamodbEndpoint: string;
+    /** Self-signed cert (SAN: IP 127.0.0.1, IP ::1, DNS localhost) that the workers trust. */
+    tls: { cert: string; key: string };
   }
 }
 
+/**
+ * Test TLS receivers use a self-signed cert. The sender must trust it the way production trusts a
+ * receiver: through the process CA store, not by turning verification off. Node reads
+ * NODE_EXTRA_CA_CERTS only at process start, so it is set here, in the main process, before the
+ * pool forks the workers: vitest builds each fork's env from `process.env` when it starts running
+ * tests, which is after globalSetup has finished (test/integration/webhook-send.test.ts asserts
+ * the variable reached the worker).
+ */
+async function makeTestCert() {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate: new Date(Date.now() + 24 * 3600 * 1000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
+    ],
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'tp-test-tls-'));
+  const certPath = join(dir, 'cert.pem');
+  writeFileSync(certPath, pems.cert);
+  return { dir, certPath, cert: pems.cert, key: pems.private };
+}
+
 export default async function setup(project: TestProject) {
-  const ddb = await startDynamoDbLocal();
+  const tls = await makeTestCert();
+  process.env.NODE_EXTRA_CA_CERTS = tls.certPath;
+  project.provide('tls', { cert: tls.cert, key: tls.key });
+
+  let ddb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
+  try {
+    ddb = await startDynamoDbLocal();
+  } catch (err) {
+    rmSync(tls.dir, { recursive: true, force: true });
+    throw err;
+  }
   project.provide('dynamodbEndpoint', ddb.endpoint);
-  return () => ddb.stop();
+  return async () => {
+    try {
+      await ddb.stop();
+    } finally {
+      rmSync(tls.dir, { recursive: true, force: true });
+    }
+  };
 }

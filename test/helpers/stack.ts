@@ -22,6 +22,8 @@ export interface Stack {
   url: string;
   tableName: string;
   logs: string[];
+  /** The webhook pipeline, when started with `webhooks`. */
+  pipeline?: import('../../infra/local/webhooks').WebhookPipeline;
   call(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
   tenant(slug?: string): Promise<TestTenant>;
   /** Log in; returns the Cookie header value to send. */
@@ -29,12 +31,28 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(opts: { authorizerCacheTtlSeconds?: number } = {}): Promise<Stack> {
+export interface StackOptions {
+  authorizerCacheTtlSeconds?: number;
+  /**
+   * Run the webhook pipeline too (stream poller -> fan-out -> local SQS -> delivery), with
+   * these delivery settings (the same environment variables the functions read).
+   */
+  webhooks?: { retrySchedule?: string; allowLoopback?: boolean; timeoutMs?: number; disableAfterMs?: number };
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const endpoint = inject('dynamodbEndpoint');
   const tableName = `test-${randomUUID()}`;
   await ensureTable(localClient(endpoint), tableName);
   process.env.TABLE_NAME = tableName;
   process.env.DYNAMODB_ENDPOINT = endpoint;
+  const w = opts.webhooks;
+  if (w?.retrySchedule !== undefined) process.env.WEBHOOK_RETRY_SCHEDULE = w.retrySchedule;
+  if (w?.allowLoopback !== undefined) process.env.WEBHOOK_ALLOW_LOOPBACK = String(w.allowLoopback);
+  if (w?.timeoutMs !== undefined) process.env.WEBHOOK_TIMEOUT_MS = String(w.timeoutMs);
+  if (w?.disableAfterMs !== undefined) process.env.WEBHOOK_DISABLE_AFTER_MS = String(w.disableAfterMs);
+  const logs: string[] = [];
+  const pipeline = w ? await (await import('../../infra/local/webhooks')).startWebhookPipeline({ log: (l) => logs.push(l) }) : undefined;
   const { createGateway } = await import('../../infra/local/gateway');
   const { createTenant } = await import('../../lib/store/tenants');
   const { createToken } = await import('../../lib/store/tokens');
@@ -42,7 +60,6 @@ export async function startStack(opts: { authorizerCacheTtlSeconds?: number } = 
   const { hashPassword } = await import('../../lib/auth/password');
   // scrypt is deliberately slow: hash the shared test password once per file.
   const passwordHash = hashPassword(PASSWORD);
-  const logs: string[] = [];
   const gateway = createGateway({ log: (l) => logs.push(l), authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds });
   const url = await gateway.listen(0);
 
@@ -88,7 +105,11 @@ export async function startStack(opts: { authorizerCacheTtlSeconds?: number } = 
       if (!cookie) throw new Error('login set no session cookie');
       return cookie.split(';')[0]!;
     },
-    close: () => gateway.close(),
+    pipeline,
+    close: async () => {
+      await gateway.close();
+      await pipeline?.stop();
+    },
   };
   return stack;
 }

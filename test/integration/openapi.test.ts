@@ -1,12 +1,18 @@
 /**
  * The OpenAPI document served by the gateway: public, 3.1, and in step with the route table
  * and the schemas (every route, its success status, its auth responses, its parameters).
+ * Auth responses follow the route's auth kind: token routes 401 and 403 (scope), session
+ * routes 401 and, when they write, 403 (cross-site), public routes only what they declare in
+ * `errors`.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
+import { SESSION_COOKIE } from '../../lib/auth/session';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
-import { LIST_STAGES, MAX_OFFSET, REQ_STATUSES, STAGES } from '../../lib/model';
+import { LIST_STAGES, MAX_OFFSET, REQ_STATUSES, SCOPES, STAGES } from '../../lib/model';
 import { routes, type Route } from '../../lib/routes';
-import { startStack, type Stack } from '../helpers/stack';
+import { PASSWORD, startStack, type Stack } from '../helpers/stack';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -46,6 +52,25 @@ describe('GET /api/v1/openapi.json', () => {
     expect(withToken.body.paths).toEqual(doc.paths);
     const garbage = await stack.call('GET', '/api/v1/openapi.json', { headers: { Authorization: 'Bearer nope' } });
     expect(garbage.status).toBe(200);
+    expect(garbage.body.paths).toEqual(doc.paths);
+  });
+
+  it('is the same with a session cookie, and an unknown or garbage cookie does not break it', async () => {
+    const t = await stack.tenant();
+    const u = await t.user('member');
+    const cookie = await stack.login(u.email, PASSWORD);
+    for (const c of [cookie, `${SESSION_COOKIE}=${randomBytes(32).toString('base64url')}`, 'garbage;;=']) {
+      const res = await stack.call('GET', '/api/v1/openapi.json', { headers: { Cookie: c } });
+      expect(res.status, c).toBe(200);
+      expect(res.body.paths).toEqual(doc.paths);
+    }
+  });
+
+  it('ignores its query string (it has no query schema)', async () => {
+    expect(ROUTES.find((r) => r.path === '/api/v1/openapi.json')!.query).toBeUndefined();
+    const res = await stack.call('GET', '/api/v1/openapi.json?format=yaml&limit=1');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(doc);
   });
 
   it('only GET serves it', async () => {
@@ -62,14 +87,22 @@ describe('GET /api/v1/openapi.json', () => {
     expect(doc.servers[0].url).toBe(stack.url);
   });
 
-  it('declares bearer auth and the Error schema { error: string }', () => {
+  it('declares bearer auth, the session cookie and the Error schema { error: string }', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE });
+    expect(SESSION_COOKIE).toBe('__Host-tp_session');
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearerAuth', 'sessionCookie']);
     const error = doc.components.schemas.Error;
     expect(error.type).toBe('object');
     expect(error.properties.error.type).toBe('string');
     expect(error.required).toEqual(['error']);
   });
 });
+
+/** Auth statuses a route answers because of its auth kind (before what `errors` adds). */
+const authStatuses = (r: Route): string[] =>
+  r.auth === 'token' ? ['401', '403'] : r.auth === 'session' ? (r.method === 'GET' ? ['401'] : ['401', '403']) : [];
+const declared = (r: Route) => Object.keys(r.errors ?? {});
 
 describe('paths follow the route table', () => {
   it('every route is there with its method, and nothing else', () => {
@@ -90,14 +123,22 @@ describe('paths follow the route table', () => {
         expect(ids.filter((id) => id === o.operationId)).toHaveLength(1);
       });
 
-      it(`lists its success status ${r.status}, 401${r.auth === 'token' ? ', 403' : ''}, and { error } bodies for every error`, () => {
+      const auth = authStatuses(r);
+      const undeclaredAuth = ['401', '403'].filter((st) => !auth.includes(st) && !declared(r).includes(st));
+      it(`lists its success status ${r.status}, ${[...new Set([...auth, ...declared(r)])].join(', ') || 'no auth statuses'} (auth ${r.auth}), and { error } bodies for every error`, () => {
         const responses = op(r.method, r.path).responses as Record<string, Json>;
-        expect(Object.keys(responses)).toContain(String(r.status));
-        expect(Object.keys(responses)).toContain('401');
-        if (r.auth === 'token') expect(Object.keys(responses)).toContain('403');
-        expect(Object.keys(responses)).toContain('404');
-        expect(Object.keys(responses)).toContain('500');
-        if (r.query || r.body) expect(Object.keys(responses)).toContain('400');
+        const statuses = Object.keys(responses);
+        expect(statuses).toContain(String(r.status));
+        for (const st of auth) expect(statuses, `${label(r)}: ${st} for auth ${r.auth}`).toContain(st);
+        // Nothing the route cannot answer: no 401/403 that neither its auth nor `errors` gives.
+        for (const st of undeclaredAuth) expect(statuses, `${label(r)}: ${st} without auth or errors`).not.toContain(st);
+        expect(statuses).toContain('404');
+        expect(statuses).toContain('500');
+        if (r.query || r.body || r.params) expect(statuses).toContain('400');
+        else if (!declared(r).includes('400')) expect(statuses, `${label(r)} has no input to refuse`).not.toContain('400');
+        for (const [st, description] of Object.entries(r.errors ?? {})) {
+          expect(responses[st]?.description, `${label(r)} ${st}`).toBe(description);
+        }
         for (const [status, response] of Object.entries(responses)) {
           if (Number(status) >= 400) {
             expect(deref(response.content['application/json'].schema), `${label(r)} ${status}`).toBe(doc.components.schemas.Error);
@@ -105,17 +146,38 @@ describe('paths follow the route table', () => {
         }
         const success = responses[String(r.status)].content['application/json'].schema;
         expect(success.type).toBe('object');
-        expect(success.properties).toHaveProperty('data');
+        const { $schema: _, ...expected } = z.toJSONSchema(r.response, { io: 'output', unrepresentable: 'any' }) as Json;
+        expect(success).toEqual(expected);
       });
 
-      it('names the scope it requires in its security requirement', () => {
+      if (r.auth === 'token') {
+        it('401 is the gateway\'s message and 403 names the scope', () => {
+          const o = op(r.method, r.path);
+          expect(o.responses['401'].description).toBe(GATEWAY_ERRORS.unauthorized.error);
+          expect(o.responses['403'].description).toContain(r.scope);
+        });
+      }
+
+      it(`security requirement for auth ${r.auth}`, () => {
         const o = op(r.method, r.path);
         if (r.auth === 'token') {
           expect(o.security).toEqual([{ bearerAuth: [r.scope] }]);
           expect(o.responses['403'].description).toContain(r.scope);
+        } else if (r.auth === 'session') {
+          expect(o.security).toEqual([{ sessionCookie: [] }]);
         } else {
-          expect(o.security).not.toContainEqual(expect.objectContaining({ bearerAuth: expect.anything() }));
+          // Public: an empty list overrides any document-wide requirement.
+          expect(r.auth).toBe('none');
+          expect(o.security).toEqual([]);
         }
+        expect(doc.security).toBeUndefined();
+      });
+
+      it('declares exactly its path parameters, required', () => {
+        const names = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+        const params = (op(r.method, r.path).parameters as Json[]).filter((p) => p.in === 'path');
+        expect(params.map((p) => p.name)).toEqual(names);
+        for (const p of params) expect(p.required, p.name).toBe(true);
       });
 
       it(r.body ? 'has a required JSON request body' : 'has no request body', () => {
@@ -171,6 +233,36 @@ describe('other parameters and bodies', () => {
 
   it('GET /api/v1/pipeline takes no parameters', () => {
     expect(op('GET', '/api/v1/pipeline').parameters).toEqual([]);
+  });
+
+  it('DELETE /api/tokens/{id} takes the token id in the path, a UUID', () => {
+    const params = op('DELETE', '/api/tokens/{id}').parameters as Json[];
+    expect(params).toHaveLength(1);
+    expect(params[0]).toMatchObject({ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    expect(op('DELETE', '/api/tokens/{id}').responses['400']).toBeDefined();
+  });
+
+  it('the session and token listing routes and the document take no parameters', () => {
+    for (const [method, path] of [['GET', '/api/session'], ['DELETE', '/api/session'], ['GET', '/api/tokens'], ['POST', '/api/tokens'], ['POST', '/api/session'], ['GET', '/api/v1/openapi.json']]) {
+      expect(op(method!, path!).parameters, `${method} ${path}`).toEqual([]);
+    }
+  });
+
+  it('POST /api/session requires email and password, refuses other fields, and lists 401, 403 and 429', () => {
+    const o = op('POST', '/api/session');
+    const schema = o.requestBody.content['application/json'].schema;
+    expect([...schema.required].sort()).toEqual(['email', 'password']);
+    expect(Object.keys(schema.properties).sort()).toEqual(['email', 'password']);
+    expect(schema.properties.password).toMatchObject({ type: 'string', minLength: 1, maxLength: 256 });
+    expect(schema.additionalProperties).toBe(false);
+    for (const st of ['401', '403', '429']) expect(Object.keys(o.responses)).toContain(st);
+  });
+
+  it('POST /api/tokens requires a name and scopes among the known scopes', () => {
+    const schema = op('POST', '/api/tokens').requestBody.content['application/json'].schema;
+    expect([...schema.required].sort()).toEqual(['name', 'scopes']);
+    expect(schema.properties.scopes).toMatchObject({ type: 'array', minItems: 1, items: { enum: [...SCOPES] } });
+    expect(schema.additionalProperties).toBe(false);
   });
 
   it('POST /api/v1/candidates requires name only, and refuses other fields', () => {

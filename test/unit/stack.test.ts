@@ -15,8 +15,10 @@ import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { API_PREFIX, routes, type Route } from '../../lib/routes';
 import { TABLE_DEF } from '../../lib/store/table';
 import {
+  AUTHORIZER_WRITABLE,
   PROJECT_ROOT,
   SESSION_AUTHORIZER_MODULE,
+  TABLE_ACTIONS,
   TOKEN_AUTHORIZER_MODULE,
   TalentPipelineStack,
 } from '../../infra/stack';
@@ -31,8 +33,15 @@ interface CfnResource {
 }
 
 const ROUTES: readonly Route[] = routes;
+const label = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
+const PUBLIC_ROUTES = ROUTES.filter((r) => r.auth === 'none');
+const SESSION_ROUTES = ROUTES.filter((r) => r.auth === 'session');
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+/** Never granted to any function: bulk writes and table-wide reads or changes. */
+const FORBIDDEN_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:Scan', 'dynamodb:DeleteTable', 'dynamodb:UpdateTable', 'dynamodb:*', '*'];
+/** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
+const pascal = (module: string) => module.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 
 let template: Template;
 let resources: Record<string, CfnResource>;
@@ -129,14 +138,20 @@ const tableId = () => {
   return tables[0]![0];
 };
 
-const tokenAuthorizerId = () => {
-  const tokens = ofType('AWS::ApiGateway::Authorizer').filter(([, a]) => a.Properties.Type === 'TOKEN');
-  expect(tokens).toHaveLength(1);
-  return tokens[0]![0];
+const authorizerOfType = (type: 'TOKEN' | 'REQUEST', res = resources) => {
+  const found = ofType('AWS::ApiGateway::Authorizer', res).filter(([, a]) => a.Properties.Type === type);
+  expect(found, type).toHaveLength(1);
+  return found[0]![0];
 };
+const tokenAuthorizerId = () => authorizerOfType('TOKEN');
+const sessionAuthorizerId = () => authorizerOfType('REQUEST');
 
 const routeFunctionIds = () => [...new Set(ROUTES.map((r) => functionIn(methodFor(r).Integration.Uri)))];
 const authorizerFunctionId = () => functionIn(resources[tokenAuthorizerId()]!.Properties.AuthorizerUri);
+const sessionAuthorizerFunctionId = () => functionIn(resources[sessionAuthorizerId()]!.Properties.AuthorizerUri);
+const authorizerFunctionIds = () => [authorizerFunctionId(), ...(SESSION_ROUTES.length ? [sessionAuthorizerFunctionId()] : [])];
+/** Authorizer functions besides the route handlers: the TOKEN one, and the session one when a route needs it. */
+const authorizerCount = (table: readonly Route[] = ROUTES) => 1 + (table.some((r) => r.auth === 'session') ? 1 : 0);
 
 // ---------- tests ----------
 
@@ -178,11 +193,13 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('one function per handler module plus the authorizer', () => {
+  it('one function per handler module plus the authorizers (TOKEN, and REQUEST for the session routes)', () => {
     const handlers = new Set(ROUTES.map((r) => r.handler));
-    template.resourceCountIs('AWS::Lambda::Function', handlers.size + 1);
-    const all = new Set([...routeFunctionIds(), authorizerFunctionId()]);
-    expect(all.size).toBe(handlers.size + 1);
+    expect(SESSION_ROUTES.length).toBeGreaterThan(0);
+    expect(authorizerCount()).toBe(2);
+    template.resourceCountIs('AWS::Lambda::Function', handlers.size + authorizerCount());
+    const all = new Set([...routeFunctionIds(), ...authorizerFunctionIds()]);
+    expect(all.size).toBe(handlers.size + authorizerCount());
   });
 
   it('all run nodejs22.x on arm64 with the table name, Powertools settings and no source maps', () => {
@@ -202,9 +219,9 @@ describe('functions', () => {
     }
   });
 
-  it('route functions time out after 10 s, the authorizer sooner', () => {
+  it('route functions time out after 10 s, the authorizers sooner', () => {
     for (const id of routeFunctionIds()) expect(resources[id]!.Properties.Timeout, id).toBe(10);
-    expect(resources[authorizerFunctionId()]!.Properties.Timeout).toBeLessThanOrEqual(10);
+    for (const id of authorizerFunctionIds()) expect(resources[id]!.Properties.Timeout, id).toBeLessThan(10);
   });
 
   it('each function logs to its own log group with a retention', () => {
@@ -227,9 +244,10 @@ describe('bundles', () => {
     return dir!;
   };
 
-  it('are minified ESM with the createRequire banner, the AWS SDK inside and no source map', () => {
+  it('are minified ESM with the createRequire banner, the AWS SDK inside (where the table is used) and no source map', () => {
     const fns = ofType('AWS::Lambda::Function');
     expect(fns.length).toBeGreaterThan(1);
+    let withoutTable = 0;
     for (const [id] of fns) {
       const dir = bundleDir(id);
       expect(readdirSync(dir), id).toEqual(['index.mjs']);
@@ -238,10 +256,17 @@ describe('bundles', () => {
       expect(code, id).not.toMatch(/sourceMappingURL/);
       // Bundled: no import of the SDK is left for the runtime to resolve.
       expect(code, id).not.toMatch(/from\s*["']@(aws-sdk|smithy)\//);
-      expect(code, id).toMatch(/DynamoDBClient/);
+      // A function granted table access bundles the SDK client; one without (the OpenAPI
+      // document) does not even carry it.
+      if (actionsOf(id).some((a) => a.startsWith('dynamodb:'))) expect(code, id).toMatch(/DynamoDBClient/);
+      else {
+        withoutTable++;
+        expect(code, id).not.toMatch(/DynamoDBClient/);
+      }
       // Minified: unminified esbuild output averages well under 100 characters a line.
       expect(code.length / code.split('\n').length, id).toBeGreaterThan(1000);
     }
+    expect(withoutTable).toBe(new Set(ROUTES.filter((r) => r.access === 'none').map((r) => r.handler)).size);
   });
 
   it('load under Node and export a handler (no "Dynamic require" failures)', () => {
@@ -285,15 +310,48 @@ describe('API routes', () => {
     }
   });
 
-  it('no method is open', () => {
-    for (const [key, m] of methods()) {
-      expect(m.AuthorizationType, key).toBe('CUSTOM');
-      expect(m.AuthorizerId, key).toBeDefined();
+  it('session routes use the REQUEST authorizer on the Cookie header, never cached', () => {
+    const id = sessionAuthorizerId();
+    expect(id.startsWith('SessionRequestAuthorizer'), id).toBe(true);
+    const authorizer = resources[id]!.Properties;
+    expect(authorizer.Type).toBe('REQUEST');
+    expect(authorizer.IdentitySource).toBe('method.request.header.Cookie');
+    // Logout and the idle/absolute expiry act on the very next request.
+    expect(authorizer.AuthorizerResultTtlInSeconds).toBe(0);
+    expect(SESSION_ROUTES.length).toBeGreaterThan(0);
+    for (const r of SESSION_ROUTES) {
+      const m = methodFor(r);
+      expect(m.AuthorizationType, label(r)).toBe('CUSTOM');
+      expect(m.AuthorizerId, label(r)).toEqual({ Ref: id });
     }
   });
 
-  it('the authorizer is the functions/authorizer module', () => {
-    expect(authorizerFunctionId().startsWith(`${TOKEN_AUTHORIZER_MODULE[0]!.toUpperCase()}${TOKEN_AUTHORIZER_MODULE.slice(1)}Fn`)).toBe(true);
+  it('only the public routes are open: AuthorizationType NONE exactly for the auth none routes', () => {
+    expect(PUBLIC_ROUTES.map(label).sort()).toEqual(['GET /api/v1/openapi.json', 'POST /api/session']);
+    const open: string[] = [];
+    for (const [key, m] of methods()) {
+      if (m.AuthorizationType === 'NONE') {
+        open.push(key);
+        expect(m.AuthorizerId, key).toBeUndefined();
+      } else {
+        expect(m.AuthorizationType, key).toBe('CUSTOM');
+        expect(m.AuthorizerId, key).toBeDefined();
+      }
+    }
+    expect(open.sort()).toEqual(PUBLIC_ROUTES.map(label).sort());
+  });
+
+  it('each guarded method uses the authorizer of its auth kind', () => {
+    const expected = { token: { Ref: tokenAuthorizerId() }, session: { Ref: sessionAuthorizerId() } } as const;
+    for (const r of ROUTES.filter((x) => x.auth !== 'none')) {
+      expect(methodFor(r).AuthorizerId, label(r)).toEqual(expected[r.auth as 'token' | 'session']);
+    }
+  });
+
+  it('the authorizers are the functions/authorizer and functions/session-authorizer modules', () => {
+    expect(authorizerFunctionId().startsWith(`${pascal(TOKEN_AUTHORIZER_MODULE)}Fn`)).toBe(true);
+    expect(sessionAuthorizerFunctionId().startsWith(`${pascal(SESSION_AUTHORIZER_MODULE)}Fn`)).toBe(true);
+    expect(existsSync(path.join(PROJECT_ROOT, 'functions', `${SESSION_AUTHORIZER_MODULE}.ts`))).toBe(true);
   });
 });
 
@@ -309,13 +367,26 @@ describe('least privilege', () => {
     }
   });
 
-  it('write routes can write the table', () => {
+  it('write routes may Put, Update and Delete items, never BatchWriteItem or Scan', () => {
     const writeRoutes = ROUTES.filter((r) => r.access === 'write');
     expect(writeRoutes.length).toBeGreaterThan(0);
+    for (const a of FORBIDDEN_ACTIONS) expect(TABLE_ACTIONS.write).not.toContain(a);
     for (const r of writeRoutes) {
       const actions = actionsOf(functionIn(methodFor(r).Integration.Uri));
-      for (const a of [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem']) expect(actions, `${r.method} ${r.path}`).toContain(a);
-      for (const a of ['dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) expect(actions, `${r.method} ${r.path}`).not.toContain(a);
+      for (const a of [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) expect(actions, label(r)).toContain(a);
+      for (const a of FORBIDDEN_ACTIONS) expect(actions, label(r)).not.toContain(a);
+      for (const a of actions) expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
+    }
+  });
+
+  it('routes without table access (the OpenAPI document) get no DynamoDB permission at all', () => {
+    const noneRoutes = ROUTES.filter((r) => r.access === 'none');
+    expect(noneRoutes.map(label)).toEqual(['GET /api/v1/openapi.json']);
+    const table = tableId();
+    for (const r of noneRoutes) {
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      expect(actionsOf(fn).filter((a) => a.startsWith('dynamodb:') || a === '*'), label(r)).toEqual([]);
+      for (const st of statementsOf(fn)) expect(getAtts(st), label(r)).not.toContain(table);
     }
   });
 
@@ -326,10 +397,26 @@ describe('least privilege', () => {
     }
   });
 
-  it('the authorizer can only read', () => {
-    const actions = actionsOf(authorizerFunctionId());
-    expect(actions).toContain('dynamodb:GetItem');
-    for (const a of WRITE_ACTIONS) expect(actions).not.toContain(a);
+  it('the authorizers read, and their only write is an UpdateItem restricted to AUTHORIZER_WRITABLE', () => {
+    // The usage timestamps, and the key attributes IAM needs listed along with them.
+    expect([...AUTHORIZER_WRITABLE].sort()).toEqual(['PK', 'SK', 'last_seen_at', 'last_used_at']);
+    const fns = authorizerFunctionIds();
+    expect(fns).toHaveLength(2);
+    for (const fn of fns) {
+      const actions = actionsOf(fn);
+      expect(actions, fn).toContain('dynamodb:GetItem');
+      for (const a of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', ...FORBIDDEN_ACTIONS]) expect(actions, fn).not.toContain(a);
+      const updates = statementsOf(fn).filter((st) => [st.Action].flat().includes('dynamodb:UpdateItem'));
+      expect(updates, fn).toHaveLength(1);
+      const [update] = updates;
+      expect([update.Action].flat(), fn).toEqual(['dynamodb:UpdateItem']);
+      expect(update.Effect, fn).toBe('Allow');
+      expect(update.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'], fn).toEqual(AUTHORIZER_WRITABLE);
+      // Every other statement is read-only.
+      for (const st of statementsOf(fn).filter((x) => x !== update)) {
+        for (const a of [st.Action].flat()) expect(TABLE_ACTIONS.read, `${fn}: ${a}`).toContain(a);
+      }
+    }
   });
 
   it('function policies name only the table and its indexes, never "*"', () => {
@@ -428,22 +515,41 @@ describe('route table drives the stack', () => {
     expect(keys).toContain(`GET ${API_PREFIX}/candidates/{id}`);
     expect(keys).toHaveLength(ROUTES.length + 1);
     // Same module, same function: no duplicate bundle.
-    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + 1);
+    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + authorizerCount());
   });
 
-  it('a session route gets a REQUEST authorizer on the Cookie header, or a clear error while its module is missing', () => {
-    const session: Route = { ...pipelineRoute, path: '/api/session/me', auth: 'session', scope: undefined };
-    const table = [...ROUTES, session];
-    if (!existsSync(path.join(PROJECT_ROOT, 'functions', `${SESSION_AUTHORIZER_MODULE}.ts`))) {
-      expect(() => synthWithout(table)).toThrow(/session-authorizer/);
-      return;
-    }
+  it('another session route shares the one REQUEST authorizer on the Cookie header, never cached', () => {
+    const me: Route = { ...pipelineRoute, path: '/api/session/me', auth: 'session', scope: undefined };
+    const res = synthWithout([...ROUTES, me]);
+    const id = authorizerOfType('REQUEST', res);
+    expect(res[id]!.Properties.IdentitySource).toBe('method.request.header.Cookie');
+    expect(res[id]!.Properties.AuthorizerResultTtlInSeconds).toBe(0);
+    const all = methods(res);
+    expect(all.get('GET /api/session/me').AuthorizerId).toEqual({ Ref: id });
+    for (const r of SESSION_ROUTES) expect(all.get(label(r)).AuthorizerId, label(r)).toEqual({ Ref: id });
+    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + 2);
+  });
+
+  it('a table without session routes has no REQUEST authorizer and no session-authorizer function', () => {
+    const table = ROUTES.filter((r) => r.auth !== 'session');
     const res = synthWithout(table);
-    const request = Object.entries(res).filter(([, r]) => r.Type === 'AWS::ApiGateway::Authorizer' && r.Properties.Type === 'REQUEST');
-    expect(request).toHaveLength(1);
-    expect(request[0]![1].Properties.IdentitySource).toBe('method.request.header.Cookie');
-    expect(request[0]![1].Properties.AuthorizerResultTtlInSeconds).toBe(60);
-    expect(methods(res).get(`GET /api/session/me`).AuthorizerId).toEqual({ Ref: request[0]![0] });
+    expect(ofType('AWS::ApiGateway::Authorizer', res).map(([, a]) => a.Properties.Type)).toEqual(['TOKEN']);
+    expect(ofType('AWS::Lambda::Function', res).map(([fnId]) => fnId).filter((fnId) => fnId.startsWith(`${pascal(SESSION_AUTHORIZER_MODULE)}Fn`))).toEqual([]);
+    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(table.map((r) => r.handler)).size + 1);
+  });
+
+  it('a route added with auth none is open and nothing else becomes open', () => {
+    const health: Route = { ...pipelineRoute, path: `${API_PREFIX}/health`, auth: 'none', scope: undefined };
+    const res = synthWithout([...ROUTES, health]);
+    const open = [...methods(res)].filter(([, m]) => m.AuthorizationType === 'NONE').map(([key]) => key);
+    expect(open.sort()).toEqual([...PUBLIC_ROUTES, health].map(label).sort());
+  });
+
+  it('an authorizer module cannot serve a route', () => {
+    for (const handler of [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE]) {
+      const bad = { ...pipelineRoute, path: `${API_PREFIX}/${handler}`, handler } as unknown as Route;
+      expect(() => synthWithout([...ROUTES, bad]), handler).toThrow(/authorizer module/);
+    }
   });
 
   it('the deployed stack has a REQUEST authorizer exactly when the table has a session route', () => {
