@@ -35,6 +35,15 @@ if (raw.includes('{{DEMO_TOKEN}}')) raw = raw.replaceAll('{{DEMO_TOKEN}}', demoF
 const demoLogin = () => JSON.parse(demoFile('demo-login.json')) as { email: string; password: string };
 if (raw.includes('{{DEMO_PASSWORD}}')) raw = raw.replaceAll('{{DEMO_PASSWORD}}', demoLogin().password);
 const local = await useLocalTable();
+// The webhook functions need queues: a running npm start's, or in-process ones for this call.
+const queues = process.env.WEBHOOK_QUEUE_URL
+  ? undefined
+  : await (await import('./local/queue')).startQueues({ maxReceiveCount: 10, visibilityTimeoutS: 180 });
+if (queues) {
+  process.env.SQS_ENDPOINT = queues.endpoint;
+  process.env.WEBHOOK_QUEUE_URL = queues.queueUrl;
+  process.env.WEBHOOK_DLQ_URL = queues.dlqUrl;
+}
 try {
   if (raw.includes('{{DEMO_SESSION}}')) {
     const { login } = await import('../lib/domain/identity');
@@ -51,5 +60,6 @@ try {
   console.error(`${name} threw: ${(err as Error).message}`);
   process.exitCode = 1;
 } finally {
+  await queues?.stop();
   await local.stop();
 }

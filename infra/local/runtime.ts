@@ -21,6 +21,10 @@ export interface RuntimeInfo {
   dynamodbEndpoint?: string;
   tableName?: string;
   url?: string;
+  /** The local SQS of the webhook pipeline. */
+  sqsEndpoint?: string;
+  queueUrl?: string;
+  dlqUrl?: string;
 }
 
 const alive = (pid: number) => {
@@ -95,6 +99,11 @@ export async function useLocalTable(): Promise<{ stop(): Promise<void> }> {
   if (running) {
     process.env.TABLE_NAME = running.tableName;
     process.env.DYNAMODB_ENDPOINT = running.dynamodbEndpoint;
+    if (running.sqsEndpoint) {
+      process.env.SQS_ENDPOINT = running.sqsEndpoint;
+      process.env.WEBHOOK_QUEUE_URL = running.queueUrl;
+      process.env.WEBHOOK_DLQ_URL = running.dlqUrl;
+    }
     return { stop: async () => {} };
   }
   mkdirSync(dbPath(dir), { recursive: true });

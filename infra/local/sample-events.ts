@@ -13,6 +13,7 @@ const dir = join(import.meta.dirname, '..', '..', 'events');
 mkdirSync(dir, { recursive: true });
 
 const principalId = '00000000-0000-7000-8000-000000000000';
+const MISSING_ID = '0192f1a0-0000-7000-8000-00000000dead';
 const contexts: Record<Route['auth'], Record<string, unknown> | undefined> = {
   token: { tenantId: DEMO.tenantId, tenantSlug: DEMO.slug, tokenId: principalId, scopes: '*', principalId, integrationLatency: 12 },
   session: {
@@ -42,7 +43,15 @@ const samples: Record<string, { query?: Record<string, string>; body?: unknown; 
   login: { body: { email: DEMO.adminEmail, password: '{{DEMO_PASSWORD}}' } },
   'create-token': { body: { name: 'CI pipeline reader', scopes: ['pipeline:read', 'candidates:read'] } },
   // An id that exists nowhere: invoking shows the 404 path and never revokes the demo token.
-  'revoke-token': { params: { id: '0192f1a0-0000-7000-8000-00000000dead' } },
+  'revoke-token': { params: { id: MISSING_ID } },
+  'create-webhook': {
+    body: { url: 'https://hooks.example.com/talent-pipeline', events: ['placement.created'], description: 'HRIS sync' },
+  },
+  // Ids that exist nowhere, so invoking them shows the 404 path and changes nothing.
+  'get-webhook': { params: { id: MISSING_ID } },
+  'update-webhook': { params: { id: MISSING_ID }, body: { active: false } },
+  'delete-webhook': { params: { id: MISSING_ID } },
+  'test-webhook': { params: { id: MISSING_ID } },
 };
 
 for (const r of routes as readonly Route[]) {
@@ -90,4 +99,89 @@ writeFileSync(
   join(dir, 'session-authorizer.json'),
   `${JSON.stringify(requestAuthorizerEvent(sessionEvent, methodArn(sessionRoute.method, sessionRoute.path)), null, 2)}\n`,
 );
-console.log(`wrote ${routes.length + 2} events to ${dir}`);
+
+// The stream's view of moving a demo candidate from applied to ai_screened.
+const candidateKeys = { PK: { S: `T#${DEMO.tenantId}` }, SK: { S: `CAND#${demoCandidateId(2)}` } };
+const candidateImage = (stage: string, at: string) => ({
+  ...candidateKeys,
+  type: { S: 'candidate' },
+  id: { S: demoCandidateId(2) },
+  tenant_id: { S: DEMO.tenantId },
+  name: { S: 'Alan Turing' },
+  stage: { S: stage },
+  req_id: { S: DEMO.requisitions[0]!.id },
+  req_title: { S: DEMO.requisitions[0]!.title },
+  created_at: { S: '2026-02-03T10:00:00.000Z' },
+  updated_at: { S: at },
+  stage_entered_at: { S: at },
+});
+const streamArn = `arn:aws:dynamodb:us-east-1:000000000000:table/talent-pipeline/stream/2026-01-05T09:00:00.000`;
+writeFileSync(
+  join(dir, 'webhook-fanout.json'),
+  `${JSON.stringify(
+    {
+      Records: [
+        {
+          eventID: 'c4ca4238a0b923820dcc509a6f75849b',
+          eventName: 'MODIFY',
+          eventVersion: '1.1',
+          eventSource: 'aws:dynamodb',
+          awsRegion: 'us-east-1',
+          eventSourceARN: streamArn,
+          dynamodb: {
+            ApproximateCreationDateTime: 1795248000,
+            Keys: candidateKeys,
+            NewImage: candidateImage('ai_screened', '2026-11-20T09:30:00.000Z'),
+            OldImage: candidateImage('applied', '2026-11-19T16:00:00.000Z'),
+            SequenceNumber: '4421584500000000017450439091',
+            SizeBytes: 512,
+            StreamViewType: 'NEW_AND_OLD_IMAGES',
+          },
+        },
+      ],
+    },
+    null,
+    2,
+  )}\n`,
+);
+const message = {
+  v: 1,
+  eventId: 'evt_5e1c3c9e0a7b4f2d8c6a1b3d5f7e9a0c',
+  eventType: 'candidate.stage_changed',
+  tenantId: DEMO.tenantId,
+  endpointId: MISSING_ID,
+  body: JSON.stringify({
+    event: 'candidate.stage_changed',
+    data: { candidateId: demoCandidateId(2), name: 'Alan Turing', reqId: DEMO.requisitions[0]!.id, oldStage: 'applied', newStage: 'ai_screened' },
+    timestamp: '2026-11-20T09:30:00.000Z',
+    tenantSlug: DEMO.slug,
+  }),
+};
+writeFileSync(
+  join(dir, 'webhook-delivery.json'),
+  `${JSON.stringify(
+    {
+      Records: [
+        {
+          messageId: '059f36b4-87a3-44ab-83d2-661975830a7d',
+          receiptHandle: 'AQEBwJnKyrHigUMZj6rYigCgxlaS3SLy0a...',
+          body: JSON.stringify(message),
+          attributes: {
+            ApproximateReceiveCount: '1',
+            SentTimestamp: '1795248000123',
+            SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+            ApproximateFirstReceiveTimestamp: '1795248000150',
+          },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhook-deliveries',
+          awsRegion: 'us-east-1',
+        },
+      ],
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`wrote ${routes.length + 4} events to ${dir}`);

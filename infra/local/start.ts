@@ -76,7 +76,16 @@ try {
   const { createGateway } = await import('./gateway');
   gateway = createGateway({ log: (line) => console.log(line) });
   const url = await gateway.listen(port, process.env.HOST ?? '127.0.0.1');
-  writeRuntime(dir, { pid: process.pid, javaPid: ddb.pid, dynamodbEndpoint: ddb.endpoint, tableName: LOCAL_TABLE, url });
+  writeRuntime(dir, {
+    pid: process.pid,
+    javaPid: ddb.pid,
+    dynamodbEndpoint: ddb.endpoint,
+    tableName: LOCAL_TABLE,
+    url,
+    sqsEndpoint: webhooks.queues.endpoint,
+    queueUrl: webhooks.queues.queueUrl,
+    dlqUrl: webhooks.queues.dlqUrl,
+  });
 
   console.log(`
 Talent Pipeline is running (started in ${since()})
