@@ -1,22 +1,30 @@
 /**
  * The deployed shape: one DynamoDB table derived from TABLE_DEF, one REST API whose resources,
- * methods and Lambda functions are generated from the route table, and the authorizers that
- * guard them. Adding a route to lib/routes.ts needs no change here.
+ * methods and Lambda functions are generated from the route table, the authorizers that guard
+ * them, and the webhook pipeline (table stream -> fan-out -> delivery queue -> delivery).
+ * Adding a route to lib/routes.ts needs no change here.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { GATEWAY_ERRORS } from '../lib/gateway-responses';
 import { API_PREFIX, routes as ROUTE_TABLE, type Route } from '../lib/routes';
-import { TABLE_DEF } from '../lib/store/table';
+import { keys, TABLE_DEF } from '../lib/store/table';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../lib/webhooks/config';
+import { STREAM_FILTER_PATTERNS } from '../lib/webhooks/events';
 
 /** Repository root: esbuild's project root and the base of every `functions/<name>.ts` entry. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -27,6 +35,33 @@ export const SESSION_AUTHORIZER_MODULE = 'session-authorizer';
 
 /** Revoked tokens and sessions must stop working within a minute; the cache is keyed by the credential. */
 export const AUTHORIZER_CACHE_TTL = Duration.seconds(60);
+
+/** Route functions time out after this unless their route sets `timeoutSeconds`. */
+export const DEFAULT_ROUTE_TIMEOUT_S = 10;
+/** API Gateway gives up on a Lambda integration after 29 s; a route function must end before that. */
+export const API_INTEGRATION_TIMEOUT_S = 29;
+
+/** Modules under functions/ of the webhook pipeline. */
+export const FANOUT_MODULE = 'webhook-fanout';
+export const DELIVERY_MODULE = 'webhook-delivery';
+/**
+ * A delivery batch of up to 10 messages is sent in parallel and each attempt takes at most
+ * WEBHOOK_TIMEOUT_MS (15 s), plus the DynamoDB and SQS calls around it.
+ */
+export const DELIVERY_TIMEOUT = Duration.seconds(30);
+/**
+ * No batching window: the first attempt should go out at once (design.md: Svix retries
+ * immediately), and the fan-out already enqueues in batches of 10, so a poll usually finds a full
+ * batch anyway. A window would add its length to every first attempt and to the visibility timeout.
+ */
+export const DELIVERY_BATCHING_WINDOW = Duration.seconds(0);
+/**
+ * Attempts the deployed delivery function makes. It is given no WEBHOOK_RETRY_SCHEDULE, so it
+ * runs the default schedule whatever the synthesizing shell has set (npm start shortens it).
+ */
+export const DELIVERY_ATTEMPTS = DEFAULT_RETRY_SCHEDULE_S.length + 1;
+/** The only partitions the delivery function may touch: `T#<any tenant>#WEBHOOKS`. */
+export const WEBHOOK_LEADING_KEYS = [keys.webhookPartition('*')];
 
 const entryFor = (module: string) => path.join(PROJECT_ROOT, 'functions', `${module}.ts`);
 
@@ -59,7 +94,7 @@ export const BUNDLING: BundlingOptions = {
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 };
 
-export type TableAccess = 'none' | 'read' | 'write' | 'authorizer';
+export type TableAccess = 'none' | 'read' | 'write' | 'authorizer' | 'webhooks';
 
 /**
  * Exactly the DynamoDB actions the code uses. grantReadData would add Scan, which no request
@@ -72,6 +107,9 @@ export const TABLE_ACTIONS: Record<TableAccess, string[]> = {
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
   // Plus UpdateItem restricted to the usage timestamps (see TableFunction).
   authorizer: READ_ACTIONS,
+  // Only inside webhook partitions (WEBHOOK_LEADING_KEYS, see TableFunction): the delivery
+  // function reads its endpoint, records attempts and endpoint health, and nothing else.
+  webhooks: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };
 /** The only attributes an authorizer may write: when a token or session was last used. */
 export const AUTHORIZER_WRITABLE = ['PK', 'SK', 'last_used_at', 'last_seen_at'];
@@ -85,6 +123,8 @@ export interface TableFunctionProps {
   access: TableAccess;
   timeout: Duration;
   description?: string;
+  /** Variables besides TABLE_NAME and the Powertools settings. */
+  environment?: Record<string, string>;
 }
 
 /**
@@ -120,9 +160,20 @@ export class TableFunction extends Construct {
         TABLE_NAME: props.table.tableName,
         POWERTOOLS_SERVICE_NAME: 'talent-pipeline',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        ...props.environment,
       },
     });
-    if (TABLE_ACTIONS[props.access].length) props.table.grant(this.fn, ...TABLE_ACTIONS[props.access]);
+    if (props.access === 'webhooks') {
+      // Not table.grant: no index ARNs (these actions never use one), and a condition on the
+      // partition key of every item touched, so candidates, users and tokens stay out of reach.
+      this.fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: TABLE_ACTIONS.webhooks,
+          resources: [props.table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': WEBHOOK_LEADING_KEYS } },
+        }),
+      );
+    } else if (TABLE_ACTIONS[props.access].length) props.table.grant(this.fn, ...TABLE_ACTIONS[props.access]);
     if (props.access === 'authorizer') {
       this.fn.addToRolePolicy(
         new iam.PolicyStatement({
@@ -191,13 +242,24 @@ const ACCESS_LOG_FORMAT = apigateway.AccessLogFormat.custom(
 export interface TalentPipelineStackProps extends StackProps {
   /** The route table; defaults to lib/routes.ts. Tests pass extended tables. */
   routes?: readonly Route[];
+  /**
+   * Where the dead-letter alarms notify. Without it the alarms only change state; operators
+   * attach their own action (pager, chat) to them.
+   */
+  alarmTopic?: sns.ITopic;
 }
 
 export class TalentPipelineStack extends Stack {
   readonly table: dynamodb.Table;
   readonly api: apigateway.RestApi;
-  /** The function behind each handler module, authorizers included. */
+  /** The function behind each handler module, authorizers and webhook pipeline included. */
   readonly functions = new Map<string, NodejsFunction>();
+  /** One message per (event, endpoint); the delivery function consumes it. */
+  readonly deliveryQueue: sqs.Queue;
+  /** Deliveries that used up their attempts, and messages that kept crashing the function. */
+  readonly deliveryDlq: sqs.Queue;
+  /** Stream batches the fan-out gave up on (their shard positions, not the records). */
+  readonly streamFailureQueue: sqs.Queue;
 
   constructor(scope: Construct, id: string, props: TalentPipelineStackProps = {}) {
     super(scope, id, props);
@@ -262,8 +324,14 @@ export class TalentPipelineStack extends Stack {
       });
     }
 
-    const tableFunction = (module: string, access: TableAccess, timeout: Duration, description: string) => {
-      const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description }).fn;
+    const tableFunction = (
+      module: string,
+      access: TableAccess,
+      timeout: Duration,
+      description: string,
+      environment?: Record<string, string>,
+    ) => {
+      const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description, environment }).fn;
       this.functions.set(module, fn);
       return fn;
     };
@@ -292,25 +360,143 @@ export class TalentPipelineStack extends Stack {
     };
 
     // One function per handler module; a module serving several routes gets the widest access
-    // any of them needs.
+    // and the longest timeout any of them needs.
     const accessOf = new Map<string, TableAccess>();
+    const timeoutOf = new Map<string, number>();
     for (const r of routeTable) {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
+      if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE) {
+        throw new Error(`Route ${r.method} ${r.path} uses a webhook pipeline module as its handler`);
+      }
       const current = accessOf.get(r.handler) ?? 'none';
       accessOf.set(r.handler, ACCESS_RANK.indexOf(r.access) > ACCESS_RANK.indexOf(current) ? r.access : current);
+      const timeout = r.timeoutSeconds ?? DEFAULT_ROUTE_TIMEOUT_S;
+      // At or past the limit API Gateway answers 504 while the function still runs, and its logs
+      // never say why the request failed.
+      if (!Number.isInteger(timeout) || timeout < 1 || timeout >= API_INTEGRATION_TIMEOUT_S) {
+        throw new Error(`Route ${r.method} ${r.path}: timeoutSeconds must be a whole number from 1 to ${API_INTEGRATION_TIMEOUT_S - 1}`);
+      }
+      timeoutOf.set(r.handler, Math.max(timeout, timeoutOf.get(r.handler) ?? 0));
     }
 
     for (const r of routeTable) {
       const fn =
         this.functions.get(r.handler) ??
-        tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(10), `${r.method} ${r.path}`);
+        tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(timeoutOf.get(r.handler)!), `${r.method} ${r.path}`);
       this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), authorizerFor(r.auth));
     }
 
+    const pipeline = this.webhookPipeline(tableFunction, props.alarmTopic);
+    this.deliveryQueue = pipeline.deliveryQueue;
+    this.deliveryDlq = pipeline.deliveryDlq;
+    this.streamFailureQueue = pipeline.streamFailureQueue;
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath(API_PREFIX), description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'DeliveryQueueUrl', { value: this.deliveryQueue.queueUrl, description: 'Webhook delivery queue' });
+    new CfnOutput(this, 'DeliveryDlqUrl', {
+      value: this.deliveryDlq.queueUrl,
+      description: 'Webhook deliveries that used up their attempts (inspect, then redrive)',
+    });
+  }
+
+  /**
+   * Table stream -> fan-out -> delivery queue -> delivery -> receiver (design.md, "Webhooks").
+   * Both functions report failures per record (style.md habit 6), so one bad record or message
+   * is retried on its own; whatever is finally given up on lands in a queue with an alarm.
+   */
+  private webhookPipeline(
+    tableFunction: (module: string, access: TableAccess, timeout: Duration, description: string, environment?: Record<string, string>) => NodejsFunction,
+    alarmTopic: sns.ITopic | undefined,
+  ) {
+    const encrypted = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+    // 14 days, the SQS maximum: time for an operator to see the alarm, fix the cause and redrive.
+    const deliveryDlq = new sqs.Queue(this, 'WebhookDeliveryDlq', { ...encrypted, retentionPeriod: Duration.days(14) });
+    const deliveryQueue = new sqs.Queue(this, 'WebhookDeliveryQueue', {
+      ...encrypted,
+      // Outlives the whole retry schedule (about 28 h, 54 h if receivers keep asking for Retry-After)
+      // with room to spare; a message that expired here would vanish without reaching the DLQ.
+      retentionPeriod: Duration.days(4),
+      // Lambda's guidance for SQS sources: at least six times the function timeout plus the
+      // batching window, so a message is not handed out again while a throttled or retried
+      // invocation may still be working on it.
+      visibilityTimeout: Duration.seconds(DELIVERY_TIMEOUT.toSeconds() * 6 + DELIVERY_BATCHING_WINDOW.toSeconds()),
+      deadLetterQueue: {
+        queue: deliveryDlq,
+        // The function itself dead-letters a message after its last attempt (with the reason as
+        // a message attribute), so ordinary failures never reach this count. The redrive only
+        // catches messages that crash or time out the function again and again: the receive
+        // count is the attempt number, and two receives beyond the last attempt mean the
+        // function never got to finish it.
+        maxReceiveCount: DELIVERY_ATTEMPTS + 2,
+      },
+    });
+    // The fan-out's stream batches it gave up on. Lambda sends the batch's shard and sequence
+    // numbers, not the records; the stream keeps records for 24 h, so replay within a day.
+    const streamFailureQueue = new sqs.Queue(this, 'WebhookStreamFailureQueue', { ...encrypted, retentionPeriod: Duration.days(14) });
+
+    const queueEnv = { WEBHOOK_QUEUE_URL: deliveryQueue.queueUrl, WEBHOOK_DLQ_URL: deliveryDlq.queueUrl };
+
+    // Reads tenants and endpoints, writes nothing to the table. Records are handled in order, each
+    // with one SQS call per 10 messages: 60 s leaves room for throttling retries, since a timeout
+    // re-runs the whole batch and repeats deliveries (receivers deduplicate by event id).
+    const fanout = tableFunction(FANOUT_MODULE, 'read', Duration.seconds(60), 'Webhooks: table stream -> delivery queue', queueEnv);
+    deliveryQueue.grantSendMessages(fanout);
+    fanout.addEventSource(
+      new DynamoEventSource(this.table, {
+        // Events start when the pipeline exists; there is nothing to replay from before.
+        startingPosition: lambda.StartingPosition.LATEST,
+        batchSize: 100,
+        // A failing record is isolated by halving the batch, retried 5 times, and dropped to the
+        // failure queue after a day at most (the stream would lose it after 24 h anyway).
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        maxRecordAge: Duration.days(1),
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(streamFailureQueue),
+        // Only changes that are webhook events invoke the function (lib/webhooks/events.ts).
+        filters: STREAM_FILTER_PATTERNS.map((pattern) => lambda.FilterCriteria.filter(pattern)),
+      }),
+    );
+
+    // Confined to webhook partitions ('webhooks' access); no generic table grant.
+    const delivery = tableFunction(DELIVERY_MODULE, 'webhooks', DELIVERY_TIMEOUT, 'Webhooks: delivery queue -> receivers', queueEnv);
+    deliveryQueue.grantConsumeMessages(delivery);
+    // The function itself (not only the event source mapping) sets the visibility of a failed
+    // message to the next retry delay; the schedule depends on it, so grant it by name.
+    deliveryQueue.grant(delivery, 'sqs:ChangeMessageVisibility');
+    deliveryDlq.grantSendMessages(delivery);
+    delivery.addEventSource(
+      new SqsEventSource(deliveryQueue, {
+        batchSize: 10,
+        maxBatchingWindow: DELIVERY_BATCHING_WINDOW,
+        reportBatchItemFailures: true,
+        // No maxConcurrency: a cap would let one tenant's slow receivers (15 s per attempt) hold
+        // up every other tenant's deliveries.
+      }),
+    );
+
+    // Anything in either queue needs a person: a webhook given up on, or events never enqueued.
+    const alarmOn = (id: string, queue: sqs.Queue, what: string) => {
+      const alarm = queue
+        .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM })
+        .createAlarm(this, id, {
+          alarmDescription: `${what}. Inspect the messages in the queue, fix the cause, then redrive or delete them.`,
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          // An idle, empty queue publishes no data points.
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        });
+      if (alarmTopic) alarm.addAlarmAction(new cloudwatchActions.SnsAction(alarmTopic));
+      return alarm;
+    };
+    alarmOn('WebhookDeliveryDlqAlarm', deliveryDlq, 'Webhook deliveries were dead-lettered after their last attempt');
+    alarmOn('WebhookStreamFailureAlarm', streamFailureQueue, 'Table stream batches were not fanned out to webhooks');
+
+    return { deliveryQueue, deliveryDlq, streamFailureQueue };
   }
 
   /** The API resource for a path such as `/api/v1/candidates/{id}`, creating missing segments. */

@@ -7,7 +7,7 @@
  */
 import '../local/quiet-sdk';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -174,4 +174,20 @@ for (const label of ['first start (creates table, seeds)', 'restart (existing da
   child.kill('SIGTERM');
   await exited;
 }
+
+console.log('\n5. Webhooks through the local pipeline (https receiver on 127.0.0.1)');
+const { generate } = await import('selfsigned');
+const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+  keyType: 'ec',
+  algorithm: 'sha256',
+  extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+});
+writeFileSync(join(out, 'cert.pem'), pems.cert);
+writeFileSync(join(out, 'key.pem'), pems.private);
+const webhookBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infra/bench/webhooks.ts'], {
+  cwd: root,
+  env: { ...process.env, NODE_EXTRA_CA_CERTS: join(out, 'cert.pem'), BENCH_CERT: join(out, 'cert.pem'), BENCH_KEY: join(out, 'key.pem') },
+  stdio: 'inherit',
+});
+if (webhookBench.status !== 0) console.log(`  webhook bench failed (exit ${webhookBench.status})`);
 rmSync(out, { recursive: true, force: true });

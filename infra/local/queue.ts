@@ -80,12 +80,16 @@ export function startQueuePoller(
           new ReceiveMessageCommand({
             QueueUrl: q.queueUrl,
             MaxNumberOfMessages: 10,
-            WaitTimeSeconds: 1,
+            // local-aws-sqs answers a long poll only when it times out, so poll short and often.
+            WaitTimeSeconds: 0,
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
         );
-        if (!Messages.length) continue;
+        if (!Messages.length) {
+          await new Promise((r) => setTimeout(r, 25));
+          continue;
+        }
         const event: SQSEvent = {
           Records: Messages.map((m) => ({
             messageId: m.MessageId!,
