@@ -1,10 +1,6 @@
 /** Configuration, read once at cold start. A missing required value stops the start loudly. */
 
-function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Missing required environment variable ${name}`);
-  return value;
-}
+import { required } from './env';
 
 export const config = {
   tableName: required('TABLE_NAME'),

@@ -35,6 +35,8 @@ export interface Route {
   /** Success status and body schema. */
   status: number;
   response: z.ZodMiniType;
+  /** Function timeout when the default 10 s is too short; below API Gateway's 29 s integration limit. */
+  timeoutSeconds?: number;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -57,7 +59,7 @@ export const routes = [
   { method: 'GET', path: '/api/webhooks/{id}', handler: 'get-webhook', auth: 'session', access: 'read', summary: 'An endpoint and its last 10 delivery attempts, newest first', params: s.IdParam, status: 200, response: s.WebhookDetail },
   { method: 'PATCH', path: '/api/webhooks/{id}', handler: 'update-webhook', auth: 'session', access: 'write', summary: 'Change url, events (replaces the subscription), active or description', params: s.IdParam, body: s.UpdateWebhookBody, status: 200, response: s.UpdatedWebhook },
   { method: 'DELETE', path: '/api/webhooks/{id}', handler: 'delete-webhook', auth: 'session', access: 'write', summary: 'Soft delete: sets active to false', params: s.IdParam, status: 200, response: s.Success },
-  { method: 'POST', path: '/api/webhooks/{id}/test', handler: 'test-webhook', auth: 'session', access: 'write', summary: 'Send a signed webhook.test event now and record the delivery', params: s.IdParam, status: 200, response: s.WebhookTestResult },
+  { method: 'POST', path: '/api/webhooks/{id}/test', handler: 'test-webhook', auth: 'session', access: 'write', summary: 'Send a signed webhook.test event now and record the delivery', params: s.IdParam, status: 200, response: s.WebhookTestResult, timeoutSeconds: 20 },
 ] as const satisfies readonly Route[];
 
 export type RouteDef = (typeof routes)[number];

@@ -101,17 +101,8 @@ export const Candidate = z.object({
 });
 export type Candidate = z.infer<typeof Candidate>;
 
-export const CreatedCandidate = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  email: z.nullable(z.string()),
-  phone: z.nullable(z.string()),
-  stage: z.enum(STAGES),
-  resume_url: z.nullable(z.string()),
-  req_id: z.nullable(z.uuid()),
-  req_title: z.nullable(z.string()),
-  created_at: timestamp,
-});
+/** What create answers: the candidate as listed, without updated_at. */
+export const CreatedCandidate = z.omit(Candidate, { updated_at: true });
 export type CreatedCandidate = z.infer<typeof CreatedCandidate>;
 
 export const StageChange = z.object({

@@ -1,6 +1,6 @@
 /** The one DynamoDB client, built once per cold start and shared by every store module. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 
 export const ddbClient = new DynamoDBClient({
@@ -18,3 +18,15 @@ export const ddb = DynamoDBDocumentClient.from(ddbClient, {
 });
 
 export const tableName = config.tableName;
+
+/** Every item of a Query, following LastEvaluatedKey. For small, bounded collections only. */
+export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(new QueryCommand({ ...input, ExclusiveStartKey }));
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}

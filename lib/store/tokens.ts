@@ -1,10 +1,10 @@
 /** API tokens: a global lookup item keyed by the token's digest, and a listing item in the tenant. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, tokenDigest, tokenHint } from '../auth/token';
 import { newId, nowIso } from '../ids';
 import type { Scope } from '../model';
-import { ddb, tableName } from './client';
+import { ddb, queryAll, tableName } from './client';
 import { keys } from './table';
 
 export interface TokenGrant {
@@ -92,21 +92,12 @@ export interface TokenListing {
 
 /** A tenant's tokens, newest first. The digest stays in the table; it is never listed. */
 export async function listTokens(tenantId: string): Promise<TokenListing[]> {
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.tokenPrefix },
-        ScanIndexForward: false,
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.tokenPrefix },
+    ScanIndexForward: false,
+  });
   return items.map((i) => ({
     id: i.id as string,
     name: i.name as string,

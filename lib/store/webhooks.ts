@@ -4,7 +4,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import type { EventType } from '../model';
-import { ddb, tableName } from './client';
+import { ddb, queryAll, tableName } from './client';
 import { keys, TABLE_DEF } from './table';
 
 export interface Endpoint {
@@ -95,22 +95,13 @@ export async function getEndpoint(tenantId: string, id: string): Promise<Endpoin
 
 /** All of a tenant's endpoints, newest first. A tenant has few; one Query reads them all. */
 export async function listEndpoints(tenantId: string): Promise<Endpoint[]> {
-  const out: Endpoint[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':prefix': keys.webhookPrefix },
-        ScanIndexForward: false,
-        ExclusiveStartKey,
-      }),
-    );
-    out.push(...(page.Items ?? []).map(toEndpoint));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':prefix': keys.webhookPrefix },
+    ScanIndexForward: false,
+  });
+  return items.map(toEndpoint);
 }
 
 type EndpointChanges = Partial<Pick<Endpoint, 'url' | 'events' | 'active' | 'description'>>;

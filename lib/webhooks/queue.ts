@@ -1,12 +1,8 @@
 /** The delivery queue: one message per (event, endpoint). Client built once per cold start. */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
+import { required } from '../env';
 
-function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Missing required environment variable ${name}`);
-  return value;
-}
 
 export const queueConfig = {
   queueUrl: required('WEBHOOK_QUEUE_URL'),
