@@ -1,21 +1,32 @@
 /**
  * Pins the security- and contract-relevant parts of the synthesized CloudFormation template:
- * table layout, one guarded method per route, least-privilege table access, gateway error bodies
- * and the Lambda bundles themselves. Expectations come from the route table and TABLE_DEF, so a
- * new route is checked without touching this file.
+ * table layout, one guarded method per route, least-privilege table access, gateway error bodies,
+ * the webhook pipeline (stream mapping, queues, DLQs, alarms, the confined delivery role) and the
+ * Lambda bundles themselves. Expectations come from the route table, TABLE_DEF and the webhook
+ * modules, so a new route or event filter is checked without touching this file.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { API_PREFIX, routes, type Route } from '../../lib/routes';
-import { TABLE_DEF } from '../../lib/store/table';
+import { keys, TABLE_DEF, WEBHOOK_PARTITION_SUFFIX } from '../../lib/store/table';
+import { DEFAULT_RETRY_SCHEDULE_S, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../lib/webhooks/config';
+import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import {
+  API_INTEGRATION_TIMEOUT_S,
   AUTHORIZER_WRITABLE,
+  DEFAULT_ROUTE_TIMEOUT_S,
+  DELIVERY_ATTEMPTS,
+  DELIVERY_BATCHING_WINDOW,
+  DELIVERY_MODULE,
+  DELIVERY_TIMEOUT,
+  FANOUT_MODULE,
   PROJECT_ROOT,
   SESSION_AUTHORIZER_MODULE,
   TABLE_ACTIONS,
@@ -42,6 +53,10 @@ const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 const FORBIDDEN_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:Scan', 'dynamodb:DeleteTable', 'dynamodb:UpdateTable', 'dynamodb:*', '*'];
 /** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
 const pascal = (module: string) => module.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+/** Functions that serve no route: the stream fan-out and the queue consumer. */
+const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE];
+/** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
+const LOCAL_ONLY_ENV = ['WEBHOOK_ALLOW_LOOPBACK', 'SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE'];
 
 let template: Template;
 let resources: Record<string, CfnResource>;
@@ -152,6 +167,47 @@ const sessionAuthorizerFunctionId = () => functionIn(resources[sessionAuthorizer
 const authorizerFunctionIds = () => [authorizerFunctionId(), ...(SESSION_ROUTES.length ? [sessionAuthorizerFunctionId()] : [])];
 /** Authorizer functions besides the route handlers: the TOKEN one, and the session one when a route needs it. */
 const authorizerCount = (table: readonly Route[] = ROUTES) => 1 + (table.some((r) => r.auth === 'session') ? 1 : 0);
+/** Functions besides the route handlers: the authorizers and the webhook pipeline. */
+const extraFunctionCount = (table: readonly Route[] = ROUTES) => authorizerCount(table) + PIPELINE_MODULES.length;
+
+/** The one function built from a module (construct id `<Pascal>Fn...`). */
+function functionOf(module: string, res = resources): string {
+  const found = ofType('AWS::Lambda::Function', res).filter(([id]) => id.startsWith(`${pascal(module)}Fn`));
+  expect(found, module).toHaveLength(1);
+  return found[0]![0];
+}
+
+/** The one event source mapping that invokes a function. */
+function mappingOf(fnId: string): Json {
+  const found = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName?.Ref === fnId);
+  expect(found, fnId).toHaveLength(1);
+  return found[0]![1].Properties;
+}
+
+/** The resource a single `Fn::GetAtt` inside a value names, checked for its type. */
+function oneGetAtt(value: Json, type: string): string {
+  const ids = [...new Set(getAtts(value))];
+  expect(ids).toHaveLength(1);
+  expect(resources[ids[0]!]!.Type).toBe(type);
+  return ids[0]!;
+}
+
+/** The webhook queues, found by their roles in the template rather than by name. */
+const deliveryQueueId = () => oneGetAtt(mappingOf(functionOf(DELIVERY_MODULE)).EventSourceArn, 'AWS::SQS::Queue');
+const deliveryDlqId = () => oneGetAtt(resources[deliveryQueueId()]!.Properties.RedrivePolicy.deadLetterTargetArn, 'AWS::SQS::Queue');
+const streamFailureQueueId = () =>
+  oneGetAtt(mappingOf(functionOf(FANOUT_MODULE)).DestinationConfig.OnFailure.Destination, 'AWS::SQS::Queue');
+
+/** Statements of a function that name a given resource. */
+const statementsOn = (fnId: string, targetId: string) => statementsOf(fnId).filter((s) => getAtts(s.Resource).includes(targetId));
+const actionsOn = (fnId: string, targetId: string) => statementsOn(fnId, targetId).flatMap((s) => [s.Action].flat() as string[]);
+
+/** IAM `StringLike` as a RegExp: `*` matches any run of characters (our patterns use no `?`). */
+const iamLike = (pattern: string) => {
+  expect(pattern).not.toContain('?');
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${pattern.split('*').map(literal).join('.*')}$`);
+};
 
 // ---------- tests ----------
 
@@ -197,9 +253,9 @@ describe('functions', () => {
     const handlers = new Set(ROUTES.map((r) => r.handler));
     expect(SESSION_ROUTES.length).toBeGreaterThan(0);
     expect(authorizerCount()).toBe(2);
-    template.resourceCountIs('AWS::Lambda::Function', handlers.size + authorizerCount());
-    const all = new Set([...routeFunctionIds(), ...authorizerFunctionIds()]);
-    expect(all.size).toBe(handlers.size + authorizerCount());
+    template.resourceCountIs('AWS::Lambda::Function', handlers.size + extraFunctionCount());
+    const all = new Set([...routeFunctionIds(), ...authorizerFunctionIds(), ...PIPELINE_MODULES.map((m) => functionOf(m))]);
+    expect(all.size).toBe(handlers.size + extraFunctionCount());
   });
 
   it('all run nodejs22.x on arm64 with the table name, Powertools settings and no source maps', () => {
@@ -219,9 +275,30 @@ describe('functions', () => {
     }
   });
 
-  it('route functions time out after 10 s, the authorizers sooner', () => {
-    for (const id of routeFunctionIds()) expect(resources[id]!.Properties.Timeout, id).toBe(10);
-    for (const id of authorizerFunctionIds()) expect(resources[id]!.Properties.Timeout, id).toBeLessThan(10);
+  it('route functions time out after 10 s unless their route sets timeoutSeconds, the authorizers sooner', () => {
+    expect(DEFAULT_ROUTE_TIMEOUT_S).toBe(10);
+    for (const r of ROUTES) {
+      const id = functionIn(methodFor(r).Integration.Uri);
+      const longest = Math.max(...ROUTES.filter((x) => x.handler === r.handler).map((x) => x.timeoutSeconds ?? DEFAULT_ROUTE_TIMEOUT_S));
+      expect(resources[id]!.Properties.Timeout, label(r)).toBe(longest);
+      // API Gateway ends the request at 29 s; the function must end it first.
+      expect(resources[id]!.Properties.Timeout, label(r)).toBeLessThan(API_INTEGRATION_TIMEOUT_S);
+    }
+    for (const id of authorizerFunctionIds()) expect(resources[id]!.Properties.Timeout, id).toBeLessThan(DEFAULT_ROUTE_TIMEOUT_S);
+  });
+
+  it('test-webhook waits for a receiver (up to 15 s) and so gets 20 s', () => {
+    const testRoutes = ROUTES.filter((r) => r.handler === 'test-webhook');
+    expect(testRoutes.map((r) => r.timeoutSeconds)).toEqual([20]);
+    expect(resources[functionIn(methodFor(testRoutes[0]!).Integration.Uri)]!.Properties.Timeout).toBe(20);
+  });
+
+  it('no function is configured for local use: no loopback receivers, local endpoints or test schedules', () => {
+    for (const [id, { Properties: p }] of ofType('AWS::Lambda::Function')) {
+      for (const name of LOCAL_ONLY_ENV) expect(Object.keys(p.Environment.Variables), id).not.toContain(name);
+    }
+    // So the deployed delivery function runs the default schedule, the one the redrive is sized for.
+    expect(DELIVERY_ATTEMPTS).toBe(DEFAULT_RETRY_SCHEDULE_S.length + 1);
   });
 
   it('each function logs to its own log group with a retention', () => {
@@ -269,12 +346,20 @@ describe('bundles', () => {
     expect(withoutTable).toBe(new Set(ROUTES.filter((r) => r.access === 'none').map((r) => r.handler)).size);
   });
 
-  it('load under Node and export a handler (no "Dynamic require" failures)', () => {
-    for (const [id] of ofType('AWS::Lambda::Function')) {
+  it('load under Node with their own environment and export a handler (no "Dynamic require" failures)', () => {
+    for (const [id, { Properties: p }] of ofType('AWS::Lambda::Function')) {
+      // The variables the template gives the function, with a stand-in for each resolved reference:
+      // a module that reads a variable the stack forgot fails its cold start here.
+      const own = Object.fromEntries(
+        Object.entries<Json>(p.Environment.Variables).map(([k, v]) => [k, typeof v === 'string' ? v : `stack-test-${k}`]),
+      );
+      const inherited = Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => !k.startsWith('WEBHOOK_') && k !== 'TABLE_NAME' && !LOCAL_ONLY_ENV.includes(k)),
+      );
       const out = execFileSync(
         process.execPath,
         ['--input-type=module', '-e', "const m = await import('./index.mjs'); process.stdout.write(typeof m.handler);"],
-        { cwd: bundleDir(id), env: { ...process.env, TABLE_NAME: 'stack-test', AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'pipe', 'ignore'] },
+        { cwd: bundleDir(id), env: { ...inherited, ...own, AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'pipe', 'ignore'] },
       ).toString();
       expect(out, id).toBe('function');
     }
@@ -419,17 +504,219 @@ describe('least privilege', () => {
     }
   });
 
-  it('function policies name only the table and its indexes, never "*"', () => {
+  it('function policies name only the table, its indexes and stream, and the webhook queues; "*" only for ListStreams', () => {
     const table = tableId();
+    const queues = ofType('AWS::SQS::Queue').map(([qid]) => qid);
+    expect(queues.sort()).toEqual([deliveryQueueId(), deliveryDlqId(), streamFailureQueueId()].sort());
     for (const [id] of ofType('AWS::Lambda::Function')) {
       for (const s of statementsOf(id)) {
+        const actions: string[] = [s.Action].flat();
         const targets = [s.Resource].flat();
-        expect(targets, id).not.toContain('*');
-        for (const t of targets) expect(getAtts(t), id).toEqual([table]);
+        if (targets.includes('*')) {
+          // ListStreams has no resource-level permission; the stream event source needs it.
+          expect(targets, id).toEqual(['*']);
+          expect(actions, id).toEqual(['dynamodb:ListStreams']);
+          expect(id, 'only the fan-out reads the stream').toBe(functionOf(FANOUT_MODULE));
+          continue;
+        }
+        for (const a of actions) expect(a, id).toMatch(/^(dynamodb|sqs):/);
+        for (const t of targets) {
+          const [target] = getAtts(t);
+          expect(getAtts(t), id).toHaveLength(1);
+          if (actions.every((a) => a.startsWith('dynamodb:'))) expect(target, id).toBe(table);
+          else expect(queues, `${id}: ${target}`).toContain(target);
+        }
       }
       const managed = JSON.stringify(resources[roleOf(id)]!.Properties.ManagedPolicyArns ?? []);
       expect(managed.match(/policy\/[\w/-]+/g) ?? [], id).toEqual(['policy/service-role/AWSLambdaBasicExecutionRole']);
     }
+  });
+});
+
+describe('webhook pipeline', () => {
+  const fanoutId = () => functionOf(FANOUT_MODULE);
+  const deliveryId = () => functionOf(DELIVERY_MODULE);
+  const queue = (id: string) => resources[id]!.Properties;
+  const dynamoStatements = (fnId: string) => statementsOf(fnId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+
+  it('fan-out reads the table stream from LATEST in batches of 100, only the event filter patterns', () => {
+    const m = mappingOf(fanoutId());
+    expect(m.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId(), 'StreamArn'] });
+    expect(m.StartingPosition).toBe('LATEST');
+    expect(m.BatchSize).toBe(100);
+    const patterns = m.FilterCriteria.Filters.map((f: Json) => JSON.parse(f.Pattern));
+    expect(patterns).toEqual(STREAM_FILTER_PATTERNS);
+    // Lambda matches a filter value only inside an array; a bare string would never match.
+    const leaves = (v: Json): Json[] => (Array.isArray(v) ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(leaves) : [v]);
+    for (const p of patterns) for (const leaf of leaves(p)) expect(Array.isArray(leaf), JSON.stringify(p)).toBe(true);
+  });
+
+  it('fan-out isolates and retries failing records, then sends the batch to its own failure queue', () => {
+    const m = mappingOf(fanoutId());
+    expect(m.BisectBatchOnFunctionError).toBe(true);
+    expect(m.MaximumRetryAttempts).toBe(5);
+    expect(m.MaximumRecordAgeInSeconds).toBe(86_400);
+    expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    const failures = streamFailureQueueId();
+    expect(failures).not.toBe(deliveryQueueId());
+    expect(failures).not.toBe(deliveryDlqId());
+    // Lambda sends to the destination with the function's role.
+    expect(actionsOn(fanoutId(), failures)).toContain('sqs:SendMessage');
+  });
+
+  it('delivery consumes the delivery queue 10 at a time and reports failures per message', () => {
+    const m = mappingOf(deliveryId());
+    expect(m.BatchSize).toBe(10);
+    expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(m.MaximumBatchingWindowInSeconds ?? 0).toBe(DELIVERY_BATCHING_WINDOW.toSeconds());
+    expect(m.FilterCriteria).toBeUndefined();
+    expect(resources[deliveryId()]!.Properties.Timeout).toBe(DELIVERY_TIMEOUT.toSeconds());
+    // A batch is sent in parallel, each attempt up to 15 s (WEBHOOK_TIMEOUT_MS's ceiling).
+    expect(DELIVERY_TIMEOUT.toSeconds()).toBeGreaterThan(15);
+  });
+
+  it('every queue is encrypted and refuses requests without TLS', () => {
+    const queues = ofType('AWS::SQS::Queue');
+    expect(queues).toHaveLength(3);
+    for (const [id, { Properties: p }] of queues) {
+      expect(p.SqsManagedSseEnabled === true || p.KmsMasterKeyId !== undefined, id).toBe(true);
+      const policies = ofType('AWS::SQS::QueuePolicy').filter(([, qp]) => qp.Properties.Queues.some((q: Json) => q.Ref === id));
+      const denials = policies
+        .flatMap(([, qp]) => qp.Properties.PolicyDocument.Statement)
+        .filter((st: Json) => st.Effect === 'Deny' && st.Condition?.Bool?.['aws:SecureTransport'] === 'false');
+      expect(denials, id).toHaveLength(1);
+      expect(denials[0].Action, id).toBe('sqs:*');
+    }
+  });
+
+  it('the delivery queue redrives only after the last attempt plus two, and its visibility covers six timeouts', () => {
+    const q = queue(deliveryQueueId());
+    expect(DELIVERY_ATTEMPTS).toBe(maxAttempts());
+    expect(q.RedrivePolicy.maxReceiveCount).toBe(maxAttempts() + 2);
+    expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(6 * DELIVERY_TIMEOUT.toSeconds() + DELIVERY_BATCHING_WINDOW.toSeconds());
+    expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(180);
+  });
+
+  it('the delivery queue keeps a message through the longest retry schedule', () => {
+    // Every delay at its largest: +20% jitter, or a receiver's Retry-After at the cap, at most 12 h.
+    const delays = Array.from({ length: maxAttempts() - 1 }, (_, i) =>
+      retryDelayS(i + 1, DEFAULT_RETRY_SCHEDULE_S, MAX_RETRY_AFTER_S * 1000, () => 1)!,
+    );
+    const longest = delays.reduce((a, b) => a + b, 0) + maxAttempts() * DELIVERY_TIMEOUT.toSeconds();
+    // Without it the queue's 4-day default would decide silently.
+    expect(queue(deliveryQueueId()).MessageRetentionPeriod).toBeGreaterThan(longest);
+  });
+
+  it('both dead-letter queues keep messages 14 days', () => {
+    for (const id of [deliveryDlqId(), streamFailureQueueId()]) {
+      expect(queue(id).MessageRetentionPeriod, id).toBe(14 * 86_400);
+      expect(queue(id).RedrivePolicy, id).toBeUndefined();
+    }
+  });
+
+  it('an alarm fires on the first message in either dead-letter queue, and stays quiet without data', () => {
+    for (const qid of [deliveryDlqId(), streamFailureQueueId()]) {
+      const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) =>
+        (a.Properties.Dimensions ?? []).some((d: Json) => d.Name === 'QueueName' && getAtts(d.Value).includes(qid)),
+      );
+      expect(alarms, qid).toHaveLength(1);
+      expect(alarms[0]![1].Properties, qid).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        Period: 300,
+        TreatMissingData: 'notBreaching',
+      });
+    }
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(2);
+  });
+
+  it('both functions get the queue URLs and nothing local', () => {
+    for (const fn of [fanoutId(), deliveryId()]) {
+      const env = resources[fn]!.Properties.Environment.Variables;
+      expect(env.WEBHOOK_QUEUE_URL, fn).toEqual({ Ref: deliveryQueueId() });
+      expect(env.WEBHOOK_DLQ_URL, fn).toEqual({ Ref: deliveryDlqId() });
+      expect(env.TABLE_NAME, fn).toEqual({ Ref: tableId() });
+    }
+  });
+
+  it('fan-out reads the table, never writes it, and may only send to the delivery queue', () => {
+    const fn = fanoutId();
+    const actions = actionsOf(fn);
+    expect(actions).toContain('dynamodb:Query'); // endpoints of a tenant
+    for (const a of [...WRITE_ACTIONS, ...FORBIDDEN_ACTIONS, 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert']) expect(actions).not.toContain(a);
+    for (const a of actions.filter((x) => x.startsWith('dynamodb:'))) {
+      expect([...TABLE_ACTIONS.read, 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], a).toContain(a);
+    }
+    expect(actionsOn(fn, deliveryQueueId())).toContain('sqs:SendMessage');
+    expect(actionsOn(fn, deliveryQueueId())).not.toContain('sqs:ReceiveMessage');
+    expect(actionsOn(fn, deliveryDlqId())).toEqual([]);
+  });
+
+  it('delivery may only Get, Put and Update items in webhook partitions, on the table itself', () => {
+    const fn = deliveryId();
+    const statements = dynamoStatements(fn);
+    expect(statements.length).toBeGreaterThan(0);
+    for (const st of statements) {
+      expect(st.Effect).toBe('Allow');
+      expect(st.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`T#*${WEBHOOK_PARTITION_SUFFIX}`] } });
+      // The table only: no index, no stream.
+      expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+      for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], a).toContain(a);
+    }
+    const actions = actionsOf(fn);
+    for (const a of ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:BatchGetItem', ...FORBIDDEN_ACTIONS]) {
+      expect(actions).not.toContain(a);
+    }
+    // Not the generic TableFunction grant of a route.
+    expect(statements.flatMap((st) => [st.Action].flat())).not.toEqual(expect.arrayContaining(TABLE_ACTIONS.read));
+  });
+
+  it('the delivery condition admits exactly the webhook and attempt keys of any tenant', () => {
+    const [pattern] = dynamoStatements(deliveryId())[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+    const like = iamLike(pattern);
+    const built = Object.entries(keys)
+      .filter(([, build]) => typeof build === 'function')
+      .map(([name, build]) => [name, (build as (...a: string[]) => unknown)('tenant-1', 'id-2', 'id-3')] as const)
+      .filter((entry): entry is readonly [string, { PK: string; SK: string }] => typeof (entry[1] as Json)?.PK === 'string');
+    const admitted = built.filter(([, key]) => like.test(key.PK)).map(([name]) => name);
+    expect(admitted.sort()).toEqual(['attempt', 'webhook']);
+    for (const [name, key] of built) expect(like.test(key.PK), name).toBe(key.PK === keys.webhookPartition('tenant-1'));
+    // Candidates, users and tokens of the same tenant share its id but not the partition.
+    expect(like.test(keys.candidate('tenant-1', 'c').PK)).toBe(false);
+    expect(like.test(keys.tenantToken('tenant-1', 't').PK)).toBe(false);
+  });
+
+  it('delivery consumes and re-times messages on the delivery queue and sends only to the DLQ', () => {
+    const fn = deliveryId();
+    const onQueue = actionsOn(fn, deliveryQueueId());
+    for (const a of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) expect(onQueue).toContain(a);
+    expect(onQueue).not.toContain('sqs:SendMessage');
+    expect(actionsOn(fn, deliveryDlqId())).toContain('sqs:SendMessage');
+    expect(actionsOn(fn, deliveryDlqId())).not.toContain('sqs:ReceiveMessage');
+    expect(actionsOn(fn, streamFailureQueueId())).toEqual([]);
+  });
+
+  it('with an alarm topic, both alarms notify it', () => {
+    const outdir = mkdtempSync(path.join(tmpdir(), 'stack-test-'));
+    try {
+      const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+      // The operators' topic, from a stack of their own.
+      const alarmTopic = new sns.Topic(new Stack(app, 'Ops'), 'Alarms');
+      const stack = new TalentPipelineStack(app, 'WithTopic', { alarmTopic });
+      const assembly = app.synth();
+      const res = assembly.getStackArtifact(stack.artifactId).template.Resources as Record<string, CfnResource>;
+      const alarms = ofType('AWS::CloudWatch::Alarm', res);
+      expect(alarms).toHaveLength(2);
+      const exported = Object.values<Json>(assembly.getStackByName('Ops').template.Outputs).map((o) => o.Export.Name);
+      expect(exported).toHaveLength(1);
+      for (const [id, a] of alarms) expect(a.Properties.AlarmActions, id).toEqual([{ 'Fn::ImportValue': exported[0] }]);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+    for (const [id, a] of ofType('AWS::CloudWatch::Alarm')) expect(a.Properties.AlarmActions, id).toBeUndefined();
   });
 });
 
@@ -491,6 +778,12 @@ describe('outputs', () => {
     expect(url).toContain('execute-api');
     expect(outputs.TableName.Value).toEqual({ Ref: tableId() });
   });
+
+  it('exports the webhook delivery queue and its dead-letter queue', () => {
+    const outputs = template.toJSON().Outputs;
+    expect(outputs.DeliveryQueueUrl.Value).toEqual({ Ref: deliveryQueueId() });
+    expect(outputs.DeliveryDlqUrl.Value).toEqual({ Ref: deliveryDlqId() });
+  });
 });
 
 describe('route table drives the stack', () => {
@@ -515,7 +808,7 @@ describe('route table drives the stack', () => {
     expect(keys).toContain(`GET ${API_PREFIX}/candidates/{id}`);
     expect(keys).toHaveLength(ROUTES.length + 1);
     // Same module, same function: no duplicate bundle.
-    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + authorizerCount());
+    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + extraFunctionCount());
   });
 
   it('another session route shares the one REQUEST authorizer on the Cookie header, never cached', () => {
@@ -527,7 +820,7 @@ describe('route table drives the stack', () => {
     const all = methods(res);
     expect(all.get('GET /api/session/me').AuthorizerId).toEqual({ Ref: id });
     for (const r of SESSION_ROUTES) expect(all.get(label(r)).AuthorizerId, label(r)).toEqual({ Ref: id });
-    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + 2);
+    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + extraFunctionCount());
   });
 
   it('a table without session routes has no REQUEST authorizer and no session-authorizer function', () => {
@@ -535,7 +828,8 @@ describe('route table drives the stack', () => {
     const res = synthWithout(table);
     expect(ofType('AWS::ApiGateway::Authorizer', res).map(([, a]) => a.Properties.Type)).toEqual(['TOKEN']);
     expect(ofType('AWS::Lambda::Function', res).map(([fnId]) => fnId).filter((fnId) => fnId.startsWith(`${pascal(SESSION_AUTHORIZER_MODULE)}Fn`))).toEqual([]);
-    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(table.map((r) => r.handler)).size + 1);
+    expect(ofType('AWS::Lambda::Function', res)).toHaveLength(new Set(table.map((r) => r.handler)).size + extraFunctionCount(table));
+    expect(extraFunctionCount(table)).toBe(1 + PIPELINE_MODULES.length);
   });
 
   it('a route added with auth none is open and nothing else becomes open', () => {
@@ -545,11 +839,25 @@ describe('route table drives the stack', () => {
     expect(open.sort()).toEqual([...PUBLIC_ROUTES, health].map(label).sort());
   });
 
-  it('an authorizer module cannot serve a route', () => {
+  it('an authorizer or webhook pipeline module cannot serve a route', () => {
     for (const handler of [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE]) {
       const bad = { ...pipelineRoute, path: `${API_PREFIX}/${handler}`, handler } as unknown as Route;
       expect(() => synthWithout([...ROUTES, bad]), handler).toThrow(/authorizer module/);
     }
+    for (const handler of PIPELINE_MODULES) {
+      const bad = { ...pipelineRoute, path: `${API_PREFIX}/${handler}`, handler } as unknown as Route;
+      expect(() => synthWithout([...ROUTES, bad]), handler).toThrow(/webhook pipeline module/);
+    }
+  });
+
+  it('a route timeout must end before API Gateway gives up, and a shared module takes the longest', () => {
+    for (const timeoutSeconds of [API_INTEGRATION_TIMEOUT_S, 60, 0, 2.5]) {
+      const slow: Route = { ...pipelineRoute, timeoutSeconds };
+      expect(() => synthWithout([...ROUTES.filter((r) => r !== pipelineRoute), slow]), String(timeoutSeconds)).toThrow(/timeoutSeconds/);
+    }
+    const slower: Route = { ...pipelineRoute, path: `${API_PREFIX}/pipeline/slow`, timeoutSeconds: API_INTEGRATION_TIMEOUT_S - 1 };
+    const res = synthWithout([...ROUTES, slower]);
+    expect(res[functionOf('get-pipeline', res)]!.Properties.Timeout).toBe(API_INTEGRATION_TIMEOUT_S - 1);
   });
 
   it('the deployed stack has a REQUEST authorizer exactly when the table has a session route', () => {
