@@ -13,8 +13,6 @@ import { listEndpoints, type Endpoint } from '../lib/store/webhooks';
 import { envelope, eventsFromRecord } from '../lib/webhooks/events';
 import { queueConfig, sqs, type DeliveryMessage } from '../lib/webhooks/queue';
 
-const processor = new BatchProcessor(EventType.DynamoDBStreams);
-
 /** Tenant slugs never change; keep them for the life of the container. */
 const slugs = new Map<string, Promise<string>>();
 const slugOf = (tenantId: string) => {
@@ -64,8 +62,10 @@ export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
     return cache.get(tenantId)!;
   };
   // In order: a stream's records for one item must not overtake each other.
-  return processPartialResponse(event, (r: DynamoDBRecord) => fanOut(r, endpointsOf), processor, {
+  // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
+  return processPartialResponse(event, (r: DynamoDBRecord) => fanOut(r, endpointsOf), new BatchProcessor(EventType.DynamoDBStreams), {
     context,
     processInParallel: false,
+    throwOnFullBatchFailure: false,
   });
 };

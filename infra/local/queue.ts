@@ -72,6 +72,12 @@ export function startQueuePoller(
   opts: { concurrency?: number; log?: (line: string) => void } = {},
 ): { stop(): Promise<void> } {
   let running = true;
+  /**
+   * Receive counts, kept here: local-aws-sqs neither returns ApproximateReceiveCount to current
+   * SDKs nor counts as SQS does (it also counts visibility changes). The delivery handler reads
+   * the count as the attempt number, so it must be right.
+   */
+  const receives = new Map<string, number>();
   const arn = `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${DELIVERY_QUEUE}`;
   const worker = async () => {
     while (running) {
@@ -96,7 +102,7 @@ export function startQueuePoller(
             receiptHandle: m.ReceiptHandle!,
             body: m.Body ?? '',
             attributes: {
-              ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+              ApproximateReceiveCount: String(receives.set(m.MessageId!, (receives.get(m.MessageId!) ?? 0) + 1).get(m.MessageId!)),
               SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
               SenderId: 'local',
               ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
@@ -118,6 +124,7 @@ export function startQueuePoller(
           continue;
         }
         const done = Messages.filter((m) => !failed.has(m.MessageId!));
+        for (const m of done) receives.delete(m.MessageId!);
         if (done.length) {
           await q.client.send(
             new DeleteMessageBatchCommand({

@@ -17,8 +17,10 @@ export async function startWebhookPipeline(opts: {
   concurrency?: number;
 }): Promise<WebhookPipeline> {
   const { maxAttempts } = await import('../../lib/webhooks/config');
-  // Visibility timeout: 6x the function timeout, as the stack sets it.
-  const queues = await startQueues({ maxReceiveCount: maxAttempts() + 2, visibilityTimeoutS: 180 });
+  // Visibility timeout: 6x the function timeout, as the stack sets it. The emulator counts
+  // visibility changes as receives, so its redrive (a crash backstop) gets generous headroom;
+  // the delivery handler dead-letters explicitly after the last attempt, as deployed.
+  const queues = await startQueues({ maxReceiveCount: 3 * maxAttempts() + 2, visibilityTimeoutS: 180 });
   process.env.WEBHOOK_QUEUE_URL = queues.queueUrl;
   process.env.WEBHOOK_DLQ_URL = queues.dlqUrl;
   process.env.SQS_ENDPOINT = queues.endpoint;

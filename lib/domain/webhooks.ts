@@ -30,7 +30,7 @@ const publicView = (e: Endpoint) => ({
  * caught at delivery time, when the connection is made (lib/webhooks/send.ts).
  */
 function checkTarget(url: string) {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   const literal = isIP(host) ? host : host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : undefined;
   const reason = literal && forbiddenReason(literal, { allowLoopback: webhookConfig.allowLoopback });
   if (reason) throw new ValidationError(`url must not point at a ${reason} address`);

@@ -8,8 +8,9 @@ export const DEFAULT_RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_
 
 export function parseSchedule(value: string | undefined): number[] {
   if (!value) return DEFAULT_RETRY_SCHEDULE_S;
-  const parts = value.split(',').map((p) => Number(p.trim()));
-  if (!parts.every((n) => Number.isInteger(n) && n >= 0 && n <= 43_200)) {
+  const raw = value.split(',').map((p) => p.trim());
+  const parts = raw.map(Number);
+  if (!raw.every((p) => /^\d{1,5}$/.test(p)) || !parts.every((n) => n <= 43_200)) {
     throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds (0-43200), got "${value}"`);
   }
   return parts;

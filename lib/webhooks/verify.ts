@@ -1,8 +1,8 @@
 /**
  * For receivers: verify a Talent Pipeline webhook. Give it the raw body exactly as received
  * (before any JSON parsing), the request headers and the endpoint's secret. Checks the spec's
- * X-Service-Signature in constant time and, when present, the Standard Webhooks signature with
- * its timestamp within `toleranceSeconds` (replay protection).
+ * X-Service-Signature and the Standard Webhooks signature in constant time, and that the
+ * timestamp is within `toleranceSeconds` (replay protection).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { serviceSignature, standardSignature } from './sign';
@@ -20,10 +20,10 @@ export function verifyWebhook(
   const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   const given = h('x-service-signature');
   if (!given || !same(given, serviceSignature(secret, rawBody))) return false;
+  // Every delivery carries these; without them a captured request could be replayed forever.
   const id = h('webhook-id');
   const timestamp = Number(h('webhook-timestamp'));
   const signatures = h('webhook-signature');
-  if (!id && !signatures) return true;
   if (!id || !signatures || !Number.isInteger(timestamp)) return false;
   if (Math.abs(now / 1000 - timestamp) > toleranceSeconds) return false;
   const expected = standardSignature(secret, id, timestamp, rawBody);
