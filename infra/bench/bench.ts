@@ -18,7 +18,7 @@ import { ensureTable, localClient } from '../local/table';
 
 const root = join(import.meta.dirname, '..', '..');
 const out = mkdtempSync(join(tmpdir(), 'tp-bench-'));
-const modules = ['authorizer', ...new Set(routes.map((r) => r.handler))];
+const modules = ['authorizer', 'session-authorizer', ...new Set(routes.map((r) => r.handler)), 'webhook-fanout', 'webhook-delivery'];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const summarize = (sent: string[]) =>
