@@ -79,7 +79,7 @@ async function deliver(record: SQSRecord): Promise<void> {
   const now = await recordFailure(msg.tenantId, endpoint.id, at, gone ? 'receiver answered 410 Gone' : undefined);
   const failingTooLong =
     !gone && now?.failing_since && Date.parse(at) - Date.parse(now.failing_since) >= webhookConfig.disableAfterMs;
-  if (failingTooLong) await disableEndpoint(msg.tenantId, endpoint.id, 'failing continuously for 5 days');
+  if (failingTooLong) await disableEndpoint(msg.tenantId, endpoint.id, `failing continuously since ${now!.failing_since}`);
   const delay = gone || failingTooLong ? undefined : retryDelayS(attempt, webhookConfig.retryScheduleS, result.retryAfterMs);
   const deadLettered = !gone && delay === undefined;
   await putAttempt(msg.tenantId, endpoint.id, {

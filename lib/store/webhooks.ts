@@ -79,7 +79,12 @@ export async function putEndpoint(
   await ddb.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...keys.webhook(tenantId, endpoint.id), type: 'webhook', ...endpoint },
+      // Absent, not NULL: if_not_exists(failing_since, …) must see no attribute to start a run.
+      Item: {
+        ...keys.webhook(tenantId, endpoint.id),
+        type: 'webhook',
+        ...Object.fromEntries(Object.entries(endpoint).filter(([, v]) => v !== null)),
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );

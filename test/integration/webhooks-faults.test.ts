@@ -1,0 +1,215 @@
+/**
+ * At-least-once when things break: a fan-out that fails part-way through a stream batch, a
+ * delivery invocation that crashes, a record that fails inside a delivery batch, and an
+ * endpoint that keeps failing long enough to be disabled. Handlers are called directly with
+ * Lambda-shaped events, against DynamoDB Local, local SQS and a real HTTPS receiver.
+ */
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { lambdaContext } from '../../infra/local/events';
+import { startStack, type Stack } from '../helpers/stack';
+
+let stack: Stack;
+let receiver: https.Server;
+let url: string;
+const hits: { id: string; path: string }[] = [];
+let failing = new Set<string>();
+
+beforeAll(async () => {
+  const tls = inject('tls');
+  receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+    req.resume().on('end', () => {
+      hits.push({ id: String(req.headers['webhook-id']), path: req.url! });
+      res.writeHead(failing.has(req.url!) ? 503 : 204, { Connection: 'close' }).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  url = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // The pollers run too, but these tests drive the handlers themselves.
+  stack = await startStack({ webhooks: { retrySchedule: '1,1,1,1,1,1', allowLoopback: true, timeoutMs: 1000, disableAfterMs: 1500 } });
+});
+afterAll(async () => {
+  await stack.close();
+  receiver.close();
+});
+
+const until = async (check: () => boolean | Promise<boolean>, ms = 15_000) => {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+async function endpointFor(path: string) {
+  const t = await stack.tenant();
+  const { putEndpoint } = await import('../../lib/store/webhooks');
+  const { generateSecret } = await import('../../lib/webhooks/sign');
+  const e = await putEndpoint(t.id, { url: `${url}${path}`, secret: generateSecret(), events: ['candidate.created'], description: null });
+  return { tenant: t, endpoint: e };
+}
+
+/** A stream record as Lambda delivers it: a candidate INSERT. */
+function insertRecord(tenantId: string, id: string, seq: number): DynamoDBRecord {
+  const at = new Date().toISOString();
+  return {
+    eventID: `ev-${id}`,
+    eventName: 'INSERT',
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      SequenceNumber: String(seq),
+      NewImage: {
+        type: { S: 'candidate' },
+        id: { S: id },
+        tenant_id: { S: tenantId },
+        name: { S: `Candidate ${id}` },
+        stage: { S: 'applied' },
+        created_at: { S: at },
+        updated_at: { S: at },
+      },
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+}
+
+describe('fan-out fails part-way through a stream batch', () => {
+  it('reports the first failed record, and the retry from there yields the same event ids', async () => {
+    const { tenant } = await endpointFor('/fanout');
+    const { handler } = await import('../../functions/webhook-fanout');
+    const { sqs } = await import('../../lib/webhooks/queue');
+    const records = ['a', 'b', 'c'].map((id, i) => insertRecord(tenant.id, `${tenant.id}-${id}`, 100 + i));
+    // SQS refuses the second record's send once.
+    let sends = 0;
+    const name = `fail-second-send-${Math.random()}`;
+    sqs.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        if (ctx.commandName === 'SendMessageBatchCommand' && ++sends === 2) throw new Error('SQS unavailable');
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    let first;
+    try {
+      first = await handler({ Records: records } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
+    } finally {
+      sqs.middlewareStack.remove(name);
+    }
+    expect(first.batchItemFailures.map((f) => f.itemIdentifier)).toContain('101');
+    expect(first.batchItemFailures.map((f) => f.itemIdentifier)).not.toContain('100');
+    // Lambda retries from the first failure; the events keep their ids.
+    const retry = await handler({ Records: records.slice(1) } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
+    expect(retry.batchItemFailures).toEqual([]);
+    const { eventsFromRecord } = await import('../../lib/webhooks/events');
+    const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
+    await until(() => ids.every((id) => hits.some((h) => h.id === id)));
+    expect(hits.filter((h) => h.path === '/fanout').map((h) => h.id).sort()).toEqual(expect.arrayContaining(ids));
+  });
+});
+
+describe('delivery fails inside a batch, or crashes', () => {
+  async function message(tenantId: string, endpointId: string, eventId: string) {
+    const body = JSON.stringify({ event: 'candidate.created', data: { candidateId: eventId }, timestamp: new Date().toISOString(), tenantSlug: 't' });
+    return JSON.stringify({ v: 1, eventId, eventType: 'candidate.created', tenantId, endpointId, body });
+  }
+
+  it('a record whose bookkeeping fails is reported alone and delivered, with the same id, when it comes back', async () => {
+    const { tenant, endpoint } = await endpointFor('/batch');
+    const { handler } = await import('../../functions/webhook-delivery');
+    const { ddbClient } = await import('../../lib/store/client');
+    const event: SQSEvent = {
+      Records: await Promise.all(
+        ['evt_batch_1', 'evt_batch_2', 'evt_batch_3'].map(async (id, i) => ({
+          messageId: `m${i}`,
+          receiptHandle: `r${i}`,
+          body: await message(tenant.id, endpoint.id, id),
+          attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhook-deliveries',
+          awsRegion: 'us-east-1',
+        })),
+      ),
+    };
+    // Recording the second message's attempt fails once: as if the function died right there.
+    const name = `fail-one-put-${Math.random()}`;
+    let failedOnce = false;
+    ddbClient.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        // Marshalled or not, depending on where the document client's own middleware stands.
+        const eventId = (args as { input: { Item?: { event_id?: string | { S?: string } } } }).input.Item?.event_id;
+        const id = typeof eventId === 'string' ? eventId : eventId?.S;
+        if (!failedOnce && ctx.commandName === 'PutItemCommand' && id === 'evt_batch_2') {
+          failedOnce = true;
+          throw new Error('DynamoDB unavailable');
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    let res;
+    try {
+      res = await handler(event, lambdaContext('webhook-delivery'));
+    } finally {
+      ddbClient.middlewareStack.remove(name);
+    }
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
+    // SQS hands the unreported message back; this time it goes through, under the same id.
+    const again = await handler({ Records: [{ ...event.Records[1]!, attributes: { ...event.Records[1]!.attributes, ApproximateReceiveCount: '2' } }] }, lambdaContext('webhook-delivery'));
+    expect(again.batchItemFailures).toEqual([]);
+    const ids = hits.filter((h) => h.path === '/batch').map((h) => h.id);
+    expect(ids.filter((id) => id === 'evt_batch_2')).toHaveLength(2); // at least once: sent, then sent again
+    expect(ids).toEqual(expect.arrayContaining(['evt_batch_1', 'evt_batch_3']));
+  });
+
+  it('a crashed invocation deletes nothing: the queue hands the messages back and they are delivered', async () => {
+    const { tenant, endpoint } = await endpointFor('/crash');
+    const { startQueues, startQueuePoller } = await import('../../infra/local/queue');
+    const { handler } = await import('../../functions/webhook-delivery');
+    // A queue of its own with a 1 s visibility timeout, so the redelivery comes quickly.
+    const queues = await startQueues({ maxReceiveCount: 10, visibilityTimeoutS: 1 });
+    try {
+      for (const id of ['evt_crash_1', 'evt_crash_2']) {
+        await queues.client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: await message(tenant.id, endpoint.id, id) }));
+      }
+      let crashes = 0;
+      const poller = startQueuePoller(queues, async (e, ctx) => {
+        if (crashes++ === 0) throw new Error('out of memory');
+        return handler(e, ctx);
+      }, { concurrency: 1 });
+      try {
+        await until(() => ['evt_crash_1', 'evt_crash_2'].every((id) => hits.some((h) => h.id === id && h.path === '/crash')));
+      } finally {
+        await poller.stop();
+      }
+      expect(crashes).toBeGreaterThan(1);
+      const left = await queues.client.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, WaitTimeSeconds: 0 }));
+      expect(left.Messages ?? []).toEqual([]);
+    } finally {
+      await queues.stop();
+    }
+  });
+});
+
+describe('an endpoint that keeps failing', () => {
+  it('is disabled once it has failed continuously for WEBHOOK_DISABLE_AFTER_MS, and says since when', async () => {
+    const { tenant, endpoint } = await endpointFor('/always-down');
+    failing = new Set(['/always-down']);
+    const token = await tenant.token(['candidates:write']);
+    for (let i = 0; i < 2; i++) {
+      expect((await stack.call('POST', '/api/v1/candidates', { token, body: { name: `Down ${i}` } })).status).toBe(201);
+    }
+    const { getEndpoint } = await import('../../lib/store/webhooks');
+    await until(async () => (await getEndpoint(tenant.id, endpoint.id))?.active === false);
+    const disabled = await getEndpoint(tenant.id, endpoint.id);
+    expect(disabled!.disabled_reason).toMatch(/^failing continuously since \d{4}-/);
+    expect(disabled!.failure_count).toBeGreaterThanOrEqual(2);
+    // Nothing more is attempted once it is disabled.
+    const seen = hits.filter((h) => h.path === '/always-down').length;
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(hits.filter((h) => h.path === '/always-down').length).toBe(seen);
+  });
+});
