@@ -17,8 +17,11 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
   if (!token || !isWellFormedToken(token)) throw unauthorized();
   const grant = await findTokenGrant(tokenDigest(token));
   if (!grant) throw unauthorized();
-  // Runs once per token per cache period, so last_used_at is at most that stale.
-  await touchToken(grant.tenant_id, grant.token_id, new Date().toISOString());
+  // Runs once per token per cache period, so last_used_at is at most that stale. Best effort:
+  // a throttled write must not turn a valid token away.
+  await touchToken(grant.tenant_id, grant.token_id, new Date().toISOString()).catch((err: Error) =>
+    console.warn(JSON.stringify({ level: 'WARN', message: 'last_used_at not updated', error: err.name })),
+  );
   return policyFor(grant.token_id, event.methodArn, tokenRoutes(grant.scopes), {
     tenantId: grant.tenant_id,
     tenantSlug: grant.tenant_slug,

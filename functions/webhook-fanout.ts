@@ -61,7 +61,8 @@ export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
     if (!cache.has(tenantId)) cache.set(tenantId, listEndpoints(tenantId));
     return cache.get(tenantId)!;
   };
-  // In order: a stream's records for one item must not overtake each other.
+  // Sequential, so a batch's messages are enqueued in stream order. Records after a failed one
+  // still go out, and go out again when Lambda retries from the failure: at least once.
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
   return processPartialResponse(event, (r: DynamoDBRecord) => fanOut(r, endpointsOf), new BatchProcessor(EventType.DynamoDBStreams), {
     context,

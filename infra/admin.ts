@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import './local/quiet-sdk';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/auth/password';
-import { REQ_STATUSES, SCOPES, STAGES, type ReqStatus, type Scope, type Stage } from '../lib/model';
+import { DEFAULT_STUCK_DAYS, REQ_STATUSES, SCOPES, type ReqStatus, type Scope, type Stage } from '../lib/model';
 
 const USAGE = `Usage:
   admin tenant create <slug> [--name <name>]                 prints the tenant id
@@ -54,7 +54,9 @@ function parseStuckDays(value: string | undefined): Partial<Record<Stage, number
   const out: Partial<Record<Stage, number>> = {};
   for (const pair of value.split(',')) {
     const [stage, days] = pair.split('=');
-    if (!(STAGES as readonly string[]).includes(stage ?? '')) throw new UsageError(`unknown stage "${stage}"`);
+    if (!(stage! in DEFAULT_STUCK_DAYS)) {
+      throw new UsageError(`"${stage}" cannot be stuck; use one of ${Object.keys(DEFAULT_STUCK_DAYS).join(', ')}`);
+    }
     const n = Number(days);
     if (!Number.isInteger(n) || n < 0 || n > 365) throw new UsageError(`days for ${stage} must be an integer 0-365 (0 = never stuck)`);
     out[stage as Stage] = n;

@@ -8,6 +8,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod/mini';
 import { config } from './config';
+import { header } from './headers';
 import type { SessionPrincipal } from './domain/identity';
 import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
 import { logger } from './logger';
@@ -60,12 +61,7 @@ export const json = (
 export const errorResponse = (statusCode: number, message: string, headers?: Record<string, string>) =>
   json(statusCode, { error: message }, headers);
 
-/** A request header by name, whatever case the client used. */
-export function header(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(event.headers ?? {})) if (k.toLowerCase() === wanted) return v ?? undefined;
-  return undefined;
-}
+export { header };
 
 /** The route table line for a handler module. */
 export function route<H extends RouteDef['handler']>(handler: H): Extract<RouteDef, { handler: H }> {

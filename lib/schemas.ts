@@ -205,7 +205,13 @@ const webhookUrl = z
   .url({ protocol: /^https$/, error: 'url must be an https:// URL' })
   .check(
     z.maxLength(2048, { error: 'url must be at most 2048 characters' }),
-    z.refine((u) => !/^https:\/\/[^/]*@/i.test(u), { error: 'url must not contain credentials' }),
+    z.refine(
+      (u) => {
+        const url = URL.parse(u);
+        return !url?.username && !url?.password;
+      },
+      { error: 'url must not contain credentials' },
+    ),
   );
 const eventTypes = z
   .array(z.enum(EVENT_TYPES, { error: `events must be among ${EVENT_TYPES.join(', ')}` }), {

@@ -97,11 +97,6 @@ export function isDynamoDbLocalProcess(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal.jar');
   } catch {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return false; // cannot tell (no /proc): never kill what might be someone else's process
   }
 }

@@ -12,7 +12,7 @@ import {
   GetShardIteratorCommand,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { lambdaContext, LOCAL_REGION } from './events';
@@ -48,7 +48,12 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
   });
   const checkpoints: Record<string, string> =
     opts.checkpointFile && existsSync(opts.checkpointFile) ? JSON.parse(readFileSync(opts.checkpointFile, 'utf8')) : {};
-  const save = () => opts.checkpointFile && writeFileSync(opts.checkpointFile, JSON.stringify(checkpoints));
+  const save = () => {
+    if (!opts.checkpointFile) return;
+    // Atomic replace: a crash mid-write must not leave a torn checkpoint file.
+    writeFileSync(`${opts.checkpointFile}.tmp`, JSON.stringify(checkpoints));
+    renameSync(`${opts.checkpointFile}.tmp`, opts.checkpointFile);
+  };
   const iterators = new Map<string, string | undefined>();
   const finished = new Set<string>();
   const log = opts.log ?? (() => {});
@@ -100,8 +105,11 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
     },
   });
 
-  /** Deliver records in order; on a reported failure, retry from that record. */
-  async function deliver(records: _Record[]) {
+  /**
+   * Deliver records in order; on a reported failure, retry from that record. False when
+   * stopped before the batch was handled: the caller must not checkpoint past it.
+   */
+  async function deliver(records: _Record[]): Promise<boolean> {
     let pending = records.map(toLambda).filter((r) => STREAM_FILTER_PATTERNS.some((p) => matchesPattern(p, r)));
     for (let attempt = 1; pending.length && running; attempt++) {
       let failedAt: string | undefined;
@@ -112,7 +120,7 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
         failedAt = pending[0]!.dynamodb.SequenceNumber;
         log(`[stream] fan-out threw: ${(err as Error).message}`);
       }
-      if (!failedAt) return;
+      if (!failedAt) return true;
       const index = pending.findIndex((r) => r.dynamodb.SequenceNumber === failedAt);
       pending = pending.slice(Math.max(0, index));
       if (attempt >= (opts.maxAttempts ?? 5)) {
@@ -123,6 +131,7 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
       }
     }
+    return pending.length === 0;
   }
 
   /** Shards that appear after start-up are new: everything in them is delivered. */
@@ -145,7 +154,7 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
           if (!records.length) draining.delete(shardId);
           if (records.length) {
             busy = true;
-            if (!draining.has(shardId)) await deliver(records);
+            if (!draining.has(shardId) && !(await deliver(records))) break; // stopping: resume here next time
             checkpoints[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
             save();
           }

@@ -1,5 +1,5 @@
 /** Workspace identity: login, logout, and API-token management for signed-in users. */
-import { hashPassword, verifyPassword, dummyHash } from '../auth/password';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password';
 import { newSessionId, sessionDigest } from '../auth/session';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors';
 import type { Scope } from '../model';
@@ -32,7 +32,7 @@ export async function login(email: string, password: string, now = Date.now()): 
   if (lockedForMs > 0) throw new TooManyRequestsError('too many failed logins; try again later', lockedForMs);
   const user = await findUserByEmail(normalized);
   // Verify even without a user, so both failures take the same time.
-  const ok = await verifyPassword(password, user?.password_hash ?? (await dummyHash()));
+  const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
   const tenant = user && ok ? await getTenant(user.tenant_id) : undefined;
   if (!user || !tenant) throw new UnauthorizedError(BAD_LOGIN);
   await clearFailures(normalized);

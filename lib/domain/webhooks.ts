@@ -1,10 +1,9 @@
 /** Webhook endpoint management for signed-in workspace users, and the test operation. */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { EVENT_TYPES, TEST_EVENT } from '../model';
 import type { CreateWebhookBody, UpdateWebhookBody } from '../schemas';
-import { getTenant } from '../store/tenants';
 import { getEndpoint, lastAttempts, listEndpoints, putAttempt, putEndpoint, updateEndpoint, type Endpoint } from '../store/webhooks';
 import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
@@ -42,8 +41,22 @@ async function owned(p: SessionPrincipal, id: string): Promise<Endpoint> {
   return endpoint;
 }
 
+/**
+ * Active endpoints per workspace. Each event becomes one delivery per endpoint, so the cap
+ * bounds what one workspace can make us send (and the endpoint listing the fan-out reads).
+ */
+export const MAX_ACTIVE_ENDPOINTS = 20;
+
+async function ensureRoomForOneMore(p: SessionPrincipal) {
+  const active = (await listEndpoints(p.tenantId)).filter((e) => e.active).length;
+  if (active >= MAX_ACTIVE_ENDPOINTS) {
+    throw new ConflictError(`a workspace can have at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints`);
+  }
+}
+
 export async function createWebhook(p: SessionPrincipal, body: CreateWebhookBody) {
   checkTarget(body.url);
+  await ensureRoomForOneMore(p);
   const e = await putEndpoint(p.tenantId, {
     url: body.url,
     secret: generateSecret(),
@@ -67,6 +80,7 @@ export async function getWebhook(p: SessionPrincipal, id: string) {
 export async function updateWebhook(p: SessionPrincipal, id: string, body: UpdateWebhookBody) {
   if (!Object.keys(body).length) throw new ValidationError('body must change at least one of url, events, active, description');
   if (body.url) checkTarget(body.url);
+  if (body.active === true && !(await owned(p, id)).active) await ensureRoomForOneMore(p);
   const changes = { ...body, ...(body.events && { events: [...new Set(body.events)] }) };
   const e = await updateEndpoint(p.tenantId, id, changes);
   return { success: true, webhook: { id: e.id, active: e.active } };
@@ -84,7 +98,6 @@ export async function deleteWebhook(p: SessionPrincipal, id: string) {
  */
 export async function testWebhook(p: SessionPrincipal, id: string) {
   const endpoint = await owned(p, id);
-  const tenant = await getTenant(p.tenantId);
   const event = {
     id: `evt_${randomBytes(16).toString('hex')}`,
     type: TEST_EVENT,
@@ -92,7 +105,7 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
     timestamp: new Date().toISOString(),
     data: { webhookId: endpoint.id, message: 'This is a test event from Talent Pipeline.' },
   } as const;
-  const body = envelope(event, tenant?.slug ?? p.tenantSlug);
+  const body = envelope(event, p.tenantSlug);
   const started = new Date();
   const result = await sendWebhook(endpoint.url, body, deliveryHeaders(endpoint.secret, { ...event, body }, started.getTime()), {
     timeoutMs: webhookConfig.timeoutMs,

@@ -87,6 +87,8 @@ export async function insertCandidate(tenantId: string, c: CandidateRecord): Pro
     ...(c.req_id
       ? [counterUpdate(keys.requisition(tenantId, c.req_id), { c_total: 1, [stageCounter]: 1 }, true)]
       : []),
+    // Created straight into `placed`: the placement exists as it does after a move there.
+    ...(c.stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, c, c.created_at) } }] : []),
   ];
   for (let attempt = 1; ; attempt++) {
     try {
@@ -183,7 +185,7 @@ export async function moveCandidate(
 }
 
 /** The placement a move to `placed` creates; its stream record becomes placement.created. */
-function placementItem(tenantId: string, candidate: Item, at: string): Item {
+function placementItem(tenantId: string, candidate: Item | CandidateRecord, at: string): Item {
   const id = newId();
   return {
     ...keys.placement(tenantId, id),

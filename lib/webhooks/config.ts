@@ -6,12 +6,19 @@
  */
 export const DEFAULT_RETRY_SCHEDULE_S = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
 
+/**
+ * SQS keeps a message invisible for at most 12 hours from when it was received; a delay is
+ * capped below that, leaving time for the attempt itself. Schedule entries leave room for +20%.
+ */
+export const MAX_DELAY_S = 43_200 - 300;
+export const MAX_SCHEDULED_S = 36_000;
+
 export function parseSchedule(value: string | undefined): number[] {
   if (!value) return DEFAULT_RETRY_SCHEDULE_S;
   const raw = value.split(',').map((p) => p.trim());
   const parts = raw.map(Number);
-  if (!raw.every((p) => /^\d{1,5}$/.test(p)) || !parts.every((n) => n <= 43_200)) {
-    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds (0-43200), got "${value}"`);
+  if (!raw.every((p) => /^\d{1,5}$/.test(p)) || !parts.every((n) => n <= MAX_SCHEDULED_S)) {
+    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds (0-${MAX_SCHEDULED_S}), got "${value}"`);
   }
   return parts;
 }
@@ -42,7 +49,7 @@ export const MAX_RETRY_AFTER_S = 6 * 3600;
 
 /**
  * Seconds until the next attempt after `attempt` (1-based) failed, with ±20% jitter, or
- * undefined when it was the last. SQS caps a visibility timeout at 12 hours.
+ * undefined when it was the last.
  */
 export function retryDelayS(
   attempt: number,
@@ -54,5 +61,5 @@ export function retryDelayS(
   if (base === undefined) return undefined;
   let delay = base * (0.8 + 0.4 * random());
   if (retryAfterMs !== undefined) delay = Math.max(delay, Math.min(retryAfterMs / 1000, MAX_RETRY_AFTER_S));
-  return Math.min(Math.round(delay), 43_200);
+  return Math.min(Math.round(delay), MAX_DELAY_S);
 }

@@ -63,25 +63,22 @@ export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
     ];
   }
   if (after.type !== 'candidate') return [];
+  const offer = { ...candidate, reqTitle: after.req_title ?? null };
+  const offerEvents = (at: string) => [
+    ...(after.stage === 'offer_sent' ? [make('offer.sent', at, { ...offer, sentAt: at })] : []),
+    ...(after.stage === 'offer_accepted' ? [make('offer.accepted', at, { ...offer, acceptedAt: at })] : []),
+  ];
   if (record.eventName === 'INSERT') {
+    // A candidate created straight into an offer stage has sent or accepted an offer too.
+    const at = after.created_at as string;
     return [
-      make('candidate.created', after.created_at as string, {
-        ...candidate,
-        email: after.email ?? null,
-        stage: after.stage,
-        createdAt: after.created_at,
-      }),
+      make('candidate.created', at, { ...candidate, email: after.email ?? null, stage: after.stage, createdAt: at }),
+      ...offerEvents(at),
     ];
   }
   if (record.eventName !== 'MODIFY' || !before || before.stage === after.stage) return [];
   const at = after.updated_at as string;
-  const events = [
-    make('candidate.stage_changed', at, { ...candidate, oldStage: before.stage, newStage: after.stage }),
-  ];
-  const offer = { ...candidate, reqTitle: after.req_title ?? null };
-  if (after.stage === 'offer_sent') events.push(make('offer.sent', at, { ...offer, sentAt: at }));
-  if (after.stage === 'offer_accepted') events.push(make('offer.accepted', at, { ...offer, acceptedAt: at }));
-  return events;
+  return [make('candidate.stage_changed', at, { ...candidate, oldStage: before.stage, newStage: after.stage }), ...offerEvents(at)];
 }
 
 /** The exact bytes every delivery of this event sends. */

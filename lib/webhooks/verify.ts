@@ -17,7 +17,10 @@ export function verifyWebhook(
     const v = Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
     return Array.isArray(v) ? v[0] : v;
   };
-  const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  const same = (a: string, b: string) => {
+    const [x, y] = [Buffer.from(a), Buffer.from(b)];
+    return x.length === y.length && timingSafeEqual(x, y);
+  };
   const given = h('x-service-signature');
   if (!given || !same(given, serviceSignature(secret, rawBody))) return false;
   // Every delivery carries these; without them a captured request could be replayed forever.

@@ -138,3 +138,27 @@ describe('POST /api/v1/pipeline', () => {
     }
   });
 });
+
+describe('placements', () => {
+  const placementsOf = async () => {
+    const { queryAll, tableName } = await import('../../lib/store/client');
+    return queryAll({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': `T#${tenantId}`, ':p': 'PLACEMENT#' },
+    });
+  };
+
+  it('a move to placed, or a create straight into placed, writes one placement record', async () => {
+    const before = (await placementsOf()).length;
+    const id = await seedCandidate('To be placed', 'onboarding', 2);
+    await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'placed' } });
+    await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'placed' } }); // no-op
+    const created = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Placed at once', stage: 'placed', req_id: reqId } });
+    expect(created.status).toBe(201);
+    const placements = await placementsOf();
+    expect(placements).toHaveLength(before + 2);
+    expect(placements.map((p) => p.candidate_id)).toEqual(expect.arrayContaining([id, created.body.data.id]));
+    expect(placements.find((p) => p.candidate_id === id)).toMatchObject({ candidate_name: 'To be placed', req_id: reqId, req_title: 'Designer' });
+  });
+});

@@ -526,3 +526,29 @@ describe('secrets', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('limits', () => {
+  it('caps a workspace at 20 active endpoints, counting reactivation too', async () => {
+    const c = await stack.tenant();
+    const C = as(await stack.login((await c.user('admin')).email, PASSWORD));
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await create({ url: `https://hooks.example.com/c${i}` }, C)).id);
+    const over = await C('POST', '/api/webhooks', { body: { url: 'https://hooks.example.com/c20' } });
+    expect(over.status).toBe(409);
+    expect(over.body).toEqual({ error: 'a workspace can have at most 20 active webhook endpoints' });
+    expect((await C('DELETE', `/api/webhooks/${ids[0]}`)).status).toBe(200);
+    const extra = await create({ url: 'https://hooks.example.com/c21' }, C);
+    const back = await C('PATCH', `/api/webhooks/${ids[0]}`, { body: { active: true } });
+    expect(back.status).toBe(409);
+    expect((await C('PATCH', `/api/webhooks/${extra.id}`, { body: { active: true } })).status).toBe(200); // already active: no change in count
+  });
+
+  it('accepts an @ in the query string; only credentials before the host are refused', async () => {
+    const ok = await A('POST', '/api/webhooks', { body: { url: 'https://hooks.example.com/tp?notify=ops@example.com' } });
+    expect(ok.status, ok.text).toBe(201);
+    allSecrets.push(ok.body.webhook.secret);
+    const creds = await A('POST', '/api/webhooks', { body: { url: 'https://user:pw@hooks.example.com/tp' } });
+    expect(creds.status).toBe(400);
+    expect(creds.body.error).toMatch(/credentials/);
+  });
+});

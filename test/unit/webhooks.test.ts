@@ -12,7 +12,9 @@ import { matchesPattern } from '../../infra/local/stream';
 import { EVENT_TYPES } from '../../lib/model';
 import {
   DEFAULT_RETRY_SCHEDULE_S,
+  MAX_DELAY_S,
   MAX_RETRY_AFTER_S,
+  MAX_SCHEDULED_S,
   parseSchedule,
   retryDelayS,
 } from '../../lib/webhooks/config';
@@ -312,7 +314,7 @@ describe('retry schedule', () => {
     s.forEach((base, i) => {
       const attempt = i + 1;
       expect(retryDelayS(attempt, s, undefined, lo), `slot ${attempt} low`).toBe(Math.round(base * 0.8));
-      expect(retryDelayS(attempt, s, undefined, hi), `slot ${attempt} high`).toBe(Math.min(Math.round(base * 1.2), 43_200));
+      expect(retryDelayS(attempt, s, undefined, hi), `slot ${attempt} high`).toBe(Math.min(Math.round(base * 1.2), MAX_DELAY_S));
       expect(retryDelayS(attempt, s, undefined, () => 0.5), `slot ${attempt} mid`).toBe(base);
       for (let k = 0; k < 50; k++) {
         const d = retryDelayS(attempt, s)!;
@@ -343,24 +345,24 @@ describe('retry schedule', () => {
     expect(retryDelayS(2, [5], 2_000, hi)).toBeUndefined();
   });
 
-  it('the result is capped at 43200 s (SQS visibility limit)', () => {
-    expect(retryDelayS(1, [43_200], undefined, hi)).toBe(43_200);
-    expect(retryDelayS(7, DEFAULT_RETRY_SCHEDULE_S, undefined, hi)).toBe(43_200);
-    expect(retryDelayS(1, [40_000], 12 * 3600_000, hi)).toBe(43_200);
+  it('the result stays below the 12 h SQS visibility limit, with room for the attempt itself', () => {
+    expect(MAX_DELAY_S).toBeLessThan(43_200);
+    expect(retryDelayS(1, [MAX_SCHEDULED_S], undefined, hi)).toBe(MAX_DELAY_S);
+    expect(retryDelayS(7, DEFAULT_RETRY_SCHEDULE_S, undefined, hi)).toBe(MAX_DELAY_S);
+    expect(retryDelayS(1, [36_000], 12 * 3600_000, hi)).toBe(MAX_DELAY_S);
   });
 
   it('parseSchedule parses whole seconds and rejects garbage', () => {
     expect(parseSchedule('0,1,1')).toEqual([0, 1, 1]);
     expect(parseSchedule(' 5 , 300 ')).toEqual([5, 300]);
-    expect(parseSchedule('43200')).toEqual([43_200]);
-    for (const bad of ['abc', '1,x', '-1', '1.5', '43201', '5;10', '1e9', 'NaN', 'Infinity', '5 300']) {
+    expect(parseSchedule('36000')).toEqual([36_000]);
+    for (const bad of ['abc', '1,x', '-1', '1.5', '36001', '43200', '5;10', '1e9', 'NaN', 'Infinity', '5 300']) {
       expect(() => parseSchedule(bad), bad).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     }
   });
 
-  // BUG: Number('') is 0, so empty entries silently become immediate retries: a trailing comma
-  // ("5,300,") adds a third, 0 s retry; "," is [0, 0]; a blank value is [0]. Hex and exponent
-  // forms ("0x10" = 16, "1e2" = 100) also pass as "whole seconds".
+  // Regression: Number('') is 0, so empty entries once became immediate retries, and hex or
+  // exponent forms passed as "whole seconds".
   it('parseSchedule rejects empty entries and non-decimal forms', () => {
     for (const bad of ['1,,2', ',', '5,300,', ' ', '0x10', '1e2']) {
       expect(() => parseSchedule(bad), JSON.stringify(bad)).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
@@ -401,5 +403,54 @@ describe('STREAM_FILTER_PATTERNS with matchesPattern', () => {
       expect(eventsFromRecord(r).length).toBeGreaterThan(0);
     }
     for (const e of eventsFromRecord(move('offer_sent', 'offer_accepted'))) expect(EVENT_TYPES).toContain(e.type);
+  });
+});
+
+// ---- review follow-ups ---------------------------------------------------------------------
+
+describe('a candidate created straight into an offer stage', () => {
+  const insert = (stage: string): DynamoDBRecord => ({
+    eventID: `ins-${stage}`,
+    eventName: 'INSERT',
+    dynamodb: {
+      NewImage: marshall({
+        type: 'candidate',
+        id: 'c1',
+        tenant_id: 't1',
+        name: 'Ada',
+        stage,
+        req_id: 'r1',
+        req_title: 'Engineer',
+        created_at: '2026-11-21T10:00:00.000Z',
+        updated_at: '2026-11-21T10:00:00.000Z',
+      }) as never,
+    },
+  });
+
+  it('also emits offer.sent or offer.accepted, dated at creation', () => {
+    expect(eventsFromRecord(insert('offer_sent')).map((e) => e.type)).toEqual(['candidate.created', 'offer.sent']);
+    const accepted = eventsFromRecord(insert('offer_accepted'));
+    expect(accepted.map((e) => e.type)).toEqual(['candidate.created', 'offer.accepted']);
+    expect(accepted[1]!.data).toEqual({ candidateId: 'c1', name: 'Ada', reqId: 'r1', reqTitle: 'Engineer', acceptedAt: '2026-11-21T10:00:00.000Z' });
+    expect(eventsFromRecord(insert('interviewed')).map((e) => e.type)).toEqual(['candidate.created']);
+  });
+});
+
+describe('verifyWebhook with hostile signatures', () => {
+  it('answers false, never throws, for a signature of the right length in characters but not bytes', () => {
+    const secret = generateSecret();
+    const body = '{"event":"webhook.test"}';
+    const headers = deliveryHeaders(secret, { id: 'evt_1', type: 'webhook.test', body });
+    const forged = { ...headers, 'X-Service-Signature': 'é'.repeat(64) };
+    expect(() => verifyWebhook(body, forged, secret)).not.toThrow();
+    expect(verifyWebhook(body, forged, secret)).toBe(false);
+    expect(verifyWebhook(body, headers, secret)).toBe(true);
+  });
+
+  it('refuses a delivery without the timestamped signature (no replay protection otherwise)', () => {
+    const secret = generateSecret();
+    const body = '{}';
+    const { 'webhook-signature': _s, ...headers } = deliveryHeaders(secret, { id: 'evt_2', type: 'webhook.test', body });
+    expect(verifyWebhook(body, headers, secret)).toBe(false);
   });
 });
