@@ -187,12 +187,9 @@ export const CreatedToken = z.object({
 });
 
 export const TokenListing = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  scopes: z.array(z.enum(SCOPES)),
+  ...z.pick(CreatedToken, { id: true, name: true, scopes: true, created_at: true }).shape,
   /** Prefix and last four characters; never the token or its digest. */
   hint: z.string(),
-  created_at: timestamp,
   last_used_at: z.nullable(timestamp),
 });
 
@@ -254,12 +251,8 @@ export const WebhookList = z.object({ data: z.array(WebhookEndpoint) });
 export const CreatedWebhook = z.object({
   success: z.boolean(),
   webhook: z.object({
-    id: z.uuid(),
-    url: z.string(),
+    ...z.pick(WebhookEndpoint, { id: true, url: true, events: true, active: true, created_at: true }).shape,
     secret: z.string(),
-    events: z.array(z.enum(EVENT_TYPES)),
-    active: z.boolean(),
-    created_at: timestamp,
   }),
 });
 
@@ -279,16 +272,7 @@ export const DeliveryRecord = z.object({
 });
 
 export const WebhookDetail = z.object({
-  webhook: z.object({
-    id: z.uuid(),
-    url: z.string(),
-    events: z.array(z.enum(EVENT_TYPES)),
-    active: z.boolean(),
-    description: z.nullable(z.string()),
-    last_triggered_at: z.nullable(timestamp),
-    failure_count: z.int(),
-    disabled_reason: z.nullable(z.string()),
-  }),
+  webhook: z.omit(WebhookEndpoint, { created_at: true }),
   deliveries: z.array(DeliveryRecord),
 });
 
