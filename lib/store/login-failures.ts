@@ -5,26 +5,18 @@
  * account is locked until LOCK_MS after the last, whatever password is tried. A success clears
  * the count. Keyed by a digest of the email so unknown emails are throttled exactly alike.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { ddb, tableName } from './client';
 import { keys, TABLE_DEF } from './table';
+import { unlessConditionFails } from './tx';
 
 export const MAX_FAILURES = 5;
 export const LOCK_MS = 15 * 60_000;
 
 const key = (email: string) => keys.loginFailures(createHash('sha256').update(email).digest('hex'));
 
-async function tryUpdate(cmd: UpdateCommand): Promise<boolean> {
-  try {
-    await ddb.send(cmd);
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
-}
+const tryUpdate = async (cmd: UpdateCommand) => (await unlessConditionFails(ddb.send(cmd))) !== undefined;
 
 /** Count an attempt; returns how long the account stays locked (0: go ahead and verify). */
 export async function reserveAttempt(email: string, now: number): Promise<number> {

@@ -1,10 +1,10 @@
 /** Sessions, keyed by the digest of the cookie value. DynamoDB TTL only tidies up: expiry is checked on every request. */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { ABSOLUTE_LIFETIME_MS } from '../auth/session';
 import type { Role } from './users';
 import { ddb, tableName } from './client';
 import { keys, TABLE_DEF } from './table';
+import { unlessConditionFails } from './tx';
 
 export interface SessionRecord {
   tenant_id: string;
@@ -38,8 +38,8 @@ export async function getSession(digest: string): Promise<SessionRecord | undefi
 
 /** Slide the idle window. Never recreates a session deleted in the meantime. */
 export async function touchSession(digest: string, at: string): Promise<void> {
-  try {
-    await ddb.send(
+  await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.session(digest),
@@ -47,10 +47,8 @@ export async function touchSession(digest: string, at: string): Promise<void> {
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':at': at },
       }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+    ),
+  );
 }
 
 export async function deleteSession(digest: string): Promise<void> {

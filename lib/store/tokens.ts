@@ -1,11 +1,11 @@
 /** API tokens: a global lookup item keyed by the token's digest, and a listing item in the tenant. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, tokenDigest, tokenHint } from '../auth/token';
 import { newId, nowIso } from '../ids';
 import type { Scope } from '../model';
 import { ddb, queryAll, tableName } from './client';
 import { keys } from './table';
+import { unlessConditionFails } from './tx';
 
 export interface TokenGrant {
   token_id: string;
@@ -127,8 +127,8 @@ export async function revokeToken(tenantId: string, tokenId: string): Promise<bo
 
 /** Record use; never recreates a token revoked in the meantime. */
 export async function touchToken(tenantId: string, tokenId: string, at: string): Promise<void> {
-  try {
-    await ddb.send(
+  await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.tenantToken(tenantId, tokenId),
@@ -136,8 +136,6 @@ export async function touchToken(tenantId: string, tokenId: string, at: string):
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':at': at },
       }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+    ),
+  );
 }

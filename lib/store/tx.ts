@@ -1,5 +1,5 @@
 /** Optimistic-concurrency helpers: writes that race use condition expressions and retry. */
-import { TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -28,3 +28,16 @@ export const backoff = (attempt: number) =>
 
 /** Ten writers racing on one item all finish: each round has one winner. */
 export const MAX_ATTEMPTS = 12;
+
+/**
+ * Run a conditional write; undefined when its condition failed (the item is gone, or the
+ * race was lost), which callers treat as an answer rather than an error.
+ */
+export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}

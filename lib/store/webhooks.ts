@@ -6,6 +6,7 @@ import { newId, nowIso } from '../ids';
 import type { EventType } from '../model';
 import { ddb, queryAll, tableName } from './client';
 import { keys, TABLE_DEF } from './table';
+import { unlessConditionFails } from './tx';
 
 export interface Endpoint {
   id: string;
@@ -238,11 +239,5 @@ export async function disableEndpoint(tenantId: string, id: string, reason: stri
   );
 }
 
-async function conditional(cmd: UpdateCommand) {
-  try {
-    return await ddb.send(cmd);
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined; // endpoint is gone
-    throw err;
-  }
-}
+/** Updates that find the endpoint deleted meanwhile do nothing. */
+const conditional = (cmd: UpdateCommand) => unlessConditionFails(ddb.send(cmd));
