@@ -8,7 +8,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../lib/logger';
-import { disableEndpoint, getEndpoint, putAttempt, recordFailure, recordSuccess } from '../lib/store/webhooks';
+import { getEndpoint, putAttempt, recordFailure, recordSuccess } from '../lib/store/webhooks';
 import { retryDelayS, webhookConfig, maxAttempts } from '../lib/webhooks/config';
 import { DeliveryMessage, queueConfig, sqs } from '../lib/webhooks/queue';
 import { sendWebhook } from '../lib/webhooks/send';
@@ -76,10 +76,14 @@ async function deliver(record: SQSRecord): Promise<void> {
 
   // 410 Gone: the receiver asks us to stop (Standard Webhooks).
   const gone = result.status === 410;
-  const now = await recordFailure(msg.tenantId, endpoint.id, at, gone ? 'receiver answered 410 Gone' : undefined);
   const failingTooLong =
-    !gone && now?.failing_since && Date.parse(at) - Date.parse(now.failing_since) >= webhookConfig.disableAfterMs;
-  if (failingTooLong) await disableEndpoint(msg.tenantId, endpoint.id, `failing continuously since ${now!.failing_since}`);
+    !gone && !!endpoint.failing_since && Date.parse(at) - Date.parse(endpoint.failing_since) >= webhookConfig.disableAfterMs;
+  await recordFailure(
+    msg.tenantId,
+    endpoint.id,
+    at,
+    gone ? 'receiver answered 410 Gone' : failingTooLong ? `failing continuously since ${endpoint.failing_since}` : undefined,
+  );
   const delay = gone || failingTooLong ? undefined : retryDelayS(attempt, webhookConfig.retryScheduleS, result.retryAfterMs);
   const deadLettered = !gone && delay === undefined;
   await putAttempt(msg.tenantId, endpoint.id, {

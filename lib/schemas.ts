@@ -163,7 +163,8 @@ export const LoginBody = z.strictObject({
 });
 export type LoginBody = z.output<typeof LoginBody>;
 
-const Role = z.enum(['admin', 'member']);
+export const Role = z.enum(['admin', 'member']);
+export type Role = z.infer<typeof Role>;
 export const SessionInfo = z.object({
   user: z.object({ id: z.uuid(), email: z.string(), role: Role }),
   tenant: z.object({ slug: z.string(), name: z.string() }),

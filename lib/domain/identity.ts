@@ -3,6 +3,8 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password';
 import { newSessionId, sessionDigest } from '../auth/session';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors';
 import type { Scope } from '../model';
+import type { SessionInfo } from '../schemas';
+import type * as z from 'zod/mini';
 import { clearFailures, reserveAttempt } from '../store/login-failures';
 import { deleteSession, putSession } from '../store/sessions';
 import { getTenant, getTenantBySlug } from '../store/tenants';
@@ -19,7 +21,7 @@ export interface SessionPrincipal {
 
 export interface LoginResult {
   sessionId: string;
-  data: { user: { id: string; email: string; role: Role }; tenant: { slug: string; name: string } };
+  data: z.infer<typeof SessionInfo>;
 }
 
 /** One message for a wrong email and a wrong password alike. */

@@ -3,6 +3,8 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { generateToken, tokenDigest, tokenHint } from '../auth/token';
 import { newId, nowIso } from '../ids';
 import type { Scope } from '../model';
+import type { CreatedToken as CreatedTokenSchema, TokenListing as TokenListingSchema } from '../schemas';
+import type * as z from 'zod/mini';
 import { ddb, queryAll, tableName } from './client';
 import { keys } from './table';
 import { unlessConditionFails } from './tx';
@@ -14,13 +16,7 @@ export interface TokenGrant {
   scopes: Scope[];
 }
 
-export interface CreatedToken {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  token: string;
-  created_at: string;
-}
+export type CreatedToken = z.infer<typeof CreatedTokenSchema>;
 
 export async function createToken(
   tenant: { id: string; slug: string },
@@ -81,14 +77,7 @@ export async function findTokenGrant(digest: string): Promise<TokenGrant | undef
   };
 }
 
-export interface TokenListing {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  hint: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+export type TokenListing = z.infer<typeof TokenListingSchema>;
 
 /** A tenant's tokens, newest first. The digest stays in the table; it is never listed. */
 export async function listTokens(tenantId: string): Promise<TokenListing[]> {

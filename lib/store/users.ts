@@ -6,8 +6,8 @@ import { ddb, tableName } from './client';
 import { keys } from './table';
 import { cancellationReasons } from './tx';
 
-export type Role = 'admin' | 'member';
-export const ROLES = ['admin', 'member'] as const;
+export type { Role } from '../schemas';
+import type { Role } from '../schemas';
 
 export interface User {
   id: string;

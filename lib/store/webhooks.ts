@@ -4,6 +4,8 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import type { EventType } from '../model';
+import type { DeliveryRecord } from '../schemas';
+import type * as z from 'zod/mini';
 import { ddb, queryAll, tableName } from './client';
 import { keys, TABLE_DEF } from './table';
 import { unlessConditionFails } from './tx';
@@ -26,20 +28,8 @@ export interface Endpoint {
   disabled_reason: string | null;
 }
 
-export interface Attempt {
-  id: string;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  response_status: number;
-  success: boolean;
-  duration_ms: number;
-  created_at: string;
-  error: string | null;
-  response_body: string | null;
-  next_attempt_at: string | null;
-  dead_lettered: boolean;
-}
+/** One delivery attempt, as GET /api/webhooks/{id} lists it. */
+export type Attempt = z.infer<typeof DeliveryRecord>;
 
 /** Attempts are kept for 30 days. */
 const ATTEMPT_TTL_S = 30 * 86_400;
@@ -198,15 +188,10 @@ export async function recordSuccess(tenantId: string, id: string, at: string): P
 
 /**
  * A failed attempt: count it, start the failure run if none is open, and disable the endpoint
- * when `disable` names a reason. Returns the endpoint as it now is.
+ * when `disable` names a reason.
  */
-export async function recordFailure(
-  tenantId: string,
-  id: string,
-  at: string,
-  disable?: string,
-): Promise<Endpoint | undefined> {
-  const res = await conditional(
+export async function recordFailure(tenantId: string, id: string, at: string, disable?: string): Promise<void> {
+  await conditional(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.webhook(tenantId, id),
@@ -221,20 +206,6 @@ export async function recordFailure(
         ':one': 1,
         ...(disable && { ':false': false, ':why': disable }),
       },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return res?.Attributes ? toEndpoint(res.Attributes) : undefined;
-}
-
-export async function disableEndpoint(tenantId: string, id: string, reason: string): Promise<void> {
-  await conditional(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.webhook(tenantId, id),
-      UpdateExpression: 'SET active = :false, disabled_reason = :why',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':false': false, ':why': reason },
     }),
   );
 }
