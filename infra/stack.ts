@@ -94,26 +94,59 @@ export const BUNDLING: BundlingOptions = {
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 };
 
-export type TableAccess = 'none' | 'read' | 'write' | 'authorizer' | 'webhooks';
+/**
+ * Table-wide grants (on the table and its indexes) are for route functions and the fan-out;
+ * the authorizers and the delivery function get partition-confined grants instead (PARTITION_GRANTS).
+ */
+export type TableAccess = 'none' | 'read' | 'write' | ConfinedAccess;
+export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhooks';
 
 /**
- * Exactly the DynamoDB actions the code uses. grantReadData would add Scan, which no request
- * path may use; TransactWriteItems is authorised by the Put/Update/Delete/ConditionCheck inside it.
+ * Exactly the DynamoDB actions the code uses (lib/store): GetItem and Query to read; grantReadData
+ * would add Scan, which no request path may use, and BatchGetItem, which nothing calls.
+ * TransactWriteItems is authorised by the Put/Update/Delete/ConditionCheck inside it; the only
+ * ConditionCheck is users.ts createUser's (the tenant must exist), a write.
  */
-const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable'];
-export const TABLE_ACTIONS: Record<TableAccess, string[]> = {
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+export const TABLE_ACTIONS: Record<'none' | 'read' | 'write', string[]> = {
   none: [],
   read: READ_ACTIONS,
-  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-  // Plus UpdateItem restricted to the usage timestamps (see TableFunction).
-  authorizer: READ_ACTIONS,
-  // Only inside webhook partitions (WEBHOOK_LEADING_KEYS, see TableFunction): the delivery
-  // function reads its endpoint, records attempts and endpoint health, and nothing else.
-  webhooks: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
 };
 /** The only attributes an authorizer may write: when a token or session was last used. */
 export const AUTHORIZER_WRITABLE = ['PK', 'SK', 'last_used_at', 'last_seen_at'];
-const ACCESS_RANK: TableAccess[] = ['none', 'read', 'authorizer', 'write'];
+
+/**
+ * A statement on the table itself (no index ARNs: none of these actions uses an index) for items
+ * whose partition key matches `leadingKeys` (IAM StringLike). `writesOnly` further limits the
+ * attributes an UpdateItem may set, and forbids it to return any.
+ */
+export interface PartitionGrant {
+  actions: string[];
+  leadingKeys: string[];
+  writesOnly?: string[];
+}
+/** `TOKEN#<digest>`: the token lookup item findTokenGrant reads. */
+export const TOKEN_LOOKUP_LEADING_KEYS = [keys.token('*').PK];
+/** `T#<tenant>`: the tenant's token listing item whose last_used_at touchToken sets. */
+export const TENANT_LEADING_KEYS = [keys.tenantPartition('*')];
+/** `SESSION#<digest>`: the session item getSession reads and touchSession slides. */
+export const SESSION_LEADING_KEYS = [keys.session('*').PK];
+
+export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
+  'token-authorizer': [
+    { actions: ['dynamodb:GetItem'], leadingKeys: TOKEN_LOOKUP_LEADING_KEYS },
+    { actions: ['dynamodb:UpdateItem'], leadingKeys: TENANT_LEADING_KEYS, writesOnly: AUTHORIZER_WRITABLE },
+  ],
+  'session-authorizer': [
+    { actions: ['dynamodb:GetItem'], leadingKeys: SESSION_LEADING_KEYS },
+    { actions: ['dynamodb:UpdateItem'], leadingKeys: SESSION_LEADING_KEYS, writesOnly: AUTHORIZER_WRITABLE },
+  ],
+  // The delivery function reads its endpoint, records attempts and endpoint health, and nothing
+  // else: candidates, users and tokens stay out of reach.
+  webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
+};
+const ACCESS_RANK: Route['access'][] = ['none', 'read', 'write'];
 
 export interface TableFunctionProps {
   /** Module under functions/ that exports `handler`. */
@@ -163,25 +196,24 @@ export class TableFunction extends Construct {
         ...props.environment,
       },
     });
-    if (props.access === 'webhooks') {
-      // Not table.grant: no index ARNs (these actions never use one), and a condition on the
-      // partition key of every item touched, so candidates, users and tokens stay out of reach.
+    const access = props.access;
+    if (access === 'none') return;
+    if (access === 'read' || access === 'write') {
+      props.table.grant(this.fn, ...TABLE_ACTIONS[access]);
+      return;
+    }
+    // Not table.grant: no index ARNs, and a condition on the partition key of every item touched.
+    for (const grant of PARTITION_GRANTS[access]) {
       this.fn.addToRolePolicy(
         new iam.PolicyStatement({
-          actions: TABLE_ACTIONS.webhooks,
-          resources: [props.table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': WEBHOOK_LEADING_KEYS } },
-        }),
-      );
-    } else if (TABLE_ACTIONS[props.access].length) props.table.grant(this.fn, ...TABLE_ACTIONS[props.access]);
-    if (props.access === 'authorizer') {
-      this.fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: ['dynamodb:UpdateItem'],
+          actions: grant.actions,
           resources: [props.table.tableArn],
           conditions: {
-            'ForAllValues:StringEquals': { 'dynamodb:Attributes': AUTHORIZER_WRITABLE },
-            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': grant.leadingKeys },
+            ...(grant.writesOnly && {
+              'ForAllValues:StringEquals': { 'dynamodb:Attributes': grant.writesOnly },
+              StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+            }),
           },
         }),
       );
@@ -247,7 +279,47 @@ export interface TalentPipelineStackProps extends StackProps {
    * attach their own action (pager, chat) to them.
    */
   alarmTopic?: sns.ITopic;
+  /**
+   * Browser origins besides the API's own that may make cookie-authenticated writes, such as a
+   * front end on its own domain (`https://app.example.com`). Defaults to the CDK context value
+   * `siteOrigins`, comma-separated (`cdk deploy -c siteOrigins=https://app.example.com`).
+   */
+  siteOrigins?: string[];
 }
+
+/** CDK context values are strings on the command line and may be arrays in cdk.json. */
+function siteOriginsFrom(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+  if (!list) throw new Error('siteOrigins must be a comma-separated string or a list of origins');
+  return list.map((o) => String(o).trim()).filter(Boolean);
+}
+
+/**
+ * lib/http.ts compares the Origin header with each entry verbatim, so an entry with a path or a
+ * trailing slash would never match; refuse it here rather than let logins fail with 403.
+ */
+export function checkSiteOrigins(origins: readonly string[]): string[] {
+  for (const o of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(o);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== o) {
+      throw new Error(`siteOrigins: ${JSON.stringify(o)} is not an origin such as https://app.example.com`);
+    }
+  }
+  return [...origins];
+}
+
+/**
+ * Routes whose function runs the cross-site check and so reads SITE_ORIGINS: the cookie writes,
+ * as lib/http.ts apiHandler defines them (not a token route, not a GET). Besides the session
+ * routes this includes login, which a separate front end must be able to call.
+ */
+const checksOrigin = (r: Route) => r.auth !== 'token' && r.method !== 'GET';
 
 export class TalentPipelineStack extends Stack {
   readonly table: dynamodb.Table;
@@ -264,6 +336,8 @@ export class TalentPipelineStack extends Stack {
   constructor(scope: Construct, id: string, props: TalentPipelineStackProps = {}) {
     super(scope, id, props);
     const routeTable: readonly Route[] = props.routes ?? ROUTE_TABLE;
+    const siteOrigins = checkSiteOrigins(props.siteOrigins ?? siteOriginsFrom(this.node.tryGetContext('siteOrigins')));
+    const originEnv = siteOrigins.length ? { SITE_ORIGINS: siteOrigins.join(',') } : undefined;
 
     const string = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
     this.table = new dynamodb.Table(this, 'Table', {
@@ -317,8 +391,8 @@ export class TalentPipelineStack extends Stack {
         responseHeaders: {
           'Content-Type': "'application/json'",
           'Cache-Control': "'no-store'",
-          // RFC 6750: a 401 names the scheme the client should use.
-          ...(r.type === apigateway.ResponseType.UNAUTHORIZED && { 'WWW-Authenticate': "'Bearer'" }),
+          // No WWW-Authenticate on the 401: a gateway response cannot vary by route, and a
+          // `Bearer` challenge would be wrong for the cookie routes (the local gateway sends none either).
         },
         templates: { 'application/json': gatewayErrorTemplate(r.error) },
       });
@@ -339,14 +413,14 @@ export class TalentPipelineStack extends Stack {
     // A cache hit skips the function, so the policy it returns covers every route the token may
     // call (lib/auth/policy.ts). One DynamoDB GetItem: 5 s is generous and fails fast to a 500.
     const tokenAuthorizer = new apigateway.TokenAuthorizer(this, 'TokenAuthorizer', {
-      handler: tableFunction(TOKEN_AUTHORIZER_MODULE, 'authorizer', Duration.seconds(5), 'TOKEN authorizer for API tokens'),
+      handler: tableFunction(TOKEN_AUTHORIZER_MODULE, 'token-authorizer', Duration.seconds(5), 'TOKEN authorizer for API tokens'),
       identitySource: apigateway.IdentitySource.header('Authorization'),
       resultsCacheTtl: AUTHORIZER_CACHE_TTL,
     });
     // Session routes (cookie) get a REQUEST authorizer, created only once such a route exists.
     const sessionAuthorizer = routeTable.some((r) => r.auth === 'session')
       ? new apigateway.RequestAuthorizer(this, 'SessionRequestAuthorizer', {
-          handler: tableFunction(SESSION_AUTHORIZER_MODULE, 'authorizer', Duration.seconds(5), 'REQUEST authorizer for cookie sessions'),
+          handler: tableFunction(SESSION_AUTHORIZER_MODULE, 'session-authorizer', Duration.seconds(5), 'REQUEST authorizer for cookie sessions'),
           identitySources: [apigateway.IdentitySource.header('Cookie')],
           // Never cached: logout and the idle/absolute expiry must act on the very next request.
           resultsCacheTtl: Duration.seconds(0),
@@ -361,7 +435,7 @@ export class TalentPipelineStack extends Stack {
 
     // One function per handler module; a module serving several routes gets the widest access
     // and the longest timeout any of them needs.
-    const accessOf = new Map<string, TableAccess>();
+    const accessOf = new Map<string, Route['access']>();
     const timeoutOf = new Map<string, number>();
     for (const r of routeTable) {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
@@ -381,10 +455,17 @@ export class TalentPipelineStack extends Stack {
       timeoutOf.set(r.handler, Math.max(timeout, timeoutOf.get(r.handler) ?? 0));
     }
 
+    const originCheckers = new Set(routeTable.filter(checksOrigin).map((r) => r.handler));
     for (const r of routeTable) {
       const fn =
         this.functions.get(r.handler) ??
-        tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(timeoutOf.get(r.handler)!), `${r.method} ${r.path}`);
+        tableFunction(
+          r.handler,
+          accessOf.get(r.handler)!,
+          Duration.seconds(timeoutOf.get(r.handler)!),
+          `${r.method} ${r.path}`,
+          originCheckers.has(r.handler) ? originEnv : undefined,
+        );
       this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), authorizerFor(r.auth));
     }
 
@@ -463,10 +544,9 @@ export class TalentPipelineStack extends Stack {
 
     // Confined to webhook partitions ('webhooks' access); no generic table grant.
     const delivery = tableFunction(DELIVERY_MODULE, 'webhooks', DELIVERY_TIMEOUT, 'Webhooks: delivery queue -> receivers', queueEnv);
+    // Includes sqs:ChangeMessageVisibility, which the function itself (not only the event source
+    // mapping) calls to hold a failed message back for its next retry delay; the stack test pins it.
     deliveryQueue.grantConsumeMessages(delivery);
-    // The function itself (not only the event source mapping) sets the visibility of a failed
-    // message to the next retry delay; the schedule depends on it, so grant it by name.
-    deliveryQueue.grant(delivery, 'sqs:ChangeMessageVisibility');
     deliveryDlq.grantSendMessages(delivery);
     delivery.addEventSource(
       new SqsEventSource(deliveryQueue, {

@@ -32,6 +32,7 @@ import {
   TABLE_ACTIONS,
   TOKEN_AUTHORIZER_MODULE,
   TalentPipelineStack,
+  type TalentPipelineStackProps,
 } from '../../infra/stack';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -47,10 +48,15 @@ const ROUTES: readonly Route[] = routes;
 const label = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
 const PUBLIC_ROUTES = ROUTES.filter((r) => r.auth === 'none');
 const SESSION_ROUTES = ROUTES.filter((r) => r.auth === 'session');
-const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+/** What lib/store reads with: GetCommand and QueryCommand (queryAll), nothing else. */
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+/** What a write route may do besides reading; ConditionCheckItem for users.ts createUser's transaction. */
+const ROUTE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
 /** Never granted to any function: bulk writes and table-wide reads or changes. */
 const FORBIDDEN_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:Scan', 'dynamodb:DeleteTable', 'dynamodb:UpdateTable', 'dynamodb:*', '*'];
+/** Granted by CDK's grantReadData but called by no function (infra/local's DescribeTable runs outside Lambda). */
+const UNUSED_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dynamodb:TransactGetItems'];
 /** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
 const pascal = (module: string) => module.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 /** Functions that serve no route: the stream fan-out and the queue consumer. */
@@ -146,6 +152,9 @@ function statementsOf(fnId: string): Json[] {
 
 const actionsOf = (fnId: string): string[] =>
   statementsOf(fnId).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+/** The distinct DynamoDB actions of a function, sorted. */
+const dynamoActionsOf = (fnId: string): string[] => [...new Set(actionsOf(fnId).filter((a) => a.startsWith('dynamodb:')))].sort();
+const dynamoStatements = (fnId: string) => statementsOf(fnId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
 
 const tableId = () => {
   const tables = ofType('AWS::DynamoDB::Table');
@@ -208,6 +217,15 @@ const iamLike = (pattern: string) => {
   const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^${pattern.split('*').map(literal).join('.*')}$`);
 };
+
+/** Every item key lib/store/table.ts builds, for one tenant and ids, by builder name. */
+const builtKeys = () =>
+  Object.entries(keys)
+    .filter(([, build]) => typeof build === 'function')
+    .map(([name, build]) => [name, (build as (...a: string[]) => unknown)('tenant-1', 'id-2', 'id-3')] as const)
+    .filter((entry): entry is readonly [string, { PK: string; SK: string }] => typeof (entry[1] as Json)?.PK === 'string');
+/** Names of the key builders whose partition key a LeadingKeys pattern admits. */
+const admittedBy = (pattern: string) => builtKeys().filter(([, key]) => iamLike(pattern).test(key.PK)).map(([name]) => name).sort();
 
 // ---------- tests ----------
 
@@ -441,24 +459,32 @@ describe('API routes', () => {
 });
 
 describe('least privilege', () => {
-  it('read routes can read the table and cannot write it', () => {
+  it('read routes may GetItem and Query (table and indexes), nothing else', () => {
+    expect(TABLE_ACTIONS.read).toEqual(READ_ACTIONS);
     const readRoutes = ROUTES.filter((r) => r.access === 'read');
     expect(readRoutes.length).toBeGreaterThan(0);
     for (const r of readRoutes) {
-      const actions = actionsOf(functionIn(methodFor(r).Integration.Uri));
-      for (const a of READ_ACTIONS) expect(actions, `${r.method} ${r.path}`).toContain(a);
-      for (const a of WRITE_ACTIONS) expect(actions, `${r.method} ${r.path}`).not.toContain(a);
-      expect(actions.some((a) => a === '*' || a === 'dynamodb:*'), `${r.method} ${r.path}`).toBe(false);
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      const actions = actionsOf(fn);
+      expect(dynamoActionsOf(fn), label(r)).toEqual([...READ_ACTIONS].sort());
+      for (const a of WRITE_ACTIONS) expect(actions, label(r)).not.toContain(a);
+      expect(actions.some((a) => a === '*' || a === 'dynamodb:*'), label(r)).toBe(false);
+      // Query needs the indexes (stage and requisition listings), so this grant does name them.
+      const resourcesOf = dynamoStatements(fn).flatMap((st) => [st.Resource].flat());
+      expect(resourcesOf, label(r)).toContainEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+      expect(JSON.stringify(resourcesOf), label(r)).toContain('/index/*');
     }
   });
 
-  it('write routes may Put, Update and Delete items, never BatchWriteItem or Scan', () => {
+  it('write routes add Put, Update, Delete and ConditionCheck, never BatchWriteItem or Scan', () => {
+    expect(TABLE_ACTIONS.write).toEqual([...READ_ACTIONS, ...ROUTE_WRITE_ACTIONS]);
     const writeRoutes = ROUTES.filter((r) => r.access === 'write');
     expect(writeRoutes.length).toBeGreaterThan(0);
     for (const a of FORBIDDEN_ACTIONS) expect(TABLE_ACTIONS.write).not.toContain(a);
     for (const r of writeRoutes) {
-      const actions = actionsOf(functionIn(methodFor(r).Integration.Uri));
-      for (const a of [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']) expect(actions, label(r)).toContain(a);
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      expect(dynamoActionsOf(fn), label(r)).toEqual([...READ_ACTIONS, ...ROUTE_WRITE_ACTIONS].sort());
+      const actions = actionsOf(fn);
       for (const a of FORBIDDEN_ACTIONS) expect(actions, label(r)).not.toContain(a);
       for (const a of actions) expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
     }
@@ -475,33 +501,70 @@ describe('least privilege', () => {
     }
   });
 
-  it('no function may Scan the table', () => {
-    for (const [id] of ofType('AWS::Lambda::Function')) {
+  it('no function may Scan the table, and none is granted BatchGetItem or DescribeTable, which nothing calls', () => {
+    const fns = ofType('AWS::Lambda::Function');
+    expect(fns.length).toBeGreaterThan(1);
+    for (const [id] of fns) {
       const actions = actionsOf(id);
-      if (actions.length) expect(actions, id).not.toContain('dynamodb:Scan');
+      for (const a of ['dynamodb:Scan', ...UNUSED_ACTIONS]) expect(actions, id).not.toContain(a);
     }
   });
 
-  it('the authorizers read, and their only write is an UpdateItem restricted to AUTHORIZER_WRITABLE', () => {
+  /** Each authorizer's grants: the partitions it reads, and those whose usage timestamp it sets. */
+  const authorizerGrants = () => [
+    // findTokenGrant: GetItem on keys.token(digest); touchToken: UpdateItem on keys.tenantToken.
+    { fn: authorizerFunctionId(), get: ['TOKEN#*'], update: ['T#*'] },
+    // getSession and touchSession: keys.session(digest).
+    { fn: sessionAuthorizerFunctionId(), get: ['SESSION#*'], update: ['SESSION#*'] },
+  ];
+
+  it('the authorizers may only GetItem and UpdateItem, on the table itself, each within its own partitions', () => {
     // The usage timestamps, and the key attributes IAM needs listed along with them.
     expect([...AUTHORIZER_WRITABLE].sort()).toEqual(['PK', 'SK', 'last_seen_at', 'last_used_at']);
-    const fns = authorizerFunctionIds();
-    expect(fns).toHaveLength(2);
-    for (const fn of fns) {
-      const actions = actionsOf(fn);
-      expect(actions, fn).toContain('dynamodb:GetItem');
-      for (const a of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', ...FORBIDDEN_ACTIONS]) expect(actions, fn).not.toContain(a);
-      const updates = statementsOf(fn).filter((st) => [st.Action].flat().includes('dynamodb:UpdateItem'));
-      expect(updates, fn).toHaveLength(1);
-      const [update] = updates;
-      expect([update.Action].flat(), fn).toEqual(['dynamodb:UpdateItem']);
-      expect(update.Effect, fn).toBe('Allow');
-      expect(update.Condition?.['ForAllValues:StringEquals']?.['dynamodb:Attributes'], fn).toEqual(AUTHORIZER_WRITABLE);
-      // Every other statement is read-only.
-      for (const st of statementsOf(fn).filter((x) => x !== update)) {
-        for (const a of [st.Action].flat()) expect(TABLE_ACTIONS.read, `${fn}: ${a}`).toContain(a);
+    const grants = authorizerGrants();
+    expect(new Set(grants.map((g) => g.fn)).size).toBe(2);
+    for (const { fn, get, update } of grants) {
+      // No Query, BatchGetItem, DescribeTable, ConditionCheckItem, Put or Delete; no SQS either.
+      expect([...new Set(actionsOf(fn))].sort(), fn).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+      const statements = statementsOf(fn);
+      expect(statements, fn).toHaveLength(2);
+      for (const st of statements) {
+        expect(st.Effect, fn).toBe('Allow');
+        // The table only: a single ARN, no index (GSI keys are not the partition key IAM checks).
+        expect(st.Resource, fn).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+        expect(Object.keys(st.Condition['ForAllValues:StringLike']), fn).toEqual(['dynamodb:LeadingKeys']);
       }
+      const [read] = statements.filter((st) => [st.Action].flat().includes('dynamodb:GetItem'));
+      expect([read.Action].flat(), fn).toEqual(['dynamodb:GetItem']);
+      expect(read.Condition, fn).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': get } });
+      const [write] = statements.filter((st) => [st.Action].flat().includes('dynamodb:UpdateItem'));
+      expect([write.Action].flat(), fn).toEqual(['dynamodb:UpdateItem']);
+      expect(write.Condition, fn).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': update },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': AUTHORIZER_WRITABLE },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+      });
     }
+  });
+
+  it('the authorizer conditions admit the keys their store calls use, and no other global item', () => {
+    const digest = 'a'.repeat(64); // a sha256 in hex
+    const like = (pattern: string) => iamLike(pattern);
+    const [token, session] = authorizerGrants();
+    // Token lookups only; sessions, slugs, emails and login counters stay out of reach.
+    expect(token!.get.flatMap(admittedBy)).toEqual(['token']);
+    expect(like(token!.get[0]!).test(keys.token(digest).PK)).toBe(true);
+    // The listing item touchToken updates lives in the tenant partition; so does every other
+    // tenant record, which the dynamodb:Attributes condition keeps to the usage timestamps.
+    const inTenant = builtKeys().filter(([, key]) => key.PK.startsWith(keys.tenantPartition('tenant-1'))).map(([name]) => name).sort();
+    expect(inTenant).toContain('tenantToken');
+    expect(token!.update.flatMap(admittedBy)).toEqual(inTenant);
+    for (const name of ['token', 'session', 'slug', 'email', 'loginFailures']) expect(token!.update.flatMap(admittedBy)).not.toContain(name);
+    // Sessions only, both to read and to slide.
+    expect(session!.get.flatMap(admittedBy)).toEqual(['session']);
+    expect(session!.update.flatMap(admittedBy)).toEqual(['session']);
+    expect(like(session!.get[0]!).test(keys.session(digest).PK)).toBe(true);
+    expect(like(session!.get[0]!).test(keys.token(digest).PK)).toBe(false);
   });
 
   it('function policies name only the table, its indexes and stream, and the webhook queues; "*" only for ListStreams', () => {
@@ -537,7 +600,6 @@ describe('webhook pipeline', () => {
   const fanoutId = () => functionOf(FANOUT_MODULE);
   const deliveryId = () => functionOf(DELIVERY_MODULE);
   const queue = (id: string) => resources[id]!.Properties;
-  const dynamoStatements = (fnId: string) => statementsOf(fnId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
 
   it('fan-out reads the table stream from LATEST in batches of 100, only the event filter patterns', () => {
     const m = mappingOf(fanoutId());
@@ -667,7 +729,7 @@ describe('webhook pipeline', () => {
       for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], a).toContain(a);
     }
     const actions = actionsOf(fn);
-    for (const a of ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:BatchGetItem', ...FORBIDDEN_ACTIONS]) {
+    for (const a of ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', ...UNUSED_ACTIONS, ...FORBIDDEN_ACTIONS]) {
       expect(actions).not.toContain(a);
     }
     // Not the generic TableFunction grant of a route.
@@ -677,13 +739,8 @@ describe('webhook pipeline', () => {
   it('the delivery condition admits exactly the webhook and attempt keys of any tenant', () => {
     const [pattern] = dynamoStatements(deliveryId())[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
     const like = iamLike(pattern);
-    const built = Object.entries(keys)
-      .filter(([, build]) => typeof build === 'function')
-      .map(([name, build]) => [name, (build as (...a: string[]) => unknown)('tenant-1', 'id-2', 'id-3')] as const)
-      .filter((entry): entry is readonly [string, { PK: string; SK: string }] => typeof (entry[1] as Json)?.PK === 'string');
-    const admitted = built.filter(([, key]) => like.test(key.PK)).map(([name]) => name);
-    expect(admitted.sort()).toEqual(['attempt', 'webhook']);
-    for (const [name, key] of built) expect(like.test(key.PK), name).toBe(key.PK === keys.webhookPartition('tenant-1'));
+    expect(admittedBy(pattern)).toEqual(['attempt', 'webhook']);
+    for (const [name, key] of builtKeys()) expect(like.test(key.PK), name).toBe(key.PK === keys.webhookPartition('tenant-1'));
     // Candidates, users and tokens of the same tenant share its id but not the partition.
     expect(like.test(keys.candidate('tenant-1', 'c').PK)).toBe(false);
     expect(like.test(keys.tenantToken('tenant-1', 't').PK)).toBe(false);
@@ -746,7 +803,17 @@ describe('gateway responses', () => {
     const body = r.ResponseTemplates['application/json'];
     expect(body).not.toMatch(/[$#]/); // VTL would interpret these
     expect(JSON.parse(body)).toEqual({ error });
-    expect(r.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'");
+    expect(r.ResponseParameters).toEqual({
+      'gatewayresponse.header.Content-Type': "'application/json'",
+      'gatewayresponse.header.Cache-Control': "'no-store'",
+    });
+  });
+
+  it('the 401 is the JSON error and names no Bearer scheme: token and cookie routes share it', () => {
+    const r = responseOf('UNAUTHORIZED');
+    expect(r.StatusCode).toBe('401');
+    expect(r.ResponseTemplates).toEqual({ 'application/json': JSON.stringify({ error: GATEWAY_ERRORS.unauthorized.error }) });
+    expect(Object.keys(r.ResponseParameters).map((k) => k.toLowerCase())).not.toContain('gatewayresponse.header.www-authenticate');
   });
 });
 
@@ -786,18 +853,62 @@ describe('outputs', () => {
   });
 });
 
-describe('route table drives the stack', () => {
-  /** Synth without esbuild: only the template matters here. */
-  const synthWithout = (table: readonly Route[]) => {
-    const outdir = mkdtempSync(path.join(tmpdir(), 'stack-test-'));
-    try {
-      const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-      const stack = new TalentPipelineStack(app, 'Extended', { routes: table });
-      return app.synth().getStackArtifact(stack.artifactId).template.Resources as Record<string, CfnResource>;
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
+/** Synth without esbuild: only the template matters here. */
+function synthTemplate(props: TalentPipelineStackProps, context: Record<string, unknown> = {}) {
+  const outdir = mkdtempSync(path.join(tmpdir(), 'stack-test-'));
+  try {
+    const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+    const stack = new TalentPipelineStack(app, 'Extended', props);
+    return app.synth().getStackArtifact(stack.artifactId).template.Resources as Record<string, CfnResource>;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+describe('site origins', () => {
+  /** Routes whose function runs lib/http.ts refuseCrossSite: cookie writes (not token, not GET). */
+  const ORIGIN_CHECKED = ROUTES.filter((r) => r.auth !== 'token' && r.method !== 'GET');
+  const withOrigins = (res: Record<string, CfnResource>) =>
+    ofType('AWS::Lambda::Function', res)
+      .filter(([, f]) => 'SITE_ORIGINS' in f.Properties.Environment.Variables)
+      .map(([id, f]) => [id, f.Properties.Environment.Variables.SITE_ORIGINS] as const);
+
+  it('no function gets SITE_ORIGINS unless origins are configured', () => {
+    expect(withOrigins(resources)).toEqual([]);
+  });
+
+  it('the functions of cookie writes, login included, get them; token routes, GETs, authorizers and the pipeline do not', () => {
+    expect(ORIGIN_CHECKED.map((r) => r.handler)).toContain('login');
+    expect(ORIGIN_CHECKED.every((r) => r.auth === 'session' || r.handler === 'login')).toBe(true);
+    const res = synthTemplate({ siteOrigins: ['https://app.example.com', 'http://localhost:5173'] });
+    const expected = [...new Set(ORIGIN_CHECKED.map((r) => functionOf(r.handler, res)))].sort();
+    expect(expected.length).toBeGreaterThan(1);
+    const got = withOrigins(res);
+    expect(got.map(([id]) => id).sort()).toEqual(expected);
+    for (const [id, value] of got) expect(value, id).toBe('https://app.example.com,http://localhost:5173');
+    for (const module of [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE, ...PIPELINE_MODULES, 'get-session', 'list-candidates']) {
+      expect(expected, module).not.toContain(functionOf(module, res));
     }
-  };
+  });
+
+  it('default from the comma-separated context value siteOrigins; the prop wins over it', () => {
+    const fromContext = withOrigins(synthTemplate({}, { siteOrigins: ' https://app.example.com, https://b.example.com ,' }));
+    expect(fromContext.length).toBe(new Set(ORIGIN_CHECKED.map((r) => r.handler)).size);
+    for (const [id, value] of fromContext) expect(value, id).toBe('https://app.example.com,https://b.example.com');
+    expect(withOrigins(synthTemplate({ siteOrigins: [] }, { siteOrigins: 'https://app.example.com' }))).toEqual([]);
+    expect(withOrigins(synthTemplate({}, { siteOrigins: '' }))).toEqual([]);
+  });
+
+  it('an entry that is not a bare origin is refused: the Origin header would never match it', () => {
+    for (const bad of ['https://app.example.com/', 'https://app.example.com/app', 'app.example.com', 'ftp://app.example.com']) {
+      expect(() => synthTemplate({ siteOrigins: [bad] }), bad).toThrow(/siteOrigins/);
+      expect(() => synthTemplate({}, { siteOrigins: `https://ok.example.com,${bad}` }), bad).toThrow(/siteOrigins/);
+    }
+  });
+});
+
+describe('route table drives the stack', () => {
+  const synthWithout = (table: readonly Route[]) => synthTemplate({ routes: table });
   const pipelineRoute = ROUTES.find((r) => r.handler === 'get-pipeline')!;
 
   it('a route with a path parameter becomes a nested {id} resource with its method', () => {
