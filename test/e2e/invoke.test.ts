@@ -3,17 +3,12 @@
  * data directory that `npm start` has seeded, and the sample events' coverage of functions/
  * and of the route table.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../infra/local/demo-data';
 import { routes, type Route } from '../../lib/routes';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { e2eSandbox, javaFor, ROOT, run, stopLocal, type Running } from '../helpers/processes';
 
 const functionNames = readdirSync(join(ROOT, 'functions'))
   .filter((f) => f.endsWith('.ts'))
@@ -27,158 +22,36 @@ const invokable = functionNames.filter((f) => eventNames.includes(f));
 const readEvent = (name: string) => JSON.parse(readFileSync(join(ROOT, 'events', `${name}.json`), 'utf8'));
 const routeFor = (handler: string) => (routes as readonly Route[]).find((r) => r.handler === handler);
 
-function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...extra };
-  for (const k of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'DYNAMODB_PORT', 'HOST', 'PORT']) {
-    if (!(k in extra)) delete env[k];
-  }
-  return env;
-}
-
-/** DynamoDB Local processes running on `dataDir` (our temp dirs are unique). */
-function javaFor(dataDir: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmd.includes(dataDir) && cmd.includes('DynamoDBLocal.jar')) out.push(Number(entry));
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return out;
-}
-const processesMentioning = (needle: string) =>
-  readdirSync('/proc').filter((e) => {
-    if (!/^\d+$/.test(e) || Number(e) === process.pid) return false;
-    try {
-      return readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(needle);
-    } catch {
-      return false;
-    }
-  }).map(Number);
-
-interface Running {
-  child: ChildProcess;
-  stdout: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  demoToken: string;
-}
-
-async function startLocal(dataDir: string, timeoutMs = 60_000): Promise<Running> {
-  const child = spawn(TSX, ['infra/local/start.ts'], {
-    cwd: ROOT,
-    env: childEnv(dataDir, { PORT: '0' }),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  let exitedYet = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-    child.once('exit', (code, signal) => {
-      exitedYet = true;
-      r({ code, signal });
-    }),
-  );
-  running = { child, stdout: () => out, exited, demoToken: '' };
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const token = /^\s*Demo token\s+(\S+)/m.exec(out)?.[1];
-    if (token && /^\s*API base URL\s+\S+/m.test(out)) {
-      running.demoToken = token;
-      return running;
-    }
-    if (exitedYet) throw new Error(`npm start exited before its banner\n${out}\n${err}`);
-    if (Date.now() > deadline) throw new Error(`no banner within ${timeoutMs} ms\n${out}\n${err}`);
-    await sleep(100);
-  }
-}
-
-async function stopLocal(r: Running) {
-  if (r.child.exitCode === null && r.child.signalCode === null) process.kill(-r.child.pid!, 'SIGTERM');
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-r.child.pid!, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }, 30_000);
-  const exit = await r.exited;
-  clearTimeout(timer);
-  return exit;
-}
-
 /** `tsx infra/invoke.ts <name> events/<name>.json`; also reports other DynamoDB Locals seen meanwhile. */
 async function invoke(name: string, opts: { exceptJavaPid?: number } = {}) {
-  const child = spawn(TSX, ['infra/invoke.ts', name, `events/${name}.json`], {
-    cwd: ROOT,
-    env: childEnv(dataDir),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const res = await run('infra/invoke.ts', [name, `events/${name}.json`], dataDir, {
+    watchJavaFor: dataDir,
+    exceptPid: opts.exceptJavaPid,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  let done = false;
-  const seenJava = new Set<number>();
-  const exited = new Promise<number | null>((r) =>
-    child.once('exit', (code) => {
-      done = true;
-      r(code);
-    }),
-  );
-  const watcher = (async () => {
-    while (!done) {
-      for (const pid of javaFor(dataDir)) if (pid !== opts.exceptJavaPid) seenJava.add(pid);
-      await sleep(50);
-    }
-  })();
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }, 90_000);
-  const code = await exited;
-  clearTimeout(timer);
-  await watcher;
   // The result is printed pretty (multi-line) last; anything before it would be log lines.
-  const start = stdout.search(/^\{$/m);
+  const start = res.stdout.search(/^\{$/m);
   let result: any;
   try {
-    result = start >= 0 ? JSON.parse(stdout.slice(start)) : undefined;
+    result = start >= 0 ? JSON.parse(res.stdout.slice(start)) : undefined;
   } catch {
     result = undefined;
   }
-  return { code, stdout, stderr, result, otherJava: [...seenJava] };
+  return { ...res, result };
 }
 
+const sandbox = e2eSandbox();
 let dataDir: string;
-let running: Running | undefined;
+let running: Running;
 let demoToken: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tp-e2e-invoke-'));
-  demoToken = (await startLocal(dataDir)).demoToken;
+  dataDir = sandbox.freshDir('invoke');
+  running = await sandbox.startLocal(dataDir);
+  demoToken = running.demoToken;
 });
 
-afterAll(async () => {
-  if (running && running.child.exitCode === null && running.child.signalCode === null) await stopLocal(running);
-  for (const pid of processesMentioning(dataDir)) {
-    try {
-      process.kill(pid, 'SIGKILL'); // only ever ours: the temp dir is unique to this file
-    } catch {
-      /* gone */
-    }
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+// Stops npm start if still running, kills anything left on the (unique) data dir, removes it.
+afterAll(() => sandbox.cleanup(30_000), 60_000);
 
 describe('sample events cover the functions and the route table', () => {
   it('every handler module in functions/ has events/<name>.json', () => {
@@ -273,7 +146,7 @@ describe('npm run invoke', { timeout: 120_000 }, () => {
 
   describe('on its own, on the seeded data directory', () => {
     beforeAll(async () => {
-      const exit = await stopLocal(running!);
+      const exit = await stopLocal(running);
       expect(exit.code).toBe(0);
       expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
       expect(javaFor(dataDir)).toEqual([]);

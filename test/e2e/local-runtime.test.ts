@@ -3,176 +3,14 @@
  * the admin CLI against it, a graceful stop that takes its Java process along, a restart on
  * the same data, and the admin CLI on its own (its own DynamoDB Local, started and stopped).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eSandbox, isAlive, javaFor, processesMentioning, run, sleep, stopLocal, type Running } from '../helpers/processes';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN_RE = /^tps_[0-9A-Za-z]{36}$/;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The environment of `npm start` / `npm run admin` in a fresh shell, pointed at `dataDir`. */
-function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...extra };
-  // TABLE_NAME would send the admin CLI to a deployed table; the rest would change ports/hosts.
-  for (const k of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'DYNAMODB_PORT', 'HOST', 'PORT']) {
-    if (!(k in extra)) delete env[k];
-  }
-  return env;
-}
-
-/** Live processes whose command line mentions `needle` (our temp dirs are unique). */
-function processesMentioning(needle: string): { pid: number; cmd: string }[] {
-  const out: { pid: number; cmd: string }[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    let cmd: string;
-    try {
-      cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-    } catch {
-      continue; // exited meanwhile
-    }
-    if (cmd.includes(needle)) out.push({ pid: Number(entry), cmd });
-  }
-  return out;
-}
-const javaFor = (dataDir: string) =>
-  processesMentioning(dataDir).filter((p) => p.cmd.includes('DynamoDBLocal.jar'));
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-interface Running {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<Exit>;
-  baseUrl: string;
-  demoToken: string;
-  curl: { token: string; url: string };
-}
-
-const started: Running[] = [];
-
-/** Spawn `tsx infra/local/start.ts` in its own process group and wait for its banner. */
-async function startLocal(dataDir: string, timeoutMs = 60_000): Promise<Running> {
-  const child = spawn(TSX, ['infra/local/start.ts'], {
-    cwd: ROOT,
-    env: childEnv(dataDir, { PORT: '0' }),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<Exit>((r) => child.once('exit', (code, signal) => r({ code, signal })));
-  const running: Omit<Running, 'baseUrl' | 'demoToken' | 'curl'> = {
-    child,
-    stdout: () => out,
-    stderr: () => err,
-    exited,
-  };
-  started.push(running as Running);
-
-  let exit: Exit | undefined;
-  void exited.then((e) => (exit = e));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const base = /^\s*API base URL\s+(\S+)\s*$/m.exec(out)?.[1];
-    const token = /^\s*Demo token\s+(\S+)/m.exec(out)?.[1];
-    const curl = /^\s*curl -s -H "Authorization: Bearer (\S+)" (\S+)\s*$/m.exec(out);
-    if (base && token && curl) {
-      Object.assign(running, { baseUrl: base, demoToken: token, curl: { token: curl[1]!, url: curl[2]! } });
-      return running as Running;
-    }
-    if (exit) throw new Error(`npm start exited (${JSON.stringify(exit)}) before its banner\n${out}\n${err}`);
-    if (Date.now() > deadline) throw new Error(`no banner within ${timeoutMs} ms\n${out}\n${err}`);
-    await sleep(100);
-  }
-}
-
-/** SIGTERM to the whole process group (what Ctrl-C in a terminal does), then wait for exit. */
-async function stopLocal(r: Running, timeoutMs = 30_000): Promise<Exit> {
-  if (r.child.exitCode === null && r.child.signalCode === null) process.kill(-r.child.pid!, 'SIGTERM');
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-r.child.pid!, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }, timeoutMs);
-  const exit = await r.exited;
-  clearTimeout(timer);
-  return exit;
-}
-
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** DynamoDB Local processes on `watchJavaFor` seen while the command ran, other than `exceptPid`. */
-  otherJava: number[];
-}
-
-/** Run `tsx <script> ...args` to completion (own process group, killed on timeout). */
-async function run(
-  script: string,
-  args: string[],
-  dataDir: string,
-  opts: { watchJavaFor?: string; exceptPid?: number; timeoutMs?: number } = {},
-): Promise<RunResult> {
-  const child = spawn(TSX, [script, ...args], {
-    cwd: ROOT,
-    env: childEnv(dataDir),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const otherJava = new Set<number>();
-  let done = false;
-  const exited = new Promise<number | null>((r) =>
-    child.once('exit', (code) => {
-      done = true;
-      r(code);
-    }),
-  );
-  const watcher = (async () => {
-    while (opts.watchJavaFor && !done) {
-      for (const p of javaFor(opts.watchJavaFor)) if (p.pid !== opts.exceptPid) otherJava.add(p.pid);
-      await sleep(50);
-    }
-  })();
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }, opts.timeoutMs ?? 90_000);
-  const code = await exited;
-  clearTimeout(timer);
-  await watcher;
-  return { code, stdout, stderr, otherJava: [...otherJava] };
-}
 const admin = (args: string[], dataDir: string, opts?: Parameters<typeof run>[3]) =>
   run('infra/admin.ts', args, dataDir, opts);
 
@@ -195,29 +33,11 @@ async function call(url: string, token: string, init: { method?: string; body?: 
   return { status: res.status, body, text };
 }
 
-const tempDirs: string[] = [];
-const freshDir = (label: string) => {
-  const d = mkdtempSync(join(tmpdir(), `tp-e2e-${label}-`));
-  tempDirs.push(d);
-  return d;
-};
+const { freshDir, startLocal, cleanup } = e2eSandbox();
 
-afterAll(async () => {
-  for (const r of started) {
-    if (r.child.exitCode === null && r.child.signalCode === null) await stopLocal(r, 10_000);
-  }
-  // Anything still mentioning our unique temp dirs was started by this file: do not leak it.
-  for (const d of tempDirs) {
-    for (const p of processesMentioning(d)) {
-      try {
-        process.kill(p.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-    rmSync(d, { recursive: true, force: true });
-  }
-}, 60_000);
+// Stops every npm start of this file, kills anything still mentioning our unique temp dirs
+// (started by this file: do not leak it) and removes them.
+afterAll(() => cleanup(10_000), 60_000);
 
 describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
   let dataDir: string;

@@ -3,79 +3,16 @@
  * test/helpers/global-setup.ts, trusted through NODE_EXTRA_CA_CERTS: verification stays on).
  */
 import { createHmac } from 'node:crypto';
-import { once } from 'node:events';
-import https from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../infra/local/dynamodb';
 import { MAX_RESPONSE_BODY_BYTES, parseRetryAfter, sendWebhook } from '../../lib/webhooks/send';
+import { tlsServers, type TestServer } from '../helpers/tls-servers';
 
-const tlsPems = inject('tls');
-const servers: https.Server[] = [];
-
-type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
-interface Recorded {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: Buffer;
-}
-interface TestServer {
-  port: number;
-  connections: number;
-  requests: Recorded[];
-  ipv6: boolean;
-}
-
-/** An HTTPS server on 127.0.0.1 (and ::1 on the same port when possible) counting TCP connections. */
-async function startServer(handler: Handler, opts: { cert?: string; key?: string; onRequestStart?: boolean } = {}) {
-  const state: TestServer = { port: 0, connections: 0, requests: [], ipv6: false };
-  const make = () => {
-    const server = https.createServer({ cert: opts.cert ?? tlsPems.cert, key: opts.key ?? tlsPems.key }, (req, res) => {
-      if (opts.onRequestStart) {
-        state.requests.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.alloc(0) });
-        return handler(req, res, Buffer.alloc(0));
-      }
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        state.requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-        handler(req, res, body);
-      });
-    });
-    // net.Server 'connection': TCP accepted, before any TLS.
-    server.on('connection', () => void state.connections++);
-    server.on('tlsClientError', () => {});
-    servers.push(server);
-    return server;
-  };
-  const v4 = make();
-  v4.listen(0, '127.0.0.1');
-  await once(v4, 'listening');
-  state.port = (v4.address() as AddressInfo).port;
-  const v6 = make();
-  try {
-    v6.listen(state.port, '::1');
-    await once(v6, 'listening');
-    state.ipv6 = true;
-  } catch {
-    state.ipv6 = false; // no IPv6 loopback on this machine
-  }
-  return state;
-}
-
-afterAll(async () => {
-  await Promise.all(
-    servers.map(async (s) => {
-      s.closeAllConnections();
-      if (s.listening) await new Promise((r) => s.close(r));
-    }),
-  );
-});
+const { start: startServer, closeAll } = tlsServers(inject('tls'));
+afterAll(closeAll);
 
 const body = JSON.stringify({
   event: 'candidate.stage_changed',

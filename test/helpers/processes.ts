@@ -1,0 +1,186 @@
+/**
+ * Real subprocesses for the e2e tests: `npm start` (infra/local/start.ts) and one-shot `tsx`
+ * scripts (admin CLI, invoke) on throwaway data directories, plus the /proc scans that show
+ * what is still running on such a directory. Linux only (/proc).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The environment of `npm start` / `npm run admin` in a fresh shell, pointed at `dataDir`. */
+export function childEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...extra };
+  // TABLE_NAME would send the admin CLI to a deployed table; the rest would change ports/hosts.
+  for (const k of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'DYNAMODB_PORT', 'HOST', 'PORT']) {
+    if (!(k in extra)) delete env[k];
+  }
+  return env;
+}
+
+/** Live processes (other than this one) whose command line mentions `needle` (our temp dirs are unique). */
+export function processesMentioning(needle: string): { pid: number; cmd: string }[] {
+  const out: { pid: number; cmd: string }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (cmd.includes(needle)) out.push({ pid: Number(entry), cmd });
+  }
+  return out;
+}
+
+/** DynamoDB Local processes running on `dataDir`. */
+export const javaFor = (dataDir: string) =>
+  processesMentioning(dataDir).filter((p) => p.cmd.includes('DynamoDBLocal.jar'));
+
+export const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** `process.kill` that ignores a process (group) that is already gone. */
+function killQuietly(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+interface Spawned {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<Exit>;
+}
+
+/** `tsx <script> ...args` in ROOT, in its own process group (so the whole group can be signalled). */
+function spawnTsx(script: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
+  const child = spawn(TSX, [script, ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<Exit>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+export interface Running extends Spawned {
+  baseUrl: string;
+  demoToken: string;
+  curl: { token: string; url: string };
+}
+
+/**
+ * Spawn `tsx infra/local/start.ts` (PORT=0) and wait for its banner. It goes into `started`
+ * before the banner, so that cleanup also stops one that never printed it.
+ */
+async function startLocal(dataDir: string, started: Running[], timeoutMs = 60_000): Promise<Running> {
+  const spawned = spawnTsx('infra/local/start.ts', [], childEnv(dataDir, { PORT: '0' }));
+  const running = spawned as Running;
+  started.push(running);
+
+  let exit: Exit | undefined;
+  void spawned.exited.then((e) => (exit = e));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const out = spawned.stdout();
+    const base = /^\s*API base URL\s+(\S+)\s*$/m.exec(out)?.[1];
+    const token = /^\s*Demo token\s+(\S+)/m.exec(out)?.[1];
+    const curl = /^\s*curl -s -H "Authorization: Bearer (\S+)" (\S+)\s*$/m.exec(out);
+    if (base && token && curl) {
+      Object.assign(running, { baseUrl: base, demoToken: token, curl: { token: curl[1]!, url: curl[2]! } });
+      return running;
+    }
+    const err = spawned.stderr();
+    if (exit) throw new Error(`npm start exited (${JSON.stringify(exit)}) before its banner\n${out}\n${err}`);
+    if (Date.now() > deadline) throw new Error(`no banner within ${timeoutMs} ms\n${out}\n${err}`);
+    await sleep(100);
+  }
+}
+
+/** SIGTERM to the whole process group (what Ctrl-C in a terminal does), then wait for exit. */
+export async function stopLocal(r: Running, timeoutMs = 30_000): Promise<Exit> {
+  if (r.child.exitCode === null && r.child.signalCode === null) process.kill(-r.child.pid!, 'SIGTERM');
+  const timer = setTimeout(() => killQuietly(-r.child.pid!, 'SIGKILL'), timeoutMs);
+  const exit = await r.exited;
+  clearTimeout(timer);
+  return exit;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** DynamoDB Local processes on `watchJavaFor` seen while the command ran, other than `exceptPid`. */
+  otherJava: number[];
+}
+
+/** Run `tsx <script> ...args` on `dataDir` to completion (own process group, killed on timeout). */
+export async function run(
+  script: string,
+  args: string[],
+  dataDir: string,
+  opts: { watchJavaFor?: string; exceptPid?: number; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const { child, stdout, stderr, exited } = spawnTsx(script, args, childEnv(dataDir));
+  const otherJava = new Set<number>();
+  let done = false;
+  void exited.then(() => (done = true));
+  const watcher = (async () => {
+    while (opts.watchJavaFor && !done) {
+      for (const p of javaFor(opts.watchJavaFor)) if (p.pid !== opts.exceptPid) otherJava.add(p.pid);
+      await sleep(50);
+    }
+  })();
+  const timer = setTimeout(() => killQuietly(-child.pid!, 'SIGKILL'), opts.timeoutMs ?? 90_000);
+  const { code } = await exited;
+  clearTimeout(timer);
+  await watcher;
+  return { code, stdout: stdout(), stderr: stderr(), otherJava: [...otherJava] };
+}
+
+/**
+ * What one test file starts: `npm start` processes and temp data directories (`tp-e2e-<label>-*`).
+ * `cleanup()` (for afterAll) stops the processes, kills anything still mentioning one of the
+ * directories (only ever ours: they are unique) and removes the directories.
+ */
+export function e2eSandbox() {
+  const started: Running[] = [];
+  const tempDirs: string[] = [];
+  return {
+    freshDir(label: string): string {
+      const d = mkdtempSync(join(tmpdir(), `tp-e2e-${label}-`));
+      tempDirs.push(d);
+      return d;
+    },
+    startLocal: (dataDir: string, timeoutMs?: number) => startLocal(dataDir, started, timeoutMs),
+    async cleanup(stopTimeoutMs = 10_000) {
+      for (const r of started) {
+        if (r.child.exitCode === null && r.child.signalCode === null) await stopLocal(r, stopTimeoutMs);
+      }
+      for (const d of tempDirs) {
+        for (const p of processesMentioning(d)) killQuietly(p.pid, 'SIGKILL');
+        rmSync(d, { recursive: true, force: true });
+      }
+    },
+  };
+}
