@@ -58,13 +58,12 @@ export const keys = {
   attemptPrefix: (webhookId: string) => `ATT#${webhookId}#`,
   webhookPartition: (tenantId: string) => webhookPartition(tenantId),
   candidatePrefix: 'CAND#',
-  reqPrefix: 'REQ#',
   tenantPartition: t,
 };
 
 /** GSI1: candidates of one stage ordered by stage entry time (oldest first = longest waiting). */
 export const stageIndexKey = (tenantId: string, stage: Stage, enteredAt: string, id: string) => ({
-  GSI1PK: `${t(tenantId)}#STAGE#${stage}`,
+  GSI1PK: stagePartition(tenantId, stage),
   GSI1SK: `${enteredAt}#${id}`,
 });
 export const stagePartition = (tenantId: string, stage: Stage) => `${t(tenantId)}#STAGE#${stage}`;
