@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
@@ -55,7 +56,8 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
     '-sharedDb',
     ...(opts.dbPath ? ['-dbPath', opts.dbPath] : ['-inMemory']),
   ];
-  const java: ChildProcess = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // DynamoDB Local writes a metadata file into its working directory: keep it out of the repo.
+  const java: ChildProcess = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: opts.dbPath ?? tmpdir() });
   let stderr = '';
   java.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => java.once('exit', (code) => resolve(code)));
