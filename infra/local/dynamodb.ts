@@ -54,6 +54,8 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
     String(port),
     // One database for every access key and region, so credentials never matter locally.
     '-sharedDb',
+    // No telemetry from a local tool (and no outbound connection attempts on closed networks).
+    '-disableTelemetry',
     ...(opts.dbPath ? ['-dbPath', opts.dbPath] : ['-inMemory']),
   ];
   // DynamoDB Local writes a metadata file into its working directory: keep it out of the repo.
