@@ -78,20 +78,21 @@ async function deliver(record: SQSRecord): Promise<void> {
   const gone = result.status === 410;
   const failingTooLong =
     !gone && !!endpoint.failing_since && Date.parse(at) - Date.parse(endpoint.failing_since) >= webhookConfig.disableAfterMs;
-  await recordFailure(
-    msg.tenantId,
-    endpoint.id,
-    at,
-    gone ? 'receiver answered 410 Gone' : failingTooLong ? `failing continuously since ${endpoint.failing_since}` : undefined,
-  );
   const delay = gone || failingTooLong ? undefined : retryDelayS(attempt, webhookConfig.retryScheduleS, result.retryAfterMs);
   const deadLettered = !gone && delay === undefined;
+  // The attempt is logged before the endpoint's counters move, as on the success path.
   await putAttempt(msg.tenantId, endpoint.id, {
     ...base,
     success: false,
     next_attempt_at: delay === undefined ? null : new Date(Date.now() + delay * 1000).toISOString(),
     dead_lettered: deadLettered,
   });
+  await recordFailure(
+    msg.tenantId,
+    endpoint.id,
+    at,
+    gone ? 'receiver answered 410 Gone' : failingTooLong ? `failing continuously since ${endpoint.failing_since}` : undefined,
+  );
   if (delay !== undefined) {
     await sqs.send(
       new ChangeMessageVisibilityCommand({
