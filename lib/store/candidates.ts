@@ -12,7 +12,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import { newId } from '../ids';
 import type { Stage } from '../model';
 import type { Candidate } from '../schemas';
-import { ddb, tableName } from './client';
+import { ddb, prefixQuery, tableName } from './client';
 import {
   counter,
   keys,
@@ -210,13 +210,7 @@ function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
   const { byStatus, byRequisition } = TABLE_DEF.indexes;
   switch (q.kind) {
     case 'all':
-      return {
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.candidatePrefix },
-        ScanIndexForward: false,
-        ConsistentRead: true,
-      };
+      return { ...prefixQuery(keys.tenantPartition(tenantId), keys.candidatePrefix), ConsistentRead: true };
     case 'stage':
       return {
         TableName: tableName,

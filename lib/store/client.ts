@@ -19,6 +19,14 @@ export const ddb = DynamoDBDocumentClient.from(ddbClient, {
 
 export const tableName = config.tableName;
 
+/** Query input for one partition's items whose sort key starts with `prefix`, newest first. */
+export const prefixQuery = (pk: string, prefix: string) => ({
+  TableName: tableName,
+  KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+  ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+  ScanIndexForward: false,
+});
+
 /** Every item of a Query, following LastEvaluatedKey. For small, bounded collections only. */
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];

@@ -5,7 +5,7 @@ import { newId, nowIso } from '../ids';
 import type { Scope } from '../model';
 import type { CreatedToken as CreatedTokenSchema, TokenListing as TokenListingSchema } from '../schemas';
 import type * as z from 'zod/mini';
-import { ddb, queryAll, tableName } from './client';
+import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { keys } from './table';
 import { unlessConditionFails } from './tx';
 
@@ -81,12 +81,7 @@ export type TokenListing = z.infer<typeof TokenListingSchema>;
 
 /** A tenant's tokens, newest first. The digest stays in the table; it is never listed. */
 export async function listTokens(tenantId: string): Promise<TokenListing[]> {
-  const items = await queryAll({
-    TableName: tableName,
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.tokenPrefix },
-    ScanIndexForward: false,
-  });
+  const items = await queryAll(prefixQuery(keys.tenantPartition(tenantId), keys.tokenPrefix));
   return items.map((i) => ({
     id: i.id as string,
     name: i.name as string,

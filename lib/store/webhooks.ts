@@ -6,7 +6,7 @@ import { newId, nowIso } from '../ids';
 import type { EventType } from '../model';
 import type { DeliveryRecord } from '../schemas';
 import type * as z from 'zod/mini';
-import { ddb, queryAll, tableName } from './client';
+import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { keys, TABLE_DEF } from './table';
 import { unlessConditionFails } from './tx';
 
@@ -91,12 +91,7 @@ export async function getEndpoint(tenantId: string, id: string): Promise<Endpoin
 
 /** All of a tenant's endpoints, newest first. A tenant has few; one Query reads them all. */
 export async function listEndpoints(tenantId: string): Promise<Endpoint[]> {
-  const items = await queryAll({
-    TableName: tableName,
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':prefix': keys.webhookPrefix },
-    ScanIndexForward: false,
-  });
+  const items = await queryAll(prefixQuery(keys.webhookPartition(tenantId), keys.webhookPrefix));
   return items.map(toEndpoint);
 }
 
@@ -133,13 +128,7 @@ export async function updateEndpoint(tenantId: string, id: string, changes: Endp
 /** The newest attempts first. */
 export async function lastAttempts(tenantId: string, webhookId: string, limit: number): Promise<Attempt[]> {
   const { Items = [] } = await ddb.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':prefix': keys.attemptPrefix(webhookId) },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
+    new QueryCommand({ ...prefixQuery(keys.webhookPartition(tenantId), keys.attemptPrefix(webhookId)), Limit: limit }),
   );
   return Items.map((i) => ({
     id: i.id,
