@@ -504,6 +504,29 @@ describe('authorizer cache', () => {
   });
 });
 
+/**
+ * Capture everything the process writes (streams and console) and the responses recorded
+ * with `record`, for the leak checks below. Restore with `spies`.
+ */
+function captureOutput() {
+  const captured: string[] = [];
+  const text = (chunk: unknown) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+  const spies = [
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (captured.push(text(chunk)), true)),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (captured.push(text(chunk)), true)),
+    ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void captured.push(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))),
+    ),
+  ];
+  const responses: Array<[string, Response]> = [];
+  const record = async (what: string, res: Promise<Response>) => {
+    const r = await res;
+    responses.push([what, r]);
+    return r;
+  };
+  return { captured, spies, logStart: stack.logs.length, responses, record };
+}
+
 describe('secrets stay out of logs, responses and the table', () => {
   const STACK_TRACE = /\n\s*at |\bat \S+ \(|\(\S+:\d+:\d+\)|\.(?:ts|js|mjs):\d+|node_modules|"stack"/;
 
@@ -537,22 +560,7 @@ describe('secrets stay out of logs, responses and the table', () => {
     );
     const secrets = [valid, narrow, unknown, broken, corrupt, brokeToken];
 
-    const captured: string[] = [];
-    const text = (chunk: unknown) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-    const spies = [
-      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (captured.push(text(chunk)), true)),
-      vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (captured.push(text(chunk)), true)),
-      ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) =>
-        vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void captured.push(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))),
-      ),
-    ];
-    const logStart = stack.logs.length;
-    const responses: Array<[string, Response]> = [];
-    const record = async (what: string, res: Promise<Response>) => {
-      const r = await res;
-      responses.push([what, r]);
-      return r;
-    };
+    const { captured, spies, logStart, responses, record } = captureOutput();
     let serverError: Response;
     let authorizerError: Response;
     try {
@@ -633,22 +641,7 @@ describe('secrets stay out of logs, responses and the table', () => {
     const member = await victim.user('member');
     const wrongPassword = `wrong ${randomUUID()}`;
 
-    const captured: string[] = [];
-    const text = (chunk: unknown) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-    const spies = [
-      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (captured.push(text(chunk)), true)),
-      vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (captured.push(text(chunk)), true)),
-      ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) =>
-        vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void captured.push(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))),
-      ),
-    ];
-    const logStart = stack.logs.length;
-    const responses: Array<[string, Response]> = [];
-    const record = async (what: string, res: Promise<Response>) => {
-      const r = await res;
-      responses.push([what, r]);
-      return r;
-    };
+    const { captured, spies, logStart, responses, record } = captureOutput();
     let login: Response;
     let c: string;
     try {
