@@ -13,6 +13,7 @@ import type { SessionPrincipal } from './domain/identity';
 import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
 import { logger } from './logger';
 import { routes, type RouteDef } from './routes';
+import { API_SECURITY_HEADERS } from './security-headers';
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
@@ -44,7 +45,7 @@ export class Reply {
   ) {}
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_SECURITY_HEADERS };
 
 export const json = (
   statusCode: number,

@@ -12,6 +12,8 @@ import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 
 import { isAllowed } from '../../lib/auth/policy';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { matchPath, routes, type Route } from '../../lib/routes';
+import { API_SECURITY_HEADERS } from '../../lib/security-headers';
+import { consoleFile, DEFAULT_CONSOLE_DIR } from './console-files';
 import { lambdaContext, methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
 
 type ProxyHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResult>;
@@ -22,11 +24,33 @@ export interface GatewayOptions {
   authorizerCacheTtlSeconds?: number;
   /** One line per request. */
   log?: (line: string) => void;
+  /** The built console served outside /api (default console/dist). */
+  consoleDir?: string;
 }
 
 /** The deployed stack's cache TTL; revoked tokens stop working within this time. */
 export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+
+/** The path and query of an origin-form request target (`/path?query`); undefined for any other form. */
+export function parseTarget(raw: string | undefined): { path: string; search: URLSearchParams } | undefined {
+  if (!raw?.startsWith('/')) return undefined; // `*`, absolute-form, authority-form
+  try {
+    // Prefixing keeps `//x` and `/\x` a path instead of a host; dot segments are resolved.
+    const url = new URL(`http://local${raw}`);
+    return url.host === 'local' ? { path: url.pathname, search: url.searchParams } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const jsonAnswer = (statusCode: number, error: string): APIGatewayProxyResult => ({
+  statusCode,
+  headers: { 'Content-Type': 'application/json', ...API_SECURITY_HEADERS },
+  body: JSON.stringify({ error }),
+});
+
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
 
 const loadHandler = async <T>(name: string): Promise<T> =>
   (await import(`../../functions/${name}`)).handler as T;
@@ -62,15 +86,14 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     return result;
   }
 
-  async function respond(req: IncomingMessage, body: string | null): Promise<APIGatewayProxyResult> {
-    const url = new URL(req.url ?? '/', 'http://local');
+  async function respond(
+    req: IncomingMessage,
+    target: { path: string; search: URLSearchParams },
+    body: string | null,
+  ): Promise<APIGatewayProxyResult> {
     const method = req.method ?? 'GET';
-    const path = url.pathname;
-    const gatewayError = (e: { status?: number; error: string }, status = e.status ?? 500) => ({
-      statusCode: status,
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ error: e.error }),
-    });
+    const { path } = target;
+    const gatewayError = (e: { status?: number; error: string }, status = e.status ?? 500) => jsonAnswer(status, e.error);
 
     let route: Route | undefined;
     let pathParameters: Record<string, string> = {};
@@ -90,7 +113,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       resource: route.path,
       pathParameters,
       headers: req.headers,
-      search: url.searchParams,
+      search: target.search,
       body,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
     });
@@ -124,8 +147,24 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     }
   }
 
+  const consoleDir = opts.consoleDir ?? DEFAULT_CONSOLE_DIR;
+
+  /** Everything a request can get; never throws. */
+  async function answer(req: IncomingMessage, target: ReturnType<typeof parseTarget>, raw: Buffer | 'too large') {
+    if (!target) return jsonAnswer(400, 'the request target must be a path such as /api/v1/pipeline');
+    if (raw === 'too large') return jsonAnswer(GATEWAY_ERRORS.requestTooLarge.status, GATEWAY_ERRORS.requestTooLarge.error);
+    const method = req.method ?? 'GET';
+    if (!isApiPath(target.path) && (method === 'GET' || method === 'HEAD')) {
+      const file = await consoleFile(consoleDir, target.path);
+      return { statusCode: file.status, headers: file.headers, body: file.body.toString('base64'), isBase64Encoded: true };
+    }
+    return respond(req, target, raw.length ? raw.toString('utf8') : null);
+  }
+
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
+    // Parsed once, here: a target that is not a path is answered, never thrown.
+    const target = parseTarget(req.url);
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -134,28 +173,40 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       if (size > MAX_BODY_BYTES) tooLarge = true;
       else chunks.push(c);
     });
+    req.on('error', () => res.destroy());
     req.on('end', async () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const result: APIGatewayProxyResult = tooLarge
-        ? {
-            statusCode: GATEWAY_ERRORS.requestTooLarge.status,
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ error: GATEWAY_ERRORS.requestTooLarge.error }),
-          }
-        : await respond(req, chunks.length ? raw : null).catch((err: Error) => {
-            // Never leave a client without an answer; API Gateway would say 500 too.
-            console.error(`local gateway: ${err.stack ?? err.message}`);
-            return { statusCode: 500, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ error: 'Internal server error' }) };
-          });
-      const headers: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
-      for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
-      const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '');
-      res.writeHead(result.statusCode, { ...headers, 'Content-Length': payload.length });
-      res.end(payload);
+      const result = await answer(req, target, tooLarge ? 'too large' : Buffer.concat(chunks)).catch((err: Error) => {
+        // Never leave a client without an answer; API Gateway would say 500 too.
+        console.error(`local gateway: ${err.stack ?? err.message}`);
+        return jsonAnswer(500, 'Internal server error');
+      });
+      try {
+        const headers: Record<string, string | string[]> = {};
+        for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+        for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+        const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '');
+        res.writeHead(result.statusCode, { ...headers, 'Content-Length': payload.length });
+        res.end(req.method === 'HEAD' ? undefined : payload);
+      } catch (err) {
+        // A handler's malformed header must not take the process down.
+        console.error(`local gateway: ${(err as Error).message}`);
+        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' }).end('{"error":"Bad gateway"}');
+        else res.destroy();
+      }
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      opts.log?.(`${req.method} ${new URL(req.url ?? '/', 'http://local').pathname} ${result.statusCode} ${ms.toFixed(1)}ms`);
+      opts.log?.(`${req.method} ${target?.path ?? '(not a path)'} ${result.statusCode} ${ms.toFixed(1)}ms`);
     });
+  });
+  // Request lines and headers Node refuses before any handler runs: answer with `{ error }`.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const [status, text] =
+      err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+    if (err.code !== 'ECONNRESET' && socket.writable) {
+      const body = JSON.stringify({ error: status === 431 ? 'request line or headers too large' : 'malformed HTTP request' });
+      socket.end(
+        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    } else socket.destroy();
   });
 
   return {
