@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { Scope } from './model';
 import * as s from './schemas';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * `token`: Bearer API token (TOKEN authorizer). `session`: cookie session (REQUEST authorizer).
@@ -24,6 +24,8 @@ export interface Route {
   auth: AuthKind;
   /** Scope a token needs (token routes only). `*` always satisfies it. */
   scope?: Exclude<Scope, '*'>;
+  /** Workspace role a session needs (session routes only); without it any member may call. */
+  role?: 'admin';
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
   summary: string;
@@ -60,6 +62,16 @@ export const routes = [
   { method: 'PATCH', path: '/api/webhooks/{id}', handler: 'update-webhook', auth: 'session', access: 'write', summary: 'Change url, events (replaces the subscription), active or description', params: s.IdParam, body: s.UpdateWebhookBody, errors: { 409: 'Reactivating would exceed 20 active endpoints' }, status: 200, response: s.UpdatedWebhook },
   { method: 'DELETE', path: '/api/webhooks/{id}', handler: 'delete-webhook', auth: 'session', access: 'write', summary: 'Soft delete: sets active to false', params: s.IdParam, status: 200, response: s.Success },
   { method: 'POST', path: '/api/webhooks/{id}/test', handler: 'test-webhook', auth: 'session', access: 'write', summary: 'Send a signed webhook.test event now and record the delivery', params: s.IdParam, status: 200, response: s.WebhookTestResult, timeoutSeconds: 20 },
+  { method: 'PUT', path: '/api/session/password', handler: 'change-password', auth: 'session', access: 'write', summary: 'Change your own password; your other sessions end', body: s.ChangePasswordBody, errors: { 429: 'Too many wrong current passwords from this address; see Retry-After' }, status: 200, response: s.Success },
+  { method: 'GET', path: '/api/overview', handler: 'get-overview', auth: 'session', access: 'read', summary: 'The console overview: pipeline summary and open requisitions', status: 200, response: s.Overview },
+  { method: 'GET', path: '/api/settings/pipeline', handler: 'get-pipeline-settings', auth: 'session', access: 'read', summary: 'The stuck threshold per stage, with the defaults', status: 200, response: s.PipelineSettings },
+  { method: 'PUT', path: '/api/settings/pipeline', handler: 'update-pipeline-settings', auth: 'session', role: 'admin', access: 'write', summary: 'Set the stuck thresholds (a stage left out goes back to its default; 0 turns it off)', body: s.PipelineSettingsBody, status: 200, response: s.PipelineSettings },
+  { method: 'GET', path: '/api/members', handler: 'list-members', auth: 'session', access: 'read', summary: "List the workspace's members and their roles", status: 200, response: s.dataOf(z.array(s.Member)) },
+  { method: 'POST', path: '/api/members', handler: 'add-member', auth: 'session', role: 'admin', access: 'write', summary: 'Add a member; the temporary password is shown only here', body: s.AddMemberBody, errors: { 409: 'A user with this email already exists' }, status: 201, response: s.AddedMember },
+  { method: 'PATCH', path: '/api/members/{id}', handler: 'change-member-role', auth: 'session', role: 'admin', access: 'write', summary: "Change a member's role", params: s.IdParam, body: s.ChangeRoleBody, errors: { 409: 'The workspace would be left without an admin' }, status: 200, response: s.dataOf(s.Member) },
+  { method: 'DELETE', path: '/api/members/{id}', handler: 'remove-member', auth: 'session', role: 'admin', access: 'write', summary: 'Remove a member; their sessions end at once', params: s.IdParam, errors: { 409: 'The workspace would be left without an admin' }, status: 200, response: s.Success },
+  { method: 'POST', path: '/api/members/{id}/reset-password', handler: 'reset-member-password', auth: 'session', role: 'admin', access: 'write', summary: "Reset a member's password; the temporary password is shown only here", params: s.IdParam, status: 200, response: s.TemporaryPassword },
+  { method: 'DELETE', path: '/api/members/{id}/lockout', handler: 'clear-member-lockout', auth: 'session', role: 'admin', access: 'write', summary: "Clear a member's sign-in lockouts", params: s.IdParam, status: 200, response: s.LockoutCleared },
 ] as const satisfies readonly Route[];
 
 export type RouteDef = (typeof routes)[number];
