@@ -874,6 +874,12 @@ describe('outputs', () => {
     expect(outputs.TableName.Value).toEqual({ Ref: tableId() });
   });
 
+  it('exports the site URL: https and the distribution domain, where the console and /api live', () => {
+    const outputs = template.toJSON().Outputs;
+    const [distribution] = ofType('AWS::CloudFront::Distribution')[0]!;
+    expect(outputs.SiteUrl.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }]] });
+  });
+
   it('exports the webhook delivery queue and its dead-letter queue', () => {
     const outputs = template.toJSON().Outputs;
     expect(outputs.DeliveryQueueUrl.Value).toEqual({ Ref: deliveryQueueId() });
@@ -922,6 +928,8 @@ describe('console and API on one origin', () => {
     const fn = resources[oneGetAtt(behavior.FunctionAssociations[0].FunctionARN, 'AWS::CloudFront::Function')]!.Properties;
     expect(fn.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
     expect(fn.AutoPublish).toBe(true);
+    // CloudFront Functions: at most 10 KB of code.
+    expect(Buffer.byteLength(fn.FunctionCode)).toBeLessThan(10_240);
     return fn.FunctionCode;
   };
   /** Runs CloudFront function code on an event, in a context without Node's globals. */
