@@ -56,6 +56,11 @@ const SAMPLES: Record<string, () => { body?: unknown; status: number }> = {
   'PATCH /api/webhooks/{id}': () => ({ body: { active: false }, status: 404 }),
   'DELETE /api/webhooks/{id}': () => ({ status: 404 }),
   'POST /api/webhooks/{id}/test': () => ({ status: 404 }),
+  'GET /api/webhooks/{id}/deliveries': () => ({ status: 404 }),
+  'POST /api/webhooks/{id}/resend': () => ({ body: { event_id: `evt_${'0'.repeat(32)}` }, status: 404 }),
+  'POST /api/webhooks/{id}/replay': () => ({ body: { since: new Date(Date.now() - 3_600_000).toISOString() }, status: 404 }),
+  'GET /api/webhooks/{id}/replay': () => ({ status: 404 }),
+  'POST /api/webhooks/{id}/rotate-secret': () => ({ body: {}, status: 404 }),
 };
 const sampleFor = (r: Route) => {
   const make = SAMPLES[label(r)];
