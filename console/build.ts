@@ -1,0 +1,49 @@
+/**
+ * Builds the console into console/dist with Vite's JS API when the build is missing or older
+ * than its sources. `npm start` calls this; it never throws (a failed build leaves the API up).
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CONSOLE_ROOT = fileURLToPath(new URL('.', import.meta.url));
+export const CONSOLE_DIST = join(CONSOLE_ROOT, 'dist');
+
+/** Newest modification time among the console's sources (generated API files excluded). */
+function newestSource(): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    const st = statSync(p);
+    if (st.isDirectory()) for (const e of readdirSync(p)) visit(join(p, e));
+    else if (!/(\.d\.ts|openapi\.json)$/.test(p)) newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const p of ['src', 'index.html', 'vite.config.ts']) visit(join(CONSOLE_ROOT, p));
+  return newest;
+}
+
+export type BuildOutcome = { status: 'fresh' | 'built'; ms: number } | { status: 'failed'; ms: number; error: string };
+
+/** Build unless console/dist/index.html is newer than every source file. */
+export async function ensureConsoleBuilt(opts: { force?: boolean } = {}): Promise<BuildOutcome> {
+  const t0 = performance.now();
+  const ms = () => Math.round(performance.now() - t0);
+  try {
+    const index = join(CONSOLE_DIST, 'index.html');
+    if (!opts.force && existsSync(index) && statSync(index).mtimeMs >= newestSource()) return { status: 'fresh', ms: ms() };
+    const { build } = await import('vite');
+    await build({ configFile: join(CONSOLE_ROOT, 'vite.config.ts'), logLevel: 'error' });
+    return { status: 'built', ms: ms() };
+  } catch (err) {
+    return { status: 'failed', ms: ms(), error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+// `tsx console/build.ts` (npm run build:console): always build.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const r = await ensureConsoleBuilt({ force: true });
+  if (r.status === 'failed') {
+    console.error(`console build failed: ${r.error}`);
+    process.exit(1);
+  }
+  console.log(`console built into ${CONSOLE_DIST} in ${r.ms} ms`);
+}

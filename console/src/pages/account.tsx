@@ -1,0 +1,5 @@
+import { PageTitle } from '../ui';
+
+export function Account(_: { id?: string }) {
+  return <PageTitle title="Account">Account</PageTitle>;
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../ui';
+
+export function WebhookDetail(_: { id?: string }) {
+  return <PageTitle title="WebhookDetail">WebhookDetail</PageTitle>;
+}
