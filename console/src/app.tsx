@@ -171,10 +171,10 @@ function Page({ path }: { path: string }) {
 function Frame({ nav, children }: { nav?: preact.ComponentChildren; children: preact.ComponentChildren }) {
   return (
     <>
-      <a class="skip" href="#main">
-        Skip to content
-      </a>
       <header class="top">
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
         <Link href="/" class="brand">
           Talent Pipeline
         </Link>

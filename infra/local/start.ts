@@ -81,7 +81,12 @@ try {
   else say(built.status === 'built' ? `console built in ${built.ms} ms` : 'console build is up to date');
 
   const { createGateway } = await import('./gateway');
-  gateway = createGateway({ log: (line) => console.log(line) });
+  // AUTHORIZER_CACHE_TTL_SECONDS shortens the token cache for tests; unset, it is the deployed 60 s.
+  const ttl = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
+  gateway = createGateway({
+    log: (line) => console.log(line),
+    ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
+  });
   const url = await gateway.listen(port, process.env.HOST ?? '127.0.0.1');
   writeRuntime(dir, {
     pid: process.pid,

@@ -1,0 +1,140 @@
+/**
+ * The workspace console in a real browser: Debian's Chromium (playwright-core) against the real
+ * local stack (`npm start` on a temp DATA_DIR: DynamoDB Local, the real handlers, the webhook
+ * pipeline). One stack and one browser for the file; the tests run in order, as one admin's
+ * session would. Every page is checked with axe (no serious or critical violations) and any
+ * browser console error fails the test it happened in.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { axe, collectConsoleErrors, launchChromium, seriousOf, type AxeSummary } from '../helpers/browser';
+import { e2eSandbox, sleep, type Running } from '../helpers/processes';
+import { tlsServers } from '../helpers/tls-servers';
+
+// A revoked token must stop working within the authorizer cache period; 1 s keeps the test short.
+process.env.AUTHORIZER_CACHE_TTL_SECONDS = '1';
+
+const { freshDir, startLocal, cleanup } = e2eSandbox();
+const tls = tlsServers(inject('tls'));
+let browser: Browser | undefined;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let stack: Running;
+let origin: string;
+let admin: { email: string; password: string };
+const axeRuns: AxeSummary[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium(); // first: a missing Chromium fails at once, with how to install it
+  stack = await startLocal(freshDir('browser'), 90_000);
+  origin = new URL(stack.baseUrl).origin;
+  const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout());
+  if (!login) throw new Error(`no demo login in the banner:\n${stack.stdout()}`);
+  admin = { email: login[1]!, password: login[2]! };
+  context = await browser.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  errors = collectConsoleErrors(page);
+}, 150_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await tls.closeAll();
+  await cleanup();
+  if (axeRuns.length) {
+    console.log(
+      `axe: ${axeRuns
+        .map((r) => `${r.page}: ${r.violations.length ? r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes})`).join(', ') : 'no violations'}`)
+        .join('; ')}`,
+    );
+  }
+});
+
+/** axe on the page as it stands (no serious or critical violations), and no console errors so far. */
+async function check(label: string) {
+  const summary = await axe(page, label);
+  axeRuns.push(summary);
+  expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
+  expect(errors, `browser console on ${label}`).toEqual([]);
+}
+
+const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+
+async function signIn(email: string, password: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('workspace console', () => {
+  it('signs in: a wrong password is explained, then the admin lands on the page they asked for', async () => {
+    await page.goto('/settings/tokens');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
+    await heading('Sign in to your workspace').waitFor();
+    await check('sign-in');
+
+    await signIn(admin.email, 'not-the-password');
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/email or password is incorrect/i);
+
+    await signIn(admin.email, admin.password);
+    await heading('API tokens').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings/tokens');
+  });
+
+  it('shows the overview: stage chart, total active, stuck candidates longest first, open requisitions', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await heading('Overview').waitFor();
+    const chart = page.getByRole('figure', { name: 'Candidates per stage' });
+    await chart.waitFor();
+    await expect.poll(() => chart.textContent()).toMatch(/Applied\s*\d+/);
+    const stuck = page.getByRole('table', { name: /Stuck candidates/ });
+    const days = (await stuck.locator('tbody tr td:nth-child(3)').allTextContents()).map(Number);
+    expect(days.length).toBeGreaterThan(0);
+    expect(days).toEqual([...days].sort((a, b) => b - a));
+    await page.getByRole('table', { name: /Open requisitions/ }).getByRole('cell', { name: 'Senior Backend Engineer' }).waitFor();
+    await check('overview');
+  });
+
+  it('creates a token, which works against /api/v1 with plain fetch, then revokes it', async () => {
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await heading('API tokens').waitFor();
+    await check('tokens');
+    await page.getByLabel('Name').fill('Browser test sync');
+    await page.getByRole('checkbox', { name: /candidates:read/ }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const field = page.getByRole('textbox', { name: /New token “Browser test sync”/ });
+    await field.waitFor();
+    const token = await field.inputValue();
+    expect(token).toMatch(/^tps_/);
+    await expect.poll(() => page.getByText('will not be shown again').count()).toBe(1);
+    await check('tokens: token shown once');
+
+    const call = () => fetch(`${stack.baseUrl}/candidates?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await call()).status).toBe(200);
+
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('button', { name: 'Revoke Browser test sync' }).click();
+    const dialog = page.getByRole('dialog', { name: /Revoke the token “Browser test sync”/ });
+    await expect.poll(() => dialog.textContent()).toMatch(/within 60 seconds/);
+    await check('tokens: revoke dialog');
+    await dialog.getByRole('button', { name: 'Revoke token' }).click();
+    await page.getByText('Token “Browser test sync” revoked').waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: 'Browser test sync' }).count()).toBe(0);
+    // Refused once the (shortened) authorizer cache lets go of it.
+    const deadline = Date.now() + 10_000;
+    let status = 200;
+    while (Date.now() < deadline && (status = (await call()).status) === 200) await sleep(250);
+    expect(status).toBe(401);
+    expect(errors).toEqual([]);
+  });
+
+  it('signs out, and a signed-out visitor is sent to sign-in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in to your workspace').waitFor();
+    await page.getByText('You have signed out.').waitFor();
+    await page.goto('/settings/webhooks');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
+    expect(errors).toEqual([]);
+  });
+});
