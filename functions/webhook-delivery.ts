@@ -3,19 +3,44 @@
  * attempt number. A failed attempt that has retries left sets the message's visibility to the
  * next delay and is reported as a batch item failure, so SQS keeps it and hands it back then.
  * After the last attempt the message goes to the dead-letter queue. Every attempt is recorded.
+ *
+ * The same queue carries replay jobs (`kind: "replay"`): the function scans the endpoint's log
+ * and queues the events it missed (see runReplay).
  */
+import { createHash } from 'node:crypto';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../lib/logger';
-import { getEndpoint, putAttempt, recordFailure, recordSuccess } from '../lib/store/webhooks';
+import { metrics, MetricUnit } from '../lib/metrics';
+import { ENDPOINT_DISABLED_EVENT, TEST_EVENT } from '../lib/model';
+import {
+  attemptOutcomes,
+  getEndpoint,
+  getEvent,
+  getReplayJob,
+  listEndpoints,
+  previousSecret,
+  putAttempt,
+  putEvent,
+  recordFailure,
+  recordSuccess,
+  updateReplayJob,
+  type AttemptOutcome,
+  type Endpoint,
+} from '../lib/store/webhooks';
 import { retryDelayS, webhookConfig, maxAttempts } from '../lib/webhooks/config';
-import { DeliveryMessage, queueConfig, sqs } from '../lib/webhooks/queue';
+import { envelope } from '../lib/webhooks/events';
+import { errorCategory } from '../lib/webhooks/outcome';
+import { DeliveryMessage, enqueue, queueConfig, ReplayMessage, sqs } from '../lib/webhooks/queue';
 import { sendWebhook } from '../lib/webhooks/send';
 import { deliveryHeaders } from '../lib/webhooks/sign';
 
 /** Thrown to leave a message on the queue for its next attempt. */
 class RetryLater extends Error {}
+
+/** A replay queues at most this many events; with at most one running job per endpoint and 20 active endpoints, that bounds a workspace. */
+export const MAX_REPLAY_EVENTS = 5_000;
 
 async function deadLetter(record: SQSRecord, reason: string) {
   await sqs.send(
@@ -35,29 +60,54 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-async function deliver(record: SQSRecord): Promise<void> {
-  const parsed = DeliveryMessage.safeParse(parseJson(record.body));
-  if (!parsed.success) {
-    // It can never succeed; keep it for inspection rather than retrying it.
-    logger.error('malformed delivery message', { messageId: record.messageId });
-    return deadLetter(record, 'malformed message');
-  }
-  const msg = parsed.data;
-  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
+/** A replay delivery finished (accepted or given up): move its job's progress. */
+const replayFinished = (msg: DeliveryMessage, sent: boolean) =>
+  msg.replayJob
+    ? updateReplayJob(msg.tenantId, msg.endpointId, msg.replayJob, { finished: 1, ...(sent && { sent: 1 }) })
+    : undefined;
+
+/**
+ * The service disabled an endpoint: tell the workspace. A WARN log line and a metric for
+ * operators, and a webhook.endpoint_disabled event to the workspace's other active endpoints.
+ */
+async function endpointDisabled(msg: DeliveryMessage, endpoint: Endpoint, reason: string, at: string) {
+  logger.warn('webhook endpoint disabled', { tenantId: msg.tenantId, endpointId: endpoint.id, reason });
+  metrics.addMetric('WebhookEndpointDisabled', MetricUnit.Count, 1);
+  metrics.publishStoredMetrics();
+  const others = (await listEndpoints(msg.tenantId)).filter((e) => e.active && e.id !== endpoint.id);
+  if (!others.length) return;
+  // The envelope names the workspace by slug; the failing event's own envelope carries it.
+  const tenantSlug = String((parseJson(msg.body) as { tenantSlug?: unknown } | undefined)?.tenantSlug ?? '');
+  const id = `evt_${createHash('sha256').update(`${ENDPOINT_DISABLED_EVENT}:${endpoint.id}:${at}`).digest('hex').slice(0, 32)}`;
+  const body = envelope(
+    { id, type: ENDPOINT_DISABLED_EVENT, tenantId: msg.tenantId, timestamp: at, data: { webhookId: endpoint.id, reason, disabledAt: at } },
+    tenantSlug,
+  );
+  await enqueue(
+    others.map((e) => ({ v: 1 as const, eventId: id, eventType: ENDPOINT_DISABLED_EVENT, tenantId: msg.tenantId, endpointId: e.id, body })),
+  );
+}
+
+async function deliver(record: SQSRecord, msg: DeliveryMessage): Promise<void> {
+  const attempt = (msg.attemptsBefore ?? 0) + (Number(record.attributes.ApproximateReceiveCount) || 1);
   const endpoint = await getEndpoint(msg.tenantId, msg.endpointId);
   if (!endpoint?.active) {
     logger.info('endpoint gone or disabled; event dropped', { eventId: msg.eventId, endpointId: msg.endpointId });
+    await replayFinished(msg, false);
     return;
   }
+  // Keep the body for resend and replay (30 days, as attempts). Once per series is enough.
+  if (attempt === 1) await putEvent(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body });
 
   const startedAt = new Date();
   const result = await sendWebhook(
     endpoint.url,
     msg.body,
-    deliveryHeaders(endpoint.secret, { id: msg.eventId, type: msg.eventType, body: msg.body }, startedAt.getTime()),
+    deliveryHeaders(endpoint.secret, { id: msg.eventId, type: msg.eventType, body: msg.body }, startedAt.getTime(), previousSecret(endpoint, startedAt.getTime())),
     { timeoutMs: webhookConfig.timeoutMs, allowLoopback: webhookConfig.allowLoopback },
   );
   const at = startedAt.toISOString();
+  const category = errorCategory(result);
   const base = {
     event_id: msg.eventId,
     event_type: msg.eventType,
@@ -67,10 +117,13 @@ async function deliver(record: SQSRecord): Promise<void> {
     created_at: at,
     error: result.error ?? null,
     response_body: result.body || null,
+    error_category: category,
   };
-  if (result.status >= 200 && result.status < 300) {
-    await putAttempt(msg.tenantId, endpoint.id, { ...base, success: true, next_attempt_at: null, dead_lettered: false });
+  const series = { series: msg.series };
+  if (category === null) {
+    await putAttempt(msg.tenantId, endpoint.id, { ...base, success: true, next_attempt_at: null, dead_lettered: false }, series);
     await recordSuccess(msg.tenantId, endpoint.id, at);
+    await replayFinished(msg, true);
     return;
   }
 
@@ -81,18 +134,20 @@ async function deliver(record: SQSRecord): Promise<void> {
   const delay = gone || failingTooLong ? undefined : retryDelayS(attempt, webhookConfig.retryScheduleS, result.retryAfterMs);
   const deadLettered = !gone && delay === undefined;
   // The attempt is logged before the endpoint's counters move, as on the success path.
-  await putAttempt(msg.tenantId, endpoint.id, {
-    ...base,
-    success: false,
-    next_attempt_at: delay === undefined ? null : new Date(Date.now() + delay * 1000).toISOString(),
-    dead_lettered: deadLettered,
-  });
-  await recordFailure(
+  await putAttempt(
     msg.tenantId,
     endpoint.id,
-    at,
-    gone ? 'receiver answered 410 Gone' : failingTooLong ? `failing continuously since ${endpoint.failing_since}` : undefined,
+    {
+      ...base,
+      success: false,
+      next_attempt_at: delay === undefined ? null : new Date(Date.now() + delay * 1000).toISOString(),
+      dead_lettered: deadLettered,
+    },
+    series,
   );
+  const disable = gone ? 'receiver answered 410 Gone' : failingTooLong ? `failing continuously since ${endpoint.failing_since}` : undefined;
+  const { disabledNow } = await recordFailure(msg.tenantId, endpoint.id, at, disable);
+  if (disabledNow) await endpointDisabled(msg, endpoint, disable!, at);
   if (delay !== undefined) {
     await sqs.send(
       new ChangeMessageVisibilityCommand({
@@ -104,13 +159,77 @@ async function deliver(record: SQSRecord): Promise<void> {
     throw new RetryLater(`attempt ${attempt} of ${maxAttempts()} failed; next in ${delay} s`);
   }
   if (deadLettered) await deadLetter(record, `failed ${attempt} attempts`);
+  await replayFinished(msg, false);
+}
+
+/**
+ * Events that never reached the endpoint, oldest first: no accepted attempt, and no retry still
+ * scheduled (that retry delivers it; replaying too would send it twice). Test events are left out.
+ */
+export function missedEvents(outcomes: AttemptOutcome[]): { id: string; type: string }[] {
+  const state = new Map<string, { type: string; delivered: boolean; pending: boolean }>();
+  for (const o of outcomes) {
+    const s = state.get(o.event_id) ?? { type: o.event_type, delivered: false, pending: false };
+    s.delivered ||= o.success;
+    s.pending = !o.success && o.next_attempt_at !== null && !o.dead_lettered;
+    state.set(o.event_id, s);
+  }
+  return [...state].filter(([, s]) => !s.delivered && !s.pending && s.type !== TEST_EVENT).map(([id, s]) => ({ id, type: s.type }));
+}
+
+/**
+ * A replay job: read the endpoint's attempts from `since` to the job's start, and queue the
+ * missed events again (same id and body), 10 at a time, saving the position after each batch.
+ * A retried or continued message starts from the saved position, so events are queued once
+ * (at most the last batch twice, if the function stops between sending it and saving).
+ */
+async function runReplay(msg: ReplayMessage, context: Context): Promise<void> {
+  const job = await getReplayJob(msg.tenantId, msg.endpointId);
+  if (!job || job.id !== msg.jobId || job.status !== 'running') return;
+  const endpoint = await getEndpoint(msg.tenantId, msg.endpointId);
+  if (!endpoint?.active) {
+    await updateReplayJob(msg.tenantId, msg.endpointId, job.id, { failed: 'the endpoint is no longer active' });
+    return;
+  }
+  const outcomes = await attemptOutcomes(msg.tenantId, msg.endpointId, Date.parse(job.since), Date.parse(job.created_at));
+  const missed = missedEvents(outcomes).slice(0, MAX_REPLAY_EVENTS);
+  let position = job.position;
+  while (position < missed.length) {
+    // Leave room for one more batch; go on in a fresh invocation from the saved position.
+    if (context.getRemainingTimeInMillis() < 10_000) return enqueue([msg]);
+    const chunk = missed.slice(position, position + 10);
+    const events = await Promise.all(chunk.map((e) => getEvent(msg.tenantId, e.id)));
+    const messages = events.flatMap((e) =>
+      e
+        ? [{ v: 1 as const, eventId: e.event_id, eventType: e.event_type, tenantId: msg.tenantId, endpointId: msg.endpointId, body: e.body, series: `replay:${job.id}`, replayJob: job.id }]
+        : [],
+    );
+    if (messages.length < chunk.length) logger.warn('replay: event bodies expired', { jobId: job.id, missing: chunk.length - messages.length });
+    await enqueue(messages);
+    position += chunk.length;
+    await updateReplayJob(msg.tenantId, msg.endpointId, job.id, { queued: messages.length, position });
+  }
+  await updateReplayJob(msg.tenantId, msg.endpointId, job.id, { scanDone: true });
+  logger.info('replay queued', { jobId: job.id, endpointId: msg.endpointId, events: missed.length });
+}
+
+async function handle(record: SQSRecord, context: Context): Promise<void> {
+  const json = parseJson(record.body) as { kind?: unknown } | undefined;
+  const parsed = json?.kind === 'replay' ? ReplayMessage.safeParse(json) : DeliveryMessage.safeParse(json);
+  if (!parsed.success) {
+    // It can never succeed; keep it for inspection rather than retrying it.
+    logger.error('malformed delivery message', { messageId: record.messageId });
+    return deadLetter(record, 'malformed message');
+  }
+  const msg = parsed.data;
+  return 'kind' in msg ? runReplay(msg, context) : deliver(record, msg);
 }
 
 export const handler = async (event: SQSEvent, context: Context) => {
   logger.addContext(context);
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
   // A batch whose every record failed is normal here (one receiver down), not an invocation error.
-  return processPartialResponse(event, deliver, new BatchProcessor(EventType.SQS), {
+  return processPartialResponse(event, (r: SQSRecord) => handle(r, context), new BatchProcessor(EventType.SQS), {
     context,
     throwOnFullBatchFailure: false,
   });

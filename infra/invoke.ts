@@ -34,6 +34,8 @@ const demoFile = (name: string) => {
 if (raw.includes('{{DEMO_TOKEN}}')) raw = raw.replaceAll('{{DEMO_TOKEN}}', demoFile('demo-token'));
 const demoLogin = () => JSON.parse(demoFile('demo-login.json')) as { email: string; password: string };
 if (raw.includes('{{DEMO_PASSWORD}}')) raw = raw.replaceAll('{{DEMO_PASSWORD}}', demoLogin().password);
+// A time the replay route accepts whenever the sample runs (at most 14 days back).
+raw = raw.replaceAll('{{HOURS_AGO_6}}', new Date(Date.now() - 6 * 3_600_000).toISOString());
 const local = await useLocalTable();
 // The webhook functions need queues: a running npm start's, or in-process ones for this call.
 const queues = process.env.WEBHOOK_QUEUE_URL

@@ -142,9 +142,10 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
     { actions: ['dynamodb:GetItem'], leadingKeys: SESSION_LEADING_KEYS },
     { actions: ['dynamodb:UpdateItem'], leadingKeys: SESSION_LEADING_KEYS, writesOnly: AUTHORIZER_WRITABLE },
   ],
-  // The delivery function reads its endpoint, records attempts and endpoint health, and nothing
-  // else: candidates, users and tokens stay out of reach.
-  webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
+  // The delivery function reads its endpoint, records attempts, kept events, replay progress and
+  // endpoint health, and nothing else: candidates, users and tokens stay out of reach. Query: the
+  // workspace's other endpoints (endpoint_disabled event) and a replay job's scan of the log.
+  webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
 };
 const ACCESS_RANK: Route['access'][] = ['none', 'read', 'write'];
 
@@ -470,6 +471,13 @@ export class TalentPipelineStack extends Stack {
     }
 
     const pipeline = this.webhookPipeline(tableFunction, props.alarmTopic);
+    // Routes that queue deliveries (resend, replay): the queue's URL and send rights, nothing more.
+    for (const handler of new Set(routeTable.filter((r) => r.queue).map((r) => r.handler))) {
+      const fn = this.functions.get(handler)!;
+      pipeline.deliveryQueue.grantSendMessages(fn);
+      fn.addEnvironment('WEBHOOK_QUEUE_URL', pipeline.deliveryQueue.queueUrl);
+      fn.addEnvironment('WEBHOOK_DLQ_URL', pipeline.deliveryDlq.queueUrl);
+    }
     this.deliveryQueue = pipeline.deliveryQueue;
     this.deliveryDlq = pipeline.deliveryDlq;
     this.streamFailureQueue = pipeline.streamFailureQueue;
@@ -548,6 +556,8 @@ export class TalentPipelineStack extends Stack {
     // mapping) calls to hold a failed message back for its next retry delay; the stack test pins it.
     deliveryQueue.grantConsumeMessages(delivery);
     deliveryDlq.grantSendMessages(delivery);
+    // Replay jobs queue the missed events (and continue themselves); endpoint_disabled events.
+    deliveryQueue.grantSendMessages(delivery);
     delivery.addEventSource(
       new SqsEventSource(deliveryQueue, {
         batchSize: 10,

@@ -64,3 +64,8 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by the test operation; not subscribable. */
 export const TEST_EVENT = 'webhook.test';
+/**
+ * Sent by the service to a workspace's other active endpoints when it disables one (410 Gone, or
+ * failing too long); not subscribable: every active endpoint gets it.
+ */
+export const ENDPOINT_DISABLED_EVENT = 'webhook.endpoint_disabled';

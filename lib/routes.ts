@@ -35,6 +35,8 @@ export interface Route {
   /** Success status and body schema. */
   status: number;
   response: z.ZodMiniType;
+  /** The function sends to the webhook delivery queue (resend, replay): it gets the queue's URL and send rights. */
+  queue?: boolean;
   /** Function timeout when the default 10 s is too short; below API Gateway's 29 s integration limit. */
   timeoutSeconds?: number;
 }
@@ -54,12 +56,17 @@ export const routes = [
   { method: 'POST', path: '/api/tokens', handler: 'create-token', auth: 'session', access: 'write', summary: 'Create an API token; the token is shown only here', body: s.CreateTokenBody, errors: { 403: 'Only admins may grant *, or a cross-site request' }, status: 201, response: s.dataOf(s.CreatedToken) },
   { method: 'GET', path: '/api/tokens', handler: 'list-tokens', auth: 'session', access: 'read', summary: "List the workspace's API tokens, without secrets", status: 200, response: s.dataOf(z.array(s.TokenListing)) },
   { method: 'DELETE', path: '/api/tokens/{id}', handler: 'revoke-token', auth: 'session', access: 'write', summary: 'Revoke an API token', params: s.IdParam, status: 200, response: s.Success },
-  { method: 'GET', path: '/api/webhooks', handler: 'list-webhooks', auth: 'session', access: 'read', summary: "List the workspace's webhook endpoints (no secrets)", status: 200, response: s.WebhookList },
+  { method: 'GET', path: '/api/webhooks', handler: 'list-webhooks', auth: 'session', access: 'read', summary: "List the workspace's webhook endpoints (no secrets), optionally only those of one status", query: s.ListWebhooksQuery, status: 200, response: s.WebhookList },
   { method: 'POST', path: '/api/webhooks', handler: 'create-webhook', auth: 'session', access: 'write', summary: 'Create a webhook endpoint; the secret is shown only here', body: s.CreateWebhookBody, errors: { 409: 'The workspace already has 20 active endpoints' }, status: 201, response: s.CreatedWebhook },
   { method: 'GET', path: '/api/webhooks/{id}', handler: 'get-webhook', auth: 'session', access: 'read', summary: 'An endpoint and its last 10 delivery attempts, newest first', params: s.IdParam, status: 200, response: s.WebhookDetail },
   { method: 'PATCH', path: '/api/webhooks/{id}', handler: 'update-webhook', auth: 'session', access: 'write', summary: 'Change url, events (replaces the subscription), active or description', params: s.IdParam, body: s.UpdateWebhookBody, errors: { 409: 'Reactivating would exceed 20 active endpoints' }, status: 200, response: s.UpdatedWebhook },
-  { method: 'DELETE', path: '/api/webhooks/{id}', handler: 'delete-webhook', auth: 'session', access: 'write', summary: 'Soft delete: sets active to false', params: s.IdParam, status: 200, response: s.Success },
+  { method: 'DELETE', path: '/api/webhooks/{id}', handler: 'delete-webhook', auth: 'session', access: 'write', summary: 'Soft delete: sets active to false and status to deleted; pending deliveries are dropped', params: s.IdParam, status: 200, response: s.Success },
   { method: 'POST', path: '/api/webhooks/{id}/test', handler: 'test-webhook', auth: 'session', access: 'write', summary: 'Send a signed webhook.test event now and record the delivery', params: s.IdParam, status: 200, response: s.WebhookTestResult, timeoutSeconds: 20 },
+  { method: 'GET', path: '/api/webhooks/{id}/deliveries', handler: 'list-webhook-deliveries', auth: 'session', access: 'read', summary: 'Delivery attempts, newest first, with an opaque cursor; filter by status and event type', params: s.IdParam, query: s.ListDeliveriesQuery, status: 200, response: s.DeliveryPage },
+  { method: 'POST', path: '/api/webhooks/{id}/resend', handler: 'resend-webhook-event', auth: 'session', access: 'read', queue: true, summary: 'Send one event again (same webhook-id and body, fresh signature) as a new attempt series', params: s.IdParam, body: s.ResendBody, errors: { 409: 'The endpoint is disabled or deleted' }, status: 202, response: s.ResendResult },
+  { method: 'POST', path: '/api/webhooks/{id}/replay', handler: 'replay-webhook', auth: 'session', access: 'write', queue: true, summary: 'Queue again every event that failed to reach the endpoint since a time (at most 14 days back); 200 with the running job if one runs', params: s.IdParam, body: s.ReplayBody, errors: { 409: 'The endpoint is disabled or deleted' }, status: 202, response: s.dataOf(s.ReplayJob) },
+  { method: 'GET', path: '/api/webhooks/{id}/replay', handler: 'get-webhook-replay', auth: 'session', access: 'read', summary: "The endpoint's latest replay job and its progress, or null", params: s.IdParam, status: 200, response: s.dataOf(z.nullable(s.ReplayJob)) },
+  { method: 'POST', path: '/api/webhooks/{id}/rotate-secret', handler: 'rotate-webhook-secret', auth: 'session', access: 'write', summary: 'New signing secret, shown only here; the old one keeps signing too during the grace window', params: s.IdParam, body: s.RotateSecretBody, errors: { 409: 'The endpoint is deleted' }, status: 200, response: s.RotatedSecret },
 ] as const satisfies readonly Route[];
 
 export type RouteDef = (typeof routes)[number];

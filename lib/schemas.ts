@@ -235,6 +235,15 @@ export const UpdateWebhookBody = z.strictObject({
 });
 export type UpdateWebhookBody = z.output<typeof UpdateWebhookBody>;
 
+/** `deleted` is a soft delete (disabled_reason "deleted"); `disabled` covers the user and the service. */
+export const WEBHOOK_STATUSES = ['active', 'disabled', 'deleted'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+
+export const ListWebhooksQuery = z.strictObject({
+  status: z.optional(z.enum(WEBHOOK_STATUSES, { error: `status must be one of ${WEBHOOK_STATUSES.join(', ')}` })),
+});
+export type ListWebhooksQuery = z.output<typeof ListWebhooksQuery>;
+
 const WebhookEndpoint = z.object({
   id: z.uuid(),
   url: z.string(),
@@ -244,8 +253,9 @@ const WebhookEndpoint = z.object({
   last_triggered_at: z.nullable(timestamp),
   failure_count: z.int(),
   created_at: timestamp,
-  /** Why the service disabled it (410 Gone, failing for 5 days), if it did. */
+  /** Why the service disabled it (410 Gone, failing for 5 days), if it did; "deleted" once deleted. */
   disabled_reason: z.nullable(z.string()),
+  status: z.enum(WEBHOOK_STATUSES),
 });
 export const WebhookList = z.object({ data: z.array(WebhookEndpoint) });
 
@@ -270,6 +280,8 @@ export const DeliveryRecord = z.object({
   response_body: z.nullable(z.string()),
   next_attempt_at: z.nullable(timestamp),
   dead_lettered: z.boolean(),
+  /** Why the attempt failed, as a category (ERROR_CATEGORIES); null on success. */
+  error_category: z.nullable(z.string()),
 });
 
 export const WebhookDetail = z.object({
@@ -279,9 +291,81 @@ export const WebhookDetail = z.object({
 
 export const UpdatedWebhook = z.object({ success: z.boolean(), webhook: z.object({ id: z.uuid(), active: z.boolean() }) });
 
+/**
+ * Why a delivery attempt failed. The same strings appear in the delivery log (`error_category`)
+ * and in the test operation's result (`error`).
+ */
+export const ERROR_CATEGORIES = ['timeout', 'dns', 'tls', 'connection', 'blocked', 'redirect', 'http_status'] as const;
+export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
+
 export const WebhookTestResult = z.object({
   success: z.boolean(),
   status: z.int(),
   durationMs: z.int(),
   responseBody: z.string(),
+  /** The failure category, null on success. */
+  error: z.nullable(z.enum(ERROR_CATEGORIES)),
+  /** A secret-free sentence about the failure, null on success. */
+  errorMessage: z.nullable(z.string()),
+});
+
+const EVENT_FILTER = /^[a-z]+(\.[a-z_]+)+$/;
+export const ListDeliveriesQuery = z.strictObject({
+  cursor: z.optional(z.string({ error: 'cursor must be a string' }).check(z.maxLength(512, { error: 'cursor is not valid' }))),
+  limit: z._default(intParam('limit', 1, 100), 20),
+  status: z.optional(z.enum(['failed', 'succeeded'], { error: 'status must be one of failed, succeeded' })),
+  event_type: z.optional(
+    z.string().check(z.maxLength(64, { error: 'event_type must be an event type such as candidate.created' }), z.regex(EVENT_FILTER, { error: 'event_type must be an event type such as candidate.created' })),
+  ),
+});
+export type ListDeliveriesQuery = z.output<typeof ListDeliveriesQuery>;
+
+export const DeliveryPage = z.object({ data: z.array(DeliveryRecord), next_cursor: z.nullable(z.string()) });
+
+/** Event ids as deliveries carry them in `webhook-id`. */
+export const EVENT_ID = /^evt_[0-9a-f]{32}$/;
+export const ResendBody = z.strictObject({
+  event_id: z.string({ error: 'event_id must be a string' }).check(z.regex(EVENT_ID, { error: 'event_id must be an event id (evt_ and 32 hex digits)' })),
+});
+export type ResendBody = z.output<typeof ResendBody>;
+export const ResendResult = z.object({ success: z.boolean(), event_id: z.string() });
+
+/** Replay looks back at most this far (Svix's recover window). */
+export const MAX_REPLAY_DAYS = 14;
+export const ReplayBody = z.strictObject({
+  since: z.iso.datetime({ offset: true, error: 'since must be an ISO 8601 date-time, such as 2026-01-31T09:00:00Z' }),
+});
+export type ReplayBody = z.output<typeof ReplayBody>;
+
+export const REPLAY_STATUSES = ['running', 'done', 'failed'] as const;
+export const ReplayJob = z.object({
+  id: z.uuid(),
+  since: timestamp,
+  status: z.enum(REPLAY_STATUSES),
+  /** Deliveries queued so far. */
+  queued: z.int(),
+  /** Queued deliveries the receiver accepted. */
+  sent: z.int(),
+  /** Queued deliveries not finished yet (neither accepted nor given up). */
+  remaining: z.int(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type ReplayJob = z.infer<typeof ReplayJob>;
+
+/** The grace window of a rotation: default 24 h, at most 7 days. */
+export const DEFAULT_GRACE_S = 86_400;
+export const MAX_GRACE_S = 7 * 86_400;
+export const RotateSecretBody = z.strictObject({
+  grace_seconds: z.optional(
+    z.int({ error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` }).check(
+      z.gte(0, { error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` }),
+      z.lte(MAX_GRACE_S, { error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` }),
+    ),
+  ),
+});
+export type RotateSecretBody = z.output<typeof RotateSecretBody>;
+export const RotatedSecret = z.object({
+  success: z.boolean(),
+  webhook: z.object({ id: z.uuid(), secret: z.string(), previous_secret_expires_at: z.nullable(timestamp) }),
 });

@@ -139,7 +139,8 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
 
     try {
       const handler = await handlerFor(route.handler);
-      const res = await handler(event, lambdaContext(route.handler));
+      // The function's own timeout, as deployed (middy ends a handler that runs out of it).
+      const res = await handler(event, lambdaContext(route.handler, (route.timeoutSeconds ?? 10) * 1000));
       return res;
     } catch {
       // What API Gateway answers when the integration itself fails.

@@ -52,6 +52,11 @@ const samples: Record<string, { query?: Record<string, string>; body?: unknown; 
   'update-webhook': { params: { id: MISSING_ID }, body: { active: false } },
   'delete-webhook': { params: { id: MISSING_ID } },
   'test-webhook': { params: { id: MISSING_ID } },
+  'list-webhook-deliveries': { params: { id: MISSING_ID }, query: { limit: '20', status: 'failed' } },
+  'resend-webhook-event': { params: { id: MISSING_ID }, body: { event_id: 'evt_5e1c3c9e0a7b4f2d8c6a1b3d5f7e9a0c' } },
+  'replay-webhook': { params: { id: MISSING_ID }, body: { since: '{{HOURS_AGO_6}}' } },
+  'get-webhook-replay': { params: { id: MISSING_ID } },
+  'rotate-webhook-secret': { params: { id: MISSING_ID }, body: { grace_seconds: 86400 } },
 };
 
 for (const r of routes as readonly Route[]) {

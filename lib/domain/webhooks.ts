@@ -2,15 +2,51 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { Reply } from '../http';
+import { newId } from '../ids';
 import { EVENT_TYPES, TEST_EVENT } from '../model';
-import type { CreateWebhookBody, UpdateWebhookBody } from '../schemas';
-import { getEndpoint, lastAttempts, listEndpoints, putAttempt, putEndpoint, updateEndpoint, type Endpoint } from '../store/webhooks';
+import {
+  DEFAULT_GRACE_S,
+  MAX_REPLAY_DAYS,
+  type CreateWebhookBody,
+  type ListDeliveriesQuery,
+  type ListWebhooksQuery,
+  type ReplayBody,
+  type ReplayJob,
+  type ResendBody,
+  type RotateSecretBody,
+  type UpdateWebhookBody,
+  type WebhookStatus,
+} from '../schemas';
+import {
+  attemptPage,
+  getEndpoint,
+  getEvent,
+  getReplayJob,
+  lastAttempts,
+  listEndpoints,
+  markDeleted,
+  previousSecret,
+  putAttempt,
+  putEndpoint,
+  putEvent,
+  rotateSecret,
+  startReplayJob,
+  updateEndpoint,
+  updateReplayJob,
+  type Endpoint,
+  type ReplayJobItem,
+} from '../store/webhooks';
 import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
+import { errorCategory, errorMessage } from '../webhooks/outcome';
 import { sendWebhook } from '../webhooks/send';
 import { deliveryHeaders, generateSecret } from '../webhooks/sign';
 import { forbiddenReason } from '../webhooks/ssrf';
 import type { SessionPrincipal } from './identity';
+
+export const statusOf = (e: Endpoint): WebhookStatus =>
+  e.deleted_at || e.disabled_reason === 'deleted' ? 'deleted' : e.active ? 'active' : 'disabled';
 
 const publicView = (e: Endpoint) => ({
   id: e.id,
@@ -22,6 +58,7 @@ const publicView = (e: Endpoint) => ({
   failure_count: e.failure_count,
   created_at: e.created_at,
   disabled_reason: e.disabled_reason,
+  status: statusOf(e),
 });
 
 /**
@@ -67,8 +104,9 @@ export async function createWebhook(p: SessionPrincipal, body: CreateWebhookBody
   return { success: true, webhook: { id: e.id, url: e.url, secret: e.secret, events: e.events, active: e.active, created_at: e.created_at } };
 }
 
-export async function listWebhooks(p: SessionPrincipal) {
-  return { data: (await listEndpoints(p.tenantId)).map(publicView) };
+export async function listWebhooks(p: SessionPrincipal, query: ListWebhooksQuery = {}) {
+  const all = (await listEndpoints(p.tenantId)).map(publicView);
+  return { data: query.status ? all.filter((e) => e.status === query.status) : all };
 }
 
 export async function getWebhook(p: SessionPrincipal, id: string) {
@@ -80,15 +118,20 @@ export async function getWebhook(p: SessionPrincipal, id: string) {
 export async function updateWebhook(p: SessionPrincipal, id: string, body: UpdateWebhookBody) {
   if (!Object.keys(body).length) throw new ValidationError('body must change at least one of url, events, active, description');
   if (body.url) checkTarget(body.url);
-  if (body.active === true && !(await owned(p, id)).active) await ensureRoomForOneMore(p);
+  const current = await owned(p, id);
+  if (statusOf(current) === 'deleted') throw new ConflictError('webhook was deleted; create a new endpoint instead');
+  if (body.active === true && !current.active) await ensureRoomForOneMore(p);
   const changes = { ...body, ...(body.events && { events: [...new Set(body.events)] }) };
   const e = await updateEndpoint(p.tenantId, id, changes);
   return { success: true, webhook: { id: e.id, active: e.active } };
 }
 
-/** Soft delete: the endpoint stays, inactive; pending deliveries to it are dropped. */
+/**
+ * Soft delete: the endpoint stays, inactive, with status "deleted" (disabled_reason "deleted");
+ * pending deliveries to it are dropped. It cannot be reactivated.
+ */
 export async function deleteWebhook(p: SessionPrincipal, id: string) {
-  await updateEndpoint(p.tenantId, id, { active: false });
+  await markDeleted(p.tenantId, id);
   return { success: true };
 }
 
@@ -106,12 +149,18 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
     data: { webhookId: endpoint.id, message: 'This is a test event from Talent Pipeline.' },
   } as const;
   const body = envelope(event, p.tenantSlug);
+  // Kept like any event, so a test event can be resent too.
+  await putEvent(p.tenantId, { event_id: event.id, event_type: event.type, body });
   const started = new Date();
-  const result = await sendWebhook(endpoint.url, body, deliveryHeaders(endpoint.secret, { ...event, body }, started.getTime()), {
+  const headers = deliveryHeaders(endpoint.secret, { ...event, body }, started.getTime(), previousSecret(endpoint, started.getTime()));
+  // The route's function has 20 s; one attempt takes at most 15 s, so a slow receiver is a
+  // result ("timeout"), never a 500.
+  const result = await sendWebhook(endpoint.url, body, headers, {
     timeoutMs: webhookConfig.timeoutMs,
     allowLoopback: webhookConfig.allowLoopback,
   });
-  const success = result.status >= 200 && result.status < 300;
+  const category = errorCategory(result);
+  const success = category === null;
   await putAttempt(p.tenantId, endpoint.id, {
     event_id: event.id,
     event_type: TEST_EVENT,
@@ -124,6 +173,133 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
     response_body: result.body || null,
     next_attempt_at: null,
     dead_lettered: false,
+    error_category: category,
   });
-  return { success, status: result.status, durationMs: Math.round(result.durationMs), responseBody: result.body };
+  return {
+    success,
+    status: result.status,
+    durationMs: Math.round(result.durationMs),
+    responseBody: result.body,
+    error: category,
+    errorMessage: errorMessage(result),
+  };
+}
+
+// ---- delivery log ---------------------------------------------------------------------------
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Opaque to clients: the id of the last attempt of the previous page. */
+const encodeCursor = (attemptId: string) => Buffer.from(`a:${attemptId}`).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = text.slice(2);
+  if (!text.startsWith('a:') || !UUID.test(id)) throw new ValidationError('cursor is not valid');
+  return id;
+}
+
+/** Delivery attempts, newest first, one page at a time. */
+export async function listDeliveries(p: SessionPrincipal, id: string, q: ListDeliveriesQuery) {
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+  await owned(p, id);
+  const page = await attemptPage(p.tenantId, id, {
+    after,
+    limit: q.limit,
+    success: q.status === undefined ? undefined : q.status === 'succeeded',
+    eventType: q.event_type,
+  });
+  return { data: page.items, next_cursor: page.next ? encodeCursor(page.next) : null };
+}
+
+// ---- resend, replay -------------------------------------------------------------------------
+
+async function deliverable(p: SessionPrincipal, id: string): Promise<Endpoint> {
+  const endpoint = await owned(p, id);
+  const status = statusOf(endpoint);
+  if (status !== 'active') throw new ConflictError(`webhook is ${status}; only an active endpoint receives deliveries`);
+  return endpoint;
+}
+
+/**
+ * Send one kept event to one endpoint again, whatever its past attempts did: same event id and
+ * body, a fresh timestamp and signature, attempts numbered from 1 as a new series.
+ */
+export async function resendEvent(p: SessionPrincipal, id: string, body: ResendBody) {
+  const endpoint = await deliverable(p, id);
+  const event = await getEvent(p.tenantId, body.event_id);
+  if (!event) throw new NotFoundError('event');
+  const { enqueue } = await import('../webhooks/queue');
+  await enqueue([
+    {
+      v: 1,
+      eventId: event.event_id,
+      eventType: event.event_type,
+      tenantId: p.tenantId,
+      endpointId: endpoint.id,
+      body: event.body,
+      series: `resend:${newId()}`,
+    },
+  ]);
+  return { success: true, event_id: event.event_id };
+}
+
+/** A running job nobody has moved for this long (its worker lost) no longer blocks a new one. */
+export const REPLAY_STALE_MS = 15 * 60_000;
+
+export const jobView = (j: ReplayJobItem): ReplayJob => ({
+  id: j.id,
+  since: j.since,
+  status: j.status,
+  queued: j.queued,
+  sent: j.sent,
+  remaining: Math.max(0, j.queued - j.finished),
+  created_at: j.created_at,
+  updated_at: j.updated_at,
+});
+
+/**
+ * Queue again every event that failed to reach the endpoint since `since`. The work runs in the
+ * background (a replay message on the delivery queue). While a job runs, asking again answers
+ * that job (200) instead of starting another.
+ */
+export async function startReplay(p: SessionPrincipal, id: string, body: ReplayBody) {
+  const since = Date.parse(body.since);
+  const now = Date.now();
+  if (since < now - MAX_REPLAY_DAYS * 86_400_000) throw new ValidationError(`since must be at most ${MAX_REPLAY_DAYS} days back`);
+  if (since > now) throw new ValidationError('since must not be in the future');
+  const endpoint = await deliverable(p, id);
+  const job = await startReplayJob(p.tenantId, endpoint.id, new Date(since).toISOString(), REPLAY_STALE_MS);
+  if (!job) {
+    const running = await getReplayJob(p.tenantId, endpoint.id);
+    return new Reply({ data: running && jobView(running) }, { status: 200 });
+  }
+  const { enqueue } = await import('../webhooks/queue');
+  try {
+    await enqueue([{ v: 1, kind: 'replay', tenantId: p.tenantId, endpointId: endpoint.id, jobId: job.id }]);
+  } catch (err) {
+    await updateReplayJob(p.tenantId, endpoint.id, job.id, { failed: 'could not queue the job' });
+    throw err;
+  }
+  return { data: jobView(job) };
+}
+
+export async function getReplay(p: SessionPrincipal, id: string) {
+  await owned(p, id);
+  const job = await getReplayJob(p.tenantId, id);
+  return { data: job ? jobView(job) : null };
+}
+
+// ---- secret rotation ------------------------------------------------------------------------
+
+/**
+ * A new secret, shown only here. During the grace window deliveries carry signatures of both
+ * secrets (see lib/webhooks/sign.ts); after it, only the new one's.
+ */
+export async function rotateWebhookSecret(p: SessionPrincipal, id: string, body: RotateSecretBody) {
+  const endpoint = await owned(p, id);
+  if (statusOf(endpoint) === 'deleted') throw new ConflictError('webhook was deleted; create a new endpoint instead');
+  const grace = body.grace_seconds ?? DEFAULT_GRACE_S;
+  const expires = grace > 0 ? new Date(Date.now() + grace * 1000).toISOString() : null;
+  const secret = generateSecret();
+  if (!(await rotateSecret(p.tenantId, id, secret, expires))) throw new NotFoundError('webhook');
+  return { success: true, webhook: { id, secret, previous_secret_expires_at: expires } };
 }

@@ -56,6 +56,13 @@ export const keys = {
     SK: `ATT#${webhookId}#${attemptId}`,
   }),
   attemptPrefix: (webhookId: string) => `ATT#${webhookId}#`,
+  /**
+   * An event's exact body, kept as long as attempts (30 days) so resend and replay work after
+   * the retries are exhausted. One item per event and tenant, shared by all its endpoints.
+   */
+  event: (tenantId: string, eventId: string): Key => ({ PK: webhookPartition(tenantId), SK: `EVT#${eventId}` }),
+  /** The endpoint's latest replay job: one item, so "one running job per endpoint" is one condition. */
+  replay: (tenantId: string, webhookId: string): Key => ({ PK: webhookPartition(tenantId), SK: `REPLAY#${webhookId}` }),
   webhookPartition: (tenantId: string) => webhookPartition(tenantId),
   candidatePrefix: 'CAND#',
   tenantPartition: t,

@@ -26,6 +26,11 @@ export interface Endpoint {
   /** When the current run of failures began. */
   failing_since: string | null;
   disabled_reason: string | null;
+  /** Set by DELETE; a deleted endpoint never comes back. */
+  deleted_at: string | null;
+  /** The secret before the last rotation, signing too until `previous_secret_expires_at`. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
 }
 
 /** One delivery attempt, as GET /api/webhooks/{id} lists it. */
@@ -48,7 +53,14 @@ const toEndpoint = (i: Record<string, unknown>): Endpoint => ({
   failure_count: Number(i.failure_count ?? 0),
   failing_since: (i.failing_since as string | undefined) ?? null,
   disabled_reason: (i.disabled_reason as string | undefined) ?? null,
+  deleted_at: (i.deleted_at as string | undefined) ?? null,
+  previous_secret: (i.previous_secret as string | undefined) ?? null,
+  previous_secret_expires_at: (i.previous_secret_expires_at as string | undefined) ?? null,
 });
+
+/** The previous secret while its grace window lasts, else undefined. */
+export const previousSecret = (e: Endpoint, now = Date.now()): string | undefined =>
+  e.previous_secret && e.previous_secret_expires_at && Date.parse(e.previous_secret_expires_at) > now ? e.previous_secret : undefined;
 
 export async function putEndpoint(
   tenantId: string,
@@ -66,6 +78,9 @@ export async function putEndpoint(
     failure_count: 0,
     failing_since: null,
     disabled_reason: null,
+    deleted_at: null,
+    previous_secret: null,
+    previous_secret_expires_at: null,
   };
   await ddb.send(
     new PutCommand({
@@ -130,7 +145,93 @@ export async function lastAttempts(tenantId: string, webhookId: string, limit: n
   const { Items = [] } = await ddb.send(
     new QueryCommand({ ...prefixQuery(keys.webhookPartition(tenantId), keys.attemptPrefix(webhookId)), Limit: limit }),
   );
-  return Items.map((i) => ({
+  return Items.map(toAttempt);
+}
+
+/** Items one delivery-log request may read before it answers with what it has and a cursor. */
+const MAX_LOG_READ = 500;
+
+/**
+ * One page of the delivery log, newest first, optionally filtered. `after` is the id of the last
+ * attempt of the previous page. Filters are applied by DynamoDB after the read, so a page reads at
+ * most MAX_LOG_READ attempts and may come back short with a cursor to go on from.
+ */
+export async function attemptPage(
+  tenantId: string,
+  webhookId: string,
+  opts: { after?: string; limit: number; success?: boolean; eventType?: string },
+): Promise<{ items: Attempt[]; next?: string }> {
+  const filters: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (opts.success !== undefined) {
+    filters.push('success = :success');
+    values[':success'] = opts.success;
+  }
+  if (opts.eventType !== undefined) {
+    filters.push('event_type = :et');
+    values[':et'] = opts.eventType;
+  }
+  const base = prefixQuery(keys.webhookPartition(tenantId), keys.attemptPrefix(webhookId));
+  const items: Attempt[] = [];
+  let start: Record<string, unknown> | undefined = opts.after ? keys.attempt(tenantId, webhookId, opts.after) : undefined;
+  let read = 0;
+  while (items.length < opts.limit && read < MAX_LOG_READ) {
+    const page = await ddb.send(
+      new QueryCommand({
+        ...base,
+        ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ...values },
+        ...(filters.length && { FilterExpression: filters.join(' AND ') }),
+        // Unfiltered, one read of exactly `limit + 1` tells whether more follow.
+        Limit: filters.length ? Math.min(100, MAX_LOG_READ - read) : opts.limit - items.length + 1,
+        ExclusiveStartKey: start,
+      }),
+    );
+    read += page.ScannedCount ?? 0;
+    for (const i of page.Items ?? []) {
+      if (items.length === opts.limit) return { items, next: items.at(-1)!.id };
+      items.push(toAttempt(i));
+    }
+    start = page.LastEvaluatedKey;
+    if (!start) return { items };
+  }
+  // Stopped with a page full or the read budget spent: go on after the last attempt read.
+  const lastSk = String(start!.SK);
+  return { items, next: items.length === opts.limit ? items.at(-1)!.id : lastSk.slice(lastSk.lastIndexOf('#') + 1) };
+}
+
+/** The smallest UUIDv7-shaped string at `ms`: attempt ids of that millisecond or later sort after it. */
+const idBound = (ms: number) => {
+  const h = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-0000-0000-000000000000`;
+};
+
+export interface AttemptOutcome {
+  event_id: string;
+  event_type: string;
+  success: boolean;
+  next_attempt_at: string | null;
+  dead_lettered: boolean;
+}
+
+/** Outcomes of the attempts recorded between two times, oldest first (replay reads these). */
+export async function attemptOutcomes(tenantId: string, webhookId: string, fromMs: number, toMs: number): Promise<AttemptOutcome[]> {
+  const prefix = keys.attemptPrefix(webhookId);
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':lo': prefix + idBound(fromMs), ':hi': prefix + idBound(toMs) },
+    ProjectionExpression: 'event_id, event_type, success, next_attempt_at, dead_lettered',
+  });
+  return items.map((i) => ({
+    event_id: i.event_id as string,
+    event_type: i.event_type as string,
+    success: i.success === true,
+    next_attempt_at: (i.next_attempt_at as string | undefined) ?? null,
+    dead_lettered: i.dead_lettered === true,
+  }));
+}
+
+const toAttempt = (i: Record<string, any>): Attempt => ({
     id: i.id,
     event_id: i.event_id,
     event_type: i.event_type,
@@ -143,10 +244,19 @@ export async function lastAttempts(tenantId: string, webhookId: string, limit: n
     response_body: i.response_body ?? null,
     next_attempt_at: i.next_attempt_at ?? null,
     dead_lettered: i.dead_lettered ?? false,
-  }));
-}
+    error_category: i.error_category ?? null,
+});
 
-export async function putAttempt(tenantId: string, webhookId: string, a: Omit<Attempt, 'id'>): Promise<Attempt> {
+/**
+ * Record an attempt. `series` names a resend or replay (a new attempt series); `attemptId` lets
+ * a caller that must be idempotent choose the id.
+ */
+export async function putAttempt(
+  tenantId: string,
+  webhookId: string,
+  a: Omit<Attempt, 'id'>,
+  extra: { series?: string } = {},
+): Promise<Attempt> {
   const attempt = { id: newId(), ...a };
   await ddb.send(
     new PutCommand({
@@ -155,6 +265,7 @@ export async function putAttempt(tenantId: string, webhookId: string, a: Omit<At
         ...keys.attempt(tenantId, webhookId, attempt.id),
         type: 'webhook_attempt',
         ...attempt,
+        ...(extra.series && { series: extra.series }),
         [TABLE_DEF.ttlAttribute]: Math.floor(Date.parse(a.created_at) / 1000) + ATTEMPT_TTL_S,
       },
     }),
@@ -179,8 +290,8 @@ export async function recordSuccess(tenantId: string, id: string, at: string): P
  * A failed attempt: count it, start the failure run if none is open, and disable the endpoint
  * when `disable` names a reason.
  */
-export async function recordFailure(tenantId: string, id: string, at: string, disable?: string): Promise<void> {
-  await conditional(
+export async function recordFailure(tenantId: string, id: string, at: string, disable?: string): Promise<{ disabledNow: boolean }> {
+  const res = await conditional(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.webhook(tenantId, id),
@@ -195,8 +306,218 @@ export async function recordFailure(tenantId: string, id: string, at: string, di
         ':one': 1,
         ...(disable && { ':false': false, ':why': disable }),
       },
+      ReturnValues: 'UPDATED_OLD',
     }),
   );
+  // UPDATED_OLD holds `active` only when this update changed it: this call disabled the endpoint.
+  return { disabledNow: !!disable && res?.Attributes?.active === true };
+}
+
+/** Soft delete: inactive, `disabled_reason` "deleted", kept with its log. */
+export async function markDeleted(tenantId: string, id: string): Promise<void> {
+  const now = nowIso();
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.webhook(tenantId, id),
+        UpdateExpression: 'SET active = :false, disabled_reason = :deleted, deleted_at = if_not_exists(deleted_at, :now), updated_at = :now',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':false': false, ':deleted': 'deleted', ':now': now },
+      }),
+    );
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) throw new NotFoundError('webhook');
+    throw err;
+  }
+}
+
+/**
+ * Replace the secret; the old one stays as `previous_secret` until `previousExpiresAt` (none when
+ * null). A rotation inside a grace window drops the older secret: at most two sign at once.
+ */
+export async function rotateSecret(tenantId: string, id: string, secret: string, previousExpiresAt: string | null): Promise<boolean> {
+  const res = await conditional(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.webhook(tenantId, id),
+      // Operands read the item as it was before this update: previous_secret gets the old secret.
+      UpdateExpression: previousExpiresAt
+        ? 'SET previous_secret = secret, previous_secret_expires_at = :exp, secret = :new, updated_at = :now'
+        : 'SET secret = :new, updated_at = :now REMOVE previous_secret, previous_secret_expires_at',
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
+      ExpressionAttributeValues: { ':new': secret, ':now': nowIso(), ...(previousExpiresAt && { ':exp': previousExpiresAt }) },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return res !== undefined;
+}
+
+// ---- kept events ---------------------------------------------------------------------------
+
+export interface StoredEvent {
+  event_id: string;
+  event_type: string;
+  /** The exact envelope every delivery of the event sends and signs. */
+  body: string;
+  stored_at: string;
+}
+
+/** Keep an event's body for ATTEMPT_TTL_S from now (idempotent: the same event has the same body). */
+export async function putEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
+  const now = Date.now();
+  await ddb.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...keys.event(tenantId, e.event_id),
+        type: 'webhook_event',
+        ...e,
+        stored_at: new Date(now).toISOString(),
+        [TABLE_DEF.ttlAttribute]: Math.floor(now / 1000) + ATTEMPT_TTL_S,
+      },
+    }),
+  );
+}
+
+export async function getEvent(tenantId: string, eventId: string): Promise<StoredEvent | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.event(tenantId, eventId) }));
+  // TTL deletion lags: an expired item may still be there for a while.
+  if (!Item || Number(Item[TABLE_DEF.ttlAttribute]) * 1000 < Date.now()) return undefined;
+  return { event_id: Item.event_id, event_type: Item.event_type, body: Item.body, stored_at: Item.stored_at };
+}
+
+// ---- replay jobs ---------------------------------------------------------------------------
+
+export interface ReplayJobItem {
+  id: string;
+  webhook_id: string;
+  since: string;
+  status: 'running' | 'done' | 'failed';
+  queued: number;
+  sent: number;
+  /** Replayed deliveries finished (accepted or given up). */
+  finished: number;
+  /** Index into the job's list of missed events up to which they are queued. */
+  position: number;
+  scan_done: boolean;
+  created_at: string;
+  updated_at: string;
+  error?: string;
+}
+
+const toJob = (i: Record<string, any>): ReplayJobItem => ({
+  id: i.id,
+  webhook_id: i.webhook_id,
+  since: i.since,
+  status: i.status,
+  queued: Number(i.queued ?? 0),
+  sent: Number(i.sent ?? 0),
+  finished: Number(i.finished ?? 0),
+  position: Number(i.position ?? 0),
+  scan_done: i.scan_done === true,
+  created_at: i.created_at,
+  updated_at: i.updated_at,
+  ...(i.error && { error: i.error }),
+});
+
+export async function getReplayJob(tenantId: string, webhookId: string): Promise<ReplayJobItem | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.replay(tenantId, webhookId), ConsistentRead: true }));
+  return Item ? toJob(Item) : undefined;
+}
+
+/**
+ * Start a job unless one runs: the condition makes two concurrent requests start one job. A
+ * running job not touched for `staleMs` (its worker lost) no longer blocks a new one.
+ * Returns the new job, or undefined when one runs.
+ */
+export async function startReplayJob(tenantId: string, webhookId: string, since: string, staleMs: number): Promise<ReplayJobItem | undefined> {
+  const now = nowIso();
+  const job: ReplayJobItem = {
+    id: newId(),
+    webhook_id: webhookId,
+    since,
+    status: 'running',
+    queued: 0,
+    sent: 0,
+    finished: 0,
+    position: 0,
+    scan_done: false,
+    created_at: now,
+    updated_at: now,
+  };
+  const res = await unlessConditionFails(
+    ddb.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.replay(tenantId, webhookId), type: 'webhook_replay', ...job, [TABLE_DEF.ttlAttribute]: Math.floor(Date.now() / 1000) + ATTEMPT_TTL_S },
+        ConditionExpression: 'attribute_not_exists(PK) OR #s <> :running OR updated_at < :stale',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':running': 'running', ':stale': new Date(Date.now() - staleMs).toISOString() },
+      }),
+    ),
+  );
+  return res ? job : undefined;
+}
+
+/** Move a job's counters; only the job `jobId` (a newer job replaces the item). */
+export async function updateReplayJob(
+  tenantId: string,
+  webhookId: string,
+  jobId: string,
+  change: { queued?: number; sent?: number; finished?: number; position?: number; scanDone?: boolean; failed?: string },
+): Promise<ReplayJobItem | undefined> {
+  const set = ['updated_at = :now'];
+  const add: string[] = [];
+  const values: Record<string, unknown> = { ':now': nowIso(), ':id': jobId };
+  for (const k of ['queued', 'sent', 'finished'] as const) {
+    if (change[k]) {
+      add.push(`${k} :${k}`);
+      values[`:${k}`] = change[k];
+    }
+  }
+  if (change.position !== undefined) {
+    set.push('#pos = :position');
+    values[':position'] = change.position;
+  }
+  if (change.scanDone) set.push('scan_done = :true');
+  if (change.scanDone) values[':true'] = true;
+  if (change.failed) {
+    set.push('#s = :failed, #err = :err');
+    values[':failed'] = 'failed';
+    values[':err'] = change.failed;
+  }
+  const res = await conditional(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.replay(tenantId, webhookId),
+      UpdateExpression: `SET ${set.join(', ')}${add.length ? ` ADD ${add.join(', ')}` : ''}`,
+      ConditionExpression: 'id = :id',
+      ExpressionAttributeNames: {
+        ...(change.position !== undefined && { '#pos': 'position' }),
+        ...(change.failed && { '#s': 'status', '#err': 'error' }),
+      },
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const job = res?.Attributes ? toJob(res.Attributes) : undefined;
+  // Done once every missed event is queued and every queued delivery finished. Both the worker
+  // (after its scan) and the last delivery can see that; the condition lets one of them say it.
+  if (job && job.status === 'running' && job.scan_done && job.finished >= job.queued) {
+    await conditional(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.replay(tenantId, webhookId),
+        UpdateExpression: 'SET #s = :done, updated_at = :now',
+        ConditionExpression: 'id = :id AND #s = :running',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':done': 'done', ':running': 'running', ':now': nowIso(), ':id': jobId },
+      }),
+    );
+    job.status = 'done';
+  }
+  return job;
 }
 
 /** Updates that find the endpoint deleted meanwhile do nothing. */

@@ -11,7 +11,7 @@ import type { EventType } from '../model';
 
 export interface WebhookEvent {
   id: string;
-  type: EventType | 'webhook.test';
+  type: EventType | 'webhook.test' | 'webhook.endpoint_disabled';
   tenantId: string;
   data: Record<string, unknown>;
   /** ISO 8601 UTC with milliseconds: when the change happened. */

@@ -1,5 +1,5 @@
 /** The delivery queue: one message per (event, endpoint). Client built once per cold start. */
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
 import { required } from '../env';
 
@@ -25,5 +25,38 @@ export const DeliveryMessage = z.object({
   tenantId: z.string(),
   endpointId: z.string(),
   body: z.string(),
+  /** A resend or replay: a new attempt series, numbered from 1 again (`resend:<id>`, `replay:<job id>`). */
+  series: z.optional(z.string()),
+  /** The replay job this delivery belongs to; its outcome moves the job's progress. */
+  replayJob: z.optional(z.string()),
+  /**
+   * Attempts already made before this message existed: set when `npm start` restores a
+   * scheduled retry after a restart, so the attempt numbers go on where they stopped.
+   */
+  attemptsBefore: z.optional(z.int()),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessage>;
+
+/** A replay job's work item: scan the endpoint's log and queue what it missed (the delivery function runs it). */
+export const ReplayMessage = z.object({
+  v: z.literal(1),
+  kind: z.literal('replay'),
+  tenantId: z.string(),
+  endpointId: z.string(),
+  jobId: z.string(),
+});
+export type ReplayMessage = z.infer<typeof ReplayMessage>;
+
+/** Send messages to the delivery queue, 10 per call; throws if any is refused. */
+export async function enqueue(messages: (DeliveryMessage | ReplayMessage)[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += 10) {
+    const batch = messages.slice(i, i + 10);
+    const res = await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueConfig.queueUrl,
+        Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })),
+      }),
+    );
+    if (res.Failed?.length) throw new Error(`SQS refused ${res.Failed.length} of ${batch.length} messages`);
+  }
+}

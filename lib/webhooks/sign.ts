@@ -20,13 +20,25 @@ export function standardSignature(secret: string, id: string, timestamp: number,
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-/** Every header of one delivery attempt. The timestamp is the attempt's; the body never changes. */
+/**
+ * The header that carries the spec signature made with the previous secret during a rotation's
+ * grace window. `X-Service-Signature` always carries the current secret's; Standard Webhooks
+ * receivers need nothing extra, since `webhook-signature` holds both, space-separated.
+ */
+export const PREVIOUS_SIGNATURE_HEADER = 'X-Service-Signature-Previous';
+
+/**
+ * Every header of one delivery attempt. The timestamp is the attempt's; the body never changes.
+ * `previousSecret` (during a rotation's grace window) adds a second signature to both schemes.
+ */
 export function deliveryHeaders(
   secret: string,
   event: { id: string; type: string; body: string },
   now = Date.now(),
+  previousSecret?: string,
 ): Record<string, string> {
   const timestamp = Math.floor(now / 1000);
+  const standard = standardSignature(secret, event.id, timestamp, event.body);
   return {
     'Content-Type': 'application/json',
     'User-Agent': 'TalentPipeline-Webhooks/1.0',
@@ -34,6 +46,9 @@ export function deliveryHeaders(
     'X-Service-Signature': serviceSignature(secret, event.body),
     'webhook-id': event.id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignature(secret, event.id, timestamp, event.body),
+    'webhook-signature': previousSecret
+      ? `${standard} ${standardSignature(previousSecret, event.id, timestamp, event.body)}`
+      : standard,
+    ...(previousSecret && { [PREVIOUS_SIGNATURE_HEADER]: serviceSignature(previousSecret, event.body) }),
   };
 }

@@ -486,7 +486,24 @@ describe('least privilege', () => {
       expect(dynamoActionsOf(fn), label(r)).toEqual([...READ_ACTIONS, ...ROUTE_WRITE_ACTIONS].sort());
       const actions = actionsOf(fn);
       for (const a of FORBIDDEN_ACTIONS) expect(actions, label(r)).not.toContain(a);
-      for (const a of actions) expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
+      // Routes that queue deliveries also hold SQS rights, pinned by the next test.
+      for (const a of actions.filter((x) => !x.startsWith('sqs:'))) expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
+    }
+  });
+
+  it('only routes marked `queue` (resend, replay) may send, and only to the delivery queue', () => {
+    const queueRoutes = ROUTES.filter((r) => 'queue' in r && r.queue);
+    expect(queueRoutes.map(label).sort()).toEqual(['POST /api/webhooks/{id}/replay', 'POST /api/webhooks/{id}/resend']);
+    for (const r of ROUTES) {
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      const sqsActions = actionsOf(fn).filter((a) => a.startsWith('sqs:'));
+      if (!queueRoutes.includes(r)) {
+        expect(sqsActions, label(r)).toEqual([]);
+        continue;
+      }
+      expect(actionsOn(fn, deliveryQueueId()), label(r)).toContain('sqs:SendMessage');
+      for (const a of sqsActions) expect(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], label(r)).toContain(a);
+      expect(actionsOn(fn, deliveryDlqId()), label(r)).toEqual([]);
     }
   });
 
@@ -717,7 +734,7 @@ describe('webhook pipeline', () => {
     expect(actionsOn(fn, deliveryDlqId())).toEqual([]);
   });
 
-  it('delivery may only Get, Put and Update items in webhook partitions, on the table itself', () => {
+  it('delivery may only Get, Query, Put and Update items in webhook partitions, on the table itself', () => {
     const fn = deliveryId();
     const statements = dynamoStatements(fn);
     expect(statements.length).toBeGreaterThan(0);
@@ -726,31 +743,30 @@ describe('webhook pipeline', () => {
       expect(st.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`T#*${WEBHOOK_PARTITION_SUFFIX}`] } });
       // The table only: no index, no stream.
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
-      for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], a).toContain(a);
+      for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], a).toContain(a);
     }
     const actions = actionsOf(fn);
-    for (const a of ['dynamodb:Query', 'dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', ...UNUSED_ACTIONS, ...FORBIDDEN_ACTIONS]) {
+    // Query (the workspace's endpoints, a replay's scan of the log) is confined like the rest.
+    expect(actions).toContain('dynamodb:Query');
+    for (const a of ['dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', ...UNUSED_ACTIONS, ...FORBIDDEN_ACTIONS]) {
       expect(actions).not.toContain(a);
     }
-    // Not the generic TableFunction grant of a route.
-    expect(statements.flatMap((st) => [st.Action].flat())).not.toEqual(expect.arrayContaining(TABLE_ACTIONS.read));
   });
 
   it('the delivery condition admits exactly the webhook and attempt keys of any tenant', () => {
     const [pattern] = dynamoStatements(deliveryId())[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
     const like = iamLike(pattern);
-    expect(admittedBy(pattern)).toEqual(['attempt', 'webhook']);
+    expect(admittedBy(pattern)).toEqual(['attempt', 'event', 'replay', 'webhook']);
     for (const [name, key] of builtKeys()) expect(like.test(key.PK), name).toBe(key.PK === keys.webhookPartition('tenant-1'));
     // Candidates, users and tokens of the same tenant share its id but not the partition.
     expect(like.test(keys.candidate('tenant-1', 'c').PK)).toBe(false);
     expect(like.test(keys.tenantToken('tenant-1', 't').PK)).toBe(false);
   });
 
-  it('delivery consumes and re-times messages on the delivery queue and sends only to the DLQ', () => {
+  it('delivery consumes and re-times messages on the delivery queue, sends to it (replay, endpoint_disabled) and to the DLQ', () => {
     const fn = deliveryId();
     const onQueue = actionsOn(fn, deliveryQueueId());
-    for (const a of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) expect(onQueue).toContain(a);
-    expect(onQueue).not.toContain('sqs:SendMessage');
+    for (const a of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage']) expect(onQueue).toContain(a);
     expect(actionsOn(fn, deliveryDlqId())).toContain('sqs:SendMessage');
     expect(actionsOn(fn, deliveryDlqId())).not.toContain('sqs:ReceiveMessage');
     expect(actionsOn(fn, streamFailureQueueId())).toEqual([]);
