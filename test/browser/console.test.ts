@@ -5,6 +5,7 @@
  * session would. Every page is checked with axe (no serious or critical violations) and any
  * browser console error fails the test it happened in.
  */
+import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, collectConsoleErrors, launchChromium, seriousOf, type AxeSummary } from '../helpers/browser';
@@ -60,6 +61,8 @@ async function check(label: string) {
 }
 
 const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+/** A link of the main navigation. */
+const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 async function signIn(email: string, password: string) {
   await page.getByLabel('Email').fill(email);
@@ -83,7 +86,7 @@ describe('workspace console', () => {
   });
 
   it('shows the overview: stage chart, total active, stuck candidates longest first, open requisitions', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await nav('Overview').click();
     await heading('Overview').waitFor();
     const chart = page.getByRole('figure', { name: 'Candidates per stage' });
     await chart.waitFor();
@@ -97,7 +100,7 @@ describe('workspace console', () => {
   });
 
   it('creates a token, which works against /api/v1 with plain fetch, then revokes it', async () => {
-    await page.getByRole('link', { name: 'API tokens' }).click();
+    await nav('API tokens').click();
     await heading('API tokens').waitFor();
     await check('tokens');
     await page.getByLabel('Name').fill('Browser test sync');
@@ -126,6 +129,86 @@ describe('workspace console', () => {
     let status = 200;
     while (Date.now() < deadline && (status = (await call()).status) === 200) await sleep(250);
     expect(status).toBe(401);
+    expect(errors).toEqual([]);
+  });
+
+  it('creates a webhook to a local HTTPS receiver, sends a test and finds it in the delivery log', async () => {
+    const receiver = await tls.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('received by the browser-test receiver');
+    });
+    const url = `https://127.0.0.1:${receiver.port}/hooks`;
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    await page.getByText('No endpoints yet').waitFor();
+    await check('webhooks (empty)');
+
+    // Checked as you type: http:// is refused before anything is sent.
+    const field = page.getByLabel('Endpoint URL');
+    await field.fill('http://127.0.0.1/hooks');
+    await page.getByText('The URL must start with https://').waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await field.fill(url);
+    await page.getByText('Looks good').waitFor();
+    await page.getByRole('checkbox', { name: /candidate\.created/ }).check();
+    await page.getByLabel('Description (optional)').fill('browser test receiver');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = page.getByRole('textbox', { name: 'Signing secret of the new endpoint' });
+    expect(await secret.inputValue()).not.toBe('');
+    await check('webhooks: secret shown once');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    await page.getByRole('link', { name: url }).click();
+    await heading('Webhook endpoint').waitFor();
+    await page.getByText('No deliveries yet').waitFor();
+    await page.getByRole('button', { name: 'Send test' }).click();
+    const result = page.getByTestId('test-result');
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/Delivered\. Status 200, \d+ ms\./);
+    expect(receiver.requests.at(-1)?.headers['webhook-signature']).toMatch(/^v1,/);
+
+    const log = page.getByRole('table', { name: /Delivery attempts/ });
+    const row = log.getByRole('row').filter({ hasText: 'webhook.test' }).first();
+    await expect.poll(() => row.textContent()).toMatch(/Succeeded.*200/);
+    await row.getByText('Response body').click();
+    await row.getByText('received by the browser-test receiver').waitFor();
+    await check('webhook detail');
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('Endpoint disabled').waitFor();
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('Endpoint enabled').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it("shows why a failing receiver failed (an untrusted certificate), on the page and in the log, then deletes it", async () => {
+    // A cert the stack does not trust: the TLS handshake fails, and the reason must reach the page.
+    const untrusted = await generate([{ name: 'commonName', value: 'untrusted.example' }], { keyType: 'ec', algorithm: 'sha256' });
+    const bad = await tls.start(() => undefined, { cert: untrusted.cert, key: untrusted.private });
+    const url = `https://127.0.0.1:${bad.port}/hooks`;
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('link', { name: url }).click();
+    await heading('Webhook endpoint').waitFor();
+    await page.getByRole('button', { name: 'Send test' }).click();
+    const result = page.getByTestId('test-result');
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/Failed\./);
+    expect(await result.textContent()).toMatch(/Reason: .*(tls|certificate)/i);
+    const row = page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'webhook.test' }).first();
+    await expect.poll(() => row.textContent()).toMatch(/Failed.*\(tls\)/);
+    await page.getByLabel('Result').selectOption('succeeded');
+    await page.getByText('No deliveries match these filters').waitFor();
+    await check('webhook detail (failed test)');
+
+    await page.getByRole('button', { name: 'Delete endpoint' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this endpoint?' });
+    await check('webhook delete dialog');
+    await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
+    await heading('Webhooks').waitFor();
+    const listed = page.getByRole('row').filter({ hasText: url });
+    await expect.poll(() => listed.textContent()).toMatch(/deleted/);
     expect(errors).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 /** Pipeline settings: the stuck threshold per stage, defaults shown, 0 turns a stage off. */
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, unwrap } from '../api/client';
+import { api, errorText, unwrap, type paths } from '../api/client';
 import { stageLabel } from '../labels';
 import { Link } from '../router';
 import { isAdmin, useSession } from '../session';
@@ -8,7 +8,7 @@ import { Loaded, Notice, PageTitle, useLoad } from '../ui';
 
 const fetchSettings = async () => (await unwrap(api.GET('/api/settings/pipeline'))).data;
 type Settings = Awaited<ReturnType<typeof fetchSettings>>;
-type StuckDays = NonNullable<Parameters<typeof api.PUT<'/api/settings/pipeline'>>[1]>['body']['stuck_days'];
+type StuckDays = paths['/api/settings/pipeline']['put']['requestBody']['content']['application/json']['stuck_days'];
 
 export function PipelineSettings() {
   const [load, reload] = useLoad(fetchSettings);
@@ -29,8 +29,10 @@ export function PipelineSettings() {
 function ThresholdForm({ settings, onSaved }: { settings: Settings; onSaved: () => Promise<void> }) {
   const { session } = useSession();
   const admin = isAdmin(session);
-  const stages = Object.keys(settings.defaults) as (keyof Settings['defaults'])[];
-  const initial = () => Object.fromEntries(stages.map((s) => [s, String(settings.stuck_days[s])])) as Record<string, string>;
+  const defaults = settings.defaults as Record<string, number>;
+  const current = settings.stuck_days as Record<string, number>;
+  const stages = Object.keys(defaults);
+  const initial = () => Object.fromEntries(stages.map((s) => [s, String(current[s] ?? defaults[s])])) as Record<string, string>;
   const [values, setValues] = useState(initial);
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
@@ -78,13 +80,13 @@ function ThresholdForm({ settings, onSaved }: { settings: Settings; onSaved: () 
               max={365}
               step={1}
               readOnly={!admin}
-              placeholder={String(settings.defaults[s])}
+              placeholder={String(defaults[s])}
               value={values[s]}
               aria-describedby={`stuck-${s}-hint`}
               onInput={(e) => setValues({ ...values, [s]: e.currentTarget.value })}
             />
             <p class="hint" id={`stuck-${s}-hint`}>
-              Default {settings.defaults[s]}
+              Default {defaults[s]}
               {values[s] === '0' ? ' · off' : ''}
             </p>
           </div>

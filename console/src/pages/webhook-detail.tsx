@@ -314,7 +314,7 @@ function Replay({ id, onProgress }: { id: string; onProgress: () => void }) {
   return (
     <section class="card" aria-labelledby="replay-h">
       <h2 id="replay-h">Replay events</h2>
-      <p class="hint">Send again every event since a time (at most 14 days back), for example after your receiver was down.</p>
+      <p class="hint">Queue again every event that failed to reach this endpoint since a time (at most 14 days back), for example after your receiver was down.</p>
       <form
         class="row"
         onSubmit={async (e) => {

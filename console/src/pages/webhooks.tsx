@@ -5,10 +5,13 @@ import { Link } from '../router';
 import { Empty, Loaded, PageTitle, ShownOnce, useLoad, When } from '../ui';
 import { EventChecks, StatusBadge, UrlField, urlProblem, type EventList } from '../webhook-common';
 
-const fetchWebhooks = async () => (await unwrap(api.GET('/api/webhooks'))).data;
+type Filter = '' | 'active' | 'disabled' | 'deleted';
+const fetchWebhooks = async (status: Filter) =>
+  (await unwrap(api.GET('/api/webhooks', { params: { query: status ? { status } : {} } }))).data;
 
 export function Webhooks() {
-  const [load, reload] = useLoad(fetchWebhooks);
+  const [filter, setFilter] = useState<Filter>('');
+  const [load, reload] = useLoad(() => fetchWebhooks(filter), [filter]);
   const [created, setCreated] = useState<{ url: string; secret: string; id: string }>();
 
   return (
@@ -40,10 +43,23 @@ export function Webhooks() {
       )}
       <section aria-labelledby="hooks-h">
         <h2 id="hooks-h">Endpoints</h2>
+        <div class="field">
+          <label for="hook-filter">Show</label>
+          <select id="hook-filter" value={filter} onChange={(e) => setFilter(e.currentTarget.value as Filter)}>
+            <option value="">All endpoints</option>
+            <option value="active">Active</option>
+            <option value="disabled">Disabled</option>
+            <option value="deleted">Deleted</option>
+          </select>
+        </div>
         <Loaded load={load} what="the webhook endpoints" retry={reload}>
           {(hooks) =>
             hooks.length === 0 ? (
-              <Empty>No endpoints yet. Add your receiver's https:// URL above, then send it a test event from its page.</Empty>
+              <Empty>
+                {filter
+                  ? `No ${filter} endpoints. Choose “All endpoints” to see the others.`
+                  : "No endpoints yet. Add your receiver's https:// URL above, then send it a test event from its page."}
+              </Empty>
             ) : (
               <div class="table-wrap">
                 <table>
