@@ -53,21 +53,21 @@ afterAll(async () => {
 });
 
 /** axe on the page as it stands (no serious or critical violations), and no console errors so far. */
-async function check(label: string) {
-  const summary = await axe(page, label);
+async function check(label: string, on: Page = page, errs: string[] = errors) {
+  const summary = await axe(on, label);
   axeRuns.push(summary);
   expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
-  expect(errors, `browser console on ${label}`).toEqual([]);
+  expect(errs, `browser console on ${label}`).toEqual([]);
 }
 
 const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 /** A link of the main navigation. */
 const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
-async function signIn(email: string, password: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+async function signIn(email: string, password: string, on: Page = page) {
+  await on.getByLabel('Email').fill(email);
+  await on.getByLabel('Password', { exact: true }).fill(password);
+  await on.getByRole('button', { name: 'Sign in' }).click();
 }
 
 describe('workspace console', () => {
@@ -209,6 +209,128 @@ describe('workspace console', () => {
     await heading('Webhooks').waitFor();
     const listed = page.getByRole('row').filter({ hasText: url });
     await expect.poll(() => listed.textContent()).toMatch(/deleted/);
+    expect(errors).toEqual([]);
+  });
+
+  it('members: the admin adds a member, changes roles, resets and removes; the member sees no admin actions', async () => {
+    const email = 'recruiter@demo.example';
+    await nav('Members').click();
+    await heading('Members').waitFor();
+    await page.getByRole('cell', { name: admin.email }).first().waitFor();
+    await check('members (admin)');
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Role').selectOption('member');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const temp = await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue();
+    expect(temp.length).toBeGreaterThanOrEqual(12);
+    await check('members: temporary password');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    const row = page.getByRole('row').filter({ hasText: email });
+    await expect.poll(() => row.textContent()).toMatch(/member/);
+
+    await page.getByRole('button', { name: `Make ${email} an admin` }).click();
+    await page.getByText(`${email} is now an admin.`).waitFor();
+    await page.getByRole('button', { name: `Make ${email} a member` }).click();
+    await page.getByText(`${email} is now a member.`).waitFor();
+    await page.getByRole('button', { name: `Clear lockout of ${email}` }).click();
+    await page.getByText(/was not locked out|Cleared \d+ lockout/).waitFor();
+
+    // The member, in a browser of their own: the temporary password leads to the account page first.
+    const memberContext = await browser!.newContext({ baseURL: origin, viewport: { width: 375, height: 800 } });
+    const m = await memberContext.newPage();
+    m.setDefaultTimeout(10_000);
+    const mErrors = collectConsoleErrors(m);
+    try {
+      await m.goto('/settings/members');
+      await m.getByRole('heading', { level: 1, name: 'Sign in to your workspace' }).waitFor();
+      await signIn(email, temp, m);
+      await m.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+      await m.getByText('You signed in with a temporary password').waitFor();
+      await check('account (must change password, 375 px)', m, mErrors);
+      const mine = 'a recruiter password of my own';
+      await m.getByLabel('Current password').fill(temp);
+      await m.getByLabel('New password', { exact: true }).fill(mine);
+      await m.getByLabel('New password again').fill(mine);
+      await m.getByRole('button', { name: 'Change password' }).click();
+      await m.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+
+      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members', exact: true }).click();
+      await m.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+      await m.getByText('Only workspace admins can add or change members.').waitFor();
+      await m.getByRole('cell', { name: admin.email }).first().waitFor();
+      expect(await m.getByRole('button', { name: /^(Make|Remove|Reset password|Clear lockout)/ }).count()).toBe(0);
+      expect(await m.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+      await check('members (member, 375 px)', m, mErrors);
+
+      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens', exact: true }).click();
+      await m.getByRole('checkbox', { name: /candidates:read/ }).waitFor();
+      expect(await m.getByRole('checkbox', { name: /^\*/ }).count()).toBe(0);
+      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pipeline', exact: true }).click();
+      await m.getByText('Only workspace admins can change these.').waitFor();
+      expect(await m.getByRole('button', { name: 'Save thresholds' }).count()).toBe(0);
+      await check('pipeline (member, 375 px)', m, mErrors);
+    } finally {
+      await memberContext.close();
+    }
+
+    await page.getByRole('button', { name: `Reset password of ${email}` }).click();
+    const reset = page.getByRole('dialog', { name: `Reset the password of ${email}?` });
+    await reset.getByRole('button', { name: 'Reset password' }).click();
+    expect(await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue()).not.toBe(temp);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('button', { name: `Remove ${email}` }).click();
+    await page.getByRole('dialog', { name: `Remove ${email}?` }).getByRole('button', { name: 'Remove member' }).click();
+    await page.getByText(`${email} was removed`).waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: email }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('a threshold change shows up in the overview', async () => {
+    await nav('Overview').click();
+    const stuck = page.getByRole('table', { name: /Stuck candidates/ });
+    await stuck.waitFor();
+    const stages = await stuck.locator('tbody tr td:nth-child(2)').allTextContents();
+    const stage = stages[0]!;
+    expect(stages.filter((s) => s === stage).length).toBeGreaterThan(0);
+
+    await nav('Pipeline').click();
+    await heading('Pipeline settings').waitFor();
+    const field = page.getByLabel(stage, { exact: true });
+    await field.waitFor();
+    await check('pipeline settings (admin)');
+    await field.fill('0');
+    await page.getByRole('button', { name: 'Save thresholds' }).click();
+    await page.getByText('Thresholds saved.').waitFor();
+
+    await nav('Overview').click();
+    await stuck.or(page.getByText('Nobody is stuck')).first().waitFor();
+    const after = await stuck.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(after).not.toContain(stage);
+    expect(after.length).toBe(stages.length - stages.filter((s) => s === stage).length);
+
+    await nav('Pipeline').click();
+    await page.getByLabel(stage, { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save thresholds' }).click();
+    await page.getByText('Thresholds saved.').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('an expired session returns to sign-in, then to the page the user was on', async () => {
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    await context.clearCookies(); // what the idle timeout does, as the browser sees it
+    await nav('API tokens').click();
+    await heading('Sign in to your workspace').waitFor();
+    await page.getByText('Your session has ended').waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/settings/tokens');
+    await signIn(admin.email, admin.password);
+    await heading('API tokens').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings/tokens');
+    await nav('API docs').click();
+    await heading('API reference').waitFor();
+    await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates/ }).waitFor();
+    await check('API docs');
     expect(errors).toEqual([]);
   });
 
