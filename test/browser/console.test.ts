@@ -8,6 +8,8 @@
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CONSOLE_DIST } from '../../console/build';
+import { CONSOLE_JS_BUDGET_BYTES, firstLoadJs } from '../../infra/bench/console-weight';
 import { axe, collectConsoleErrors, launchChromium, seriousOf, type AxeSummary } from '../helpers/browser';
 import { e2eSandbox, sleep, type Running } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
@@ -71,6 +73,13 @@ async function signIn(email: string, password: string, on: Page = page) {
 }
 
 describe('workspace console', () => {
+  it('was built by npm start, with first-load JavaScript within the 150 KB gzip budget', () => {
+    expect(stack.stdout()).toMatch(/^\s*Console\s+http:\/\/127\.0\.0\.1:\d+\/\s*$/m);
+    const w = firstLoadJs(CONSOLE_DIST);
+    expect(w).toMatchObject({ measured: true });
+    if (w.measured) expect(w.gzip).toBeLessThanOrEqual(CONSOLE_JS_BUDGET_BYTES);
+  });
+
   it('signs in: a wrong password is explained, then the admin lands on the page they asked for', async () => {
     await page.goto('/settings/tokens');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
