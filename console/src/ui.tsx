@@ -1,6 +1,6 @@
 /** Shared pieces: load states, alerts, the confirmation dialog, the shown-once secret box. */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { errorText } from './api/client';
 
 export type Load<T> =
@@ -20,7 +20,6 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []) {
     } catch (err) {
       if (mine === seq.current) setLoad({ state: 'error', error: errorText(err) });
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   useEffect(() => {
     setLoad({ state: 'loading' });
@@ -97,6 +96,7 @@ export function ConfirmDialog(props: {
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   useEffect(() => {
@@ -108,8 +108,8 @@ export function ConfirmDialog(props: {
     } else if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onClose={props.onClose} class="dialog">
-      <h2 id="dialog-title">{props.title}</h2>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose} class="dialog">
+      <h2 id={titleId}>{props.title}</h2>
       <div>{props.children}</div>
       {error && (
         <p class="alert error" role="alert">

@@ -295,6 +295,42 @@ describe('workspace console', () => {
     expect(errors).toEqual([]);
   });
 
+  it('lockout: repeated wrong passwords say how long to wait; the admin clears the lockout', async () => {
+    const email = 'locked.out@demo.example';
+    await nav('Members').click();
+    await heading('Members').waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const temp = await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    const other = await browser!.newContext({ baseURL: origin });
+    const p = await other.newPage();
+    p.setDefaultTimeout(10_000);
+    const pErrors = collectConsoleErrors(p);
+    try {
+      await p.goto('/signin');
+      const alert = p.getByRole('alert');
+      let text = '';
+      for (let i = 0; i < 20 && !/Too many failed sign-ins/.test(text); i++) {
+        await signIn(email, `wrong password ${i}`, p);
+        await expect.poll(async () => (text = (await alert.textContent()) ?? ''), { timeout: 10_000 }).toMatch(new RegExp(`incorrect|Too many`));
+        await expect.poll(() => p.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);
+      }
+      expect(text).toMatch(/Too many failed sign-ins for this account\. Try again in \d+ (minutes?|seconds?)/);
+      await check('sign-in (locked out)', p, pErrors);
+
+      await page.getByRole('button', { name: `Clear lockout of ${email}` }).click();
+      await page.getByText(new RegExp(`Cleared \\d+ lockouts? for ${email.replace('.', '\\.')}`)).waitFor();
+      await signIn(email, temp, p);
+      await p.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+      expect(pErrors).toEqual([]);
+    } finally {
+      await other.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('a threshold change shows up in the overview', async () => {
     await nav('Overview').click();
     const stuck = page.getByRole('table', { name: /Stuck candidates/ });

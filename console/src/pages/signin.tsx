@@ -18,7 +18,6 @@ export function SignIn({ reason, next, onSignedIn }: { reason?: 'expired' | 'sig
       const { data } = await unwrap(api.POST('/api/session', { body: { email, password } }));
       onSignedIn(data);
     } catch (err) {
-      setPassword('');
       if (err instanceof ApiError && err.status === 429) {
         setError(
           err.retryAfter
