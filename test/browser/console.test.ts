@@ -48,7 +48,7 @@ afterAll(async () => {
   if (axeRuns.length) {
     console.log(
       `axe: ${axeRuns
-        .map((r) => `${r.page}: ${r.violations.length ? r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes})`).join(', ') : 'no violations'}`)
+        .map((r) => `${r.page}: ${r.violations.length ? r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes}: ${v.targets.join(', ')})`).join(', ') : 'no violations'}`)
         .join('; ')}`,
     );
   }

@@ -51,7 +51,7 @@ export function collectConsoleErrors(page: Page): string[] {
 
 export interface AxeSummary {
   page: string;
-  violations: { id: string; impact: string | null | undefined; nodes: number }[];
+  violations: { id: string; impact: string | null | undefined; nodes: number; targets: string[] }[];
 }
 
 /** Run axe on the page as it is now; returns every violation, the caller asserts on serious/critical. */
@@ -59,7 +59,12 @@ export async function axe(page: Page, label: string): Promise<AxeSummary> {
   const result = await new AxeBuilder({ page }).analyze();
   return {
     page: label,
-    violations: result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })),
+    violations: result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    })),
   };
 }
 
