@@ -60,11 +60,18 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-/** A replay delivery finished (accepted or given up): move its job's progress. */
-const replayFinished = (msg: DeliveryMessage, sent: boolean) =>
-  msg.replayJob
-    ? updateReplayJob(msg.tenantId, msg.endpointId, msg.replayJob, { finished: 1, ...(sent && { sent: 1 }) })
-    : undefined;
+/**
+ * A replay delivery finished (accepted or given up): move its job's progress. A failure here is
+ * logged, not retried: retrying would send the event again for the sake of a counter.
+ */
+async function replayFinished(msg: DeliveryMessage, sent: boolean) {
+  if (!msg.replayJob) return;
+  try {
+    await updateReplayJob(msg.tenantId, msg.endpointId, msg.replayJob, { finished: 1, ...(sent && { sent: 1 }) });
+  } catch (err) {
+    logger.error('replay progress not recorded', { jobId: msg.replayJob, error: { name: (err as Error).name, message: (err as Error).message } });
+  }
+}
 
 /**
  * The service disabled an endpoint: tell the workspace. A WARN log line and a metric for

@@ -70,7 +70,7 @@ export function startQueuePoller(
   q: Pick<LocalQueues, 'client' | 'queueUrl'>,
   handler: SqsHandler,
   opts: { concurrency?: number; log?: (line: string) => void } = {},
-): { stop(): Promise<void> } {
+): { stop(): Promise<void>; drainUnattempted(): Promise<string[]> } {
   let running = true;
   /**
    * Receive counts, kept here: local-aws-sqs neither returns ApproximateReceiveCount to current
@@ -145,6 +145,18 @@ export function startQueuePoller(
     stop: async () => {
       running = false;
       await Promise.all(workers);
+    },
+    async drainUnattempted() {
+      // After stop(): the messages waiting for their first attempt (retries of attempted ones
+      // are in the table, see restore.ts). Received with a long visibility, so each is taken once.
+      const bodies: string[] = [];
+      for (;;) {
+        const { Messages = [] } = await q.client.send(
+          new ReceiveMessageCommand({ QueueUrl: q.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 3600 }),
+        );
+        if (!Messages.length) return bodies;
+        for (const m of Messages) if (!receives.has(m.MessageId!)) bodies.push(m.Body ?? '');
+      }
     },
   };
 }

@@ -73,7 +73,12 @@ try {
   // Local receivers live on 127.0.0.1; the deployed stack never allows loopback targets.
   process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
   const { startWebhookPipeline } = await import('./webhooks');
-  webhooks = await startWebhookPipeline({ checkpointFile: join(dir, 'stream-checkpoints.json'), log: say });
+  webhooks = await startWebhookPipeline({
+    checkpointFile: join(dir, 'stream-checkpoints.json'),
+    // Pending retries and unsent deliveries survive a restart (infra/local/restore.ts).
+    pendingFile: join(dir, 'pending-deliveries.json'),
+    log: say,
+  });
   say('webhook pipeline running (stream poller -> fan-out -> SQS -> delivery)');
 
   const built = await consoleBuild;

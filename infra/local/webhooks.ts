@@ -13,6 +13,11 @@ export interface WebhookPipeline {
 
 export async function startWebhookPipeline(opts: {
   checkpointFile?: string;
+  /**
+   * Where `stop()` saves deliveries not attempted yet; with it, the start also puts back the
+   * scheduled retries and running replay jobs of a previous run (restore.ts). `npm start` sets it.
+   */
+  pendingFile?: string;
   log?: (line: string) => void;
   concurrency?: number;
 }): Promise<WebhookPipeline> {
@@ -33,12 +38,29 @@ export async function startWebhookPipeline(opts: {
     checkpointFile: opts.checkpointFile,
     log: opts.log,
   });
+  if (opts.pendingFile) {
+    const { restorePending } = await import('./restore');
+    const restored = await restorePending({
+      endpoint: process.env.DYNAMODB_ENDPOINT!,
+      tableName: process.env.TABLE_NAME!,
+      sqs: queues.client,
+      queueUrl: queues.queueUrl,
+      savedFile: opts.pendingFile,
+    });
+    if (restored.retries + restored.replays + restored.saved) {
+      opts.log?.(`webhooks: restored ${restored.retries} scheduled retries, ${restored.replays} replay jobs, ${restored.saved} unsent deliveries`);
+    }
+  }
   const poller = startQueuePoller(queues, delivery, { log: opts.log, concurrency: opts.concurrency });
   return {
     queues,
     stop: async () => {
       await stream.stop();
       await poller.stop();
+      if (opts.pendingFile) {
+        const { saveMessages } = await import('./restore');
+        saveMessages(opts.pendingFile, await poller.drainUnattempted());
+      }
       await queues.stop();
     },
   };

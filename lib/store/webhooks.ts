@@ -493,10 +493,13 @@ export async function updateReplayJob(
       Key: keys.replay(tenantId, webhookId),
       UpdateExpression: `SET ${set.join(', ')}${add.length ? ` ADD ${add.join(', ')}` : ''}`,
       ConditionExpression: 'id = :id',
-      ExpressionAttributeNames: {
-        ...(change.position !== undefined && { '#pos': 'position' }),
-        ...(change.failed && { '#s': 'status', '#err': 'error' }),
-      },
+      // DynamoDB refuses an empty ExpressionAttributeNames.
+      ...((change.position !== undefined || change.failed) && {
+        ExpressionAttributeNames: {
+          ...(change.position !== undefined && { '#pos': 'position' }),
+          ...(change.failed && { '#s': 'status', '#err': 'error' }),
+        },
+      }),
       ExpressionAttributeValues: values,
       ReturnValues: 'ALL_NEW',
     }),

@@ -93,8 +93,8 @@ export interface Running extends Spawned {
  * Spawn `tsx infra/local/start.ts` (PORT=0) and wait for its banner. It goes into `started`
  * before the banner, so that cleanup also stops one that never printed it.
  */
-async function startLocal(dataDir: string, started: Running[], timeoutMs = 60_000): Promise<Running> {
-  const spawned = spawnTsx('infra/local/start.ts', [], childEnv(dataDir, { PORT: '0' }));
+async function startLocal(dataDir: string, started: Running[], timeoutMs = 60_000, env: Record<string, string> = {}): Promise<Running> {
+  const spawned = spawnTsx('infra/local/start.ts', [], childEnv(dataDir, { PORT: '0', ...env }));
   const running = spawned as Running;
   started.push(running);
 
@@ -172,7 +172,7 @@ export function e2eSandbox() {
       tempDirs.push(d);
       return d;
     },
-    startLocal: (dataDir: string, timeoutMs?: number) => startLocal(dataDir, started, timeoutMs),
+    startLocal: (dataDir: string, timeoutMs?: number, env?: Record<string, string>) => startLocal(dataDir, started, timeoutMs, env),
     async cleanup(stopTimeoutMs = 10_000) {
       for (const r of started) {
         if (r.child.exitCode === null && r.child.signalCode === null) await stopLocal(r, stopTimeoutMs);

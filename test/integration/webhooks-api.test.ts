@@ -207,6 +207,7 @@ describe('GET /api/webhooks and /api/webhooks/{id}', () => {
       failure_count: 0,
       created_at: w.created_at,
       disabled_reason: null,
+      status: 'active',
     });
   });
 
@@ -315,7 +316,7 @@ describe('PATCH and DELETE /api/webhooks/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
     const listed = (await A('GET', '/api/webhooks')).body.data.find((x: { id: string }) => x.id === w.id);
-    expect(listed).toMatchObject({ id: w.id, active: false, url: 'https://hooks.example.com/d' });
+    expect(listed).toMatchObject({ id: w.id, active: false, url: 'https://hooks.example.com/d', status: 'deleted', disabled_reason: 'deleted' });
     const one = await A('GET', `/api/webhooks/${w.id}`);
     expect(one.status).toBe(200);
     expect(one.body.webhook).toMatchObject({ id: w.id, active: false });
@@ -330,7 +331,14 @@ describe('POST /api/webhooks/{id}/test', () => {
     const n = received.length;
     const res = await A('POST', `/api/webhooks/${w.id}/test`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, status: 200, durationMs: expect.any(Number), responseBody: 'ok from receiver' });
+    expect(res.body).toEqual({
+      success: true,
+      status: 200,
+      durationMs: expect.any(Number),
+      responseBody: 'ok from receiver',
+      error: null,
+      errorMessage: null,
+    });
     expect(Number.isInteger(res.body.durationMs)).toBe(true);
     expect(res.body.durationMs).toBeGreaterThanOrEqual(0);
 
@@ -368,7 +376,8 @@ describe('POST /api/webhooks/{id}/test', () => {
     const w = await create({ url: hookUrl('/fail-test') });
     const res = await A('POST', `/api/webhooks/${w.id}/test`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: false, status: 500, responseBody: 'receiver broke' });
+    expect(res.body).toMatchObject({ success: false, status: 500, responseBody: 'receiver broke', error: 'http_status' });
+    expect(res.body.errorMessage).toBe('the receiver answered HTTP 500');
     const detail = (await A('GET', `/api/webhooks/${w.id}`)).body;
     expect(detail.deliveries[0]).toMatchObject({ event_type: 'webhook.test', success: false, response_status: 500 });
     expect(detail.webhook).toMatchObject({ active: true, failure_count: 0 });

@@ -140,9 +140,11 @@ describe('delivery fails inside a batch, or crashes', () => {
     ddbClient.middlewareStack.add(
       (next, ctx) => async (args) => {
         // Marshalled or not, depending on where the document client's own middleware stands.
-        const eventId = (args as { input: { Item?: { event_id?: string | { S?: string } } } }).input.Item?.event_id;
-        const id = typeof eventId === 'string' ? eventId : eventId?.S;
-        if (!failedOnce && ctx.commandName === 'PutItemCommand' && id === 'evt_batch_2') {
+        const item = (args as { input: { Item?: { event_id?: string | { S?: string }; type?: string | { S?: string } } } }).input.Item;
+        const str = (v?: string | { S?: string }) => (typeof v === 'string' ? v : v?.S);
+        // The attempt record, not the kept event body (which is written before the send).
+        const isAttempt = str(item?.type) === 'webhook_attempt';
+        if (!failedOnce && ctx.commandName === 'PutItemCommand' && isAttempt && str(item?.event_id) === 'evt_batch_2') {
           failedOnce = true;
           throw new Error('DynamoDB unavailable');
         }

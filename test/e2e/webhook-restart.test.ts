@@ -1,0 +1,103 @@
+/**
+ * A scheduled retry survives a restart of `npm start` (its SQS lives in memory): the first
+ * attempt fails, npm start stops before the retry is due, the receiver recovers, and the restarted
+ * npm start delivers attempt 2 of the same event, once.
+ */
+import { once } from 'node:events';
+import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { e2eSandbox, sleep, stopLocal } from '../helpers/processes';
+
+const { freshDir, startLocal, cleanup } = e2eSandbox();
+const tls = inject('tls');
+const hits: { headers: IncomingHttpHeaders; body: string }[] = [];
+let healthy = false;
+const receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    hits.push({ headers: req.headers, body });
+    res.writeHead(healthy ? 200 : 503).end(healthy ? 'ok' : 'down for maintenance');
+  });
+});
+
+afterAll(async () => {
+  await cleanup(10_000);
+  receiver.closeAllConnections();
+  await new Promise((r) => receiver.close(r));
+}, 60_000);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
+  it('delivers the scheduled retry after the restart, with the same webhook-id, exactly once', async () => {
+    receiver.listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    const port = (receiver.address() as AddressInfo).port;
+    const dataDir = freshDir('restart');
+    // The retry comes 8 s (±20%) after the first attempt: time enough to stop before it.
+    const env = { WEBHOOK_RETRY_SCHEDULE: '8,8' };
+    const first = await startLocal(dataDir, undefined, env);
+    const site = first.baseUrl.replace(/\/api\/v1$/, '');
+    const [, email, password] = /Demo login\s+(\S+) \/ (\S+)/.exec(first.stdout())!;
+    const login = await fetch(`${site}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='))!.split(';')[0]!;
+    const session = (method: string, path: string, body?: unknown) =>
+      fetch(`${site}${path}`, {
+        method,
+        headers: { Cookie: cookie, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+
+    const hook = await session('POST', '/api/webhooks', { url: `https://127.0.0.1:${port}/restart`, events: ['candidate.created'] });
+    expect(hook.status).toBe(201);
+    const id = hook.body.webhook.id as string;
+    const created = await fetch(`${first.baseUrl}/candidates`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${first.demoToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Restart Test' }),
+    });
+    expect(created.status).toBe(201);
+
+    // Attempt 1 fails and is recorded with its next attempt time; then npm start stops.
+    const [attempt1] = await until('attempt 1 recorded', async () => {
+      const d = (await session('GET', `/api/webhooks/${id}/deliveries`)).body.data;
+      return d.length === 1 && d;
+    });
+    expect(attempt1).toMatchObject({ attempt: 1, success: false, response_status: 503, dead_lettered: false });
+    expect(Date.parse(attempt1.next_attempt_at)).toBeGreaterThan(Date.now());
+    expect(await stopLocal(first)).toEqual({ code: 0, signal: null });
+    expect(hits).toHaveLength(1);
+
+    healthy = true;
+    const second = await startLocal(dataDir, undefined, env);
+    expect(second.stdout()).toMatch(/restored 1 scheduled retries/);
+    await until('attempt 2 delivered', async () => hits.length >= 2, 40_000);
+    expect(hits[1]!.headers['webhook-id']).toBe(hits[0]!.headers['webhook-id']);
+    expect(hits[1]!.body).toBe(hits[0]!.body);
+    const site2 = second.baseUrl.replace(/\/api\/v1$/, '');
+    const login2 = await fetch(`${site2}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const cookie2 = login2.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='))!.split(';')[0]!;
+    const log = await until('attempt 2 recorded', async () => {
+      const d = ((await (await fetch(`${site2}/api/webhooks/${id}/deliveries`, { headers: { Cookie: cookie2 } })).json()) as any).data;
+      return d.length === 2 && d;
+    });
+    expect(log.map((d: any) => [d.attempt, d.success])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
+    await sleep(1_000);
+    expect(hits).toHaveLength(2);
+  });
+});
