@@ -89,7 +89,14 @@ describe('workspace console', () => {
     await signIn(admin.email, 'not-the-password');
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/email or password is incorrect/i);
 
-    await signIn(admin.email, admin.password);
+    // The right password, from the keyboard alone: Tab between fields, Enter submits, focus is visible.
+    await page.getByLabel('Email').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.id')).toBe('password');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).not.toBe('none');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(admin.password);
+    await page.keyboard.press('Enter');
     await heading('API tokens').waitFor();
     expect(new URL(page.url()).pathname).toBe('/settings/tokens');
   });
