@@ -200,3 +200,15 @@ export function duration(seconds: number) {
   if (seconds >= 60) return '1 minute';
   return `${Math.max(1, Math.round(seconds))} second${Math.round(seconds) === 1 ? '' : 's'}`;
 }
+
+/**
+ * A table's horizontal scroller. Narrow screens scroll it, so it must be reachable from the
+ * keyboard (axe: scrollable-region-focusable) and named for screen readers.
+ */
+export function Scroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
 /** A readable API reference rendered from the live /api/v1/openapi.json: routes, scopes, parameters. */
 import { api, unwrap } from '../api/client';
 import { Link } from '../router';
-import { Empty, Loaded, PageTitle, useLoad } from '../ui';
+import { Empty, Loaded, PageTitle, Scroll, useLoad } from '../ui';
 
 type Schema = { type?: string | string[]; enum?: unknown[]; format?: string; items?: Schema; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; default?: unknown; description?: string; minimum?: number; maximum?: number; maxLength?: number };
 type Param = { name: string; in: string; required?: boolean; schema?: Schema };
@@ -109,7 +109,7 @@ function Op({ path, method, op }: { path: string; method: string; op: Operation 
       <p>{op.summary}</p>
       <p>Auth: {auth(op)}</p>
       {op.parameters && op.parameters.length > 0 && (
-        <div class="table-wrap">
+        <Scroll label={`Parameters of ${method.toUpperCase()} ${path}`}>
           <table>
             <caption>Parameters</caption>
             <thead>
@@ -135,10 +135,10 @@ function Op({ path, method, op }: { path: string; method: string; op: Operation 
               ))}
             </tbody>
           </table>
-        </div>
+        </Scroll>
       )}
       {body?.properties && (
-        <div class="table-wrap">
+        <Scroll label={`JSON body of ${method.toUpperCase()} ${path}`}>
           <table>
             <caption>JSON body</caption>
             <thead>
@@ -162,7 +162,7 @@ function Op({ path, method, op }: { path: string; method: string; op: Operation 
               ))}
             </tbody>
           </table>
-        </div>
+        </Scroll>
       )}
       <details>
         <summary>Responses</summary>

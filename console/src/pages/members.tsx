@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { isAdmin, useSession } from '../session';
-import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, ShownOnce, useLoad, When } from '../ui';
+import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
 
 const fetchMembers = async () => (await unwrap(api.GET('/api/members'))).data;
 type Member = Awaited<ReturnType<typeof fetchMembers>>[number];
@@ -60,7 +60,7 @@ export function Members() {
             members.length === 0 ? (
               <Empty>Nobody yet. {admin ? 'Add a member above.' : 'Ask a workspace admin to add people.'}</Empty>
             ) : (
-              <div class="table-wrap">
+              <Scroll label="Members">
                 <table>
                   <thead>
                     <tr>
@@ -136,7 +136,7 @@ export function Members() {
                     })}
                   </tbody>
                 </table>
-              </div>
+              </Scroll>
             )
           }
         </Loaded>

@@ -2,7 +2,7 @@
 import { api, unwrap } from '../api/client';
 import { Link } from '../router';
 import { STAGE_ORDER, stageLabel } from '../labels';
-import { Empty, Loaded, PageTitle, useLoad } from '../ui';
+import { Empty, Loaded, PageTitle, Scroll, useLoad } from '../ui';
 
 const fetchOverview = async () => (await unwrap(api.GET('/api/overview'))).data;
 type OverviewData = Awaited<ReturnType<typeof fetchOverview>>;
@@ -69,7 +69,7 @@ function OverviewBody({ d }: { d: OverviewData }) {
             <Link href="/settings/pipeline">pipeline settings</Link>.
           </Empty>
         ) : (
-          <div class="table-wrap">
+          <Scroll label="Stuck candidates">
             <table>
               <caption class="sr-only">Stuck candidates, longest in stage first</caption>
               <thead>
@@ -91,7 +91,7 @@ function OverviewBody({ d }: { d: OverviewData }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </Scroll>
         )}
       </section>
 
@@ -100,7 +100,7 @@ function OverviewBody({ d }: { d: OverviewData }) {
         {d.requisitions.length === 0 ? (
           <Empty>No open requisitions. Requisitions come from your ATS sync; once one is open it shows here with its candidates.</Empty>
         ) : (
-          <div class="table-wrap">
+          <Scroll label="Open requisitions">
             <table>
               <caption class="sr-only">Open requisitions, newest first</caption>
               <thead>
@@ -124,7 +124,7 @@ function OverviewBody({ d }: { d: OverviewData }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </Scroll>
         )}
       </section>
     </>

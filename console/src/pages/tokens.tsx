@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { SCOPE_HELP } from '../labels';
 import { isAdmin, useSession } from '../session';
-import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, ShownOnce, useLoad, When } from '../ui';
+import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
 
 const fetchTokens = async () => (await unwrap(api.GET('/api/tokens'))).data;
 type Token = Awaited<ReturnType<typeof fetchTokens>>[number];
@@ -52,7 +52,7 @@ export function Tokens() {
             tokens.length === 0 ? (
               <Empty>No tokens yet. Create one above to connect your ATS or scripts to the API.</Empty>
             ) : (
-              <div class="table-wrap">
+              <Scroll label="API tokens">
                 <table>
                   <thead>
                     <tr>
@@ -95,7 +95,7 @@ export function Tokens() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </Scroll>
             )
           }
         </Loaded>

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
-import { ConfirmDialog, Empty, ErrorBox, Loaded, Loading, Notice, PageTitle, ShownOnce, useLoad, When } from '../ui';
+import { ConfirmDialog, Empty, ErrorBox, Loaded, Loading, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
 import { EVENT_TYPES, EventChecks, StatusBadge, statusOf, UrlField, urlProblem, type EventList } from '../webhook-common';
 
 const fetchWebhook = async (id: string) => unwrap(api.GET('/api/webhooks/{id}', { params: { path: { id } } }));
@@ -409,7 +409,7 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
             <Empty>No deliveries {status || eventType ? 'match these filters' : 'yet'}. Use “Send test” above to try the endpoint.</Empty>
           ) : (
             <>
-              <div class="table-wrap">
+              <Scroll label="Delivery log">
                 <table>
                   <caption class="sr-only">Delivery attempts, newest first</caption>
                   <thead>
@@ -475,7 +475,7 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </Scroll>
               {moreError && <ErrorBox message={moreError} />}
               {cursor && (
                 <button

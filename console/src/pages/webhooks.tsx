@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { Link } from '../router';
-import { Empty, Loaded, PageTitle, ShownOnce, useLoad, When } from '../ui';
+import { Empty, Loaded, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
 import { EventChecks, StatusBadge, UrlField, urlProblem, type EventList } from '../webhook-common';
 
 type Filter = '' | 'active' | 'disabled' | 'deleted';
@@ -61,7 +61,7 @@ export function Webhooks() {
                   : "No endpoints yet. Add your receiver's https:// URL above, then send it a test event from its page."}
               </Empty>
             ) : (
-              <div class="table-wrap">
+              <Scroll label="Webhook endpoints">
                 <table>
                   <thead>
                     <tr>
@@ -91,7 +91,7 @@ export function Webhooks() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </Scroll>
             )
           }
         </Loaded>
