@@ -50,7 +50,7 @@ try {
   if (raw.includes('{{DEMO_SESSION}}')) {
     const { login } = await import('../lib/domain/identity');
     const { email, password } = demoLogin();
-    raw = raw.replaceAll('{{DEMO_SESSION}}', (await login(email, password)).sessionId);
+    raw = raw.replaceAll('{{DEMO_SESSION}}', (await login(email, password, 'npm run invoke')).sessionId);
   }
   const event = JSON.parse(raw);
   const { handler } = await import(`../functions/${name}`);

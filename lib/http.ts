@@ -173,6 +173,9 @@ export function apiHandler<R extends RouteDef>(
   return chain.handler(async (event) => {
     if (cookieWrite) refuseCrossSite(event);
     const principal = principalOf(event, r.auth);
+    if ('role' in r && (principal as SessionPrincipal).role !== r.role) {
+      throw new ForbiddenError(`only workspace admins may ${r.summary.charAt(0).toLowerCase()}${r.summary.slice(1).replace(/[;(].*$/, '').trim()}`);
+    }
     const params = 'params' in r ? parse(r.params, event.pathParameters ?? {}, 'path') : undefined;
     const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;
     const body = 'body' in r ? parse(r.body, event.body, 'body') : undefined;

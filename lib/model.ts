@@ -47,6 +47,11 @@ export const DEFAULT_STUCK_DAYS: Partial<Record<Stage, number>> = {
   onboarding: 14,
 };
 
+/** Stages that can have a stuck threshold: the active ones (placed and rejected are never stuck). */
+export const STUCK_STAGES = ACTIVE_STAGES;
+/** The highest threshold a workspace may set: a year. */
+export const MAX_STUCK_DAYS = 365;
+
 /** At most this many stuck candidates are returned by GET /pipeline. */
 export const STUCK_LIMIT = 50;
 

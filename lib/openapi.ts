@@ -45,7 +45,8 @@ function operation(r: Route) {
     responses['403'] = errorResponse(`${GATEWAY_ERRORS.accessDenied.error} (${r.scope})`);
   } else if (r.auth === 'session') {
     responses['401'] = errorResponse('No session, or it expired (idle or absolute lifetime)');
-    if (r.method !== 'GET') responses['403'] = errorResponse('Cross-site request refused');
+    if (r.role) responses['403'] = errorResponse(`Only workspace ${r.role}s may call this${r.method !== 'GET' ? ', or a cross-site request' : ''}`);
+    else if (r.method !== 'GET') responses['403'] = errorResponse('Cross-site request refused');
   }
   responses['404'] = errorResponse("Unknown route, or a resource that does not exist in the caller's tenant");
   if (r.body) responses['415'] = errorResponse('Content-Type is not application/json');
@@ -56,6 +57,7 @@ function operation(r: Route) {
     operationId: operationId(r),
     summary: r.summary,
     ...(r.scope && { description: `Requires scope \`${r.scope}\` (or \`*\`).` }),
+    ...(r.role && { description: `Requires the workspace role \`${r.role}\`.` }),
     security: r.auth === 'token' ? [{ bearerAuth: r.scope ? [r.scope] : [] }] : r.auth === 'session' ? [{ sessionCookie: [] }] : [],
     parameters,
     ...(r.body && {

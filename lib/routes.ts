@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { Scope } from './model';
 import * as s from './schemas';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * `token`: Bearer API token (TOKEN authorizer). `session`: cookie session (REQUEST authorizer).
@@ -24,6 +24,8 @@ export interface Route {
   auth: AuthKind;
   /** Scope a token needs (token routes only). `*` always satisfies it. */
   scope?: Exclude<Scope, '*'>;
+  /** Workspace role a session needs (session routes only); without it any member may call. */
+  role?: 'admin';
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
   summary: string;
@@ -67,6 +69,16 @@ export const routes = [
   { method: 'POST', path: '/api/webhooks/{id}/replay', handler: 'replay-webhook', auth: 'session', access: 'write', queue: true, summary: 'Queue again every event that failed to reach the endpoint since a time (at most 14 days back); 200 with the running job if one runs', params: s.IdParam, body: s.ReplayBody, errors: { 409: 'The endpoint is disabled or deleted' }, status: 202, response: s.dataOf(s.ReplayJob) },
   { method: 'GET', path: '/api/webhooks/{id}/replay', handler: 'get-webhook-replay', auth: 'session', access: 'read', summary: "The endpoint's latest replay job and its progress, or null", params: s.IdParam, status: 200, response: s.dataOf(z.nullable(s.ReplayJob)) },
   { method: 'POST', path: '/api/webhooks/{id}/rotate-secret', handler: 'rotate-webhook-secret', auth: 'session', access: 'write', summary: 'New signing secret, shown only here; the old one keeps signing too during the grace window', params: s.IdParam, body: s.RotateSecretBody, errors: { 409: 'The endpoint is deleted' }, status: 200, response: s.RotatedSecret },
+  { method: 'PUT', path: '/api/session/password', handler: 'change-password', auth: 'session', access: 'write', summary: 'Change your own password; your other sessions end', body: s.ChangePasswordBody, errors: { 429: 'Too many wrong current passwords from this address; see Retry-After' }, status: 200, response: s.Success },
+  { method: 'GET', path: '/api/overview', handler: 'get-overview', auth: 'session', access: 'read', summary: 'The console overview: pipeline summary and open requisitions', status: 200, response: s.Overview },
+  { method: 'GET', path: '/api/settings/pipeline', handler: 'get-pipeline-settings', auth: 'session', access: 'read', summary: 'The stuck threshold per stage, with the defaults', status: 200, response: s.PipelineSettings },
+  { method: 'PUT', path: '/api/settings/pipeline', handler: 'update-pipeline-settings', auth: 'session', role: 'admin', access: 'write', summary: 'Set the stuck thresholds (a stage left out goes back to its default; 0 turns it off)', body: s.PipelineSettingsBody, status: 200, response: s.PipelineSettings },
+  { method: 'GET', path: '/api/members', handler: 'list-members', auth: 'session', access: 'read', summary: "List the workspace's members and their roles", status: 200, response: s.dataOf(z.array(s.Member)) },
+  { method: 'POST', path: '/api/members', handler: 'add-member', auth: 'session', role: 'admin', access: 'write', summary: 'Add a member; the temporary password is shown only here', body: s.AddMemberBody, errors: { 409: 'A user with this email already exists' }, status: 201, response: s.AddedMember },
+  { method: 'PATCH', path: '/api/members/{id}', handler: 'change-member-role', auth: 'session', role: 'admin', access: 'write', summary: "Change a member's role", params: s.IdParam, body: s.ChangeRoleBody, errors: { 409: 'The workspace would be left without an admin' }, status: 200, response: s.dataOf(s.Member) },
+  { method: 'DELETE', path: '/api/members/{id}', handler: 'remove-member', auth: 'session', role: 'admin', access: 'write', summary: 'Remove a member; their sessions end at once', params: s.IdParam, errors: { 409: 'The workspace would be left without an admin' }, status: 200, response: s.Success },
+  { method: 'POST', path: '/api/members/{id}/reset-password', handler: 'reset-member-password', auth: 'session', role: 'admin', access: 'write', summary: "Reset a member's password; the temporary password is shown only here", params: s.IdParam, status: 200, response: s.TemporaryPassword },
+  { method: 'DELETE', path: '/api/members/{id}/lockout', handler: 'clear-member-lockout', auth: 'session', role: 'admin', access: 'write', summary: "Clear a member's sign-in lockouts", params: s.IdParam, status: 200, response: s.LockoutCleared },
 ] as const satisfies readonly Route[];
 
 export type RouteDef = (typeof routes)[number];

@@ -4,7 +4,8 @@
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, REQ_STATUSES, SCOPES, STAGES } from './model';
+import { PASSWORD_MAX, PASSWORD_MIN } from './auth/password';
+import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, MAX_STUCK_DAYS, REQ_STATUSES, SCOPES, STAGES, STUCK_STAGES } from './model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
@@ -166,7 +167,13 @@ export type LoginBody = z.output<typeof LoginBody>;
 export const Role = z.enum(['admin', 'member']);
 export type Role = z.infer<typeof Role>;
 export const SessionInfo = z.object({
-  user: z.object({ id: z.uuid(), email: z.string(), role: Role }),
+  user: z.object({
+    id: z.uuid(),
+    email: z.string(),
+    role: Role,
+    /** Set after an admin created the user or reset the password: the console asks for a new one first. */
+    must_change_password: z.boolean(),
+  }),
   tenant: z.object({ slug: z.string(), name: z.string() }),
 });
 
@@ -369,3 +376,73 @@ export const RotatedSecret = z.object({
   success: z.boolean(),
   webhook: z.object({ id: z.uuid(), secret: z.string(), previous_secret_expires_at: z.nullable(timestamp) }),
 });
+
+// ---- the workspace console (session routes) ------------------------------------------------
+
+/** Length is what makes a password hard to guess (NIST SP 800-63B); no composition rules. */
+const newPassword = (name: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .check(
+      z.minLength(PASSWORD_MIN, { error: `${name} must be at least ${PASSWORD_MIN} characters` }),
+      z.maxLength(PASSWORD_MAX, { error: `${name} must be at most ${PASSWORD_MAX} characters` }),
+    );
+
+export const ChangePasswordBody = z.strictObject({
+  current_password: z.string({ error: 'current_password must be a string' }).check(z.minLength(1, { error: 'current_password must not be empty' }), z.maxLength(256)),
+  new_password: newPassword('new_password'),
+});
+export type ChangePasswordBody = z.output<typeof ChangePasswordBody>;
+
+const roleField = z.enum(['admin', 'member'], { error: 'role must be admin or member' });
+
+export const Member = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  role: Role,
+  created_at: timestamp,
+  must_change_password: z.boolean(),
+});
+export type Member = z.infer<typeof Member>;
+
+export const AddMemberBody = z.strictObject({
+  email: z.email({ error: 'email must be an email address' }).check(z.maxLength(254, { error: 'email must be at most 254 characters' })),
+  role: roleField,
+});
+export type AddMemberBody = z.output<typeof AddMemberBody>;
+export const AddedMember = dataOf(z.object({ member: Member, temporary_password: z.string() }));
+
+export const ChangeRoleBody = z.strictObject({ role: roleField });
+export const TemporaryPassword = dataOf(z.object({ temporary_password: z.string() }));
+export const LockoutCleared = z.object({ success: z.boolean(), cleared: z.int() });
+
+const stuckDaysValue = (stage: string) =>
+  z
+    .number({ error: `stuck_days.${stage} must be a whole number of days` })
+    .check(
+      z.int({ error: `stuck_days.${stage} must be a whole number of days` }),
+      z.gte(0, { error: `stuck_days.${stage} must be between 0 and ${MAX_STUCK_DAYS}` }),
+      z.lte(MAX_STUCK_DAYS, { error: `stuck_days.${stage} must be between 0 and ${MAX_STUCK_DAYS}` }),
+    );
+const stuckDaysShape = Object.fromEntries(STUCK_STAGES.map((st) => [st, z.optional(stuckDaysValue(st))])) as {
+  [K in (typeof STUCK_STAGES)[number]]: z.ZodMiniOptional<ReturnType<typeof stuckDaysValue>>;
+};
+
+export const PipelineSettingsBody = z.strictObject({
+  /** Stages left out go back to their default; 0 turns a stage's alert off. */
+  stuck_days: z.strictObject(stuckDaysShape, { error: 'stuck_days must be an object of stage: days' }),
+});
+export type PipelineSettingsBody = z.output<typeof PipelineSettingsBody>;
+
+const stuckDaysMap = z.object(Object.fromEntries(STUCK_STAGES.map((st) => [st, z.int()])) as Record<(typeof STUCK_STAGES)[number], z.ZodMiniInt>);
+export const PipelineSettings = dataOf(z.object({ stuck_days: stuckDaysMap, defaults: stuckDaysMap }));
+export type PipelineSettings = z.infer<typeof PipelineSettings>['data'];
+
+export const Overview = dataOf(
+  z.object({
+    pipeline: PipelineSummary,
+    /** Open requisitions, newest first, at most 50. */
+    requisitions: z.array(Requisition),
+    open_requisitions: z.int(),
+  }),
+);

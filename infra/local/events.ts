@@ -30,6 +30,9 @@ export interface IncomingRequest {
   body: string | null;
   sourceIp: string;
   authorizer?: Record<string, unknown>;
+  /** Fixed values make sample events reproducible; by default, fresh ones. */
+  requestId?: string;
+  requestTimeEpoch?: number;
 }
 
 export function proxyEvent(req: IncomingRequest): APIGatewayProxyEvent {
@@ -88,8 +91,8 @@ export function proxyEvent(req: IncomingRequest): APIGatewayProxyEvent {
       // As behind a custom domain: the stage is not part of the path.
       path: req.path,
       stage: LOCAL_STAGE,
-      requestId: randomUUID(),
-      requestTimeEpoch: now,
+      requestId: req.requestId ?? randomUUID(),
+      requestTimeEpoch: req.requestTimeEpoch ?? now,
       resourceId: 'local',
       resourcePath: req.resource,
     },

@@ -2,6 +2,7 @@
  * Writes events/: one realistic event per function, aimed at the demo workspace that
  * `npm start` seeds. Run `npm run events` after changing routes; a test checks they exist.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Route } from '../../lib/routes';
@@ -57,12 +58,29 @@ const samples: Record<string, { query?: Record<string, string>; body?: unknown; 
   'replay-webhook': { params: { id: MISSING_ID }, body: { since: '{{HOURS_AGO_6}}' } },
   'get-webhook-replay': { params: { id: MISSING_ID } },
   'rotate-webhook-secret': { params: { id: MISSING_ID }, body: { grace_seconds: 86400 } },
+  // A wrong current password: invoking shows the 400 path and never changes the demo password.
+  'change-password': { body: { current_password: 'not the current password', new_password: 'a new long passphrase' } },
+  'update-pipeline-settings': { body: { stuck_days: { applied: 2, interviewed: 4 } } },
+  'add-member': { body: { email: 'new.recruiter@demo.example', role: 'member' } },
+  'change-member-role': { params: { id: MISSING_ID }, body: { role: 'admin' } },
+  'remove-member': { params: { id: MISSING_ID } },
+  'reset-member-password': { params: { id: MISSING_ID } },
+  'clear-member-lockout': { params: { id: MISSING_ID } },
+};
+
+/** Fixed ids and times, so that regenerating the events changes nothing but what the routes changed. */
+const SAMPLE_TIME = Date.UTC(2026, 10, 1, 9, 30);
+const sampleRequestId = (handler: string) => {
+  const hex = createHash('sha256').update(handler).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
 
 for (const r of routes as readonly Route[]) {
   const sample = samples[r.handler] ?? {};
   const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => sample.params?.[name] ?? name);
   const event = proxyEvent({
+    requestId: sampleRequestId(r.handler),
+    requestTimeEpoch: SAMPLE_TIME,
     method: r.method,
     path,
     resource: r.path,
@@ -91,6 +109,8 @@ writeFileSync(
 );
 const sessionRoute = (routes as readonly Route[]).find((r) => r.handler === 'list-tokens')!;
 const sessionEvent = proxyEvent({
+  requestId: sampleRequestId('session-authorizer'),
+  requestTimeEpoch: SAMPLE_TIME,
   method: sessionRoute.method,
   path: sessionRoute.path,
   resource: sessionRoute.path,

@@ -71,7 +71,7 @@ async function demoLogin(dir: string, tenant: Tenant, fresh: boolean) {
   if (!fresh && existsSync(file)) return { login: JSON.parse(readFileSync(file, 'utf8')) as DemoLogin };
   const login: DemoLogin = { email: DEMO.adminEmail, password: randomBytes(12).toString('base64url') };
   try {
-    await createUser(tenant.id, login.email, await hashPassword(login.password), 'admin', DEMO.adminUserId);
+    await createUser(tenant.id, login.email, await hashPassword(login.password), 'admin', { id: DEMO.adminUserId });
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     // The login file was removed: give the existing demo admin a new password.

@@ -1,15 +1,15 @@
 /** Workspace identity: login, logout, and API-token management for signed-in users. */
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password';
 import { newSessionId, sessionDigest } from '../auth/session';
-import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors';
+import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors';
 import type { Scope } from '../model';
 import type { SessionInfo } from '../schemas';
 import type * as z from 'zod/mini';
 import { clearFailures, reserveAttempt } from '../store/login-failures';
-import { deleteSession, putSession } from '../store/sessions';
+import { deleteSession, endSessionsOf, putSession } from '../store/sessions';
 import { getTenant, getTenantBySlug } from '../store/tenants';
 import { createToken, listTokens, revokeToken, type CreatedToken, type TokenListing } from '../store/tokens';
-import { createUser, findUserByEmail, normalizeEmail, type Role, type User } from '../store/users';
+import { createUser, findUserByEmail, getUser, normalizeEmail, setUserPassword, type Role, type User } from '../store/users';
 
 export interface SessionPrincipal {
   tenantId: string;
@@ -27,17 +27,19 @@ export interface LoginResult {
 /** One message for a wrong email and a wrong password alike. */
 const BAD_LOGIN = 'email or password is incorrect';
 
-export async function login(email: string, password: string, now = Date.now()): Promise<LoginResult> {
+const LOCKED = 'too many failed sign-ins from this address; try again later';
+
+export async function login(email: string, password: string, address: string, now = Date.now()): Promise<LoginResult> {
   const normalized = normalizeEmail(email);
   // Counted before the (slow) password check, so parallel guesses cannot exceed the limit.
-  const lockedForMs = await reserveAttempt(normalized, now);
-  if (lockedForMs > 0) throw new TooManyRequestsError('too many failed logins; try again later', lockedForMs);
+  const lockedForMs = await reserveAttempt(normalized, address, now);
+  if (lockedForMs > 0) throw new TooManyRequestsError(LOCKED, lockedForMs);
   const user = await findUserByEmail(normalized);
   // Verify even without a user, so both failures take the same time.
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
   const tenant = user && ok ? await getTenant(user.tenant_id) : undefined;
   if (!user || !tenant) throw new UnauthorizedError(BAD_LOGIN);
-  await clearFailures(normalized);
+  await clearFailures(normalized, address);
   const sessionId = newSessionId();
   const at = new Date(now).toISOString();
   await putSession(sessionDigest(sessionId), {
@@ -49,18 +51,45 @@ export async function login(email: string, password: string, now = Date.now()): 
     created_at: at,
     last_seen_at: at,
   });
-  return {
-    sessionId,
-    data: { user: { id: user.id, email: user.email, role: user.role }, tenant: { slug: tenant.slug, name: tenant.name } },
-  };
+  return { sessionId, data: sessionInfo(user, tenant) };
 }
+
+const sessionInfo = (user: User, tenant: { slug: string; name: string }): LoginResult['data'] => ({
+  user: { id: user.id, email: user.email, role: user.role, must_change_password: user.must_change_password },
+  tenant: { slug: tenant.slug, name: tenant.name },
+});
 
 export const logout = (sessionId: string) => deleteSession(sessionDigest(sessionId));
 
 export async function currentUser(p: SessionPrincipal): Promise<LoginResult['data']> {
-  const tenant = await getTenant(p.tenantId);
-  if (!tenant) throw new UnauthorizedError('session is no longer valid');
-  return { user: { id: p.userId, email: p.email, role: p.role }, tenant: { slug: tenant.slug, name: tenant.name } };
+  const [tenant, user] = await Promise.all([getTenant(p.tenantId), getUser(p.tenantId, p.userId)]);
+  if (!tenant || !user) throw new UnauthorizedError('session is no longer valid');
+  return sessionInfo(user, tenant);
+}
+
+/**
+ * A user changes their own password. The current one is checked and throttled like a sign-in (a
+ * stolen session must not become a way to guess it); every other session of the user ends.
+ */
+export async function changePassword(
+  p: SessionPrincipal,
+  body: { current_password: string; new_password: string },
+  currentSession: string,
+  address: string,
+  now = Date.now(),
+): Promise<{ success: true }> {
+  const lockedForMs = await reserveAttempt(p.email, address, now);
+  if (lockedForMs > 0) throw new TooManyRequestsError(LOCKED, lockedForMs);
+  const user = await getUser(p.tenantId, p.userId);
+  if (!user) throw new UnauthorizedError('session is no longer valid');
+  if (!(await verifyPassword(body.current_password, user.password_hash))) throw new ValidationError('current_password is incorrect');
+  await clearFailures(p.email, address);
+  if (body.new_password === body.current_password) throw new ValidationError('new_password must differ from the current password');
+  if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false))) {
+    throw new UnauthorizedError('session is no longer valid');
+  }
+  await endSessionsOf(p.tenantId, p.userId, sessionDigest(currentSession));
+  return { success: true };
 }
 
 export async function mintToken(p: SessionPrincipal, name: string, scopes: Scope[]): Promise<CreatedToken> {

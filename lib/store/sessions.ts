@@ -2,8 +2,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ABSOLUTE_LIFETIME_MS } from '../auth/session';
 import type { Role } from './users';
-import { ddb, tableName } from './client';
-import { keys, TABLE_DEF } from './table';
+import { ddb, queryAll, tableName } from './client';
+import { keys, TABLE_DEF, userSessionsIndexKey, userSessionsPartition } from './table';
 import { unlessConditionFails } from './tx';
 
 export interface SessionRecord {
@@ -24,6 +24,7 @@ export async function putSession(digest: string, s: SessionRecord): Promise<void
         ...keys.session(digest),
         type: 'session',
         ...s,
+        ...userSessionsIndexKey(s.tenant_id, s.user_id, s.created_at),
         [TABLE_DEF.ttlAttribute]: Math.ceil((Date.parse(s.created_at) + ABSOLUTE_LIFETIME_MS) / 1000) + 3600,
       },
       ConditionExpression: 'attribute_not_exists(PK)',
@@ -53,4 +54,44 @@ export async function touchSession(digest: string, at: string): Promise<void> {
 
 export async function deleteSession(digest: string): Promise<void> {
   await ddb.send(new DeleteCommand({ TableName: tableName, Key: keys.session(digest) }));
+}
+
+/** Digests of a user's sessions (GSI2), for ending or updating them all. */
+async function sessionKeysOf(tenantId: string, userId: string): Promise<{ PK: string; SK: string }[]> {
+  const items = await queryAll({
+    TableName: tableName,
+    IndexName: TABLE_DEF.indexes.byRequisition.name,
+    KeyConditionExpression: `${TABLE_DEF.indexes.byRequisition.partitionKey} = :pk`,
+    ExpressionAttributeValues: { ':pk': userSessionsPartition(tenantId, userId) },
+    ProjectionExpression: 'PK, SK',
+  });
+  return items.map((i) => ({ PK: i.PK as string, SK: i.SK as string }));
+}
+
+/** End every session of a user, but `keep` (the caller's own, when it changes its password). */
+export async function endSessionsOf(tenantId: string, userId: string, keep?: string): Promise<void> {
+  const keepPk = keep === undefined ? undefined : keys.session(keep).PK;
+  const all = await sessionKeysOf(tenantId, userId);
+  await Promise.all(all.filter((k) => k.PK !== keepPk).map((Key) => ddb.send(new DeleteCommand({ TableName: tableName, Key }))));
+}
+
+/** A role change takes effect on the user's next request, without signing them out. */
+export async function setRoleOfSessions(tenantId: string, userId: string, role: Role): Promise<void> {
+  const all = await sessionKeysOf(tenantId, userId);
+  await Promise.all(
+    all.map((Key) =>
+      unlessConditionFails(
+        ddb.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key,
+            UpdateExpression: 'SET #role = :role',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeNames: { '#role': 'role' },
+            ExpressionAttributeValues: { ':role': role },
+          }),
+        ),
+      ),
+    ),
+  );
 }

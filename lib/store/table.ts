@@ -13,7 +13,7 @@ export const TABLE_DEF = {
   indexes: {
     /** Candidates by stage, ordered by the time they entered it; requisitions by status. */
     byStatus: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    /** Candidates by requisition, newest first. */
+    /** Candidates by requisition, newest first; a user's sessions. */
     byRequisition: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
   },
   stream: 'NEW_AND_OLD_IMAGES',
@@ -25,6 +25,7 @@ export type Key = { PK: string; SK: string };
 const t = (tenantId: string) => `T#${tenantId}`;
 /** The suffix IAM matches on: `T#*#WEBHOOKS`. */
 export const WEBHOOK_PARTITION_SUFFIX = '#WEBHOOKS';
+const loginFailPartition = (emailDigest: string) => `LOGINFAIL#${emailDigest}`;
 const webhookPartition = (tenantId: string) => `${t(tenantId)}${WEBHOOK_PARTITION_SUFFIX}`;
 
 export const keys = {
@@ -36,10 +37,15 @@ export const keys = {
   tenantToken: (tenantId: string, tokenId: string): Key => ({ PK: t(tenantId), SK: `TOKEN#${tokenId}` }),
   tokenPrefix: 'TOKEN#',
   user: (tenantId: string, userId: string): Key => ({ PK: t(tenantId), SK: `USER#${userId}` }),
+  userPrefix: 'USER#',
   /** Emails are unique across the service; this item points at the user. */
   email: (email: string): Key => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' }),
-  /** Failed-login counter per account, keyed by a digest of the email so it exists for unknown ones too. */
-  loginFailures: (emailDigest: string): Key => ({ PK: `LOGINFAIL#${emailDigest}`, SK: 'LOGINFAIL' }),
+  /**
+   * Failed-login counter per account and client address, keyed by digests of both so it exists
+   * for unknown emails too; one partition per account, so an admin can clear them all.
+   */
+  loginFailures: (emailDigest: string, addressDigest: string): Key => ({ PK: loginFailPartition(emailDigest), SK: `ADDR#${addressDigest}` }),
+  loginFailPartition: (emailDigest: string) => loginFailPartition(emailDigest),
   session: (digest: string): Key => ({ PK: `SESSION#${digest}`, SK: 'SESSION' }),
   requisition: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `REQ#${id}` }),
   candidate: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `CAND#${id}` }),
@@ -89,6 +95,13 @@ export const reqCandidatesIndexKey = (tenantId: string, reqId: string, id: strin
   GSI2SK: id,
 });
 export const reqCandidatesPartition = (tenantId: string, reqId: string) => `${t(tenantId)}#REQ#${reqId}`;
+
+/** GSI2: a user's sessions, so that removing the user or resetting a password ends them all. */
+export const userSessionsIndexKey = (tenantId: string, userId: string, createdAt: string) => ({
+  GSI2PK: userSessionsPartition(tenantId, userId),
+  GSI2SK: createdAt,
+});
+export const userSessionsPartition = (tenantId: string, userId: string) => `${t(tenantId)}#SESSIONS#${userId}`;
 
 /** Counter attribute names. Top-level numbers so that ADD works on them. */
 export const counter = {

@@ -1,10 +1,15 @@
-/** Workspace users. The email lookup item makes emails unique across the service. */
+/**
+ * Workspace users. The email lookup item makes emails unique across the service. Changes that
+ * could leave a workspace without an admin (a role change, a removal) are conditioned on the
+ * tenant item's `members_version`, read together with the users it was decided on, so two admins
+ * demoting each other at once cannot both succeed.
+ */
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
-import { ddb, tableName } from './client';
+import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { keys } from './table';
-import { cancellationReasons } from './tx';
+import { cancellationReasons, unlessConditionFails } from './tx';
 
 export type { Role } from '../schemas';
 import type { Role } from '../schemas';
@@ -15,6 +20,8 @@ export interface User {
   email: string;
   role: Role;
   created_at: string;
+  /** Set when someone else chose the password (an admin adding the user or resetting it). */
+  must_change_password: boolean;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -24,9 +31,16 @@ export async function createUser(
   email: string,
   passwordHash: string,
   role: Role,
-  id = newId(),
+  opts: { id?: string; mustChangePassword?: boolean } = {},
 ): Promise<User> {
-  const user: User = { id, tenant_id: tenantId, email: normalizeEmail(email), role, created_at: nowIso() };
+  const user: User = {
+    id: opts.id ?? newId(),
+    tenant_id: tenantId,
+    email: normalizeEmail(email),
+    role,
+    created_at: nowIso(),
+    must_change_password: opts.mustChangePassword ?? false,
+  };
   try {
     await ddb.send(
       new TransactWriteCommand({
@@ -63,31 +77,106 @@ export async function findUserByEmail(email: string): Promise<(User & { password
     new GetCommand({ TableName: tableName, Key: keys.email(normalizeEmail(email)), ConsistentRead: true }),
   );
   if (!pointer) return undefined;
-  const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.user(pointer.tenant_id as string, pointer.user_id as string), ConsistentRead: true }),
-  );
-  return Item ? (toUser(Item) as User & { password_hash: string }) : undefined;
+  return getUser(pointer.tenant_id as string, pointer.user_id as string);
 }
 
-/** Replace a user's password hash (admin tooling). */
+/** One user of a tenant, with the password hash, or undefined. */
+export async function getUser(tenantId: string, userId: string): Promise<(User & { password_hash: string }) | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.user(tenantId, userId), ConsistentRead: true }));
+  return Item ? { ...toUser(Item), password_hash: Item.password_hash as string } : undefined;
+}
+
+/**
+ * Every user of a tenant and the membership version they were read at. A workspace has a handful
+ * of users, so one paginated Query is the whole list.
+ */
+export async function listUsers(tenantId: string): Promise<{ users: User[]; version: number }> {
+  const [items, tenant] = await Promise.all([
+    queryAll({ ...prefixQuery(keys.tenantPartition(tenantId), keys.userPrefix), ConsistentRead: true }),
+    ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'members_version' })),
+  ]);
+  return { users: items.map(toUser), version: Number(tenant.Item?.members_version ?? 0) };
+}
+
+/** The tenant's membership version moves from `version` to the next, or the transaction fails. */
+const bumpVersion = (tenantId: string, version: number) => ({
+  Update: {
+    TableName: tableName,
+    Key: keys.tenant(tenantId),
+    UpdateExpression: 'SET members_version = :next',
+    ConditionExpression: 'attribute_exists(PK) AND (members_version = :v OR (attribute_not_exists(members_version) AND :v = :zero))',
+    ExpressionAttributeValues: { ':v': version, ':next': version + 1, ':zero': 0 },
+  },
+});
+
+/** Outcome of a guarded membership write: done, the user is gone, or the version moved (read again). */
+export type GuardedWrite = 'done' | 'gone' | 'stale';
+
+async function guarded(items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>): Promise<GuardedWrite> {
+  try {
+    await ddb.send(new TransactWriteCommand({ TransactItems: items }));
+    return 'done';
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (!reasons) throw err;
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'gone';
+    if (reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')) return 'stale';
+    throw err;
+  }
+}
+
+export function setRole(tenantId: string, userId: string, role: Role, version: number): Promise<GuardedWrite> {
+  return guarded([
+    bumpVersion(tenantId, version),
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.user(tenantId, userId),
+        UpdateExpression: 'SET #role = :role',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':role': role },
+      },
+    },
+  ]);
+}
+
+/** Removes the user and its email lookup, so the email can sign up again elsewhere. */
+export function deleteUser(tenantId: string, user: Pick<User, 'id' | 'email'>, version: number): Promise<GuardedWrite> {
+  return guarded([
+    bumpVersion(tenantId, version),
+    { Delete: { TableName: tableName, Key: keys.user(tenantId, user.id), ConditionExpression: 'attribute_exists(PK)' } },
+    { Delete: { TableName: tableName, Key: keys.email(user.email) } },
+  ]);
+}
+
+/** Replace a user's password hash; `mustChange` when someone other than the user chose it. */
+export async function setUserPassword(tenantId: string, userId: string, passwordHash: string, mustChange: boolean): Promise<boolean> {
+  const done = await unlessConditionFails(
+    ddb.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.user(tenantId, userId),
+        UpdateExpression: 'SET password_hash = :h, must_change_password = :m',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':h': passwordHash, ':m': mustChange },
+      }),
+    ),
+  );
+  return done !== undefined;
+}
+
+/** Replace a user's password hash by email (admin tooling and the demo seed). */
 export async function setPassword(email: string, passwordHash: string): Promise<void> {
   const user = await findUserByEmail(email);
-  if (!user) throw new NotFoundError(`user ${email}`);
-  await ddb.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.user(user.tenant_id, user.id),
-      UpdateExpression: 'SET password_hash = :h',
-      ExpressionAttributeValues: { ':h': passwordHash },
-    }),
-  );
+  if (!user || !(await setUserPassword(user.tenant_id, user.id, passwordHash, false))) throw new NotFoundError(`user ${email}`);
 }
 
-const toUser = (item: Record<string, unknown>) => ({
+const toUser = (item: Record<string, unknown>): User => ({
   id: item.id as string,
   tenant_id: item.tenant_id as string,
   email: item.email as string,
   role: item.role as Role,
   created_at: item.created_at as string,
-  password_hash: item.password_hash as string,
+  must_change_password: item.must_change_password === true,
 });

@@ -81,7 +81,7 @@ describe('sample events cover the functions and the route table', () => {
     expect(readEvent('session-authorizer')).toMatchObject({ type: 'REQUEST', headers: { Cookie: expect.stringContaining('{{DEMO_SESSION}}') } });
     const event = readEvent('authorizer');
     expect(event).toMatchObject({ type: 'TOKEN', authorizationToken: 'Bearer {{DEMO_TOKEN}}' });
-    expect(event.methodArn).toMatch(/^arn:aws:execute-api:[^:]+:\d{12}:[^/]+\/[^/]+\/(GET|POST|PATCH|DELETE)\/api\/v1\//);
+    expect(event.methodArn).toMatch(/^arn:aws:execute-api:[^:]+:\d{12}:[^/]+\/[^/]+\/(GET|POST|PUT|PATCH|DELETE)\/api\/v1\//);
   });
 });
 
@@ -94,6 +94,10 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'update-webhook': 'webhook',
   'delete-webhook': 'webhook',
   'test-webhook': 'webhook',
+  'change-member-role': 'member',
+  'remove-member': 'member',
+  'reset-member-password': 'member',
+  'clear-member-lockout': 'member',
 };
 
 /** What each sample event must produce: the route's success, or the documented exception. */
@@ -119,6 +123,11 @@ function expectSampleResult(name: string, result: any, stdout: string) {
     // These samples name ids that exist nowhere, so invoking them shows the 404 path and changes nothing.
     expect(result.statusCode).toBe(404);
     expect(body).toEqual({ error: `${MISSING_ID_SAMPLES[name]} not found` });
+    return;
+  }
+  if (name === 'change-password') {
+    // A wrong current password: the sample never changes the demo admin's password.
+    expect([result.statusCode, body]).toEqual([400, { error: 'current_password is incorrect' }]);
     return;
   }
   expect(result.statusCode, result.body).toBe(route.status);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { ensureTable, localClient } from '../../infra/local/table';
 import type { Scope } from '../../lib/model';
+import { matchPath, routes, type Route } from '../../lib/routes';
 
 export interface TestTenant {
   id: string;
@@ -38,6 +39,23 @@ export interface StackOptions {
    * these delivery settings (the same environment variables the functions read).
    */
   webhooks?: { retrySchedule?: string; allowLoopback?: boolean; timeoutMs?: number; disableAfterMs?: number };
+}
+
+/**
+ * Every answer an integration test receives is held to its route's schemas: a success must parse
+ * with the route's response schema, and any other status must be `{ error: string }`. A handler
+ * that drifts from its schema fails whichever test first calls it.
+ */
+function checkContract(method: string, pathAndQuery: string, status: number, body: unknown) {
+  const path = pathAndQuery.split('?')[0]!;
+  const route = (routes as readonly Route[]).find((r) => r.method === method && matchPath(r.path, path));
+  if (!route) return;
+  if (status === route.status) {
+    const result = route.response.safeParse(body);
+    if (!result.success) throw new Error(`${method} ${route.path} answered ${status} off its response schema: ${JSON.stringify(result.error.issues[0])}`);
+  } else if (status >= 400 && (typeof body !== 'object' || body === null || typeof (body as { error?: unknown }).error !== 'string')) {
+    throw new Error(`${method} ${route.path} answered ${status} without an { error } body`);
+  }
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -84,6 +102,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       } catch {
         parsed = undefined;
       }
+      checkContract(method, path, res.status, parsed);
       return { status: res.status, body: parsed, text, headers: res.headers };
     },
     async tenant(slug = `t-${randomUUID().slice(0, 8)}`) {

@@ -145,7 +145,7 @@ describe('the console files', () => {
     try {
       const res = await fetch(`${url}/`);
       expect(res.status).toBe(503);
-      expect((await res.json()).error).toMatch(/not built/);
+      expect(((await res.json()) as { error: string }).error).toMatch(/not built/);
     } finally {
       await gw.close();
     }

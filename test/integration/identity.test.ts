@@ -48,7 +48,7 @@ describe('login', () => {
     const res = await stack.call('POST', '/api/session', { body: { email: admin.email.toUpperCase(), password: PASSWORD } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: { user: { id: admin.id, email: admin.email, role: 'admin' }, tenant: { slug: a.slug, name: `Tenant ${a.slug}` } },
+      data: { user: { id: admin.id, email: admin.email, role: 'admin', must_change_password: false }, tenant: { slug: a.slug, name: `Tenant ${a.slug}` } },
     });
     const cookies = res.headers.getSetCookie();
     expect(cookies).toHaveLength(1);
@@ -88,7 +88,7 @@ describe('login', () => {
     }
     const locked = await stack.call('POST', '/api/session', { body: { email: victim.email, password: PASSWORD } });
     expect(locked.status).toBe(429);
-    expect(locked.body.error).toMatch(/too many failed logins/);
+    expect(locked.body.error).toMatch(/too many failed sign-ins/);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
     for (let i = 0; i < 5; i++) await stack.call('POST', '/api/session', { body: { email: 'ghost@example.com', password: 'x' } });
     expect((await stack.call('POST', '/api/session', { body: { email: 'ghost@example.com', password: 'x' } })).status).toBe(429);
@@ -110,7 +110,7 @@ describe('sessions', () => {
     const cookie = await stack.login(member.email, PASSWORD);
     const res = await stack.call('GET', '/api/session', withCookie(cookie));
     expect(res.status).toBe(200);
-    expect(res.body.data.user).toEqual({ id: member.id, email: member.email, role: 'member' });
+    expect(res.body.data.user).toEqual({ id: member.id, email: member.email, role: 'member', must_change_password: false });
     expect((await stack.call('GET', '/api/session')).status).toBe(401);
     const forged = await stack.call('GET', '/api/session', withCookie('__Host-tp_session=' + 'A'.repeat(43)));
     expect(forged.status).toBe(401);

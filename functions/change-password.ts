@@ -1,0 +1,9 @@
+import { sessionIdFrom } from '../lib/auth/session';
+import { clientAddress } from '../lib/client-address';
+import { changePassword } from '../lib/domain/identity';
+import { apiHandler, header, route } from '../lib/http';
+
+export const handler = apiHandler(route('change-password'), async ({ principal, body, event }) =>
+  // The session authorizer let the request in, so the cookie holds a valid session id.
+  changePassword(principal, body, sessionIdFrom(header(event, 'cookie'))!, clientAddress(event)),
+);

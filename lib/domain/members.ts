@@ -1,0 +1,109 @@
+/**
+ * Workspace members, managed by its admins: add with a temporary password, change a role, remove,
+ * reset a password, clear a sign-in lockout. The workspace never ends up without an admin: a
+ * change is decided on the users read at a membership version and written only if that version
+ * still holds (lib/store/users.ts), retried otherwise.
+ */
+import { hashPassword, temporaryPassword } from '../auth/password';
+import { ConflictError, NotFoundError } from '../errors';
+import type { Member, Role } from '../schemas';
+import { clearAllFailures } from '../store/login-failures';
+import { endSessionsOf, setRoleOfSessions } from '../store/sessions';
+import { backoff, MAX_ATTEMPTS } from '../store/tx';
+import { createUser, deleteUser, findUserByEmail, getUser, listUsers, normalizeEmail, setRole, setUserPassword, type GuardedWrite, type User } from '../store/users';
+import type { SessionPrincipal } from './identity';
+
+const view = (u: User): Member => ({
+  id: u.id,
+  email: u.email,
+  role: u.role,
+  created_at: u.created_at,
+  must_change_password: u.must_change_password,
+});
+
+export async function listMembers(p: SessionPrincipal): Promise<{ data: Member[] }> {
+  const { users } = await listUsers(p.tenantId);
+  return { data: users.sort((a, b) => a.email.localeCompare(b.email)).map(view) };
+}
+
+export async function addMember(p: SessionPrincipal, email: string, role: Role) {
+  // A taken email is refused before the (deliberately slow) hash; the write still checks it.
+  if (await findUserByEmail(email)) throw new ConflictError(`a user with email ${normalizeEmail(email)} already exists`);
+  const password = temporaryPassword();
+  const user = await createUser(p.tenantId, email, await hashPassword(password), role, { mustChangePassword: true });
+  return { data: { member: view(user), temporary_password: password } };
+}
+
+const LAST_ADMIN = 'a workspace needs at least one admin: make another member an admin first';
+
+/**
+ * Apply a membership change that must leave an admin behind: read the users, decide, write
+ * conditioned on the version read; a lost race reads again.
+ */
+async function guardedChange(
+  p: SessionPrincipal,
+  userId: string,
+  leavesAdmin: (target: User, others: User[]) => boolean,
+  write: (target: User, version: number) => Promise<GuardedWrite>,
+): Promise<User> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { users, version } = await listUsers(p.tenantId);
+    const target = users.find((u) => u.id === userId);
+    if (!target) throw new NotFoundError('member');
+    const others = users.filter((u) => u.id !== userId);
+    if (!leavesAdmin(target, others)) throw new ConflictError(LAST_ADMIN);
+    const outcome = await write(target, version);
+    if (outcome === 'done') return target;
+    if (outcome === 'gone') throw new NotFoundError('member');
+    await backoff(attempt);
+  }
+  throw new ConflictError('members are being changed by someone else at the same time; try again');
+}
+
+const anotherAdmin = (others: User[]) => others.some((u) => u.role === 'admin');
+
+export async function changeRole(p: SessionPrincipal, userId: string, role: Role): Promise<{ data: Member }> {
+  let unchanged = false;
+  const target = await guardedChange(
+    p,
+    userId,
+    (t, others) => role === 'admin' || t.role !== 'admin' || anotherAdmin(others),
+    async (t, version) => {
+      unchanged = t.role === role;
+      return unchanged ? 'done' : setRole(p.tenantId, userId, role, version);
+    },
+  );
+  if (!unchanged) await setRoleOfSessions(p.tenantId, userId, role);
+  return { data: view({ ...target, role }) };
+}
+
+export async function removeMember(p: SessionPrincipal, userId: string): Promise<{ success: true }> {
+  const target = await guardedChange(
+    p,
+    userId,
+    (t, others) => t.role !== 'admin' || anotherAdmin(others),
+    (t, version) => deleteUser(p.tenantId, t, version),
+  );
+  await Promise.all([endSessionsOf(p.tenantId, userId), clearAllFailures(target.email)]);
+  return { success: true };
+}
+
+/** A new temporary password: the user's sessions end and their lockouts are cleared. */
+async function member(p: SessionPrincipal, userId: string): Promise<User> {
+  const user = await getUser(p.tenantId, userId);
+  if (!user) throw new NotFoundError('member');
+  return user;
+}
+
+export async function resetPassword(p: SessionPrincipal, userId: string) {
+  const target = await member(p, userId);
+  const password = temporaryPassword();
+  if (!(await setUserPassword(p.tenantId, userId, await hashPassword(password), true))) throw new NotFoundError('member');
+  await Promise.all([endSessionsOf(p.tenantId, userId), clearAllFailures(target.email)]);
+  return { data: { temporary_password: password } };
+}
+
+export async function clearLockout(p: SessionPrincipal, userId: string) {
+  const target = await member(p, userId);
+  return { success: true, cleared: await clearAllFailures(target.email) };
+}

@@ -1,0 +1,27 @@
+/** Pipeline settings a workspace admin changes in the console: the stuck threshold per stage. */
+import { NotFoundError } from '../errors';
+import { DEFAULT_STUCK_DAYS, STUCK_STAGES, type Stage } from '../model';
+import type { PipelineSettings, PipelineSettingsBody } from '../schemas';
+import { getTenant, setStuckDays } from '../store/tenants';
+
+type StuckStage = (typeof STUCK_STAGES)[number];
+const defaults = Object.fromEntries(STUCK_STAGES.map((s) => [s, DEFAULT_STUCK_DAYS[s] ?? 0])) as Record<StuckStage, number>;
+
+/** The thresholds in force: the workspace's overrides on top of the defaults (0: off). */
+export const stuckDaysInForce = (overrides: Partial<Record<Stage, number>> = {}) =>
+  Object.fromEntries(STUCK_STAGES.map((s) => [s, overrides[s] ?? defaults[s]])) as Record<StuckStage, number>;
+
+export async function getPipelineSettings(tenantId: string): Promise<{ data: PipelineSettings }> {
+  const tenant = await getTenant(tenantId);
+  if (!tenant) throw new NotFoundError('workspace');
+  return { data: { stuck_days: stuckDaysInForce(tenant.stuck_days), defaults } };
+}
+
+/** Replaces the overrides: a stage left out goes back to its default. Only values that differ are kept. */
+export async function setPipelineSettings(tenantId: string, body: PipelineSettingsBody): Promise<{ data: PipelineSettings }> {
+  const overrides = Object.fromEntries(
+    Object.entries(body.stuck_days).filter(([stage, days]) => days !== undefined && days !== defaults[stage as StuckStage]),
+  ) as Partial<Record<Stage, number>>;
+  await setStuckDays(tenantId, overrides);
+  return { data: { stuck_days: stuckDaysInForce(overrides), defaults } };
+}
