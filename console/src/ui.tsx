@@ -207,7 +207,7 @@ export function duration(seconds: number) {
  */
 export function Scroll({ label, children }: { label: string; children: ComponentChildren }) {
   return (
-    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+    <div class="table-wrap" role="region" aria-label={`${label} table`} tabIndex={0}>
       {children}
     </div>
   );
