@@ -90,7 +90,7 @@ try {
   await page.getByLabel('Email').fill('recruiter@demo.example');
   await page.getByRole('button', { name: 'Add member' }).click();
   await page.getByRole('button', { name: 'I have copied it' }).click();
-  await page.getByRole('cell', { name: 'recruiter@demo.example' }).waitFor();
+  await page.getByRole('row').filter({ hasText: 'recruiter@demo.example' }).waitFor();
   await shot(page, 'members');
 
   await page.goto('/settings/pipeline');
