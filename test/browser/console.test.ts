@@ -228,6 +228,80 @@ describe('workspace console', () => {
     expect(errors).toEqual([]);
   });
 
+  it('webhook operations: a real event, resend, paging past 10, secret rotation and replay progress', async () => {
+    const receiver = await tls.start((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const url = `https://127.0.0.1:${receiver.port}/ops`;
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByRole('checkbox', { name: /candidate\.created/ }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('link', { name: url }).click();
+    await heading('Webhook endpoint').waitFor();
+
+    // A real event: a candidate created through the API reaches the endpoint through the pipeline.
+    const created = await fetch(`${stack.baseUrl}/candidates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.demoToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Browser Test Candidate' }),
+    });
+    expect(created.status).toBe(201);
+    const log = page.getByRole('table', { name: /Delivery attempts/ });
+    const eventRows = log.getByRole('row').filter({ hasText: 'candidate.created' });
+    const refreshUntil = async (rows: typeof eventRows, n: number) => {
+      const deadline = Date.now() + 20_000;
+      while ((await rows.count()) < n && Date.now() < deadline) {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        await sleep(500);
+      }
+      expect(await rows.count()).toBeGreaterThanOrEqual(n);
+    };
+    await refreshUntil(eventRows, 1);
+    await eventRows.first().getByRole('button', { name: /^Resend/ }).click();
+    await page.getByText(/queued for delivery again/).waitFor();
+    await refreshUntil(eventRows, 2);
+
+    // Eleven more attempts: the first page shows 10, the rest are one click away.
+    for (let i = 0; i < 11; i++) {
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page.getByTestId('test-result').waitFor();
+    }
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => log.locator('tbody tr').count()).toBe(10);
+    await page.getByRole('button', { name: 'Load older deliveries' }).click();
+    await expect.poll(() => log.locator('tbody tr').count()).toBeGreaterThanOrEqual(13);
+
+    await page.getByLabel('Grace period').selectOption({ label: 'Keep the old secret for 1 hour' });
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    expect(await page.getByRole('textbox', { name: 'New signing secret' }).inputValue()).not.toBe('');
+    await page.getByText('The old secret stops signing at').waitFor();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    await page.getByRole('button', { name: 'Start replay' }).click();
+    await expect.poll(() => page.getByText(/Replay since .*: (running|done)/).count()).toBe(1);
+    await expect.poll(() => page.getByText(/Replay since .*: done/).count(), { timeout: 20_000 }).toBe(1);
+    await page.getByText(/\d+ of \d+ sent, 0 remaining/).waitFor();
+    await check('webhook detail (operations)');
+  });
+
+  it('a failed save keeps what was typed and shows the API message', async () => {
+    await nav('Account').click();
+    await heading('Your account').waitFor();
+    await page.getByLabel('Current password').fill('certainly not my password');
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('New password again').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/current_password is incorrect/);
+    expect(await page.getByLabel('New password', { exact: true }).inputValue()).toBe('a brand new passphrase');
+    expect(await page.getByLabel('Current password').inputValue()).toBe('certainly not my password');
+    await check('account (failed save)');
+  });
+
   it('members: the admin adds a member, changes roles, resets and removes; the member sees no admin actions', async () => {
     const email = 'recruiter@demo.example';
     await nav('Members').click();
