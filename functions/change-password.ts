@@ -1,5 +1,5 @@
 import { sessionIdFrom } from '../lib/auth/session';
-import { clientAddress } from '../lib/client-address';
+import { clientAddress } from '../lib/edge';
 import { changePassword } from '../lib/domain/identity';
 import { apiHandler, header, route } from '../lib/http';
 

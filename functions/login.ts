@@ -1,5 +1,5 @@
 import { sessionCookie } from '../lib/auth/session';
-import { clientAddress } from '../lib/client-address';
+import { clientAddress } from '../lib/edge';
 import { login } from '../lib/domain/identity';
 import { apiHandler, Reply, route } from '../lib/http';
 

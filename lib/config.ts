@@ -7,6 +7,6 @@ export const config = {
   /** Set only for DynamoDB Local. */
   dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
   region: process.env.AWS_REGION ?? 'us-east-1',
-  /** Extra browser origins allowed to make cookie-authenticated writes (comma-separated). */
-  siteOrigins: (process.env.SITE_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+  /** The value CloudFront sends in X-Origin-Verify; unset when nothing fronts the API. */
+  originVerify: process.env.ORIGIN_VERIFY || undefined,
 };

@@ -7,7 +7,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod/mini';
-import { config } from './config';
+import { siteHosts } from './edge';
 import { header } from './headers';
 import type { SessionPrincipal } from './domain/identity';
 import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
@@ -113,14 +113,15 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
 
 /**
  * CSRF defence for cookie-authenticated writes: a browser names the requesting page in
- * Origin and Sec-Fetch-Site; anything from another site is refused. Clients that send
- * neither (curl, servers) are judged by the cookie alone.
+ * Origin and Sec-Fetch-Site; anything from another site is refused. The console is served from
+ * the API's own origin, so no other origin is ever allowed. Clients that send neither (curl,
+ * servers) are judged by the cookie alone.
  */
 function refuseCrossSite(event: APIGatewayProxyEvent) {
   const origin = header(event, 'origin');
-  const allowed = origin !== undefined && (config.siteOrigins.includes(origin) || hostOf(origin) === header(event, 'host'));
-  if (origin !== undefined && !allowed) throw new ForbiddenError('cross-site request refused');
-  if (!allowed && header(event, 'sec-fetch-site') === 'cross-site') throw new ForbiddenError('cross-site request refused');
+  const sameOrigin = origin !== undefined && siteHosts(event).includes(hostOf(origin) ?? '');
+  if (origin !== undefined && !sameOrigin) throw new ForbiddenError('cross-site request refused');
+  if (!sameOrigin && header(event, 'sec-fetch-site') === 'cross-site') throw new ForbiddenError('cross-site request refused');
 }
 
 const hostOf = (origin: string) => {

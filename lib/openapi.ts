@@ -90,9 +90,9 @@ export function openApiDocument(serverUrl = '/') {
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: 'API token (tps_…) created in the workspace settings; scopes per route',
+          description: 'API token (tps_…) created in the workspace console under Settings › API tokens (/settings/tokens); scopes per route',
         },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /api/session' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /api/session (the console signs in at /signin)' },
       },
     },
   };

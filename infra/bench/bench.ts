@@ -137,7 +137,7 @@ try {
     cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
   }
   console.log(`  ${'POST /api/session (login)'.padEnd(28)} ${summarize(sent).padEnd(42)} p50 ${pct(logins, 50).toFixed(1)} ms  p99 ${pct(logins, 99).toFixed(1)} ms  (scrypt N=2^17)`);
-  for (const path of ['/api/session', '/api/tokens']) {
+  for (const path of ['/api/session', '/api/tokens', '/api/overview', '/api/members', '/api/settings/pipeline']) {
     const times: number[] = [];
     let calls = '';
     for (let i = 0; i < 50; i++) {

@@ -4,10 +4,16 @@
  */
 import type { Overview } from '../schemas';
 import type * as z from 'zod/mini';
+import { getStats } from '../store/stats';
 import { getPipeline } from './pipeline';
 import { listRequisitions } from './requisitions';
 
 export async function overview(tenantId: string): Promise<z.infer<typeof Overview>> {
-  const [pipeline, open] = await Promise.all([getPipeline(tenantId), listRequisitions(tenantId, { status: 'open', limit: 50 })]);
+  // One read of the counters serves both halves.
+  const counters = getStats(tenantId);
+  const [pipeline, open] = await Promise.all([
+    getPipeline(tenantId, Date.now(), counters),
+    listRequisitions(tenantId, { status: 'open', limit: 50 }, counters),
+  ]);
   return { data: { pipeline, requisitions: open.data, open_requisitions: open.count } };
 }

@@ -23,8 +23,8 @@ export const daysBetween = (from: string, now: number) => Math.floor((now - Date
  * A fixed number of calls whatever the tenant's size: two GetItems, then one bounded Query
  * per stage that has a threshold.
  */
-export async function getPipeline(tenantId: string, now = Date.now()): Promise<PipelineSummary> {
-  const [tenant, stats] = await Promise.all([getTenant(tenantId), getStats(tenantId)]);
+export async function getPipeline(tenantId: string, now = Date.now(), counters = getStats(tenantId)): Promise<PipelineSummary> {
+  const [tenant, stats] = await Promise.all([getTenant(tenantId), counters]);
   if (!tenant) throw new NotFoundError('tenant');
   const perStage = await Promise.all(
     stuckThresholds(tenant.stuck_days).map(([stage, days]) =>

@@ -6,10 +6,8 @@ import { getStats } from '../store/stats';
 export async function listRequisitions(
   tenantId: string,
   q: ListRequisitionsQuery,
+  counters = getStats(tenantId),
 ): Promise<{ data: Requisition[]; count: number }> {
-  const [items, stats] = await Promise.all([
-    queryRequisitionsByStatus(tenantId, q.status, q.limit),
-    getStats(tenantId),
-  ]);
+  const [items, stats] = await Promise.all([queryRequisitionsByStatus(tenantId, q.status, q.limit), counters]);
   return { data: items.map(toRequisition), count: stats.reqStatus(q.status) };
 }

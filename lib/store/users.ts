@@ -87,14 +87,17 @@ export async function getUser(tenantId: string, userId: string): Promise<(User &
 }
 
 /**
- * Every user of a tenant and the membership version they were read at. A workspace has a handful
- * of users, so one paginated Query is the whole list.
+ * Every user of a tenant and the membership version they were read at. The version is read
+ * first: a change committed between the two reads then shows in the users but not in the version,
+ * and a write conditioned on that version fails and reads again. (Read in parallel, the users
+ * could predate a change whose new version was read: two admins could demote each other.)
+ * A workspace has a handful of users, so one paginated Query is the whole list.
  */
 export async function listUsers(tenantId: string): Promise<{ users: User[]; version: number }> {
-  const [items, tenant] = await Promise.all([
-    queryAll({ ...prefixQuery(keys.tenantPartition(tenantId), keys.userPrefix), ConsistentRead: true }),
-    ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'members_version' })),
-  ]);
+  const tenant = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'members_version' }),
+  );
+  const items = await queryAll({ ...prefixQuery(keys.tenantPartition(tenantId), keys.userPrefix), ConsistentRead: true });
   return { users: items.map(toUser), version: Number(tenant.Item?.members_version ?? 0) };
 }
 

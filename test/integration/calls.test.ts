@@ -108,3 +108,27 @@ it('list and write routes cost a small fixed number of calls', async () => {
   expect((await callsFor(token, 'GET', '/api/v1/candidates')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   expect((await callsFor(token, 'GET', '/api/v1/requisitions')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
 });
+
+it('console routes cost a small fixed number of calls, the session authorizer\'s GetItem included', async () => {
+  const t = await stack.tenant();
+  const admin = await t.user('admin');
+  const member = await t.user('member');
+  const { PASSWORD } = await import('../helpers/stack');
+  const cookie = await stack.login(admin.email, PASSWORD);
+  const counted = async (method: string, path: string, body?: unknown) => {
+    sent.length = 0;
+    const res = await stack.call(method, path, { body, headers: { Cookie: cookie } });
+    expect(res.status, res.text).toBeLessThan(300);
+    return [...sent].sort();
+  };
+  // Authorizer GetItem + tenant and counters GetItems + 7 stuck Queries + 1 requisitions Query.
+  expect(await counted('GET', '/api/overview')).toEqual([...Array(3).fill('GetItemCommand'), ...Array(8).fill('QueryCommand')]);
+  expect(await counted('GET', '/api/settings/pipeline')).toEqual(['GetItemCommand', 'GetItemCommand']);
+  expect(await counted('PUT', '/api/settings/pipeline', { stuck_days: { applied: 2 } })).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+  // Authorizer GetItem + the membership version GetItem + one Query of the users.
+  expect(await counted('GET', '/api/members')).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand']);
+  // + the version-guarded transaction + a Query of the member's sessions (none here).
+  expect(await counted('PATCH', `/api/members/${member.id}`, { role: 'admin' })).toEqual(
+    ['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand'].sort(),
+  );
+});
