@@ -13,7 +13,7 @@ import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/cli
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../lib/logger';
 import { metrics, MetricUnit } from '../lib/metrics';
-import { ENDPOINT_DISABLED_EVENT, TEST_EVENT } from '../lib/model';
+import { ENDPOINT_DISABLED_EVENT } from '../lib/model';
 import {
   attemptOutcomes,
   getEndpoint,
@@ -26,12 +26,12 @@ import {
   recordFailure,
   recordSuccess,
   updateReplayJob,
-  type AttemptOutcome,
   type Endpoint,
 } from '../lib/store/webhooks';
 import { retryDelayS, webhookConfig, maxAttempts } from '../lib/webhooks/config';
 import { envelope } from '../lib/webhooks/events';
 import { errorCategory } from '../lib/webhooks/outcome';
+import { missedEvents } from '../lib/webhooks/replay';
 import { DeliveryMessage, enqueue, queueConfig, ReplayMessage, sqs } from '../lib/webhooks/queue';
 import { sendWebhook } from '../lib/webhooks/send';
 import { deliveryHeaders } from '../lib/webhooks/sign';
@@ -170,21 +170,6 @@ async function deliver(record: SQSRecord, msg: DeliveryMessage): Promise<void> {
 }
 
 /**
- * Events that never reached the endpoint, oldest first: no accepted attempt, and no retry still
- * scheduled (that retry delivers it; replaying too would send it twice). Test events are left out.
- */
-export function missedEvents(outcomes: AttemptOutcome[]): { id: string; type: string }[] {
-  const state = new Map<string, { type: string; delivered: boolean; pending: boolean }>();
-  for (const o of outcomes) {
-    const s = state.get(o.event_id) ?? { type: o.event_type, delivered: false, pending: false };
-    s.delivered ||= o.success;
-    s.pending = !o.success && o.next_attempt_at !== null && !o.dead_lettered;
-    state.set(o.event_id, s);
-  }
-  return [...state].filter(([, s]) => !s.delivered && !s.pending && s.type !== TEST_EVENT).map(([id, s]) => ({ id, type: s.type }));
-}
-
-/**
  * A replay job: read the endpoint's attempts from `since` to the job's start, and queue the
  * missed events again (same id and body), 10 at a time, saving the position after each batch.
  * A retried or continued message starts from the saved position, so events are queued once
@@ -199,7 +184,7 @@ async function runReplay(msg: ReplayMessage, context: Context): Promise<void> {
     return;
   }
   const outcomes = await attemptOutcomes(msg.tenantId, msg.endpointId, Date.parse(job.since), Date.parse(job.created_at));
-  const missed = missedEvents(outcomes).slice(0, MAX_REPLAY_EVENTS);
+  const missed = missedEvents(outcomes, Date.parse(job.created_at)).slice(0, MAX_REPLAY_EVENTS);
   let position = job.position;
   while (position < missed.length) {
     // Leave room for one more batch; go on in a fresh invocation from the saved position.

@@ -2,7 +2,9 @@
  * Webhook figures, run by `npm run bench` in a child process (NODE_EXTRA_CA_CERTS must be set
  * at process start to trust the local receiver): event-to-delivery latency through the local
  * pipeline (stream poller -> fan-out -> SQS -> delivery), and deliveries per second of one
- * delivery worker. Local numbers: they show the pipeline's own overhead, not AWS's.
+ * delivery worker, the replay rate (events queued and delivered per second by a replay job), and
+ * the storage kept per event for resend and replay. Local numbers: they show the pipeline's own
+ * overhead, not AWS's.
  */
 import '../local/quiet-sdk';
 import { readFileSync } from 'node:fs';
@@ -72,6 +74,82 @@ try {
   const last = Math.max(...ids.map((id) => arrivals.get(id)!));
   console.log(`  burst of ${burst} events: all delivered ${((last - started) / 1000).toFixed(1)} s after the first write`);
   console.log(`  one delivery worker (batches of 10 in parallel): ${(burst / ((last - first) / 1000)).toFixed(0)} deliveries/s`);
+
+  // Replay: N events whose attempts were dead-lettered, on an endpoint of their own, then one job.
+  const { putAttempt, putEvent, getReplayJob } = await import('../../lib/store/webhooks');
+  const { startReplay } = await import('../../lib/domain/webhooks');
+  const { ddb: doc, tableName } = await import('../../lib/store/client');
+  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { keys } = await import('../../lib/store/table');
+  const replayEndpoint = await putEndpoint(tenant.id, { url: `https://127.0.0.1:${port}/replay`, secret: generateSecret(), events: ['candidate.created'], description: null });
+  const n = 1_000;
+  const since = new Date(Date.now() - 60_000).toISOString();
+  const replayIds: string[] = [];
+  for (let i = 0; i < n; i += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, j) => {
+        const candidateId = `R${i + j}`;
+        const eventId = `evt_${(i + j).toString(16).padStart(32, '0')}`;
+        replayIds.push(candidateId);
+        const body = JSON.stringify({
+          event: 'candidate.created',
+          data: { candidateId, name: 'Replay Bench', email: 'replay.bench@example.com', stage: 'applied', reqId: null, createdAt: new Date().toISOString() },
+          timestamp: new Date().toISOString(),
+          tenantSlug: 'bench',
+        });
+        await putEvent(tenant.id, { event_id: eventId, event_type: 'candidate.created', body });
+        await putAttempt(tenant.id, replayEndpoint.id, {
+          event_id: eventId, event_type: 'candidate.created', attempt: 8, response_status: 503, success: false, duration_ms: 12,
+          created_at: new Date().toISOString(), error: null, response_body: 'down', next_attempt_at: null, dead_lettered: true, error_category: 'http_status',
+        });
+      }),
+    );
+  }
+  const principal = { tenantId: tenant.id, tenantSlug: 'bench', userId: 'bench', email: 'bench@example.com', role: 'admin' as const };
+  const replayStarted = performance.now();
+  const job = (await startReplay(principal, replayEndpoint.id, { since })) as { data: { id: string } };
+  let queuedAt = 0;
+  for (;;) {
+    const j = (await getReplayJob(tenant.id, replayEndpoint.id))!;
+    if (!queuedAt && j.scan_done) queuedAt = performance.now();
+    if (j.status === 'done') break;
+    if (performance.now() - replayStarted > 120_000) throw new Error(`replay did not finish: ${JSON.stringify(j)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const replayDone = performance.now();
+  if (replayIds.some((id) => !arrivals.has(id))) throw new Error('a replayed event did not arrive');
+  console.log(`  replay of ${n} missed events (job ${job.data.id.slice(0, 8)}…): queued ${(n / ((queuedAt - replayStarted) / 1000)).toFixed(0)} events/s, delivered ${(n / ((replayDone - replayStarted) / 1000)).toFixed(0)} events/s (one delivery worker)`);
+
+  // Storage per kept event: DynamoDB's item size (attribute names + values, UTF-8), for a
+  // candidate.created event of the burst above, and for one attempt record beside it.
+  const itemBytes = (item: Record<string, unknown>) =>
+    Object.entries(item).reduce((sum, [k, v]) => {
+      const name = Buffer.byteLength(k);
+      if (typeof v === 'string') return sum + name + Buffer.byteLength(v);
+      if (typeof v === 'number') return sum + name + Math.ceil(String(v).replace(/[-.]/g, '').length / 2) + 1;
+      if (typeof v === 'boolean' || v === null) return sum + name + 1;
+      return sum + name + Buffer.byteLength(JSON.stringify(v));
+    }, 0);
+  const { Items = [] } = await doc.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenant.id), ':p': 'EVT#evt_' },
+      // Hash ids sort above the bench's evt_000… ones.
+      ScanIndexForward: false,
+      Limit: 300,
+    }),
+  );
+  const realEvents = Items.filter((i) => !String(i.event_id).startsWith('evt_0000'));
+  const sizes = realEvents.map(itemBytes);
+  const attempt = (await doc.send(new QueryCommand({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+    ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenant.id), ':p': keys.attemptPrefix(replayEndpoint.id) },
+    Limit: 1,
+  }))).Items![0]!;
+  console.log(`  kept event body (candidate.created, ${sizes.length} items): ${pct(sizes, 50)} bytes per event (p50), ${Math.max(...sizes)} max; kept 30 days, one per event and workspace`);
+  console.log(`  one attempt record beside it: ${itemBytes(attempt)} bytes`);
   await pipeline.stop();
 } finally {
   receiver.close();

@@ -363,7 +363,13 @@ export interface StoredEvent {
   stored_at: string;
 }
 
-/** Keep an event's body for ATTEMPT_TTL_S from now (idempotent: the same event has the same body). */
+/**
+ * Event bodies outlive every attempt of their event: the last retry comes up to ~28 hours after
+ * the first attempt, which is when the body is stored.
+ */
+const EVENT_TTL_S = ATTEMPT_TTL_S + 2 * 86_400;
+
+/** Keep an event's body for EVENT_TTL_S from now (idempotent: the same event has the same body). */
 export async function putEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
   const now = Date.now();
   await ddb.send(
@@ -374,7 +380,7 @@ export async function putEvent(tenantId: string, e: { event_id: string; event_ty
         type: 'webhook_event',
         ...e,
         stored_at: new Date(now).toISOString(),
-        [TABLE_DEF.ttlAttribute]: Math.floor(now / 1000) + ATTEMPT_TTL_S,
+        [TABLE_DEF.ttlAttribute]: Math.floor(now / 1000) + EVENT_TTL_S,
       },
     }),
   );

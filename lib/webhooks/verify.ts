@@ -2,10 +2,11 @@
  * For receivers: verify a Talent Pipeline webhook. Give it the raw body exactly as received
  * (before any JSON parsing), the request headers and the endpoint's secret. Checks the spec's
  * X-Service-Signature and the Standard Webhooks signature in constant time, and that the
- * timestamp is within `toleranceSeconds` (replay protection).
+ * timestamp is within `toleranceSeconds` (replay protection). During a secret rotation's grace
+ * window it accepts either secret: deliveries then carry both signatures.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { serviceSignature, standardSignature } from './sign';
+import { PREVIOUS_SIGNATURE_HEADER, serviceSignature, standardSignature } from './sign';
 
 export function verifyWebhook(
   rawBody: string,
@@ -21,8 +22,10 @@ export function verifyWebhook(
     const [x, y] = [Buffer.from(a), Buffer.from(b)];
     return x.length === y.length && timingSafeEqual(x, y);
   };
-  const given = h('x-service-signature');
-  if (!given || !same(given, serviceSignature(secret, rawBody))) return false;
+  // During a rotation's grace window the previous secret's signature comes in its own header.
+  const expectedHex = serviceSignature(secret, rawBody);
+  const given = [h('x-service-signature'), h(PREVIOUS_SIGNATURE_HEADER.toLowerCase())].filter((v): v is string => !!v);
+  if (!given.some((g) => same(g, expectedHex))) return false;
   // Every delivery carries these; without them a captured request could be replayed forever.
   const id = h('webhook-id');
   const timestamp = Number(h('webhook-timestamp'));

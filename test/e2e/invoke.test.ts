@@ -5,7 +5,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '../../infra/local/demo-data';
 import { routes, type Route } from '../../lib/routes';
 import { e2eSandbox, javaFor, ROOT, run, stopLocal, type Running } from '../helpers/processes';
@@ -98,6 +101,11 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'remove-member': 'member',
   'reset-member-password': 'member',
   'clear-member-lockout': 'member',
+  'list-webhook-deliveries': 'webhook',
+  'resend-webhook-event': 'webhook',
+  'replay-webhook': 'webhook',
+  'get-webhook-replay': 'webhook',
+  'rotate-webhook-secret': 'webhook',
 };
 
 /** What each sample event must produce: the route's success, or the documented exception. */
@@ -150,6 +158,67 @@ describe('npm run invoke', { timeout: 120_000 }, () => {
       expect(res.stderr).toMatch(new RegExp(`^${name} answered in \\d+(\\.\\d+)? ms$`, 'm'));
       expect(res.otherJava).toEqual([]);
       expectSampleResult(name, res.result, res.stdout);
+    });
+  });
+
+  describe('sample events never reach a real receiver by surprise', () => {
+    const tls = inject('tls');
+    const hits: string[] = [];
+    const receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hits.push(String(req.headers['x-service-event']));
+        res.end('ok');
+      });
+    });
+    let hookId = '';
+    let session: (method: string, path: string, body?: unknown) => Promise<Response>;
+
+    beforeAll(async () => {
+      receiver.listen(0, '127.0.0.1');
+      await once(receiver, 'listening');
+      const site = running.baseUrl.replace(/\/api\/v1$/, '');
+      const [, email, password] = /Demo login\s+(\S+) \/ (\S+)/.exec(running.stdout())!;
+      const login = await fetch(`${site}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='))!.split(';')[0]!;
+      session = (method, path, body) =>
+        fetch(`${site}${path}`, { method, headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const port = (receiver.address() as AddressInfo).port;
+      const created = await session('POST', '/api/webhooks', { url: `https://127.0.0.1:${port}/demo` });
+      expect(created.status).toBe(201);
+      hookId = ((await created.json()) as any).webhook.id;
+    });
+    afterAll(async () => {
+      if (hookId) await session('DELETE', `/api/webhooks/${hookId}`);
+      receiver.closeAllConnections();
+      await new Promise((r) => receiver.close(r));
+    });
+
+    it('webhook-fanout is a dry run: it shows the delivery and sends nothing', async () => {
+      const res = await invoke('webhook-fanout');
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toMatch(/dry run: 1 deliveries would have been queued/);
+      expect(res.stderr).toContain(`candidate.stage_changed`);
+      expect(res.stderr).toContain(hookId);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(hits).toEqual([]);
+    });
+
+    it('create-candidate refuses while the workspace has active endpoints', async () => {
+      const res = await invoke('create-candidate');
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/\d+ active webhook endpoint\(s\) that would receive them/);
+      expect(res.stderr).toMatch(/Nothing was written/);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(hits).toEqual([]);
+    });
+
+    it('--send does it for real', async () => {
+      const res = await run('infra/invoke.ts', ['webhook-fanout', 'events/webhook-fanout.json', '--send'], dataDir);
+      expect(res.code, res.stderr).toBe(0);
+      const deadline = Date.now() + 15_000;
+      while (!hits.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(hits).toEqual(['candidate.stage_changed']);
     });
   });
 

@@ -1,0 +1,54 @@
+/**
+ * The local gateway gives each handler its route's timeout (POST /api/webhooks/{id}/test has 20 s),
+ * as deployed: a receiver slower than the 15 s attempt limit makes the test call answer 200 with
+ * `error: "timeout"` after 15 s, not a 500 at the old local 10 s.
+ */
+import { once } from 'node:events';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { routes } from '../../lib/routes';
+import { PASSWORD, startStack, type Stack } from '../helpers/stack';
+
+const tls = inject('tls');
+let stack: Stack;
+let cookie: string;
+let port = 0;
+const receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+  req.resume();
+  // Answers after the attempt limit; the sender has given up by then.
+  const timer = setTimeout(() => res.end('too late'), 17_000);
+  res.on('close', () => clearTimeout(timer));
+});
+
+beforeAll(async () => {
+  receiver.listen(0, '127.0.0.1');
+  await once(receiver, 'listening');
+  port = (receiver.address() as AddressInfo).port;
+  // The production attempt limit (WEBHOOK_TIMEOUT_MS unset: 15 s).
+  delete process.env.WEBHOOK_TIMEOUT_MS;
+  stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0' } });
+  const t = await stack.tenant();
+  cookie = await stack.login((await t.user('member')).email, PASSWORD);
+});
+
+afterAll(async () => {
+  await stack?.close();
+  receiver.closeAllConnections();
+  await new Promise((r) => receiver.close(r));
+});
+
+describe('route timeouts in the local gateway', () => {
+  it('the test call outlives 10 s and reports a slow receiver as a timeout', async () => {
+    expect(routes.find((r) => r.handler === 'test-webhook')!.timeoutSeconds).toBe(20);
+    const created = await stack.call('POST', '/api/webhooks', { body: { url: `https://127.0.0.1:${port}/slow` }, headers: { Cookie: cookie } });
+    expect(created.status).toBe(201);
+    const started = Date.now();
+    const res = await stack.call('POST', `/api/webhooks/${created.body.webhook.id}/test`, { headers: { Cookie: cookie } });
+    const took = Date.now() - started;
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ success: false, status: 0, error: 'timeout', errorMessage: 'timeout after 15000 ms', responseBody: '' });
+    expect(took).toBeGreaterThanOrEqual(15_000);
+    expect(took).toBeLessThan(20_000);
+  }, 40_000);
+});
