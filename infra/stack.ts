@@ -25,6 +25,8 @@ import { API_PREFIX, routes as ROUTE_TABLE, type Route } from '../lib/routes';
 import { keys, TABLE_DEF } from '../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../lib/webhooks/events';
+import { ConsoleSite } from './console-site';
+import { DEFAULT_CONSOLE_DIR } from './local/console-files';
 
 /** Repository root: esbuild's project root and the base of every `functions/<name>.ts` entry. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -281,44 +283,16 @@ export interface TalentPipelineStackProps extends StackProps {
    */
   alarmTopic?: sns.ITopic;
   /**
-   * Browser origins besides the API's own that may make cookie-authenticated writes, such as a
-   * front end on its own domain (`https://app.example.com`). Defaults to the CDK context value
-   * `siteOrigins`, comma-separated (`cdk deploy -c siteOrigins=https://app.example.com`).
+   * The built console that the distribution serves; defaults to `console/dist`. infra/app.ts
+   * builds it before synth when it is missing.
    */
-  siteOrigins?: string[];
-}
-
-/** CDK context values are strings on the command line and may be arrays in cdk.json. */
-function siteOriginsFrom(value: unknown): string[] {
-  if (value === undefined || value === null) return [];
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
-  if (!list) throw new Error('siteOrigins must be a comma-separated string or a list of origins');
-  return list.map((o) => String(o).trim()).filter(Boolean);
+  consoleDir?: string;
 }
 
 /**
- * lib/http.ts compares the Origin header with each entry verbatim, so an entry with a path or a
- * trailing slash would never match; refuse it here rather than let logins fail with 403.
- */
-export function checkSiteOrigins(origins: readonly string[]): string[] {
-  for (const o of origins) {
-    let url: URL | undefined;
-    try {
-      url = new URL(o);
-    } catch {
-      url = undefined;
-    }
-    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== o) {
-      throw new Error(`siteOrigins: ${JSON.stringify(o)} is not an origin such as https://app.example.com`);
-    }
-  }
-  return [...origins];
-}
-
-/**
- * Routes whose function runs the cross-site check and so reads SITE_ORIGINS: the cookie writes,
- * as lib/http.ts apiHandler defines them (not a token route, not a GET). Besides the session
- * routes this includes login, which a separate front end must be able to call.
+ * Routes whose function reads ORIGIN_VERIFY, to believe CloudFront's viewer headers (lib/edge.ts):
+ * the cookie writes, which run the cross-site check as lib/http.ts apiHandler defines them (not a
+ * token route, not a GET), and among them login, whose throttling counts by client address.
  */
 const checksOrigin = (r: Route) => r.auth !== 'token' && r.method !== 'GET';
 
@@ -333,12 +307,12 @@ export class TalentPipelineStack extends Stack {
   readonly deliveryDlq: sqs.Queue;
   /** Stream batches the fan-out gave up on (their shard positions, not the records). */
   readonly streamFailureQueue: sqs.Queue;
+  /** CloudFront in front of the console bucket and, under /api, the REST API. */
+  readonly site: ConsoleSite;
 
   constructor(scope: Construct, id: string, props: TalentPipelineStackProps = {}) {
     super(scope, id, props);
     const routeTable: readonly Route[] = props.routes ?? ROUTE_TABLE;
-    const siteOrigins = checkSiteOrigins(props.siteOrigins ?? siteOriginsFrom(this.node.tryGetContext('siteOrigins')));
-    const originEnv = siteOrigins.length ? { SITE_ORIGINS: siteOrigins.join(',') } : undefined;
 
     const string = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
     this.table = new dynamodb.Table(this, 'Table', {
@@ -384,6 +358,11 @@ export class TalentPipelineStack extends Stack {
         loggingLevel: apigateway.MethodLoggingLevel.OFF,
       },
     });
+
+    // ---- The console and the API on one origin (infra/console-site.ts) ----
+    this.site = new ConsoleSite(this, 'Console', { api: this.api, consoleDir: props.consoleDir ?? DEFAULT_CONSOLE_DIR });
+    const originEnv = { ORIGIN_VERIFY: this.site.originVerify };
+    // ---- end console ----
 
     for (const r of GATEWAY_RESPONSES) {
       this.api.addGatewayResponse(r.id, {
@@ -482,6 +461,7 @@ export class TalentPipelineStack extends Stack {
     this.deliveryDlq = pipeline.deliveryDlq;
     this.streamFailureQueue = pipeline.streamFailureQueue;
 
+    new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The workspace console; the API is under /api on the same origin' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath(API_PREFIX), description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'DeliveryQueueUrl', { value: this.deliveryQueue.queueUrl, description: 'Webhook delivery queue' });

@@ -10,12 +10,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { config } from './config';
+import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from './edge-headers';
 import { header } from './headers';
 
-/** Header names shared with the CloudFront function and origin in infra/. */
-export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
-export const VIEWER_ADDRESS_HEADER = 'x-viewer-address';
-export const FORWARDED_HOST_HEADER = 'x-forwarded-host';
+/** Header names shared with the CloudFront function and origin in infra/ (defined in ./edge-headers). */
+export { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER };
 
 const digest = (v: string) => createHash('sha256').update(v).digest();
 const fromCloudFront = (event: AddressedEvent, secret: string | undefined) => {

@@ -1,0 +1,199 @@
+/**
+ * The deployed console and the API on one origin (design.md, "The workspace console"): a private
+ * S3 bucket behind CloudFront (origin access control) for the page, and `/api/*` routed to the
+ * REST API. Same origin, so the `__Host-` session cookie and lib/http.ts's same-origin CSRF rule
+ * work unchanged and no CORS is needed.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../lib/edge-headers';
+import { API_SECURITY_HEADERS, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../lib/security-headers';
+
+/** The behaviour that sends requests to API Gateway; every route of lib/routes.ts is under it. */
+export const API_PATH_PATTERN = '/api/*';
+/** Vite puts content-hashed files here; everything else (index.html, favicon) keeps its name. */
+export const HASHED_ASSETS_PREFIX = 'assets/';
+
+/**
+ * Viewer-request function of the default behaviour: a path whose last segment has no file
+ * extension is a client-side route and gets the page (the rule infra/local/console-files.ts
+ * follows). Not an error response: that would also turn the API's 403s and 404s into the page.
+ */
+export const SPA_REWRITE_CODE = `function handler(event) {
+  var request = event.request;
+  var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
+  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
+ * Viewer-request function of the API behaviour: what lib/edge.ts needs to know about the browser,
+ * overwriting whatever the browser itself sent under these names. The origin secret is added by
+ * the origin (custom header); a copy sent by the browser is dropped here as well.
+ */
+export const API_VIEWER_HEADERS_CODE = `function handler(event) {
+  var request = event.request;
+  var headers = request.headers;
+  headers[${JSON.stringify(VIEWER_ADDRESS_HEADER)}] = { value: event.viewer.ip };
+  if (headers.host) headers[${JSON.stringify(FORWARDED_HOST_HEADER)}] = { value: headers.host.value };
+  else delete headers[${JSON.stringify(FORWARDED_HOST_HEADER)}];
+  delete headers[${JSON.stringify(ORIGIN_VERIFY_HEADER)}];
+  return request;
+}`;
+
+type SecurityHeaders = typeof CONSOLE_SECURITY_HEADERS | typeof API_SECURITY_HEADERS;
+
+/** A CloudFront response headers policy with exactly the values lib/security-headers.ts defines. */
+function securityHeadersPolicy(scope: Construct, id: string, headers: SecurityHeaders, comment: string) {
+  const hsts = headers['Strict-Transport-Security'];
+  if (hsts !== `max-age=${HSTS_MAX_AGE_SECONDS}; includeSubDomains`) throw new Error(`Unexpected HSTS value: ${hsts}`);
+  if (headers['X-Content-Type-Options'] !== 'nosniff') throw new Error('X-Content-Type-Options must be nosniff');
+  return new cloudfront.ResponseHeadersPolicy(scope, id, {
+    comment,
+    // override: the headers win over whatever the origin (API handler or S3 metadata) sent.
+    securityHeadersBehavior: {
+      contentSecurityPolicy: { contentSecurityPolicy: headers['Content-Security-Policy'], override: true },
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
+        includeSubdomains: true,
+        override: true,
+      },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: headers['X-Frame-Options'] as cloudfront.HeadersFrameOption, override: true },
+      referrerPolicy: { referrerPolicy: headers['Referrer-Policy'] as cloudfront.HeadersReferrerPolicy, override: true },
+    },
+  });
+}
+
+/**
+ * `cdk synth` must stay offline and work on a fresh clone: build the console when its page is
+ * missing. `build` runs the build (infra/app.ts: `npm run build:console`).
+ */
+export function ensureConsoleBuilt(consoleDir: string, build: () => void): void {
+  const page = path.join(consoleDir, 'index.html');
+  if (existsSync(page)) return;
+  process.stderr.write(`${page} is missing: building the console\n`);
+  build();
+  if (!existsSync(page)) throw new Error(`The console build did not produce ${page}`);
+}
+
+export interface ConsoleSiteProps {
+  /** The REST API that serves `/api/*`. */
+  api: apigateway.RestApi;
+  /** The built console (`index.html` and `assets/`). */
+  consoleDir: string;
+}
+
+export class ConsoleSite extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly distribution: cloudfront.Distribution;
+  /** Generated at deploy time; proves a request to API Gateway came through this distribution. */
+  readonly originSecret: secretsmanager.Secret;
+  /**
+   * The secret as a CloudFormation dynamic reference (`{{resolve:secretsmanager:...}}`), for the
+   * functions' ORIGIN_VERIFY: CloudFormation resolves it at deploy time, so the value appears in
+   * no template, cloud assembly or repository.
+   */
+  readonly originVerify: string;
+  /** `https://<distribution domain>`: the console, with the API under /api. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ConsoleSiteProps) {
+    super(scope, id);
+    if (!existsSync(path.join(props.consoleDir, 'index.html'))) {
+      throw new Error(`The console is not built: ${path.join(props.consoleDir, 'index.html')} is missing (npm run build:console)`);
+    }
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      // OAC needs bucket-owner-enforced ownership (no ACLs).
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    });
+
+    this.originSecret = new secretsmanager.Secret(this, 'OriginVerify', {
+      description: `Talent pipeline: value of ${ORIGIN_VERIFY_HEADER} that CloudFront adds to API requests`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    this.originVerify = this.originSecret.secretValue.unsafeUnwrap();
+
+    const viewerRequest = (fnId: string, code: string, comment: string): cloudfront.FunctionAssociation => ({
+      eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+      function: new cloudfront.Function(this, fnId, {
+        code: cloudfront.FunctionCode.fromInline(code),
+        runtime: cloudfront.FunctionRuntime.JS_2_0,
+        comment,
+      }),
+    });
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Talent pipeline: workspace console and API',
+      defaultRootObject: 'index.html',
+      // North America and Europe edges only: the cheapest class.
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        compress: true,
+        responseHeadersPolicy: securityHeadersPolicy(this, 'ConsoleHeaders', CONSOLE_SECURITY_HEADERS, 'Talent pipeline console: CSP and security headers'),
+        functionAssociations: [viewerRequest('SpaRewrite', SPA_REWRITE_CODE, 'Client-side routes get /index.html')],
+      },
+      additionalBehaviors: {
+        [API_PATH_PATTERN]: {
+          origin: new origins.RestApiOrigin(props.api, { customHeaders: { [ORIGIN_VERIFY_HEADER]: this.originVerify } }),
+          // No redirect for the API: a redirected POST would turn into a GET.
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          // Cookies, query strings and headers go to the API; its Host stays API Gateway's own.
+          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          compress: true,
+          responseHeadersPolicy: securityHeadersPolicy(this, 'ApiHeaders', API_SECURITY_HEADERS, 'Talent pipeline API: CSP and security headers'),
+          functionAssociations: [viewerRequest('ApiViewerHeaders', API_VIEWER_HEADERS_CODE, 'Viewer address and host for the API, set by CloudFront')],
+        },
+      },
+    });
+    this.url = `https://${this.distribution.distributionDomainName}`;
+
+    // The deployment's own function logs here, kept a month like every other function's logs.
+    const logGroup = new logs.LogGroup(this, 'DeploymentLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    const source = s3deploy.Source.asset(props.consoleDir);
+    // Hashed assets first, then the page that names them, so a new page never points at files
+    // not uploaded yet. No pruning: a tab still showing the previous page can load its chunks.
+    const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: ['*'],
+      include: [`${HASHED_ASSETS_PREFIX}*`],
+      prune: false,
+      cacheControl: [s3deploy.CacheControl.setPublic(), s3deploy.CacheControl.maxAge(Duration.days(365)), s3deploy.CacheControl.immutable()],
+      logGroup,
+    });
+    const page = new s3deploy.BucketDeployment(this, 'DeployPage', {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: [`${HASHED_ASSETS_PREFIX}*`],
+      prune: false,
+      cacheControl: [s3deploy.CacheControl.noCache()],
+      // Client-side routes are rewritten to /index.html before the cache lookup, so this one
+      // path covers every page; hashed assets never change under their names.
+      distribution: this.distribution,
+      distributionPaths: ['/index.html'],
+      logGroup,
+    });
+    page.node.addDependency(assets);
+  }
+}
