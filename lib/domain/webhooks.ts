@@ -227,6 +227,7 @@ export async function resendEvent(p: SessionPrincipal, id: string, body: ResendB
   const endpoint = await deliverable(p, id);
   const event = await getEvent(p.tenantId, body.event_id);
   if (!event) throw new NotFoundError('event');
+  // Loaded on use: the other webhook routes run without the queue's configuration.
   const { enqueue } = await import('../webhooks/queue');
   await enqueue([
     {

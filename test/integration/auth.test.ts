@@ -67,6 +67,11 @@ const SAMPLES: Record<string, () => { body?: unknown; status: number }> = {
   'DELETE /api/members/{id}': () => ({ status: 404 }),
   'POST /api/members/{id}/reset-password': () => ({ status: 404 }),
   'DELETE /api/members/{id}/lockout': () => ({ status: 404 }),
+  'GET /api/webhooks/{id}/deliveries': () => ({ status: 404 }),
+  'POST /api/webhooks/{id}/resend': () => ({ body: { event_id: `evt_${'0'.repeat(32)}` }, status: 404 }),
+  'POST /api/webhooks/{id}/replay': () => ({ body: { since: new Date(Date.now() - 3_600_000).toISOString() }, status: 404 }),
+  'GET /api/webhooks/{id}/replay': () => ({ status: 404 }),
+  'POST /api/webhooks/{id}/rotate-secret': () => ({ body: {}, status: 404 }),
 };
 const sampleFor = (r: Route) => {
   const make = SAMPLES[label(r)];

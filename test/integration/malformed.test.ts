@@ -350,6 +350,8 @@ function validBody(r: Route): unknown {
   if (r.path === '/api/tokens') return { name: 'Valid Body', scopes: ['pipeline:read'] };
   if (r.path === '/api/webhooks') return { url: 'https://hooks.example.com/sweep' };
   if (r.path === '/api/webhooks/{id}') return { active: false };
+  if (r.path === '/api/webhooks/{id}/resend') return { event_id: `evt_${'0'.repeat(32)}` };
+  if (r.path === '/api/webhooks/{id}/replay') return { since: new Date(Date.now() - 3_600_000).toISOString() };
   return {};
 }
 
