@@ -10,28 +10,38 @@ export const CONSOLE_ROOT = fileURLToPath(new URL('.', import.meta.url));
 export const CONSOLE_DIST = join(CONSOLE_ROOT, 'dist');
 
 /** Newest modification time among the console's sources (generated API files excluded). */
-function newestSource(): number {
+function newestSource(root: string): number {
   let newest = 0;
   const visit = (p: string) => {
+    if (!existsSync(p)) return;
     const st = statSync(p);
     if (st.isDirectory()) for (const e of readdirSync(p)) visit(join(p, e));
     else if (!/(\.d\.ts|openapi\.json)$/.test(p)) newest = Math.max(newest, st.mtimeMs);
   };
-  for (const p of ['src', 'index.html', 'vite.config.ts']) visit(join(CONSOLE_ROOT, p));
+  for (const p of ['src', 'index.html', 'vite.config.ts']) visit(join(root, p));
   return newest;
 }
 
 export type BuildOutcome = { status: 'fresh' | 'built'; ms: number } | { status: 'failed'; ms: number; error: string };
 
-/** Build unless console/dist/index.html is newer than every source file. */
-export async function ensureConsoleBuilt(opts: { force?: boolean } = {}): Promise<BuildOutcome> {
+/**
+ * Build unless `<root>/dist/index.html` is newer than every source file. `root` is the console
+ * (tests point it elsewhere); its vite.config.ts is used when there is one.
+ */
+export async function ensureConsoleBuilt(opts: { force?: boolean; root?: string } = {}): Promise<BuildOutcome> {
   const t0 = performance.now();
   const ms = () => Math.round(performance.now() - t0);
+  const root = opts.root ?? CONSOLE_ROOT;
   try {
-    const index = join(CONSOLE_DIST, 'index.html');
-    if (!opts.force && existsSync(index) && statSync(index).mtimeMs >= newestSource()) return { status: 'fresh', ms: ms() };
+    const index = join(root, 'dist', 'index.html');
+    if (!opts.force && existsSync(index) && statSync(index).mtimeMs >= newestSource(root)) return { status: 'fresh', ms: ms() };
     const { build } = await import('vite');
-    await build({ configFile: join(CONSOLE_ROOT, 'vite.config.ts'), logLevel: 'error' });
+    const config = join(root, 'vite.config.ts');
+    await build(
+      existsSync(config)
+        ? { configFile: config, logLevel: 'silent' }
+        : { configFile: false, root, logLevel: 'silent', build: { outDir: join(root, 'dist'), emptyOutDir: true } },
+    );
     return { status: 'built', ms: ms() };
   } catch (err) {
     return { status: 'failed', ms: ms(), error: err instanceof Error ? err.message : String(err) };
