@@ -148,7 +148,7 @@ try {
     ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenant.id), ':p': keys.attemptPrefix(replayEndpoint.id) },
     Limit: 1,
   }))).Items![0]!;
-  console.log(`  kept event body (candidate.created, ${sizes.length} items): ${pct(sizes, 50)} bytes per event (p50), ${Math.max(...sizes)} max; kept 30 days, one per event and workspace`);
+  console.log(`  kept event body (candidate.created, ${sizes.length} items): ${pct(sizes, 50)} bytes per event (p50), ${Math.max(...sizes)} max; kept 32 days (the 30 of its attempts plus the retry span), one per event and workspace`);
   console.log(`  one attempt record beside it: ${itemBytes(attempt)} bytes`);
   await pipeline.stop();
 } finally {

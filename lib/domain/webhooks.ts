@@ -24,6 +24,7 @@ import {
   getEvent,
   getReplayJob,
   lastAttempts,
+  listReplayJobs,
   listEndpoints,
   markDeleted,
   previousSecret,
@@ -245,6 +246,8 @@ export async function resendEvent(p: SessionPrincipal, id: string, body: ResendB
 
 /** A running job nobody has moved for this long (its worker lost) no longer blocks a new one. */
 export const REPLAY_STALE_MS = 15 * 60_000;
+/** Replay jobs one workspace may run at once (each queues at most 5,000 events). */
+export const MAX_RUNNING_REPLAYS = 3;
 
 export const jobView = (j: ReplayJobItem): ReplayJob => ({
   id: j.id,
@@ -268,6 +271,15 @@ export async function startReplay(p: SessionPrincipal, id: string, body: ReplayB
   if (since < now - MAX_REPLAY_DAYS * 86_400_000) throw new ValidationError(`since must be at most ${MAX_REPLAY_DAYS} days back`);
   if (since > now) throw new ValidationError('since must not be in the future');
   const endpoint = await deliverable(p, id);
+  const jobs = await listReplayJobs(p.tenantId);
+  const runningHere = jobs.find((j) => j.webhook_id === endpoint.id && j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS);
+  if (runningHere) return new Reply({ data: jobView(runningHere) }, { status: 200 });
+  // Checked before the conditional start: two requests racing on two endpoints can pass it
+  // together, so a workspace may briefly run one job more than the cap; never one per endpoint more.
+  const running = jobs.filter((j) => j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS).length;
+  if (running >= MAX_RUNNING_REPLAYS) {
+    throw new ConflictError(`the workspace already runs ${MAX_RUNNING_REPLAYS} replay jobs; try again when one is done`);
+  }
   const job = await startReplayJob(p.tenantId, endpoint.id, new Date(since).toISOString(), REPLAY_STALE_MS);
   if (!job) {
     const running = await getReplayJob(p.tenantId, endpoint.id);

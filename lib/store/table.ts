@@ -69,6 +69,7 @@ export const keys = {
   event: (tenantId: string, eventId: string): Key => ({ PK: webhookPartition(tenantId), SK: `EVT#${eventId}` }),
   /** The endpoint's latest replay job: one item, so "one running job per endpoint" is one condition. */
   replay: (tenantId: string, webhookId: string): Key => ({ PK: webhookPartition(tenantId), SK: `REPLAY#${webhookId}` }),
+  replayPrefix: 'REPLAY#',
   webhookPartition: (tenantId: string) => webhookPartition(tenantId),
   candidatePrefix: 'CAND#',
   tenantPartition: t,

@@ -427,6 +427,11 @@ const toJob = (i: Record<string, any>): ReplayJobItem => ({
   ...(i.error && { error: i.error }),
 });
 
+/** Every endpoint's latest replay job in a workspace: one small item per endpoint, one Query. */
+export async function listReplayJobs(tenantId: string): Promise<ReplayJobItem[]> {
+  return (await queryAll(prefixQuery(keys.webhookPartition(tenantId), keys.replayPrefix))).map(toJob);
+}
+
 export async function getReplayJob(tenantId: string, webhookId: string): Promise<ReplayJobItem | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.replay(tenantId, webhookId), ConsistentRead: true }));
   return Item ? toJob(Item) : undefined;

@@ -477,6 +477,29 @@ describe('receiver down -> replay since T -> resend', () => {
   });
 });
 
+describe('replay bounds', () => {
+  it('a workspace runs at most 3 replay jobs at once; asking again for a running one answers it', async () => {
+    const c = await stack.tenant();
+    const C = as(await stack.login((await c.user('member')).email, PASSWORD));
+    const hooks = [];
+    for (let i = 0; i < 4; i++) hooks.push(await create({ url: hookUrl(`/bound-${i}`) }, C));
+    // Three jobs that stay running (no worker message): as if each had thousands of events to go.
+    const { startReplayJob } = await import('../../lib/store/webhooks');
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const jobs = [];
+    for (const h of hooks.slice(0, 3)) jobs.push(await startReplayJob(c.id, h.id, since, 15 * 60_000));
+    const fourth = await C('POST', `/api/webhooks/${hooks[3]!.id}/replay`, { body: { since } });
+    expect(fourth.status).toBe(409);
+    expect(fourth.body).toEqual({ error: 'the workspace already runs 3 replay jobs; try again when one is done' });
+    const again = await C('POST', `/api/webhooks/${hooks[0]!.id}/replay`, { body: { since } });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ id: jobs[0]!.id, status: 'running' });
+    // Another workspace is not held back by this one's jobs.
+    const own = await create({ url: hookUrl('/bound-b') }, B);
+    expect((await B('POST', `/api/webhooks/${own.id}/replay`, { body: { since } })).status).toBe(202);
+  });
+});
+
 // ---- operator signals -------------------------------------------------------------------------
 
 describe('an endpoint disabled by the service', () => {
