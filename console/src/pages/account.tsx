@@ -1,9 +1,9 @@
 /** The signed-in user's own password; the first stop for a user with a temporary password. */
 import { useState } from 'preact/hooks';
-import { api, errorText, unwrap } from '../api/client';
+import { api, ApiError, errorText, unwrap } from '../api/client';
 import { navigate } from '../router';
 import { useSession } from '../session';
-import { Notice, PageTitle } from '../ui';
+import { duration, Notice, PageTitle } from '../ui';
 
 export function Account() {
   const { session, refresh } = useSession();
@@ -32,7 +32,11 @@ export function Account() {
       await refresh();
       if (mustChange) navigate('/');
     } catch (err) {
-      setError(errorText(err));
+      setError(
+        err instanceof ApiError && err.status === 429 && err.retryAfter
+          ? `${errorText(err)}. Try again in ${duration(err.retryAfter)}.`
+          : errorText(err), // what was typed stays in the form
+      );
     } finally {
       setBusy(false);
     }
