@@ -37,11 +37,20 @@ export async function ensureConsoleBuilt(opts: { force?: boolean; root?: string 
     if (!opts.force && existsSync(index) && statSync(index).mtimeMs >= newestSource(root)) return { status: 'fresh', ms: ms() };
     const { build } = await import('vite');
     const config = join(root, 'vite.config.ts');
-    await build(
-      existsSync(config)
-        ? { configFile: config, logLevel: 'silent' }
-        : { configFile: false, root, logLevel: 'silent', build: { outDir: join(root, 'dist'), emptyOutDir: true } },
-    );
+    // Vite builds for whatever NODE_ENV it finds (vitest sets `test`, which gives a development
+    // JSX transform and a bundle half again as big): always build what is deployed.
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      await build(
+        existsSync(config)
+          ? { configFile: config, logLevel: 'silent', mode: 'production' }
+          : { configFile: false, root, logLevel: 'silent', mode: 'production', build: { outDir: join(root, 'dist'), emptyOutDir: true } },
+      );
+    } finally {
+      if (nodeEnv === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = nodeEnv;
+    }
     return { status: 'built', ms: ms() };
   } catch (err) {
     return { status: 'failed', ms: ms(), error: err instanceof Error ? err.message : String(err) };
