@@ -158,7 +158,7 @@ console.log('\n4. npm start, time to ready');
 const dataDir = join(out, 'data');
 for (const label of ['first start (creates table, seeds)', 'restart (existing data)']) {
   const started = performance.now();
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['infra/local/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],

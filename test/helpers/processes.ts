@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The environment of `npm start` / `npm run admin` in a fresh shell, pointed at `dataDir`. */
@@ -72,9 +71,13 @@ interface Spawned {
   exited: Promise<Exit>;
 }
 
-/** `tsx <script> ...args` in ROOT, in its own process group (so the whole group can be signalled). */
+/**
+ * `node --import tsx <script> ...args` in ROOT, in its own process group (so the whole group can be
+ * signalled). One process, as `npm start` runs it: the tsx CLI would put a relay process in
+ * between, which a signal to the top pid alone reaches first.
+ */
 function spawnTsx(script: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(TSX, [script, ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
