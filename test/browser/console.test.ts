@@ -39,7 +39,7 @@ beforeAll(async () => {
   admin = { email: login[1]!, password: login[2]! };
   context = await browser.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(15_000);
   errors = collectConsoleErrors(page);
 }, 150_000);
 
@@ -74,7 +74,8 @@ async function signIn(email: string, password: string, on: Page = page) {
   await on.getByRole('button', { name: 'Sign in' }).click();
 }
 
-describe('workspace console', () => {
+// Generous limits: the steps are quick, but a loaded two-core CI machine can slow a whole page flow down.
+describe('workspace console', { timeout: 90_000 }, () => {
   it('was built by npm start, with first-load JavaScript within the 150 KB gzip budget', () => {
     expect(stack.stdout()).toMatch(/^\s*Console\s+http:\/\/127\.0\.0\.1:\d+\/\s*$/m);
     const w = firstLoadJs(CONSOLE_DIST);
@@ -335,7 +336,7 @@ describe('workspace console', () => {
     // The member, in a browser of their own: the temporary password leads to the account page first.
     const memberContext = await browser!.newContext({ baseURL: origin, viewport: { width: 375, height: 800 } });
     const m = await memberContext.newPage();
-    m.setDefaultTimeout(10_000);
+    m.setDefaultTimeout(15_000);
     const mErrors = collectConsoleErrors(m);
     try {
       await m.goto('/settings/members');
@@ -393,7 +394,7 @@ describe('workspace console', () => {
 
     const other = await browser!.newContext({ baseURL: origin });
     const p = await other.newPage();
-    p.setDefaultTimeout(10_000);
+    p.setDefaultTimeout(15_000);
     const pErrors = collectConsoleErrors(p);
     try {
       await p.goto('/signin');
