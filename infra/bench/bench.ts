@@ -178,14 +178,10 @@ for (const label of ['first start (creates table, seeds)', 'restart (existing da
 }
 
 console.log('\n5. Webhooks through the local pipeline (https receiver on 127.0.0.1)');
-const { generate } = await import('selfsigned');
-const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-  keyType: 'ec',
-  algorithm: 'sha256',
-  extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-});
+const { localhostCertificate } = await import('../local/dev-receiver');
+const pems = await localhostCertificate(1);
 writeFileSync(join(out, 'cert.pem'), pems.cert);
-writeFileSync(join(out, 'key.pem'), pems.private);
+writeFileSync(join(out, 'key.pem'), pems.key);
 const webhookBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infra/bench/webhooks.ts'], {
   cwd: root,
   env: { ...process.env, NODE_EXTRA_CA_CERTS: join(out, 'cert.pem'), BENCH_CERT: join(out, 'cert.pem'), BENCH_KEY: join(out, 'key.pem') },

@@ -17,32 +17,41 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { verifyWebhook } from '../../lib/webhooks/verify';
 
+/**
+ * A self-signed server certificate for local receivers (dev receiver, tests) whose subjectAltName
+ * names 127.0.0.1, ::1 and localhost, the names the local sender connects to.
+ */
+export async function localhostCertificate(validDays: number): Promise<{ cert: string; key: string }> {
+  const { generate } = await import('selfsigned');
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate: new Date(Date.now() + validDays * 86_400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
 /** The receiver's certificate and key, made on first use and kept. */
 export async function devCertificate(dir: string): Promise<{ certPath: string; cert: string; key: string }> {
   const certPath = join(dir, 'cert.pem');
   const keyPath = join(dir, 'key.pem');
   if (!existsSync(certPath) || !existsSync(keyPath)) {
-    const { generate } = await import('selfsigned');
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keyType: 'ec',
-      algorithm: 'sha256',
-      notAfterDate: new Date(Date.now() + 365 * 86_400_000),
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, critical: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 7, ip: '127.0.0.1' },
-            { type: 7, ip: '::1' },
-            { type: 2, value: 'localhost' },
-          ],
-        },
-      ],
-    });
+    const pems = await localhostCertificate(365);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(keyPath, pems.private, { mode: 0o600 });
+    writeFileSync(keyPath, pems.key, { mode: 0o600 });
     writeFileSync(certPath, pems.cert);
   }
   return { certPath, cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };

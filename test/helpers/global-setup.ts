@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import type { TestProject } from 'vitest/node';
+import { localhostCertificate } from '../../infra/local/dev-receiver';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb';
 
 declare module 'vitest' {
@@ -22,28 +22,11 @@ declare module 'vitest' {
  * the variable reached the worker).
  */
 async function makeTestCert() {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 24 * 3600 * 1000),
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-          { type: 2, value: 'localhost' },
-        ],
-      },
-    ],
-  });
+  const pems = await localhostCertificate(1);
   const dir = mkdtempSync(join(tmpdir(), 'tp-test-tls-'));
   const certPath = join(dir, 'cert.pem');
   writeFileSync(certPath, pems.cert);
-  return { dir, certPath, cert: pems.cert, key: pems.private };
+  return { dir, certPath, cert: pems.cert, key: pems.key };
 }
 
 /**
