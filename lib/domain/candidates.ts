@@ -1,15 +1,29 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
 import { NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
-import type { CreateCandidateBody, CreatedCandidate, ChangeStageBody, ListCandidatesQuery, StageChange, Candidate } from '../schemas';
+import type {
+  Candidate,
+  CandidateDetail,
+  ChangeStageBody,
+  CreateCandidateBody,
+  CreatedCandidate,
+  ListCandidatesQuery,
+  StageChange,
+  StageStay,
+  UpdateCandidateBody,
+} from '../schemas';
 import {
+  getCandidate,
   insertCandidate,
   moveCandidate,
   queryCandidates,
   toCandidate,
+  updateCandidateProfile,
   type CandidateQuery,
   type CandidateRecord,
+  type ProfilePatch,
 } from '../store/candidates';
+import { queryStageMoves, type ActorRef, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
 import { getStats } from '../store/stats';
 
@@ -66,9 +80,58 @@ export async function listCandidates(tenantId: string, q: ListCandidatesQuery): 
   return { data: items.map(toCandidate), count, offset: q.offset, limit: q.limit };
 }
 
-/** Any stage may move to any stage; a move to the current stage changes nothing. */
-export async function changeStage(tenantId: string, input: ChangeStageBody): Promise<StageChange> {
-  const { before, after } = await moveCandidate(tenantId, input.candidate_id, input.stage, nowIso);
+/**
+ * Any stage may move to any stage; a move to the current stage changes nothing. A real move
+ * records who made it in the candidate's stage history.
+ */
+export async function changeStage(tenantId: string, input: ChangeStageBody, actor: ActorRef): Promise<StageChange> {
+  const { before, after } = await moveCandidate(tenantId, input.candidate_id, input.stage, nowIso, { actor });
   const c = toCandidate(after ?? before);
   return { id: c.id, name: c.name, stage: c.stage, updated_at: c.updated_at };
+}
+
+/**
+ * The stays a candidate's moves describe, oldest first. The first stay starts at creation; a
+ * candidate never moved has been in its stage since it entered it.
+ */
+export function stageStays(c: Candidate & { stage_entered_at?: string }, moves: StageMove[]): StageStay[] {
+  const stays: StageStay[] = [
+    {
+      stage: moves[0]?.from_stage ?? c.stage,
+      from_stage: null,
+      entered_at: moves.length ? c.created_at : (c.stage_entered_at ?? c.created_at),
+      exited_at: null,
+      actor: null,
+    },
+  ];
+  for (const m of moves) {
+    stays.at(-1)!.exited_at = m.at;
+    stays.push({ stage: m.to_stage, from_stage: m.from_stage, entered_at: m.at, exited_at: null, actor: m.actor });
+  }
+  return stays;
+}
+
+/** One candidate with its stage history: a GetItem and a Query, in parallel. */
+export async function getCandidateDetail(tenantId: string, id: string): Promise<CandidateDetail> {
+  const [item, moves] = await Promise.all([getCandidate(tenantId, id), queryStageMoves(tenantId, id)]);
+  if (!item) throw new NotFoundError('candidate');
+  const candidate = toCandidate(item);
+  return { ...candidate, stage_history: stageStays({ ...candidate, stage_entered_at: item.stage_entered_at as string }, moves) };
+}
+
+/**
+ * Change a candidate's profile. A new requisition must exist in the tenant; its title is copied
+ * onto the candidate as on create. A change to nothing writes nothing.
+ */
+export async function updateCandidate(tenantId: string, id: string, input: UpdateCandidateBody): Promise<Candidate> {
+  const { req_id, ...fields } = input;
+  const patch: ProfilePatch = { ...fields };
+  if (req_id === null) patch.requisition = null;
+  else if (req_id !== undefined) {
+    const req = await getRequisition(tenantId, req_id);
+    if (!req) throw new NotFoundError('requisition');
+    patch.requisition = { id: req.id, title: req.title };
+  }
+  const { before, after } = await updateCandidateProfile(tenantId, id, patch, nowIso);
+  return toCandidate(after ?? before);
 }
