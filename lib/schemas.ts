@@ -92,6 +92,8 @@ export type UpdateCandidateBody = z.output<typeof UpdateCandidateBody>;
 export const ChangeStageBody = z.strictObject({
   candidate_id: uuid('candidate_id'),
   stage: stageEnum,
+  /** The stage the caller believes the candidate is in: a stale belief is a 409, not a move. */
+  from_stage: z.optional(z.enum(STAGES, { error: `from_stage must be one of ${STAGES.join(', ')}` })),
 });
 export type ChangeStageBody = z.output<typeof ChangeStageBody>;
 

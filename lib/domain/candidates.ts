@@ -82,10 +82,11 @@ export async function listCandidates(tenantId: string, q: ListCandidatesQuery): 
 
 /**
  * Any stage may move to any stage; a move to the current stage changes nothing. A real move
- * records who made it in the candidate's stage history.
+ * records who made it in the candidate's stage history. With `from_stage`, a candidate no longer
+ * in that stage is a 409 naming its current stage (Greenhouse v3's guard against stale moves).
  */
 export async function changeStage(tenantId: string, input: ChangeStageBody, actor: ActorRef): Promise<StageChange> {
-  const { before, after } = await moveCandidate(tenantId, input.candidate_id, input.stage, nowIso, { actor });
+  const { before, after } = await moveCandidate(tenantId, input.candidate_id, input.stage, nowIso, { actor, fromStage: input.from_stage });
   const c = toCandidate(after ?? before);
   return { id: c.id, name: c.name, stage: c.stage, updated_at: c.updated_at };
 }

@@ -234,3 +234,47 @@ describe('PATCH /api/v1/candidates/{id}', () => {
     expect((await patch(id, { name: 'no' }, await t.token(['candidates:read', 'pipeline:read', 'pipeline:write', 'requisitions:read']))).status).toBe(403);
   });
 });
+
+describe('POST /api/v1/pipeline with from_stage (stale-move guard)', () => {
+  const guarded = (id: string, from_stage: unknown, stage: string) =>
+    stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage, from_stage } });
+
+  it('moves when the candidate is still in from_stage', async () => {
+    const id = await create({ name: 'Fresh' });
+    const res = await guarded(id, 'applied', 'ai_screened');
+    expect(res.status).toBe(200);
+    expect(res.body.data.stage).toBe('ai_screened');
+  });
+
+  it('answers 409 naming the current stage when it is not, and writes nothing', async () => {
+    const id = await create({ name: 'Stale' });
+    await move(id, 'interviewed');
+    const before = (await get(id)).body.data;
+    const res = await guarded(id, 'applied', 'ai_screened');
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/interviewed/);
+    expect(res.body.error).toMatch(/applied/);
+    // Even a move to the stage it is already in is refused: the caller's view was stale.
+    expect((await guarded(id, 'applied', 'interviewed')).status).toBe(409);
+    expect((await get(id)).body.data).toEqual(before);
+    await sleep(300);
+    expect(events.filter((e) => e.type === 'candidate.stage_changed' && e.data.candidateId === id)).toHaveLength(1);
+  });
+
+  it('of two clients racing from the same stage, exactly one moves; the other gets 409', async () => {
+    const id = await create({ name: 'Race' });
+    const results = await Promise.all([guarded(id, 'applied', 'ai_screened'), guarded(id, 'applied', 'rejected')]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const h = (await get(id)).body.data.stage_history;
+    expect(h).toHaveLength(2);
+    expect(h[1].stage).toBe(results.find((r) => r.status === 200)!.body.data.stage);
+  });
+
+  it('answers 400 for a from_stage that is no stage, and 404 for an unknown candidate', async () => {
+    const id = await create({ name: 'Bad From' });
+    const bad = await guarded(id, 'hired', 'ai_screened');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/from_stage must be one of/);
+    expect((await guarded(randomUUID(), 'applied', 'ai_screened')).status).toBe(404);
+  });
+});
