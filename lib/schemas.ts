@@ -28,6 +28,10 @@ export const ListCandidatesQuery = z.strictObject({
   req_id: z.optional(uuid('req_id')),
   limit: z._default(intParam('limit', 1, 200), 50),
   offset: z._default(intParam('offset', 0, MAX_OFFSET), 0),
+  /** Opaque: the `next_cursor` of the previous page, with the same filters. */
+  cursor: z.optional(
+    z.string({ error: 'cursor must be a string' }).check(z.minLength(1, { error: 'cursor must not be empty' }), z.maxLength(2048, { error: 'cursor must be at most 2048 characters' })),
+  ),
 });
 export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
 
@@ -189,6 +193,8 @@ export const CandidateList = z.object({
   count: z.int(),
   offset: z.int(),
   limit: z.int(),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: z.nullable(z.string()),
 });
 export const RequisitionList = z.object({ data: z.array(Requisition), count: z.int() });
 export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });

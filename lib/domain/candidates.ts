@@ -1,5 +1,6 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
+import { decodeCursor, encodeCursor } from './cursor';
 import { newId, nowIso } from '../ids';
 import type {
   Candidate,
@@ -13,8 +14,11 @@ import type {
   UpdateCandidateBody,
 } from '../schemas';
 import {
+  candidatePageKeyAttrs,
+  candidatePagePartitions,
   getCandidate,
   insertCandidate,
+  queryCandidatesAfter,
   moveCandidate,
   queryCandidates,
   toCandidate,
@@ -55,6 +59,7 @@ export interface CandidatePage {
   count: number;
   offset: number;
   limit: number;
+  next_cursor: string | null;
 }
 
 export async function listCandidates(tenantId: string, q: ListCandidatesQuery): Promise<CandidatePage> {
@@ -73,11 +78,19 @@ export async function listCandidates(tenantId: string, q: ListCandidatesQuery): 
     const stats = await getStats(tenantId);
     return q.stage ? stats.stage(q.stage) : stats.total;
   };
+  // A cursor is bound to the tenant and the filters; its key is checked before any read.
+  const filters = JSON.stringify([q.stage ?? null, q.req_id ?? null]);
+  const attrs = candidatePageKeyAttrs(query);
+  if (q.cursor !== undefined && q.offset > 0) throw new ValidationError('use either cursor or offset, not both');
+  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, tenantId, filters, attrs, candidatePagePartitions(tenantId, query)) : undefined;
   const [count, items] = await Promise.all([
     countOf(),
-    queryCandidates(tenantId, query, q.offset, q.limit),
+    startKey ? queryCandidatesAfter(tenantId, query, startKey, q.limit) : queryCandidates(tenantId, query, q.offset, q.limit),
   ]);
-  return { data: items.map(toCandidate), count, offset: q.offset, limit: q.limit };
+  // A full page may have more after it: its last item's key is where the next one starts.
+  const last = items.length === q.limit ? items.at(-1) : undefined;
+  const next_cursor = last ? encodeCursor(tenantId, filters, Object.fromEntries(attrs.map((a) => [a, String(last[a])]))) : null;
+  return { data: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
   type QueryCommandInput,
+  type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import { newId } from '../ids';
@@ -413,4 +414,42 @@ export async function updateCandidateProfile(
       await backoff(attempt);
     }
   }
+}
+
+/** The key attributes that position a candidate in the Query a list runs (its LastEvaluatedKey). */
+export function candidatePageKeyAttrs(q: CandidateQuery): readonly string[] {
+  const { byStatus, byRequisition } = TABLE_DEF.indexes;
+  if (q.kind === 'stage') return ['PK', 'SK', byStatus.partitionKey, byStatus.sortKey];
+  if (q.kind === 'requisition') return ['PK', 'SK', byRequisition.partitionKey, byRequisition.sortKey];
+  return ['PK', 'SK'];
+}
+
+/** The partition values a page key of this query must carry: anything else is not its key. */
+export function candidatePagePartitions(tenantId: string, q: CandidateQuery): Record<string, string> {
+  const { byStatus, byRequisition } = TABLE_DEF.indexes;
+  const base = { PK: keys.tenantPartition(tenantId) };
+  if (q.kind === 'stage') return { ...base, [byStatus.partitionKey]: stagePartition(tenantId, q.stage) };
+  if (q.kind === 'requisition') return { ...base, [byRequisition.partitionKey]: reqCandidatesPartition(tenantId, q.reqId) };
+  return base;
+}
+
+/**
+ * One page of candidates starting after `startKey` (a page key of the same query), in the same
+ * order as queryCandidates. One Query unless a filter (requisition plus stage) leaves it short.
+ */
+export async function queryCandidatesAfter(
+  tenantId: string,
+  q: CandidateQuery,
+  startKey: Record<string, string>,
+  limit: number,
+): Promise<Item[]> {
+  const base = queryInput(tenantId, q);
+  const items: Item[] = [];
+  let ExclusiveStartKey: Item | undefined = startKey;
+  do {
+    const page: QueryCommandOutput = await ddb.send(new QueryCommand({ ...base, Limit: limit - items.length, ExclusiveStartKey }));
+    items.push(...((page.Items ?? []) as Item[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < limit);
+  return items;
 }
