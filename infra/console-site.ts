@@ -74,18 +74,6 @@ function securityHeadersPolicy(scope: Construct, id: string, headers: SecurityHe
   });
 }
 
-/**
- * `cdk synth` must stay offline and work on a fresh clone: build the console when its page is
- * missing. `build` runs the build (infra/app.ts: `npm run build:console`).
- */
-export function ensureConsoleBuilt(consoleDir: string, build: () => void): void {
-  const page = path.join(consoleDir, 'index.html');
-  if (existsSync(page)) return;
-  process.stderr.write(`${page} is missing: building the console\n`);
-  build();
-  if (!existsSync(page)) throw new Error(`The console build did not produce ${page}`);
-}
-
 export interface ConsoleSiteProps {
   /** The REST API that serves `/api/*`. */
   api: apigateway.RestApi;

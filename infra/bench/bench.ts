@@ -3,7 +3,9 @@
  *  1. bundle size per function (the stack's own esbuild options), raw and gzip;
  *  2. module init time of each bundle in a fresh Node process (median of 5);
  *  3. DynamoDB calls and local latency per route, against DynamoDB Local;
- *  4. `npm start` time to ready, first start (seeding) and restart.
+ *  4. `npm start` time to ready, first start (seeding) and restart;
+ *  5. webhooks through the local pipeline;
+ *  6. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget.
  */
 import '../local/quiet-sdk';
 import { spawn, spawnSync } from 'node:child_process';
@@ -190,4 +192,18 @@ const webhookBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infr
   stdio: 'inherit',
 });
 if (webhookBench.status !== 0) console.log(`  webhook bench failed (exit ${webhookBench.status})`);
+
+console.log('\n6. Workspace console, first page load (the JS index.html loads; budget 150 KB gzipped)');
+{
+  const { ensureConsoleBuilt, CONSOLE_DIST } = await import('../../console/build');
+  const { firstLoadJs, CONSOLE_JS_BUDGET_BYTES } = await import('./console-weight');
+  const built = await ensureConsoleBuilt();
+  const w = built.status === 'failed' ? { measured: false as const, reason: `the build failed: ${built.error}` } : firstLoadJs(CONSOLE_DIST);
+  if (!w.measured) console.log(`  not measured: ${w.reason}`);
+  else {
+    for (const f of w.files) console.log(`  ${f.path.padEnd(36)} ${(f.raw / 1024).toFixed(1).padStart(6)} KB  gzip ${(f.gzip / 1024).toFixed(1).padStart(5)} KB`);
+    const share = ((100 * w.gzip) / CONSOLE_JS_BUDGET_BYTES).toFixed(0);
+    console.log(`  total first-load JS: gzip ${(w.gzip / 1024).toFixed(1)} KB of the ${CONSOLE_JS_BUDGET_BYTES / 1024} KB budget (${share}%)${w.gzip > CONSOLE_JS_BUDGET_BYTES ? '  OVER BUDGET' : ''}`);
+  }
+}
 rmSync(out, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { CONSOLE_SECURITY_HEADERS } from '../../lib/security-headers';
 
-export const DEFAULT_CONSOLE_DIR = resolve(import.meta.dirname, '../../console/dist');
+export { CONSOLE_DIST as DEFAULT_CONSOLE_DIR } from '../../console/build';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

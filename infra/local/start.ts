@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
 import { ensureTable, localClient } from './table';
+import { ensureConsoleBuilt } from '../../console/build';
 
 const t0 = performance.now();
 const since = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
@@ -28,6 +29,8 @@ if (already) {
 }
 
 say(`data directory ${dir}`);
+// The console builds (when its sources changed) while DynamoDB Local starts; it never stops the API.
+const consoleBuild = ensureConsoleBuilt();
 say('starting DynamoDB Local (Java)…');
 const ddb = await startDynamoDbLocal({
   dbPath: dbPath(dir),
@@ -78,8 +81,17 @@ try {
   });
   say('webhook pipeline running (stream poller -> fan-out -> SQS -> delivery)');
 
+  const built = await consoleBuild;
+  if (built.status === 'failed') console.error(`[local] the console could not be built (the API runs anyway): ${built.error}`);
+  else say(built.status === 'built' ? `console built in ${built.ms} ms` : 'console build is up to date');
+
   const { createGateway } = await import('./gateway');
-  gateway = createGateway({ log: (line) => console.log(line) });
+  // AUTHORIZER_CACHE_TTL_SECONDS shortens the token cache for tests; unset, it is the deployed 60 s.
+  const ttl = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
+  gateway = createGateway({
+    log: (line) => console.log(line),
+    ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
+  });
   const url = await gateway.listen(port, process.env.HOST ?? '127.0.0.1');
   writeRuntime(dir, {
     pid: process.pid,
@@ -94,10 +106,11 @@ try {
 
   console.log(`
 Talent Pipeline is running (started in ${since()})
+  Console        ${url}/${built.status === 'failed' ? '   (not built: see the error above)' : ''}
   API base URL   ${url}/api/v1
   OpenAPI        ${url}/api/v1/openapi.json
   Demo token     ${demo.token}   (full access, workspace "demo")
-  Demo login     ${demo.login.email} / ${demo.login.password}   (workspace admin)
+  Demo login     ${demo.login.email} / ${demo.login.password}   (workspace admin; sign in to the console with it)
 
 Try:
   curl -s -H "Authorization: Bearer ${demo.token}" ${url}/api/v1/pipeline

@@ -46,8 +46,18 @@ async function makeTestCert() {
   return { dir, certPath, cert: pems.cert, key: pems.private };
 }
 
+/**
+ * vitest.config.ts has two projects (the browser suite runs after the rest), and each runs this
+ * setup in the same main process. NODE_EXTRA_CA_CERTS is one variable for every worker, so the
+ * second project reuses the first one's certificate instead of replacing it.
+ */
+const SHARED_TLS = 'TP_TEST_TLS';
+
 export default async function setup(project: TestProject) {
-  const tls = await makeTestCert();
+  const shared = process.env[SHARED_TLS];
+  const owner = !shared;
+  const tls = shared ? (JSON.parse(shared) as Awaited<ReturnType<typeof makeTestCert>>) : await makeTestCert();
+  if (owner) process.env[SHARED_TLS] = JSON.stringify(tls);
   process.env.NODE_EXTRA_CA_CERTS = tls.certPath;
   project.provide('tls', { cert: tls.cert, key: tls.key });
 
@@ -55,7 +65,7 @@ export default async function setup(project: TestProject) {
   try {
     ddb = await startDynamoDbLocal();
   } catch (err) {
-    rmSync(tls.dir, { recursive: true, force: true });
+    if (owner) rmSync(tls.dir, { recursive: true, force: true });
     throw err;
   }
   project.provide('dynamodbEndpoint', ddb.endpoint);
@@ -63,7 +73,7 @@ export default async function setup(project: TestProject) {
     try {
       await ddb.stop();
     } finally {
-      rmSync(tls.dir, { recursive: true, force: true });
+      if (owner) rmSync(tls.dir, { recursive: true, force: true });
     }
   };
 }

@@ -24,7 +24,7 @@ import { API_CSP, API_SECURITY_HEADERS, CONSOLE_CSP, CONSOLE_SECURITY_HEADERS, H
 import { keys, TABLE_DEF, WEBHOOK_PARTITION_SUFFIX } from '../../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
-import { API_PATH_PATTERN, ensureConsoleBuilt, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../infra/console-site';
+import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../infra/console-site';
 import {
   API_INTEGRATION_TIMEOUT_S,
   AUTHORIZER_WRITABLE,
@@ -1195,25 +1195,6 @@ describe('console and API on one origin', () => {
       expect(() => synthTemplate({ consoleDir: empty })).toThrow(/npm run build:console/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
-    }
-  });
-
-  it('build before synth: the build runs only when the page is missing, and must produce it', () => {
-    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'stack-test-build-')), 'dist');
-    try {
-      let builds = 0;
-      ensureConsoleBuilt(CONSOLE_DIR, () => builds++);
-      expect(builds).toBe(0);
-      expect(() => ensureConsoleBuilt(dir, () => builds++)).toThrow(/did not produce/);
-      expect(builds).toBe(1);
-      ensureConsoleBuilt(dir, () => {
-        builds++;
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(path.join(dir, 'index.html'), '<!doctype html>');
-      });
-      expect(builds).toBe(2);
-    } finally {
-      rmSync(path.dirname(dir), { recursive: true, force: true });
     }
   });
 });

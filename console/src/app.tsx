@@ -1,0 +1,188 @@
+/** The shell: session bootstrapping, redirects, the navigation and the page for the URL. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, errorText, onSessionExpired, unwrap } from './api/client';
+import { Link, navigate, useLocation } from './router';
+import { fetchSession, SessionContext, type Session } from './session';
+import { ErrorBox, Loading } from './ui';
+import { SignIn } from './pages/signin';
+import { Overview } from './pages/overview';
+import { Tokens } from './pages/tokens';
+import { Webhooks } from './pages/webhooks';
+import { WebhookDetail } from './pages/webhook-detail';
+import { Members } from './pages/members';
+import { PipelineSettings } from './pages/pipeline';
+import { Account } from './pages/account';
+import { Docs } from './pages/docs';
+
+const NAV: [string, string][] = [
+  ['/', 'Overview'],
+  ['/settings/tokens', 'API tokens'],
+  ['/settings/webhooks', 'Webhooks'],
+  ['/settings/members', 'Members'],
+  ['/settings/pipeline', 'Pipeline'],
+  ['/account', 'Account'],
+  ['/docs', 'API docs'],
+];
+
+/** Where the signed-in user may go: only our own paths, never another origin. */
+const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/signin') ? next : '/');
+
+type Why = 'expired' | 'signed-out' | undefined;
+
+export function App() {
+  const { path, query } = useLocation();
+  // undefined: still asking the server; null: nobody signed in.
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [bootError, setBootError] = useState<string>();
+  const [why, setWhy] = useState<Why>();
+  const current = useRef<Session | null | undefined>(undefined);
+  current.current = session;
+
+  const load = async () => {
+    setBootError(undefined);
+    try {
+      setSession(await fetchSession());
+    } catch (err) {
+      if ((err as { status?: number }).status === 401) setSession(null);
+      else setBootError(errorText(err));
+    }
+  };
+
+  useEffect(() => {
+    onSessionExpired(() => {
+      if (!current.current) return; // nobody was signed in: nothing expired
+      setSession(null);
+      setWhy('expired');
+      navigate(`/signin?next=${encodeURIComponent(location.pathname + location.search)}`, { replace: true });
+    });
+    void load();
+  }, []);
+
+  // Redirects, decided from the URL and the session.
+  let redirect: string | undefined;
+  if (path === '/settings' || path === '/settings/') redirect = '/settings/tokens';
+  else if (session === null && path !== '/signin' && path !== '/docs') redirect = `/signin?next=${encodeURIComponent(path + location.search)}`;
+  else if (session && path === '/signin') redirect = safeNext(query.get('next'));
+  else if (session?.user.must_change_password && path !== '/account' && path !== '/docs') redirect = '/account';
+  useEffect(() => {
+    if (redirect) navigate(redirect, { replace: true });
+  }, [redirect]);
+
+  if (bootError) return <main id="main"><ErrorBox message={`Could not reach the workspace API: ${bootError}`} retry={load} /></main>;
+  if (path === '/docs' && !session) {
+    return (
+      <Frame>
+        <Docs />
+      </Frame>
+    );
+  }
+  if (session === undefined || redirect) return <main id="main"><Loading what="the workspace console" /></main>;
+  if (session === null) {
+    return (
+      <Frame>
+        <SignIn
+          reason={why}
+          next={safeNext(query.get('next'))}
+          onSignedIn={(s) => {
+            setWhy(undefined);
+            setSession(s);
+          }}
+        />
+      </Frame>
+    );
+  }
+
+  const signOut = async () => {
+    try {
+      await unwrap(api.DELETE('/api/session'));
+    } catch {
+      /* already gone: signing out anyway */
+    }
+    setSession(null);
+    setWhy('signed-out');
+    navigate('/signin', { replace: true });
+  };
+
+  return (
+    <SessionContext.Provider value={{ session, refresh: load }}>
+      <Frame
+        nav={
+          <>
+            <nav aria-label="Main">
+              <ul>
+                {NAV.map(([href, label]) => (
+                  <li key={href}>
+                    <Link href={href} aria-current={isCurrent(path, href) ? 'page' : undefined}>
+                      {label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <div class="who">
+              <span>
+                {session.user.email} <span class="badge">{session.user.role}</span>
+              </span>
+              <button type="button" onClick={signOut}>
+                Sign out
+              </button>
+            </div>
+          </>
+        }
+      >
+        <Page path={path} />
+      </Frame>
+    </SessionContext.Provider>
+  );
+}
+
+const isCurrent = (path: string, href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`));
+
+function Page({ path }: { path: string }) {
+  const hook = /^\/settings\/webhooks\/([^/]+)$/.exec(path);
+  if (hook) return <WebhookDetail id={decodeURIComponent(hook[1]!)} />;
+  switch (path) {
+    case '/':
+      return <Overview />;
+    case '/settings/tokens':
+      return <Tokens />;
+    case '/settings/webhooks':
+      return <Webhooks />;
+    case '/settings/members':
+      return <Members />;
+    case '/settings/pipeline':
+      return <PipelineSettings />;
+    case '/account':
+      return <Account />;
+    case '/docs':
+      return <Docs />;
+    default:
+      return (
+        <>
+          <h1>Page not found</h1>
+          <p>
+            There is no page at <code>{path}</code>. <Link href="/">Go to the overview</Link>.
+          </p>
+        </>
+      );
+  }
+}
+
+function Frame({ nav, children }: { nav?: preact.ComponentChildren; children: preact.ComponentChildren }) {
+  return (
+    <>
+      <header class="top">
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <Link href="/" class="brand">
+          Talent Pipeline
+        </Link>
+        {nav}
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+/** Human names for the API's codes. */
+export const STAGE_LABELS: Record<string, string> = {
+  applied: 'Applied',
+  ai_screened: 'AI screened',
+  interview_scheduled: 'Interview scheduled',
+  interviewed: 'Interviewed',
+  offer_sent: 'Offer sent',
+  offer_accepted: 'Offer accepted',
+  onboarding: 'Onboarding',
+  placed: 'Placed',
+  rejected: 'Rejected',
+};
+export const STAGE_ORDER = Object.keys(STAGE_LABELS);
+export const stageLabel = (s: string) => STAGE_LABELS[s] ?? s;
+
+export const SCOPE_HELP: Record<string, string> = {
+  'candidates:read': 'List candidates',
+  'candidates:write': 'Create candidates',
+  'requisitions:read': 'List requisitions',
+  'pipeline:read': 'Read stage counts and stuck candidates',
+  'pipeline:write': 'Move candidates between stages',
+  '*': 'Full access, including every future scope (admins only)',
+};
+
+export const EVENT_HELP: Record<string, string> = {
+  'candidate.created': 'A candidate was created',
+  'candidate.stage_changed': 'A candidate moved to another stage',
+  'offer.sent': 'An offer was sent',
+  'offer.accepted': 'An offer was accepted',
+  'placement.created': 'A candidate was placed',
+};

@@ -1,0 +1,221 @@
+/** Members: everyone sees the list and roles; admins add, change roles, remove, reset passwords, clear lockouts. */
+import { useState } from 'preact/hooks';
+import { api, errorText, unwrap } from '../api/client';
+import { isAdmin, useSession } from '../session';
+import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
+
+const fetchMembers = async () => (await unwrap(api.GET('/api/members'))).data;
+type Member = Awaited<ReturnType<typeof fetchMembers>>[number];
+type Role = Member['role'];
+
+type Pending = { kind: 'remove' | 'reset'; member: Member } | undefined;
+
+export function Members() {
+  const { session } = useSession();
+  const admin = isAdmin(session);
+  const [load, reload] = useLoad(fetchMembers);
+  const [secret, setSecret] = useState<{ email: string; password: string }>();
+  const [pending, setPending] = useState<Pending>();
+  const [notice, setNotice] = useState<string>();
+  const [rowError, setRowError] = useState<string>();
+
+  const act = async (what: () => Promise<string>) => {
+    setNotice(undefined);
+    setRowError(undefined);
+    try {
+      setNotice(await what());
+      await reload();
+    } catch (err) {
+      setRowError(errorText(err));
+    }
+  };
+
+  return (
+    <>
+      <PageTitle title="Members">Members</PageTitle>
+      <p class="lead">
+        {admin
+          ? 'People who can sign in to this workspace. Admins manage members, tokens with full access and pipeline settings.'
+          : 'People who can sign in to this workspace. Only workspace admins can add or change members.'}
+      </p>
+      {secret && (
+        <ShownOnce
+          label={`Temporary password for ${secret.email}`}
+          value={secret.password}
+          warning="It will not be shown again. Give it to them privately; they must choose their own password when they first sign in."
+          onDone={() => setSecret(undefined)}
+        />
+      )}
+      {admin && !secret && <AddMember onAdded={(email, password) => { setSecret({ email, password }); void reload(); }} />}
+      {notice && <Notice kind="success">{notice}</Notice>}
+      {rowError && (
+        <p class="alert error" role="alert">
+          {rowError}
+        </p>
+      )}
+      <section aria-labelledby="members-h">
+        <h2 id="members-h">People</h2>
+        <Loaded load={load} what="the members" retry={reload}>
+          {(members) =>
+            members.length === 0 ? (
+              <Empty>Nobody yet. {admin ? 'Add a member above.' : 'Ask a workspace admin to add people.'}</Empty>
+            ) : (
+              <Scroll label="Members">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Email</th>
+                      <th scope="col">Role</th>
+                      <th scope="col">Added</th>
+                      {admin && (
+                        <th scope="col">
+                          <span class="sr-only">Actions</span>
+                        </th>
+                      )}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {members.map((m) => {
+                      const self = m.id === session.user.id;
+                      const other: Role = m.role === 'admin' ? 'member' : 'admin';
+                      return (
+                        <tr key={m.id}>
+                          <td>
+                            {m.email}
+                            {self && <span class="hint"> (you)</span>}
+                            {m.must_change_password && <div class="hint">must choose a new password at next sign-in</div>}
+                          </td>
+                          <td>
+                            <span class="badge">{m.role}</span>
+                          </td>
+                          <td>
+                            <When iso={m.created_at} />
+                          </td>
+                          {admin && (
+                            <td>
+                              <div class="row tight">
+                                <button
+                                  type="button"
+                                  aria-label={`Make ${m.email} ${other === 'admin' ? 'an admin' : 'a member'}`}
+                                  onClick={() =>
+                                    act(async () => {
+                                      await unwrap(api.PATCH('/api/members/{id}', { params: { path: { id: m.id } }, body: { role: other } }));
+                                      return `${m.email} is now ${other === 'admin' ? 'an admin' : 'a member'}.`;
+                                    })
+                                  }
+                                >
+                                  Make {other}
+                                </button>
+                                {!self && (
+                                  <button type="button" aria-label={`Reset password of ${m.email}`} onClick={() => setPending({ kind: 'reset', member: m })}>
+                                    Reset password
+                                  </button>
+                                )}
+                                <button
+                                  type="button"
+                                  aria-label={`Clear lockout of ${m.email}`}
+                                  onClick={() =>
+                                    act(async () => {
+                                      const r = await unwrap(api.DELETE('/api/members/{id}/lockout', { params: { path: { id: m.id } } }));
+                                      return r.cleared ? `Cleared ${r.cleared} lockout${r.cleared === 1 ? '' : 's'} for ${m.email}: they can sign in again.` : `${m.email} was not locked out.`;
+                                    })
+                                  }
+                                >
+                                  Clear lockout
+                                </button>
+                                {!self && (
+                                  <button type="button" class="danger" aria-label={`Remove ${m.email}`} onClick={() => setPending({ kind: 'remove', member: m })}>
+                                    Remove
+                                  </button>
+                                )}
+                              </div>
+                            </td>
+                          )}
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </Scroll>
+            )
+          }
+        </Loaded>
+      </section>
+      {admin && (
+        <ConfirmDialog
+          open={!!pending}
+          title={pending?.kind === 'remove' ? `Remove ${pending.member.email}?` : `Reset the password of ${pending?.member.email ?? ''}?`}
+          confirmLabel={pending?.kind === 'remove' ? 'Remove member' : 'Reset password'}
+          danger={pending?.kind === 'remove'}
+          onClose={() => setPending(undefined)}
+          onConfirm={async () => {
+            const p = pending!;
+            if (p.kind === 'remove') {
+              await unwrap(api.DELETE('/api/members/{id}', { params: { path: { id: p.member.id } } }));
+              setNotice(`${p.member.email} was removed and can no longer sign in.`);
+            } else {
+              const r = await unwrap(api.POST('/api/members/{id}/reset-password', { params: { path: { id: p.member.id } } }));
+              setSecret({ email: p.member.email, password: r.data.temporary_password });
+            }
+            await reload();
+          }}
+        >
+          {pending?.kind === 'remove' ? (
+            <p>They are signed out everywhere and can no longer sign in. Tokens they created keep working until revoked.</p>
+          ) : (
+            <p>They are signed out everywhere, any lockout is cleared, and you get a temporary password to give them.</p>
+          )}
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
+
+function AddMember({ onAdded }: { onAdded: (email: string, password: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      class="card"
+      aria-labelledby="add-member-h"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(undefined);
+        try {
+          const r = await unwrap(api.POST('/api/members', { body: { email: email.trim(), role } }));
+          setEmail('');
+          setRole('member');
+          onAdded(r.data.member.email, r.data.temporary_password);
+        } catch (err) {
+          setError(errorText(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <h2 id="add-member-h">Add a member</h2>
+      <div class="field">
+        <label for="member-email">Email</label>
+        <input id="member-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+      </div>
+      <div class="field">
+        <label for="member-role">Role</label>
+        <select id="member-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+          <option value="member">Member: tokens, webhooks, read settings</option>
+          <option value="admin">Admin: also members, pipeline settings, full-access tokens</option>
+        </select>
+      </div>
+      {error && (
+        <p class="alert error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Adding…' : 'Add member'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,477 @@
+/**
+ * The workspace console in a real browser: Debian's Chromium (playwright-core) against the real
+ * local stack (`npm start` on a temp DATA_DIR: DynamoDB Local, the real handlers, the webhook
+ * pipeline). One stack and one browser for the file; the tests run in order, as one admin's
+ * session would. Every page is checked with axe (no serious or critical violations) and any
+ * browser console error fails the test it happened in.
+ */
+import { generate } from 'selfsigned';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONSOLE_DIST, CONSOLE_ROOT } from '../../console/build';
+import { CONSOLE_JS_BUDGET_BYTES, firstLoadJs } from '../../infra/bench/console-weight';
+import { axe, collectConsoleErrors, launchChromium, seriousOf, type AxeSummary } from '../helpers/browser';
+import { e2eSandbox, sleep, type Running } from '../helpers/processes';
+import { tlsServers } from '../helpers/tls-servers';
+
+// A revoked token must stop working within the authorizer cache period; 1 s keeps the test short.
+process.env.AUTHORIZER_CACHE_TTL_SECONDS = '1';
+
+const { freshDir, startLocal, cleanup } = e2eSandbox();
+const tls = tlsServers(inject('tls'));
+let browser: Browser | undefined;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let stack: Running;
+let origin: string;
+let admin: { email: string; password: string };
+const axeRuns: AxeSummary[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium(); // first: a missing Chromium fails at once, with how to install it
+  stack = await startLocal(freshDir('browser'), 90_000);
+  origin = new URL(stack.baseUrl).origin;
+  const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout());
+  if (!login) throw new Error(`no demo login in the banner:\n${stack.stdout()}`);
+  admin = { email: login[1]!, password: login[2]! };
+  context = await browser.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  errors = collectConsoleErrors(page);
+}, 150_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await tls.closeAll();
+  await cleanup();
+  if (axeRuns.length) {
+    console.log(
+      `axe: ${axeRuns
+        .map((r) => `${r.page}: ${r.violations.length ? r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes}: ${v.targets.join(', ')})`).join(', ') : 'no violations'}`)
+        .join('; ')}`,
+    );
+  }
+});
+
+/** axe on the page as it stands (no serious or critical violations), and no console errors so far. */
+async function check(label: string, on: Page = page, errs: string[] = errors) {
+  const summary = await axe(on, label);
+  axeRuns.push(summary);
+  expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
+  expect(errs, `browser console on ${label}`).toEqual([]);
+}
+
+const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+/** A link of the main navigation. */
+const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+async function signIn(email: string, password: string, on: Page = page) {
+  await on.getByLabel('Email').fill(email);
+  await on.getByLabel('Password', { exact: true }).fill(password);
+  await on.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('workspace console', () => {
+  it('was built by npm start, with first-load JavaScript within the 150 KB gzip budget', () => {
+    expect(stack.stdout()).toMatch(/^\s*Console\s+http:\/\/127\.0\.0\.1:\d+\/\s*$/m);
+    const w = firstLoadJs(CONSOLE_DIST);
+    expect(w).toMatchObject({ measured: true });
+    if (!w.measured) return;
+    expect(w.gzip).toBeLessThanOrEqual(CONSOLE_JS_BUDGET_BYTES);
+    // A production build, even though vitest runs with NODE_ENV=test: the development JSX
+    // transform would embed source file paths (and half again the bytes).
+    for (const f of w.files) expect(readFileSync(join(CONSOLE_DIST, f.path), 'utf8')).not.toContain(CONSOLE_ROOT);
+  });
+
+  it('signs in: a wrong password is explained, then the admin lands on the page they asked for', async () => {
+    await page.goto('/settings/tokens');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
+    await heading('Sign in to your workspace').waitFor();
+    await check('sign-in');
+
+    await signIn(admin.email, 'not-the-password');
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/email or password is incorrect/i);
+
+    // The right password, from the keyboard alone: Tab between fields, Enter submits, focus is visible.
+    await page.getByLabel('Email').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.id')).toBe('password');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).not.toBe('none');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(admin.password);
+    await page.keyboard.press('Enter');
+    await heading('API tokens').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings/tokens');
+  });
+
+  it('shows the overview: stage chart, total active, stuck candidates longest first, open requisitions', async () => {
+    await nav('Overview').click();
+    await heading('Overview').waitFor();
+    const chart = page.getByRole('figure', { name: 'Candidates per stage' });
+    await chart.waitFor();
+    await expect.poll(() => chart.textContent()).toMatch(/Applied\s*\d+/);
+    const stuck = page.getByRole('table', { name: /Stuck candidates/ });
+    const days = (await stuck.locator('tbody tr td:nth-child(3)').allTextContents()).map(Number);
+    expect(days.length).toBeGreaterThan(0);
+    expect(days).toEqual([...days].sort((a, b) => b - a));
+    await page.getByRole('table', { name: /Open requisitions/ }).getByRole('cell', { name: 'Senior Backend Engineer' }).waitFor();
+    await check('overview');
+  });
+
+  it('creates a token, which works against /api/v1 with plain fetch, then revokes it', async () => {
+    await nav('API tokens').click();
+    await heading('API tokens').waitFor();
+    await check('tokens');
+    await page.getByLabel('Name').fill('Browser test sync');
+    await page.getByRole('checkbox', { name: /candidates:read/ }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const field = page.getByRole('textbox', { name: /New token “Browser test sync”/ });
+    await field.waitFor();
+    const token = await field.inputValue();
+    expect(token).toMatch(/^tps_/);
+    await expect.poll(() => page.getByText('will not be shown again').count()).toBe(1);
+    await check('tokens: token shown once');
+
+    const call = () => fetch(`${stack.baseUrl}/candidates?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await call()).status).toBe(200);
+
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('button', { name: 'Revoke Browser test sync' }).click();
+    const dialog = page.getByRole('dialog', { name: /Revoke the token “Browser test sync”/ });
+    await expect.poll(() => dialog.textContent()).toMatch(/within 60 seconds/);
+    await check('tokens: revoke dialog');
+    await dialog.getByRole('button', { name: 'Revoke token' }).click();
+    await page.getByText('Token “Browser test sync” revoked').waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: 'Browser test sync' }).count()).toBe(0);
+    // Refused once the (shortened) authorizer cache lets go of it.
+    const deadline = Date.now() + 10_000;
+    let status = 200;
+    while (Date.now() < deadline && (status = (await call()).status) === 200) await sleep(250);
+    expect(status).toBe(401);
+    expect(errors).toEqual([]);
+  });
+
+  it('creates a webhook to a local HTTPS receiver, sends a test and finds it in the delivery log', async () => {
+    const receiver = await tls.start((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('received by the browser-test receiver');
+    });
+    const url = `https://127.0.0.1:${receiver.port}/hooks`;
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    await page.getByText('No endpoints yet').waitFor();
+    await check('webhooks (empty)');
+
+    // Checked as you type: http:// is refused before anything is sent.
+    const field = page.getByLabel('Endpoint URL');
+    await field.fill('http://127.0.0.1/hooks');
+    await page.getByText('The URL must start with https://').waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await field.fill(url);
+    await page.getByText('Looks good').waitFor();
+    await page.getByRole('checkbox', { name: /candidate\.created/ }).check();
+    await page.getByLabel('Description (optional)').fill('browser test receiver');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = page.getByRole('textbox', { name: 'Signing secret of the new endpoint' });
+    expect(await secret.inputValue()).not.toBe('');
+    await check('webhooks: secret shown once');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    await page.getByRole('link', { name: url }).click();
+    await heading('Webhook endpoint').waitFor();
+    await page.getByText('No deliveries yet').waitFor();
+    await page.getByRole('button', { name: 'Send test' }).click();
+    const result = page.getByTestId('test-result');
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/Delivered\. Status 200, \d+ ms\./);
+    expect(receiver.requests.at(-1)?.headers['webhook-signature']).toMatch(/^v1,/);
+
+    const log = page.getByRole('table', { name: /Delivery attempts/ });
+    const row = log.getByRole('row').filter({ hasText: 'webhook.test' }).first();
+    await expect.poll(() => row.textContent()).toMatch(/Succeeded.*200/);
+    await row.getByText('Response body').click();
+    await row.getByText('received by the browser-test receiver').waitFor();
+    await check('webhook detail');
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByText('Endpoint disabled').waitFor();
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByText('Endpoint enabled').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it("shows why a failing receiver failed (an untrusted certificate), on the page and in the log, then deletes it", async () => {
+    // A cert the stack does not trust: the TLS handshake fails, and the reason must reach the page.
+    const untrusted = await generate([{ name: 'commonName', value: 'untrusted.example' }], { keyType: 'ec', algorithm: 'sha256' });
+    const bad = await tls.start(() => undefined, { cert: untrusted.cert, key: untrusted.private });
+    const url = `https://127.0.0.1:${bad.port}/hooks`;
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('link', { name: url }).click();
+    await heading('Webhook endpoint').waitFor();
+    await page.getByRole('button', { name: 'Send test' }).click();
+    const result = page.getByTestId('test-result');
+    await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/Failed\./);
+    expect(await result.textContent()).toMatch(/Reason: .*(tls|certificate)/i);
+    const row = page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'webhook.test' }).first();
+    await expect.poll(() => row.textContent()).toMatch(/Failed.*\(tls\)/);
+    await page.getByLabel('Result').selectOption('succeeded');
+    await page.getByText('No deliveries match these filters').waitFor();
+    await check('webhook detail (failed test)');
+
+    await page.getByRole('button', { name: 'Delete endpoint' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this endpoint?' });
+    await check('webhook delete dialog');
+    await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
+    await heading('Webhooks').waitFor();
+    const listed = page.getByRole('row').filter({ hasText: url });
+    await expect.poll(() => listed.textContent()).toMatch(/deleted/);
+    expect(errors).toEqual([]);
+  });
+
+  it('webhook operations: a real event, resend, paging past 10, secret rotation and replay progress', async () => {
+    const receiver = await tls.start((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const url = `https://127.0.0.1:${receiver.port}/ops`;
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    await page.getByLabel('Endpoint URL').fill(url);
+    await page.getByRole('checkbox', { name: /candidate\.created/ }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('link', { name: url }).click();
+    await heading('Webhook endpoint').waitFor();
+
+    // A real event: a candidate created through the API reaches the endpoint through the pipeline.
+    const created = await fetch(`${stack.baseUrl}/candidates`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.demoToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Browser Test Candidate' }),
+    });
+    expect(created.status).toBe(201);
+    const log = page.getByRole('table', { name: /Delivery attempts/ });
+    const eventRows = log.getByRole('row').filter({ hasText: 'candidate.created' });
+    const refreshUntil = async (rows: typeof eventRows, n: number) => {
+      const deadline = Date.now() + 20_000;
+      while ((await rows.count()) < n && Date.now() < deadline) {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        await sleep(500);
+      }
+      expect(await rows.count()).toBeGreaterThanOrEqual(n);
+    };
+    await refreshUntil(eventRows, 1);
+    await eventRows.first().getByRole('button', { name: /^Resend/ }).click();
+    await page.getByText(/queued for delivery again/).waitFor();
+    await refreshUntil(eventRows, 2);
+
+    // Eleven more attempts: the first page shows 10, the rest are one click away.
+    for (let i = 0; i < 11; i++) {
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page.getByTestId('test-result').waitFor();
+    }
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => log.locator('tbody tr').count()).toBe(10);
+    await page.getByRole('button', { name: 'Load older deliveries' }).click();
+    await expect.poll(() => log.locator('tbody tr').count()).toBeGreaterThanOrEqual(13);
+
+    await page.getByLabel('Grace period').selectOption({ label: 'Keep the old secret for 1 hour' });
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    expect(await page.getByRole('textbox', { name: 'New signing secret' }).inputValue()).not.toBe('');
+    await page.getByText('The old secret stops signing at').waitFor();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    await page.getByRole('button', { name: 'Start replay' }).click();
+    await expect.poll(() => page.getByText(/Replay since .*: (running|done)/).count()).toBe(1);
+    await expect.poll(() => page.getByText(/Replay since .*: done/).count(), { timeout: 20_000 }).toBe(1);
+    await page.getByText(/\d+ of \d+ sent, 0 remaining/).waitFor();
+    await check('webhook detail (operations)');
+  });
+
+  it('a failed save keeps what was typed and shows the API message', async () => {
+    await nav('Account').click();
+    await heading('Your account').waitFor();
+    await page.getByLabel('Current password').fill('certainly not my password');
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('New password again').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/current_password is incorrect/);
+    expect(await page.getByLabel('New password', { exact: true }).inputValue()).toBe('a brand new passphrase');
+    expect(await page.getByLabel('Current password').inputValue()).toBe('certainly not my password');
+    await check('account (failed save)');
+  });
+
+  it('members: the admin adds a member, changes roles, resets and removes; the member sees no admin actions', async () => {
+    const email = 'recruiter@demo.example';
+    await nav('Members').click();
+    await heading('Members').waitFor();
+    await page.getByRole('cell', { name: admin.email }).first().waitFor();
+    await check('members (admin)');
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Role').selectOption('member');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const temp = await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue();
+    expect(temp.length).toBeGreaterThanOrEqual(12);
+    await check('members: temporary password');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    const row = page.getByRole('row').filter({ hasText: email });
+    await expect.poll(() => row.textContent()).toMatch(/member/);
+
+    await page.getByRole('button', { name: `Make ${email} an admin` }).click();
+    await page.getByText(`${email} is now an admin.`).waitFor();
+    await page.getByRole('button', { name: `Make ${email} a member` }).click();
+    await page.getByText(`${email} is now a member.`).waitFor();
+    await page.getByRole('button', { name: `Clear lockout of ${email}` }).click();
+    await page.getByText(/was not locked out|Cleared \d+ lockout/).waitFor();
+
+    // The member, in a browser of their own: the temporary password leads to the account page first.
+    const memberContext = await browser!.newContext({ baseURL: origin, viewport: { width: 375, height: 800 } });
+    const m = await memberContext.newPage();
+    m.setDefaultTimeout(10_000);
+    const mErrors = collectConsoleErrors(m);
+    try {
+      await m.goto('/settings/members');
+      await m.getByRole('heading', { level: 1, name: 'Sign in to your workspace' }).waitFor();
+      await signIn(email, temp, m);
+      await m.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+      await m.getByText('You signed in with a temporary password').waitFor();
+      await check('account (must change password, 375 px)', m, mErrors);
+      const mine = 'a recruiter password of my own';
+      await m.getByLabel('Current password').fill(temp);
+      await m.getByLabel('New password', { exact: true }).fill(mine);
+      await m.getByLabel('New password again').fill(mine);
+      await m.getByRole('button', { name: 'Change password' }).click();
+      await m.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+
+      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members', exact: true }).click();
+      await m.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+      await m.getByText('Only workspace admins can add or change members.').waitFor();
+      await m.getByRole('cell', { name: admin.email }).first().waitFor();
+      expect(await m.getByRole('button', { name: /^(Make|Remove|Reset password|Clear lockout)/ }).count()).toBe(0);
+      expect(await m.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+      await check('members (member, 375 px)', m, mErrors);
+
+      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens', exact: true }).click();
+      await m.getByRole('checkbox', { name: /candidates:read/ }).waitFor();
+      expect(await m.getByRole('checkbox', { name: /^\*/ }).count()).toBe(0);
+      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pipeline', exact: true }).click();
+      await m.getByText('Only workspace admins can change these.').waitFor();
+      expect(await m.getByRole('button', { name: 'Save thresholds' }).count()).toBe(0);
+      await check('pipeline (member, 375 px)', m, mErrors);
+    } finally {
+      await memberContext.close();
+    }
+
+    await page.getByRole('button', { name: `Reset password of ${email}` }).click();
+    const reset = page.getByRole('dialog', { name: `Reset the password of ${email}?` });
+    await reset.getByRole('button', { name: 'Reset password' }).click();
+    expect(await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue()).not.toBe(temp);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('button', { name: `Remove ${email}` }).click();
+    await page.getByRole('dialog', { name: `Remove ${email}?` }).getByRole('button', { name: 'Remove member' }).click();
+    await page.getByText(`${email} was removed`).waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: email }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('lockout: repeated wrong passwords say how long to wait; the admin clears the lockout', async () => {
+    const email = 'locked.out@demo.example';
+    await nav('Members').click();
+    await heading('Members').waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const temp = await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    const other = await browser!.newContext({ baseURL: origin });
+    const p = await other.newPage();
+    p.setDefaultTimeout(10_000);
+    const pErrors = collectConsoleErrors(p);
+    try {
+      await p.goto('/signin');
+      const alert = p.getByRole('alert');
+      let text = '';
+      for (let i = 0; i < 20 && !/Too many failed sign-ins/.test(text); i++) {
+        await signIn(email, `wrong password ${i}`, p);
+        await expect.poll(async () => (text = (await alert.textContent()) ?? ''), { timeout: 10_000 }).toMatch(new RegExp(`incorrect|Too many`));
+        await expect.poll(() => p.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);
+      }
+      expect(text).toMatch(/Too many failed sign-ins for this account\. Try again in \d+ (minutes?|seconds?)/);
+      await check('sign-in (locked out)', p, pErrors);
+
+      await page.getByRole('button', { name: `Clear lockout of ${email}` }).click();
+      await page.getByText(new RegExp(`Cleared \\d+ lockouts? for ${email.replace('.', '\\.')}`)).waitFor();
+      await signIn(email, temp, p);
+      await p.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+      expect(pErrors).toEqual([]);
+    } finally {
+      await other.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('a threshold change shows up in the overview', async () => {
+    await nav('Overview').click();
+    const stuck = page.getByRole('table', { name: /Stuck candidates/ });
+    await stuck.waitFor();
+    const stages = await stuck.locator('tbody tr td:nth-child(2)').allTextContents();
+    const stage = stages[0]!;
+    expect(stages.filter((s) => s === stage).length).toBeGreaterThan(0);
+
+    await nav('Pipeline').click();
+    await heading('Pipeline settings').waitFor();
+    const field = page.getByLabel(stage, { exact: true });
+    await field.waitFor();
+    await check('pipeline settings (admin)');
+    await field.fill('0');
+    await page.getByRole('button', { name: 'Save thresholds' }).click();
+    await page.getByText('Thresholds saved.').waitFor();
+
+    await nav('Overview').click();
+    await stuck.or(page.getByText('Nobody is stuck')).first().waitFor();
+    const after = await stuck.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(after).not.toContain(stage);
+    expect(after.length).toBe(stages.length - stages.filter((s) => s === stage).length);
+
+    await nav('Pipeline').click();
+    await page.getByLabel(stage, { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save thresholds' }).click();
+    await page.getByText('Thresholds saved.').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('an expired session returns to sign-in, then to the page the user was on', async () => {
+    await nav('Webhooks').click();
+    await heading('Webhooks').waitFor();
+    await context.clearCookies(); // what the idle timeout does, as the browser sees it
+    await nav('API tokens').click();
+    await heading('Sign in to your workspace').waitFor();
+    await page.getByText('Your session has ended').waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/settings/tokens');
+    await signIn(admin.email, admin.password);
+    await heading('API tokens').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings/tokens');
+    await nav('API docs').click();
+    await heading('API reference').waitFor();
+    await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates/ }).waitFor();
+    await check('API docs');
+    expect(errors).toEqual([]);
+  });
+
+  it('signs out, and a signed-out visitor is sent to sign-in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in to your workspace').waitFor();
+    await page.getByText('You have signed out.').waitFor();
+    await page.goto('/settings/webhooks');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
+    expect(errors).toEqual([]);
+  });
+});
