@@ -102,7 +102,8 @@ beforeAll(() => {
     }
   }
   console.info(`synth with bundling took ${Math.round(performance.now() - started)} ms`);
-}, 120_000);
+  // One esbuild bundle per function (40 now): on two shared cores under load this took 131 s.
+}, 300_000);
 
 afterAll(() => {
   if (assemblyDir) rmSync(assemblyDir, { recursive: true, force: true });
