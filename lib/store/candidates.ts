@@ -155,9 +155,11 @@ export async function moveCandidate(
                 Key: keys.candidate(tenantId, id),
                 UpdateExpression:
                   'SET #stage = :to, updated_at = :at, stage_entered_at = :at, GSI1PK = :gpk, GSI1SK = :gsk',
-                ConditionExpression: '#stage = :from',
-                ExpressionAttributeNames: { '#stage': 'stage' },
+                // The counters moved are the requisition's that was read: a PATCH may change it.
+                ConditionExpression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'}`,
+                ExpressionAttributeNames: { '#stage': 'stage', '#req': 'req_id' },
                 ExpressionAttributeValues: {
+                  ...(reqId && { ':req': reqId }),
                   ':to': stage,
                   ':from': from,
                   ':at': at,

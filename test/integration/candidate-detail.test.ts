@@ -164,15 +164,27 @@ describe('PATCH /api/v1/candidates/{id}', () => {
   });
 
   it('keeps counters exact when PATCHes and moves race', async () => {
+    // A move conditions on the requisition it read too: a racing PATCH must not leave the
+    // stage counts on the old requisition.
+    for (let round = 0; round < 3; round++) {
+      const rid = await create({ name: `Round ${round}`, req_id: reqA });
+      const results = await Promise.all([move(rid, 'interviewed'), patch(rid, { req_id: reqB }), move(rid, 'offer_sent')]);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    }
+    for (const [req, stage] of [[reqA, 'interviewed'], [reqA, 'offer_sent'], [reqB, 'interviewed'], [reqB, 'offer_sent']]) {
+      const res = await stack.call('GET', `/api/v1/candidates?req_id=${req}&stage=${stage}&limit=200`, { token });
+      expect(res.body.count, `${stage} on ${req === reqA ? 'A' : 'B'}`).toBe(res.body.data.length);
+    }
     const id = await create({ name: 'Contended', req_id: reqA });
     const before = await reqCounts();
-    await Promise.all([
+    const results = await Promise.all([
       patch(id, { req_id: reqB }),
       move(id, 'interviewed'),
       patch(id, { name: 'Contended 2' }),
       move(id, 'offer_sent'),
       patch(id, { email: 'c@example.com' }),
     ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const c = (await get(id)).body.data;
     expect(c).toMatchObject({ req_id: reqB, name: 'Contended 2', email: 'c@example.com' });
     const after = await reqCounts();
