@@ -2,5 +2,5 @@ import { changeStage } from '../lib/domain/candidates';
 import { apiHandler, route } from '../lib/http';
 
 export const handler = apiHandler(route('change-stage'), async ({ principal, body }) => ({
-  data: await changeStage(principal.tenantId, body),
+  data: await changeStage(principal.tenantId, body, { type: 'token', id: principal.tokenId }),
 }));

@@ -53,3 +53,10 @@ export class UnsupportedMediaTypeError extends AppError {
     super(415, message);
   }
 }
+
+/** A stage move whose `from_stage` is no longer the candidate's stage (a stale move). */
+export class StaleStageError extends ConflictError {
+  constructor(current: string, expected: string) {
+    super(`candidate is in stage ${current}, not ${expected}; read it again before moving it`);
+  }
+}

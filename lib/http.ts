@@ -20,6 +20,8 @@ type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 export interface TokenPrincipal {
   tenantId: string;
   tenantSlug: string;
+  /** The API token's id (not the token): who made a change, in stage history. */
+  tokenId: string;
   scopes: string[];
 }
 
@@ -107,7 +109,7 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     throw new Error('authorizer context has no tenantId');
   }
   const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? '') };
-  if (auth === 'token') return { ...tenant, scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
+  if (auth === 'token') return { ...tenant, tokenId: String(ctx.tokenId ?? ''), scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
   return { ...tenant, userId: String(ctx.userId), email: String(ctx.email), role: ctx.role === 'admin' ? 'admin' : 'member' };
 }
 

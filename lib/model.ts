@@ -62,6 +62,7 @@ export const MAX_OFFSET = 10_000;
 export const EVENT_TYPES = [
   'candidate.created',
   'candidate.stage_changed',
+  'candidate.updated',
   'offer.sent',
   'offer.accepted',
   'placement.created',

@@ -28,6 +28,10 @@ export const ListCandidatesQuery = z.strictObject({
   req_id: z.optional(uuid('req_id')),
   limit: z._default(intParam('limit', 1, 200), 50),
   offset: z._default(intParam('offset', 0, MAX_OFFSET), 0),
+  /** Opaque: the `next_cursor` of the previous page, with the same filters. */
+  cursor: z.optional(
+    z.string({ error: 'cursor must be a string' }).check(z.minLength(1, { error: 'cursor must not be empty' }), z.maxLength(2048, { error: 'cursor must be at most 2048 characters' })),
+  ),
 });
 export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
 
@@ -42,26 +46,24 @@ const text = (name: string, max: number) =>
       z.regex(/^[^\p{Cc}\p{Cs}]*$/u, { error: `${name} must not contain control characters` }),
     );
 
+const candidateEmail = z.email({ error: 'email must be an email address' }).check(z.maxLength(254));
+const candidatePhone = z
+  .string({ error: 'phone must be a string' })
+  .check(
+    z.trim(),
+    z.regex(/^\+?[0-9 ().\-/]{3,40}$/, {
+      error: 'phone must be 3 to 40 digits, spaces or + ( ) . - /',
+    }),
+  );
+const resumeUrl = z
+  .url({ protocol: /^https?$/, error: 'resume_url must be an http(s) URL' })
+  .check(z.maxLength(2048));
+
 export const CreateCandidateBody = z.strictObject({
   name: text('name', 200),
-  email: z.optional(
-    z.email({ error: 'email must be an email address' }).check(z.maxLength(254)),
-  ),
-  phone: z.optional(
-    z
-      .string({ error: 'phone must be a string' })
-      .check(
-        z.trim(),
-        z.regex(/^\+?[0-9 ().\-/]{3,40}$/, {
-          error: 'phone must be 3 to 40 digits, spaces or + ( ) . - /',
-        }),
-      ),
-  ),
-  resume_url: z.optional(
-    z
-      .url({ protocol: /^https?$/, error: 'resume_url must be an http(s) URL' })
-      .check(z.maxLength(2048)),
-  ),
+  email: z.optional(candidateEmail),
+  phone: z.optional(candidatePhone),
+  resume_url: z.optional(resumeUrl),
   req_id: z.optional(uuid('req_id')),
   stage: z._default(stageEnum, 'applied'),
 });
@@ -76,9 +78,26 @@ export const ListRequisitionsQuery = z.strictObject({
 });
 export type ListRequisitionsQuery = z.output<typeof ListRequisitionsQuery>;
 
+/**
+ * A profile change: any of the fields, at least one. `null` clears an optional field (and
+ * `req_id: null` takes the candidate off its requisition). Stage changes go through POST /pipeline.
+ */
+export const UpdateCandidateBody = z
+  .strictObject({
+    name: z.optional(text('name', 200)),
+    email: z.optional(z.nullable(candidateEmail)),
+    phone: z.optional(z.nullable(candidatePhone)),
+    resume_url: z.optional(z.nullable(resumeUrl)),
+    req_id: z.optional(z.nullable(uuid('req_id'))),
+  })
+  .check(z.refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'body must change at least one of name, email, phone, resume_url, req_id' }));
+export type UpdateCandidateBody = z.output<typeof UpdateCandidateBody>;
+
 export const ChangeStageBody = z.strictObject({
   candidate_id: uuid('candidate_id'),
   stage: stageEnum,
+  /** The stage the caller believes the candidate is in: a stale belief is a 409, not a move. */
+  from_stage: z.optional(z.enum(STAGES, { error: `from_stage must be one of ${STAGES.join(', ')}` })),
 });
 export type ChangeStageBody = z.output<typeof ChangeStageBody>;
 
@@ -101,6 +120,28 @@ export const Candidate = z.object({
   updated_at: timestamp,
 });
 export type Candidate = z.infer<typeof Candidate>;
+
+/** Who made a change: the API token or the workspace user. */
+export const Actor = z.object({ type: z.enum(['token', 'user']), id: z.string() });
+export type Actor = z.infer<typeof Actor>;
+
+/**
+ * One stay in a stage, oldest first (like Greenhouse v3 `application_stages`). The first stay
+ * starts when the candidate was created; `actor` and `from_stage` are null for it.
+ */
+export const StageStay = z.object({
+  stage: z.enum(STAGES),
+  from_stage: z.nullable(z.enum(STAGES)),
+  entered_at: timestamp,
+  /** Null for the current stage. */
+  exited_at: z.nullable(timestamp),
+  actor: z.nullable(Actor),
+});
+export type StageStay = z.infer<typeof StageStay>;
+
+/** One candidate: the list shape plus its stage history. */
+export const CandidateDetail = z.object({ ...Candidate.shape, stage_history: z.array(StageStay) });
+export type CandidateDetail = z.infer<typeof CandidateDetail>;
 
 /** What create answers: the candidate as listed, without updated_at. */
 export const CreatedCandidate = z.omit(Candidate, { updated_at: true });
@@ -152,6 +193,8 @@ export const CandidateList = z.object({
   count: z.int(),
   offset: z.int(),
   limit: z.int(),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: z.nullable(z.string()),
 });
 export const RequisitionList = z.object({ data: z.array(Requisition), count: z.int() });
 export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });

@@ -14,8 +14,8 @@ export const STAGE_ORDER = Object.keys(STAGE_LABELS);
 export const stageLabel = (s: string) => STAGE_LABELS[s] ?? s;
 
 export const SCOPE_HELP: Record<string, string> = {
-  'candidates:read': 'List candidates',
-  'candidates:write': 'Create candidates',
+  'candidates:read': 'List and read candidates, with their stage history',
+  'candidates:write': 'Create and update candidates',
   'requisitions:read': 'List requisitions',
   'pipeline:read': 'Read stage counts and stuck candidates',
   'pipeline:write': 'Move candidates between stages',
@@ -25,6 +25,7 @@ export const SCOPE_HELP: Record<string, string> = {
 export const EVENT_HELP: Record<string, string> = {
   'candidate.created': 'A candidate was created',
   'candidate.stage_changed': 'A candidate moved to another stage',
+  'candidate.updated': "A candidate's profile changed (name, email, phone, resume or requisition)",
   'offer.sent': 'An offer was sent',
   'offer.accepted': 'An offer was accepted',
   'placement.created': 'A candidate was placed',

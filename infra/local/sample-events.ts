@@ -38,6 +38,8 @@ const samples: Record<string, { query?: Record<string, string>; body?: unknown; 
   'create-candidate': {
     body: { name: 'Jordan Rivers', email: 'jordan.rivers@example.com', phone: '+1 555 0199', req_id: DEMO.requisitions[0]!.id },
   },
+  'get-candidate': { params: { id: demoCandidateId(2) } },
+  'update-candidate': { params: { id: demoCandidateId(2) }, body: { email: 'alan.turing@example.com', phone: '+44 20 7946 0018' } },
   'list-requisitions': { query: { status: 'open', limit: '50' } },
   'get-pipeline': {},
   'change-stage': { body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' } },

@@ -1,15 +1,33 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
+import { decodeCursor, encodeCursor } from './cursor';
 import { newId, nowIso } from '../ids';
-import type { CreateCandidateBody, CreatedCandidate, ChangeStageBody, ListCandidatesQuery, StageChange, Candidate } from '../schemas';
+import type {
+  Candidate,
+  CandidateDetail,
+  ChangeStageBody,
+  CreateCandidateBody,
+  CreatedCandidate,
+  ListCandidatesQuery,
+  StageChange,
+  StageStay,
+  UpdateCandidateBody,
+} from '../schemas';
 import {
+  candidatePageKeyAttrs,
+  candidatePagePartitions,
+  getCandidate,
   insertCandidate,
+  queryCandidatesAfter,
   moveCandidate,
   queryCandidates,
   toCandidate,
+  updateCandidateProfile,
   type CandidateQuery,
   type CandidateRecord,
+  type ProfilePatch,
 } from '../store/candidates';
+import { queryStageMoves, type ActorRef, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
 import { getStats } from '../store/stats';
 
@@ -41,6 +59,7 @@ export interface CandidatePage {
   count: number;
   offset: number;
   limit: number;
+  next_cursor: string | null;
 }
 
 export async function listCandidates(tenantId: string, q: ListCandidatesQuery): Promise<CandidatePage> {
@@ -59,16 +78,74 @@ export async function listCandidates(tenantId: string, q: ListCandidatesQuery): 
     const stats = await getStats(tenantId);
     return q.stage ? stats.stage(q.stage) : stats.total;
   };
+  // A cursor is bound to the tenant and the filters; its key is checked before any read.
+  const filters = JSON.stringify([q.stage ?? null, q.req_id ?? null]);
+  const attrs = candidatePageKeyAttrs(query);
+  if (q.cursor !== undefined && q.offset > 0) throw new ValidationError('use either cursor or offset, not both');
+  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, tenantId, filters, attrs, candidatePagePartitions(tenantId, query)) : undefined;
   const [count, items] = await Promise.all([
     countOf(),
-    queryCandidates(tenantId, query, q.offset, q.limit),
+    startKey ? queryCandidatesAfter(tenantId, query, startKey, q.limit) : queryCandidates(tenantId, query, q.offset, q.limit),
   ]);
-  return { data: items.map(toCandidate), count, offset: q.offset, limit: q.limit };
+  // A full page may have more after it: its last item's key is where the next one starts.
+  const last = items.length === q.limit ? items.at(-1) : undefined;
+  const next_cursor = last ? encodeCursor(tenantId, filters, Object.fromEntries(attrs.map((a) => [a, String(last[a])]))) : null;
+  return { data: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
 }
 
-/** Any stage may move to any stage; a move to the current stage changes nothing. */
-export async function changeStage(tenantId: string, input: ChangeStageBody): Promise<StageChange> {
-  const { before, after } = await moveCandidate(tenantId, input.candidate_id, input.stage, nowIso);
+/**
+ * Any stage may move to any stage; a move to the current stage changes nothing. A real move
+ * records who made it in the candidate's stage history. With `from_stage`, a candidate no longer
+ * in that stage is a 409 naming its current stage (Greenhouse v3's guard against stale moves).
+ */
+export async function changeStage(tenantId: string, input: ChangeStageBody, actor: ActorRef): Promise<StageChange> {
+  const { before, after } = await moveCandidate(tenantId, input.candidate_id, input.stage, nowIso, { actor, fromStage: input.from_stage });
   const c = toCandidate(after ?? before);
   return { id: c.id, name: c.name, stage: c.stage, updated_at: c.updated_at };
+}
+
+/**
+ * The stays a candidate's moves describe, oldest first. The first stay starts at creation; a
+ * candidate never moved has been in its stage since it entered it.
+ */
+export function stageStays(c: Candidate & { stage_entered_at?: string }, moves: StageMove[]): StageStay[] {
+  const stays: StageStay[] = [
+    {
+      stage: moves[0]?.from_stage ?? c.stage,
+      from_stage: null,
+      entered_at: moves.length ? c.created_at : (c.stage_entered_at ?? c.created_at),
+      exited_at: null,
+      actor: null,
+    },
+  ];
+  for (const m of moves) {
+    stays.at(-1)!.exited_at = m.at;
+    stays.push({ stage: m.to_stage, from_stage: m.from_stage, entered_at: m.at, exited_at: null, actor: m.actor });
+  }
+  return stays;
+}
+
+/** One candidate with its stage history: a GetItem and a Query, in parallel. */
+export async function getCandidateDetail(tenantId: string, id: string): Promise<CandidateDetail> {
+  const [item, moves] = await Promise.all([getCandidate(tenantId, id), queryStageMoves(tenantId, id)]);
+  if (!item) throw new NotFoundError('candidate');
+  const candidate = toCandidate(item);
+  return { ...candidate, stage_history: stageStays({ ...candidate, stage_entered_at: item.stage_entered_at as string }, moves) };
+}
+
+/**
+ * Change a candidate's profile. A new requisition must exist in the tenant; its title is copied
+ * onto the candidate as on create. A change to nothing writes nothing.
+ */
+export async function updateCandidate(tenantId: string, id: string, input: UpdateCandidateBody): Promise<Candidate> {
+  const { req_id, ...fields } = input;
+  const patch: ProfilePatch = { ...fields };
+  if (req_id === null) patch.requisition = null;
+  else if (req_id !== undefined) {
+    const req = await getRequisition(tenantId, req_id);
+    if (!req) throw new NotFoundError('requisition');
+    patch.requisition = { id: req.id, title: req.title };
+  }
+  const { before, after } = await updateCandidateProfile(tenantId, id, patch, nowIso);
+  return toCandidate(after ?? before);
 }

@@ -7,8 +7,9 @@ import {
   QueryCommand,
   TransactWriteCommand,
   type QueryCommandInput,
+  type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import { newId } from '../ids';
 import type { Stage } from '../model';
 import type { Candidate } from '../schemas';
@@ -22,6 +23,7 @@ import {
   stagePartition,
   TABLE_DEF,
 } from './table';
+import { stageMovePut, type ActorRef } from './stage-history';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
 
 export interface CandidateRecord {
@@ -117,17 +119,21 @@ export async function getCandidate(tenantId: string, id: string): Promise<Item |
  * Move a candidate to `stage`. The candidate update is conditioned on the stage it was read
  * with; a concurrent move makes the condition fail and the whole read-decide-write repeats,
  * so the counters never drift. Returns undefined `after` when the candidate is already there.
+ * A real move writes its stage-history item in the same transaction. With `fromStage`, a
+ * candidate found in any other stage (now, or after a lost race) is a StaleStageError.
  */
 export async function moveCandidate(
   tenantId: string,
   id: string,
   stage: Stage,
   now: () => string,
+  opts: { actor?: ActorRef; fromStage?: Stage } = {},
 ): Promise<{ before: Item; after?: Item }> {
   let current = await getCandidate(tenantId, id);
   for (let attempt = 1; ; attempt++) {
     if (!current) throw new NotFoundError('candidate');
     const from = current.stage as Stage;
+    if (opts.fromStage && from !== opts.fromStage) throw new StaleStageError(from, opts.fromStage);
     if (from === stage) return { before: current };
     const at = now();
     const after: Item = {
@@ -149,9 +155,11 @@ export async function moveCandidate(
                 Key: keys.candidate(tenantId, id),
                 UpdateExpression:
                   'SET #stage = :to, updated_at = :at, stage_entered_at = :at, GSI1PK = :gpk, GSI1SK = :gsk',
-                ConditionExpression: '#stage = :from',
-                ExpressionAttributeNames: { '#stage': 'stage' },
+                // The counters moved are the requisition's that was read: a PATCH may change it.
+                ConditionExpression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'}`,
+                ExpressionAttributeNames: { '#stage': 'stage', '#req': 'req_id' },
                 ExpressionAttributeValues: {
+                  ...(reqId && { ':req': reqId }),
                   ':to': stage,
                   ':from': from,
                   ':at': at,
@@ -164,6 +172,7 @@ export async function moveCandidate(
             counterUpdate(keys.stats(tenantId), deltas),
             ...(reqId ? [counterUpdate(keys.requisition(tenantId, reqId), deltas)] : []),
             ...(stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, current, at) } }] : []),
+            stageMovePut(tenantId, { candidate_id: id, from_stage: from, to_stage: stage, at, actor: opts.actor ?? null }),
           ],
         }),
       );
@@ -311,4 +320,138 @@ export function toCandidate(item: Item): Candidate {
     created_at: item.created_at as string,
     updated_at: item.updated_at as string,
   };
+}
+
+/** The profile fields PATCH may change; `null` removes an optional one. */
+export interface ProfilePatch {
+  name?: string;
+  email?: string | null;
+  phone?: string | null;
+  resume_url?: string | null;
+  /** A new requisition (its title is denormalized onto the candidate), or null for none. */
+  requisition?: { id: string; title: string } | null;
+}
+
+const PROFILE_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;
+
+/**
+ * Change a candidate's profile. The update is conditioned on the stage and requisition it was
+ * read with (the counters depend on both) and on its updated_at; a lost race reads again and
+ * decides again. Moving to another requisition moves its counters in the same transaction.
+ * Returns undefined `after` when nothing would change (no write, so no event).
+ */
+export async function updateCandidateProfile(
+  tenantId: string,
+  id: string,
+  patch: ProfilePatch,
+  now: () => string,
+): Promise<{ before: Item; after?: Item }> {
+  let current = await getCandidate(tenantId, id);
+  for (let attempt = 1; ; attempt++) {
+    if (!current) throw new NotFoundError('candidate');
+    const set: Record<string, unknown> = {};
+    const remove: string[] = [];
+    for (const f of PROFILE_FIELDS) {
+      const v = patch[f];
+      if (v === undefined || v === (current[f] ?? null)) continue;
+      if (v === null) remove.push(f);
+      else set[f] = v;
+    }
+    const oldReq = current.req_id as string | undefined;
+    const newReq = patch.requisition === undefined ? oldReq : patch.requisition?.id;
+    const reqChanges = newReq !== oldReq;
+    if (reqChanges) {
+      if (patch.requisition) {
+        Object.assign(set, { req_id: patch.requisition.id, req_title: patch.requisition.title }, reqCandidatesIndexKey(tenantId, patch.requisition.id, id));
+      } else {
+        remove.push('req_id', 'req_title', 'GSI2PK', 'GSI2SK');
+      }
+    }
+    if (!Object.keys(set).length && !remove.length) return { before: current };
+    const at = now();
+    set.updated_at = at;
+    const after: Item = { ...current, ...set };
+    for (const f of remove) delete after[f];
+    const names: Record<string, string> = { '#stage': 'stage', '#updated': 'updated_at', '#req': 'req_id' };
+    const values: Record<string, unknown> = { ':stage': current.stage, ':seen': current.updated_at };
+    const sets = Object.entries(set).map(([k, v], i) => {
+      names[`#s${i}`] = k;
+      values[`:s${i}`] = v;
+      return `#s${i} = :s${i}`;
+    });
+    const removes = remove.map((k, i) => {
+      names[`#r${i}`] = k;
+      return `#r${i}`;
+    });
+    if (oldReq) values[':req'] = oldReq;
+    const stageCounter = counter.stage(current.stage as Stage);
+    const TransactItems = [
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.candidate(tenantId, id),
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: `#stage = :stage AND #updated = :seen AND ${oldReq ? '#req = :req' : 'attribute_not_exists(#req)'}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+        },
+      },
+      ...(reqChanges && oldReq ? [counterUpdate(keys.requisition(tenantId, oldReq), { c_total: -1, [stageCounter]: -1 })] : []),
+      ...(reqChanges && newReq ? [counterUpdate(keys.requisition(tenantId, newReq), { c_total: 1, [stageCounter]: 1 }, true)] : []),
+    ];
+    try {
+      await ddb.send(new TransactWriteCommand({ TransactItems }));
+      return { before: current, after };
+    } catch (err) {
+      const reasons = cancellationReasons(err);
+      if (!reasons) throw err;
+      if (reasons.at(-1)?.Code === 'ConditionalCheckFailed' && reqChanges && newReq) throw new NotFoundError('requisition');
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') {
+        current = itemSeen(reasons[0]) ?? (await getCandidate(tenantId, id));
+      } else if (!isTransactionConflict(reasons)) {
+        throw err;
+      }
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('candidate is being changed concurrently; try again');
+      await backoff(attempt);
+    }
+  }
+}
+
+/** The key attributes that position a candidate in the Query a list runs (its LastEvaluatedKey). */
+export function candidatePageKeyAttrs(q: CandidateQuery): readonly string[] {
+  const { byStatus, byRequisition } = TABLE_DEF.indexes;
+  if (q.kind === 'stage') return ['PK', 'SK', byStatus.partitionKey, byStatus.sortKey];
+  if (q.kind === 'requisition') return ['PK', 'SK', byRequisition.partitionKey, byRequisition.sortKey];
+  return ['PK', 'SK'];
+}
+
+/** The partition values a page key of this query must carry: anything else is not its key. */
+export function candidatePagePartitions(tenantId: string, q: CandidateQuery): Record<string, string> {
+  const { byStatus, byRequisition } = TABLE_DEF.indexes;
+  const base = { PK: keys.tenantPartition(tenantId) };
+  if (q.kind === 'stage') return { ...base, [byStatus.partitionKey]: stagePartition(tenantId, q.stage) };
+  if (q.kind === 'requisition') return { ...base, [byRequisition.partitionKey]: reqCandidatesPartition(tenantId, q.reqId) };
+  return base;
+}
+
+/**
+ * One page of candidates starting after `startKey` (a page key of the same query), in the same
+ * order as queryCandidates. One Query unless a filter (requisition plus stage) leaves it short.
+ */
+export async function queryCandidatesAfter(
+  tenantId: string,
+  q: CandidateQuery,
+  startKey: Record<string, string>,
+  limit: number,
+): Promise<Item[]> {
+  const base = queryInput(tenantId, q);
+  const items: Item[] = [];
+  let ExclusiveStartKey: Item | undefined = startKey;
+  do {
+    const page: QueryCommandOutput = await ddb.send(new QueryCommand({ ...base, Limit: limit - items.length, ExclusiveStartKey }));
+    items.push(...((page.Items ?? []) as Item[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey && items.length < limit);
+  return items;
 }

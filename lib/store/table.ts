@@ -72,6 +72,15 @@ export const keys = {
   replayPrefix: 'REPLAY#',
   webhookPartition: (tenantId: string) => webhookPartition(tenantId),
   candidatePrefix: 'CAND#',
+  /**
+   * A candidate's stage moves, one immutable item each, oldest first by sort key. Not under
+   * `CAND#`, so candidate listings never see them.
+   */
+  stageMove: (tenantId: string, candidateId: string, at: string, moveId: string): Key => ({
+    PK: t(tenantId),
+    SK: `HIST#${candidateId}#${at}#${moveId}`,
+  }),
+  stageMovePrefix: (candidateId: string) => `HIST#${candidateId}#`,
   tenantPartition: t,
 };
 

@@ -33,6 +33,15 @@ export const eventId = (streamEventId: string, type: string) =>
 type Image = Record<string, unknown>;
 const image = (i: unknown) => (i ? unmarshall(i as Record<string, AttributeValue>) : undefined) as Image | undefined;
 
+/** Candidate fields whose change is a candidate.updated, with their names in event data. */
+const PROFILE_FIELDS = [
+  ['name', 'name'],
+  ['email', 'email'],
+  ['phone', 'phone'],
+  ['resume_url', 'resumeUrl'],
+  ['req_id', 'reqId'],
+] as const;
+
 /** Events a stream record stands for; none for records that are not event sources. */
 export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
   const after = image(record.dynamodb?.NewImage);
@@ -76,8 +85,25 @@ export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
       ...offerEvents(at),
     ];
   }
-  if (record.eventName !== 'MODIFY' || !before || before.stage === after.stage) return [];
+  if (record.eventName !== 'MODIFY' || !before) return [];
   const at = after.updated_at as string;
+  if (before.stage === after.stage) {
+    // A profile change (PATCH); other writes to the item (index keys, say) are no event.
+    const changed = PROFILE_FIELDS.filter(([field]) => (before[field] ?? null) !== (after[field] ?? null)).map(([, name]) => name);
+    if (!changed.length) return [];
+    return [
+      make('candidate.updated', at, {
+        ...candidate,
+        email: after.email ?? null,
+        phone: after.phone ?? null,
+        resumeUrl: after.resume_url ?? null,
+        reqTitle: after.req_title ?? null,
+        stage: after.stage,
+        changed,
+        updatedAt: at,
+      }),
+    ];
+  }
   return [make('candidate.stage_changed', at, { ...candidate, oldStage: before.stage, newStage: after.stage }), ...offerEvents(at)];
 }
 

@@ -462,7 +462,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     expect(new URL(page.url()).pathname).toBe('/settings/tokens');
     await nav('API docs').click();
     await heading('API reference').waitFor();
-    await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates/ }).waitFor();
+    await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates$/ }).waitFor();
     await check('API docs');
     expect(errors).toEqual([]);
   });

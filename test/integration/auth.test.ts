@@ -40,6 +40,8 @@ const NOT_FOUND = { error: GATEWAY_ERRORS.notFound.error };
 const SAMPLES: Record<string, () => { body?: unknown; status: number }> = {
   'GET /api/v1/candidates': () => ({ status: 200 }),
   'POST /api/v1/candidates': () => ({ body: { name: 'Scope Check' }, status: 201 }),
+  'GET /api/v1/candidates/{id}': () => ({ status: 404 }),
+  'PATCH /api/v1/candidates/{id}': () => ({ body: { name: 'Scope Check' }, status: 404 }),
   'GET /api/v1/requisitions': () => ({ status: 200 }),
   'GET /api/v1/pipeline': () => ({ status: 200 }),
   'POST /api/v1/pipeline': () => ({ body: { candidate_id: randomUUID(), stage: 'interviewed' }, status: 404 }),

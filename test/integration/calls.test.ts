@@ -106,6 +106,20 @@ it('list and write routes cost a small fixed number of calls', async () => {
   await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'interviewed' } });
   expect(sent).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
   expect((await callsFor(token, 'GET', '/api/v1/candidates')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  // One candidate: its item and its stage history, in parallel.
+  expect((await callsFor(token, 'GET', `/api/v1/candidates/${id}`)).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  // A profile change: read, then one transaction; a new requisition adds its GetItem.
+  sent.length = 0;
+  expect((await stack.call('PATCH', `/api/v1/candidates/${id}`, { token, body: { name: 'B' } })).status).toBe(200);
+  expect(sent).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  const other = await createRequisition(t.id, { title: 'Calls 2', status: 'open' });
+  sent.length = 0;
+  expect((await stack.call('PATCH', `/api/v1/candidates/${id}`, { token, body: { req_id: other.id } })).status).toBe(200);
+  expect(sent).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+  // A change to nothing: the read alone.
+  sent.length = 0;
+  expect((await stack.call('PATCH', `/api/v1/candidates/${id}`, { token, body: { name: 'B' } })).status).toBe(200);
+  expect(sent).toEqual(['GetItemCommand']);
   expect((await callsFor(token, 'GET', '/api/v1/requisitions')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
 });
 

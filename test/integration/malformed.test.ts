@@ -346,7 +346,7 @@ function validBody(r: Route): unknown {
   if (r.path === '/api/members/{id}') return { role: 'member' };
   // A wrong current password: the handler checks it (cheap for cheapUser) and changes nothing.
   if (r.path === '/api/session/password') return { current_password: `not ${PASSWORD}`, new_password: 'a brand new long password' };
-  if (r.path.endsWith('/candidates')) return { name: 'Valid Body' };
+  if (r.path.endsWith('/candidates') || r.path === '/api/v1/candidates/{id}') return { name: 'Valid Body' };
   if (r.path.endsWith('/pipeline')) return { candidate_id: randomUUID(), stage: 'placed' };
   if (r.path === '/api/session') return { email: loginUser.email, password: PASSWORD };
   if (r.path === '/api/tokens') return { name: 'Valid Body', scopes: ['pipeline:read'] };

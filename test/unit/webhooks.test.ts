@@ -136,8 +136,16 @@ describe('eventsFromRecord', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(2);
   });
 
-  it('MODIFY without a stage change -> nothing', () => {
-    const r = record('MODIFY', candidate({ name: 'Renamed', updated_at: T1 }), candidate());
+  it('MODIFY of profile fields without a stage change -> candidate.updated naming what changed', () => {
+    const r = record('MODIFY', candidate({ name: 'Renamed', email: 'new@example.com', updated_at: T1 }), candidate());
+    const events = eventsFromRecord(r);
+    expect(events.map((e) => e.type)).toEqual(['candidate.updated']);
+    expect(events[0]!.timestamp).toBe(T1);
+    expect(events[0]!.data).toMatchObject({ candidateId: CAND, name: 'Renamed', email: 'new@example.com', changed: ['name', 'email'], updatedAt: T1 });
+  });
+
+  it('MODIFY of neither stage nor profile (index keys, last_used) -> nothing', () => {
+    const r = record('MODIFY', candidate({ GSI4PK: 'x', updated_at: T1 }), candidate());
     expect(eventsFromRecord(r)).toEqual([]);
   });
 

@@ -1,0 +1,6 @@
+import { updateCandidate } from '../lib/domain/candidates';
+import { apiHandler, route } from '../lib/http';
+
+export const handler = apiHandler(route('update-candidate'), async ({ principal, params, body }) => ({
+  data: await updateCandidate(principal.tenantId, params.id, body),
+}));

@@ -1,0 +1,79 @@
+/**
+ * Stage history: one immutable item per real stage move, written in the same transaction as the
+ * move (see moveCandidate). The API only ever puts these items, conditioned on their absence;
+ * nothing updates or deletes them.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { newId } from '../ids';
+import type { Stage } from '../model';
+import { ddb, tableName } from './client';
+import { keys } from './table';
+
+/** Who made a change: an API token (its id) or a workspace user (their id). */
+export interface ActorRef {
+  type: 'token' | 'user';
+  id: string;
+}
+
+export interface StageMove {
+  candidate_id: string;
+  from_stage: Stage;
+  to_stage: Stage;
+  at: string;
+  actor: ActorRef | null;
+}
+
+/** The Put of a move's history item, for the move's own transaction. */
+export function stageMovePut(tenantId: string, move: StageMove) {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...keys.stageMove(tenantId, move.candidate_id, move.at, newId()),
+        type: 'stage_move',
+        tenant_id: tenantId,
+        candidate_id: move.candidate_id,
+        from_stage: move.from_stage,
+        to_stage: move.to_stage,
+        at: move.at,
+        ...(move.actor && { actor_type: move.actor.type, actor_id: move.actor.id }),
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
+}
+
+const toStageMove = (item: Record<string, unknown>): StageMove => ({
+  candidate_id: String(item.candidate_id),
+  from_stage: item.from_stage as Stage,
+  to_stage: item.to_stage as Stage,
+  at: String(item.at),
+  actor:
+    item.actor_type === 'token' || item.actor_type === 'user'
+      ? { type: item.actor_type, id: String(item.actor_id) }
+      : null,
+});
+
+/**
+ * A candidate's moves, oldest first. One Query: a page holds about 1 MB, thousands of moves,
+ * so the loop only ever runs again for a candidate moved more often than any pipeline does.
+ */
+export async function queryStageMoves(tenantId: string, candidateId: string): Promise<StageMove[]> {
+  const moves: StageMove[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.stageMovePrefix(candidateId) },
+        ScanIndexForward: true,
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    moves.push(...(page.Items ?? []).map(toStageMove));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return moves;
+}
