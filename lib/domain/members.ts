@@ -10,7 +10,7 @@ import type { Member, Role } from '../schemas';
 import { clearAllFailures } from '../store/login-failures';
 import { endSessionsOf, setRoleOfSessions } from '../store/sessions';
 import { backoff, MAX_ATTEMPTS } from '../store/tx';
-import { createUser, deleteUser, findUserByEmail, getUser, listUsers, normalizeEmail, setRole, setUserPassword, type GuardedWrite, type User } from '../store/users';
+import { createUser, deleteUser, findUserByEmail, getUser, listUsers, normalizeEmail, readMembership, setRole, setUserPassword, type GuardedWrite, type User } from '../store/users';
 import type { SessionPrincipal } from './identity';
 
 const view = (u: User): Member => ({
@@ -22,7 +22,7 @@ const view = (u: User): Member => ({
 });
 
 export async function listMembers(p: SessionPrincipal): Promise<{ data: Member[] }> {
-  const { users } = await listUsers(p.tenantId);
+  const users = await listUsers(p.tenantId);
   return { data: users.sort((a, b) => a.email.localeCompare(b.email)).map(view) };
 }
 
@@ -47,7 +47,7 @@ async function guardedChange(
   write: (target: User, version: number) => Promise<GuardedWrite>,
 ): Promise<User> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { users, version } = await listUsers(p.tenantId);
+    const { users, version } = await readMembership(p.tenantId);
     const target = users.find((u) => u.id === userId);
     if (!target) throw new NotFoundError('member');
     const others = users.filter((u) => u.id !== userId);

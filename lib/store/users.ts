@@ -86,19 +86,23 @@ export async function getUser(tenantId: string, userId: string): Promise<(User &
   return Item ? { ...toUser(Item), password_hash: Item.password_hash as string } : undefined;
 }
 
+/** Every user of a tenant. A workspace has a handful, so one paginated Query is the whole list. */
+export async function listUsers(tenantId: string): Promise<User[]> {
+  const items = await queryAll({ ...prefixQuery(keys.tenantPartition(tenantId), keys.userPrefix), ConsistentRead: true });
+  return items.map(toUser);
+}
+
 /**
- * Every user of a tenant and the membership version they were read at. The version is read
- * first: a change committed between the two reads then shows in the users but not in the version,
- * and a write conditioned on that version fails and reads again. (Read in parallel, the users
- * could predate a change whose new version was read: two admins could demote each other.)
- * A workspace has a handful of users, so one paginated Query is the whole list.
+ * The users and the membership version they were read at, for a guarded change. The version is
+ * read first: a change committed between the two reads then shows in the users but not in the
+ * version, and a write conditioned on that version fails and reads again. (Read in parallel, the
+ * users could predate a change whose new version was read: two admins could demote each other.)
  */
-export async function listUsers(tenantId: string): Promise<{ users: User[]; version: number }> {
+export async function readMembership(tenantId: string): Promise<{ users: User[]; version: number }> {
   const tenant = await ddb.send(
     new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'members_version' }),
   );
-  const items = await queryAll({ ...prefixQuery(keys.tenantPartition(tenantId), keys.userPrefix), ConsistentRead: true });
-  return { users: items.map(toUser), version: Number(tenant.Item?.members_version ?? 0) };
+  return { users: await listUsers(tenantId), version: Number(tenant.Item?.members_version ?? 0) };
 }
 
 /** The tenant's membership version moves from `version` to the next, or the transaction fails. */
