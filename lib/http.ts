@@ -188,7 +188,12 @@ const requestLog = (r: RouteDef): middy.MiddlewareObj<APIGatewayProxyEvent, APIG
     if (!res) return; // unhandled: middy rethrows, and the integration fails
     res.headers = { ...res.headers, 'X-Request-Id': id };
     const status = res.statusCode;
+    const tenantId = request.event?.requestContext?.authorizer?.tenantId;
     const fields = {
+      // Named again here, not only through the logger's keys: the local runtime runs requests
+      // side by side on one logger, and this line must name its own request whatever else ran.
+      correlation_id: id,
+      ...(typeof tenantId === 'string' && tenantId && { tenant_id: tenantId }),
       route,
       status,
       duration_ms: Math.round(performance.now() - (started.get(request) ?? performance.now())),

@@ -186,6 +186,24 @@ describe('request lines and request ids', () => {
     expect(['unknown', 'missing']).toContain(line!.reason);
   });
 
+  it('requests side by side: each one\'s request completed line names its own id, route and status', async () => {
+    const token = await t.token(['candidates:read']);
+    secrets.push(token);
+    const calls = Array.from({ length: 12 }, (_, i) =>
+      i % 2
+        ? stack.call('GET', `/api/v1/candidates/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, { token })
+        : stack.call('GET', '/api/v1/candidates?limit=1', { token }),
+    );
+    const answers = await Promise.all(calls);
+    const ids = answers.map((a) => a.headers.get('x-request-id'));
+    expect(new Set(ids).size).toBe(12);
+    for (const [i, a] of answers.entries()) {
+      const mine = logLines('request completed').filter((l) => l.correlation_id === ids[i]);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ status: a.status, tenant_id: t.id, route: i % 2 ? 'GET /api/v1/candidates/{id}' : 'GET /api/v1/candidates' });
+    }
+  });
+
   it('gateway answers carry X-Request-Id too (unknown route, missing credentials)', async () => {
     for (const res of [await stack.call('GET', '/api/v1/nope'), await stack.call('GET', '/api/v1/candidates')]) {
       expect(res.status).toBeGreaterThanOrEqual(400);
