@@ -12,8 +12,12 @@ const schemaOf = (s: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
   return rest;
 };
 
+/** On every answer, success or error, the gateway's own included: the id the logs carry. */
+const REQUEST_ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
+
 const errorResponse = (description: string) => ({
   description,
+  headers: REQUEST_ID_HEADER,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
@@ -36,6 +40,7 @@ function operation(r: Route) {
   const responses: Record<string, unknown> = {
     [r.status]: {
       description: 'Success',
+      headers: REQUEST_ID_HEADER,
       content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
     },
   };
@@ -51,7 +56,7 @@ function operation(r: Route) {
   responses['404'] = errorResponse("Unknown route, or a resource that does not exist in the caller's tenant");
   if (r.body) responses['415'] = errorResponse('Content-Type is not application/json');
   responses['429'] = errorResponse(GATEWAY_ERRORS.throttled.error);
-  responses['500'] = errorResponse('Internal error; details are logged with the request id, never returned');
+  responses['500'] = errorResponse('Internal error: `{ "error": "internal error (request id <id>)" }`; the details are logged under that id, never returned');
   for (const [status, description] of Object.entries(r.errors ?? {})) responses[status] = errorResponse(description);
   return {
     operationId: operationId(r),
@@ -86,6 +91,13 @@ export function openApiDocument(serverUrl = '/') {
     paths,
     components: {
       schemas: { Error: schemaOf(ErrorBody, 'output') },
+      headers: {
+        XRequestId: {
+          description:
+            "The request's id (API Gateway's request id): quote it when reporting a problem; it is the correlation_id of the request's log lines",
+          schema: { type: 'string' },
+        },
+      },
       securitySchemes: {
         bearerAuth: {
           type: 'http',

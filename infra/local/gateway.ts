@@ -7,6 +7,7 @@
  * Import this module only after TABLE_NAME and DYNAMODB_ENDPOINT are set: the handlers read
  * their configuration once, at import.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { isAllowed } from '../../lib/auth/policy';
@@ -90,6 +91,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     req: IncomingMessage,
     target: { path: string; search: URLSearchParams },
     body: string | null,
+    requestId: string,
   ): Promise<APIGatewayProxyResult> {
     const method = req.method ?? 'GET';
     const { path } = target;
@@ -116,6 +118,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       search: target.search,
       body,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
     });
     const arn = methodArn(method, path);
     if (route.auth !== 'none') {
@@ -151,7 +154,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   const consoleDir = opts.consoleDir ?? DEFAULT_CONSOLE_DIR;
 
   /** Everything a request can get; never throws. */
-  async function answer(req: IncomingMessage, target: ReturnType<typeof parseTarget>, raw: Buffer | 'too large') {
+  async function answer(req: IncomingMessage, target: ReturnType<typeof parseTarget>, raw: Buffer | 'too large', requestId: string) {
     if (!target) return jsonAnswer(400, 'the request target must be a path such as /api/v1/pipeline');
     if (raw === 'too large') return jsonAnswer(GATEWAY_ERRORS.requestTooLarge.status, GATEWAY_ERRORS.requestTooLarge.error);
     const method = req.method ?? 'GET';
@@ -159,11 +162,14 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       const file = await consoleFile(consoleDir, target.path);
       return { statusCode: file.status, headers: file.headers, body: file.body.toString('base64'), isBase64Encoded: true };
     }
-    return respond(req, target, raw.length ? raw.toString('utf8') : null);
+    return respond(req, target, raw.length ? raw.toString('utf8') : null, requestId);
   }
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
+    // One id per request, as API Gateway's $context.requestId: the handler's event and logs carry
+    // it, and every answer names it in X-Request-Id, the gateway's own refusals included.
+    const requestId = randomUUID();
     // Parsed once, here: a target that is not a path is answered, never thrown.
     const target = parseTarget(req.url);
     const chunks: Buffer[] = [];
@@ -176,7 +182,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     });
     req.on('error', () => res.destroy());
     req.on('end', async () => {
-      const result = await answer(req, target, tooLarge ? 'too large' : Buffer.concat(chunks)).catch((err: Error) => {
+      const result = await answer(req, target, tooLarge ? 'too large' : Buffer.concat(chunks), requestId).catch((err: Error) => {
         // Never leave a client without an answer; API Gateway would say 500 too.
         console.error(`local gateway: ${err.stack ?? err.message}`);
         return jsonAnswer(500, 'Internal server error');
@@ -185,17 +191,18 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
         const headers: Record<string, string | string[]> = {};
         for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
         for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+        if (!Object.keys(headers).some((k) => k.toLowerCase() === 'x-request-id')) headers['X-Request-Id'] = requestId;
         const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '');
         res.writeHead(result.statusCode, { ...headers, 'Content-Length': payload.length });
         res.end(req.method === 'HEAD' ? undefined : payload);
       } catch (err) {
         // A handler's malformed header must not take the process down.
         console.error(`local gateway: ${(err as Error).message}`);
-        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' }).end('{"error":"Bad gateway"}');
+        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json', 'X-Request-Id': requestId }).end('{"error":"Bad gateway"}');
         else res.destroy();
       }
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      opts.log?.(`${req.method} ${target?.path ?? '(not a path)'} ${result.statusCode} ${ms.toFixed(1)}ms`);
+      opts.log?.(`${req.method} ${target?.path ?? '(not a path)'} ${result.statusCode} ${ms.toFixed(1)}ms ${requestId}`);
     });
   });
   // Request lines and headers Node refuses before any handler runs: answer with `{ error }`.
@@ -205,7 +212,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     if (err.code !== 'ECONNRESET' && socket.writable) {
       const body = JSON.stringify({ error: status === 431 ? 'request line or headers too large' : 'malformed HTTP request' });
       socket.end(
-        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     } else socket.destroy();
   });
