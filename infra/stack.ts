@@ -5,7 +5,7 @@
  * the console on the same CloudFront origin as the API (ConsoleSite). Adding a route to
  * lib/routes.ts needs no change here. The local runtime (infra/local/) deploys nothing.
  */
-import { CfnOutput, RemovalPolicy, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -19,6 +19,7 @@ import { withoutConcerns } from './constructs/concern';
 import { RouteApi } from './constructs/route-api';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
+import { STAGES, type StageName } from './stages';
 
 // What tests, the bench and other modules import from here, wherever it now lives.
 export * from './constructs/route-api';
@@ -38,6 +39,11 @@ export interface TalentPipelineStackProps extends StackProps {
    * builds it before synth when it is missing.
    */
   consoleDir?: string;
+  /**
+   * What is kept when the stack is deleted, and for how long logs are (infra/stages.ts). Defaults
+   * to prod, the stage that keeps its data; the CLI's default (`-c stage`) is dev.
+   */
+  stage?: StageName;
 }
 
 export class TalentPipelineStack extends Stack {
@@ -57,6 +63,7 @@ export class TalentPipelineStack extends Stack {
   constructor(scope: Construct, id: string, props: TalentPipelineStackProps = {}) {
     super(scope, id, props);
     const routes: readonly Route[] = props.routes ?? ROUTE_TABLE;
+    const stage = STAGES[props.stage ?? 'prod'];
 
     const string = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
     this.table = new dynamodb.Table(this, 'Table', {
@@ -66,8 +73,8 @@ export class TalentPipelineStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: dynamodb.StreamViewType[TABLE_DEF.stream],
       timeToLiveAttribute: TABLE_DEF.ttlAttribute,
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: stage.tableDeletionProtection,
+      removalPolicy: stage.tableRemovalPolicy,
     });
     for (const index of Object.values(TABLE_DEF.indexes)) {
       this.table.addGlobalSecondaryIndex({
@@ -78,15 +85,20 @@ export class TalentPipelineStack extends Stack {
       });
     }
 
-    const routeApi = new RouteApi(this, 'Routes', { table: this.table, routes, functions: this.functions });
+    const routeApi = new RouteApi(this, 'Routes', { table: this.table, routes, functions: this.functions, stage });
     this.api = routeApi.api;
 
     // The console and the API on one origin (infra/console-site.ts); the cookie-writing routes
     // check the secret CloudFront adds to prove a request came through it.
-    this.site = new ConsoleSite(this, 'Console', { api: this.api, consoleDir: props.consoleDir ?? DEFAULT_CONSOLE_DIR });
+    this.site = new ConsoleSite(this, 'Console', {
+      api: this.api,
+      consoleDir: props.consoleDir ?? DEFAULT_CONSOLE_DIR,
+      logRetention: stage.logRetention,
+      logRemovalPolicy: stage.logRemovalPolicy,
+    });
     routeApi.verifyOrigin(this.site.originVerify);
 
-    const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, alarmTopic: props.alarmTopic });
+    const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, alarmTopic: props.alarmTopic, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.queue))) pipeline.allowQueueing(fn);
     this.deliveryQueue = pipeline.deliveryQueue;
     this.deliveryDlq = pipeline.deliveryDlq;

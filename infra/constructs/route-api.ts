@@ -4,7 +4,7 @@
  * API Gateway's own refusals answered as `{ error }` and a JSON access log. Adding a route to
  * lib/routes.ts needs no change here.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -12,6 +12,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import type { Route } from '../../lib/routes';
+import type { StageConfig } from '../stages';
 import { Concern } from './concern';
 import { ACCESS_RANK, pascal, TableFunction, type TableAccess } from './table-function';
 import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
@@ -91,6 +92,7 @@ export interface RouteApiProps {
   routes: readonly Route[];
   /** Where each function is registered under its handler module (the stack's `functions`). */
   functions: Map<string, NodejsFunction>;
+  stage: StageConfig;
 }
 
 export class RouteApi extends Concern {
@@ -100,16 +102,20 @@ export class RouteApi extends Concern {
   private readonly routes: readonly Route[];
   private readonly functions: Map<string, NodejsFunction>;
   private readonly table: dynamodb.ITable;
+  private readonly stage: StageConfig;
 
   constructor(scope: Construct, id: string, props: RouteApiProps) {
     super(scope, id);
     this.routes = props.routes;
     this.functions = props.functions;
     this.table = props.table;
+    this.stage = props.stage;
 
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: logs.RetentionDays.THREE_MONTHS });
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.stage.accessLogRetention, removalPolicy: props.stage.logRemovalPolicy });
     this.api = new apigateway.RestApi(this, 'Api', {
-      restApiName: 'talent-pipeline',
+      // The stack's name (TalentPipeline-<stage>): API Gateway's metrics are keyed by API name, so
+      // two stages in one account must not share one.
+      restApiName: Stack.of(this).stackName,
       description: 'Multi-tenant hiring-pipeline API',
       // Regional: clients call it directly; an edge endpoint would add a CloudFront hop we do not manage.
       endpointTypes: [apigateway.EndpointType.REGIONAL],
@@ -217,7 +223,7 @@ export class RouteApi extends Concern {
   }
 
   private tableFunction(module: string, access: TableAccess, timeout: Duration, description: string): NodejsFunction {
-      const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description }).fn;
+      const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description, stage: this.stage }).fn;
     this.functions.set(module, fn);
     return fn;
   }

@@ -12,6 +12,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { StageConfig } from '../stages';
 import type { Route } from '../../lib/routes';
 import { keys } from '../../lib/store/table';
 
@@ -118,6 +119,8 @@ export interface TableFunctionProps {
   description?: string;
   /** Variables besides TABLE_NAME and the Powertools settings. */
   environment?: Record<string, string>;
+  /** The deployment stage: how long the function's logs are kept. */
+  stage: StageConfig;
 }
 
 /**
@@ -134,7 +137,7 @@ export class TableFunction extends Construct {
       throw new Error(`Handler module ${props.module} has no entry file at ${path.relative(PROJECT_ROOT, entry)}`);
     }
     // Without an explicit group Lambda creates one that keeps logs forever.
-    const logGroup = new logs.LogGroup(this, 'Logs', { retention: logs.RetentionDays.ONE_MONTH });
+    const logGroup = new logs.LogGroup(this, 'Logs', { retention: props.stage.logRetention, removalPolicy: props.stage.logRemovalPolicy });
     this.fn = new NodejsFunction(this, 'Fn', {
       entry,
       handler: 'handler',

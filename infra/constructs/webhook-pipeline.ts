@@ -15,6 +15,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
+import type { StageConfig } from '../stages';
 import { Concern } from './concern';
 import { pascal, TableFunction, type TableAccess } from './table-function';
 
@@ -45,6 +46,7 @@ export interface WebhookPipelineProps {
   functions: Map<string, NodejsFunction>;
   /** Where the failure-queue alarms notify. */
   alarmTopic?: sns.ITopic;
+  stage: StageConfig;
 }
 
 export class WebhookPipeline extends Concern {
@@ -61,7 +63,7 @@ export class WebhookPipeline extends Concern {
     super(scope, id);
     const alarmTopic = props.alarmTopic;
     const tableFunction = (module: string, access: TableAccess, timeout: Duration, description: string, environment?: Record<string, string>) => {
-      const fn = new TableFunction(this, pascal(module), { module, table: props.table, access, timeout, description, environment }).fn;
+      const fn = new TableFunction(this, pascal(module), { module, table: props.table, access, timeout, description, environment, stage: props.stage }).fn;
       props.functions.set(module, fn);
       return fn;
     };
