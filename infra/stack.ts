@@ -17,6 +17,7 @@ import { TABLE_DEF } from '../lib/store/table';
 import { ConsoleSite } from './console-site';
 import { withoutConcerns } from './constructs/concern';
 import { RouteApi } from './constructs/route-api';
+import { ApiFirewall } from './constructs/waf';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
 import { STAGES, type StageName } from './stages';
@@ -24,6 +25,7 @@ import { STAGES, type StageName } from './stages';
 // What tests, the bench and other modules import from here, wherever it now lives.
 export * from './constructs/route-api';
 export * from './constructs/table-function';
+export * from './constructs/waf';
 export * from './constructs/webhook-pipeline';
 
 export interface TalentPipelineStackProps extends StackProps {
@@ -44,6 +46,8 @@ export interface TalentPipelineStackProps extends StackProps {
    * to prod, the stage that keeps its data; the CLI's default (`-c stage`) is dev.
    */
   stage?: StageName;
+  /** A web ACL on the API stage (infra/constructs/waf.ts); default on (`-c waf=false` turns it off). */
+  waf?: boolean;
 }
 
 export class TalentPipelineStack extends Stack {
@@ -87,6 +91,7 @@ export class TalentPipelineStack extends Stack {
 
     const routeApi = new RouteApi(this, 'Routes', { table: this.table, routes, functions: this.functions, stage });
     this.api = routeApi.api;
+    if (props.waf ?? true) new ApiFirewall(this, 'Firewall', { stage: this.api.deploymentStage });
 
     // The console and the API on one origin (infra/console-site.ts); the cookie-writing routes
     // check the secret CloudFront adds to prove a request came through it.
