@@ -1,21 +1,31 @@
-/** CDK app entry (cdk.json: `npx tsx infra/app.ts`). */
+/**
+ * CDK app entry (cdk.json: `npx tsx infra/app.ts`). Context flags (README "Deploying"):
+ *   -c stage=dev|prod       the stack TalentPipeline-<stage>; default dev
+ *   -c waf=false            no web ACL on the API stage; default on
+ */
 import { App } from 'aws-cdk-lib';
 import { CONSOLE_DIST, ensureConsoleBuilt } from '../console/build';
 import { TalentPipelineStack } from './stack';
+import { flag, stageNamed } from './stages';
+
+const app = new App();
+// Checked before the console build, so that a mistyped flag fails at once.
+const stage = stageNamed(app.node.tryGetContext('stage') ?? 'dev');
+const waf = flag(app.node.tryGetContext('waf'), true);
 
 // Build before synth, so that synth stays offline and the BucketDeployment uploads the console
 // of these sources (rebuilt when any changed since the last build).
 const built = await ensureConsoleBuilt();
 if (built.status === 'failed') throw new Error(`The console could not be built, so it cannot be deployed: ${built.error}`);
 
-const app = new App();
-
 const account = process.env.CDK_DEFAULT_ACCOUNT;
 const region = process.env.CDK_DEFAULT_REGION;
 
-new TalentPipelineStack(app, 'TalentPipeline', {
-  description: 'Talent pipeline: multi-tenant hiring-pipeline API and workspace console',
+new TalentPipelineStack(app, `TalentPipeline-${stage}`, {
+  description: `Talent pipeline (${stage}): multi-tenant hiring-pipeline API and workspace console`,
   consoleDir: CONSOLE_DIST,
+  stage,
+  waf,
   // Environment-agnostic unless the CLI resolved an account or region.
   env: account || region ? { account, region } : undefined,
 });

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -79,6 +79,9 @@ export interface ConsoleSiteProps {
   api: apigateway.RestApi;
   /** The built console (`index.html` and `assets/`). */
   consoleDir: string;
+  /** How long the upload function's logs are kept, and whether they go with the stack. */
+  logRetention?: logs.RetentionDays;
+  logRemovalPolicy?: RemovalPolicy;
 }
 
 export class ConsoleSite extends Construct {
@@ -157,7 +160,10 @@ export class ConsoleSite extends Construct {
     this.url = `https://${this.distribution.distributionDomainName}`;
 
     // The deployment's own function logs here, kept a month like every other function's logs.
-    const logGroup = new logs.LogGroup(this, 'DeploymentLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    const logGroup = new logs.LogGroup(this, 'DeploymentLogs', {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.logRemovalPolicy,
+    });
     const source = s3deploy.Source.asset(props.consoleDir);
     // Hashed assets first, then the page that names them, so a new page never points at files
     // not uploaded yet. No pruning: a tab still showing the previous page can load its chunks.

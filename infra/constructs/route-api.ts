@@ -1,0 +1,239 @@
+/**
+ * The REST API generated from the route table (lib/routes.ts): one resource per path, one method
+ * per route, one function per handler module, guarded by the TOKEN or REQUEST authorizer, with
+ * API Gateway's own refusals answered as `{ error }` and a JSON access log. Adding a route to
+ * lib/routes.ts needs no change here.
+ */
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
+import type { Route } from '../../lib/routes';
+import type { StageConfig } from '../stages';
+import { Concern } from './concern';
+import { ACCESS_RANK, pascal, TableFunction, type TableAccess } from './table-function';
+import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
+
+/** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
+export const TOKEN_AUTHORIZER_MODULE = 'authorizer';
+export const SESSION_AUTHORIZER_MODULE = 'session-authorizer';
+
+/** Revoked tokens and sessions must stop working within a minute; the cache is keyed by the credential. */
+export const AUTHORIZER_CACHE_TTL = Duration.seconds(60);
+
+/** Route functions time out after this unless their route sets `timeoutSeconds`. */
+export const DEFAULT_ROUTE_TIMEOUT_S = 10;
+/** API Gateway gives up on a Lambda integration after 29 s; a route function must end before that. */
+export const API_INTEGRATION_TIMEOUT_S = 29;
+
+
+/** A gateway response template is VTL: a `$` or `#` would be interpreted, so refuse them. */
+export function gatewayErrorTemplate(error: string): string {
+  const body = JSON.stringify({ error });
+  if (/[$#\\]/.test(body)) throw new Error(`Gateway error message needs VTL escaping: ${error}`);
+  return body;
+}
+
+/** API Gateway's own refusals, answered with the same `{ error }` body the handlers use. */
+const GATEWAY_RESPONSES: ReadonlyArray<{ type: apigateway.ResponseType; id: string; status?: number; error: string }> = [
+  { type: apigateway.ResponseType.UNAUTHORIZED, id: 'Unauthorized', ...GATEWAY_ERRORS.unauthorized },
+  { type: apigateway.ResponseType.ACCESS_DENIED, id: 'AccessDenied', ...GATEWAY_ERRORS.accessDenied },
+  // API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN (403).
+  { type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, id: 'NotFound', ...GATEWAY_ERRORS.notFound },
+  { type: apigateway.ResponseType.THROTTLED, id: 'Throttled', ...GATEWAY_ERRORS.throttled },
+  { type: apigateway.ResponseType.AUTHORIZER_FAILURE, id: 'AuthorizerFailure', ...GATEWAY_ERRORS.authorizerFailure },
+  { type: apigateway.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, id: 'AuthorizerConfigurationError', ...GATEWAY_ERRORS.authorizerFailure },
+  { type: apigateway.ResponseType.REQUEST_TOO_LARGE, id: 'RequestTooLarge', ...GATEWAY_ERRORS.requestTooLarge },
+  // No status: the defaults keep the status of whichever 4XX/5XX type they stand in for.
+  { type: apigateway.ResponseType.DEFAULT_4XX, id: 'Default4xx', ...GATEWAY_ERRORS.default4xx },
+  { type: apigateway.ResponseType.DEFAULT_5XX, id: 'Default5xx', ...GATEWAY_ERRORS.default5xx },
+];
+
+/**
+ * Access log line. Only context variables, never request headers: the Authorization header and
+ * cookies carry credentials. principalId is the token id (not the token), tenantId scopes logs.
+ */
+const ACCESS_LOG_FIELDS: Record<string, string> = {
+  requestId: apigateway.AccessLogField.contextRequestId(),
+  ip: apigateway.AccessLogField.contextIdentitySourceIp(),
+  requestTime: apigateway.AccessLogField.contextRequestTime(),
+  method: apigateway.AccessLogField.contextHttpMethod(),
+  path: apigateway.AccessLogField.contextPath(),
+  resourcePath: apigateway.AccessLogField.contextResourcePath(),
+  status: apigateway.AccessLogField.contextStatus(),
+  latency: apigateway.AccessLogField.contextResponseLatency(),
+  integrationLatency: apigateway.AccessLogField.contextIntegrationLatency(),
+  responseLength: apigateway.AccessLogField.contextResponseLength(),
+  errorType: apigateway.AccessLogField.contextErrorResponseType(),
+  authorizerError: apigateway.AccessLogField.contextAuthorizerError(),
+  principalId: apigateway.AccessLogField.contextAuthorizerPrincipalId(),
+  tenantId: apigateway.AccessLogField.contextAuthorizer('tenantId'),
+};
+/** One JSON object per request; `$context.error.messageString` is already a quoted JSON string. */
+const ACCESS_LOG_FORMAT = apigateway.AccessLogFormat.custom(
+  `{${[
+    ...Object.entries(ACCESS_LOG_FIELDS).map(([k, v]) => `"${k}":"${v}"`),
+    `"error":${apigateway.AccessLogField.contextErrorMessageString()}`,
+  ].join(',')}}`,
+);
+
+/**
+ * Routes whose function reads ORIGIN_VERIFY, to believe CloudFront's viewer headers (lib/edge.ts):
+ * the cookie writes, which run the cross-site check as lib/http.ts apiHandler defines them (not a
+ * token route, not a GET), and among them login, whose throttling counts by client address.
+ */
+const checksOrigin = (r: Route) => r.auth !== 'token' && r.method !== 'GET';
+
+export interface RouteApiProps {
+  table: dynamodb.ITable;
+  routes: readonly Route[];
+  /** Where each function is registered under its handler module (the stack's `functions`). */
+  functions: Map<string, NodejsFunction>;
+  stage: StageConfig;
+}
+
+export class RouteApi extends Concern {
+  readonly api: apigateway.RestApi;
+  /** The functions that check the origin secret (checksOrigin); verifyOrigin hands it to them. */
+  private readonly originCheckers: NodejsFunction[] = [];
+  private readonly routes: readonly Route[];
+  private readonly functions: Map<string, NodejsFunction>;
+  private readonly table: dynamodb.ITable;
+  private readonly stage: StageConfig;
+
+  constructor(scope: Construct, id: string, props: RouteApiProps) {
+    super(scope, id);
+    this.routes = props.routes;
+    this.functions = props.functions;
+    this.table = props.table;
+    this.stage = props.stage;
+
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.stage.accessLogRetention, removalPolicy: props.stage.logRemovalPolicy });
+    this.api = new apigateway.RestApi(this, 'Api', {
+      // The stack's name (TalentPipeline-<stage>): API Gateway's metrics are keyed by API name, so
+      // two stages in one account must not share one.
+      restApiName: Stack.of(this).stackName,
+      description: 'Multi-tenant hiring-pipeline API',
+      // Regional: clients call it directly; an edge endpoint would add a CloudFront hop we do not manage.
+      endpointTypes: [apigateway.EndpointType.REGIONAL],
+      // Access logging needs the account-level API Gateway CloudWatch role. Keep it on deletion:
+      // it is shared by every API of the account and region.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: 'prod',
+        // Stage-wide defaults shared by all tenants: far below the account's 10,000 rps so a
+        // runaway client hits 429 before it exhausts the account's Lambda concurrency, and high
+        // enough for normal integration traffic. Per-tenant limits would need usage plans.
+        throttlingRateLimit: 50,
+        throttlingBurstLimit: 100,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: ACCESS_LOG_FORMAT,
+        // Execution logs with data trace would write request headers (the bearer token) to logs.
+        dataTraceEnabled: false,
+        loggingLevel: apigateway.MethodLoggingLevel.OFF,
+      },
+    });
+
+
+    for (const r of GATEWAY_RESPONSES) {
+      this.api.addGatewayResponse(r.id, {
+        type: r.type,
+        statusCode: r.status?.toString(),
+        responseHeaders: {
+          'Content-Type': "'application/json'",
+          'Cache-Control': "'no-store'",
+          // No WWW-Authenticate on the 401: a gateway response cannot vary by route, and a
+          // `Bearer` challenge would be wrong for the cookie routes (the local gateway sends none either).
+        },
+        templates: { 'application/json': gatewayErrorTemplate(r.error) },
+      });
+    }
+
+
+    // A cache hit skips the function, so the policy it returns covers every route the token may
+    // call (lib/auth/policy.ts). One DynamoDB GetItem: 5 s is generous and fails fast to a 500.
+    const tokenAuthorizer = new apigateway.TokenAuthorizer(this, 'TokenAuthorizer', {
+      handler: this.tableFunction(TOKEN_AUTHORIZER_MODULE, 'token-authorizer', Duration.seconds(5), 'TOKEN authorizer for API tokens'),
+      identitySource: apigateway.IdentitySource.header('Authorization'),
+      resultsCacheTtl: AUTHORIZER_CACHE_TTL,
+    });
+    // Session routes (cookie) get a REQUEST authorizer, created only once such a route exists.
+    const sessionAuthorizer = props.routes.some((r) => r.auth === 'session')
+      ? new apigateway.RequestAuthorizer(this, 'SessionRequestAuthorizer', {
+          handler: this.tableFunction(SESSION_AUTHORIZER_MODULE, 'session-authorizer', Duration.seconds(5), 'REQUEST authorizer for cookie sessions'),
+          identitySources: [apigateway.IdentitySource.header('Cookie')],
+          // Never cached: logout and the idle/absolute expiry must act on the very next request.
+          resultsCacheTtl: Duration.seconds(0),
+        })
+      : undefined;
+    const authorizerFor = (auth: Route['auth']): apigateway.MethodOptions => {
+      if (auth === 'none') return { authorizationType: apigateway.AuthorizationType.NONE };
+      if (auth === 'token') return { authorizer: tokenAuthorizer };
+      if (sessionAuthorizer) return { authorizer: sessionAuthorizer };
+      throw new Error('unreachable: session route without a session authorizer');
+    };
+
+    // One function per handler module; a module serving several routes gets the widest access
+    // and the longest timeout any of them needs.
+    const accessOf = new Map<string, Route['access']>();
+    const timeoutOf = new Map<string, number>();
+    for (const r of props.routes) {
+      if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
+        throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
+      }
+      if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE) {
+        throw new Error(`Route ${r.method} ${r.path} uses a webhook pipeline module as its handler`);
+      }
+      const current = accessOf.get(r.handler) ?? 'none';
+      accessOf.set(r.handler, ACCESS_RANK.indexOf(r.access) > ACCESS_RANK.indexOf(current) ? r.access : current);
+      const timeout = r.timeoutSeconds ?? DEFAULT_ROUTE_TIMEOUT_S;
+      // At or past the limit API Gateway answers 504 while the function still runs, and its logs
+      // never say why the request failed.
+      if (!Number.isInteger(timeout) || timeout < 1 || timeout >= API_INTEGRATION_TIMEOUT_S) {
+        throw new Error(`Route ${r.method} ${r.path}: timeoutSeconds must be a whole number from 1 to ${API_INTEGRATION_TIMEOUT_S - 1}`);
+      }
+      timeoutOf.set(r.handler, Math.max(timeout, timeoutOf.get(r.handler) ?? 0));
+    }
+
+    for (const r of props.routes) {
+      const fn =
+        this.functions.get(r.handler) ??
+        this.tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(timeoutOf.get(r.handler)!), `${r.method} ${r.path}`);
+      this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), authorizerFor(r.auth));
+    }
+
+    // The origin secret's readers, known once the functions exist (ConsoleSite needs the API first).
+    for (const handler of new Set(props.routes.filter(checksOrigin).map((r) => r.handler))) {
+      this.originCheckers.push(this.functions.get(handler)!);
+    }
+  }
+
+  /** Hands the CloudFront origin secret to the functions that check it (lib/edge.ts). */
+  verifyOrigin(originVerify: string): void {
+    for (const fn of this.originCheckers) fn.addEnvironment('ORIGIN_VERIFY', originVerify);
+  }
+
+  /** The functions of the routes a predicate picks, each once. */
+  functionsOf(pick: (r: Route) => boolean): NodejsFunction[] {
+    return [...new Set(this.routes.filter(pick).map((r) => this.functions.get(r.handler)!))];
+  }
+
+  private tableFunction(module: string, access: TableAccess, timeout: Duration, description: string): NodejsFunction {
+      const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description, stage: this.stage }).fn;
+    this.functions.set(module, fn);
+    return fn;
+  }
+
+  /** The API resource for a path such as `/api/v1/candidates/{id}`, creating missing segments. */
+  private resourceFor(routePath: string): apigateway.IResource {
+    let resource: apigateway.IResource = this.api.root;
+    for (const segment of routePath.split('/').filter(Boolean)) {
+      resource = resource.getResource(segment) ?? resource.addResource(segment);
+    }
+    return resource;
+  }
+}
