@@ -11,6 +11,7 @@ import { siteHosts } from './edge';
 import { header } from './headers';
 import type { SessionPrincipal } from './domain/identity';
 import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import { idempotencyKeyOf, idempotent } from './idempotency';
 import { logger } from './logger';
 import { routes, type RouteDef } from './routes';
 import { API_SECURITY_HEADERS } from './security-headers';
@@ -61,8 +62,12 @@ export const json = (
   body: JSON.stringify(body),
 });
 
-export const errorResponse = (statusCode: number, message: string, headers?: Record<string, string>) =>
-  json(statusCode, { error: message }, headers);
+export const errorResponse = (
+  statusCode: number,
+  message: string,
+  headers?: Record<string, string>,
+  details: { code?: string; field?: string } = {},
+) => json(statusCode, { error: message, ...details }, headers);
 
 export { header };
 
@@ -150,7 +155,7 @@ const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
   onError: async (request) => {
     const known = toAppError(request.error);
     if (known) {
-      request.response = errorResponse(known.status, known.message, known.headers);
+      request.response = errorResponse(known.status, known.message, known.headers, known.details);
       return;
     }
     // Name, message and stack only: SDK errors carry items (PII) in their other fields.
@@ -173,7 +178,8 @@ export function apiHandler<R extends RouteDef>(
     .use(errorBoundary());
   if ('body' in r) chain.use(httpJsonBodyParser());
   const cookieWrite = r.auth !== 'token' && r.method !== 'GET';
-  return chain.handler(async (event) => {
+  const routeName = `${r.method} ${r.path}`;
+  return chain.handler(async (event, context) => {
     if (cookieWrite) refuseCrossSite(event);
     const principal = principalOf(event, r.auth);
     if ('role' in r && (principal as SessionPrincipal).role !== r.role) {
@@ -182,9 +188,16 @@ export function apiHandler<R extends RouteDef>(
     const params = 'params' in r ? parse(r.params, event.pathParameters ?? {}, 'path') : undefined;
     const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;
     const body = 'body' in r ? parse(r.body, event.body, 'body') : undefined;
-    const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
-    return result instanceof Reply
-      ? json(result.opts.status ?? r.status, result.body, {}, result.opts.cookies)
-      : json(r.status, result);
+    const respond = async () => {
+      const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
+      return result instanceof Reply
+        ? json(result.opts.status ?? r.status, result.body, {}, result.opts.cookies)
+        : json(r.status, result);
+    };
+    // Checked after the request is valid: a malformed request never claims its key.
+    const key = 'idempotent' in r && r.idempotent ? idempotencyKeyOf(event) : undefined;
+    if (key === undefined) return respond();
+    const tenantId = (principal as TokenPrincipal).tenantId;
+    return idempotent({ tenantId, route: routeName, key, event, context }, respond);
   });
 }
