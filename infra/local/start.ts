@@ -66,6 +66,10 @@ try {
   process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
   writeRuntime(dir, { pid: process.pid, javaPid: ddb.pid, dynamodbEndpoint: ddb.endpoint, tableName: LOCAL_TABLE });
 
+  const { backfillChangeIndex } = await import('./backfill');
+  const backfilled = await backfillChangeIndex();
+  if (backfilled) say(`added ${backfilled} older candidates to the updated_after feed (GSI4)`);
+
   const { seedDemo } = await import('./seed');
   const demo = await seedDemo(dir);
   say(demo.created ? 'seeded the demo workspace "demo"' : 'demo workspace found');
