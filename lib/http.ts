@@ -11,7 +11,7 @@ import { siteHosts } from './edge';
 import { header } from './headers';
 import type { SessionPrincipal } from './domain/identity';
 import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
-import { idempotencyKeyOf, idempotent } from './idempotency';
+import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
 import { routes, type RouteDef } from './routes';
 import { API_SECURITY_HEADERS } from './security-headers';
@@ -168,11 +168,18 @@ const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
   },
 });
 
-/** Build a Lambda handler for a route from its route table line. */
+/**
+ * Build a Lambda handler for a route from its route table line. A route marked `idempotent`
+ * passes lib/idempotency.ts in `opts`: imported by its handler module, Powertools Idempotency
+ * stays out of every other function's bundle.
+ */
 export function apiHandler<R extends RouteDef>(
   r: R,
   fn: (req: ApiRequest<R>) => Promise<unknown>,
+  opts: { idempotency?: { idempotencyKeyOf: (event: APIGatewayProxyEvent) => string | undefined; idempotent: typeof Idempotent } } = {},
 ) {
+  const idem = 'idempotent' in r && r.idempotent ? opts.idempotency : undefined;
+  if ('idempotent' in r && r.idempotent && !idem) throw new Error(`${r.method} ${r.path} is idempotent but its handler passes no idempotency module`);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(injectLambdaContext(logger))
     .use(errorBoundary());
@@ -195,9 +202,9 @@ export function apiHandler<R extends RouteDef>(
         : json(r.status, result);
     };
     // Checked after the request is valid: a malformed request never claims its key.
-    const key = 'idempotent' in r && r.idempotent ? idempotencyKeyOf(event) : undefined;
-    if (key === undefined) return respond();
+    const key = idem?.idempotencyKeyOf(event);
+    if (!idem || key === undefined) return respond();
     const tenantId = (principal as TokenPrincipal).tenantId;
-    return idempotent({ tenantId, route: routeName, key, event, context }, respond);
+    return idem.idempotent({ tenantId, route: routeName, key, event, context }, respond);
   });
 }
