@@ -22,10 +22,12 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<AP
   await touchToken(grant.tenant_id, grant.token_id, new Date().toISOString()).catch((err: Error) =>
     console.warn(JSON.stringify({ level: 'WARN', message: 'last_used_at not updated', error: err.name })),
   );
-  return policyFor(grant.token_id, event.methodArn, tokenRoutes(grant.scopes), {
+  const result = policyFor(grant.token_id, event.methodArn, tokenRoutes(grant.scopes), {
     tenantId: grant.tenant_id,
     tenantSlug: grant.tenant_slug,
     tokenId: grant.token_id,
     scopes: grant.scopes.join(' '),
   });
+  // Ties the request to the token's API key in the usage plan (per-token throttle and quota).
+  return grant.usage_key ? { ...result, usageIdentifierKey: grant.usage_key } : result;
 }

@@ -26,6 +26,7 @@ import { keys, TABLE_DEF } from '../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../lib/webhooks/events';
 import { ConsoleSite } from './console-site';
+import { TokenRateLimits } from './rate-limits';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
 
 /** Repository root: esbuild's project root and the base of every `functions/<name>.ts` entry. */
@@ -237,7 +238,6 @@ const GATEWAY_RESPONSES: ReadonlyArray<{ type: apigateway.ResponseType; id: stri
   { type: apigateway.ResponseType.ACCESS_DENIED, id: 'AccessDenied', ...GATEWAY_ERRORS.accessDenied },
   // API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN (403).
   { type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, id: 'NotFound', ...GATEWAY_ERRORS.notFound },
-  { type: apigateway.ResponseType.THROTTLED, id: 'Throttled', ...GATEWAY_ERRORS.throttled },
   { type: apigateway.ResponseType.AUTHORIZER_FAILURE, id: 'AuthorizerFailure', ...GATEWAY_ERRORS.authorizerFailure },
   { type: apigateway.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, id: 'AuthorizerConfigurationError', ...GATEWAY_ERRORS.authorizerFailure },
   { type: apigateway.ResponseType.REQUEST_TOO_LARGE, id: 'RequestTooLarge', ...GATEWAY_ERRORS.requestTooLarge },
@@ -448,6 +448,8 @@ export class TalentPipelineStack extends Stack {
         );
       this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), authorizerFor(r.auth));
     }
+
+    new TokenRateLimits(this, 'TokenRateLimits', { api: this.api, routes: routeTable, functions: this.functions });
 
     const pipeline = this.webhookPipeline(tableFunction, props.alarmTopic);
     // Routes that queue deliveries (resend, replay): the queue's URL and send rights, nothing more.

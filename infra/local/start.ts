@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
 import { ensureTable, localClient } from './table';
+import { RATE_LIMIT_ENV, rateLimitsFrom } from '../../lib/rate-limits';
 import { ensureConsoleBuilt } from '../../console/build';
 
 const t0 = performance.now();
@@ -92,8 +93,12 @@ try {
   const { createGateway } = await import('./gateway');
   // AUTHORIZER_CACHE_TTL_SECONDS shortens the token cache for tests; unset, it is the deployed 60 s.
   const ttl = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
+  // The deployed per-token limits, unless RATE_LIMIT_* variables change them or RATE_LIMITS=off.
+  const rateLimits = process.env.RATE_LIMITS === 'off' ? undefined : rateLimitsFrom((n) => process.env[n], RATE_LIMIT_ENV);
+  say(rateLimits ? `rate limits per token: ${rateLimits.ratePerSecond}/s, bursts of ${rateLimits.burst}, ${rateLimits.quotaPerDay || 'no'} quota per day` : 'rate limits off (RATE_LIMITS=off)');
   gateway = createGateway({
     log: (line) => console.log(line),
+    rateLimits,
     ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
   });
   const url = await gateway.listen(port, process.env.HOST ?? '127.0.0.1');

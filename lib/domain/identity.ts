@@ -8,6 +8,7 @@ import type * as z from 'zod/mini';
 import { clearFailures, reserveAttempt } from '../store/login-failures';
 import { deleteSession, endSessionsOf, putSession } from '../store/sessions';
 import { getTenant, getTenantBySlug } from '../store/tenants';
+import { createUsageKey, deleteUsageKey } from '../auth/usage-keys';
 import { createToken, listTokens, revokeToken, type CreatedToken, type TokenListing } from '../store/tokens';
 import { createUser, findUserByEmail, getUser, normalizeEmail, setUserPassword, type Role, type User } from '../store/users';
 
@@ -94,13 +95,15 @@ export async function changePassword(
 
 export async function mintToken(p: SessionPrincipal, name: string, scopes: Scope[]): Promise<CreatedToken> {
   if (scopes.includes('*') && p.role !== 'admin') throw new ForbiddenError('only admins may grant the * scope');
-  return createToken({ id: p.tenantId, slug: p.tenantSlug }, name, [...new Set(scopes)]);
+  return createToken({ id: p.tenantId, slug: p.tenantSlug }, name, [...new Set(scopes)], (id) => createUsageKey(id, p.tenantId));
 }
 
 export const tokensOf = (p: SessionPrincipal): Promise<TokenListing[]> => listTokens(p.tenantId);
 
 export async function revoke(p: SessionPrincipal, tokenId: string): Promise<{ success: true }> {
-  if (!(await revokeToken(p.tenantId, tokenId))) throw new NotFoundError('token');
+  const revoked = await revokeToken(p.tenantId, tokenId);
+  if (!revoked) throw new NotFoundError('token');
+  await deleteUsageKey(revoked.usage_key_id);
   return { success: true };
 }
 
