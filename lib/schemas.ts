@@ -193,7 +193,8 @@ export const PipelineSummary = z.object({
 });
 export type PipelineSummary = z.infer<typeof PipelineSummary>;
 
-export const ErrorBody = z.object({ error: z.string() });
+/** `code` and `field`: machine-readable, when the error has them (rate_limited, idempotency_*, invalid_field). */
+export const ErrorBody = z.object({ error: z.string(), code: z.optional(z.string()), field: z.optional(z.string()) });
 
 export const CandidateList = z.object({
   data: z.array(Candidate),
