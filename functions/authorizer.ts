@@ -50,5 +50,6 @@ export async function handler(event: APIGatewayTokenAuthorizerEvent, context?: C
   // so this line shows the first such refusal of a cache period, not every one.
   if (!isAllowed(policy.policyDocument, event.methodArn)) logger.info('authorizer denied', { reason: 'missing_scope', route, token_id: grant.token_id });
   else logger.debug('authorizer allowed', { route, token_id: grant.token_id });
-  return policy;
+  // Ties the request to the token's API key in the usage plan (per-token throttle and quota).
+  return grant.usage_key ? { ...policy, usageIdentifierKey: grant.usage_key } : policy;
 }

@@ -17,6 +17,7 @@ import { TABLE_DEF } from '../lib/store/table';
 import { ConsoleSite } from './console-site';
 import { withoutConcerns } from './constructs/concern';
 import { RouteApi } from './constructs/route-api';
+import { TokenRateLimits } from './rate-limits';
 import { ApiFirewall } from './constructs/waf';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
@@ -91,6 +92,7 @@ export class TalentPipelineStack extends Stack {
 
     const routeApi = new RouteApi(this, 'Routes', { table: this.table, routes, functions: this.functions, stage });
     this.api = routeApi.api;
+    new TokenRateLimits(this, 'TokenRateLimits', { api: this.api, routes, functions: this.functions });
     if (props.waf ?? true) new ApiFirewall(this, 'Firewall', { stage: this.api.deploymentStage });
 
     // The console and the API on one origin (infra/console-site.ts); the cookie-writing routes

@@ -11,6 +11,7 @@ import { siteHosts } from './edge';
 import { header } from './headers';
 import type { SessionPrincipal } from './domain/identity';
 import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
 import { emitMetric, metrics } from './metrics';
 import { routes, type RouteDef } from './routes';
@@ -62,8 +63,12 @@ export const json = (
   body: JSON.stringify(body),
 });
 
-export const errorResponse = (statusCode: number, message: string, headers?: Record<string, string>) =>
-  json(statusCode, { error: message }, headers);
+export const errorResponse = (
+  statusCode: number,
+  message: string,
+  headers?: Record<string, string>,
+  details: { code?: string; field?: string } = {},
+) => json(statusCode, { error: message, ...details }, headers);
 
 export { header };
 
@@ -154,7 +159,7 @@ const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
   onError: async (request) => {
     const known = toAppError(request.error);
     request.response = known
-      ? errorResponse(known.status, known.message, known.headers)
+      ? errorResponse(known.status, known.message, known.headers, known.details)
       : // The client can quote the id; the request's log line (below) carries the error under it.
         errorResponse(500, `internal error (request id ${requestIdOf(request.event)})`);
   },
@@ -223,11 +228,18 @@ const requestLog = (r: RouteDef): middy.MiddlewareObj<APIGatewayProxyEvent, APIG
   };
 };
 
-/** Build a Lambda handler for a route from its route table line. */
+/**
+ * Build a Lambda handler for a route from its route table line. A route marked `idempotent`
+ * passes lib/idempotency.ts in `opts`: imported by its handler module, Powertools Idempotency
+ * stays out of every other function's bundle.
+ */
 export function apiHandler<R extends RouteDef>(
   r: R,
   fn: (req: ApiRequest<R>) => Promise<unknown>,
+  opts: { idempotency?: { idempotencyKeyOf: (event: APIGatewayProxyEvent) => string | undefined; idempotent: typeof Idempotent } } = {},
 ) {
+  const idem = 'idempotent' in r && r.idempotent ? opts.idempotency : undefined;
+  if ('idempotent' in r && r.idempotent && !idem) throw new Error(`${r.method} ${r.path} is idempotent but its handler passes no idempotency module`);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     // resetKeys: the correlation id and tenant of one request never reach the next one's lines.
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -235,7 +247,8 @@ export function apiHandler<R extends RouteDef>(
     .use(errorBoundary());
   if ('body' in r) chain.use(httpJsonBodyParser());
   const cookieWrite = r.auth !== 'token' && r.method !== 'GET';
-  return chain.handler(async (event) => {
+  const routeName = `${r.method} ${r.path}`;
+  return chain.handler(async (event, context) => {
     if (cookieWrite) refuseCrossSite(event);
     const principal = principalOf(event, r.auth);
     if ('role' in r && (principal as SessionPrincipal).role !== r.role) {
@@ -244,9 +257,16 @@ export function apiHandler<R extends RouteDef>(
     const params = 'params' in r ? parse(r.params, event.pathParameters ?? {}, 'path') : undefined;
     const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;
     const body = 'body' in r ? parse(r.body, event.body, 'body') : undefined;
-    const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
-    return result instanceof Reply
-      ? json(result.opts.status ?? r.status, result.body, {}, result.opts.cookies)
-      : json(r.status, result);
+    const respond = async () => {
+      const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
+      return result instanceof Reply
+        ? json(result.opts.status ?? r.status, result.body, {}, result.opts.cookies)
+        : json(r.status, result);
+    };
+    // Checked after the request is valid: a malformed request never claims its key.
+    const key = idem?.idempotencyKeyOf(event);
+    if (!idem || key === undefined) return respond();
+    const tenantId = (principal as TokenPrincipal).tenantId;
+    return idem.idempotent({ tenantId, route: routeName, key, event, context }, respond);
   });
 }

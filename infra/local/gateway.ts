@@ -12,10 +12,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { isAllowed } from '../../lib/auth/policy';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
+import { RATE_LIMITED, type RateLimits } from '../../lib/rate-limits';
 import { matchPath, routes, type Route } from '../../lib/routes';
 import { API_SECURITY_HEADERS } from '../../lib/security-headers';
 import { consoleFile, DEFAULT_CONSOLE_DIR } from './console-files';
 import { lambdaContext, methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
+import { createRateLimiter } from './rate-limiter';
 
 type ProxyHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResult>;
 type Authorizer = (event: unknown, context: Context) => Promise<APIGatewayAuthorizerResult>;
@@ -27,6 +29,11 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** The built console served outside /api (default console/dist). */
   consoleDir?: string;
+  /**
+   * Per-token rate limits on token routes, as the deployed usage plan enforces them. Off unless
+   * given: `npm start` passes the deployed numbers (lib/rate-limits.ts); tests and the bench opt in.
+   */
+  rateLimits?: RateLimits;
 }
 
 /** The deployed stack's cache TTL; revoked tokens stop working within this time. */
@@ -73,6 +80,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     return handlers.get(name)!;
   };
   const authorizer = loadHandler<Authorizer>('authorizer');
+  const limiter = opts.rateLimits ? createRateLimiter(opts.rateLimits) : undefined;
   // Session results are never cached (as deployed), so logout and expiry act at once.
   const sessionAuthorizer = loadHandler<Authorizer>('session-authorizer');
 
@@ -139,12 +147,22 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       if (!isAllowed(result.policyDocument, arn)) return gatewayError(GATEWAY_ERRORS.accessDenied);
       event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
     }
+    // The usage plan's check comes after the authorizer, per API key: one key per token.
+    const rate = route.auth === 'token' ? limiter?.take(String(event.requestContext.authorizer?.principalId)) : undefined;
+    if (rate && !rate.allowed) {
+      const { status, error, code } = rate.reason === 'quota' ? RATE_LIMITED.quota : RATE_LIMITED.throttled;
+      return {
+        statusCode: status,
+        headers: { 'Content-Type': 'application/json', ...API_SECURITY_HEADERS, 'Retry-After': String(rate.retryAfterSeconds), ...rate.headers },
+        body: JSON.stringify({ error, code }),
+      };
+    }
 
     try {
       const handler = await handlerFor(route.handler);
       // The function's own timeout, as deployed (middy ends a handler that runs out of it).
       const res = await handler(event, lambdaContext(route.handler, (route.timeoutSeconds ?? 10) * 1000));
-      return res;
+      return rate ? { ...res, headers: { ...res.headers, ...rate.headers } } : res;
     } catch {
       // What API Gateway answers when the integration itself fails.
       return gatewayError({ error: 'Internal server error' }, 502);

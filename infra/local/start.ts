@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
 import { ensureTable, localClient } from './table';
+import { RATE_LIMIT_ENV, rateLimitsFrom } from '../../lib/rate-limits';
 import { ensureConsoleBuilt } from '../../console/build';
 
 const t0 = performance.now();
@@ -95,6 +96,10 @@ try {
   process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
   writeRuntime(dir, { pid: process.pid, javaPid: ddb.pid, dynamodbEndpoint: ddb.endpoint, tableName: LOCAL_TABLE });
 
+  const { backfillChangeIndex } = await import('./backfill');
+  const backfilled = await backfillChangeIndex();
+  if (backfilled) say(`added ${backfilled} older candidates to the updated_after feed (GSI4)`);
+
   const { seedDemo } = await import('./seed');
   const demo = await seedDemo(dir);
   say(demo.created ? 'seeded the demo workspace "demo"' : 'demo workspace found');
@@ -117,8 +122,12 @@ try {
   const { createGateway } = await import('./gateway');
   // AUTHORIZER_CACHE_TTL_SECONDS shortens the token cache for tests; unset, it is the deployed 60 s.
   const ttl = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
+  // The deployed per-token limits, unless RATE_LIMIT_* variables change them or RATE_LIMITS=off.
+  const rateLimits = process.env.RATE_LIMITS === 'off' ? undefined : rateLimitsFrom((n) => process.env[n], RATE_LIMIT_ENV);
+  say(rateLimits ? `rate limits per token: ${rateLimits.ratePerSecond}/s, bursts of ${rateLimits.burst}, ${rateLimits.quotaPerDay || 'no'} quota per day` : 'rate limits off (RATE_LIMITS=off)');
   gateway = createGateway({
     log: (line) => console.log(line),
+    rateLimits,
     ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
   });
   const url = await gateway.listen(port, host);

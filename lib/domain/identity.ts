@@ -10,6 +10,7 @@ import { emitMetric } from '../metrics';
 import { clearFailures, LOCK_MS, reserveAttempt } from '../store/login-failures';
 import { deleteSession, endSessionsOf, putSession } from '../store/sessions';
 import { getTenant, getTenantBySlug } from '../store/tenants';
+import { createUsageKey, deleteUsageKey } from '../auth/usage-keys';
 import { createToken, listTokens, revokeToken, type CreatedToken, type TokenListing } from '../store/tokens';
 import { createUser, findUserByEmail, getUser, normalizeEmail, setUserPassword, type Role, type User } from '../store/users';
 
@@ -128,7 +129,7 @@ export async function changePassword(
 
 export async function mintToken(p: SessionPrincipal, name: string, scopes: Scope[]): Promise<CreatedToken> {
   if (scopes.includes('*') && p.role !== 'admin') throw new ForbiddenError('only admins may grant the * scope');
-  const created = await createToken({ id: p.tenantId, slug: p.tenantSlug }, name, [...new Set(scopes)]);
+  const created = await createToken({ id: p.tenantId, slug: p.tenantSlug }, name, [...new Set(scopes)], (id) => createUsageKey(id, p.tenantId));
   // The id and the scope names; never the token, its digest or its name (free text).
   logger.info('token created', { token_id: created.id, scopes: created.scopes, user_id: p.userId });
   return created;
@@ -137,7 +138,9 @@ export async function mintToken(p: SessionPrincipal, name: string, scopes: Scope
 export const tokensOf = (p: SessionPrincipal): Promise<TokenListing[]> => listTokens(p.tenantId);
 
 export async function revoke(p: SessionPrincipal, tokenId: string): Promise<{ success: true }> {
-  if (!(await revokeToken(p.tenantId, tokenId))) throw new NotFoundError('token');
+  const revoked = await revokeToken(p.tenantId, tokenId);
+  if (!revoked) throw new NotFoundError('token');
+  await deleteUsageKey(revoked.usage_key_id);
   logger.info('token revoked', { token_id: tokenId, user_id: p.userId });
   return { success: true };
 }

@@ -833,7 +833,7 @@ describe('gateway responses', () => {
     ['UNAUTHORIZED', '401', GATEWAY_ERRORS.unauthorized.error],
     ['ACCESS_DENIED', '403', GATEWAY_ERRORS.accessDenied.error],
     ['MISSING_AUTHENTICATION_TOKEN', '404', GATEWAY_ERRORS.notFound.error],
-    ['THROTTLED', '429', GATEWAY_ERRORS.throttled.error],
+    // THROTTLED (with code and Retry-After) and QUOTA_EXCEEDED: test/unit/rate-limits.test.ts.
     ['AUTHORIZER_FAILURE', '500', GATEWAY_ERRORS.authorizerFailure.error],
     ['AUTHORIZER_CONFIGURATION_ERROR', '500', GATEWAY_ERRORS.authorizerFailure.error],
     ['REQUEST_TOO_LARGE', '413', GATEWAY_ERRORS.requestTooLarge.error],
