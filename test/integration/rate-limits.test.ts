@@ -23,13 +23,16 @@ const get = (token: string, path = '/api/v1/pipeline') => stack.call('GET', path
 describe('the local gateway', () => {
   it('answers a burst beyond the bucket with 429, Retry-After, RateLimit-* and { error, code }', async () => {
     const token = await t.token(['pipeline:read']);
-    const answers = await Promise.all(Array.from({ length: 14 }, () => get(token)));
+    const t0 = performance.now();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => get(token)));
+    const elapsedS = (performance.now() - t0) / 1000;
     const ok = answers.filter((a) => a.status === 200);
     const limited = answers.filter((a) => a.status === 429);
-    // 10 from the bucket, and at most a request or two refilled while they ran.
+    // 10 from the bucket, plus what refilled while they ran (more on a loaded machine), never all.
     expect(ok.length).toBeGreaterThanOrEqual(LIMITS.burst);
-    expect(ok.length).toBeLessThanOrEqual(LIMITS.burst + 2);
-    expect(limited.length).toBe(14 - ok.length);
+    expect(ok.length).toBeLessThanOrEqual(LIMITS.burst + Math.ceil(elapsedS * LIMITS.ratePerSecond));
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited.length).toBe(30 - ok.length);
     for (const a of limited) {
       expect(a.body).toEqual({ error: expect.stringContaining('Too many requests'), code: 'rate_limited' });
       expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
