@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startStack, type Stack, type TestTenant } from '../helpers/stack';
 
 let stack: Stack;
@@ -160,6 +160,34 @@ describe('the feed', () => {
     expect(await backfillChangeIndex()).toBe(0);
     const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: { PK: old.PK, SK: old.SK } }));
     expect(Item?.GSI4SK).toBe(`${at}#${old.id}`);
+  });
+});
+
+describe('an older local table', () => {
+  it('npm start adds the missing GSI4 to a table made before it existed', async () => {
+    const { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
+    const { ensureTable, localClient } = await import('../../infra/local/table');
+    const client = localClient(inject('dynamodbEndpoint'));
+    const TableName = `old-${randomUUID()}`;
+    const key = (n: string, KeyType: 'HASH' | 'RANGE') => ({ AttributeName: n, KeyType });
+    await client.send(
+      new CreateTableCommand({
+        TableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: ['PK', 'SK', 'GSI1PK', 'GSI1SK'].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        KeySchema: [key('PK', 'HASH'), key('SK', 'RANGE')],
+        GlobalSecondaryIndexes: [{ IndexName: 'GSI1', KeySchema: [key('GSI1PK', 'HASH'), key('GSI1SK', 'RANGE')], Projection: { ProjectionType: 'ALL' } }],
+      }),
+    );
+    try {
+      expect(await ensureTable(client, TableName)).toBe('exists');
+      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+      expect(Table!.GlobalSecondaryIndexes!.map((i) => i.IndexName).sort()).toEqual(['GSI1', 'GSI2', 'GSI4']);
+      // A second start finds nothing to add.
+      expect(await ensureTable(client, TableName)).toBe('exists');
+    } finally {
+      await client.send(new DeleteTableCommand({ TableName }));
+    }
   });
 });
 
