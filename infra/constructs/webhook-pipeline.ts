@@ -38,6 +38,8 @@ export const DELIVERY_BATCHING_WINDOW = Duration.seconds(0);
  * runs the default schedule whatever the synthesizing shell has set (npm start shortens it).
  */
 export const DELIVERY_ATTEMPTS = DEFAULT_RETRY_SCHEDULE_S.length + 1;
+/** Receives of one stream-failure message before it moves to the stream-failure DLQ. */
+export const STREAM_FAILURE_MAX_RECEIVES = 5;
 
 export interface WebhookPipelineProps {
   /** The table whose stream feeds the fan-out. */
@@ -56,6 +58,8 @@ export class WebhookPipeline extends Concern {
   readonly deliveryDlq: sqs.Queue;
   /** Stream batches the fan-out gave up on (their shard positions, not the records). */
   readonly streamFailureQueue: sqs.Queue;
+  /** Stream-failure messages that were received often and never deleted. */
+  readonly streamFailureDlq: sqs.Queue;
   readonly fanout: NodejsFunction;
   readonly delivery: NodejsFunction;
 
@@ -92,7 +96,14 @@ export class WebhookPipeline extends Concern {
     });
     // The fan-out's stream batches it gave up on. Lambda sends the batch's shard and sequence
     // numbers, not the records; the stream keeps records for 24 h, so replay within a day.
-    const streamFailureQueue = new sqs.Queue(this, 'WebhookStreamFailureQueue', { ...encrypted, retentionPeriod: Duration.days(14) });
+    // Its own DLQ: a message that whoever replays the failures receives again and again without
+    // deleting it (a batch that cannot be replayed) moves aside instead of blocking the rest.
+    const streamFailureDlq = new sqs.Queue(this, 'WebhookStreamFailureDlq', { ...encrypted, retentionPeriod: Duration.days(14) });
+    const streamFailureQueue = new sqs.Queue(this, 'WebhookStreamFailureQueue', {
+      ...encrypted,
+      retentionPeriod: Duration.days(14),
+      deadLetterQueue: { queue: streamFailureDlq, maxReceiveCount: STREAM_FAILURE_MAX_RECEIVES },
+    });
 
     const queueEnv = { WEBHOOK_QUEUE_URL: deliveryQueue.queueUrl, WEBHOOK_DLQ_URL: deliveryDlq.queueUrl };
 
@@ -157,6 +168,7 @@ export class WebhookPipeline extends Concern {
     this.deliveryQueue = deliveryQueue;
     this.deliveryDlq = deliveryDlq;
     this.streamFailureQueue = streamFailureQueue;
+    this.streamFailureDlq = streamFailureDlq;
     this.fanout = fanout;
     this.delivery = delivery;
   }
