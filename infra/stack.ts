@@ -16,13 +16,15 @@ import { API_PREFIX, routes as ROUTE_TABLE, type Route } from '../lib/routes';
 import { TABLE_DEF } from '../lib/store/table';
 import { ConsoleSite } from './console-site';
 import { withoutConcerns } from './constructs/concern';
-import { RouteApi } from './constructs/route-api';
+import { Monitoring } from './constructs/monitoring';
+import { RouteApi, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from './constructs/route-api';
 import { ApiFirewall } from './constructs/waf';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
 import { STAGES, type StageName } from './stages';
 
 // What tests, the bench and other modules import from here, wherever it now lives.
+export * from './constructs/monitoring';
 export * from './constructs/route-api';
 export * from './constructs/table-function';
 export * from './constructs/waf';
@@ -31,11 +33,10 @@ export * from './constructs/webhook-pipeline';
 export interface TalentPipelineStackProps extends StackProps {
   /** The route table; defaults to lib/routes.ts. Tests pass extended tables. */
   routes?: readonly Route[];
-  /**
-   * Where the dead-letter alarms notify. Without it the alarms only change state; operators
-   * attach their own action (pager, chat) to them.
-   */
+  /** Where the alarms notify (infra/constructs/monitoring.ts); without it the stack makes a topic. */
   alarmTopic?: sns.ITopic;
+  /** An address subscribed to the stack's own topic (`-c alarmEmail=...`); it must confirm. */
+  alarmEmail?: string;
   /**
    * The built console that the distribution serves; defaults to `console/dist`. infra/app.ts
    * builds it before synth when it is missing.
@@ -63,6 +64,8 @@ export class TalentPipelineStack extends Stack {
   readonly streamFailureQueue: sqs.Queue;
   /** CloudFront in front of the console bucket and, under /api, the REST API. */
   readonly site: ConsoleSite;
+  /** The alarm topic, the alarms and the dashboard. */
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: TalentPipelineStackProps = {}) {
     super(scope, id, props);
@@ -109,11 +112,23 @@ export class TalentPipelineStack extends Stack {
     });
     routeApi.verifyOrigin(this.site.originVerify);
 
-    const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, alarmTopic: props.alarmTopic, stage });
+    const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.queue))) pipeline.allowQueueing(fn);
     this.deliveryQueue = pipeline.deliveryQueue;
     this.deliveryDlq = pipeline.deliveryDlq;
     this.streamFailureQueue = pipeline.streamFailureQueue;
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api: this.api,
+      table: this.table,
+      functions: this.functions,
+      routeModules: [...new Set(routes.map((r) => r.handler))],
+      authorizers: [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE].flatMap((m) => this.functions.get(m) ?? []),
+      pipeline,
+      accessLogs: routeApi.accessLogs,
+      alarmTopic: props.alarmTopic,
+      alarmEmail: props.alarmEmail,
+    });
 
     new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The workspace console; the API is under /api on the same origin' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath(API_PREFIX), description: 'Base URL of the API' });
@@ -123,6 +138,12 @@ export class TalentPipelineStack extends Stack {
       value: this.deliveryDlq.queueUrl,
       description: 'Webhook deliveries that used up their attempts (inspect, then redrive)',
     });
+    new CfnOutput(this, 'StreamFailureQueueUrl', {
+      value: this.streamFailureQueue.queueUrl,
+      description: 'Table stream batches the fan-out gave up on (shard and sequence numbers, replay within 24 h)',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Every alarm notifies this topic' });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
   }
 
   /** Concerns (infra/constructs/concern.ts) stay out of logical ids: the split replaced nothing. */

@@ -100,6 +100,8 @@ export interface RouteApiProps {
 
 export class RouteApi extends Concern {
   readonly api: apigateway.RestApi;
+  /** One JSON line per request (ACCESS_LOG_FIELDS). */
+  readonly accessLogs: logs.LogGroup;
   /** The functions that check the origin secret (checksOrigin); verifyOrigin hands it to them. */
   private readonly originCheckers: NodejsFunction[] = [];
   private readonly routes: readonly Route[];
@@ -114,7 +116,7 @@ export class RouteApi extends Concern {
     this.table = props.table;
     this.stage = props.stage;
 
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.stage.accessLogRetention, removalPolicy: props.stage.logRemovalPolicy });
+    const accessLogs = (this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.stage.accessLogRetention, removalPolicy: props.stage.logRemovalPolicy }));
     this.api = new apigateway.RestApi(this, 'Api', {
       // The stack's name (TalentPipeline-<stage>): API Gateway's metrics are keyed by API name, so
       // two stages in one account must not share one.

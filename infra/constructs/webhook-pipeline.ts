@@ -1,16 +1,14 @@
 /**
  * Table stream -> fan-out -> delivery queue -> delivery -> receiver (design.md, "Webhooks").
  * Both functions report failures per record (style.md habit 6), so one bad record or message
- * is retried on its own; whatever is finally given up on lands in a queue with an alarm.
+ * is retried on its own; whatever is finally given up on lands in a queue with an alarm
+ * (infra/constructs/monitoring.ts).
  */
 import { Duration } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lib/webhooks/config';
@@ -46,8 +44,6 @@ export interface WebhookPipelineProps {
   table: dynamodb.Table;
   /** Where each function is registered under its handler module (the stack's `functions`). */
   functions: Map<string, NodejsFunction>;
-  /** Where the failure-queue alarms notify. */
-  alarmTopic?: sns.ITopic;
   stage: StageConfig;
 }
 
@@ -65,7 +61,6 @@ export class WebhookPipeline extends Concern {
 
   constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
     super(scope, id);
-    const alarmTopic = props.alarmTopic;
     const tableFunction = (module: string, access: TableAccess, timeout: Duration, description: string, environment?: Record<string, string>) => {
       const fn = new TableFunction(this, pascal(module), { module, table: props.table, access, timeout, description, environment, stage: props.stage }).fn;
       props.functions.set(module, fn);
@@ -146,24 +141,6 @@ export class WebhookPipeline extends Concern {
         // up every other tenant's deliveries.
       }),
     );
-
-    // Anything in either queue needs a person: a webhook given up on, or events never enqueued.
-    const alarmOn = (id: string, queue: sqs.Queue, what: string) => {
-      const alarm = queue
-        .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM })
-        .createAlarm(this, id, {
-          alarmDescription: `${what}. Inspect the messages in the queue, fix the cause, then redrive or delete them.`,
-          threshold: 1,
-          evaluationPeriods: 1,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          // An idle, empty queue publishes no data points.
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        });
-      if (alarmTopic) alarm.addAlarmAction(new cloudwatchActions.SnsAction(alarmTopic));
-      return alarm;
-    };
-    alarmOn('WebhookDeliveryDlqAlarm', deliveryDlq, 'Webhook deliveries were dead-lettered after their last attempt');
-    alarmOn('WebhookStreamFailureAlarm', streamFailureQueue, 'Table stream batches were not fanned out to webhooks');
 
     this.deliveryQueue = deliveryQueue;
     this.deliveryDlq = deliveryDlq;
