@@ -18,6 +18,8 @@ const USAGE = `Usage:
 Options:
   --table <name>   act on a deployed table (AWS credentials from the environment);
                    TABLE_NAME does the same. Default: the local data directory (DATA_DIR, .data).
+  --region <r>     the deployed table's region (or AWS_REGION / AWS_DEFAULT_REGION); required
+                   with --table, so a command never lands in another region's table.
 Scopes: ${SCOPES.join(', ')}`;
 
 class UsageError extends Error {}
@@ -90,6 +92,7 @@ async function main(argv: string[]): Promise<string> {
       password: { type: 'string' },
       role: { type: 'string' },
       table: { type: 'string' },
+      region: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -116,9 +119,15 @@ async function main(argv: string[]): Promise<string> {
   const table = values.table ?? process.env.TABLE_NAME;
   let local: { stop(): Promise<void> } | undefined;
   if (table) {
+    // lib/config.ts falls back to us-east-1 when AWS_REGION is unset (fine inside Lambda, which
+    // always sets it); from a laptop that would silently aim at the wrong region.
+    const region = values.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+    if (!region) throw new UsageError('--table needs the table\'s region: --region <region> (or AWS_REGION)');
+    process.env.AWS_REGION = region;
     process.env.TABLE_NAME = table;
     delete process.env.DYNAMODB_ENDPOINT;
   } else {
+    if (values.region) throw new UsageError('--region applies only with --table');
     const { useLocalTable } = await import('./local/runtime');
     local = await useLocalTable();
   }

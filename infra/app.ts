@@ -2,6 +2,7 @@
  * CDK app entry (cdk.json: `npx tsx infra/app.ts`). Context flags (README "Deploying"):
  *   -c stage=dev|prod       the stack TalentPipeline-<stage>; default dev
  *   -c waf=false            no web ACL on the API stage; default on
+ *   -c alarmEmail=<address> subscribe an address to the alarm topic (it must confirm by email)
  */
 import { App } from 'aws-cdk-lib';
 import { CONSOLE_DIST, ensureConsoleBuilt } from '../console/build';
@@ -12,6 +13,10 @@ const app = new App();
 // Checked before the console build, so that a mistyped flag fails at once.
 const stage = stageNamed(app.node.tryGetContext('stage') ?? 'dev');
 const waf = flag(app.node.tryGetContext('waf'), true);
+const alarmEmail: unknown = app.node.tryGetContext('alarmEmail');
+if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))) {
+  throw new Error(`-c alarmEmail must be an email address, got ${JSON.stringify(alarmEmail)}`);
+}
 
 // Build before synth, so that synth stays offline and the BucketDeployment uploads the console
 // of these sources (rebuilt when any changed since the last build).
@@ -26,6 +31,7 @@ new TalentPipelineStack(app, `TalentPipeline-${stage}`, {
   consoleDir: CONSOLE_DIST,
   stage,
   waf,
+  alarmEmail,
   // Environment-agnostic unless the CLI resolved an account or region.
   env: account || region ? { account, region } : undefined,
 });

@@ -5,7 +5,7 @@
  * the console on the same CloudFront origin as the API (ConsoleSite). Adding a route to
  * lib/routes.ts needs no change here. The local runtime (infra/local/) deploys nothing.
  */
-import { CfnOutput, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -16,7 +16,8 @@ import { API_PREFIX, routes as ROUTE_TABLE, type Route } from '../lib/routes';
 import { TABLE_DEF } from '../lib/store/table';
 import { ConsoleSite } from './console-site';
 import { withoutConcerns } from './constructs/concern';
-import { RouteApi } from './constructs/route-api';
+import { Monitoring } from './constructs/monitoring';
+import { RouteApi, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from './constructs/route-api';
 import { TokenRateLimits } from './rate-limits';
 import { ApiFirewall } from './constructs/waf';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
@@ -24,6 +25,7 @@ import { DEFAULT_CONSOLE_DIR } from './local/console-files';
 import { STAGES, type StageName } from './stages';
 
 // What tests, the bench and other modules import from here, wherever it now lives.
+export * from './constructs/monitoring';
 export * from './constructs/route-api';
 export * from './constructs/table-function';
 export * from './constructs/waf';
@@ -32,11 +34,10 @@ export * from './constructs/webhook-pipeline';
 export interface TalentPipelineStackProps extends StackProps {
   /** The route table; defaults to lib/routes.ts. Tests pass extended tables. */
   routes?: readonly Route[];
-  /**
-   * Where the dead-letter alarms notify. Without it the alarms only change state; operators
-   * attach their own action (pager, chat) to them.
-   */
+  /** Where the alarms notify (infra/constructs/monitoring.ts); without it the stack makes a topic. */
   alarmTopic?: sns.ITopic;
+  /** An address subscribed to the stack's own topic (`-c alarmEmail=...`); it must confirm. */
+  alarmEmail?: string;
   /**
    * The built console that the distribution serves; defaults to `console/dist`. infra/app.ts
    * builds it before synth when it is missing.
@@ -64,6 +65,8 @@ export class TalentPipelineStack extends Stack {
   readonly streamFailureQueue: sqs.Queue;
   /** CloudFront in front of the console bucket and, under /api, the REST API. */
   readonly site: ConsoleSite;
+  /** The alarm topic, the alarms and the dashboard. */
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: TalentPipelineStackProps = {}) {
     super(scope, id, props);
@@ -94,6 +97,12 @@ export class TalentPipelineStack extends Stack {
     this.api = routeApi.api;
     new TokenRateLimits(this, 'TokenRateLimits', { api: this.api, routes, functions: this.functions });
     if (props.waf ?? true) new ApiFirewall(this, 'Firewall', { stage: this.api.deploymentStage });
+    else {
+      Validations.of(this.api.deploymentStage).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason: 'WAF switched off for this deployment on purpose (-c waf=false), e.g. a short-lived dev stack.',
+      });
+    }
 
     // The console and the API on one origin (infra/console-site.ts); the cookie-writing routes
     // check the secret CloudFront adds to prove a request came through it.
@@ -105,11 +114,23 @@ export class TalentPipelineStack extends Stack {
     });
     routeApi.verifyOrigin(this.site.originVerify);
 
-    const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, alarmTopic: props.alarmTopic, stage });
+    const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.queue))) pipeline.allowQueueing(fn);
     this.deliveryQueue = pipeline.deliveryQueue;
     this.deliveryDlq = pipeline.deliveryDlq;
     this.streamFailureQueue = pipeline.streamFailureQueue;
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api: this.api,
+      table: this.table,
+      functions: this.functions,
+      routeModules: [...new Set(routes.map((r) => r.handler))],
+      authorizers: [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE].flatMap((m) => this.functions.get(m) ?? []),
+      pipeline,
+      accessLogs: routeApi.accessLogs,
+      alarmTopic: props.alarmTopic,
+      alarmEmail: props.alarmEmail,
+    });
 
     new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The workspace console; the API is under /api on the same origin' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath(API_PREFIX), description: 'Base URL of the API' });
@@ -119,6 +140,12 @@ export class TalentPipelineStack extends Stack {
       value: this.deliveryDlq.queueUrl,
       description: 'Webhook deliveries that used up their attempts (inspect, then redrive)',
     });
+    new CfnOutput(this, 'StreamFailureQueueUrl', {
+      value: this.streamFailureQueue.queueUrl,
+      description: 'Table stream batches the fan-out gave up on (shard and sequence numbers, replay within 24 h)',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Every alarm notifies this topic' });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
   }
 
   /** Concerns (infra/constructs/concern.ts) stay out of logical ids: the split replaced nothing. */

@@ -4,7 +4,7 @@
  * API Gateway's own refusals answered as `{ error }` and a JSON access log. Adding a route to
  * lib/routes.ts needs no change here.
  */
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -23,6 +23,9 @@ export const SESSION_AUTHORIZER_MODULE = 'session-authorizer';
 
 /** Revoked tokens and sessions must stop working within a minute; the cache is keyed by the credential. */
 export const AUTHORIZER_CACHE_TTL = Duration.seconds(60);
+
+/** The API Gateway stage (the path prefix of execute-api URLs); the deployment stage is the stack's. */
+export const API_STAGE_NAME = 'prod';
 
 /** Route functions time out after this unless their route sets `timeoutSeconds`. */
 export const DEFAULT_ROUTE_TIMEOUT_S = 10;
@@ -96,6 +99,8 @@ export interface RouteApiProps {
 
 export class RouteApi extends Concern {
   readonly api: apigateway.RestApi;
+  /** One JSON line per request (ACCESS_LOG_FIELDS). */
+  readonly accessLogs: logs.LogGroup;
   /** The functions that check the origin secret (checksOrigin); verifyOrigin hands it to them. */
   private readonly originCheckers: NodejsFunction[] = [];
   private readonly routes: readonly Route[];
@@ -110,7 +115,7 @@ export class RouteApi extends Concern {
     this.table = props.table;
     this.stage = props.stage;
 
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.stage.accessLogRetention, removalPolicy: props.stage.logRemovalPolicy });
+    const accessLogs = (this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.stage.accessLogRetention, removalPolicy: props.stage.logRemovalPolicy }));
     this.api = new apigateway.RestApi(this, 'Api', {
       // The stack's name (TalentPipeline-<stage>): API Gateway's metrics are keyed by API name, so
       // two stages in one account must not share one.
@@ -123,7 +128,7 @@ export class RouteApi extends Concern {
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       deployOptions: {
-        stageName: 'prod',
+        stageName: API_STAGE_NAME,
         // Stage-wide defaults shared by all tenants: far below the account's 10,000 rps so a
         // runaway client hits 429 before it exhausts the account's Lambda concurrency, and high
         // enough for normal integration traffic. Per-tenant limits would need usage plans.
@@ -131,11 +136,34 @@ export class RouteApi extends Concern {
         throttlingBurstLimit: 100,
         accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
         accessLogFormat: ACCESS_LOG_FORMAT,
-        // Execution logs with data trace would write request headers (the bearer token) to logs.
+        // Execution logs at ERROR only: integration and authorizer failures, API Gateway's own
+        // view of a 5xx. Data trace would write request headers (the bearer token) to logs.
         dataTraceEnabled: false,
-        loggingLevel: apigateway.MethodLoggingLevel.OFF,
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        // X-Ray: a request's trace starts here and continues in the function (Powertools Tracer).
+        tracingEnabled: true,
       },
     });
+    // API Gateway writes execution logs to a group of this name, creating it without a retention
+    // if it does not exist; created first, here, it keeps the stage's retention.
+    const executionLogs = new logs.LogGroup(this, 'ApiExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${API_STAGE_NAME}`,
+      retention: props.stage.logRetention,
+      removalPolicy: props.stage.logRemovalPolicy,
+    });
+    this.api.deploymentStage.node.addDependency(executionLogs);
+    // The account-wide role API Gateway logs with (one per account and region, shared by all its
+    // APIs), so it may write any API's log groups: AWS's managed policy is the documented one.
+    Validations.of(this.api.node.findChild('CloudWatchRole')).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: "API Gateway's account-level CloudWatch role is shared by every REST API in the account and region and must write any API's log groups; AmazonAPIGatewayPushToCloudWatchLogs is the policy AWS documents for it.",
+    });
+
+    // Bodies, query strings and path parameters are validated by the handlers (lib/http.ts, the
+    // route table's zod schemas), so the deployed API and `npm start` refuse a request with the
+    // same { error } sentence. API Gateway checks what it can without a second set of rules:
+    // every method declares its path parameters as required.
+    const validator = this.api.addRequestValidator('Validator', { validateRequestBody: true, validateRequestParameters: true });
 
 
     for (const r of GATEWAY_RESPONSES) {
@@ -202,7 +230,26 @@ export class RouteApi extends Concern {
       const fn =
         this.functions.get(r.handler) ??
         this.tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(timeoutOf.get(r.handler)!), `${r.method} ${r.path}`);
-      this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), authorizerFor(r.auth));
+      const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const method = this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), {
+        ...authorizerFor(r.auth),
+        requestValidator: validator,
+        requestParameters: Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true])),
+      });
+      Validations.of(method).acknowledge(
+        r.auth === 'none'
+          ? {
+              id: 'AwsSolutions-APIG4',
+              reason: `${r.method} ${r.path} is public by design (route table auth: none): sign-in, or the OpenAPI document.`,
+            }
+          : {
+              id: 'AwsSolutions-COG4',
+              reason: `${r.method} ${r.path} is guarded by the ${r.auth === 'token' ? 'TOKEN authorizer (workspace API tokens with scopes)' : 'REQUEST authorizer (console session cookie)'}; identities live in the table (design.md), not in Cognito.`,
+            },
+      );
+      if (r.auth === 'none') {
+        Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: `${r.method} ${r.path} is public by design: no authorizer of any kind.` });
+      }
     }
 
     // The origin secret's readers, known once the functions exist (ConsoleSite needs the API first).

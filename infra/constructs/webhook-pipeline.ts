@@ -1,16 +1,14 @@
 /**
  * Table stream -> fan-out -> delivery queue -> delivery -> receiver (design.md, "Webhooks").
  * Both functions report failures per record (style.md habit 6), so one bad record or message
- * is retried on its own; whatever is finally given up on lands in a queue with an alarm.
+ * is retried on its own; whatever is finally given up on lands in a queue with an alarm
+ * (infra/constructs/monitoring.ts).
  */
 import { Duration } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../lib/webhooks/config';
@@ -38,14 +36,14 @@ export const DELIVERY_BATCHING_WINDOW = Duration.seconds(0);
  * runs the default schedule whatever the synthesizing shell has set (npm start shortens it).
  */
 export const DELIVERY_ATTEMPTS = DEFAULT_RETRY_SCHEDULE_S.length + 1;
+/** Receives of one stream-failure message before it moves to the stream-failure DLQ. */
+export const STREAM_FAILURE_MAX_RECEIVES = 5;
 
 export interface WebhookPipelineProps {
   /** The table whose stream feeds the fan-out. */
   table: dynamodb.Table;
   /** Where each function is registered under its handler module (the stack's `functions`). */
   functions: Map<string, NodejsFunction>;
-  /** Where the failure-queue alarms notify. */
-  alarmTopic?: sns.ITopic;
   stage: StageConfig;
 }
 
@@ -56,12 +54,13 @@ export class WebhookPipeline extends Concern {
   readonly deliveryDlq: sqs.Queue;
   /** Stream batches the fan-out gave up on (their shard positions, not the records). */
   readonly streamFailureQueue: sqs.Queue;
+  /** Stream-failure messages that were received often and never deleted. */
+  readonly streamFailureDlq: sqs.Queue;
   readonly fanout: NodejsFunction;
   readonly delivery: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
     super(scope, id);
-    const alarmTopic = props.alarmTopic;
     const tableFunction = (module: string, access: TableAccess, timeout: Duration, description: string, environment?: Record<string, string>) => {
       const fn = new TableFunction(this, pascal(module), { module, table: props.table, access, timeout, description, environment, stage: props.stage }).fn;
       props.functions.set(module, fn);
@@ -92,7 +91,14 @@ export class WebhookPipeline extends Concern {
     });
     // The fan-out's stream batches it gave up on. Lambda sends the batch's shard and sequence
     // numbers, not the records; the stream keeps records for 24 h, so replay within a day.
-    const streamFailureQueue = new sqs.Queue(this, 'WebhookStreamFailureQueue', { ...encrypted, retentionPeriod: Duration.days(14) });
+    // Its own DLQ: a message that whoever replays the failures receives again and again without
+    // deleting it (a batch that cannot be replayed) moves aside instead of blocking the rest.
+    const streamFailureDlq = new sqs.Queue(this, 'WebhookStreamFailureDlq', { ...encrypted, retentionPeriod: Duration.days(14) });
+    const streamFailureQueue = new sqs.Queue(this, 'WebhookStreamFailureQueue', {
+      ...encrypted,
+      retentionPeriod: Duration.days(14),
+      deadLetterQueue: { queue: streamFailureDlq, maxReceiveCount: STREAM_FAILURE_MAX_RECEIVES },
+    });
 
     const queueEnv = { WEBHOOK_QUEUE_URL: deliveryQueue.queueUrl, WEBHOOK_DLQ_URL: deliveryDlq.queueUrl };
 
@@ -136,27 +142,10 @@ export class WebhookPipeline extends Concern {
       }),
     );
 
-    // Anything in either queue needs a person: a webhook given up on, or events never enqueued.
-    const alarmOn = (id: string, queue: sqs.Queue, what: string) => {
-      const alarm = queue
-        .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM })
-        .createAlarm(this, id, {
-          alarmDescription: `${what}. Inspect the messages in the queue, fix the cause, then redrive or delete them.`,
-          threshold: 1,
-          evaluationPeriods: 1,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-          // An idle, empty queue publishes no data points.
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        });
-      if (alarmTopic) alarm.addAlarmAction(new cloudwatchActions.SnsAction(alarmTopic));
-      return alarm;
-    };
-    alarmOn('WebhookDeliveryDlqAlarm', deliveryDlq, 'Webhook deliveries were dead-lettered after their last attempt');
-    alarmOn('WebhookStreamFailureAlarm', streamFailureQueue, 'Table stream batches were not fanned out to webhooks');
-
     this.deliveryQueue = deliveryQueue;
     this.deliveryDlq = deliveryDlq;
     this.streamFailureQueue = streamFailureQueue;
+    this.streamFailureDlq = streamFailureDlq;
     this.fanout = fanout;
     this.delivery = delivery;
   }
