@@ -26,6 +26,7 @@ import { keys, TABLE_DEF } from '../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../lib/webhooks/events';
 import { ConsoleSite } from './console-site';
+import { STUCK_REINDEX_MODULE, StuckReindex } from './stuck-reindex';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
 
 /** Repository root: esbuild's project root and the base of every `functions/<name>.ts` entry. */
@@ -460,6 +461,7 @@ export class TalentPipelineStack extends Stack {
     this.deliveryQueue = pipeline.deliveryQueue;
     this.deliveryDlq = pipeline.deliveryDlq;
     this.streamFailureQueue = pipeline.streamFailureQueue;
+    this.functions.set(STUCK_REINDEX_MODULE, new StuckReindex(this, 'StuckReindex', { table: this.table, failures: pipeline.streamFailureQueue }).fn);
 
     new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The workspace console; the API is under /api on the same origin' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath(API_PREFIX), description: 'Base URL of the API' });

@@ -5,6 +5,7 @@ import {
   DynamoDBClient,
   ResourceInUseException,
   ResourceNotFoundException,
+  UpdateTableCommand,
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
 import { TABLE_DEF } from '../../lib/store/table';
@@ -18,7 +19,29 @@ export const localClient = (endpoint: string) =>
 
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'exists'> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    // Data kept from an older version: add the indexes it lacks (e.g. the stuck index, GSI3).
+    const have = new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+    for (const i of Object.values(TABLE_DEF.indexes).filter((i) => !have.has(i.name))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [i.partitionKey, i.sortKey].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+          GlobalSecondaryIndexUpdates: [
+            {
+              Create: {
+                IndexName: i.name,
+                KeySchema: [
+                  { AttributeName: i.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: i.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              },
+            },
+          ],
+        }),
+      );
+    }
     return 'exists';
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;

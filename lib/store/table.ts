@@ -15,6 +15,12 @@ export const TABLE_DEF = {
     byStatus: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     /** Candidates by requisition, newest first; a user's sessions. */
     byRequisition: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+    /**
+     * Sparse: active candidates of stages with a threshold, one partition per tenant, ordered by
+     * the time each becomes stuck (stage entry + threshold). One Query answers the stuck list
+     * (lib/store/stuck.ts).
+     */
+    byStuckAt: { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
   },
   stream: 'NEW_AND_OLD_IMAGES',
   ttlAttribute: 'expires_at',
@@ -90,6 +96,13 @@ export const stageIndexKey = (tenantId: string, stage: Stage, enteredAt: string,
   GSI1SK: `${enteredAt}#${id}`,
 });
 export const stagePartition = (tenantId: string, stage: Stage) => `${t(tenantId)}#STAGE#${stage}`;
+
+/** GSI3: where a candidate sits in its tenant's stuck index; `stuckAt` = stage entry + threshold. */
+export const stuckIndexKey = (tenantId: string, stuckAt: string, id: string) => ({
+  GSI3PK: stuckPartition(tenantId),
+  GSI3SK: `${stuckAt}#${id}`,
+});
+export const stuckPartition = (tenantId: string) => `${t(tenantId)}#STUCK`;
 
 /** GSI1: requisitions of one status, newest first by UUIDv7 id. */
 export const reqStatusIndexKey = (tenantId: string, status: ReqStatus, id: string) => ({

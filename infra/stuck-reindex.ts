@@ -1,0 +1,61 @@
+/**
+ * The stuck index's background re-index (lib/store/stuck.ts): a function fed by the table stream,
+ * filtered to tenant STATS items with a threshold change pending. A second reader of the stream
+ * beside the webhook fan-out (a DynamoDB stream allows two per shard).
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { STUCK_FILTER_PATTERNS } from '../lib/store/stuck';
+import { keys } from '../lib/store/table';
+import { TableFunction } from './stack';
+
+export const STUCK_REINDEX_MODULE = 'stuck-reindex';
+/** A step reads one page (500 candidates) and rewrites the changed ones, 16 at a time. */
+export const STUCK_REINDEX_TIMEOUT = Duration.seconds(60);
+
+export interface StuckReindexProps {
+  table: dynamodb.ITable;
+  /** Where stream batches given up on go (their shard positions); the stack's alarmed queue. */
+  failures: sqs.IQueue;
+}
+
+export class StuckReindex extends Construct {
+  readonly fn: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: StuckReindexProps) {
+    super(scope, id);
+    this.fn = new TableFunction(this, 'Function', {
+      module: STUCK_REINDEX_MODULE,
+      table: props.table,
+      access: 'none',
+      timeout: STUCK_REINDEX_TIMEOUT,
+      description: 'Stuck index: re-index after a threshold change (table stream)',
+    }).fn;
+    // Tenant partitions only (`T#<tenant>`): the STATS item and the candidates, in the base table
+    // (no index ARN): GetItem and UpdateItem on STATS, Query and UpdateItem on candidates.
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.tenantPartition('*')] } },
+      }),
+    );
+    this.fn.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: lambda.StartingPosition.LATEST,
+        batchSize: 100,
+        retryAttempts: 10,
+        maxRecordAge: Duration.days(1),
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(props.failures),
+        filters: STUCK_FILTER_PATTERNS.map((pattern) => lambda.FilterCriteria.filter(pattern)),
+      }),
+    );
+  }
+}
