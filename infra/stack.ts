@@ -23,7 +23,7 @@ import { Construct } from 'constructs';
 import { GATEWAY_ERRORS } from '../lib/gateway-responses';
 import { API_PREFIX, routes as ROUTE_TABLE, type Route } from '../lib/routes';
 import { keys, TABLE_DEF } from '../lib/store/table';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../lib/webhooks/config';
+import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE } from '../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../lib/webhooks/events';
 import { ConsoleSite } from './console-site';
 import { STUCK_REINDEX_MODULE, StuckReindex } from './stuck-reindex';
@@ -48,16 +48,17 @@ export const API_INTEGRATION_TIMEOUT_S = 29;
 export const FANOUT_MODULE = 'webhook-fanout';
 export const DELIVERY_MODULE = 'webhook-delivery';
 /**
- * A delivery batch of up to 10 messages is sent in parallel and each attempt takes at most
+ * A delivery batch of up to DELIVERY_BATCH_SIZE messages is sent in parallel and each attempt takes at most
  * WEBHOOK_TIMEOUT_MS (15 s), plus the DynamoDB and SQS calls around it.
  */
 export const DELIVERY_TIMEOUT = Duration.seconds(30);
 /**
- * No batching window: the first attempt should go out at once (design.md: Svix retries
- * immediately), and the fan-out already enqueues in batches of 10, so a poll usually finds a full
- * batch anyway. A window would add its length to every first attempt and to the visibility timeout.
+ * One second, the least Lambda allows with batches over 10 (DELIVERY_BATCH_SIZE, 50): a backlog
+ * fills a batch at once, and a quiet queue adds at most this to a first attempt (and to the
+ * visibility timeout). Batches of 50 share one endpoint read, two log writes per 25 deliveries and
+ * one last_triggered_at write (`npm run bench`, delivery).
  */
-export const DELIVERY_BATCHING_WINDOW = Duration.seconds(0);
+export const DELIVERY_BATCHING_WINDOW = Duration.seconds(1);
 /**
  * Attempts the deployed delivery function makes. It is given no WEBHOOK_RETRY_SCHEDULE, so it
  * runs the default schedule whatever the synthesizing shell has set (npm start shortens it).
@@ -84,9 +85,17 @@ const pascal = (module: string) =>
  * - the createRequire banner keeps CJS dependencies that call `require('node:...')` working
  *   inside the ESM bundle ("Dynamic require of node:https" otherwise);
  * - no source maps: they slowed error paths ~2.5x, and NODE_OPTIONS stays unset so
- *   `--enable-source-maps` is never on.
+ *   `--enable-source-maps` is never on;
+ * - the SDK's default credential chain is replaced by the environment provider Lambda uses
+ *   (lib/aws/lambda-credentials.ts): esbuild's metafile showed the chain's SSO, profile, web
+ *   identity and IMDS providers with their nested STS/SSO/sign-in clients at ~100 KB of each
+ *   bundle, none of which can run in Lambda (`tsx infra/bench/bundles.ts <module>`).
  */
+export const LAMBDA_ALIASES: Record<string, string> = {
+  '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),
+};
 export const BUNDLING: BundlingOptions = {
+  esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
   format: OutputFormat.ESM,
   target: 'node22',
   minify: true,
@@ -148,7 +157,8 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // The delivery function reads its endpoint, records attempts, kept events, replay progress and
   // endpoint health, and nothing else: candidates, users and tokens stay out of reach. Query: the
   // workspace's other endpoints (endpoint_disabled event) and a replay job's scan of the log.
-  webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
+  // BatchWriteItem: a batch's attempt records and kept bodies, 25 per call, in the same partitions.
+  webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
 };
 const ACCESS_RANK: Route['access'][] = ['none', 'read', 'write'];
 
@@ -542,11 +552,12 @@ export class TalentPipelineStack extends Stack {
     deliveryQueue.grantSendMessages(delivery);
     delivery.addEventSource(
       new SqsEventSource(deliveryQueue, {
-        batchSize: 10,
+        batchSize: DELIVERY_BATCH_SIZE,
         maxBatchingWindow: DELIVERY_BATCHING_WINDOW,
         reportBatchItemFailures: true,
         // No maxConcurrency: a cap would let one tenant's slow receivers (15 s per attempt) hold
-        // up every other tenant's deliveries.
+        // up every other tenant's deliveries. (DELIVERY_MAX_CONCURRENCY is what one local worker,
+        // npm start's poller, runs at once; Lambda scales instances instead.)
       }),
     );
 

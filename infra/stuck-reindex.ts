@@ -11,8 +11,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { STUCK_FILTER_PATTERNS } from '../lib/store/stuck';
-import { keys } from '../lib/store/table';
+import { keys, STUCK_FILTER_PATTERNS } from '../lib/store/table';
 import { TableFunction } from './stack';
 
 export const STUCK_REINDEX_MODULE = 'stuck-reindex';

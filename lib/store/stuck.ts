@@ -28,22 +28,13 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../errors';
 import { DEFAULT_STUCK_DAYS, type Stage } from '../model';
 import { ddb, tableName } from './client';
-import { keys, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
+import { keys, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
+
+export { STUCK_FILTER_PATTERNS, STUCK_JOB_PENDING } from './table';
 
 const DAY_MS = 86_400_000;
 type Item = Record<string, unknown>;
 export type StuckDays = Partial<Record<Stage, number>>;
-
-/** `stuck_job` while the index lags the thresholds; the stream filter matches on it. */
-export const STUCK_JOB_PENDING = 'pending';
-
-/**
- * Stream records that drive the re-index: the STATS item while a job is pending (its save, each
- * step's cursor, and any counter change in between, which resumes a stalled job).
- */
-export const STUCK_FILTER_PATTERNS = [
-  { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['stats'] }, stuck_job: { S: [STUCK_JOB_PENDING] } } } },
-];
 
 /** Thresholds a writer believes in force, with the STATS version they came from. */
 export interface Thresholds {

@@ -104,6 +104,17 @@ export const stuckIndexKey = (tenantId: string, stuckAt: string, id: string) => 
 });
 export const stuckPartition = (tenantId: string) => `${t(tenantId)}#STUCK`;
 
+/** `stuck_job` on the STATS item while the stuck index lags the thresholds (lib/store/stuck.ts). */
+export const STUCK_JOB_PENDING = 'pending';
+/**
+ * Stream records that drive the stuck index's re-index: the STATS item while a job is pending
+ * (its save, each step's cursor, and any counter change in between, which resumes a stalled job).
+ * Here, not in stuck.ts, so that the CDK app can read it without a table client.
+ */
+export const STUCK_FILTER_PATTERNS = [
+  { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['stats'] }, stuck_job: { S: [STUCK_JOB_PENDING] } } } },
+];
+
 /** GSI1: requisitions of one status, newest first by UUIDv7 id. */
 export const reqStatusIndexKey = (tenantId: string, status: ReqStatus, id: string) => ({
   GSI1PK: reqStatusPartition(tenantId, status),

@@ -281,8 +281,12 @@ export async function putAttempt(
  * normally): the caller must treat their deliveries as not recorded.
  */
 export async function writeLogItems(items: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  // One item per key: BatchWriteItem refuses a request naming a key twice, and one event kept for
+  // two endpoints of a batch is the same item (same id, same body).
+  const keyOf = (i: Record<string, unknown>) => `${i.PK}\u0000${i.SK}`;
+  const unique = [...new Map(items.map((i) => [keyOf(i), i])).values()];
   const chunks: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+  for (let i = 0; i < unique.length; i += 25) chunks.push(unique.slice(i, i + 25));
   const failed: Record<string, unknown>[] = [];
   await Promise.all(
     chunks.map(async (chunk) => {
@@ -300,7 +304,8 @@ export async function writeLogItems(items: Record<string, unknown>[]): Promise<R
       failed.push(...left);
     }),
   );
-  return failed;
+  const failedKeys = new Set(failed.map(keyOf));
+  return items.filter((i) => failedKeys.has(keyOf(i)));
 }
 
 /**

@@ -22,7 +22,7 @@ import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { API_PREFIX, routes, type Route } from '../../lib/routes';
 import { API_CSP, API_SECURITY_HEADERS, CONSOLE_CSP, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../../lib/security-headers';
 import { keys, TABLE_DEF, WEBHOOK_PARTITION_SUFFIX } from '../../lib/store/table';
-import { DEFAULT_RETRY_SCHEDULE_S, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../lib/webhooks/config';
+import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../infra/console-site';
 import {
@@ -264,7 +264,7 @@ describe('table', () => {
       { AttributeName: TABLE_DEF.sortKey, KeyType: 'RANGE' },
     ]);
     const indexes = Object.values(TABLE_DEF.indexes);
-    expect(indexes.map((i) => i.name).sort()).toEqual(['GSI1', 'GSI2']);
+    expect(indexes.map((i) => i.name).sort()).toEqual(['GSI1', 'GSI2', 'GSI3']);
     expect(p.GlobalSecondaryIndexes).toHaveLength(indexes.length);
     for (const index of indexes) {
       expect(p.GlobalSecondaryIndexes).toContainEqual({
@@ -672,9 +672,11 @@ describe('webhook pipeline', () => {
     expect(actionsOn(fanoutId(), failures)).toContain('sqs:SendMessage');
   });
 
-  it('delivery consumes the delivery queue 10 at a time and reports failures per message', () => {
+  it('delivery consumes the delivery queue DELIVERY_BATCH_SIZE at a time (as npm start does) and reports failures per message', () => {
     const m = mappingOf(deliveryId());
-    expect(m.BatchSize).toBe(10);
+    expect(m.BatchSize).toBe(DELIVERY_BATCH_SIZE);
+    // Lambda refuses batches over 10 without a batching window of at least 1 s.
+    if (DELIVERY_BATCH_SIZE > 10) expect(m.MaximumBatchingWindowInSeconds).toBeGreaterThanOrEqual(1);
     expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(m.MaximumBatchingWindowInSeconds ?? 0).toBe(DELIVERY_BATCHING_WINDOW.toSeconds());
     expect(m.FilterCriteria).toBeUndefined();
@@ -763,7 +765,7 @@ describe('webhook pipeline', () => {
     expect(actionsOn(fn, deliveryDlqId())).toEqual([]);
   });
 
-  it('delivery may only Get, Query, Put and Update items in webhook partitions, on the table itself', () => {
+  it('delivery may only Get, Query, Put, Update and batch-write items in webhook partitions, on the table itself', () => {
     const fn = deliveryId();
     const statements = dynamoStatements(fn);
     expect(statements.length).toBeGreaterThan(0);
@@ -772,12 +774,13 @@ describe('webhook pipeline', () => {
       expect(st.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`T#*${WEBHOOK_PARTITION_SUFFIX}`] } });
       // The table only: no index, no stream.
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
-      for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], a).toContain(a);
+      // BatchWriteItem: a delivery batch's attempt records and kept bodies, under the same condition.
+      for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], a).toContain(a);
     }
     const actions = actionsOf(fn);
     // Query (the workspace's endpoints, a replay's scan of the log) is confined like the rest.
     expect(actions).toContain('dynamodb:Query');
-    for (const a of ['dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', ...UNUSED_ACTIONS, ...FORBIDDEN_ACTIONS]) {
+    for (const a of ['dynamodb:Scan', 'dynamodb:DeleteItem', ...UNUSED_ACTIONS, ...FORBIDDEN_ACTIONS.filter((f) => f !== 'dynamodb:BatchWriteItem')]) {
       expect(actions).not.toContain(a);
     }
   });
