@@ -11,27 +11,20 @@
  * (count, mean, total busy time), and the HTTPS attempts, measured around each call.
  */
 import '../local/quiet-sdk';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:https';
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
 import { startDynamoDbLocal } from '../local/dynamodb';
 import { ensureTable, localClient } from '../local/table';
 
 const total = Number(process.argv[2] ?? 3000);
-const seen = new Set<string>();
-let received = 0;
-const receiver = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) }, (req, res) => {
-  let raw = '';
-  req.on('data', (c) => (raw += c)).on('end', () => {
-    received++;
-    seen.add(String(req.headers['webhook-id']));
-    res.writeHead(204).end();
+// The receiver runs in its own process: its TLS and HTTP work is not the worker's.
+const receiver = fork(join(import.meta.dirname, 'receiver.ts'), [], { execArgv: ['--import', 'tsx'], env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const ask = (cmd: string) =>
+  new Promise<{ distinct: number; requests: number; connections: number }>((resolve) => {
+    receiver.once('message', (m) => resolve(m as never));
+    receiver.send({ cmd });
   });
-});
-// TLS connections the receiver accepted: with keep-alive, far fewer than deliveries.
-let connections = 0;
-receiver.on('secureConnection', () => connections++);
-await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-const port = (receiver.address() as { port: number }).port;
+const port = await new Promise<number>((resolve) => receiver.once('message', (m: { port: number }) => resolve(m.port)));
 
 const busy = new Map<string, { count: number; ms: number }>();
 const time = (name: string, ms: number) => {
@@ -72,9 +65,7 @@ try {
   /** One round on a fresh endpoint: fill the queue with n messages, then run one worker until it is empty. */
   async function round(n: number, report: boolean) {
   busy.clear();
-  seen.clear();
-  received = 0;
-  connections = 0;
+  await ask('reset');
   const endpoint = await putEndpoint(tenant.id, { url: `https://127.0.0.1:${port}/hook`, secret: generateSecret(), events: ['candidate.created'], description: null });
 
   // The queue, filled before the worker starts: N candidate.created events, as the fan-out sends them.
@@ -144,11 +135,12 @@ try {
   } while (ExclusiveStartKey);
   const after = await getEndpoint(tenant.id, endpoint.id);
   if (!report) return;
-  const ok = seen.size === n && attempts === n && after?.failure_count === 0 && !!after.last_triggered_at;
+  const { distinct, requests, connections } = await ask('stats');
+  const ok = distinct === n && attempts === n && after?.failure_count === 0 && !!after.last_triggered_at;
   console.log(
     `  one delivery worker, pre-filled queue of ${n} (batch ${DELIVERY_BATCH_SIZE}, ${DELIVERY_MAX_CONCURRENCY} batches at once): ` +
       `${(n / wall).toFixed(0)} deliveries/s (${wall.toFixed(2)} s wall)` +
-      `  [check: ${seen.size} distinct events received (${received} requests over ${connections} TLS connections), ${attempts} attempts logged, failure_count ${after?.failure_count}: ${ok ? 'exact' : 'MISMATCH'}]`,
+      `  [check: ${distinct} distinct events received (${requests} requests over ${connections} TLS connections), ${attempts} attempts logged, failure_count ${after?.failure_count}: ${ok ? 'exact' : 'MISMATCH'}]`,
   );
   console.log(`RESULT delivery_per_s=${(n / wall).toFixed(1)} ok=${ok}`);
   if (profile) {
@@ -172,6 +164,6 @@ try {
   await round(total, true);
   await queues.stop();
 } finally {
-  receiver.close();
+  receiver.disconnect();
   await ddbLocal.stop();
 }
