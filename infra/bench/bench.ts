@@ -109,7 +109,7 @@ for (const m of [BARE, ...modules]) {
 // Rounds: every bundle once per round, the bare handler between each, so machine noise hits all alike.
 const runs = new Map<string, number[]>([...files.keys()].map((m) => [m, []]));
 const failed = new Map<string, string>();
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.BENCH_INIT_ROUNDS ?? 3);
 for (let round = 0; round < ROUNDS; round++) {
   for (const m of modules) {
     for (const which of [BARE, m]) {
