@@ -26,7 +26,7 @@ import { keys, TABLE_DEF } from '../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE } from '../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../lib/webhooks/events';
 import { ConsoleSite } from './console-site';
-import { STUCK_REINDEX_MODULE, StuckReindex } from './stuck-reindex';
+import { addStuckReindex, STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
 
 /** Repository root: esbuild's project root and the base of every `functions/<name>.ts` entry. */
@@ -432,8 +432,8 @@ export class TalentPipelineStack extends Stack {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
-      if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE) {
-        throw new Error(`Route ${r.method} ${r.path} uses a webhook pipeline module as its handler`);
+      if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE || r.handler === STUCK_REINDEX_MODULE) {
+        throw new Error(`Route ${r.method} ${r.path} uses a background function (webhook pipeline module or stuck re-index) as its handler`);
       }
       const current = accessOf.get(r.handler) ?? 'none';
       accessOf.set(r.handler, ACCESS_RANK.indexOf(r.access) > ACCESS_RANK.indexOf(current) ? r.access : current);
@@ -471,7 +471,7 @@ export class TalentPipelineStack extends Stack {
     this.deliveryQueue = pipeline.deliveryQueue;
     this.deliveryDlq = pipeline.deliveryDlq;
     this.streamFailureQueue = pipeline.streamFailureQueue;
-    this.functions.set(STUCK_REINDEX_MODULE, new StuckReindex(this, 'StuckReindex', { table: this.table, failures: pipeline.streamFailureQueue }).fn);
+    this.functions.set(STUCK_REINDEX_MODULE, addStuckReindex(this, { table: this.table, failures: pipeline.streamFailureQueue }));
 
     new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The workspace console; the API is under /api on the same origin' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath(API_PREFIX), description: 'Base URL of the API' });

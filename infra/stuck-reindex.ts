@@ -10,7 +10,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { keys, STUCK_FILTER_PATTERNS } from '../lib/store/table';
 import { TableFunction } from './stack';
 
@@ -24,37 +24,37 @@ export interface StuckReindexProps {
   failures: sqs.IQueue;
 }
 
-export class StuckReindex extends Construct {
-  readonly fn: NodejsFunction;
-
-  constructor(scope: Construct, id: string, props: StuckReindexProps) {
-    super(scope, id);
-    this.fn = new TableFunction(this, 'Function', {
-      module: STUCK_REINDEX_MODULE,
-      table: props.table,
-      access: 'none',
-      timeout: STUCK_REINDEX_TIMEOUT,
-      description: 'Stuck index: re-index after a threshold change (table stream)',
-    }).fn;
-    // Tenant partitions only (`T#<tenant>`): the STATS item and the candidates, in the base table
-    // (no index ARN): GetItem and UpdateItem on STATS, Query and UpdateItem on candidates.
-    this.fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-        resources: [props.table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.tenantPartition('*')] } },
-      }),
-    );
-    this.fn.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: lambda.StartingPosition.LATEST,
-        batchSize: 100,
-        retryAttempts: 10,
-        maxRecordAge: Duration.days(1),
-        reportBatchItemFailures: true,
-        onFailure: new SqsDlq(props.failures),
-        filters: STUCK_FILTER_PATTERNS.map((pattern) => lambda.FilterCriteria.filter(pattern)),
-      }),
-    );
-  }
+/**
+ * Adds the function (construct id `StuckReindex`, as the stack names a function after its module)
+ * with its grants and its stream event source to `scope`.
+ */
+export function addStuckReindex(scope: Construct, props: StuckReindexProps): NodejsFunction {
+  const fn = new TableFunction(scope, 'StuckReindex', {
+    module: STUCK_REINDEX_MODULE,
+    table: props.table,
+    access: 'none',
+    timeout: STUCK_REINDEX_TIMEOUT,
+    description: 'Stuck index: re-index after a threshold change (table stream)',
+  }).fn;
+  // Tenant partitions only (`T#<tenant>`): the STATS item and the candidates, in the base table
+  // (no index ARN): GetItem and UpdateItem on STATS, Query and UpdateItem on candidates.
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      resources: [props.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.tenantPartition('*')] } },
+    }),
+  );
+  fn.addEventSource(
+    new DynamoEventSource(props.table, {
+      startingPosition: lambda.StartingPosition.LATEST,
+      batchSize: 100,
+      retryAttempts: 10,
+      maxRecordAge: Duration.days(1),
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(props.failures),
+      filters: STUCK_FILTER_PATTERNS.map((pattern) => lambda.FilterCriteria.filter(pattern)),
+    }),
+  );
+  return fn;
 }

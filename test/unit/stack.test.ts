@@ -25,6 +25,7 @@ import { keys, TABLE_DEF, WEBHOOK_PARTITION_SUFFIX } from '../../lib/store/table
 import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../infra/console-site';
+import { STUCK_REINDEX_MODULE } from '../../infra/stuck-reindex';
 import {
   API_INTEGRATION_TIMEOUT_S,
   AUTHORIZER_WRITABLE,
@@ -68,7 +69,8 @@ const UNUSED_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dyna
 /** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
 const pascal = (module: string) => module.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 /** Functions that serve no route: the stream fan-out and the queue consumer. */
-const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE];
+// The webhook pipeline and the stuck index's re-index: functions behind no route.
+const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE];
 /** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
 const LOCAL_ONLY_ENV = ['WEBHOOK_ALLOW_LOOPBACK', 'SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE'];
 
@@ -625,7 +627,7 @@ describe('least privilege', () => {
           // ListStreams has no resource-level permission; the stream event source needs it.
           expect(targets, id).toEqual(['*']);
           expect(actions, id).toEqual(['dynamodb:ListStreams']);
-          expect(id, 'only the fan-out reads the stream').toBe(functionOf(FANOUT_MODULE));
+          expect([functionOf(FANOUT_MODULE), functionOf(STUCK_REINDEX_MODULE)], 'only the fan-out and the stuck re-index read the stream').toContain(id);
           continue;
         }
         for (const a of actions) expect(a, id).toMatch(/^(dynamodb|sqs):/);
