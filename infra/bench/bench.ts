@@ -310,6 +310,7 @@ const webhookBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infr
   stdio: ['ignore', 'pipe', 'inherit'],
   encoding: 'utf8',
 });
+process.stdout.write(webhookBench.stdout ?? '');
 if (webhookBench.status !== 0) console.log(`  webhook bench failed (exit ${webhookBench.status})`);
 const deliveryBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infra/bench/delivery.ts', process.env.BENCH_DELIVERIES ?? '3000'], {
   cwd: root,
