@@ -138,8 +138,12 @@ async function main(argv: string[]): Promise<string> {
         return (await tenants.createTenant(slug, name ?? slug)).id;
       case 'tenant set-stuck-days': {
         const tenant = await tenants.getTenantBySlug(slug);
-        await tenants.setStuckDays(tenant.id, { ...tenant.stuck_days, ...stuck });
-        return JSON.stringify({ ...tenant.stuck_days, ...stuck });
+        const { getStats } = await import('../lib/store/stats');
+        // Thresholds live on the STATS item; a tenant from before that still has them on its own item.
+        const current = (await getStats(tenant.id)).stuckDays ?? tenant.stuck_days ?? {};
+        // The stuck index catches up in the background (the stream job of npm start or the stack).
+        await tenants.setStuckDays(tenant.id, { ...current, ...stuck });
+        return JSON.stringify({ ...current, ...stuck });
       }
       case 'user create': {
         const { addUser } = await import('../lib/domain/identity');

@@ -19,6 +19,7 @@ import { withoutConcerns } from './constructs/concern';
 import { Monitoring } from './constructs/monitoring';
 import { RouteApi, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from './constructs/route-api';
 import { TokenRateLimits } from './rate-limits';
+import { addStuckReindex, STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { ApiFirewall } from './constructs/waf';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
@@ -119,6 +120,7 @@ export class TalentPipelineStack extends Stack {
     this.deliveryQueue = pipeline.deliveryQueue;
     this.deliveryDlq = pipeline.deliveryDlq;
     this.streamFailureQueue = pipeline.streamFailureQueue;
+    this.functions.set(STUCK_REINDEX_MODULE, addStuckReindex(this, { table: this.table, failures: pipeline.streamFailureQueue, stage }));
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api,

@@ -16,6 +16,7 @@ import type { StageConfig } from '../stages';
 import { Concern } from './concern';
 import { ACCESS_RANK, pascal, TableFunction, type TableAccess } from './table-function';
 import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
+import { STUCK_REINDEX_MODULE } from '../stuck-reindex';
 
 /** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
 export const TOKEN_AUTHORIZER_MODULE = 'authorizer';
@@ -212,8 +213,8 @@ export class RouteApi extends Concern {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
-      if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE) {
-        throw new Error(`Route ${r.method} ${r.path} uses a webhook pipeline module as its handler`);
+      if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE || r.handler === STUCK_REINDEX_MODULE) {
+        throw new Error(`Route ${r.method} ${r.path} uses a background function (webhook pipeline module or stuck re-index) as its handler`);
       }
       const current = accessOf.get(r.handler) ?? 'none';
       accessOf.set(r.handler, ACCESS_RANK.indexOf(r.access) > ACCESS_RANK.indexOf(current) ? r.access : current);

@@ -41,9 +41,17 @@ export const pascal = (module: string) =>
  * - the createRequire banner keeps CJS dependencies that call `require('node:...')` working
  *   inside the ESM bundle ("Dynamic require of node:https" otherwise);
  * - no source maps: they slowed error paths ~2.5x, and NODE_OPTIONS stays unset so
- *   `--enable-source-maps` is never on.
+ *   `--enable-source-maps` is never on;
+ * - the SDK's default credential chain is replaced by the environment provider Lambda uses
+ *   (lib/aws/lambda-credentials.ts): esbuild's metafile showed the chain's SSO, profile, web
+ *   identity and IMDS providers with their nested STS/SSO/sign-in clients at ~100 KB of each
+ *   bundle, none of which can run in Lambda (`tsx infra/bench/bundles.ts <module>`).
  */
+export const LAMBDA_ALIASES: Record<string, string> = {
+  '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),
+};
 export const BUNDLING: BundlingOptions = {
+  esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
   format: OutputFormat.ESM,
   target: 'node24',
   minify: true,
@@ -105,7 +113,8 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // The delivery function reads its endpoint, records attempts, kept events, replay progress and
   // endpoint health, and nothing else: candidates, users and tokens stay out of reach. Query: the
   // workspace's other endpoints (endpoint_disabled event) and a replay job's scan of the log.
-  webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
+  // BatchWriteItem: a batch's attempt records and kept bodies, 25 per call, in the same partitions.
+  webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
 };
 export const ACCESS_RANK: Route['access'][] = ['none', 'read', 'write'];
 

@@ -11,7 +11,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { DEFAULT_RETRY_SCHEDULE_S } from '../../lib/webhooks/config';
+import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE } from '../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import type { StageConfig } from '../stages';
 import { Concern } from './concern';
@@ -21,16 +21,17 @@ import { pascal, TableFunction, type TableAccess } from './table-function';
 export const FANOUT_MODULE = 'webhook-fanout';
 export const DELIVERY_MODULE = 'webhook-delivery';
 /**
- * A delivery batch of up to 10 messages is sent in parallel and each attempt takes at most
+ * A delivery batch of up to DELIVERY_BATCH_SIZE messages is sent in parallel and each attempt takes at most
  * WEBHOOK_TIMEOUT_MS (15 s), plus the DynamoDB and SQS calls around it.
  */
 export const DELIVERY_TIMEOUT = Duration.seconds(30);
 /**
- * No batching window: the first attempt should go out at once (design.md: Svix retries
- * immediately), and the fan-out already enqueues in batches of 10, so a poll usually finds a full
- * batch anyway. A window would add its length to every first attempt and to the visibility timeout.
+ * One second, the least Lambda allows with batches over 10 (DELIVERY_BATCH_SIZE, 50): a backlog
+ * fills a batch at once, and a quiet queue adds at most this to a first attempt (and to the
+ * visibility timeout). Batches of 50 share one endpoint read, two log writes per 25 deliveries and
+ * one last_triggered_at write (`npm run bench`, delivery).
  */
-export const DELIVERY_BATCHING_WINDOW = Duration.seconds(0);
+export const DELIVERY_BATCHING_WINDOW = Duration.seconds(1);
 /**
  * Attempts the deployed delivery function makes. It is given no WEBHOOK_RETRY_SCHEDULE, so it
  * runs the default schedule whatever the synthesizing shell has set (npm start shortens it).
@@ -134,11 +135,12 @@ export class WebhookPipeline extends Concern {
     deliveryQueue.grantSendMessages(delivery);
     delivery.addEventSource(
       new SqsEventSource(deliveryQueue, {
-        batchSize: 10,
+        batchSize: DELIVERY_BATCH_SIZE,
         maxBatchingWindow: DELIVERY_BATCHING_WINDOW,
         reportBatchItemFailures: true,
         // No maxConcurrency: a cap would let one tenant's slow receivers (15 s per attempt) hold
-        // up every other tenant's deliveries.
+        // up every other tenant's deliveries. (DELIVERY_MAX_CONCURRENCY is what one local worker,
+        // npm start's poller, runs at once; Lambda scales instances instead.)
       }),
     );
 

@@ -10,9 +10,11 @@ import {
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SQSClient,
+  type Message,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createSqsServer } from 'local-aws-sqs';
+import { DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY } from '../../lib/webhooks/config';
 import { freePort } from './dynamodb';
 import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './events';
 
@@ -65,13 +67,19 @@ export async function startQueues(opts: { maxReceiveCount: number; visibilityTim
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
-/** Poll the queue and feed batches of up to 10 to the handler, `concurrency` pollers at once. */
+/**
+ * Poll the queue and feed batches of up to DELIVERY_BATCH_SIZE (the event source's batch size)
+ * to the handler, `concurrency` pollers at once (DELIVERY_MAX_CONCURRENCY by default). A batch
+ * is what the receives (10 at most each) find at once: as with Lambda's batching window, a
+ * backlog fills it, and a quiet queue sends what it has without waiting.
+ */
 export function startQueuePoller(
   q: Pick<LocalQueues, 'client' | 'queueUrl'>,
   handler: SqsHandler,
-  opts: { concurrency?: number; log?: (line: string) => void } = {},
+  opts: { concurrency?: number; batchSize?: number; log?: (line: string) => void } = {},
 ): { stop(): Promise<void>; drainUnattempted(): Promise<string[]> } {
   let running = true;
+  const batchSize = opts.batchSize ?? DELIVERY_BATCH_SIZE;
   /**
    * Receive counts, kept here: local-aws-sqs neither returns ApproximateReceiveCount to current
    * SDKs nor counts as SQS does (it also counts visibility changes). The delivery handler reads
@@ -82,16 +90,21 @@ export function startQueuePoller(
   const worker = async () => {
     while (running) {
       try {
-        const { Messages = [] } = await q.client.send(
-          new ReceiveMessageCommand({
-            QueueUrl: q.queueUrl,
-            MaxNumberOfMessages: 10,
-            // local-aws-sqs answers a long poll only when it times out, so poll short and often.
-            WaitTimeSeconds: 0,
-            MessageSystemAttributeNames: ['All'],
-            MessageAttributeNames: ['All'],
-          }),
-        );
+        const Messages: Message[] = [];
+        while (Messages.length < batchSize) {
+          const { Messages: got = [] } = await q.client.send(
+            new ReceiveMessageCommand({
+              QueueUrl: q.queueUrl,
+              MaxNumberOfMessages: Math.min(10, batchSize - Messages.length),
+              // local-aws-sqs answers a long poll only when it times out, so poll short and often.
+              WaitTimeSeconds: 0,
+              MessageSystemAttributeNames: ['All'],
+              MessageAttributeNames: ['All'],
+            }),
+          );
+          Messages.push(...got);
+          if (got.length < 10) break;
+        }
         if (!Messages.length) {
           await new Promise((r) => setTimeout(r, 25));
           continue;
@@ -125,14 +138,18 @@ export function startQueuePoller(
         }
         const done = Messages.filter((m) => !failed.has(m.MessageId!));
         for (const m of done) receives.delete(m.MessageId!);
-        if (done.length) {
-          await q.client.send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: q.queueUrl,
-              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-            }),
+        const deletes = [];
+        for (let i = 0; i < done.length; i += 10) {
+          deletes.push(
+            q.client.send(
+              new DeleteMessageBatchCommand({
+                QueueUrl: q.queueUrl,
+                Entries: done.slice(i, i + 10).map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })),
+              }),
+            ),
           );
         }
+        await Promise.all(deletes);
       } catch (err) {
         if (!running) break;
         opts.log?.(`[queue] poll failed: ${(err as Error).message}`);
@@ -140,7 +157,7 @@ export function startQueuePoller(
       }
     }
   };
-  const workers = Array.from({ length: opts.concurrency ?? 2 }, worker);
+  const workers = Array.from({ length: opts.concurrency ?? DELIVERY_MAX_CONCURRENCY }, worker);
   return {
     stop: async () => {
       running = false;

@@ -217,4 +217,44 @@ writeFileSync(
     2,
   )}\n`,
 );
-console.log(`wrote ${routes.length + 4} events to ${dir}`);
+// The stream's view of a threshold save: the demo tenant's STATS item with a re-index pending.
+// Invoked, it runs one step of the stuck index's re-index (idle when nothing is pending).
+const statsKeys = { PK: { S: `T#${DEMO.tenantId}` }, SK: { S: 'STATS' } };
+const statsImage = (version: number, pending: boolean) => ({
+  ...statsKeys,
+  type: { S: 'stats' },
+  total: { N: '12' },
+  stuck_days: { M: { applied: { N: '2' } } },
+  stuck_v: { N: String(version) },
+  stuck_done_v: { N: '0' },
+  ...(pending && { stuck_job: { S: 'pending' } }),
+});
+writeFileSync(
+  join(dir, 'stuck-reindex.json'),
+  `${JSON.stringify(
+    {
+      Records: [
+        {
+          eventID: 'a87ff679a2f3e71d9181a67b7542122c',
+          eventName: 'MODIFY',
+          eventVersion: '1.1',
+          eventSource: 'aws:dynamodb',
+          awsRegion: 'us-east-1',
+          eventSourceARN: streamArn,
+          dynamodb: {
+            ApproximateCreationDateTime: 1795248000,
+            Keys: statsKeys,
+            NewImage: statsImage(1, true),
+            OldImage: statsImage(0, false),
+            SequenceNumber: '4421584500000000017450439092',
+            SizeBytes: 256,
+            StreamViewType: 'NEW_AND_OLD_IMAGES',
+          },
+        },
+      ],
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`wrote ${routes.length + 5} events to ${dir}`);

@@ -32,6 +32,10 @@ export interface StreamPollerOptions {
   endpoint: string;
   tableName: string;
   handler: StreamHandler;
+  /** The event source mapping's filter patterns; the fan-out's by default. */
+  filters?: readonly unknown[];
+  /** The function's name in the Lambda context it is handed. */
+  functionName?: string;
   /** Where shard checkpoints persist across restarts. */
   checkpointFile?: string;
   intervalMs?: number;
@@ -110,15 +114,16 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
    * stopped before the batch was handled: the caller must not checkpoint past it.
    */
   async function deliver(records: _Record[]): Promise<boolean> {
-    let pending = records.map(toLambda).filter((r) => STREAM_FILTER_PATTERNS.some((p) => matchesPattern(p, r)));
+    const filters = opts.filters ?? STREAM_FILTER_PATTERNS;
+    let pending = records.map(toLambda).filter((r) => filters.some((p) => matchesPattern(p, r)));
     for (let attempt = 1; pending.length && running; attempt++) {
       let failedAt: string | undefined;
       try {
-        const res = await opts.handler({ Records: pending } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
+        const res = await opts.handler({ Records: pending } as DynamoDBStreamEvent, lambdaContext(opts.functionName ?? 'webhook-fanout'));
         failedAt = res?.batchItemFailures?.[0]?.itemIdentifier;
       } catch (err) {
         failedAt = pending[0]!.dynamodb.SequenceNumber;
-        log(`[stream] fan-out threw: ${(err as Error).message}`);
+        log(`[stream] ${opts.functionName ?? 'webhook-fanout'} threw: ${(err as Error).message}`);
       }
       if (!failedAt) return true;
       const index = pending.findIndex((r) => r.dynamodb.SequenceNumber === failedAt);

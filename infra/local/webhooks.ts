@@ -1,6 +1,7 @@
 /**
  * The local webhook pipeline: SQS queues, the stream poller feeding the fan-out handler and the
- * queue poller feeding the delivery handler: the same handler modules Lambda runs.
+ * queue poller feeding the delivery handler: the same handler modules Lambda runs. A second
+ * stream poller runs the stuck index's re-index (functions/stuck-reindex.ts).
  * Needs TABLE_NAME and DYNAMODB_ENDPOINT set; sets the queue variables the handlers read.
  */
 import { startQueuePoller, startQueues, type LocalQueues } from './queue';
@@ -31,11 +32,23 @@ export async function startWebhookPipeline(opts: {
   process.env.SQS_ENDPOINT = queues.endpoint;
   const { handler: fanout } = await import('../../functions/webhook-fanout');
   const { handler: delivery } = await import('../../functions/webhook-delivery');
+  const { handler: stuckReindex } = await import('../../functions/stuck-reindex');
+  const { STUCK_FILTER_PATTERNS } = await import('../../lib/store/stuck');
   const stream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,
     handler: fanout,
     checkpointFile: opts.checkpointFile,
+    log: opts.log,
+  });
+  // The stuck index's background re-index: a second reader of the same stream, as deployed.
+  const stuckStream = startStreamPoller({
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    tableName: process.env.TABLE_NAME!,
+    handler: stuckReindex,
+    filters: STUCK_FILTER_PATTERNS,
+    functionName: 'stuck-reindex',
+    checkpointFile: opts.checkpointFile && `${opts.checkpointFile.replace(/\.json$/, '')}-stuck.json`,
     log: opts.log,
   });
   if (opts.pendingFile) {
@@ -56,6 +69,7 @@ export async function startWebhookPipeline(opts: {
     queues,
     stop: async () => {
       await stream.stop();
+      await stuckStream.stop();
       await poller.stop();
       if (opts.pendingFile) {
         const { saveMessages } = await import('./restore');

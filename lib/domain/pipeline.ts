@@ -1,9 +1,13 @@
-/** Pipeline summary: stage counts from the counter item, stuck candidates from the stage index. */
+/**
+ * Pipeline summary: stage counts and thresholds from the STATS item (one GetItem), stuck
+ * candidates from the stuck index (one Query). See lib/store/stuck.ts.
+ */
 import { NotFoundError } from '../errors';
 import { ACTIVE_STAGES, DEFAULT_STUCK_DAYS, STAGES, STUCK_LIMIT, type Stage } from '../model';
 import type { PipelineSummary, StuckCandidate } from '../schemas';
 import { queryStageEnteredBefore } from '../store/candidates';
 import { getStats } from '../store/stats';
+import { queryStuck, stuckAt } from '../store/stuck';
 import { getTenant } from '../store/tenants';
 
 const DAY_MS = 86_400_000;
@@ -20,28 +24,37 @@ export function stuckThresholds(overrides: Partial<Record<Stage, number>> = {}):
 export const daysBetween = (from: string, now: number) => Math.floor((now - Date.parse(from)) / DAY_MS);
 
 /**
- * A fixed number of calls whatever the tenant's size: two GetItems, then one bounded Query
- * per stage that has a threshold.
+ * Two calls whatever the tenant's size: the STATS GetItem and one Query of the stuck index.
+ * While a threshold change is still being applied to the index (in the background), the stuck
+ * list comes from one bounded Query per stage with a threshold instead (GSI1, with the
+ * thresholds in force), so the answer is right during the re-index too; a tenant from before
+ * the index also reads its tenant item, where its thresholds were kept.
  */
 export async function getPipeline(tenantId: string, now = Date.now(), counters = getStats(tenantId)): Promise<PipelineSummary> {
-  const [tenant, stats] = await Promise.all([getTenant(tenantId), counters]);
-  if (!tenant) throw new NotFoundError('tenant');
-  const perStage = await Promise.all(
-    stuckThresholds(tenant.stuck_days).map(([stage, days]) =>
-      queryStageEnteredBefore(tenantId, stage, new Date(now - days * DAY_MS).toISOString(), STUCK_LIMIT),
-    ),
-  );
-  const stuck: StuckCandidate[] = perStage
-    .flat()
-    .sort((a, b) => String(a.stage_entered_at).localeCompare(String(b.stage_entered_at)))
-    .slice(0, STUCK_LIMIT)
-    .map((item) => ({
-      id: item.id as string,
-      name: item.name as string,
-      stage: item.stage as Stage,
-      days_in_stage: daysBetween(item.stage_entered_at as string, now),
-      req_title: (item.req_title as string | undefined) ?? null,
-    }));
+  const stats = await counters;
+  if (!stats.exists) throw new NotFoundError('tenant');
+  let overrides = stats.stuckDays;
+  let items: Record<string, unknown>[];
+  if (stats.stuckIndexReady) {
+    items = await queryStuck(tenantId, now, STUCK_LIMIT);
+  } else {
+    overrides ??= (await getTenant(tenantId))?.stuck_days ?? {};
+    const perStage = await Promise.all(
+      stuckThresholds(overrides).map(([stage, days]) =>
+        queryStageEnteredBefore(tenantId, stage, new Date(now - days * DAY_MS).toISOString(), STUCK_LIMIT),
+      ),
+    );
+    // The index's order: longest past its threshold first (within a stage, oldest entry first).
+    const key = (c: Record<string, unknown>) => `${stuckAt(overrides!, c.stage as Stage, c.stage_entered_at as string)}#${c.id}`;
+    items = perStage.flat().sort((a, b) => key(a).localeCompare(key(b))).slice(0, STUCK_LIMIT);
+  }
+  const stuck: StuckCandidate[] = items.map((item) => ({
+    id: item.id as string,
+    name: item.name as string,
+    stage: item.stage as Stage,
+    days_in_stage: daysBetween(item.stage_entered_at as string, now),
+    req_title: (item.req_title as string | undefined) ?? null,
+  }));
   const stage_counts = Object.fromEntries(STAGES.map((s) => [s, stats.stage(s)])) as Record<Stage, number>;
   return {
     stage_counts,

@@ -2,6 +2,7 @@
 import { NotFoundError } from '../errors';
 import { DEFAULT_STUCK_DAYS, STUCK_STAGES, type Stage } from '../model';
 import type { PipelineSettings, PipelineSettingsBody } from '../schemas';
+import { getStats } from '../store/stats';
 import { getTenant, setStuckDays } from '../store/tenants';
 
 type StuckStage = (typeof STUCK_STAGES)[number];
@@ -12,9 +13,11 @@ export const stuckDaysInForce = (overrides: Partial<Record<Stage, number>> = {})
   Object.fromEntries(STUCK_STAGES.map((s) => [s, overrides[s] ?? defaults[s]])) as Record<StuckStage, number>;
 
 export async function getPipelineSettings(tenantId: string): Promise<{ data: PipelineSettings }> {
-  const tenant = await getTenant(tenantId);
-  if (!tenant) throw new NotFoundError('workspace');
-  return { data: { stuck_days: stuckDaysInForce(tenant.stuck_days), defaults } };
+  const stats = await getStats(tenantId);
+  if (!stats.exists) throw new NotFoundError('workspace');
+  // A tenant from before the stuck index keeps its thresholds on the tenant item until it saves.
+  const overrides = stats.stuckDays ?? (await getTenant(tenantId))?.stuck_days;
+  return { data: { stuck_days: stuckDaysInForce(overrides), defaults } };
 }
 
 /** Replaces the overrides: a stage left out goes back to its default. Only values that differ are kept. */

@@ -26,6 +26,7 @@ import {
   TABLE_DEF,
 } from './table';
 import { stageMovePut, type ActorRef } from './stage-history';
+import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged, type Thresholds } from './stuck';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
 
 export interface CandidateRecord {
@@ -45,10 +46,12 @@ export interface CandidateRecord {
 
 type Item = Record<string, unknown>;
 
-export function candidateItem(tenantId: string, c: CandidateRecord): Item {
+/** The candidate item; `thresholds` place it in the stuck index (the defaults when left out). */
+export function candidateItem(tenantId: string, c: CandidateRecord, thresholds: Thresholds = { version: 0, overrides: {} }): Item {
   return {
     ...keys.candidate(tenantId, c.id),
     ...stageIndexKey(tenantId, c.stage, c.stage_entered_at, c.id),
+    ...stuckAttrs(tenantId, thresholds, c).set,
     ...(c.req_id ? reqCandidatesIndexKey(tenantId, c.req_id, c.id) : {}),
     ...changeIndexKey(tenantId, c.updated_at, c.id),
     type: 'candidate',
@@ -57,7 +60,12 @@ export function candidateItem(tenantId: string, c: CandidateRecord): Item {
   };
 }
 
-const counterUpdate = (key: Item, changes: Partial<Record<string, number>>, mustExist = false) => {
+const counterUpdate = (
+  key: Item,
+  changes: Partial<Record<string, number>>,
+  mustExist = false,
+  guard?: { ConditionExpression: string; values: Record<string, number> },
+) => {
   const names: Record<string, string> = {};
   const values: Record<string, number> = {};
   const parts = Object.entries(changes).map(([attr, delta], i) => {
@@ -71,8 +79,10 @@ const counterUpdate = (key: Item, changes: Partial<Record<string, number>>, must
       Key: key,
       UpdateExpression: `ADD ${parts.join(', ')}`,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      ExpressionAttributeValues: { ...values, ...guard?.values },
       ...(mustExist && { ConditionExpression: 'attribute_exists(PK)' }),
+      // The stuck thresholds this write used are still in force; if not, hand back the new ones.
+      ...(guard && { ConditionExpression: guard.ConditionExpression, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
     },
   };
 };
@@ -80,15 +90,15 @@ const counterUpdate = (key: Item, changes: Partial<Record<string, number>>, must
 /** Insert a candidate and bump the counters; fails with NotFoundError if the requisition vanished. */
 export async function insertCandidate(tenantId: string, c: CandidateRecord): Promise<void> {
   const stageCounter = counter.stage(c.stage);
-  const TransactItems = [
+  const transactItems = (thresholds: Thresholds) => [
     {
       Put: {
         TableName: tableName,
-        Item: candidateItem(tenantId, c),
+        Item: candidateItem(tenantId, c, thresholds),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    counterUpdate(keys.stats(tenantId), { total: 1, [stageCounter]: 1 }),
+    counterUpdate(keys.stats(tenantId), { total: 1, [stageCounter]: 1 }, false, thresholdsUnchanged(thresholds)),
     ...(c.req_id
       ? [counterUpdate(keys.requisition(tenantId, c.req_id), { c_total: 1, [stageCounter]: 1 }, true)]
       : []),
@@ -97,14 +107,16 @@ export async function insertCandidate(tenantId: string, c: CandidateRecord): Pro
   ];
   for (let attempt = 1; ; attempt++) {
     try {
-      await ddb.send(new TransactWriteCommand({ TransactItems }));
+      await ddb.send(new TransactWriteCommand({ TransactItems: transactItems(believedThresholds(tenantId)) }));
       return;
     } catch (err) {
       const reasons = cancellationReasons(err);
       if (!reasons) throw err;
       if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError('candidate id already exists');
       if (reasons[2]?.Code === 'ConditionalCheckFailed') throw new NotFoundError('requisition');
-      if (!isTransactionConflict(reasons)) throw err;
+      // The stuck thresholds changed since this container last saw them: retry with the new ones.
+      if (reasons[1]?.Code === 'ConditionalCheckFailed') learnThresholds(tenantId, itemSeen(reasons[1]));
+      else if (!isTransactionConflict(reasons)) throw err;
       if (attempt >= MAX_ATTEMPTS) throw new ConflictError('too many concurrent writes; try again');
       await backoff(attempt);
     }
@@ -149,6 +161,11 @@ export async function moveCandidate(
     };
     const deltas = { [counter.stage(from)]: -1, [counter.stage(stage)]: 1 };
     const reqId = current.req_id as string | undefined;
+    const thresholds = believedThresholds(tenantId);
+    const stuck = stuckAttrs(tenantId, thresholds, { id, stage, stage_entered_at: at });
+    const stuckNames = Object.keys(stuck.set);
+    Object.assign(after, stuck.set);
+    for (const attr of stuck.remove) delete after[attr];
     try {
       await ddb.send(
         new TransactWriteCommand({
@@ -158,10 +175,16 @@ export async function moveCandidate(
                 TableName: tableName,
                 Key: keys.candidate(tenantId, id),
                 UpdateExpression:
-                  'SET #stage = :to, updated_at = :at, stage_entered_at = :at, GSI1PK = :gpk, GSI1SK = :gsk, GSI4PK = :cpk, GSI4SK = :csk',
+                  'SET #stage = :to, updated_at = :at, stage_entered_at = :at, GSI1PK = :gpk, GSI1SK = :gsk, GSI4PK = :cpk, GSI4SK = :csk' +
+                  stuckNames.map((_, i) => `, #st${i} = :st${i}`).join('') +
+                  (stuck.remove.length ? ` REMOVE ${stuck.remove.join(', ')}` : ''),
                 // The counters moved are the requisition's that was read: a PATCH may change it.
                 ConditionExpression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'}`,
-                ExpressionAttributeNames: { '#stage': 'stage', '#req': 'req_id' },
+                ExpressionAttributeNames: {
+                  '#stage': 'stage',
+                  '#req': 'req_id',
+                  ...Object.fromEntries(stuckNames.map((n, i) => [`#st${i}`, n])),
+                },
                 ExpressionAttributeValues: {
                   ...(reqId && { ':req': reqId }),
                   ':to': stage,
@@ -171,11 +194,12 @@ export async function moveCandidate(
                   ':gsk': after.GSI1SK,
                   ':cpk': after.GSI4PK,
                   ':csk': after.GSI4SK,
+                  ...Object.fromEntries(stuckNames.map((n, i) => [`:st${i}`, stuck.set[n]])),
                 },
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
             },
-            counterUpdate(keys.stats(tenantId), deltas),
+            counterUpdate(keys.stats(tenantId), deltas, false, thresholdsUnchanged(thresholds)),
             ...(reqId ? [counterUpdate(keys.requisition(tenantId, reqId), deltas)] : []),
             ...(stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, current, at) } }] : []),
             stageMovePut(tenantId, { candidate_id: id, from_stage: from, to_stage: stage, at, actor: opts.actor ?? null }),
@@ -190,6 +214,9 @@ export async function moveCandidate(
       if (lost?.Code === 'ConditionalCheckFailed') {
         // Someone moved it first: decide again from what they left (or deleted).
         current = itemSeen(lost) ?? (await getCandidate(tenantId, id));
+      } else if (reasons[1]?.Code === 'ConditionalCheckFailed') {
+        // The stuck thresholds changed since this container last saw them: use the new ones.
+        learnThresholds(tenantId, itemSeen(reasons[1]));
       } else if (!isTransactionConflict(reasons)) {
         throw err;
       }

@@ -16,6 +16,12 @@ export const TABLE_DEF = {
     /** Candidates by requisition, newest first; a user's sessions. */
     byRequisition: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
     /**
+     * Sparse: active candidates of stages with a threshold, one partition per tenant, ordered by
+     * the time each becomes stuck (stage entry + threshold). One Query answers the stuck list
+     * (lib/store/stuck.ts).
+     */
+    byStuckAt: { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
+    /**
      * Candidates by last change, oldest first (the `updated_after` sync feed). Sparse: only
      * candidates carry GSI4PK. GSI4, not GSI3, so a stuck index can take GSI3.
      */
@@ -95,6 +101,24 @@ export const stageIndexKey = (tenantId: string, stage: Stage, enteredAt: string,
   GSI1SK: `${enteredAt}#${id}`,
 });
 export const stagePartition = (tenantId: string, stage: Stage) => `${t(tenantId)}#STAGE#${stage}`;
+
+/** GSI3: where a candidate sits in its tenant's stuck index; `stuckAt` = stage entry + threshold. */
+export const stuckIndexKey = (tenantId: string, stuckAt: string, id: string) => ({
+  GSI3PK: stuckPartition(tenantId),
+  GSI3SK: `${stuckAt}#${id}`,
+});
+export const stuckPartition = (tenantId: string) => `${t(tenantId)}#STUCK`;
+
+/** `stuck_job` on the STATS item while the stuck index lags the thresholds (lib/store/stuck.ts). */
+export const STUCK_JOB_PENDING = 'pending';
+/**
+ * Stream records that drive the stuck index's re-index: the STATS item while a job is pending
+ * (its save, each step's cursor, and any counter change in between, which resumes a stalled job).
+ * Here, not in stuck.ts, so that the CDK app can read it without a table client.
+ */
+export const STUCK_FILTER_PATTERNS = [
+  { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['stats'] }, stuck_job: { S: [STUCK_JOB_PENDING] } } } },
+];
 
 /** GSI1: requisitions of one status, newest first by UUIDv7 id. */
 export const reqStatusIndexKey = (tenantId: string, status: ReqStatus, id: string) => ({

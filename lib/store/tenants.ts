@@ -1,9 +1,10 @@
 /** Tenants (workspaces): the tenant item, its slug lookup and its counter item. */
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import type { Stage } from '../model';
 import { ddb, tableName } from './client';
+import { saveThresholds } from './stuck';
 import { cancellationReasons } from './tx';
 import { keys } from './table';
 
@@ -12,7 +13,10 @@ export interface Tenant {
   slug: string;
   name: string;
   created_at: string;
-  /** Per-stage stuck thresholds in days that override the defaults. */
+  /**
+   * Overrides saved before the stuck index: thresholds now live on the STATS item
+   * (lib/store/stuck.ts). Read only for a tenant whose STATS item has none yet.
+   */
   stuck_days?: Partial<Record<Stage, number>>;
 }
 
@@ -30,7 +34,8 @@ export async function createTenant(slug: string, name: string, id = newId()): Pr
             },
           },
           { Put: { TableName: tableName, Item: { ...keys.tenant(tenant.id), type: 'tenant', ...tenant } } },
-          { Put: { TableName: tableName, Item: { ...keys.stats(tenant.id), type: 'stats', total: 0 } } },
+          // Thresholds version 0 (the defaults), already applied to the (empty) stuck index.
+          { Put: { TableName: tableName, Item: { ...keys.stats(tenant.id), type: 'stats', total: 0, stuck_days: {}, stuck_v: 0, stuck_done_v: 0 } } },
         ],
       }),
     );
@@ -57,16 +62,12 @@ export async function getTenantBySlug(slug: string): Promise<Tenant> {
   return tenant;
 }
 
+/**
+ * Replace the tenant's stuck-threshold overrides (on its STATS item); the stuck index catches up
+ * in the background (lib/store/stuck.ts).
+ */
 export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<Stage, number>>) {
-  await ddb.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.tenant(tenantId),
-      UpdateExpression: 'SET stuck_days = :d',
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':d': stuckDays },
-    }),
-  );
+  await saveThresholds(tenantId, stuckDays);
 }
 
 const toTenant = (item: Record<string, unknown>): Tenant => ({

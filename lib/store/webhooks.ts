@@ -1,6 +1,7 @@
 /** Webhook endpoints and delivery attempts, in the tenant's webhook partition. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import type { EventType } from '../model';
@@ -251,26 +252,76 @@ const toAttempt = (i: Record<string, any>): Attempt => ({
  * Record an attempt. `series` names a resend or replay (a new attempt series); `attemptId` lets
  * a caller that must be idempotent choose the id.
  */
+/** The item of one attempt (putAttempt writes it; a delivery batch writes many in one call). */
+export function attemptItem(tenantId: string, webhookId: string, a: Omit<Attempt, 'id'>, extra: { series?: string } = {}) {
+  const attempt = { id: newId(), ...a };
+  return {
+    ...keys.attempt(tenantId, webhookId, attempt.id),
+    type: 'webhook_attempt',
+    ...attempt,
+    ...(extra.series && { series: extra.series }),
+    [TABLE_DEF.ttlAttribute]: Math.floor(Date.parse(a.created_at) / 1000) + ATTEMPT_TTL_S,
+  };
+}
+
 export async function putAttempt(
   tenantId: string,
   webhookId: string,
   a: Omit<Attempt, 'id'>,
   extra: { series?: string } = {},
 ): Promise<Attempt> {
-  const attempt = { id: newId(), ...a };
-  await ddb.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...keys.attempt(tenantId, webhookId, attempt.id),
-        type: 'webhook_attempt',
-        ...attempt,
-        ...(extra.series && { series: extra.series }),
-        [TABLE_DEF.ttlAttribute]: Math.floor(Date.parse(a.created_at) / 1000) + ATTEMPT_TTL_S,
-      },
+  const Item = attemptItem(tenantId, webhookId, a, extra);
+  await ddb.send(new PutCommand({ TableName: tableName, Item }));
+  return { id: Item.id, ...a };
+}
+
+/**
+ * Write log items (attempts, kept event bodies) 25 per BatchWriteItem, all at once, retrying what
+ * DynamoDB leaves unprocessed with backoff. Resolves to the items that could not be written (none
+ * normally): the caller must treat their deliveries as not recorded.
+ */
+export async function writeLogItems(items: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  // One item per key: BatchWriteItem refuses a request naming a key twice, and one event kept for
+  // two endpoints of a batch is the same item (same id, same body).
+  const keyOf = (i: Record<string, unknown>) => `${i.PK}\u0000${i.SK}`;
+  const unique = [...new Map(items.map((i) => [keyOf(i), i])).values()];
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < unique.length; i += 25) chunks.push(unique.slice(i, i + 25));
+  const failed: Record<string, unknown>[] = [];
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let left = chunk;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const res = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: left.map((Item) => ({ PutRequest: { Item } })) } }));
+          left = (res.UnprocessedItems?.[tableName] ?? []).map((r) => r.PutRequest!.Item as Record<string, unknown>);
+        } catch {
+          // The whole call failed (the client already retried throttling): try the chunk again.
+        }
+        if (!left.length || attempt >= 5) break;
+        await sleep(Math.random() * Math.min(1_000, 25 * 2 ** attempt));
+      }
+      failed.push(...left);
     }),
   );
-  return attempt;
+  const failedKeys = new Set(failed.map(keyOf));
+  return items.filter((i) => failedKeys.has(keyOf(i)));
+}
+
+/**
+ * A success on an endpoint that was not failing: only `last_triggered_at` moves, never backwards
+ * (a delivery batch writes it once per endpoint after its records, maybe after a newer batch).
+ */
+export async function touchLastTriggered(tenantId: string, id: string, at: string): Promise<void> {
+  await conditional(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.webhook(tenantId, id),
+      UpdateExpression: 'SET last_triggered_at = :at',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_triggered_at) OR last_triggered_at < :at)',
+      ExpressionAttributeValues: { ':at': at },
+    }),
+  );
 }
 
 /** A delivered event: the failure run is over. Never recreates a deleted endpoint. */
@@ -370,20 +421,19 @@ export interface StoredEvent {
 const EVENT_TTL_S = ATTEMPT_TTL_S + 2 * 86_400;
 
 /** Keep an event's body for EVENT_TTL_S from now (idempotent: the same event has the same body). */
+/** The kept body of an event (putEvent writes it; a delivery batch writes many in one call). */
+export function eventItem(tenantId: string, e: { event_id: string; event_type: string; body: string }, now = Date.now()) {
+  return {
+    ...keys.event(tenantId, e.event_id),
+    type: 'webhook_event',
+    ...e,
+    stored_at: new Date(now).toISOString(),
+    [TABLE_DEF.ttlAttribute]: Math.floor(now / 1000) + EVENT_TTL_S,
+  };
+}
+
 export async function putEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
-  const now = Date.now();
-  await ddb.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...keys.event(tenantId, e.event_id),
-        type: 'webhook_event',
-        ...e,
-        stored_at: new Date(now).toISOString(),
-        [TABLE_DEF.ttlAttribute]: Math.floor(now / 1000) + EVENT_TTL_S,
-      },
-    }),
-  );
+  await ddb.send(new PutCommand({ TableName: tableName, Item: eventItem(tenantId, e) }));
 }
 
 export async function getEvent(tenantId: string, eventId: string): Promise<StoredEvent | undefined> {

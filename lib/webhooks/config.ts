@@ -1,6 +1,14 @@
 /** Delivery settings, read once. Tests and `npm start` shorten the schedule; production keeps the defaults. */
 
 /**
+ * Messages per delivery invocation: the Lambda event source's batch size (infra/stack.ts) and
+ * the local poller's (infra/local/queue.ts).
+ */
+export const DELIVERY_BATCH_SIZE = 50;
+/** Delivery invocations at once per event source: Lambda's maxConcurrency, the local pollers. */
+export const DELIVERY_MAX_CONCURRENCY = 4;
+
+/**
  * Seconds to wait before each retry, Svix's schedule: the first attempt is immediate, then
  * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. Eight attempts over about 28 hours.
  */

@@ -90,7 +90,7 @@ describe('sample events cover the functions and the route table', () => {
 
 const AUTHORIZERS = ['authorizer', 'session-authorizer'];
 /** Functions behind the table stream and the delivery queue, not behind a route. */
-const PIPELINE = ['webhook-fanout', 'webhook-delivery'];
+const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
 const MISSING_ID_SAMPLES: Record<string, string> = {
   'revoke-token': 'token',
   'get-webhook': 'webhook',

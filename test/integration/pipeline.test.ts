@@ -59,10 +59,11 @@ describe('GET /api/v1/pipeline', () => {
     const data = res.body.data;
     expect(data.stage_counts).toMatchObject({ applied: 2, interview_scheduled: 1, offer_sent: 1, placed: 1, rejected: 1 });
     expect(data.total_active).toBe(4);
+    // Longest past its stage's threshold first (the stuck index's order): 13 days, 1 day, just now.
     expect(data.stuck_candidates).toEqual([
       { id: expect.any(String), name: 'Very stale interview', stage: 'interview_scheduled', days_in_stage: 20, req_title: 'Designer' },
-      { id: expect.any(String), name: 'Offer waiting', stage: 'offer_sent', days_in_stage: 5, req_title: 'Designer' },
       { id: expect.any(String), name: 'Stale applicant', stage: 'applied', days_in_stage: 4, req_title: 'Designer' },
+      { id: expect.any(String), name: 'Offer waiting', stage: 'offer_sent', days_in_stage: 5, req_title: 'Designer' },
     ]);
   });
 
@@ -71,7 +72,8 @@ describe('GET /api/v1/pipeline', () => {
     await setStuckDays(tenantId, { applied: 1, interview_scheduled: 0 });
     const res = await stack.call('GET', '/api/v1/pipeline', { token });
     const names = res.body.data.stuck_candidates.map((c: { name: string }) => c.name);
-    expect(names).toEqual(['Offer waiting', 'Stale applicant', 'Fresh applicant']);
+    // Stuck 3 days ago, then the two that crossed their threshold just now, in the order they did.
+    expect(names).toEqual(['Stale applicant', 'Fresh applicant', 'Offer waiting']);
     await setStuckDays(tenantId, {});
   });
 

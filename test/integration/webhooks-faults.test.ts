@@ -134,21 +134,28 @@ describe('delivery fails inside a batch, or crashes', () => {
         })),
       ),
     };
-    // Recording the second message's attempt fails once: as if the function died right there.
+    // Recording the second message's attempt fails: DynamoDB leaves it unprocessed on every try of
+    // the batch's log write (successes' attempts are written together, BatchWriteItem), as if the
+    // function died before recording it.
     const name = `fail-one-put-${Math.random()}`;
     let failedOnce = false;
+    type Put = { PutRequest: { Item: { event_id?: string | { S?: string }; type?: string | { S?: string } } } };
+    // Marshalled or not, depending on where the document client's own middleware stands.
+    const str = (v?: string | { S?: string }) => (typeof v === 'string' ? v : v?.S);
     ddbClient.middlewareStack.add(
       (next, ctx) => async (args) => {
-        // Marshalled or not, depending on where the document client's own middleware stands.
-        const item = (args as { input: { Item?: { event_id?: string | { S?: string }; type?: string | { S?: string } } } }).input.Item;
-        const str = (v?: string | { S?: string }) => (typeof v === 'string' ? v : v?.S);
-        // The attempt record, not the kept event body (which is written before the send).
-        const isAttempt = str(item?.type) === 'webhook_attempt';
-        if (!failedOnce && ctx.commandName === 'PutItemCommand' && isAttempt && str(item?.event_id) === 'evt_batch_2') {
-          failedOnce = true;
-          throw new Error('DynamoDB unavailable');
-        }
-        return next(args);
+        if (ctx.commandName !== 'BatchWriteItemCommand') return next(args);
+        const input = (args as { input: { RequestItems: Record<string, Put[]> } }).input;
+        const [table, puts] = Object.entries(input.RequestItems)[0]!;
+        // The attempt record, not the kept event body written beside it.
+        const isIt = (p: Put) => str(p.PutRequest.Item.type) === 'webhook_attempt' && str(p.PutRequest.Item.event_id) === 'evt_batch_2';
+        const held = puts.filter(isIt);
+        if (!held.length) return next(args);
+        failedOnce = true;
+        const rest = puts.filter((p) => !isIt(p));
+        const out = (rest.length ? await next({ ...args, input: { ...input, RequestItems: { [table]: rest } } } as typeof args) : { output: {} }) as { output: { UnprocessedItems?: Record<string, Put[]> } };
+        out.output.UnprocessedItems = { [table]: [...(out.output.UnprocessedItems?.[table] ?? []), ...held] };
+        return out as never;
       },
       { step: 'initialize', name },
     );
@@ -158,6 +165,7 @@ describe('delivery fails inside a batch, or crashes', () => {
     } finally {
       ddbClient.middlewareStack.remove(name);
     }
+    expect(failedOnce).toBe(true);
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
     // SQS hands the unreported message back; this time it goes through, under the same id.
     const again = await handler({ Records: [{ ...event.Records[1]!, attributes: { ...event.Records[1]!.attributes, ApproximateReceiveCount: '2' } }] }, lambdaContext('webhook-delivery'));

@@ -22,9 +22,10 @@ import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { API_PREFIX, routes, type Route } from '../../lib/routes';
 import { API_CSP, API_SECURITY_HEADERS, CONSOLE_CSP, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../../lib/security-headers';
 import { keys, TABLE_DEF, WEBHOOK_PARTITION_SUFFIX } from '../../lib/store/table';
-import { DEFAULT_RETRY_SCHEDULE_S, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../lib/webhooks/config';
+import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../infra/console-site';
+import { STUCK_REINDEX_MODULE } from '../../infra/stuck-reindex';
 import {
   API_INTEGRATION_TIMEOUT_S,
   AUTHORIZER_WRITABLE,
@@ -69,7 +70,8 @@ const UNUSED_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dyna
 /** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
 const pascal = (module: string) => module.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 /** Functions that serve no route: the stream fan-out and the queue consumer. */
-const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE];
+// The webhook pipeline and the stuck index's re-index: functions behind no route.
+const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE];
 /** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
 const LOCAL_ONLY_ENV = ['WEBHOOK_ALLOW_LOOPBACK', 'SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE'];
 
@@ -272,7 +274,7 @@ describe('table', () => {
       { AttributeName: TABLE_DEF.sortKey, KeyType: 'RANGE' },
     ]);
     const indexes = Object.values(TABLE_DEF.indexes);
-    expect(indexes.map((i) => i.name).sort()).toEqual(['GSI1', 'GSI2', 'GSI4']);
+    expect(indexes.map((i) => i.name).sort()).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4']);
     expect(p.GlobalSecondaryIndexes).toHaveLength(indexes.length);
     for (const index of indexes) {
       expect(p.GlobalSecondaryIndexes).toContainEqual({
@@ -634,7 +636,7 @@ describe('least privilege', () => {
           // ListStreams has no resource-level permission; the stream event source needs it.
           expect(targets, id).toEqual(['*']);
           expect(actions, id).toEqual(['dynamodb:ListStreams']);
-          expect(id, 'only the fan-out reads the stream').toBe(functionOf(FANOUT_MODULE));
+          expect([functionOf(FANOUT_MODULE), functionOf(STUCK_REINDEX_MODULE)], 'only the fan-out and the stuck re-index read the stream').toContain(id);
           continue;
         }
         // The token functions' API keys in the usage plan: pinned by test/unit/rate-limits.test.ts.
@@ -682,9 +684,11 @@ describe('webhook pipeline', () => {
     expect(actionsOn(fanoutId(), failures)).toContain('sqs:SendMessage');
   });
 
-  it('delivery consumes the delivery queue 10 at a time and reports failures per message', () => {
+  it('delivery consumes the delivery queue DELIVERY_BATCH_SIZE at a time (as npm start does) and reports failures per message', () => {
     const m = mappingOf(deliveryId());
-    expect(m.BatchSize).toBe(10);
+    expect(m.BatchSize).toBe(DELIVERY_BATCH_SIZE);
+    // Lambda refuses batches over 10 without a batching window of at least 1 s.
+    if (DELIVERY_BATCH_SIZE > 10) expect(m.MaximumBatchingWindowInSeconds).toBeGreaterThanOrEqual(1);
     expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(m.MaximumBatchingWindowInSeconds ?? 0).toBe(DELIVERY_BATCHING_WINDOW.toSeconds());
     expect(m.FilterCriteria).toBeUndefined();
@@ -774,7 +778,7 @@ describe('webhook pipeline', () => {
     expect(actionsOn(fn, deliveryDlqId())).toEqual([]);
   });
 
-  it('delivery may only Get, Query, Put and Update items in webhook partitions, on the table itself', () => {
+  it('delivery may only Get, Query, Put, Update and batch-write items in webhook partitions, on the table itself', () => {
     const fn = deliveryId();
     const statements = dynamoStatements(fn);
     expect(statements.length).toBeGreaterThan(0);
@@ -783,12 +787,13 @@ describe('webhook pipeline', () => {
       expect(st.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`T#*${WEBHOOK_PARTITION_SUFFIX}`] } });
       // The table only: no index, no stream.
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
-      for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], a).toContain(a);
+      // BatchWriteItem: a delivery batch's attempt records and kept bodies, under the same condition.
+      for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], a).toContain(a);
     }
     const actions = actionsOf(fn);
     // Query (the workspace's endpoints, a replay's scan of the log) is confined like the rest.
     expect(actions).toContain('dynamodb:Query');
-    for (const a of ['dynamodb:Scan', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', ...UNUSED_ACTIONS, ...FORBIDDEN_ACTIONS]) {
+    for (const a of ['dynamodb:Scan', 'dynamodb:DeleteItem', ...UNUSED_ACTIONS, ...FORBIDDEN_ACTIONS.filter((f) => f !== 'dynamodb:BatchWriteItem')]) {
       expect(actions).not.toContain(a);
     }
   });

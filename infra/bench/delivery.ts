@@ -1,0 +1,169 @@
+/**
+ * Delivery throughput of ONE delivery worker, measured alone: the delivery queue is filled first
+ * (the messages the fan-out would have made, for events that already exist), then one local queue
+ * poller (the stand-in for one Lambda event source, with the stack's batch size and concurrency)
+ * runs the real delivery handler against a local HTTPS receiver. deliveries/s = messages
+ * delivered / wall time of the worker, from its start until the queue is empty.
+ *
+ * Run in a child process by `npm run bench` (NODE_EXTRA_CA_CERTS must be set at process start),
+ * or alone: `BENCH_CERT=… BENCH_KEY=… NODE_EXTRA_CA_CERTS=… tsx infra/bench/delivery.ts [n]`.
+ * With BENCH_PROFILE=1 it also prints where the time went: DynamoDB and SQS calls by command
+ * (count, mean, total busy time), and the HTTPS attempts, measured around each call.
+ */
+import '../local/quiet-sdk';
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import { startDynamoDbLocal } from '../local/dynamodb';
+import { ensureTable, localClient } from '../local/table';
+
+const total = Number(process.argv[2] ?? 3000);
+// The receiver runs in its own process: its TLS and HTTP work is not the worker's.
+const receiver = fork(join(import.meta.dirname, 'receiver.ts'), [], { execArgv: ['--import', 'tsx'], env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const ask = (cmd: string) =>
+  new Promise<{ distinct: number; requests: number; connections: number }>((resolve) => {
+    receiver.once('message', (m) => resolve(m as never));
+    receiver.send({ cmd });
+  });
+const port = await new Promise<number>((resolve) => receiver.once('message', (m: { port: number }) => resolve(m.port)));
+
+const busy = new Map<string, { count: number; ms: number }>();
+const time = (name: string, ms: number) => {
+  const b = busy.get(name) ?? { count: 0, ms: 0 };
+  b.count++;
+  b.ms += ms;
+  busy.set(name, b);
+};
+const timing = (prefix: string) => (next: (a: unknown) => Promise<unknown>, ctx: { commandName?: string }) => async (args: unknown) => {
+  const t = performance.now();
+  try {
+    return await next(args);
+  } finally {
+    time(`${prefix} ${String(ctx.commandName).replace('Command', '')}`, performance.now() - t);
+  }
+};
+
+const ddbLocal = await startDynamoDbLocal();
+try {
+  await ensureTable(localClient(ddbLocal.endpoint), 'bench');
+  Object.assign(process.env, { TABLE_NAME: 'bench', DYNAMODB_ENDPOINT: ddbLocal.endpoint, WEBHOOK_ALLOW_LOOPBACK: 'true', POWERTOOLS_LOG_LEVEL: 'ERROR' });
+  const { maxAttempts, DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY } = await import('../../lib/webhooks/config');
+  const { startQueues, startQueuePoller } = await import('../local/queue');
+  const queues = await startQueues({ maxReceiveCount: maxAttempts() + 2, visibilityTimeoutS: 180 });
+  Object.assign(process.env, { WEBHOOK_QUEUE_URL: queues.queueUrl, WEBHOOK_DLQ_URL: queues.dlqUrl, SQS_ENDPOINT: queues.endpoint });
+  const { ddbClient, ddb, tableName } = await import('../../lib/store/client');
+  const { sqs } = await import('../../lib/webhooks/queue');
+  const { createTenant } = await import('../../lib/store/tenants');
+  const { putEndpoint, getEndpoint } = await import('../../lib/store/webhooks');
+  const { generateSecret } = await import('../../lib/webhooks/sign');
+  const { keys } = await import('../../lib/store/table');
+  const { SendMessageBatchCommand, GetQueueAttributesCommand } = await import('@aws-sdk/client-sqs');
+  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const tenant = await createTenant('bench', 'Bench');
+  const { handler } = await import('../../functions/webhook-delivery');
+  const profile = process.env.BENCH_PROFILE === '1';
+
+  /** One round on a fresh endpoint: fill the queue with n messages, then run one worker until it is empty. */
+  async function round(n: number, report: boolean) {
+  busy.clear();
+  await ask('reset');
+  const endpoint = await putEndpoint(tenant.id, { url: `https://127.0.0.1:${port}/hook`, secret: generateSecret(), events: ['candidate.created'], description: null });
+
+  // The queue, filled before the worker starts: N candidate.created events, as the fan-out sends them.
+  const messages = Array.from({ length: n }, (_, i) => {
+    const eventId = `evt_${i.toString(16).padStart(32, '0')}`;
+    const body = JSON.stringify({
+      event: 'candidate.created',
+      data: { candidateId: `c${i}`, name: 'Delivery Bench', email: 'delivery.bench@example.com', stage: 'applied', reqId: null, createdAt: new Date().toISOString() },
+      timestamp: new Date().toISOString(),
+      tenantSlug: 'bench',
+    });
+    return { v: 1, eventId, eventType: 'candidate.created', tenantId: tenant.id, endpointId: endpoint.id, body };
+  });
+  for (let i = 0; i < n; i += 100) {
+    await Promise.all(
+      Array.from({ length: 10 }, (_, k) => messages.slice(i + k * 10, i + k * 10 + 10)).filter((b) => b.length).map((batch) =>
+        queues.client.send(new SendMessageBatchCommand({ QueueUrl: queues.queueUrl, Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })) })),
+      ),
+    );
+  }
+
+  let handled = 0;
+  const started = performance.now();
+  let handlerMs = 0;
+  const poller = startQueuePoller(
+    queues,
+    async (event, context) => {
+      const t = performance.now();
+      const res = await handler(event, context);
+      handlerMs += performance.now() - t;
+      handled += event.Records.length - (res?.batchItemFailures?.length ?? 0);
+      return res;
+    },
+    { concurrency: DELIVERY_MAX_CONCURRENCY },
+  );
+  const deadline = started + 300_000;
+  for (;;) {
+    // Check the queue only once the handler has reported every message done.
+    while (handled < n && performance.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    const { Attributes = {} } = await queues.client.send(
+      new GetQueueAttributesCommand({ QueueUrl: queues.queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    );
+    if (handled >= n && Number(Attributes.ApproximateNumberOfMessages) === 0 && Number(Attributes.ApproximateNumberOfMessagesNotVisible) === 0) break;
+    if (performance.now() > deadline) throw new Error(`worker did not drain the queue in 300 s (${handled} of ${n} handled)`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const wall = (performance.now() - started) / 1000;
+  await poller.stop();
+
+  // Nothing lost: every event reached the receiver, every attempt is in the log, the endpoint is healthy.
+  let attempts = 0;
+  let sendMs = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+        ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenant.id), ':p': keys.attemptPrefix(endpoint.id) },
+        ProjectionExpression: 'duration_ms',
+        ExclusiveStartKey,
+      }),
+    );
+    attempts += page.Count ?? 0;
+    for (const a of page.Items ?? []) sendMs += Number(a.duration_ms);
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  const after = await getEndpoint(tenant.id, endpoint.id);
+  if (!report) return;
+  const { distinct, requests, connections } = await ask('stats');
+  const ok = distinct === n && attempts === n && after?.failure_count === 0 && !!after.last_triggered_at;
+  console.log(
+    `  one delivery worker, pre-filled queue of ${n} (batch ${DELIVERY_BATCH_SIZE}, ${DELIVERY_MAX_CONCURRENCY} batches at once): ` +
+      `${(n / wall).toFixed(0)} deliveries/s (${wall.toFixed(2)} s wall)` +
+      `  [check: ${distinct} distinct events received (${requests} requests over ${connections} TLS connections), ${attempts} attempts logged, failure_count ${after?.failure_count}: ${ok ? 'exact' : 'MISMATCH'}]`,
+  );
+  console.log(`RESULT delivery_per_s=${(n / wall).toFixed(1)} ok=${ok}`);
+  if (profile) {
+    console.log(`  where the time went (busy time summed over concurrent calls; wall ${(wall * 1000).toFixed(0)} ms, handler busy ${handlerMs.toFixed(0)} ms):`);
+    time('HTTPS attempt (duration_ms in the log)', 0);
+    busy.set('HTTPS attempt (duration_ms in the log)', { count: attempts, ms: sendMs });
+    for (const [name, b] of [...busy].sort((a, b) => b[1].ms - a[1].ms)) {
+      console.log(`    ${name.padEnd(36)} ${String(b.count).padStart(6)} calls  mean ${(b.ms / b.count).toFixed(2).padStart(7)} ms  total ${b.ms.toFixed(0).padStart(7)} ms`);
+    }
+  }
+  }
+
+  if (profile) {
+    ddbClient.middlewareStack.add(timing('DynamoDB') as never, { step: 'initialize', name: 'benchTiming' });
+    sqs.middlewareStack.add(timing('SQS (handler)') as never, { step: 'initialize', name: 'benchTiming' });
+    queues.client.middlewareStack.add(timing('SQS (poller)') as never, { step: 'initialize', name: 'benchTiming' });
+  }
+  // A first, unreported round warms DynamoDB Local's JVM (and the worker's code) up; the
+  // reported round is then the worker's steady state, not the Java JIT's start.
+  await round(Math.min(1000, total), false);
+  await round(total, true);
+  await queues.stop();
+} finally {
+  receiver.disconnect();
+  await ddbLocal.stop();
+}

@@ -1,0 +1,64 @@
+/**
+ * The stuck index's background re-index (lib/store/stuck.ts): a function fed by the table stream,
+ * filtered to tenant STATS items with a threshold change pending. A second reader of the stream
+ * beside the webhook fan-out (a DynamoDB stream allows two per shard).
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { keys, STUCK_FILTER_PATTERNS } from '../lib/store/table';
+import { TableFunction } from './constructs/table-function';
+import type { StageConfig } from './stages';
+
+export const STUCK_REINDEX_MODULE = 'stuck-reindex';
+/** A step reads one page (500 candidates) and rewrites the changed ones, 16 at a time. */
+export const STUCK_REINDEX_TIMEOUT = Duration.seconds(60);
+
+export interface StuckReindexProps {
+  table: dynamodb.ITable;
+  /** Where stream batches given up on go (their shard positions); the stack's alarmed queue. */
+  failures: sqs.IQueue;
+  /** The deployment stage: how long the function's logs are kept. */
+  stage: StageConfig;
+}
+
+/**
+ * Adds the function (construct id `StuckReindex`, as the stack names a function after its module)
+ * with its grants and its stream event source to `scope`.
+ */
+export function addStuckReindex(scope: Construct, props: StuckReindexProps): NodejsFunction {
+  const fn = new TableFunction(scope, 'StuckReindex', {
+    module: STUCK_REINDEX_MODULE,
+    table: props.table,
+    access: 'none',
+    timeout: STUCK_REINDEX_TIMEOUT,
+    description: 'Stuck index: re-index after a threshold change (table stream)',
+    stage: props.stage,
+  }).fn;
+  // Tenant partitions only (`T#<tenant>`): the STATS item and the candidates, in the base table
+  // (no index ARN): GetItem and UpdateItem on STATS, Query and UpdateItem on candidates.
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      resources: [props.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.tenantPartition('*')] } },
+    }),
+  );
+  fn.addEventSource(
+    new DynamoEventSource(props.table, {
+      startingPosition: lambda.StartingPosition.LATEST,
+      batchSize: 100,
+      retryAttempts: 10,
+      maxRecordAge: Duration.days(1),
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(props.failures),
+      filters: STUCK_FILTER_PATTERNS.map((pattern) => lambda.FilterCriteria.filter(pattern)),
+    }),
+  );
+  return fn;
+}

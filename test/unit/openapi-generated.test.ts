@@ -1,0 +1,17 @@
+/**
+ * The `openapi` function serves lib/openapi.generated.json (bundled, no zod converter at run
+ * time). It must be exactly what lib/openapi.ts makes from today's route table and schemas.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { GENERATED_OPENAPI, generatedOpenApi } from '../../infra/openapi-json';
+
+it('lib/openapi.generated.json is the document lib/openapi.ts generates (run `npm run openapi` after changing a route or schema)', () => {
+  expect(readFileSync(GENERATED_OPENAPI, 'utf8')).toBe(generatedOpenApi());
+});
+
+it('it names every route of the table', async () => {
+  const { routes } = await import('../../lib/routes');
+  const doc = JSON.parse(readFileSync(GENERATED_OPENAPI, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+  for (const r of routes) expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
+});
