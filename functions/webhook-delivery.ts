@@ -12,7 +12,8 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../lib/logger';
-import { metrics, MetricUnit } from '../lib/metrics';
+import { ddbClient } from '../lib/store/client';
+import { emitMetric, metrics, MetricUnit } from '../lib/metrics';
 import { ENDPOINT_DISABLED_EVENT } from '../lib/model';
 import {
   attemptOutcomes,
@@ -35,6 +36,11 @@ import { missedEvents } from '../lib/webhooks/replay';
 import { DeliveryMessage, enqueue, queueConfig, ReplayMessage, sqs } from '../lib/webhooks/queue';
 import { sendWebhook } from '../lib/webhooks/send';
 import { deliveryHeaders } from '../lib/webhooks/sign';
+import { tracer } from '../lib/tracer';
+
+// Each DynamoDB and SQS call of an invocation as an X-Ray subsegment (a no-op outside Lambda).
+tracer.captureAWSv3Client(ddbClient);
+tracer.captureAWSv3Client(sqs);
 
 /** Thrown to leave a message on the queue for its next attempt. */
 class RetryLater extends Error {}
@@ -78,9 +84,8 @@ async function replayFinished(msg: DeliveryMessage, sent: boolean) {
  * operators, and a webhook.endpoint_disabled event to the workspace's other active endpoints.
  */
 async function endpointDisabled(msg: DeliveryMessage, endpoint: Endpoint, reason: string, at: string) {
-  logger.warn('webhook endpoint disabled', { tenantId: msg.tenantId, endpointId: endpoint.id, reason });
-  metrics.addMetric('WebhookEndpointDisabled', MetricUnit.Count, 1);
-  metrics.publishStoredMetrics();
+  logger.warn('webhook disabled', { tenant_id: msg.tenantId, webhook_id: endpoint.id, reason });
+  emitMetric('EndpointsDisabled');
   const others = (await listEndpoints(msg.tenantId)).filter((e) => e.active && e.id !== endpoint.id);
   if (!others.length) return;
   // The envelope names the workspace by slug; the failing event's own envelope carries it.
@@ -127,12 +132,30 @@ async function deliver(record: SQSRecord, msg: DeliveryMessage): Promise<void> {
     error_category: category,
   };
   const series = { series: msg.series };
+  // What the log lines say about an attempt: ids, numbers and a category; never the receiver's
+  // URL (it can hold credentials), its answer, the payload or the signature.
+  const outcome = {
+    tenant_id: msg.tenantId,
+    webhook_id: endpoint.id,
+    event_id: msg.eventId,
+    event_type: msg.eventType,
+    attempt,
+    response_status: result.status,
+    error: category,
+    duration_ms: base.duration_ms,
+  };
+  emitMetric('DeliveryAttempt', attempt);
+  emitMetric('DeliveryLatency', result.durationMs, MetricUnit.Milliseconds);
   if (category === null) {
     await putAttempt(msg.tenantId, endpoint.id, { ...base, success: true, next_attempt_at: null, dead_lettered: false }, series);
     await recordSuccess(msg.tenantId, endpoint.id, at);
+    logger.debug('delivery succeeded', outcome);
+    emitMetric('DeliveriesSucceeded');
     await replayFinished(msg, true);
     return;
   }
+  logger.info('delivery failed', outcome);
+  emitMetric('DeliveriesFailed');
 
   // 410 Gone: the receiver asks us to stop (Standard Webhooks).
   const gone = result.status === 410;
@@ -165,7 +188,10 @@ async function deliver(record: SQSRecord, msg: DeliveryMessage): Promise<void> {
     );
     throw new RetryLater(`attempt ${attempt} of ${maxAttempts()} failed; next in ${delay} s`);
   }
-  if (deadLettered) await deadLetter(record, `failed ${attempt} attempts`);
+  if (deadLettered) {
+    await deadLetter(record, `failed ${attempt} attempts`);
+    logger.warn('delivery dead-lettered', outcome);
+  }
   await replayFinished(msg, false);
 }
 
@@ -219,6 +245,7 @@ async function handle(record: SQSRecord, context: Context): Promise<void> {
 
 export const handler = async (event: SQSEvent, context: Context) => {
   logger.addContext(context);
+  metrics.captureColdStartMetric(context.functionName);
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
   // A batch whose every record failed is normal here (one receiver down), not an invocation error.
   return processPartialResponse(event, (r: SQSRecord) => handle(r, context), new BatchProcessor(EventType.SQS), {

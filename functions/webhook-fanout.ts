@@ -8,10 +8,17 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../lib/logger';
+import { emitMetric, metrics } from '../lib/metrics';
+import { ddbClient } from '../lib/store/client';
 import { getTenant } from '../lib/store/tenants';
 import { listEndpoints, type Endpoint } from '../lib/store/webhooks';
 import { envelope, eventsFromRecord } from '../lib/webhooks/events';
 import { queueConfig, sqs, type DeliveryMessage } from '../lib/webhooks/queue';
+import { tracer } from '../lib/tracer';
+
+// Each DynamoDB and SQS call of an invocation as an X-Ray subsegment (a no-op outside Lambda).
+tracer.captureAWSv3Client(ddbClient);
+tracer.captureAWSv3Client(sqs);
 
 /** Tenant slugs never change; keep them for the life of the container. */
 const slugs = new Map<string, Promise<string>>();
@@ -31,7 +38,7 @@ const slugOf = (tenantId: string) => {
 
 async function fanOut(record: DynamoDBRecord, endpointsOf: (tenantId: string) => Promise<Endpoint[]>) {
   const events = eventsFromRecord(record);
-  if (!events.length) return;
+  if (!events.length) return { events: 0, messages: 0 };
   const tenantId = events[0]!.tenantId;
   const [slug, endpoints] = await Promise.all([slugOf(tenantId), endpointsOf(tenantId)]);
   const messages: DeliveryMessage[] = events.flatMap((e) => {
@@ -50,11 +57,14 @@ async function fanOut(record: DynamoDBRecord, endpointsOf: (tenantId: string) =>
     );
     if (res.Failed?.length) throw new Error(`SQS refused ${res.Failed.length} of ${batch.length} messages`);
   }
-  logger.debug('fanned out', { eventIds: events.map((e) => e.id), messages: messages.length });
+  logger.debug('fanned out', { event_ids: events.map((e) => e.id), messages: messages.length });
+  return { events: events.length, messages: messages.length };
 }
 
 export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
   logger.addContext(context);
+  metrics.captureColdStartMetric(context.functionName);
+  const fanned = { events: 0, messages: 0 };
   // One endpoint listing per tenant per batch.
   const cache = new Map<string, Promise<Endpoint[]>>();
   const endpointsOf = (tenantId: string) => {
@@ -64,9 +74,21 @@ export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
   // Sequential, so a batch's messages are enqueued in stream order. Records after a failed one
   // still go out, and go out again when Lambda retries from the failure: at least once.
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
-  return processPartialResponse(event, (r: DynamoDBRecord) => fanOut(r, endpointsOf), new BatchProcessor(EventType.DynamoDBStreams), {
-    context,
-    processInParallel: false,
-    throwOnFullBatchFailure: false,
-  });
+  const result = await processPartialResponse(
+    event,
+    async (r: DynamoDBRecord) => {
+      const n = await fanOut(r, endpointsOf);
+      fanned.events += n.events;
+      fanned.messages += n.messages;
+    },
+    new BatchProcessor(EventType.DynamoDBStreams),
+    { context, processInParallel: false, throwOnFullBatchFailure: false },
+  );
+  // Events this batch's records stood for, and the messages queued for them (a record that is
+  // retried counts again). Changes no event stands for (users, tokens) are not counted.
+  if (fanned.events > 0) {
+    logger.info('events fanned out', { count: fanned.events, messages: fanned.messages, failed_records: result.batchItemFailures.length });
+    emitMetric('EventsFannedOut', fanned.events);
+  }
+  return result;
 };

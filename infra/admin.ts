@@ -148,7 +148,10 @@ async function main(argv: string[]): Promise<string> {
       case 'token create': {
         const tenant = await tenants.getTenantBySlug(slug);
         const { createToken } = await import('../lib/store/tokens');
-        return (await createToken(tenant, name ?? 'cli', scopes)).token;
+        // With USAGE_PLAN_NAME (<stack>-api-tokens) set, the token gets its rate-limit API key;
+        // a deployed token route refuses a token without one (403).
+        const { createUsageKey } = await import('../lib/auth/usage-keys');
+        return (await createToken(tenant, name ?? 'cli', scopes, (id) => createUsageKey(id, tenant.id))).token;
       }
       default: {
         const tenant = await tenants.getTenantBySlug(slug);

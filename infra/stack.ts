@@ -18,6 +18,7 @@ import { ConsoleSite } from './console-site';
 import { withoutConcerns } from './constructs/concern';
 import { Monitoring } from './constructs/monitoring';
 import { RouteApi, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from './constructs/route-api';
+import { TokenRateLimits } from './rate-limits';
 import { ApiFirewall } from './constructs/waf';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { DEFAULT_CONSOLE_DIR } from './local/console-files';
@@ -94,6 +95,7 @@ export class TalentPipelineStack extends Stack {
 
     const routeApi = new RouteApi(this, 'Routes', { table: this.table, routes, functions: this.functions, stage });
     this.api = routeApi.api;
+    new TokenRateLimits(this, 'TokenRateLimits', { api: this.api, routes, functions: this.functions });
     if (props.waf ?? true) new ApiFirewall(this, 'Firewall', { stage: this.api.deploymentStage });
     else {
       Validations.of(this.api.deploymentStage).acknowledge({

@@ -6,6 +6,8 @@ export class AppError extends Error {
     message: string,
     /** Extra response headers, such as Retry-After. */
     readonly headers: Record<string, string> = {},
+    /** A machine-readable `code` and the `field` at fault, added to the body when set. */
+    readonly details: { code?: string; field?: string } = {},
   ) {
     super(message);
     this.name = new.target.name;

@@ -3,6 +3,8 @@
  * these into gateway responses and the local gateway answers with the same bodies, so a
  * client sees `{ error }` whichever side refused the request.
  */
+import { RATE_LIMITED } from './rate-limits';
+
 export const GATEWAY_ERRORS = {
   /** No credentials (Authorization header or session cookie), or the authorizer threw "Unauthorized". */
   unauthorized: { status: 401, error: 'Unauthorized: missing, invalid or expired credentials' },
@@ -10,7 +12,8 @@ export const GATEWAY_ERRORS = {
   accessDenied: { status: 403, error: 'Forbidden: the token lacks the scope this route requires' },
   /** API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN; we say 404. */
   notFound: { status: 404, error: 'Not found' },
-  throttled: { status: 429, error: 'Too many requests' },
+  /** The usage plan's (per token) or the stage's throttle; infra/rate-limits.ts answers it, with `code` and Retry-After. */
+  throttled: RATE_LIMITED.throttled,
   /** The authorizer itself failed (not a refusal). */
   authorizerFailure: { status: 500, error: 'Internal server error' },
   default4xx: { error: 'Bad request' },

@@ -11,7 +11,9 @@ import { siteHosts } from './edge';
 import { header } from './headers';
 import type { SessionPrincipal } from './domain/identity';
 import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
+import { emitMetric, metrics } from './metrics';
 import { routes, type RouteDef } from './routes';
 import { API_SECURITY_HEADERS } from './security-headers';
 
@@ -61,8 +63,12 @@ export const json = (
   body: JSON.stringify(body),
 });
 
-export const errorResponse = (statusCode: number, message: string, headers?: Record<string, string>) =>
-  json(statusCode, { error: message }, headers);
+export const errorResponse = (
+  statusCode: number,
+  message: string,
+  headers?: Record<string, string>,
+  details: { code?: string; field?: string } = {},
+) => json(statusCode, { error: message, ...details }, headers);
 
 export { header };
 
@@ -146,34 +152,103 @@ function toAppError(err: unknown): AppError | undefined {
   return undefined;
 }
 
+/** The request id of an answer: API Gateway's, which is also the logs' correlation id. */
+const requestIdOf = (event: APIGatewayProxyEvent | undefined) => String(event?.requestContext?.requestId ?? '');
+
 const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
   onError: async (request) => {
     const known = toAppError(request.error);
-    if (known) {
-      request.response = errorResponse(known.status, known.message, known.headers);
-      return;
-    }
-    // Name, message and stack only: SDK errors carry items (PII) in their other fields.
-    const { name, message, stack } = (request.error ?? {}) as Error;
-    logger.error('Unhandled error', {
-      error: { name, message, stack },
-      requestId: request.event?.requestContext?.requestId,
-    });
-    request.response = errorResponse(500, 'Internal server error');
+    request.response = known
+      ? errorResponse(known.status, known.message, known.headers, known.details)
+      : // The client can quote the id; the request's log line (below) carries the error under it.
+        errorResponse(500, `internal error (request id ${requestIdOf(request.event)})`);
   },
 });
 
-/** Build a Lambda handler for a route from its route table line. */
+/** The category of a refusal in the `request completed` line: never its message, which can echo input. */
+const REASONS: Record<number, string> = {
+  400: 'validation',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+};
+
+/**
+ * Outermost: the correlation id (= API Gateway's request id) and the tenant on every log line of
+ * the request, X-Request-Id on every answer, and one `request completed` line and one
+ * `ApiRequests` metric per request, whatever the outcome. Its `after` and `onError` run last,
+ * so they see the answer the error boundary made.
+ */
+const requestLog = (r: RouteDef): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> => {
+  const route = `${r.method} ${r.path}`;
+  const started = new WeakMap<object, number>();
+  const done = (request: middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>) => {
+    const id = requestIdOf(request.event);
+    const res = request.response;
+    if (!res) return; // unhandled: middy rethrows, and the integration fails
+    res.headers = { ...res.headers, 'X-Request-Id': id };
+    const status = res.statusCode;
+    const tenantId = request.event?.requestContext?.authorizer?.tenantId;
+    const fields = {
+      // Named again here, not only through the logger's keys: the local runtime runs requests
+      // side by side on one logger, and this line must name its own request whatever else ran.
+      correlation_id: id,
+      ...(typeof tenantId === 'string' && tenantId && { tenant_id: tenantId }),
+      route,
+      status,
+      duration_ms: Math.round(performance.now() - (started.get(request) ?? performance.now())),
+    };
+    if (status >= 500) {
+      // Name, message and stack only: SDK errors carry items (PII) in their other fields.
+      const { name, message, stack } = (request.error ?? {}) as Error;
+      logger.error('request completed', { ...fields, error: { name, message, stack } });
+    } else if (status >= 400) {
+      const code = (request.error as { code?: unknown } | null)?.code;
+      logger.info('request completed', { ...fields, reason: REASONS[status] ?? 'client_error', ...(typeof code === 'string' && { code }) });
+    } else {
+      logger.info('request completed', fields);
+    }
+    emitMetric('ApiRequests', 1, undefined, { route, status_class: `${Math.floor(status / 100)}xx` });
+  };
+  return {
+    before: (request) => {
+      started.set(request, performance.now());
+      metrics.captureColdStartMetric(request.context?.functionName);
+      logger.setCorrelationId(requestIdOf(request.event));
+      const tenantId = request.event.requestContext?.authorizer?.tenantId;
+      if (typeof tenantId === 'string' && tenantId) logger.appendKeys({ tenant_id: tenantId });
+    },
+    after: done,
+    onError: done,
+  };
+};
+
+/**
+ * Build a Lambda handler for a route from its route table line. A route marked `idempotent`
+ * passes lib/idempotency.ts in `opts`: imported by its handler module, Powertools Idempotency
+ * stays out of every other function's bundle.
+ */
 export function apiHandler<R extends RouteDef>(
   r: R,
   fn: (req: ApiRequest<R>) => Promise<unknown>,
+  opts: { idempotency?: { idempotencyKeyOf: (event: APIGatewayProxyEvent) => string | undefined; idempotent: typeof Idempotent } } = {},
 ) {
+  const idem = 'idempotent' in r && r.idempotent ? opts.idempotency : undefined;
+  if ('idempotent' in r && r.idempotent && !idem) throw new Error(`${r.method} ${r.path} is idempotent but its handler passes no idempotency module`);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
-    .use(injectLambdaContext(logger))
+    // resetKeys: the correlation id and tenant of one request never reach the next one's lines.
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(requestLog(r))
     .use(errorBoundary());
   if ('body' in r) chain.use(httpJsonBodyParser());
   const cookieWrite = r.auth !== 'token' && r.method !== 'GET';
-  return chain.handler(async (event) => {
+  const routeName = `${r.method} ${r.path}`;
+  return chain.handler(async (event, context) => {
     if (cookieWrite) refuseCrossSite(event);
     const principal = principalOf(event, r.auth);
     if ('role' in r && (principal as SessionPrincipal).role !== r.role) {
@@ -182,9 +257,16 @@ export function apiHandler<R extends RouteDef>(
     const params = 'params' in r ? parse(r.params, event.pathParameters ?? {}, 'path') : undefined;
     const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;
     const body = 'body' in r ? parse(r.body, event.body, 'body') : undefined;
-    const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
-    return result instanceof Reply
-      ? json(result.opts.status ?? r.status, result.body, {}, result.opts.cookies)
-      : json(r.status, result);
+    const respond = async () => {
+      const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
+      return result instanceof Reply
+        ? json(result.opts.status ?? r.status, result.body, {}, result.opts.cookies)
+        : json(r.status, result);
+    };
+    // Checked after the request is valid: a malformed request never claims its key.
+    const key = idem?.idempotencyKeyOf(event);
+    if (!idem || key === undefined) return respond();
+    const tenantId = (principal as TokenPrincipal).tenantId;
+    return idem.idempotent({ tenantId, route: routeName, key, event, context }, respond);
   });
 }

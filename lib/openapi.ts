@@ -3,6 +3,7 @@ import { z } from 'zod/mini';
 import { GATEWAY_ERRORS } from './gateway-responses';
 import { SESSION_COOKIE } from './auth/session';
 import { ErrorBody } from './schemas';
+import { RATE_LIMITED, TOKEN_RATE_LIMITS } from './rate-limits';
 import { routes, type Route } from './routes';
 
 type JsonSchema = Record<string, unknown>;
@@ -12,8 +13,12 @@ const schemaOf = (s: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
   return rest;
 };
 
+/** On every answer, success or error, the gateway's own included: the id the logs carry. */
+const REQUEST_ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } };
+
 const errorResponse = (description: string) => ({
   description,
+  headers: REQUEST_ID_HEADER,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
@@ -33,9 +38,25 @@ function operation(r: Route) {
       parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
     }
   }
+  if (r.idempotent) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Optional; 1 to 255 printable ASCII characters (a UUID, say). A retry with the same key and the same request within 24 h gets the first answer again, with `Idempotent-Replayed: true`, and writes nothing. Keys are scoped to the workspace and this route; failures are not kept.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+    });
+  }
   const responses: Record<string, unknown> = {
     [r.status]: {
       description: 'Success',
+      headers: {
+        ...REQUEST_ID_HEADER,
+        ...(r.idempotent && {
+          'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+        }),
+      },
       content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
     },
   };
@@ -50,9 +71,24 @@ function operation(r: Route) {
   }
   responses['404'] = errorResponse("Unknown route, or a resource that does not exist in the caller's tenant");
   if (r.body) responses['415'] = errorResponse('Content-Type is not application/json');
-  responses['429'] = errorResponse(GATEWAY_ERRORS.throttled.error);
-  responses['500'] = errorResponse('Internal error; details are logged with the request id, never returned');
+  responses['429'] =
+    r.auth === 'token'
+      ? {
+          ...errorResponse(
+            `${RATE_LIMITED.throttled.error} (per token: ${TOKEN_RATE_LIMITS.ratePerSecond} requests/s, bursts of ${TOKEN_RATE_LIMITS.burst}, ${TOKEN_RATE_LIMITS.quotaPerDay} a day); code rate_limited`,
+          ),
+          headers: {
+            ...REQUEST_ID_HEADER,
+            'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+            'RateLimit-Limit': { description: 'Local runs only: the bucket size, or the daily quota once it is used up', schema: { type: 'integer' } },
+            'RateLimit-Remaining': { description: 'Local runs only: requests left', schema: { type: 'integer' } },
+            'RateLimit-Reset': { description: 'Local runs only: seconds until the allowance is back', schema: { type: 'integer' } },
+          },
+        }
+      : errorResponse(GATEWAY_ERRORS.throttled.error);
+  responses['500'] = errorResponse('Internal error: `{ "error": "internal error (request id <id>)" }`; the details are logged under that id, never returned');
   for (const [status, description] of Object.entries(r.errors ?? {})) responses[status] = errorResponse(description);
+
   return {
     operationId: operationId(r),
     summary: r.summary,
@@ -86,6 +122,13 @@ export function openApiDocument(serverUrl = '/') {
     paths,
     components: {
       schemas: { Error: schemaOf(ErrorBody, 'output') },
+      headers: {
+        XRequestId: {
+          description:
+            "The request's id (API Gateway's request id): quote it when reporting a problem; it is the correlation_id of the request's log lines",
+          schema: { type: 'string' },
+        },
+      },
       securitySchemes: {
         bearerAuth: {
           type: 'http',

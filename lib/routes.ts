@@ -39,6 +39,11 @@ export interface Route {
   response: z.ZodMiniType;
   /** The function sends to the webhook delivery queue (resend, replay): it gets the queue's URL and send rights. */
   queue?: boolean;
+  /**
+   * Accepts an Idempotency-Key header (lib/idempotency.ts): a retry with the same key and request
+   * gets the first answer again instead of a second write.
+   */
+  idempotent?: boolean;
   /** Function timeout when the default 10 s is too short; below API Gateway's 29 s integration limit. */
   timeoutSeconds?: number;
 }
@@ -46,13 +51,13 @@ export interface Route {
 export const API_PREFIX = '/api/v1';
 
 export const routes = [
-  { method: 'GET', path: '/api/v1/candidates', handler: 'list-candidates', auth: 'token', scope: 'candidates:read', access: 'read', summary: 'List candidates, newest first', query: s.ListCandidatesQuery, status: 200, response: s.CandidateList },
-  { method: 'POST', path: '/api/v1/candidates', handler: 'create-candidate', auth: 'token', scope: 'candidates:write', access: 'write', summary: 'Create a candidate', body: s.CreateCandidateBody, errors: { 409: 'Too many concurrent writes; try again' }, status: 201, response: s.dataOf(s.CreatedCandidate) },
+  { method: 'GET', path: '/api/v1/candidates', handler: 'list-candidates', auth: 'token', scope: 'candidates:read', access: 'read', summary: 'List candidates, newest first; with updated_after, those changed since then, oldest change first', query: s.ListCandidatesQuery, status: 200, response: s.CandidateList },
+  { method: 'POST', path: '/api/v1/candidates', handler: 'create-candidate', idempotent: true, auth: 'token', scope: 'candidates:write', access: 'write', summary: 'Create a candidate', body: s.CreateCandidateBody, errors: { 409: 'Too many concurrent writes; try again; or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)', 422: 'This Idempotency-Key was used with a different request (code idempotency_mismatch)' }, status: 201, response: s.dataOf(s.CreatedCandidate) },
   { method: 'GET', path: '/api/v1/candidates/{id}', handler: 'get-candidate', auth: 'token', scope: 'candidates:read', access: 'read', summary: 'One candidate with its stage history (oldest stay first)', params: s.IdParam, status: 200, response: s.dataOf(s.CandidateDetail) },
-  { method: 'PATCH', path: '/api/v1/candidates/{id}', handler: 'update-candidate', auth: 'token', scope: 'candidates:write', access: 'write', summary: "Change a candidate's name, email, phone, resume_url or req_id (stage moves stay on POST /pipeline)", params: s.IdParam, body: s.UpdateCandidateBody, errors: { 409: 'Too many concurrent writes; try again' }, status: 200, response: s.dataOf(s.Candidate) },
+  { method: 'PATCH', path: '/api/v1/candidates/{id}', handler: 'update-candidate', idempotent: true, auth: 'token', scope: 'candidates:write', access: 'write', summary: "Change a candidate's name, email, phone, resume_url or req_id (stage moves stay on POST /pipeline)", params: s.IdParam, body: s.UpdateCandidateBody, errors: { 409: 'Too many concurrent writes; try again; or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)', 422: 'This Idempotency-Key was used with a different request (code idempotency_mismatch)' }, status: 200, response: s.dataOf(s.Candidate) },
   { method: 'GET', path: '/api/v1/requisitions', handler: 'list-requisitions', auth: 'token', scope: 'requisitions:read', access: 'read', summary: 'List requisitions with candidate counts, newest first', query: s.ListRequisitionsQuery, status: 200, response: s.RequisitionList },
   { method: 'GET', path: '/api/v1/pipeline', handler: 'get-pipeline', auth: 'token', scope: 'pipeline:read', access: 'read', summary: 'Stage counts and stuck candidates', query: s.EmptyQuery, status: 200, response: s.dataOf(s.PipelineSummary) },
-  { method: 'POST', path: '/api/v1/pipeline', handler: 'change-stage', auth: 'token', scope: 'pipeline:write', access: 'write', summary: "Move a candidate to another stage", body: s.ChangeStageBody, errors: { 409: 'The candidate is not in from_stage (the message names its current stage), or is being moved concurrently; try again' }, status: 200, response: s.dataOf(s.StageChange) },
+  { method: 'POST', path: '/api/v1/pipeline', handler: 'change-stage', idempotent: true, auth: 'token', scope: 'pipeline:write', access: 'write', summary: "Move a candidate to another stage", body: s.ChangeStageBody, errors: { 409: 'The candidate is not in from_stage (the message names its current stage), or is being moved concurrently; try again; or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)', 422: 'This Idempotency-Key was used with a different request (code idempotency_mismatch)' }, status: 200, response: s.dataOf(s.StageChange) },
   { method: 'GET', path: '/api/v1/openapi.json', handler: 'openapi', auth: 'none', access: 'none', summary: 'This OpenAPI document', status: 200, response: z.looseObject({ openapi: z.string() }) },
   { method: 'POST', path: '/api/session', handler: 'login', auth: 'none', access: 'write', summary: 'Log in; sets the session cookie', body: s.LoginBody, errors: { 401: 'Wrong email or password (one message for both)', 403: 'Cross-site request refused', 429: 'Too many failed logins for this account; see Retry-After' }, status: 200, response: s.dataOf(s.SessionInfo) },
   { method: 'GET', path: '/api/session', handler: 'get-session', auth: 'session', access: 'read', summary: 'The signed-in user and workspace', status: 200, response: s.dataOf(s.SessionInfo) },

@@ -32,6 +32,13 @@ export const ListCandidatesQuery = z.strictObject({
   cursor: z.optional(
     z.string({ error: 'cursor must be a string' }).check(z.minLength(1, { error: 'cursor must not be empty' }), z.maxLength(2048, { error: 'cursor must be at most 2048 characters' })),
   ),
+  /**
+   * ISO 8601 date-time with Z or an offset: only candidates created or changed at or after it,
+   * oldest change first (a sync feed). Not with stage, req_id or offset; page with cursor.
+   */
+  updated_after: z.optional(
+    z.iso.datetime({ offset: true, error: 'updated_after must be an ISO 8601 date-time with Z or an offset, such as 2026-01-31T09:00:00Z' }),
+  ),
 });
 export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
 
@@ -186,7 +193,8 @@ export const PipelineSummary = z.object({
 });
 export type PipelineSummary = z.infer<typeof PipelineSummary>;
 
-export const ErrorBody = z.object({ error: z.string() });
+/** `code` and `field`: machine-readable, when the error has them (rate_limited, idempotency_*, invalid_field). */
+export const ErrorBody = z.object({ error: z.string(), code: z.optional(z.string()), field: z.optional(z.string()) });
 
 export const CandidateList = z.object({
   data: z.array(Candidate),

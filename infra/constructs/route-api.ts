@@ -46,7 +46,6 @@ const GATEWAY_RESPONSES: ReadonlyArray<{ type: apigateway.ResponseType; id: stri
   { type: apigateway.ResponseType.ACCESS_DENIED, id: 'AccessDenied', ...GATEWAY_ERRORS.accessDenied },
   // API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN (403).
   { type: apigateway.ResponseType.MISSING_AUTHENTICATION_TOKEN, id: 'NotFound', ...GATEWAY_ERRORS.notFound },
-  { type: apigateway.ResponseType.THROTTLED, id: 'Throttled', ...GATEWAY_ERRORS.throttled },
   { type: apigateway.ResponseType.AUTHORIZER_FAILURE, id: 'AuthorizerFailure', ...GATEWAY_ERRORS.authorizerFailure },
   { type: apigateway.ResponseType.AUTHORIZER_CONFIGURATION_ERROR, id: 'AuthorizerConfigurationError', ...GATEWAY_ERRORS.authorizerFailure },
   { type: apigateway.ResponseType.REQUEST_TOO_LARGE, id: 'RequestTooLarge', ...GATEWAY_ERRORS.requestTooLarge },

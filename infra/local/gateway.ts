@@ -7,14 +7,17 @@
  * Import this module only after TABLE_NAME and DYNAMODB_ENDPOINT are set: the handlers read
  * their configuration once, at import.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { isAllowed } from '../../lib/auth/policy';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
+import { RATE_LIMITED, type RateLimits } from '../../lib/rate-limits';
 import { matchPath, routes, type Route } from '../../lib/routes';
 import { API_SECURITY_HEADERS } from '../../lib/security-headers';
 import { consoleFile, DEFAULT_CONSOLE_DIR } from './console-files';
 import { lambdaContext, methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
+import { createRateLimiter } from './rate-limiter';
 
 type ProxyHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResult>;
 type Authorizer = (event: unknown, context: Context) => Promise<APIGatewayAuthorizerResult>;
@@ -26,6 +29,11 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** The built console served outside /api (default console/dist). */
   consoleDir?: string;
+  /**
+   * Per-token rate limits on token routes, as the deployed usage plan enforces them. Off unless
+   * given: `npm start` passes the deployed numbers (lib/rate-limits.ts); tests and the bench opt in.
+   */
+  rateLimits?: RateLimits;
 }
 
 /** The deployed stack's cache TTL; revoked tokens stop working within this time. */
@@ -72,6 +80,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     return handlers.get(name)!;
   };
   const authorizer = loadHandler<Authorizer>('authorizer');
+  const limiter = opts.rateLimits ? createRateLimiter(opts.rateLimits) : undefined;
   // Session results are never cached (as deployed), so logout and expiry act at once.
   const sessionAuthorizer = loadHandler<Authorizer>('session-authorizer');
 
@@ -90,6 +99,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     req: IncomingMessage,
     target: { path: string; search: URLSearchParams },
     body: string | null,
+    requestId: string,
   ): Promise<APIGatewayProxyResult> {
     const method = req.method ?? 'GET';
     const { path } = target;
@@ -116,6 +126,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       search: target.search,
       body,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      requestId,
     });
     const arn = methodArn(method, path);
     if (route.auth !== 'none') {
@@ -136,12 +147,22 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       if (!isAllowed(result.policyDocument, arn)) return gatewayError(GATEWAY_ERRORS.accessDenied);
       event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
     }
+    // The usage plan's check comes after the authorizer, per API key: one key per token.
+    const rate = route.auth === 'token' ? limiter?.take(String(event.requestContext.authorizer?.principalId)) : undefined;
+    if (rate && !rate.allowed) {
+      const { status, error, code } = rate.reason === 'quota' ? RATE_LIMITED.quota : RATE_LIMITED.throttled;
+      return {
+        statusCode: status,
+        headers: { 'Content-Type': 'application/json', ...API_SECURITY_HEADERS, 'Retry-After': String(rate.retryAfterSeconds), ...rate.headers },
+        body: JSON.stringify({ error, code }),
+      };
+    }
 
     try {
       const handler = await handlerFor(route.handler);
       // The function's own timeout, as deployed (middy ends a handler that runs out of it).
       const res = await handler(event, lambdaContext(route.handler, (route.timeoutSeconds ?? 10) * 1000));
-      return res;
+      return rate ? { ...res, headers: { ...res.headers, ...rate.headers } } : res;
     } catch {
       // What API Gateway answers when the integration itself fails.
       return gatewayError({ error: 'Internal server error' }, 502);
@@ -151,7 +172,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   const consoleDir = opts.consoleDir ?? DEFAULT_CONSOLE_DIR;
 
   /** Everything a request can get; never throws. */
-  async function answer(req: IncomingMessage, target: ReturnType<typeof parseTarget>, raw: Buffer | 'too large') {
+  async function answer(req: IncomingMessage, target: ReturnType<typeof parseTarget>, raw: Buffer | 'too large', requestId: string) {
     if (!target) return jsonAnswer(400, 'the request target must be a path such as /api/v1/pipeline');
     if (raw === 'too large') return jsonAnswer(GATEWAY_ERRORS.requestTooLarge.status, GATEWAY_ERRORS.requestTooLarge.error);
     const method = req.method ?? 'GET';
@@ -159,11 +180,14 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       const file = await consoleFile(consoleDir, target.path);
       return { statusCode: file.status, headers: file.headers, body: file.body.toString('base64'), isBase64Encoded: true };
     }
-    return respond(req, target, raw.length ? raw.toString('utf8') : null);
+    return respond(req, target, raw.length ? raw.toString('utf8') : null, requestId);
   }
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
+    // One id per request, as API Gateway's $context.requestId: the handler's event and logs carry
+    // it, and every answer names it in X-Request-Id, the gateway's own refusals included.
+    const requestId = randomUUID();
     // Parsed once, here: a target that is not a path is answered, never thrown.
     const target = parseTarget(req.url);
     const chunks: Buffer[] = [];
@@ -176,7 +200,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     });
     req.on('error', () => res.destroy());
     req.on('end', async () => {
-      const result = await answer(req, target, tooLarge ? 'too large' : Buffer.concat(chunks)).catch((err: Error) => {
+      const result = await answer(req, target, tooLarge ? 'too large' : Buffer.concat(chunks), requestId).catch((err: Error) => {
         // Never leave a client without an answer; API Gateway would say 500 too.
         console.error(`local gateway: ${err.stack ?? err.message}`);
         return jsonAnswer(500, 'Internal server error');
@@ -185,17 +209,18 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
         const headers: Record<string, string | string[]> = {};
         for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
         for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+        if (!Object.keys(headers).some((k) => k.toLowerCase() === 'x-request-id')) headers['X-Request-Id'] = requestId;
         const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '');
         res.writeHead(result.statusCode, { ...headers, 'Content-Length': payload.length });
         res.end(req.method === 'HEAD' ? undefined : payload);
       } catch (err) {
         // A handler's malformed header must not take the process down.
         console.error(`local gateway: ${(err as Error).message}`);
-        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' }).end('{"error":"Bad gateway"}');
+        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json', 'X-Request-Id': requestId }).end('{"error":"Bad gateway"}');
         else res.destroy();
       }
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      opts.log?.(`${req.method} ${target?.path ?? '(not a path)'} ${result.statusCode} ${ms.toFixed(1)}ms`);
+      opts.log?.(`${req.method} ${target?.path ?? '(not a path)'} ${result.statusCode} ${ms.toFixed(1)}ms ${requestId}`);
     });
   });
   // Request lines and headers Node refuses before any handler runs: answer with `{ error }`.
@@ -205,7 +230,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     if (err.code !== 'ECONNRESET' && socket.writable) {
       const body = JSON.stringify({ error: status === 431 ? 'request line or headers too large' : 'malformed HTTP request' });
       socket.end(
-        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     } else socket.destroy();
   });

@@ -33,16 +33,18 @@ const contexts: Record<Route['auth'], Record<string, unknown> | undefined> = {
  * Placeholders that `npm run invoke` fills from DATA_DIR: {{DEMO_TOKEN}}, {{DEMO_PASSWORD}},
  * and {{DEMO_SESSION}} (a fresh session of the demo admin).
  */
-const samples: Record<string, { query?: Record<string, string>; body?: unknown; params?: Record<string, string> }> = {
+const samples: Record<string, { query?: Record<string, string>; body?: unknown; params?: Record<string, string>; headers?: Record<string, string> }> = {
   'list-candidates': { query: { stage: 'applied', limit: '20' } },
   'create-candidate': {
     body: { name: 'Jordan Rivers', email: 'jordan.rivers@example.com', phone: '+1 555 0199', req_id: DEMO.requisitions[0]!.id },
+    // Invoking it twice shows the replay (Idempotent-Replayed: true) instead of a second candidate.
+    headers: { 'Idempotency-Key': '5d0c2f4e-8f1b-4c3a-9e7d-2a6b8c0d1e3f' },
   },
   'get-candidate': { params: { id: demoCandidateId(2) } },
   'update-candidate': { params: { id: demoCandidateId(2) }, body: { email: 'alan.turing@example.com', phone: '+44 20 7946 0018' } },
   'list-requisitions': { query: { status: 'open', limit: '50' } },
   'get-pipeline': {},
-  'change-stage': { body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' } },
+  'change-stage': { body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' }, headers: { 'Idempotency-Key': 'c8e4a1b2-3d5f-4e6a-8b7c-9d0e1f2a3b4c' } },
   login: { body: { email: DEMO.adminEmail, password: '{{DEMO_PASSWORD}}' } },
   'create-token': { body: { name: 'CI pipeline reader', scopes: ['pipeline:read', 'candidates:read'] } },
   // An id that exists nowhere: invoking shows the 404 path and never revokes the demo token.
@@ -96,6 +98,7 @@ for (const r of routes as readonly Route[]) {
       'X-Forwarded-For': '203.0.113.10',
       'X-Forwarded-Proto': 'https',
       ...(sample.body ? { 'Content-Type': 'application/json' } : {}),
+      ...sample.headers,
       ...(r.auth !== 'token' && r.method !== 'GET' && { Origin: 'https://abc123.execute-api.us-east-1.amazonaws.com', 'Sec-Fetch-Site': 'same-origin' }),
     },
     search: new URLSearchParams(sample.query),
@@ -141,6 +144,9 @@ const candidateImage = (stage: string, at: string) => ({
   created_at: { S: '2026-02-03T10:00:00.000Z' },
   updated_at: { S: at },
   stage_entered_at: { S: at },
+  // The updated_after feed's index keys (GSI4), moved by every write.
+  GSI4PK: { S: `T#${DEMO.tenantId}#CHANGES` },
+  GSI4SK: { S: `${at}#${demoCandidateId(2)}` },
 });
 const streamArn = `arn:aws:dynamodb:us-east-1:000000000000:table/talent-pipeline/stream/2026-01-05T09:00:00.000`;
 writeFileSync(

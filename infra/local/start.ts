@@ -4,11 +4,13 @@
  */
 import './quiet-sdk';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
 import { ensureTable, localClient } from './table';
+import { RATE_LIMIT_ENV, rateLimitsFrom } from '../../lib/rate-limits';
 import { ensureConsoleBuilt } from '../../console/build';
 
 const t0 = performance.now();
@@ -20,6 +22,34 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be a port number, got "${process.env.PORT}"`);
   process.exit(2);
 }
+const host = process.env.HOST ?? '127.0.0.1';
+const dynamodbPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
+if (dynamodbPort !== undefined && (!Number.isInteger(dynamodbPort) || dynamodbPort < 1 || dynamodbPort > 65535)) {
+  console.error(`DYNAMODB_PORT must be a port number, got "${process.env.DYNAMODB_PORT}"`);
+  process.exit(2);
+}
+
+/** Resolves when the port can be bound now, so a taken port ends npm start before Java starts. */
+const portFree = (p: number, h: string) =>
+  new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err));
+    probe.listen(p, h, () => probe.close(() => resolve(undefined)));
+  });
+
+for (const [name, p, h] of [
+  ['PORT', port, host],
+  ['DYNAMODB_PORT', dynamodbPort, '127.0.0.1'],
+] as const) {
+  if (p === undefined || p === 0) continue;
+  const err = await portFree(p, h);
+  if (err) {
+    const why = err.code === 'EADDRINUSE' ? 'is already in use (another npm start, or another server?)' : `cannot be used (${err.code ?? err.message})`;
+    console.error(`${name}=${p}: port ${p} on ${h} ${why}. Stop what holds it or set ${name} to another port; nothing was started.`);
+    process.exit(1);
+  }
+}
+
 const dir = dataDir();
 mkdirSync(dbPath(dir), { recursive: true });
 const already = claimRuntime(dir);
@@ -34,7 +64,7 @@ const consoleBuild = ensureConsoleBuilt();
 say('starting DynamoDB Local (Java)…');
 const ddb = await startDynamoDbLocal({
   dbPath: dbPath(dir),
-  port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
+  port: dynamodbPort,
 }).catch((err: Error) => {
   clearRuntime(dir);
   console.error(err.message);
@@ -66,6 +96,10 @@ try {
   process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
   writeRuntime(dir, { pid: process.pid, javaPid: ddb.pid, dynamodbEndpoint: ddb.endpoint, tableName: LOCAL_TABLE });
 
+  const { backfillChangeIndex } = await import('./backfill');
+  const backfilled = await backfillChangeIndex();
+  if (backfilled) say(`added ${backfilled} older candidates to the updated_after feed (GSI4)`);
+
   const { seedDemo } = await import('./seed');
   const demo = await seedDemo(dir);
   say(demo.created ? 'seeded the demo workspace "demo"' : 'demo workspace found');
@@ -88,11 +122,15 @@ try {
   const { createGateway } = await import('./gateway');
   // AUTHORIZER_CACHE_TTL_SECONDS shortens the token cache for tests; unset, it is the deployed 60 s.
   const ttl = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
+  // The deployed per-token limits, unless RATE_LIMIT_* variables change them or RATE_LIMITS=off.
+  const rateLimits = process.env.RATE_LIMITS === 'off' ? undefined : rateLimitsFrom((n) => process.env[n], RATE_LIMIT_ENV);
+  say(rateLimits ? `rate limits per token: ${rateLimits.ratePerSecond}/s, bursts of ${rateLimits.burst}, ${rateLimits.quotaPerDay || 'no'} quota per day` : 'rate limits off (RATE_LIMITS=off)');
   gateway = createGateway({
     log: (line) => console.log(line),
+    rateLimits,
     ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
   });
-  const url = await gateway.listen(port, process.env.HOST ?? '127.0.0.1');
+  const url = await gateway.listen(port, host);
   writeRuntime(dir, {
     pid: process.pid,
     javaPid: ddb.pid,

@@ -2,6 +2,7 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  UpdateTableCommand,
   DynamoDBClient,
   ResourceInUseException,
   ResourceNotFoundException,
@@ -18,7 +19,8 @@ export const localClient = (endpoint: string) =>
 
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'exists'> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    await addMissingIndexes(client, tableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName!)));
     return 'exists';
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;
@@ -54,4 +56,33 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     throw err;
   }
   return 'created';
+}
+
+/**
+ * A table made before an index joined TABLE_DEF (a DATA_DIR from an older checkout) gets it
+ * added, as a deploy would add it to the deployed table. Items written before then lack the
+ * index's attributes: infra/local/backfill.ts sets them.
+ */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, present: Set<string>) {
+  for (const i of Object.values(TABLE_DEF.indexes)) {
+    if (present.has(i.name)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [i.partitionKey, i.sortKey].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: i.name,
+              KeySchema: [
+                { AttributeName: i.partitionKey, KeyType: 'HASH' },
+                { AttributeName: i.sortKey, KeyType: 'RANGE' },
+              ],
+              Projection: { ProjectionType: 'ALL' },
+            },
+          },
+        ],
+      }),
+    );
+  }
 }

@@ -4,7 +4,7 @@
  * reuses it for every route that token calls.
  */
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { allows, routes, type Route } from '../routes';
+import { allows, matchPath, routes, type Route } from '../routes';
 
 /** `arn:aws:execute-api:region:account:apiId/stage` from any method ARN of the API. */
 export const apiArnBase = (methodArn: string) => methodArn.split('/').slice(0, 2).join('/');
@@ -54,4 +54,11 @@ export function isAllowed(policy: APIGatewayAuthorizerResult['policyDocument'], 
     if (s.Effect === 'Allow') allowed = true;
   }
   return allowed;
+}
+
+/** The route table line (`GET /api/v1/candidates/{id}`) a method ARN calls, for log lines. */
+export function routeOfArn(methodArn: string): string | undefined {
+  const [method, ...path] = methodArn.split('/').slice(2);
+  const r = (routes as readonly Route[]).find((x) => x.method === method && matchPath(x.path, `/${path.join('/')}`));
+  return r && `${r.method} ${r.path}`;
 }

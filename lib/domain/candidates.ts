@@ -63,6 +63,7 @@ export interface CandidatePage {
 }
 
 export async function listCandidates(tenantId: string, q: ListCandidatesQuery): Promise<CandidatePage> {
+  if (q.updated_after !== undefined) return listChanges(tenantId, q, q.updated_after);
   const query: CandidateQuery = q.req_id
     ? { kind: 'requisition', reqId: q.req_id, stage: q.stage }
     : q.stage
@@ -91,6 +92,30 @@ export async function listCandidates(tenantId: string, q: ListCandidatesQuery): 
   const last = items.length === q.limit ? items.at(-1) : undefined;
   const next_cursor = last ? encodeCursor(tenantId, filters, Object.fromEntries(attrs.map((a) => [a, String(last[a])]))) : null;
   return { data: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
+}
+
+/**
+ * The sync feed: candidates created or changed at or after `updatedAfter` (inclusive, like
+ * Greenhouse Harvest's updated_after, so resuming from the last updated_at seen never misses a
+ * change made in that same millisecond), oldest change first, one Query on GSI4 per page. A
+ * candidate changed while a sync pages moves to the end of the feed and is seen again there.
+ * `count` is the page's length: the feed's size is not kept, and counting it would read it all.
+ */
+async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfter: string): Promise<CandidatePage> {
+  if (q.stage !== undefined || q.req_id !== undefined) {
+    throw new ValidationError('updated_after cannot be combined with stage or req_id; filter the synced candidates on your side');
+  }
+  if (q.offset > 0) throw new ValidationError('updated_after pages with cursor, not offset');
+  // Stored timestamps are toISOString() values: compare in that form, whatever offset was given.
+  const since = new Date(updatedAfter).toISOString();
+  const query: CandidateQuery = { kind: 'changes', since };
+  const filters = JSON.stringify([null, null, since]);
+  const attrs = candidatePageKeyAttrs(query);
+  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, tenantId, filters, attrs, candidatePagePartitions(tenantId, query)) : undefined;
+  const items = startKey ? await queryCandidatesAfter(tenantId, query, startKey, q.limit) : await queryCandidates(tenantId, query, 0, q.limit);
+  const last = items.length === q.limit ? items.at(-1) : undefined;
+  const next_cursor = last ? encodeCursor(tenantId, filters, Object.fromEntries(attrs.map((a) => [a, String(last[a])]))) : null;
+  return { data: items.map(toCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
 }
 
 /**

@@ -37,7 +37,7 @@ export function decodeCursor(
     throw invalid('it was altered or truncated');
   }
   if (body.v !== 1 || body.t !== tenantId) throw invalid('it belongs to another workspace or version');
-  if (body.f !== filters) throw invalid('it was made for other stage or req_id filters');
+  if (body.f !== filters) throw invalid('it was made for other stage, req_id or updated_after filters');
   const key = body.k as Record<string, unknown> | null;
   if (!key || typeof key !== 'object' || Object.keys(key).sort().join() !== [...attrs].sort().join()) throw invalid('its position is malformed');
   for (const a of attrs) if (typeof key[a] !== 'string' || (key[a] as string).length > 400) throw invalid('its position is malformed');

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { logger } from '../logger';
 import { Reply } from '../http';
 import { newId } from '../ids';
 import { EVENT_TYPES, TEST_EVENT } from '../model';
@@ -102,6 +103,8 @@ export async function createWebhook(p: SessionPrincipal, body: CreateWebhookBody
     events: body.events ? [...new Set(body.events)] : [...EVENT_TYPES],
     description: body.description ?? null,
   });
+  // Ids and event names only: the URL can carry the receiver's credentials, the secret is one.
+  logger.info('webhook created', { webhook_id: e.id, events: e.events, user_id: p.userId });
   return { success: true, webhook: { id: e.id, url: e.url, secret: e.secret, events: e.events, active: e.active, created_at: e.created_at } };
 }
 
@@ -124,6 +127,8 @@ export async function updateWebhook(p: SessionPrincipal, id: string, body: Updat
   if (body.active === true && !current.active) await ensureRoomForOneMore(p);
   const changes = { ...body, ...(body.events && { events: [...new Set(body.events)] }) };
   const e = await updateEndpoint(p.tenantId, id, changes);
+  logger.info('webhook updated', { webhook_id: id, changed: Object.keys(body), active: e.active, user_id: p.userId });
+  if (current.active && !e.active) logger.info('webhook disabled', { webhook_id: id, reason: 'disabled by a user', user_id: p.userId });
   return { success: true, webhook: { id: e.id, active: e.active } };
 }
 
@@ -133,6 +138,7 @@ export async function updateWebhook(p: SessionPrincipal, id: string, body: Updat
  */
 export async function deleteWebhook(p: SessionPrincipal, id: string) {
   await markDeleted(p.tenantId, id);
+  logger.info('webhook deleted', { webhook_id: id, user_id: p.userId });
   return { success: true };
 }
 

@@ -15,6 +15,8 @@ import type { Stage } from '../model';
 import type { Candidate } from '../schemas';
 import { ddb, prefixQuery, tableName } from './client';
 import {
+  changeIndexKey,
+  changesPartition,
   counter,
   keys,
   reqCandidatesIndexKey,
@@ -48,6 +50,7 @@ export function candidateItem(tenantId: string, c: CandidateRecord): Item {
     ...keys.candidate(tenantId, c.id),
     ...stageIndexKey(tenantId, c.stage, c.stage_entered_at, c.id),
     ...(c.req_id ? reqCandidatesIndexKey(tenantId, c.req_id, c.id) : {}),
+    ...changeIndexKey(tenantId, c.updated_at, c.id),
     type: 'candidate',
     tenant_id: tenantId,
     ...c,
@@ -139,6 +142,7 @@ export async function moveCandidate(
     const after: Item = {
       ...current,
       ...stageIndexKey(tenantId, stage, at, id),
+      ...changeIndexKey(tenantId, at, id),
       stage,
       updated_at: at,
       stage_entered_at: at,
@@ -154,7 +158,7 @@ export async function moveCandidate(
                 TableName: tableName,
                 Key: keys.candidate(tenantId, id),
                 UpdateExpression:
-                  'SET #stage = :to, updated_at = :at, stage_entered_at = :at, GSI1PK = :gpk, GSI1SK = :gsk',
+                  'SET #stage = :to, updated_at = :at, stage_entered_at = :at, GSI1PK = :gpk, GSI1SK = :gsk, GSI4PK = :cpk, GSI4SK = :csk',
                 // The counters moved are the requisition's that was read: a PATCH may change it.
                 ConditionExpression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'}`,
                 ExpressionAttributeNames: { '#stage': 'stage', '#req': 'req_id' },
@@ -165,6 +169,8 @@ export async function moveCandidate(
                   ':at': at,
                   ':gpk': after.GSI1PK,
                   ':gsk': after.GSI1SK,
+                  ':cpk': after.GSI4PK,
+                  ':csk': after.GSI4SK,
                 },
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
@@ -213,11 +219,23 @@ function placementItem(tenantId: string, candidate: Item | CandidateRecord, at: 
 export type CandidateQuery =
   | { kind: 'all' }
   | { kind: 'stage'; stage: Stage }
-  | { kind: 'requisition'; reqId: string; stage?: Stage };
+  | { kind: 'requisition'; reqId: string; stage?: Stage }
+  /** Changed at or after `since` (a toISOString() value), oldest change first. */
+  | { kind: 'changes'; since: string };
 
 function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
-  const { byStatus, byRequisition } = TABLE_DEF.indexes;
+  const { byStatus, byRequisition, byChange } = TABLE_DEF.indexes;
   switch (q.kind) {
+    case 'changes':
+      // `<since>#<id>` sorts after `<since>`, so a change at exactly `since` is included.
+      return {
+        TableName: tableName,
+        IndexName: byChange.name,
+        KeyConditionExpression: '#cpk = :pk AND #csk >= :since',
+        ExpressionAttributeNames: { '#cpk': byChange.partitionKey, '#csk': byChange.sortKey },
+        ExpressionAttributeValues: { ':pk': changesPartition(tenantId), ':since': q.since },
+        ScanIndexForward: true,
+      };
     case 'all':
       return { ...prefixQuery(keys.tenantPartition(tenantId), keys.candidatePrefix), ConsistentRead: true };
     case 'stage':
@@ -370,6 +388,7 @@ export async function updateCandidateProfile(
     if (!Object.keys(set).length && !remove.length) return { before: current };
     const at = now();
     set.updated_at = at;
+    Object.assign(set, changeIndexKey(tenantId, at, id));
     const after: Item = { ...current, ...set };
     for (const f of remove) delete after[f];
     const names: Record<string, string> = { '#stage': 'stage', '#updated': 'updated_at', '#req': 'req_id' };
@@ -420,7 +439,8 @@ export async function updateCandidateProfile(
 
 /** The key attributes that position a candidate in the Query a list runs (its LastEvaluatedKey). */
 export function candidatePageKeyAttrs(q: CandidateQuery): readonly string[] {
-  const { byStatus, byRequisition } = TABLE_DEF.indexes;
+  const { byStatus, byRequisition, byChange } = TABLE_DEF.indexes;
+  if (q.kind === 'changes') return ['PK', 'SK', byChange.partitionKey, byChange.sortKey];
   if (q.kind === 'stage') return ['PK', 'SK', byStatus.partitionKey, byStatus.sortKey];
   if (q.kind === 'requisition') return ['PK', 'SK', byRequisition.partitionKey, byRequisition.sortKey];
   return ['PK', 'SK'];
@@ -428,8 +448,9 @@ export function candidatePageKeyAttrs(q: CandidateQuery): readonly string[] {
 
 /** The partition values a page key of this query must carry: anything else is not its key. */
 export function candidatePagePartitions(tenantId: string, q: CandidateQuery): Record<string, string> {
-  const { byStatus, byRequisition } = TABLE_DEF.indexes;
+  const { byStatus, byRequisition, byChange } = TABLE_DEF.indexes;
   const base = { PK: keys.tenantPartition(tenantId) };
+  if (q.kind === 'changes') return { ...base, [byChange.partitionKey]: changesPartition(tenantId) };
   if (q.kind === 'stage') return { ...base, [byStatus.partitionKey]: stagePartition(tenantId, q.stage) };
   if (q.kind === 'requisition') return { ...base, [byRequisition.partitionKey]: reqCandidatesPartition(tenantId, q.reqId) };
   return base;

@@ -23,8 +23,12 @@ const key = (email: string, address: string) => keys.loginFailures(digest(email)
 
 const tryUpdate = async (cmd: UpdateCommand) => (await unlessConditionFails(ddb.send(cmd))) !== undefined;
 
-/** Count an attempt; returns how long the account stays locked for this address (0: go ahead and verify). */
-export async function reserveAttempt(email: string, address: string, now: number): Promise<number> {
+/**
+ * Count an attempt. `lockedForMs`: how long the account stays locked for this address (0: go
+ * ahead and verify); `lastChance`: this attempt is the last one allowed, so if it fails the
+ * account is locked for this address from now on (the caller logs that lockout).
+ */
+export async function reserveAttempt(email: string, address: string, now: number): Promise<{ lockedForMs: number; lastChance: boolean }> {
   const values = {
     ':at': new Date(now).toISOString(),
     ':window': new Date(now - LOCK_MS).toISOString(),
@@ -34,8 +38,8 @@ export async function reserveAttempt(email: string, address: string, now: number
   const names = { '#ttl': TABLE_DEF.ttlAttribute };
   const Key = key(email, address);
   // Within the window and under the limit: one more.
-  if (
-    await tryUpdate(
+  const counted = await unlessConditionFails(
+    ddb.send(
       new UpdateCommand({
         TableName: tableName,
         Key,
@@ -43,11 +47,11 @@ export async function reserveAttempt(email: string, address: string, now: number
         ConditionExpression: 'attribute_not_exists(failures) OR (failures < :max AND last_failure_at > :window)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: { ...values, ':zero': 0, ':max': MAX_FAILURES },
+        ReturnValues: 'UPDATED_NEW',
       }),
-    )
-  ) {
-    return 0;
-  }
+    ),
+  );
+  if (counted) return { lockedForMs: 0, lastChance: counted.Attributes?.failures === MAX_FAILURES };
   // The last failure is older than the window: start a new count.
   if (
     await tryUpdate(
@@ -61,10 +65,10 @@ export async function reserveAttempt(email: string, address: string, now: number
       }),
     )
   ) {
-    return 0;
+    return { lockedForMs: 0, lastChance: false }; // a fresh count: 1 of MAX_FAILURES
   }
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key, ConsistentRead: true }));
-  return Item ? Math.max(1000, Date.parse(Item.last_failure_at as string) + LOCK_MS - now) : 0;
+  return { lockedForMs: Item ? Math.max(1000, Date.parse(Item.last_failure_at as string) + LOCK_MS - now) : 0, lastChance: false };
 }
 
 /** A success from this address: its count starts again. */

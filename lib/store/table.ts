@@ -15,6 +15,11 @@ export const TABLE_DEF = {
     byStatus: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     /** Candidates by requisition, newest first; a user's sessions. */
     byRequisition: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+    /**
+     * Candidates by last change, oldest first (the `updated_after` sync feed). Sparse: only
+     * candidates carry GSI4PK. GSI4, not GSI3, so a stuck index can take GSI3.
+     */
+    byChange: { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' },
   },
   stream: 'NEW_AND_OLD_IMAGES',
   ttlAttribute: 'expires_at',
@@ -112,6 +117,13 @@ export const userSessionsIndexKey = (tenantId: string, userId: string, createdAt
   GSI2SK: createdAt,
 });
 export const userSessionsPartition = (tenantId: string, userId: string) => `${t(tenantId)}#SESSIONS#${userId}`;
+
+/** GSI4: a tenant's candidates ordered by `updated_at` (ties by id); every write to a candidate moves it. */
+export const changeIndexKey = (tenantId: string, updatedAt: string, id: string) => ({
+  GSI4PK: changesPartition(tenantId),
+  GSI4SK: `${updatedAt}#${id}`,
+});
+export const changesPartition = (tenantId: string) => `${t(tenantId)}#CHANGES`;
 
 /** Counter attribute names. Top-level numbers so that ADD works on them. */
 export const counter = {

@@ -14,6 +14,8 @@ export interface TokenGrant {
   tenant_id: string;
   tenant_slug: string;
   scopes: Scope[];
+  /** The token's API key value in the usage plan (deployed only): the authorizer's usageIdentifierKey. */
+  usage_key?: string;
 }
 
 export type CreatedToken = z.infer<typeof CreatedTokenSchema>;
@@ -22,10 +24,13 @@ export async function createToken(
   tenant: { id: string; slug: string },
   name: string,
   scopes: Scope[],
+  /** Makes the token's rate-limit API key (lib/auth/usage-keys.ts) once its id is known. */
+  usageKeyFor: (tokenId: string) => Promise<{ id: string; value: string } | undefined> = async () => undefined,
 ): Promise<CreatedToken> {
   const token = generateToken();
   const digest = tokenDigest(token);
   const id = newId();
+  const usageKey = await usageKeyFor(id);
   const created_at = nowIso();
   await ddb.send(
     new TransactWriteCommand({
@@ -40,6 +45,7 @@ export async function createToken(
               tenant_id: tenant.id,
               tenant_slug: tenant.slug,
               scopes,
+              ...(usageKey && { usage_key: usageKey.value }),
             },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
@@ -56,6 +62,7 @@ export async function createToken(
               hint: tokenHint(token),
               digest,
               created_at,
+              ...(usageKey && { usage_key_id: usageKey.id }),
             },
           },
         },
@@ -74,6 +81,7 @@ export async function findTokenGrant(digest: string): Promise<TokenGrant | undef
     tenant_id: Item.tenant_id as string,
     tenant_slug: Item.tenant_slug as string,
     scopes: Item.scopes as Scope[],
+    ...(typeof Item.usage_key === 'string' && { usage_key: Item.usage_key }),
   };
 }
 
@@ -92,8 +100,11 @@ export async function listTokens(tenantId: string): Promise<TokenListing[]> {
   }));
 }
 
-/** Delete both items of a token; false when the tenant has no such token. */
-export async function revokeToken(tenantId: string, tokenId: string): Promise<boolean> {
+/**
+ * Delete both items of a token; false when the tenant has no such token, else what is left to
+ * delete elsewhere (its usage-plan API key id, when it has one).
+ */
+export async function revokeToken(tenantId: string, tokenId: string): Promise<false | { usage_key_id?: string }> {
   const { Item } = await ddb.send(
     new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }),
   );
@@ -106,7 +117,7 @@ export async function revokeToken(tenantId: string, tokenId: string): Promise<bo
       ],
     }),
   );
-  return true;
+  return { usage_key_id: Item.usage_key_id as string | undefined };
 }
 
 /** Record use; never recreates a token revoked in the meantime. */

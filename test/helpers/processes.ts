@@ -142,9 +142,9 @@ export async function run(
   script: string,
   args: string[],
   dataDir: string,
-  opts: { watchJavaFor?: string; exceptPid?: number; timeoutMs?: number } = {},
+  opts: { watchJavaFor?: string; exceptPid?: number; timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<RunResult> {
-  const { child, stdout, stderr, exited } = spawnTsx(script, args, childEnv(dataDir));
+  const { child, stdout, stderr, exited } = spawnTsx(script, args, childEnv(dataDir, opts.env));
   const otherJava = new Set<number>();
   let done = false;
   void exited.then(() => (done = true));

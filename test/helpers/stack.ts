@@ -34,6 +34,8 @@ export interface Stack {
 
 export interface StackOptions {
   authorizerCacheTtlSeconds?: number;
+  /** Per-token rate limits in the local gateway; off unless given (test/integration/rate-limits.test.ts). */
+  rateLimits?: import('../../lib/rate-limits').RateLimits;
   /**
    * Run the webhook pipeline too (stream poller -> fan-out -> local SQS -> delivery), with
    * these delivery settings (the same environment variables the functions read).
@@ -78,7 +80,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const { hashPassword } = await import('../../lib/auth/password');
   // scrypt is deliberately slow: hash the shared test password once per file.
   const passwordHash = hashPassword(PASSWORD);
-  const gateway = createGateway({ log: (l) => logs.push(l), authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds });
+  const gateway = createGateway({ log: (l) => logs.push(l), authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds, rateLimits: opts.rateLimits });
   const url = await gateway.listen(0);
 
   const stack: Stack = {

@@ -609,9 +609,10 @@ describe('secrets stay out of logs, responses and the table', () => {
 
     // The failure paths really failed, and the capture really captured the handler's error log.
     expect([authorizerError.status, authorizerError.body]).toEqual([500, { error: GATEWAY_ERRORS.authorizerFailure.error }]);
-    expect([serverError.status, serverError.body]).toEqual([500, { error: 'Internal server error' }]);
+    const requestId = serverError.headers.get('x-request-id');
+    expect([serverError.status, serverError.body]).toEqual([500, { error: `internal error (request id ${requestId})` }]);
     const output = captured.join('\n');
-    expect(output).toMatch(/Unhandled error/);
+    expect(output).toMatch(/"message":"request completed".*"status":500/);
     const logs = stack.logs.slice(logStart).join('\n');
     expect(logs).toMatch(/ 500 /);
 

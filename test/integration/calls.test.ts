@@ -146,3 +146,33 @@ it('console routes cost a small fixed number of calls, the session authorizer\'s
     ['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand'].sort(),
   );
 });
+
+it('Idempotency-Key adds a PutItem and an UpdateItem to a write, and a replay is one PutItem', async () => {
+  const t = await stack.tenant();
+  const token = await t.token(['*']);
+  const key = { 'Idempotency-Key': 'calls-1' };
+  await stack.call('GET', '/api/v1/pipeline', { token }); // warm the authorizer cache
+  const counted = async (method: string, path: string, body: unknown, headers: Record<string, string> = key) => {
+    sent.length = 0;
+    const res = await stack.call(method, path, { token, body, headers });
+    expect(res.status, res.text).toBeLessThan(300);
+    return { commands: [...sent], res };
+  };
+  // First use: claim the key (conditional PutItem), the write, then store the answer (UpdateItem).
+  const first = await counted('POST', '/api/v1/candidates', { name: 'Idem calls' });
+  expect(first.commands).toEqual(['PutItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+  // A replay: the failed conditional PutItem returns the stored record; nothing else is read.
+  expect((await counted('POST', '/api/v1/candidates', { name: 'Idem calls' })).commands).toEqual(['PutItemCommand']);
+  const id = first.res.body.data.id;
+  const move = await counted('POST', '/api/v1/pipeline', { candidate_id: id, stage: 'interviewed' }, { 'Idempotency-Key': 'calls-2' });
+  expect(move.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+  const patch = await counted('PATCH', `/api/v1/candidates/${id}`, { name: 'Idem calls 2' }, { 'Idempotency-Key': 'calls-3' });
+  expect(patch.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+  // A failed request gives its key back: PutItem, the failing read, DeleteItem.
+  sent.length = 0;
+  const missing = await stack.call('PATCH', '/api/v1/candidates/00000000-0000-4000-8000-000000000000', { token, body: { name: 'X' }, headers: { 'Idempotency-Key': 'calls-4' } });
+  expect(missing.status).toBe(404);
+  expect(sent).toEqual(['PutItemCommand', 'GetItemCommand', 'DeleteItemCommand']);
+  // The updated_after feed: one Query per page, no counter read.
+  expect((await callsFor(token, 'GET', '/api/v1/candidates?updated_after=2000-01-01T00:00:00Z')).commands).toEqual(['QueryCommand']);
+});

@@ -196,9 +196,9 @@ describe('paths follow the route table', () => {
 describe('GET /api/v1/candidates parameters', () => {
   const param = (name: string) => queryParam('GET', '/api/v1/candidates', name);
 
-  it('lists exactly stage, req_id, limit and offset (the spec) plus cursor, all optional, in the query', () => {
+  it('lists exactly stage, req_id, limit and offset (the spec) plus cursor and updated_after, all optional, in the query', () => {
     const params = op('GET', '/api/v1/candidates').parameters as Json[];
-    expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:limit', 'query:offset', 'query:req_id', 'query:stage']);
+    expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:limit', 'query:offset', 'query:req_id', 'query:stage', 'query:updated_after']);
     for (const p of params) expect(p.required, p.name).toBe(false);
   });
 

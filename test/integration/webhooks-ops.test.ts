@@ -523,10 +523,10 @@ describe('an endpoint disabled by the service', () => {
     const detail = (await C('GET', `/api/webhooks/${gone.id}`)).body.webhook;
     expect(detail).toMatchObject({ active: false, status: 'disabled', disabled_reason: 'receiver answered 410 Gone' });
     const lines = captured.join('').split('\n');
-    const warn = lines.find((l) => l.includes('webhook endpoint disabled') && l.includes(gone.id));
+    const warn = lines.find((l) => l.includes('"webhook disabled"') && l.includes(gone.id));
     expect(warn).toBeDefined();
-    expect(JSON.parse(warn!)).toMatchObject({ level: 'WARN', endpointId: gone.id, tenantId: c.id });
-    const emf = lines.find((l) => l.includes('"WebhookEndpointDisabled"'));
+    expect(JSON.parse(warn!)).toMatchObject({ level: 'WARN', webhook_id: gone.id, tenant_id: c.id, reason: 'receiver answered 410 Gone' });
+    const emf = lines.find((l) => l.includes('"EndpointsDisabled"'));
     expect(emf).toBeDefined();
     expect(JSON.parse(emf!)._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'TalentPipeline' });
   });
