@@ -8,7 +8,7 @@
  * - THROTTLED and QUOTA_EXCEEDED answer `{ error, code: "rate_limited" }` with Retry-After.
  * Cookie routes (the console) stay outside the plan; the stage-wide throttle covers them.
  */
-import { CfnOutput, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -66,7 +66,13 @@ export class TokenRateLimits extends Construct {
     const policy = (id: string, modules: string[], statements: iam.PolicyStatement[]) => {
       const roles = modules.map((m) => props.functions.get(m)).filter((f): f is NodejsFunction => !!f);
       for (const fn of roles) fn.addEnvironment('USAGE_PLAN_NAME', planName);
-      if (roles.length) new iam.Policy(this, id, { roles: roles.map((f) => f.role!), statements });
+      if (!roles.length) return;
+      const created = new iam.Policy(this, id, { roles: roles.map((f) => f.role!), statements });
+      // test/unit/nag.test.ts: the key ids are made at run time, one per token.
+      Validations.of(created).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::arn:aws:apigateway:<AWS::Region>::/apikeys/*]',
+        reason: 'DeleteApiKey only, on the usage keys the token routes create at run time (one per API token), whose ids cannot be known at deploy time; a tag condition on the keys could narrow it further.',
+      });
     };
     policy('CreateKeysPolicy', USAGE_KEY_CREATORS, [
       // GetUsagePlans finds the plan by name; CreateApiKey is POST /apikeys; CreateUsagePlanKey is
