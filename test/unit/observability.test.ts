@@ -124,7 +124,7 @@ describe('alarms', () => {
     const bare = synth();
     expect(Object.values(bare.Resources).filter((r) => r.Type === 'AWS::SNS::Subscription')).toEqual([]);
     expect(Object.values(bare.Resources).filter((r) => r.Type === 'AWS::SNS::Topic')).toHaveLength(1);
-  });
+  }, 120_000); // a second synth: slow on two shared cores
 
   it('API: 5XX share of requests (once there are enough) and p99 latency, at the stage', () => {
     const [[, rate]] = alarmsOn('AWS/ApiGateway', '5XXError') as [[string, Json]];

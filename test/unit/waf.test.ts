@@ -52,11 +52,11 @@ describe('WAF on the API stage', () => {
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
     const [[stageId]] = ofType(res, 'AWS::ApiGateway::Stage') as [[string, Json]];
     expect(JSON.stringify(association.Properties.ResourceArn)).toContain(JSON.stringify({ Ref: stageId }));
-  });
+  }, 120_000); // a synth: slow on two shared cores
 
   it('waf: false leaves both out', () => {
     const res = synth(false);
     expect(ofType(res, 'AWS::WAFv2::WebACL')).toEqual([]);
     expect(ofType(res, 'AWS::WAFv2::WebACLAssociation')).toEqual([]);
-  });
+  }, 120_000);
 });
