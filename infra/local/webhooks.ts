@@ -5,6 +5,7 @@
  */
 import { startQueuePoller, startQueues, type LocalQueues } from './queue';
 import { startStreamPoller } from './stream';
+import { init } from './invocation';
 
 export interface WebhookPipeline {
   queues: LocalQueues;
@@ -29,8 +30,8 @@ export async function startWebhookPipeline(opts: {
   process.env.WEBHOOK_QUEUE_URL = queues.queueUrl;
   process.env.WEBHOOK_DLQ_URL = queues.dlqUrl;
   process.env.SQS_ENDPOINT = queues.endpoint;
-  const { handler: fanout } = await import('../../functions/webhook-fanout');
-  const { handler: delivery } = await import('../../functions/webhook-delivery');
+  const { handler: fanout } = await init(() => import('../../functions/webhook-fanout'));
+  const { handler: delivery } = await init(() => import('../../functions/webhook-delivery'));
   const stream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,
