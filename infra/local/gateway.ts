@@ -17,6 +17,7 @@ import { matchPath, routes, type Route } from '../../lib/routes';
 import { API_SECURITY_HEADERS } from '../../lib/security-headers';
 import { consoleFile, DEFAULT_CONSOLE_DIR } from './console-files';
 import { lambdaContext, methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
+import { init, invocation } from './invocation';
 import { createRateLimiter } from './rate-limiter';
 
 type ProxyHandler = (event: unknown, context: Context) => Promise<APIGatewayProxyResult>;
@@ -61,7 +62,7 @@ const jsonAnswer = (statusCode: number, error: string): APIGatewayProxyResult =>
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
 
 const loadHandler = async <T>(name: string): Promise<T> =>
-  (await import(`../../functions/${name}`)).handler as T;
+  (await init(() => import(`../../functions/${name}`))).handler as T;
 
 export interface LocalGateway {
   server: Server;
@@ -87,12 +88,17 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   async function authorize(authorization: string, method: string, path: string) {
     const hit = cache.get(authorization);
     if (hit && hit.expires > Date.now()) return hit.result;
-    const result = await (await authorizer)(
-      tokenAuthorizerEvent(authorization, method, path),
-      lambdaContext('authorizer'),
-    );
+    const context = lambdaContext('authorizer');
+    const fn = await authorizer;
+    const result = await invocation(context.awsRequestId, () => fn(tokenAuthorizerEvent(authorization, method, path), context));
     if (ttlMs > 0) cache.set(authorization, { result, expires: Date.now() + ttlMs });
     return result;
+  }
+
+  async function invokeSessionAuthorizer(event: unknown) {
+    const context = lambdaContext('session-authorizer');
+    const fn = await sessionAuthorizer;
+    return invocation(context.awsRequestId, () => fn(event, context));
   }
 
   async function respond(
@@ -138,7 +144,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
         result =
           route.auth === 'token'
             ? await authorize(identity, method, path)
-            : await (await sessionAuthorizer)(requestAuthorizerEvent(event, arn), lambdaContext('session-authorizer'));
+            : await invokeSessionAuthorizer(requestAuthorizerEvent(event, arn));
       } catch (err) {
         return (err as Error).message === 'Unauthorized'
           ? gatewayError(GATEWAY_ERRORS.unauthorized)
@@ -161,7 +167,8 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     try {
       const handler = await handlerFor(route.handler);
       // The function's own timeout, as deployed (middy ends a handler that runs out of it).
-      const res = await handler(event, lambdaContext(route.handler, (route.timeoutSeconds ?? 10) * 1000));
+      const context = lambdaContext(route.handler, (route.timeoutSeconds ?? 10) * 1000);
+      const res = await invocation(context.awsRequestId, () => handler(event, context));
       return rate ? { ...res, headers: { ...res.headers, ...rate.headers } } : res;
     } catch {
       // What API Gateway answers when the integration itself fails.
@@ -220,7 +227,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
         else res.destroy();
       }
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      opts.log?.(`${req.method} ${target?.path ?? '(not a path)'} ${result.statusCode} ${ms.toFixed(1)}ms ${requestId}`);
+      opts.log?.(`${req.method} ${target?.path ?? '(not a path)'} ${result.statusCode} ${ms.toFixed(1)}ms`);
     });
   });
   // Request lines and headers Node refuses before any handler runs: answer with `{ error }`.

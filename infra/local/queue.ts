@@ -17,6 +17,7 @@ import { createSqsServer } from 'local-aws-sqs';
 import { DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY } from '../../lib/webhooks/config';
 import { freePort } from './dynamodb';
 import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './events';
+import { invocation } from './invocation';
 
 export interface LocalQueues {
   endpoint: string;
@@ -129,7 +130,8 @@ export function startQueuePoller(
         };
         let failed = new Set<string>();
         try {
-          const res = await handler(event, lambdaContext('webhook-delivery', 30_000));
+          const context = lambdaContext('webhook-delivery', 30_000);
+          const res = await invocation(context.awsRequestId, () => handler(event, context));
           failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (err) {
           // A crashed invocation: nothing is deleted; the messages return after the queue's visibility timeout.

@@ -12,6 +12,13 @@ import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime 
 import { ensureTable, localClient } from './table';
 import { RATE_LIMIT_ENV, rateLimitsFrom } from '../../lib/rate-limits';
 import { ensureConsoleBuilt } from '../../console/build';
+import { InvokeStore } from '@aws/lambda-invoke-store';
+
+// Invocations run side by side here, as on Lambda's multi-concurrency runtime: with this set,
+// Powertools keeps each one's log keys apart (infra/local/invocation.ts). The store is made now,
+// before any function module loads.
+process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '64';
+await InvokeStore.getInstanceAsync();
 
 const t0 = performance.now();
 const since = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`;

@@ -16,6 +16,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { lambdaContext, LOCAL_REGION } from './events';
+import { invocation } from './invocation';
 import { localClient } from './table';
 
 type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
@@ -119,7 +120,8 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
     for (let attempt = 1; pending.length && running; attempt++) {
       let failedAt: string | undefined;
       try {
-        const res = await opts.handler({ Records: pending } as DynamoDBStreamEvent, lambdaContext(opts.functionName ?? 'webhook-fanout'));
+        const context = lambdaContext(opts.functionName ?? 'webhook-fanout');
+        const res = await invocation(context.awsRequestId, () => opts.handler({ Records: pending } as DynamoDBStreamEvent, context));
         failedAt = res?.batchItemFailures?.[0]?.itemIdentifier;
       } catch (err) {
         failedAt = pending[0]!.dynamodb.SequenceNumber;

@@ -6,6 +6,7 @@
  */
 import { startQueuePoller, startQueues, type LocalQueues } from './queue';
 import { startStreamPoller } from './stream';
+import { init } from './invocation';
 
 export interface WebhookPipeline {
   queues: LocalQueues;
@@ -30,9 +31,9 @@ export async function startWebhookPipeline(opts: {
   process.env.WEBHOOK_QUEUE_URL = queues.queueUrl;
   process.env.WEBHOOK_DLQ_URL = queues.dlqUrl;
   process.env.SQS_ENDPOINT = queues.endpoint;
-  const { handler: fanout } = await import('../../functions/webhook-fanout');
-  const { handler: delivery } = await import('../../functions/webhook-delivery');
-  const { handler: stuckReindex } = await import('../../functions/stuck-reindex');
+  const { handler: fanout } = await init(() => import('../../functions/webhook-fanout'));
+  const { handler: delivery } = await init(() => import('../../functions/webhook-delivery'));
+  const { handler: stuckReindex } = await init(() => import('../../functions/stuck-reindex'));
   const { STUCK_FILTER_PATTERNS } = await import('../../lib/store/stuck');
   const stream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
