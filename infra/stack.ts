@@ -20,7 +20,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { GATEWAY_ERRORS } from '../lib/gateway-responses';
+import type { ErrorCode } from '../lib/errors';
+import { GATEWAY_ERRORS, gatewayErrorBody } from '../lib/gateway-responses';
 import { API_PREFIX, routes as ROUTE_TABLE, type Route } from '../lib/routes';
 import { keys, TABLE_DEF } from '../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../lib/webhooks/config';
@@ -225,14 +226,14 @@ export class TableFunction extends Construct {
 }
 
 /** A gateway response template is VTL: a `$` or `#` would be interpreted, so refuse them. */
-export function gatewayErrorTemplate(error: string): string {
-  const body = JSON.stringify({ error });
+export function gatewayErrorTemplate(error: string, code: ErrorCode): string {
+  const body = gatewayErrorBody({ error, code });
   if (/[$#\\]/.test(body)) throw new Error(`Gateway error message needs VTL escaping: ${error}`);
   return body;
 }
 
 /** API Gateway's own refusals, answered with the same `{ error }` body the handlers use. */
-const GATEWAY_RESPONSES: ReadonlyArray<{ type: apigateway.ResponseType; id: string; status?: number; error: string }> = [
+const GATEWAY_RESPONSES: ReadonlyArray<{ type: apigateway.ResponseType; id: string; status?: number; error: string; code: ErrorCode }> = [
   { type: apigateway.ResponseType.UNAUTHORIZED, id: 'Unauthorized', ...GATEWAY_ERRORS.unauthorized },
   { type: apigateway.ResponseType.ACCESS_DENIED, id: 'AccessDenied', ...GATEWAY_ERRORS.accessDenied },
   // API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN (403).
@@ -374,7 +375,7 @@ export class TalentPipelineStack extends Stack {
           // No WWW-Authenticate on the 401: a gateway response cannot vary by route, and a
           // `Bearer` challenge would be wrong for the cookie routes (the local gateway sends none either).
         },
-        templates: { 'application/json': gatewayErrorTemplate(r.error) },
+        templates: { 'application/json': gatewayErrorTemplate(r.error, r.code) },
       });
     }
 

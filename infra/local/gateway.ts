@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { isAllowed } from '../../lib/auth/policy';
+import { errorBody, type ErrorCode } from '../../lib/errors';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { matchPath, routes, type Route } from '../../lib/routes';
 import { API_SECURITY_HEADERS } from '../../lib/security-headers';
@@ -44,10 +45,10 @@ export function parseTarget(raw: string | undefined): { path: string; search: UR
   }
 }
 
-const jsonAnswer = (statusCode: number, error: string): APIGatewayProxyResult => ({
+const jsonAnswer = (statusCode: number, error: string, code: ErrorCode): APIGatewayProxyResult => ({
   statusCode,
   headers: { 'Content-Type': 'application/json', ...API_SECURITY_HEADERS },
-  body: JSON.stringify({ error }),
+  body: JSON.stringify(errorBody(error, code)),
 });
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
@@ -93,7 +94,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   ): Promise<APIGatewayProxyResult> {
     const method = req.method ?? 'GET';
     const { path } = target;
-    const gatewayError = (e: { status?: number; error: string }, status = e.status ?? 500) => jsonAnswer(status, e.error);
+    const gatewayError = (e: { status?: number; error: string; code: ErrorCode }, status = e.status ?? 500) => jsonAnswer(status, e.error, e.code);
 
     let route: Route | undefined;
     let pathParameters: Record<string, string> = {};
@@ -144,7 +145,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       return res;
     } catch {
       // What API Gateway answers when the integration itself fails.
-      return gatewayError({ error: 'Internal server error' }, 502);
+      return gatewayError({ error: 'Internal server error', code: 'internal_error' }, 502);
     }
   }
 
@@ -152,8 +153,11 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
 
   /** Everything a request can get; never throws. */
   async function answer(req: IncomingMessage, target: ReturnType<typeof parseTarget>, raw: Buffer | 'too large') {
-    if (!target) return jsonAnswer(400, 'the request target must be a path such as /api/v1/pipeline');
-    if (raw === 'too large') return jsonAnswer(GATEWAY_ERRORS.requestTooLarge.status, GATEWAY_ERRORS.requestTooLarge.error);
+    if (!target) return jsonAnswer(400, 'the request target must be a path such as /api/v1/pipeline', 'invalid_request');
+    if (raw === 'too large') {
+      const { status, error, code } = GATEWAY_ERRORS.requestTooLarge;
+      return jsonAnswer(status, error, code);
+    }
     const method = req.method ?? 'GET';
     if (!isApiPath(target.path) && (method === 'GET' || method === 'HEAD')) {
       const file = await consoleFile(consoleDir, target.path);
@@ -179,7 +183,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       const result = await answer(req, target, tooLarge ? 'too large' : Buffer.concat(chunks)).catch((err: Error) => {
         // Never leave a client without an answer; API Gateway would say 500 too.
         console.error(`local gateway: ${err.stack ?? err.message}`);
-        return jsonAnswer(500, 'Internal server error');
+        return jsonAnswer(500, 'Internal server error', 'internal_error');
       });
       try {
         const headers: Record<string, string | string[]> = {};
@@ -191,7 +195,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       } catch (err) {
         // A handler's malformed header must not take the process down.
         console.error(`local gateway: ${(err as Error).message}`);
-        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' }).end('{"error":"Bad gateway"}');
+        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json' }).end(JSON.stringify(errorBody('Bad gateway', 'internal_error')));
         else res.destroy();
       }
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -203,7 +207,9 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     const [status, text] =
       err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
     if (err.code !== 'ECONNRESET' && socket.writable) {
-      const body = JSON.stringify({ error: status === 431 ? 'request line or headers too large' : 'malformed HTTP request' });
+      const body = JSON.stringify(
+        status === 431 ? errorBody('request line or headers too large', 'headers_too_large') : errorBody('malformed HTTP request', 'invalid_request'),
+      );
       socket.end(
         `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );

@@ -82,9 +82,9 @@ export async function changePassword(
   if (lockedForMs > 0) throw new TooManyRequestsError(LOCKED, lockedForMs);
   const user = await getUser(p.tenantId, p.userId);
   if (!user) throw new UnauthorizedError('session is no longer valid');
-  if (!(await verifyPassword(body.current_password, user.password_hash))) throw new ValidationError('current_password is incorrect');
+  if (!(await verifyPassword(body.current_password, user.password_hash))) throw new ValidationError('current_password is incorrect', { field: 'current_password' });
   await clearFailures(p.email, address);
-  if (body.new_password === body.current_password) throw new ValidationError('new_password must differ from the current password');
+  if (body.new_password === body.current_password) throw new ValidationError('new_password must differ from the current password', { field: 'new_password' });
   if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false))) {
     throw new UnauthorizedError('session is no longer valid');
   }
@@ -93,7 +93,7 @@ export async function changePassword(
 }
 
 export async function mintToken(p: SessionPrincipal, name: string, scopes: Scope[]): Promise<CreatedToken> {
-  if (scopes.includes('*') && p.role !== 'admin') throw new ForbiddenError('only admins may grant the * scope');
+  if (scopes.includes('*') && p.role !== 'admin') throw new ForbiddenError('only admins may grant the * scope', { field: 'scopes' });
   return createToken({ id: p.tenantId, slug: p.tenantSlug }, name, [...new Set(scopes)]);
 }
 

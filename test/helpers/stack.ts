@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { ensureTable, localClient } from '../../infra/local/table';
 import type { Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
+import { ErrorBody } from '../../lib/schemas';
 
 export interface TestTenant {
   id: string;
@@ -43,7 +44,8 @@ export interface StackOptions {
 
 /**
  * Every answer an integration test receives is held to its route's schemas: a success must parse
- * with the route's response schema, and any other status must be `{ error: string }`. A handler
+ * with the route's response schema, and any error status must be `{ error, code, field? }` with a
+ * code from ERROR_CODES. A handler
  * that drifts from its schema fails whichever test first calls it.
  */
 function checkContract(method: string, pathAndQuery: string, status: number, body: unknown) {
@@ -53,8 +55,11 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
   if (status === route.status) {
     const result = route.response.safeParse(body);
     if (!result.success) throw new Error(`${method} ${route.path} answered ${status} off its response schema: ${JSON.stringify(result.error.issues[0])}`);
-  } else if (status >= 400 && (typeof body !== 'object' || body === null || typeof (body as { error?: unknown }).error !== 'string')) {
-    throw new Error(`${method} ${route.path} answered ${status} without an { error } body`);
+  } else if (status >= 400) {
+    const result = ErrorBody.safeParse(body);
+    if (!result.success) throw new Error(`${method} ${route.path} answered ${status} without an { error, code } body: ${JSON.stringify(body)}`);
+    // Optional in the schema (the spec's bodies are { error } alone), always sent by this API.
+    if (result.data.code === undefined) throw new Error(`${method} ${route.path} answered ${status} without a code: ${JSON.stringify(body)}`);
   }
 }
 
