@@ -191,7 +191,9 @@ export const StuckCandidate = z.object({
 export type StuckCandidate = z.infer<typeof StuckCandidate>;
 
 export const PipelineSummary = z.object({
-  stage_counts: z.record(z.enum(STAGES), z.int()),
+  // An object with one property per stage (not a record keyed by an enum): its JSON Schema then
+  // defines every property it requires.
+  stage_counts: z.object(Object.fromEntries(STAGES.map((st) => [st, z.int()])) as Record<(typeof STAGES)[number], z.ZodMiniInt>),
   total_active: z.int(),
   stuck_candidates: z.array(StuckCandidate),
 });
