@@ -40,12 +40,19 @@ export interface ApiRequest<R extends RouteDef> {
 }
 
 /** A handler result that needs more than the route's status and a JSON body. */
-export class Reply {
+export class Reply<B = unknown> {
   constructor(
-    readonly body: unknown,
+    readonly body: B,
     readonly opts: { status?: number; cookies?: string[] } = {},
   ) {}
 }
+
+/**
+ * What a route's handler may return: its response schema's type, or a Reply carrying it. A
+ * handler returning another shape fails `tsc` (test/types/handler-results.test.ts proves it).
+ */
+export type ResponseOf<R extends RouteDef> = z.output<R['response']>;
+export type HandlerResult<R extends RouteDef> = ResponseOf<R> | Reply<ResponseOf<R>>;
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_SECURITY_HEADERS };
 
@@ -197,7 +204,7 @@ const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
 /** Build a Lambda handler for a route from its route table line. */
 export function apiHandler<R extends RouteDef>(
   r: R,
-  fn: (req: ApiRequest<R>) => Promise<unknown>,
+  fn: (req: ApiRequest<R>) => Promise<HandlerResult<R>>,
 ) {
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(injectLambdaContext(logger))

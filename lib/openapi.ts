@@ -34,12 +34,9 @@ function operation(r: Route) {
       parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
     }
   }
-  const responses: Record<string, unknown> = {
-    [r.status]: {
-      description: 'Success',
-      content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
-    },
-  };
+  const success = { 'application/json': { schema: schemaOf(r.response, 'output') } };
+  const responses: Record<string, unknown> = { [r.status]: { description: 'Success', content: success } };
+  for (const [status, description] of Object.entries(r.alsoStatus ?? {})) responses[status] = { description, content: success };
   if (r.query || r.body || r.params) responses['400'] = errorResponse('Invalid path, query or body value; the message names the field');
   if (r.auth === 'token') {
     responses['401'] = errorResponse(GATEWAY_ERRORS.unauthorized.error);

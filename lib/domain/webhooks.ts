@@ -283,7 +283,10 @@ export async function startReplay(p: SessionPrincipal, id: string, body: ReplayB
   const job = await startReplayJob(p.tenantId, endpoint.id, new Date(since).toISOString(), REPLAY_STALE_MS);
   if (!job) {
     const running = await getReplayJob(p.tenantId, endpoint.id);
-    return new Reply({ data: running && jobView(running) }, { status: 200 });
+    // The job that won the race is answered; if it is gone already there is nothing to show
+    // (`{ data: undefined }` would have been `{}`, off the response schema).
+    if (!running) throw new ConflictError('a replay for this endpoint was started at the same time; try again');
+    return new Reply({ data: jobView(running) }, { status: 200 });
   }
   const { enqueue } = await import('../webhooks/queue');
   try {

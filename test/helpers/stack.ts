@@ -9,6 +9,7 @@ import { ensureTable, localClient } from '../../infra/local/table';
 import type { Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
 import { ErrorBody } from '../../lib/schemas';
+import { openApiContract } from './openapi-contract';
 
 export interface TestTenant {
   id: string;
@@ -45,7 +46,7 @@ export interface StackOptions {
 /**
  * Every answer an integration test receives is held to its route's schemas: a success must parse
  * with the route's response schema, and any error status must be `{ error, code, field? }` with a
- * code from ERROR_CODES. A handler
+ * code from ERROR_CODES. Then openapi-contract.ts holds it to the served OpenAPI document (ajv). A handler
  * that drifts from its schema fails whichever test first calls it.
  */
 function checkContract(method: string, pathAndQuery: string, status: number, body: unknown) {
@@ -85,6 +86,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const passwordHash = hashPassword(PASSWORD);
   const gateway = createGateway({ log: (l) => logs.push(l), authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds });
   const url = await gateway.listen(0);
+  // The document as a client would fetch it, served by the same gateway and handler.
+  const contract = openApiContract(await (await fetch(`${url}/api/v1/openapi.json`)).json());
 
   const stack: Stack = {
     url,
@@ -108,6 +111,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         parsed = undefined;
       }
       checkContract(method, path, res.status, parsed);
+      contract.check(method, path, res.status, parsed);
       return { status: res.status, body: parsed, text, headers: res.headers };
     },
     async tenant(slug = `t-${randomUUID().slice(0, 8)}`) {
