@@ -10,7 +10,7 @@ import type { z } from 'zod/mini';
 import { siteHosts } from './edge';
 import { header } from './headers';
 import type { SessionPrincipal } from './domain/identity';
-import { AppError, ForbiddenError, UnsupportedMediaTypeError, ValidationError } from './errors';
+import { AppError, errorBody, ForbiddenError, UnsupportedMediaTypeError, ValidationError, type ErrorCode } from './errors';
 import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
 import { emitMetric, metrics } from './metrics';
@@ -42,12 +42,19 @@ export interface ApiRequest<R extends RouteDef> {
 }
 
 /** A handler result that needs more than the route's status and a JSON body. */
-export class Reply {
+export class Reply<B = unknown> {
   constructor(
-    readonly body: unknown,
+    readonly body: B,
     readonly opts: { status?: number; cookies?: string[] } = {},
   ) {}
 }
+
+/**
+ * What a route's handler may return: its response schema's type, or a Reply carrying it. A
+ * handler returning another shape fails `tsc` (test/types/handler-results.test.ts proves it).
+ */
+export type ResponseOf<R extends RouteDef> = z.output<R['response']>;
+export type HandlerResult<R extends RouteDef> = ResponseOf<R> | Reply<ResponseOf<R>>;
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_SECURITY_HEADERS };
 
@@ -67,8 +74,8 @@ export const errorResponse = (
   statusCode: number,
   message: string,
   headers?: Record<string, string>,
-  details: { code?: string; field?: string } = {},
-) => json(statusCode, { error: message, ...details }, headers);
+  detail: { code: ErrorCode; field?: string } = { code: 'internal_error' },
+) => json(statusCode, errorBody(message, detail.code, detail.field), headers);
 
 export { header };
 
@@ -82,27 +89,54 @@ export function route<H extends RouteDef['handler']>(handler: H): Extract<RouteD
 const valueAt = (input: unknown, path: PropertyKey[]) =>
   path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), input);
 
-/** Validate with a schema; the first issue becomes a 400 naming the field. */
+/** A zod issue path as a client would write it: `scopes[0]`, `stuck_days.applied`. */
+export const fieldPath = (path: readonly PropertyKey[]) =>
+  path
+    .map((k, i) =>
+      typeof k === 'number' ? `[${k}]` : /^[A-Za-z_][\w]*$/.test(String(k)) ? `${i ? '.' : ''}${String(k)}` : `[${JSON.stringify(String(k).slice(0, 64))}]`,
+    )
+    .join('');
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/**
+ * Validate with a schema; the first issue becomes a 400 naming the field, as a sentence that
+ * starts with the field's path (`scopes[0] must be one of …`), and with the path in `field`.
+ */
 export function parse<S extends z.ZodMiniType>(schema: S, input: unknown, where: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const field = issue.path.join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const names = issue.keys.slice(0, 3).map((k) => JSON.stringify(k.slice(0, 64))).join(', ');
+    const within = issue.path.length ? ` in ${fieldPath(issue.path)}` : '';
+    throw new ValidationError(`unknown ${where} field ${names}${issue.keys.length > 3 ? ', …' : ''}${within}`, {
+      field: fieldPath([...issue.path, issue.keys[0]!.slice(0, 64)]),
+    });
+  }
+  if (!issue.path.length) {
+    // The input as a whole: a body that is not an object, or a rule across fields.
+    throw new ValidationError(where === 'body' && issue.code === 'invalid_type' ? 'body must be a JSON object' : issue.message);
+  }
+  const field = fieldPath(issue.path);
+  const top = String(issue.path[0]);
   const message =
-    issue.code === 'unrecognized_keys'
-      ? `unknown ${where} field ${issue.keys.slice(0, 3).map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}${issue.keys.length > 3 ? ', …' : ''}`
-      : field && valueAt(input, issue.path) === undefined
-        ? `${field} is required`
-        : field && !issue.message.startsWith(field)
-          ? `${field}: ${issue.message}`
-          : issue.message;
-  throw new ValidationError(where === 'body' && !field && issue.code === 'invalid_type' ? 'body must be a JSON object' : message);
+    valueAt(input, issue.path) === undefined
+      ? `${field} is required`
+      : issue.message.startsWith(`${field} `)
+        ? issue.message
+        : // Our messages name the top-level field ("scopes must be one of …"); say which element.
+          issue.message.startsWith(`${top} `)
+          ? `${field}${issue.message.slice(top.length)}`
+          : // zod's own wording, for a check without a message of ours.
+            `${field} is not valid: ${lowerFirst(issue.message)}`;
+  throw new ValidationError(message, { field });
 }
 
 function queryObject(event: APIGatewayProxyEvent): Record<string, string> {
   const multi = event.multiValueQueryStringParameters ?? {};
   for (const [name, values] of Object.entries(multi)) {
-    if ((values?.length ?? 0) > 1) throw new ValidationError(`${name} must be given at most once`);
+    if ((values?.length ?? 0) > 1) throw new ValidationError(`${name} must be given at most once`, { field: name });
   }
   return (event.queryStringParameters ?? {}) as Record<string, string>;
 }
@@ -147,7 +181,7 @@ function toAppError(err: unknown): AppError | undefined {
   if (e?.cause?.package === '@middy/http-json-body-parser') {
     return e.message === 'Unsupported Media Type'
       ? new UnsupportedMediaTypeError()
-      : new ValidationError('request body is not valid JSON');
+      : new ValidationError('request body is not valid JSON', { code: 'invalid_request' });
   }
   return undefined;
 }
@@ -159,7 +193,7 @@ const errorBoundary = (): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayPr
   onError: async (request) => {
     const known = toAppError(request.error);
     request.response = known
-      ? errorResponse(known.status, known.message, known.headers, known.details)
+      ? errorResponse(known.status, known.message, known.headers, known)
       : // The client can quote the id; the request's log line (below) carries the error under it.
         errorResponse(500, `internal error (request id ${requestIdOf(request.event)})`);
   },
@@ -235,7 +269,7 @@ const requestLog = (r: RouteDef): middy.MiddlewareObj<APIGatewayProxyEvent, APIG
  */
 export function apiHandler<R extends RouteDef>(
   r: R,
-  fn: (req: ApiRequest<R>) => Promise<unknown>,
+  fn: (req: ApiRequest<R>) => Promise<HandlerResult<R>>,
   opts: { idempotency?: { idempotencyKeyOf: (event: APIGatewayProxyEvent) => string | undefined; idempotent: typeof Idempotent } } = {},
 ) {
   const idem = 'idempotent' in r && r.idempotent ? opts.idempotency : undefined;

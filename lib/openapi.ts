@@ -5,6 +5,7 @@ import { SESSION_COOKIE } from './auth/session';
 import { ErrorBody } from './schemas';
 import { RATE_LIMITED, TOKEN_RATE_LIMITS } from './rate-limits';
 import { routes, type Route } from './routes';
+import { DELIVERED_EVENT_TYPES, DELIVERY_HEADERS, envelopeOf, EVENT_SUMMARIES } from './webhooks/payloads';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -48,18 +49,15 @@ function operation(r: Route) {
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     });
   }
-  const responses: Record<string, unknown> = {
-    [r.status]: {
-      description: 'Success',
-      headers: {
-        ...REQUEST_ID_HEADER,
-        ...(r.idempotent && {
-          'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
-        }),
-      },
-      content: { 'application/json': { schema: schemaOf(r.response, 'output') } },
-    },
+  const success = { 'application/json': { schema: schemaOf(r.response, 'output') } };
+  const successHeaders = {
+    ...REQUEST_ID_HEADER,
+    ...(r.idempotent && {
+      'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+    }),
   };
+  const responses: Record<string, unknown> = { [r.status]: { description: 'Success', headers: successHeaders, content: success } };
+  for (const [status, description] of Object.entries(r.alsoStatus ?? {})) responses[status] = { description, headers: successHeaders, content: success };
   if (r.query || r.body || r.params) responses['400'] = errorResponse('Invalid path, query or body value; the message names the field');
   if (r.auth === 'token') {
     responses['401'] = errorResponse(GATEWAY_ERRORS.unauthorized.error);
@@ -70,7 +68,11 @@ function operation(r: Route) {
     else if (r.method !== 'GET') responses['403'] = errorResponse('Cross-site request refused');
   }
   responses['404'] = errorResponse("Unknown route, or a resource that does not exist in the caller's tenant");
-  if (r.body) responses['415'] = errorResponse('Content-Type is not application/json');
+  if (r.body) {
+    // API Gateway refuses bodies over its payload limit before any handler runs.
+    responses['413'] = errorResponse(GATEWAY_ERRORS.requestTooLarge.error);
+    responses['415'] = errorResponse('Content-Type is not application/json');
+  }
   responses['429'] =
     r.auth === 'token'
       ? {
@@ -106,6 +108,36 @@ function operation(r: Route) {
   };
 }
 
+const webhookOperationId = (type: string) => `on${type.replace(/(^|[._])(\w)/g, (_, __, c: string) => c.toUpperCase())}`;
+
+/**
+ * The outgoing webhooks (OpenAPI 3.1 `webhooks`): one POST per event type, which the service
+ * sends to each subscribed endpoint, with its envelope, its data and the signature headers.
+ */
+function webhooks() {
+  return Object.fromEntries(
+    DELIVERED_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: webhookOperationId(type),
+          summary: EVENT_SUMMARIES[type],
+          description:
+            'Sent as a POST to each active endpoint subscribed to this type, at least once and unordered. Verify the signature over the raw body before parsing it, answer 2xx fast, and deduplicate by `webhook-id`.',
+          security: [],
+          parameters: DELIVERY_HEADERS.map((h) => ({ in: 'header', ...h })),
+          requestBody: { required: true, content: { 'application/json': { schema: schemaOf(envelopeOf(type), 'output') } } },
+          responses: {
+            '2XX': { description: 'Received. Any 2xx ends the delivery; the body is kept (1 KB) in the delivery log.' },
+            '410': { description: 'Gone: the service disables the endpoint and sends no more deliveries to it.' },
+            default: { description: 'Anything else (or a timeout, or no answer) is a failure: the delivery is retried on the schedule, then dead-lettered.' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 export function openApiDocument(serverUrl = '/') {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes as readonly Route[]) {
@@ -120,6 +152,7 @@ export function openApiDocument(serverUrl = '/') {
     },
     servers: [{ url: serverUrl }],
     paths,
+    webhooks: webhooks(),
     components: {
       schemas: { Error: schemaOf(ErrorBody, 'output') },
       headers: {

@@ -36,6 +36,8 @@ export interface Route {
   errors?: Readonly<Record<number, string>>;
   /** Success status and body schema. */
   status: number;
+  /** Other success statuses, answering the same body schema (OpenAPI). */
+  alsoStatus?: Readonly<Record<number, string>>;
   response: z.ZodMiniType;
   /** The function sends to the webhook delivery queue (resend, replay): it gets the queue's URL and send rights. */
   queue?: boolean;
@@ -73,7 +75,7 @@ export const routes = [
   { method: 'POST', path: '/api/webhooks/{id}/test', handler: 'test-webhook', auth: 'session', access: 'write', summary: 'Send a signed webhook.test event now and record the delivery', params: s.IdParam, status: 200, response: s.WebhookTestResult, timeoutSeconds: 20 },
   { method: 'GET', path: '/api/webhooks/{id}/deliveries', handler: 'list-webhook-deliveries', auth: 'session', access: 'read', summary: 'Delivery attempts, newest first, with an opaque cursor; filter by status and event type', params: s.IdParam, query: s.ListDeliveriesQuery, status: 200, response: s.DeliveryPage },
   { method: 'POST', path: '/api/webhooks/{id}/resend', handler: 'resend-webhook-event', auth: 'session', access: 'read', queue: true, summary: 'Send one event again (same webhook-id and body, fresh signature) as a new attempt series', params: s.IdParam, body: s.ResendBody, errors: { 409: 'The endpoint is disabled or deleted' }, status: 202, response: s.ResendResult },
-  { method: 'POST', path: '/api/webhooks/{id}/replay', handler: 'replay-webhook', auth: 'session', access: 'write', queue: true, summary: 'Queue again every event that failed to reach the endpoint since a time (at most 14 days back); 200 with the running job if one runs', params: s.IdParam, body: s.ReplayBody, errors: { 409: 'The endpoint is disabled or deleted, or the workspace already runs 3 replay jobs' }, status: 202, response: s.dataOf(s.ReplayJob) },
+  { method: 'POST', path: '/api/webhooks/{id}/replay', handler: 'replay-webhook', auth: 'session', access: 'write', queue: true, summary: 'Queue again every event that failed to reach the endpoint since a time (at most 14 days back); 200 with the running job if one runs', params: s.IdParam, body: s.ReplayBody, errors: { 409: 'The endpoint is disabled or deleted, or the workspace already runs 3 replay jobs' }, status: 202, alsoStatus: { 200: 'A replay job already runs for this endpoint: that job, not a new one' }, response: s.dataOf(s.ReplayJob) },
   { method: 'GET', path: '/api/webhooks/{id}/replay', handler: 'get-webhook-replay', auth: 'session', access: 'read', summary: "The endpoint's latest replay job and its progress, or null", params: s.IdParam, status: 200, response: s.dataOf(z.nullable(s.ReplayJob)) },
   { method: 'POST', path: '/api/webhooks/{id}/rotate-secret', handler: 'rotate-webhook-secret', auth: 'session', access: 'write', summary: 'New signing secret, shown only here; the old one keeps signing too during the grace window', params: s.IdParam, body: s.RotateSecretBody, errors: { 409: 'The endpoint is deleted' }, status: 200, response: s.RotatedSecret },
   { method: 'PUT', path: '/api/session/password', handler: 'change-password', auth: 'session', access: 'write', summary: 'Change your own password; your other sessions end', body: s.ChangePasswordBody, errors: { 429: 'Too many wrong current passwords from this address; see Retry-After' }, status: 200, response: s.Success },

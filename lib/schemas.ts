@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { PASSWORD_MAX, PASSWORD_MIN } from './auth/password';
+import { ERROR_CODES } from './errors';
 import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, MAX_STUCK_DAYS, REQ_STATUSES, SCOPES, STAGES, STUCK_STAGES } from './model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
@@ -43,6 +44,15 @@ export const ListCandidatesQuery = z.strictObject({
 export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
 
 const stageEnum = z.enum(STAGES, { error: `stage must be one of ${STAGES.join(', ')}` });
+/**
+ * Something a person can see: a character that is neither white space, nor default-ignorable
+ * (zero-width space and joiners, BOM, word joiner, bidi controls, variation selectors, Hangul
+ * fillers, tags), nor a control character, nor the blank braille pattern.
+ */
+const VISIBLE = /[^\s\p{Default_Ignorable_Code_Point}\p{Cc}\u2800]/u;
+const hasVisible = (s: string) => VISIBLE.test(s);
+
+/** Human text (names): trimmed, bounded, and not made only of characters nobody can see. */
 const text = (name: string, max: number) =>
   z
     .string({ error: `${name} must be a string` })
@@ -51,9 +61,10 @@ const text = (name: string, max: number) =>
       z.minLength(1, { error: `${name} must not be empty` }),
       z.maxLength(max, { error: `${name} must be at most ${max} characters` }),
       z.regex(/^[^\p{Cc}\p{Cs}]*$/u, { error: `${name} must not contain control characters` }),
+      z.refine(hasVisible, { error: `${name} must contain a visible character` }),
     );
 
-const candidateEmail = z.email({ error: 'email must be an email address' }).check(z.maxLength(254));
+const candidateEmail = z.email({ error: 'email must be an email address' }).check(z.maxLength(254, { error: 'email must be at most 254 characters' }));
 const candidatePhone = z
   .string({ error: 'phone must be a string' })
   .check(
@@ -64,7 +75,7 @@ const candidatePhone = z
   );
 const resumeUrl = z
   .url({ protocol: /^https?$/, error: 'resume_url must be an http(s) URL' })
-  .check(z.maxLength(2048));
+  .check(z.maxLength(2048, { error: 'resume_url must be at most 2048 characters' }));
 
 export const CreateCandidateBody = z.strictObject({
   name: text('name', 200),
@@ -187,14 +198,24 @@ export const StuckCandidate = z.object({
 export type StuckCandidate = z.infer<typeof StuckCandidate>;
 
 export const PipelineSummary = z.object({
-  stage_counts: z.record(z.enum(STAGES), z.int()),
+  // An object with one property per stage (not a record keyed by an enum): its JSON Schema then
+  // defines every property it requires.
+  stage_counts: z.object(Object.fromEntries(STAGES.map((st) => [st, z.int()])) as Record<(typeof STAGES)[number], z.ZodMiniInt>),
   total_active: z.int(),
   stuck_candidates: z.array(StuckCandidate),
 });
 export type PipelineSummary = z.infer<typeof PipelineSummary>;
 
-/** `code` and `field`: machine-readable, when the error has them (rate_limited, idempotency_*, invalid_field). */
-export const ErrorBody = z.object({ error: z.string(), code: z.optional(z.string()), field: z.optional(z.string()) });
+/**
+ * Every refusal: `error` is a sentence for people; `code` is for programs (always sent by this
+ * API; optional in the schema because the spec's bodies are `{ error }` alone); `field` names the
+ * one input at fault, as the client wrote it (`name`, `scopes[0]`).
+ */
+export const ErrorBody = z.object({
+  error: z.string(),
+  code: z.optional(z.enum(ERROR_CODES)),
+  field: z.optional(z.string()),
+});
 
 export const CandidateList = z.object({
   data: z.array(Candidate),
@@ -210,8 +231,8 @@ export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: s
 // ---- workspace identity (session routes) --------------------------------------------------
 
 export const LoginBody = z.strictObject({
-  email: z.string({ error: 'email must be a string' }).check(z.trim(), z.minLength(3, { error: 'email must be an email address' }), z.maxLength(254)),
-  password: z.string({ error: 'password must be a string' }).check(z.minLength(1, { error: 'password must not be empty' }), z.maxLength(256)),
+  email: z.string({ error: 'email must be a string' }).check(z.trim(), z.minLength(3, { error: 'email must be an email address' }), z.maxLength(254, { error: 'email must be at most 254 characters' })),
+  password: z.string({ error: 'password must be a string' }).check(z.minLength(1, { error: 'password must not be empty' }), z.maxLength(256, { error: 'password must be at most 256 characters' })),
 });
 export type LoginBody = z.output<typeof LoginBody>;
 
@@ -228,12 +249,16 @@ export const SessionInfo = z.object({
   tenant: z.object({ slug: z.string(), name: z.string() }),
 });
 
-const scopeEnum = z.enum(SCOPES, { error: `scopes must be among ${SCOPES.join(', ')}` });
+// The message names the array; the boundary says which element (`scopes[1] must be one of …`).
+const scopeEnum = z.enum(SCOPES, { error: `scopes must be one of ${SCOPES.join(', ')}` });
 export const CreateTokenBody = z.strictObject({
   name: text('name', 100),
   scopes: z
     .array(scopeEnum, { error: 'scopes must be an array of scopes' })
-    .check(z.minLength(1, { error: 'scopes must name at least one scope' }), z.maxLength(SCOPES.length)),
+    .check(
+      z.minLength(1, { error: 'scopes must name at least one scope' }),
+      z.maxLength(SCOPES.length, { error: `scopes must name at most ${SCOPES.length} scopes` }),
+    ),
 });
 export type CreateTokenBody = z.output<typeof CreateTokenBody>;
 
@@ -270,13 +295,17 @@ const webhookUrl = z
     ),
   );
 const eventTypes = z
-  .array(z.enum(EVENT_TYPES, { error: `events must be among ${EVENT_TYPES.join(', ')}` }), {
+  .array(z.enum(EVENT_TYPES, { error: `events must be one of ${EVENT_TYPES.join(', ')}` }), {
     error: 'events must be an array of event types',
   })
   .check(z.minLength(1, { error: 'events must name at least one event type (omit it for all)' }));
 const description = z
   .string({ error: 'description must be a string' })
-  .check(z.maxLength(500, { error: 'description must be at most 500 characters' }));
+  .check(
+    z.maxLength(500, { error: 'description must be at most 500 characters' }),
+    // Empty clears it; something non-empty must be something a person can read.
+    z.refine((d) => d === '' || hasVisible(d), { error: 'description must contain a visible character (or be empty)' }),
+  );
 
 export const CreateWebhookBody = z.strictObject({
   url: webhookUrl,
@@ -373,7 +402,7 @@ export const ListDeliveriesQuery = z.strictObject({
   limit: z._default(intParam('limit', 1, 100), 20),
   status: z.optional(z.enum(['failed', 'succeeded'], { error: 'status must be one of failed, succeeded' })),
   event_type: z.optional(
-    z.string().check(z.maxLength(64, { error: 'event_type must be an event type such as candidate.created' }), z.regex(EVENT_FILTER, { error: 'event_type must be an event type such as candidate.created' })),
+    z.string({ error: 'event_type must be a string' }).check(z.maxLength(64, { error: 'event_type must be an event type such as candidate.created' }), z.regex(EVENT_FILTER, { error: 'event_type must be an event type such as candidate.created' })),
   ),
 });
 export type ListDeliveriesQuery = z.output<typeof ListDeliveriesQuery>;
@@ -440,7 +469,7 @@ const newPassword = (name: string) =>
     );
 
 export const ChangePasswordBody = z.strictObject({
-  current_password: z.string({ error: 'current_password must be a string' }).check(z.minLength(1, { error: 'current_password must not be empty' }), z.maxLength(256)),
+  current_password: z.string({ error: 'current_password must be a string' }).check(z.minLength(1, { error: 'current_password must not be empty' }), z.maxLength(256, { error: 'current_password must be at most 256 characters' })),
   new_password: newPassword('new_password'),
 });
 export type ChangePasswordBody = z.output<typeof ChangePasswordBody>;

@@ -10,7 +10,8 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
+import type { ErrorCode } from '../../lib/errors';
+import { GATEWAY_ERRORS, gatewayErrorBody } from '../../lib/gateway-responses';
 import type { Route } from '../../lib/routes';
 import type { StageConfig } from '../stages';
 import { Concern } from './concern';
@@ -35,14 +36,14 @@ export const API_INTEGRATION_TIMEOUT_S = 29;
 
 
 /** A gateway response template is VTL: a `$` or `#` would be interpreted, so refuse them. */
-export function gatewayErrorTemplate(error: string): string {
-  const body = JSON.stringify({ error });
+export function gatewayErrorTemplate(error: string, code: ErrorCode): string {
+  const body = gatewayErrorBody({ error, code });
   if (/[$#\\]/.test(body)) throw new Error(`Gateway error message needs VTL escaping: ${error}`);
   return body;
 }
 
-/** API Gateway's own refusals, answered with the same `{ error }` body the handlers use. */
-const GATEWAY_RESPONSES: ReadonlyArray<{ type: apigateway.ResponseType; id: string; status?: number; error: string }> = [
+/** API Gateway's own refusals, answered with the same `{ error, code }` body the handlers use. */
+const GATEWAY_RESPONSES: ReadonlyArray<{ type: apigateway.ResponseType; id: string; status?: number; error: string; code: ErrorCode }> = [
   { type: apigateway.ResponseType.UNAUTHORIZED, id: 'Unauthorized', ...GATEWAY_ERRORS.unauthorized },
   { type: apigateway.ResponseType.ACCESS_DENIED, id: 'AccessDenied', ...GATEWAY_ERRORS.accessDenied },
   // API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN (403).
@@ -177,7 +178,7 @@ export class RouteApi extends Concern {
           // No WWW-Authenticate on the 401: a gateway response cannot vary by route, and a
           // `Bearer` challenge would be wrong for the cookie routes (the local gateway sends none either).
         },
-        templates: { 'application/json': gatewayErrorTemplate(r.error) },
+        templates: { 'application/json': gatewayErrorTemplate(r.error, r.code) },
       });
     }
 

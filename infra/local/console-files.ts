@@ -5,6 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { errorBody } from '../../lib/errors';
 import { CONSOLE_SECURITY_HEADERS } from '../../lib/security-headers';
 
 export { CONSOLE_DIST as DEFAULT_CONSOLE_DIR } from '../../console/build';
@@ -52,7 +53,7 @@ export async function consoleFile(dir: string, path: string): Promise<FileAnswer
       return {
         status: 503,
         headers: { 'Content-Type': 'application/json', ...CONSOLE_SECURITY_HEADERS },
-        body: Buffer.from(JSON.stringify({ error: 'The console is not built yet; npm start builds it (or run npm run build:console)' })),
+        body: Buffer.from(JSON.stringify(errorBody('The console is not built yet; npm start builds it (or run npm run build:console)', 'internal_error'))),
       };
     }
   }
@@ -71,5 +72,5 @@ export async function consoleFile(dir: string, path: string): Promise<FileAnswer
 const notFound = (): FileAnswer => ({
   status: 404,
   headers: { 'Content-Type': 'application/json', ...CONSOLE_SECURITY_HEADERS },
-  body: Buffer.from(JSON.stringify({ error: 'Not found' })),
+  body: Buffer.from(JSON.stringify(errorBody('Not found', 'not_found'))),
 });

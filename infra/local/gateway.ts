@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { isAllowed } from '../../lib/auth/policy';
+import { errorBody, type ErrorCode } from '../../lib/errors';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { RATE_LIMITED, type RateLimits } from '../../lib/rate-limits';
 import { matchPath, routes, type Route } from '../../lib/routes';
@@ -53,10 +54,10 @@ export function parseTarget(raw: string | undefined): { path: string; search: UR
   }
 }
 
-const jsonAnswer = (statusCode: number, error: string): APIGatewayProxyResult => ({
+const jsonAnswer = (statusCode: number, error: string, code: ErrorCode): APIGatewayProxyResult => ({
   statusCode,
   headers: { 'Content-Type': 'application/json', ...API_SECURITY_HEADERS },
-  body: JSON.stringify({ error }),
+  body: JSON.stringify(errorBody(error, code)),
 });
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
@@ -109,7 +110,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   ): Promise<APIGatewayProxyResult> {
     const method = req.method ?? 'GET';
     const { path } = target;
-    const gatewayError = (e: { status?: number; error: string }, status = e.status ?? 500) => jsonAnswer(status, e.error);
+    const gatewayError = (e: { status?: number; error: string; code: ErrorCode }, status = e.status ?? 500) => jsonAnswer(status, e.error, e.code);
 
     let route: Route | undefined;
     let pathParameters: Record<string, string> = {};
@@ -172,7 +173,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       return rate ? { ...res, headers: { ...res.headers, ...rate.headers } } : res;
     } catch {
       // What API Gateway answers when the integration itself fails.
-      return gatewayError({ error: 'Internal server error' }, 502);
+      return gatewayError({ error: 'Internal server error', code: 'internal_error' }, 502);
     }
   }
 
@@ -180,8 +181,11 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
 
   /** Everything a request can get; never throws. */
   async function answer(req: IncomingMessage, target: ReturnType<typeof parseTarget>, raw: Buffer | 'too large', requestId: string) {
-    if (!target) return jsonAnswer(400, 'the request target must be a path such as /api/v1/pipeline');
-    if (raw === 'too large') return jsonAnswer(GATEWAY_ERRORS.requestTooLarge.status, GATEWAY_ERRORS.requestTooLarge.error);
+    if (!target) return jsonAnswer(400, 'the request target must be a path such as /api/v1/pipeline', 'invalid_request');
+    if (raw === 'too large') {
+      const { status, error, code } = GATEWAY_ERRORS.requestTooLarge;
+      return jsonAnswer(status, error, code);
+    }
     const method = req.method ?? 'GET';
     if (!isApiPath(target.path) && (method === 'GET' || method === 'HEAD')) {
       const file = await consoleFile(consoleDir, target.path);
@@ -210,7 +214,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       const result = await answer(req, target, tooLarge ? 'too large' : Buffer.concat(chunks), requestId).catch((err: Error) => {
         // Never leave a client without an answer; API Gateway would say 500 too.
         console.error(`local gateway: ${err.stack ?? err.message}`);
-        return jsonAnswer(500, 'Internal server error');
+        return jsonAnswer(500, 'Internal server error', 'internal_error');
       });
       try {
         const headers: Record<string, string | string[]> = {};
@@ -223,7 +227,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       } catch (err) {
         // A handler's malformed header must not take the process down.
         console.error(`local gateway: ${(err as Error).message}`);
-        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json', 'X-Request-Id': requestId }).end('{"error":"Bad gateway"}');
+        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json', 'X-Request-Id': requestId }).end(JSON.stringify(errorBody('Bad gateway', 'internal_error')));
         else res.destroy();
       }
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -235,7 +239,9 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     const [status, text] =
       err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
     if (err.code !== 'ECONNRESET' && socket.writable) {
-      const body = JSON.stringify({ error: status === 431 ? 'request line or headers too large' : 'malformed HTTP request' });
+      const body = JSON.stringify(
+        status === 431 ? errorBody('request line or headers too large', 'headers_too_large') : errorBody('malformed HTTP request', 'invalid_request'),
+      );
       socket.end(
         `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );

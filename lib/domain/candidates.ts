@@ -33,7 +33,7 @@ import { getStats } from '../store/stats';
 
 export async function createCandidate(tenantId: string, input: CreateCandidateBody): Promise<CreatedCandidate> {
   const req = input.req_id ? await getRequisition(tenantId, input.req_id) : undefined;
-  if (input.req_id && !req) throw new NotFoundError('requisition');
+  if (input.req_id && !req) throw new NotFoundError('requisition', { field: 'req_id' });
   const now = nowIso();
   const record: CandidateRecord = {
     id: newId(),
@@ -73,7 +73,7 @@ export async function listCandidates(tenantId: string, q: ListCandidatesQuery): 
   const countOf = async () => {
     if (q.req_id) {
       const req = await getRequisition(tenantId, q.req_id);
-      if (!req) throw new NotFoundError('requisition');
+      if (!req) throw new NotFoundError('requisition', { field: 'req_id' });
       return reqStageCount(req, q.stage);
     }
     const stats = await getStats(tenantId);
@@ -168,7 +168,7 @@ export async function updateCandidate(tenantId: string, id: string, input: Updat
   if (req_id === null) patch.requisition = null;
   else if (req_id !== undefined) {
     const req = await getRequisition(tenantId, req_id);
-    if (!req) throw new NotFoundError('requisition');
+    if (!req) throw new NotFoundError('requisition', { field: 'req_id' });
     patch.requisition = { id: req.id, title: req.title };
   }
   const { before, after } = await updateCandidateProfile(tenantId, id, patch, nowIso);

@@ -27,7 +27,7 @@ export function decodeCursor(
   attrs: readonly string[],
   partitions: Record<string, string>,
 ): Record<string, string> {
-  const invalid = (why: string) => new ValidationError(`cursor is not valid: ${why}; start again without it`);
+  const invalid = (why: string) => new ValidationError(`cursor is not valid: ${why}; start again without it`, { field: 'cursor' });
   const [payload, mac, ...rest] = cursor.split('.');
   if (!payload || !mac || rest.length || mac !== check(payload)) throw invalid('it was altered or truncated');
   let body: { v?: unknown; t?: unknown; f?: unknown; k?: unknown };

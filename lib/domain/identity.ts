@@ -116,10 +116,10 @@ export async function changePassword(
   if (!user) throw new UnauthorizedError('session is no longer valid');
   if (!(await verifyPassword(body.current_password, user.password_hash))) {
     loginFailed('bad_credentials', user, lastChance);
-    throw new ValidationError('current_password is incorrect');
+    throw new ValidationError('current_password is incorrect', { field: 'current_password' });
   }
   await clearFailures(p.email, address);
-  if (body.new_password === body.current_password) throw new ValidationError('new_password must differ from the current password');
+  if (body.new_password === body.current_password) throw new ValidationError('new_password must differ from the current password', { field: 'new_password' });
   if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false))) {
     throw new UnauthorizedError('session is no longer valid');
   }
@@ -128,7 +128,7 @@ export async function changePassword(
 }
 
 export async function mintToken(p: SessionPrincipal, name: string, scopes: Scope[]): Promise<CreatedToken> {
-  if (scopes.includes('*') && p.role !== 'admin') throw new ForbiddenError('only admins may grant the * scope');
+  if (scopes.includes('*') && p.role !== 'admin') throw new ForbiddenError('only admins may grant the * scope', { field: 'scopes' });
   const created = await createToken({ id: p.tenantId, slug: p.tenantSlug }, name, [...new Set(scopes)], (id) => createUsageKey(id, p.tenantId));
   // The id and the scope names; never the token, its digest or its name (free text).
   logger.info('token created', { token_id: created.id, scopes: created.scopes, user_id: p.userId });

@@ -28,7 +28,7 @@ export async function listMembers(p: SessionPrincipal): Promise<{ data: Member[]
 
 export async function addMember(p: SessionPrincipal, email: string, role: Role) {
   // A taken email is refused before the (deliberately slow) hash; the write still checks it.
-  if (await findUserByEmail(email)) throw new ConflictError(`a user with email ${normalizeEmail(email)} already exists`);
+  if (await findUserByEmail(email)) throw new ConflictError(`a user with email ${normalizeEmail(email)} already exists`, { field: 'email' });
   const password = temporaryPassword();
   const user = await createUser(p.tenantId, email, await hashPassword(password), role, { mustChangePassword: true });
   return { data: { member: view(user), temporary_password: password } };

@@ -71,7 +71,7 @@ function checkTarget(url: string) {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   const literal = isIP(host) ? host : host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : undefined;
   const reason = literal && forbiddenReason(literal, { allowLoopback: webhookConfig.allowLoopback });
-  if (reason) throw new ValidationError(`url must not point at a ${reason} address`);
+  if (reason) throw new ValidationError(`url must not point at a non-public address: ${host} is ${reason}`, { field: 'url' });
 }
 
 async function owned(p: SessionPrincipal, id: string): Promise<Endpoint> {
@@ -200,7 +200,7 @@ const encodeCursor = (attemptId: string) => Buffer.from(`a:${attemptId}`).toStri
 function decodeCursor(cursor: string): string {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const id = text.slice(2);
-  if (!text.startsWith('a:') || !UUID.test(id)) throw new ValidationError('cursor is not valid');
+  if (!text.startsWith('a:') || !UUID.test(id)) throw new ValidationError('cursor is not valid; start again without it', { field: 'cursor' });
   return id;
 }
 
@@ -233,7 +233,7 @@ async function deliverable(p: SessionPrincipal, id: string): Promise<Endpoint> {
 export async function resendEvent(p: SessionPrincipal, id: string, body: ResendBody) {
   const endpoint = await deliverable(p, id);
   const event = await getEvent(p.tenantId, body.event_id);
-  if (!event) throw new NotFoundError('event');
+  if (!event) throw new NotFoundError('event', { field: 'event_id' });
   // Loaded on use: the other webhook routes run without the queue's configuration.
   const { enqueue } = await import('../webhooks/queue');
   await enqueue([
@@ -274,8 +274,8 @@ export const jobView = (j: ReplayJobItem): ReplayJob => ({
 export async function startReplay(p: SessionPrincipal, id: string, body: ReplayBody) {
   const since = Date.parse(body.since);
   const now = Date.now();
-  if (since < now - MAX_REPLAY_DAYS * 86_400_000) throw new ValidationError(`since must be at most ${MAX_REPLAY_DAYS} days back`);
-  if (since > now) throw new ValidationError('since must not be in the future');
+  if (since < now - MAX_REPLAY_DAYS * 86_400_000) throw new ValidationError(`since must be at most ${MAX_REPLAY_DAYS} days back`, { field: 'since' });
+  if (since > now) throw new ValidationError('since must not be in the future', { field: 'since' });
   const endpoint = await deliverable(p, id);
   const jobs = await listReplayJobs(p.tenantId);
   const runningHere = jobs.find((j) => j.webhook_id === endpoint.id && j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS);
@@ -289,7 +289,10 @@ export async function startReplay(p: SessionPrincipal, id: string, body: ReplayB
   const job = await startReplayJob(p.tenantId, endpoint.id, new Date(since).toISOString(), REPLAY_STALE_MS);
   if (!job) {
     const running = await getReplayJob(p.tenantId, endpoint.id);
-    return new Reply({ data: running && jobView(running) }, { status: 200 });
+    // The job that won the race is answered; if it is gone already there is nothing to show
+    // (`{ data: undefined }` would have been `{}`, off the response schema).
+    if (!running) throw new ConflictError('a replay for this endpoint was started at the same time; try again');
+    return new Reply({ data: jobView(running) }, { status: 200 });
   }
   const { enqueue } = await import('../webhooks/queue');
   try {

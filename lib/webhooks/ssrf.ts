@@ -28,12 +28,14 @@ export class BlockedTargetError extends Error {
 
 type Rule = { reason: string; list: BlockList };
 
-function rules(family: 'ipv4' | 'ipv6', entries: Array<[cidr: string, reason: string]>): Rule[] {
-  return entries.map(([cidr, reason]) => {
+function rules(family: 'ipv4' | 'ipv6', entries: Array<[cidr: string, reason: string, note?: string]>): Rule[] {
+  return entries.map(([cidr, reason, note]) => {
     const [net, prefix] = cidr.split('/') as [string, string];
     const list = new BlockList();
     list.addSubnet(net, Number(prefix), family);
-    return { reason: `${reason} (${cidr})`, list };
+    // One pair of parentheses, for the block; a note follows as a clause, never nested inside:
+    // `link-local (169.254.0.0/16), which includes cloud metadata 169.254.169.254`.
+    return { reason: `${reason} (${cidr})${note ? `, ${note}` : ''}`, list };
   });
 }
 
@@ -41,42 +43,42 @@ const LOOPBACK_V4 = rules('ipv4', [['127.0.0.0/8', 'loopback']]);
 
 const V4 = rules('ipv4', [
   // 0.0.0.0 is special: on Linux, connect() to it reaches the local host.
-  ['0.0.0.0/8', 'unspecified / "this network"'],
+  ['0.0.0.0/8', 'unspecified', 'the "this network" block'],
   ['10.0.0.0/8', 'private'],
-  ['100.64.0.0/10', 'carrier-grade NAT (shared address space)'],
-  ['169.254.0.0/16', 'link-local (includes cloud metadata 169.254.169.254)'],
+  ['100.64.0.0/10', 'carrier-grade NAT shared address space'],
+  ['169.254.0.0/16', 'link-local', 'which includes cloud metadata 169.254.169.254'],
   ['172.16.0.0/12', 'private'],
   ['192.0.0.0/24', 'IETF protocol assignments'],
-  ['192.0.2.0/24', 'documentation (TEST-NET-1)'],
+  ['192.0.2.0/24', 'documentation TEST-NET-1'],
   ['192.88.99.0/24', 'deprecated 6to4 relay anycast'],
   ['192.168.0.0/16', 'private'],
   ['198.18.0.0/15', 'benchmarking'],
-  ['198.51.100.0/24', 'documentation (TEST-NET-2)'],
-  ['203.0.113.0/24', 'documentation (TEST-NET-3)'],
+  ['198.51.100.0/24', 'documentation TEST-NET-2'],
+  ['203.0.113.0/24', 'documentation TEST-NET-3'],
   ['224.0.0.0/4', 'multicast'],
-  ['240.0.0.0/4', 'reserved (includes broadcast 255.255.255.255)'],
+  ['240.0.0.0/4', 'reserved', 'which includes broadcast 255.255.255.255'],
 ]);
 
 const V6 = rules('ipv6', [
   // Checked before the "outside 2000::/3" fallback so the reason is specific.
   ['::/128', 'unspecified'],
-  ['64:ff9b::/96', 'NAT64 (embeds an IPv4 address the gateway would reach)'],
+  ['64:ff9b::/96', 'NAT64', 'which embeds an IPv4 address the gateway would reach'],
   ['64:ff9b:1::/48', 'local-use NAT64'],
   ['100::/64', 'discard-only'],
-  ['fc00::/7', 'unique local (private)'],
+  ['fc00::/7', 'unique local', 'which is private address space'],
   ['fe80::/10', 'link-local'],
   ['fec0::/10', 'deprecated site-local'],
   ['ff00::/8', 'multicast'],
   // Inside 2000::/3:
   // 2001::/23 holds Teredo (2001::/32, embeds an obfuscated IPv4 + relays), ORCHID, AMT,
   // AS112 and other protocol assignments: nothing a webhook receiver should live on.
-  ['2001::/23', 'IETF protocol assignments (incl. Teredo 2001::/32)'],
+  ['2001::/23', 'IETF protocol assignments', 'which include Teredo 2001::/32'],
   ['2001:db8::/32', 'documentation'],
   // 6to4 (RFC 3056, deprecated by RFC 7526): 2002:AABB:CCDD::/48 embeds IPv4 AA.BB.CC.DD and is
   // reached through whatever 6to4 relay/gateway the network has, which may forward into a private
   // IPv4. We refuse the whole block rather than judge the embedded address: public relays are
   // gone, no legitimate receiver needs it, and refusing is the conservative choice.
-  ['2002::/16', '6to4 (embeds an IPv4 address; refused as a whole)'],
+  ['2002::/16', '6to4', 'which embeds an IPv4 address and is refused as a whole'],
   ['3fff::/20', 'documentation'],
   ['5f00::/16', 'SRv6 SIDs'],
 ]);

@@ -130,12 +130,12 @@ function expectSampleResult(name: string, result: any, stdout: string) {
   if (MISSING_ID_SAMPLES[name]) {
     // These samples name ids that exist nowhere, so invoking them shows the 404 path and changes nothing.
     expect(result.statusCode).toBe(404);
-    expect(body).toEqual({ error: `${MISSING_ID_SAMPLES[name]} not found` });
+    expect(body).toEqual({ error: `${MISSING_ID_SAMPLES[name]} not found`, code: 'not_found' });
     return;
   }
   if (name === 'change-password') {
     // A wrong current password: the sample never changes the demo admin's password.
-    expect([result.statusCode, body]).toEqual([400, { error: 'current_password is incorrect' }]);
+    expect([result.statusCode, body]).toEqual([400, { error: 'current_password is incorrect', code: 'invalid_field', field: 'current_password' }]);
     return;
   }
   expect(result.statusCode, result.body).toBe(route.status);

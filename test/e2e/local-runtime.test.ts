@@ -136,10 +136,10 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
 
     const pipeline = await call(`${first.baseUrl}/pipeline`, acmeToken);
     expect(pipeline.status).toBe(403);
-    expect(pipeline.body).toEqual({ error: expect.any(String) });
+    expect(pipeline.body).toEqual({ error: expect.any(String), code: 'missing_scope' });
     const reqs = await call(`${first.baseUrl}/requisitions`, acmeToken);
     expect(reqs.status).toBe(403);
-    expect(reqs.body).toEqual({ error: expect.any(String) });
+    expect(reqs.body).toEqual({ error: expect.any(String), code: 'missing_scope' });
   });
 
   it('a user made with the admin CLI logs in, mints a scoped token, uses it, revokes it and logs out', async () => {

@@ -8,6 +8,8 @@ import { inject } from 'vitest';
 import { ensureTable, localClient } from '../../infra/local/table';
 import type { Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
+import { ErrorBody } from '../../lib/schemas';
+import { openApiContract } from './openapi-contract';
 
 export interface TestTenant {
   id: string;
@@ -45,7 +47,8 @@ export interface StackOptions {
 
 /**
  * Every answer an integration test receives is held to its route's schemas: a success must parse
- * with the route's response schema, and any other status must be `{ error: string }`. A handler
+ * with the route's response schema, and any error status must be `{ error, code, field? }` with a
+ * code from ERROR_CODES. Then openapi-contract.ts holds it to the served OpenAPI document (ajv). A handler
  * that drifts from its schema fails whichever test first calls it.
  */
 function checkContract(method: string, pathAndQuery: string, status: number, body: unknown) {
@@ -55,8 +58,11 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
   if (status === route.status) {
     const result = route.response.safeParse(body);
     if (!result.success) throw new Error(`${method} ${route.path} answered ${status} off its response schema: ${JSON.stringify(result.error.issues[0])}`);
-  } else if (status >= 400 && (typeof body !== 'object' || body === null || typeof (body as { error?: unknown }).error !== 'string')) {
-    throw new Error(`${method} ${route.path} answered ${status} without an { error } body`);
+  } else if (status >= 400) {
+    const result = ErrorBody.safeParse(body);
+    if (!result.success) throw new Error(`${method} ${route.path} answered ${status} without an { error, code } body: ${JSON.stringify(body)}`);
+    // Optional in the schema (the spec's bodies are { error } alone), always sent by this API.
+    if (result.data.code === undefined) throw new Error(`${method} ${route.path} answered ${status} without a code: ${JSON.stringify(body)}`);
   }
 }
 
@@ -82,6 +88,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const passwordHash = hashPassword(PASSWORD);
   const gateway = createGateway({ log: (l) => logs.push(l), authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds, rateLimits: opts.rateLimits });
   const url = await gateway.listen(0);
+  // The document as a client would fetch it, served by the same gateway and handler.
+  const contract = openApiContract(await (await fetch(`${url}/api/v1/openapi.json`)).json());
 
   const stack: Stack = {
     url,
@@ -105,6 +113,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         parsed = undefined;
       }
       checkContract(method, path, res.status, parsed);
+      contract.check(method, path, res.status, parsed);
       return { status: res.status, body: parsed, text, headers: res.headers };
     },
     async tenant(slug = `t-${randomUUID().slice(0, 8)}`) {

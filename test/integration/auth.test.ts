@@ -27,9 +27,9 @@ const logsOut = (r: Pick<Route, 'method' | 'path'>) => r.method === 'DELETE' && 
 const NAMED_SCOPES = SCOPES.filter((s): s is Exclude<Scope, '*'> => s !== '*');
 const label = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
 
-const UNAUTHORIZED = { error: GATEWAY_ERRORS.unauthorized.error };
-const FORBIDDEN = { error: GATEWAY_ERRORS.accessDenied.error };
-const NOT_FOUND = { error: GATEWAY_ERRORS.notFound.error };
+const UNAUTHORIZED = { error: GATEWAY_ERRORS.unauthorized.error, code: GATEWAY_ERRORS.unauthorized.code };
+const FORBIDDEN = { error: GATEWAY_ERRORS.accessDenied.error, code: GATEWAY_ERRORS.accessDenied.code };
+const NOT_FOUND = { error: GATEWAY_ERRORS.notFound.error, code: GATEWAY_ERRORS.notFound.code };
 
 /**
  * A request per route that a caller with the right credentials (the route's scope, a session,
@@ -411,7 +411,7 @@ describe('login lockout (POST /api/session)', () => {
     // Each refused, as a wrong password (401) or already locked (429); none let in.
     for (const res of guesses) expect([401, 429], res.text).toContain(res.status);
     const after = await stack.call('POST', '/api/session', { body: { email: victim.email, password: PASSWORD } });
-    expect([after.status, after.body], '8 failed logins, then the right password').toEqual([429, { error: expect.stringMatching(/too many failed sign-ins/) }]);
+    expect([after.status, after.body], '8 failed logins, then the right password').toEqual([429, { error: expect.stringMatching(/too many failed sign-ins/), code: 'rate_limited' }]);
   });
 
   it('five sequential wrong passwords lock the account, even for the right password (control)', async () => {
@@ -550,7 +550,7 @@ function captureOutput() {
 describe('secrets stay out of logs, responses and the table', () => {
   const STACK_TRACE = /\n\s*at |\bat \S+ \(|\(\S+:\d+:\d+\)|\.(?:ts|js|mjs):\d+|node_modules|"stack"/;
 
-  it('no token or digest in stdout/stderr/console, gateway logs, response bodies or headers; error bodies are bare { error }', async () => {
+  it('no token or digest in stdout/stderr/console, gateway logs, response bodies or headers; error bodies are only { error, code, field? }', async () => {
     const { UpdateCommand, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
     const { ddb } = await import('../../lib/store/client');
     const { keys } = await import('../../lib/store/table');
@@ -608,9 +608,9 @@ describe('secrets stay out of logs, responses and the table', () => {
     }
 
     // The failure paths really failed, and the capture really captured the handler's error log.
-    expect([authorizerError.status, authorizerError.body]).toEqual([500, { error: GATEWAY_ERRORS.authorizerFailure.error }]);
+    expect([authorizerError.status, authorizerError.body]).toEqual([500, { error: GATEWAY_ERRORS.authorizerFailure.error, code: 'internal_error' }]);
     const requestId = serverError.headers.get('x-request-id');
-    expect([serverError.status, serverError.body]).toEqual([500, { error: `internal error (request id ${requestId})` }]);
+    expect([serverError.status, serverError.body]).toEqual([500, { error: `internal error (request id ${requestId})`, code: 'internal_error' }]);
     const output = captured.join('\n');
     expect(output).toMatch(/"message":"request completed".*"status":500/);
     const logs = stack.logs.slice(logStart).join('\n');
@@ -633,8 +633,8 @@ describe('secrets stay out of logs, responses and the table', () => {
         }
       }
       if (res.status >= 400) {
-        expect(res.body, `${what}: ${res.text}`).toEqual({ error: expect.any(String) });
-        expect(Object.keys(res.body), what).toEqual(['error']);
+        expect(res.body, `${what}: ${res.text}`).toMatchObject({ error: expect.any(String), code: expect.any(String) });
+        expect(Object.keys(res.body).filter((k) => !['error', 'code', 'field'].includes(k)), what).toEqual([]);
         expect(res.text, `${what}: stack-trace-like text`).not.toMatch(STACK_TRACE);
       }
     }
@@ -698,7 +698,7 @@ describe('secrets stay out of logs, responses and the table', () => {
         expect(res.text.includes(secret), `${what}: secret in body ${res.text}`).toBe(false);
         expect(headers.includes(secret), `${what}: secret in headers ${headers}`).toBe(false);
       }
-      if (res.status >= 400) expect(Object.keys(res.body ?? {}), `${what}: ${res.text}`).toEqual(['error']);
+      if (res.status >= 400) expect(Object.keys(res.body ?? {}).filter((k) => !['error', 'code', 'field'].includes(k)), `${what}: ${res.text}`).toEqual([]);
     }
 
     // Only the session digest and the password hash are stored.

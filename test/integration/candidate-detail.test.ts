@@ -116,7 +116,7 @@ describe('GET /api/v1/candidates/{id}', () => {
     for (const id of [randomUUID(), theirs]) {
       const res = await get(id);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'candidate not found' });
+      expect(res.body).toEqual({ error: 'candidate not found', code: 'not_found' });
     }
     const bad = await get('not-a-uuid');
     expect(bad.status).toBe(400);
@@ -212,7 +212,7 @@ describe('PATCH /api/v1/candidates/{id}', () => {
     for (const id of [randomUUID(), theirs]) {
       const res = await patch(id, { name: 'Hijack' });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'candidate not found' });
+      expect(res.body).toEqual({ error: 'candidate not found', code: 'not_found' });
     }
     expect((await get(theirs, otherToken)).body.data.name).toBe('Theirs');
     const { createRequisition } = await import('../../lib/store/requisitions');
@@ -220,7 +220,7 @@ describe('PATCH /api/v1/candidates/{id}', () => {
     const mine = await create({ name: 'Mine' });
     const res = await patch(mine, { req_id: theirReq });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'requisition not found' });
+    expect(res.body).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
   });
 
   it.each([

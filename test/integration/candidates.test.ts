@@ -34,7 +34,7 @@ describe('POST /api/v1/candidates', () => {
   it('answers 404 for a req_id that is not in the tenant', async () => {
     const res = await create({ name: 'X', req_id: '0192f1a0-0000-7000-8000-00000000dead' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'requisition not found' });
+    expect(res.body).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
   });
 
   it.each([
@@ -60,7 +60,7 @@ describe('POST /api/v1/candidates', () => {
   it('answers 400 for malformed JSON and 415 for a non-JSON content type', async () => {
     const bad = await stack.call('POST', '/api/v1/candidates', { token, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ error: 'request body is not valid JSON' });
+    expect(bad.body).toEqual({ error: 'request body is not valid JSON', code: 'invalid_request' });
     const form = await stack.call('POST', '/api/v1/candidates', { token, rawBody: 'name=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(form.status).toBe(415);
     expect(form.body.error).toMatch(/application\/json/);
@@ -119,7 +119,7 @@ describe('GET /api/v1/candidates', () => {
   it('answers 404 for a req_id filter outside the tenant', async () => {
     const res = await stack.call('GET', '/api/v1/candidates?req_id=0192f1a0-0000-7000-8000-00000000dead', { token });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'requisition not found' });
+    expect(res.body).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
   });
 
   it.each([

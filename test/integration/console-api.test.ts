@@ -230,10 +230,10 @@ describe('members', () => {
       ['PATCH', `/api/members/${randomUUID()}`, { role: 'admin' }],
     ] as const) {
       const res = await stack.call(method, path, as(cookieAdminB, body));
-      expect([res.status, res.body], `${method} ${path}`).toEqual([404, { error: 'member not found' }]);
+      expect([res.status, res.body], `${method} ${path}`).toEqual([404, { error: 'member not found', code: 'not_found' }]);
     }
     const bad = await stack.call('DELETE', '/api/members/not-a-uuid', as(cookieAdminB));
-    expect([bad.status, bad.body]).toEqual([400, { error: 'id must be a UUID' }]);
+    expect([bad.status, bad.body]).toEqual([400, { error: 'id must be a UUID', code: 'invalid_field', field: 'id' }]);
     // Nothing happened to A's member.
     expect(await stack.login(memberA.email, PASSWORD)).toMatch(/^__Host-tp_session=/);
   });
@@ -382,7 +382,7 @@ describe('PUT /api/session/password', () => {
       ...as(cookieMemberA, { current_password: PASSWORD, new_password: 'a perfectly long one' }),
       headers: { Cookie: cookieMemberA, Origin: 'https://evil.example' },
     });
-    expect([res.status, res.body]).toEqual([403, { error: 'cross-site request refused' }]);
+    expect([res.status, res.body]).toEqual([403, { error: 'cross-site request refused', code: 'forbidden' }]);
   });
 });
 

@@ -70,7 +70,7 @@ describe('request targets that are not plain paths', () => {
   it('a request line or headers too large get 431 with { error }, not a reset', async () => {
     const raw = await rawRequest(stack.url, `GET /api/v1/pipeline HTTP/1.1\r\nHost: local\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(statusOf(raw)).toBe(431);
-    expect(bodyOf(raw)).toEqual({ error: 'request line or headers too large' });
+    expect(bodyOf(raw)).toEqual({ error: 'request line or headers too large', code: 'headers_too_large' });
     expect((await stack.call('GET', '/api/v1/openapi.json')).status).toBe(200);
   });
 
@@ -123,14 +123,14 @@ describe('the console files', () => {
     for (const path of ['/.secret', '/%2esecret', '/assets/missing.js', '/%2e%2e/%2e%2e/package.json', '/..%2f..%2fpackage.json']) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
-      expect(await res.json()).toEqual({ error: 'Not found' });
+      expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });
     }
   });
 
   it('paths under /api are never the console: an unknown API path is a JSON 404', async () => {
     const res = await get('/api/settings');
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: 'Not found' });
+    expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
   it('a write outside /api is a 404, not the page', async () => {

@@ -64,7 +64,7 @@ describe('login', () => {
     expect(wrongPassword.status).toBe(401);
     expect(unknownEmail.status).toBe(401);
     expect(wrongPassword.body).toEqual(unknownEmail.body);
-    expect(wrongPassword.body).toEqual({ error: 'email or password is incorrect' });
+    expect(wrongPassword.body).toEqual({ error: 'email or password is incorrect', code: 'unauthorized' });
     expect(wrongPassword.headers.getSetCookie()).toEqual([]);
   });
 
@@ -114,7 +114,7 @@ describe('sessions', () => {
     expect((await stack.call('GET', '/api/session')).status).toBe(401);
     const forged = await stack.call('GET', '/api/session', withCookie('__Host-tp_session=' + 'A'.repeat(43)));
     expect(forged.status).toBe(401);
-    expect(forged.body).toEqual({ error: expect.any(String) });
+    expect(forged.body).toEqual({ error: expect.any(String), code: 'unauthorized' });
   });
 
   it('logout ends the session at once and clears the cookie', async () => {
@@ -168,7 +168,7 @@ describe('CSRF', () => {
     for (const headers of attempts) {
       const res = await stack.call('POST', '/api/tokens', { body, ...withCookie(cookie, headers) });
       expect(res.status, JSON.stringify(headers)).toBe(403);
-      expect(res.body).toEqual({ error: 'cross-site request refused' });
+      expect(res.body).toEqual({ error: 'cross-site request refused', code: 'forbidden' });
     }
     const logout = await stack.call('DELETE', '/api/session', withCookie(cookie, { Origin: 'https://evil.example' }));
     expect(logout.status).toBe(403);
@@ -221,7 +221,7 @@ describe('API tokens in the workspace settings', () => {
   it('lets only admins grant *', async () => {
     const denied = await stack.call('POST', '/api/tokens', { body: { name: 'all', scopes: ['*'] }, ...withCookie(memberCookie) });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'only admins may grant the * scope' });
+    expect(denied.body).toEqual({ error: 'only admins may grant the * scope', code: 'forbidden', field: 'scopes' });
     const granted = await stack.call('POST', '/api/tokens', { body: { name: 'all', scopes: ['*'] }, ...withCookie(adminCookie) });
     expect(granted.status).toBe(201);
   });

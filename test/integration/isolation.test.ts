@@ -108,7 +108,7 @@ describe("tenant B cannot read tenant A's data", () => {
     for (const qs of [`req_id=${reqA}`, `req_id=${reqA}&stage=applied`, `req_id=${reqA}&limit=1&offset=1`]) {
       const res = await get(`/api/v1/candidates?${qs}`, tokenB);
       expect(res.status, qs).toBe(404);
-      expect(res.body, qs).toEqual({ error: 'requisition not found' });
+      expect(res.body, qs).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
     }
   });
 
@@ -136,7 +136,7 @@ describe("tenant B cannot change tenant A's data", () => {
     for (const id of candidatesA) {
       const res = await stack.call('POST', '/api/v1/pipeline', { token: tokenB, body: { candidate_id: id, stage: 'onboarding' } });
       expect(res.status, id).toBe(404);
-      expect(res.body, id).toEqual({ error: 'candidate not found' });
+      expect(res.body, id).toEqual({ error: 'candidate not found', code: 'not_found' });
     }
     expect(await viewOf(tokenA)).toEqual(snapshot);
   });
@@ -144,7 +144,7 @@ describe("tenant B cannot change tenant A's data", () => {
   it("POST /candidates with A's req_id -> 404, and A's counts are unchanged", async () => {
     const res = await stack.call('POST', '/api/v1/candidates', { token: tokenB, body: { name: 'Intruder', req_id: reqA } });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'requisition not found' });
+    expect(res.body).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
     expect(await viewOf(tokenA)).toEqual(snapshot);
     const bView = await get('/api/v1/candidates', tokenB);
     expect(bView.body.count).toBe(0);
@@ -174,10 +174,10 @@ describe('the tenant comes only from the authorizer context', () => {
   ])('a body field %s is refused as unknown (400) on every POST route', async (field) => {
     const create = await stack.call('POST', '/api/v1/candidates', { token: tokenB, body: { name: 'X', [field]: a.id } });
     expect(create.status).toBe(400);
-    expect(create.body).toEqual({ error: `unknown body field "${field}"` });
+    expect(create.body).toEqual({ error: `unknown body field "${field}"`, code: 'invalid_field', field });
     const move = await stack.call('POST', '/api/v1/pipeline', { token: tokenB, body: { candidate_id: candidatesA[0], stage: 'placed', [field]: a.id } });
     expect(move.status).toBe(400);
-    expect(move.body).toEqual({ error: `unknown body field "${field}"` });
+    expect(move.body).toEqual({ error: `unknown body field "${field}"`, code: 'invalid_field', field });
     expect(await viewOf(tokenA)).toEqual(snapshot);
   });
 
@@ -185,7 +185,7 @@ describe('the tenant comes only from the authorizer context', () => {
     for (const path of ['/api/v1/candidates', '/api/v1/requisitions', '/api/v1/pipeline']) {
       const res = await get(`${path}?${field}=${a.id}`, tokenB);
       expect(res.status, path).toBe(400);
-      expect(res.body, path).toEqual({ error: `unknown query field "${field}"` });
+      expect(res.body, path).toEqual({ error: `unknown query field "${field}"`, code: 'invalid_field', field });
     }
   });
 

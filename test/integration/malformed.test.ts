@@ -4,10 +4,11 @@
  * parameter, hostile path values). Each request carries what the route needs to reach its
  * handler: a `*` token on token routes, a session cookie on session routes, nothing on public
  * routes. Whatever the input, the answer is never a 5xx, and every non-2xx body is exactly
- * `{ error: string }`.
+ * `{ error: string, code, field? }`.
  */
 import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../lib/errors';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { routes, type Route } from '../../lib/routes';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
@@ -321,10 +322,11 @@ const casesFor = (r: Route): Case[] => [
   ...(r.params ? PATH_CASES : []),
 ];
 
+/** `{ error, code, field? }`: a sentence, a code from ERROR_CODES, and nothing else. */
 const isErrorBody = (body: unknown): boolean =>
   !!body && typeof body === 'object' && !Array.isArray(body) &&
-  Object.keys(body).length === 1 && typeof (body as { error?: unknown }).error === 'string' &&
-  (body as { error: string }).error.length > 0;
+  Object.keys(body).every((k) => ['error', 'code', 'field'].includes(k)) && typeof (body as { error?: unknown }).error === 'string' &&
+  (body as { error: string }).error.length > 0 && (ERROR_CODES as readonly unknown[]).includes((body as { code?: unknown }).code);
 
 async function send(r: Route, c: Case) {
   const path = r.path.replace(/\{[^}]+\}/g, c.pathId ?? randomUUID()) + (c.query !== undefined ? `?${c.query}` : '');
@@ -361,16 +363,16 @@ describe('hostile input sweep', () => {
   const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
   for (const r of ROUTES) {
-    it(`${label(r)}: never 5xx, every refusal is exactly { error: string }`, async () => {
+    it(`${label(r)}: never 5xx, every refusal is exactly { error, code, field? }`, async () => {
       const cases = casesFor(r);
       expect(cases.length).toBeGreaterThan(30);
       const baseline = await send(r, { name: 'baseline' });
       // A plain valid request reaches the handler: it succeeds, or the handler (not the
       // gateway) says that the random id it names is not found.
       const hint = `${label(r)}: a plain valid request must reach its handler (a new route needs its body in validBody()): ${baseline.text.slice(0, 200)}`;
-      if (baseline.status === 404) expect(baseline.body, hint).not.toEqual({ error: GATEWAY_ERRORS.notFound.error });
-      if (r.path === '/api/session/password') expect([baseline.status, baseline.body], hint).toEqual([400, { error: 'current_password is incorrect' }]);
-      else if (label(r) === 'POST /api/members') expect([baseline.status, baseline.body], hint).toEqual([409, { error: `a user with email ${sessionUser.email} already exists` }]);
+      if (baseline.status === 404) expect(baseline.body, hint).not.toEqual({ error: GATEWAY_ERRORS.notFound.error, code: 'not_found' });
+      if (r.path === '/api/session/password') expect([baseline.status, baseline.body], hint).toEqual([400, { error: 'current_password is incorrect', code: 'invalid_field', field: 'current_password' }]);
+      else if (label(r) === 'POST /api/members') expect([baseline.status, baseline.body], hint).toEqual([409, { error: `a user with email ${sessionUser.email} already exists`, code: 'conflict', field: 'email' }]);
       else expect([r.status, 404], hint).toContain(baseline.status);
       // Login counts every attempt in flight towards the lockout (so parallel guesses cannot
       // slip past it); valid logins are therefore sent one at a time.
@@ -432,7 +434,7 @@ describe('specific expectations', () => {
   it.each(['null', '0', 'true', '"name"', '[]', '[{"name":"x"}]'])('a non-object JSON body %s -> 400 "body must be a JSON object"', async (raw) => {
     const res = await create(raw);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'body must be a JSON object' });
+    expect(res.body).toEqual({ error: 'body must be a JSON object', code: 'invalid_request' });
   });
 
   it('a deeply nested body is refused with 400, not a crash', async () => {
@@ -446,7 +448,7 @@ describe('specific expectations', () => {
   it('a 100k-character name is refused by length', async () => {
     const res = await create(JSON.stringify({ name: HUGE }));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'name must be at most 200 characters' });
+    expect(res.body).toEqual({ error: 'name must be at most 200 characters', code: 'invalid_field', field: 'name' });
   });
 
   it('unicode names round-trip unchanged', async () => {
@@ -462,7 +464,7 @@ describe('specific expectations', () => {
     expect(empty.body.error).toMatch(/limit must be an integer between 1 and 200/);
     const repeated = await stack.call('GET', '/api/v1/requisitions?status=open&status=open', { token });
     expect(repeated.status).toBe(400);
-    expect(repeated.body).toEqual({ error: 'status must be given at most once' });
+    expect(repeated.body).toEqual({ error: 'status must be given at most once', code: 'invalid_field', field: 'status' });
   });
 
   it('a NUL in a query value is refused, not passed on', async () => {
@@ -474,7 +476,7 @@ describe('specific expectations', () => {
   it('GET /pipeline takes no query parameters at all', async () => {
     const res = await stack.call('GET', '/api/v1/pipeline?limit=5', { token });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'unknown query field "limit"' });
+    expect(res.body).toEqual({ error: 'unknown query field "limit"', code: 'invalid_field', field: 'limit' });
   });
 
   it('routes without a query schema ignore the query string: the OpenAPI document and the session', async () => {
@@ -494,24 +496,24 @@ describe('specific expectations', () => {
     [`${randomUUID()}%20`, 'id must be a UUID'],
   ])('DELETE /api/tokens/%s -> 400 %s', async (id, error) => {
     const res = await stack.call('DELETE', `/api/tokens/${id}`, { headers: { Cookie: cookie } });
-    expect([res.status, res.body]).toEqual([400, { error }]);
+    expect([res.status, res.body]).toEqual([400, { error, code: 'invalid_field', field: 'id' }]);
   });
 
   it('DELETE /api/tokens/{id} with a well-formed id of no token -> 404 from the handler', async () => {
     for (const id of [randomUUID(), randomUUID().toUpperCase(), '00000000-0000-0000-0000-000000000000']) {
       const res = await stack.call('DELETE', `/api/tokens/${id}`, { headers: { Cookie: cookie } });
-      expect([res.status, res.body], id).toEqual([404, { error: 'token not found' }]);
+      expect([res.status, res.body], id).toEqual([404, { error: 'token not found', code: 'not_found' }]);
     }
   });
 
   it.each(['null', '0', 'true', '"x"', '[]'])('a non-object JSON login body %s -> 400 "body must be a JSON object"', async (raw) => {
     const res = await stack.call('POST', '/api/session', { rawBody: raw, headers: { 'Content-Type': 'application/json' } });
-    expect([res.status, res.body]).toEqual([400, { error: 'body must be a JSON object' }]);
+    expect([res.status, res.body]).toEqual([400, { error: 'body must be a JSON object', code: 'invalid_request' }]);
   });
 
   it('a login body with an unknown field is refused before any password check', async () => {
     const res = await stack.call('POST', '/api/session', { body: { email: `x@${DECOY_DOMAIN}`, password: 'x', role: 'admin' } });
-    expect([res.status, res.body]).toEqual([400, { error: 'unknown body field "role"' }]);
+    expect([res.status, res.body]).toEqual([400, { error: 'unknown body field "role"', code: 'invalid_field', field: 'role' }]);
   });
 });
 
@@ -583,7 +585,7 @@ describe('query parameters named like Object.prototype members', () => {
         expect(Object.keys(parsed.queryStringParameters)).toEqual([name]);
         const res = await handler(parsed, lambdaContext(r.handler));
         if (r.query) {
-          expect([res.statusCode, JSON.parse(res.body)], `${label(r)}?${name}=x`).toEqual([400, { error: `unknown query field "${name}"` }]);
+          expect([res.statusCode, JSON.parse(res.body)], `${label(r)}?${name}=x`).toEqual([400, { error: `unknown query field "${name}"`, code: 'invalid_field', field: name }]);
         } else if (r.params) {
           // No query schema: the query string is not read at all; the random id is not found.
           expect([res.statusCode, JSON.parse(res.body).error], `${label(r)}?${name}=x: ${res.body}`).toEqual([404, expect.stringMatching(/not found$/)]);

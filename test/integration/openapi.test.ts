@@ -76,7 +76,7 @@ describe('GET /api/v1/openapi.json', () => {
   it('only GET serves it', async () => {
     const post = await stack.call('POST', '/api/v1/openapi.json', { body: {} });
     expect(post.status).toBe(404);
-    expect(post.body).toEqual({ error: GATEWAY_ERRORS.notFound.error });
+    expect(post.body).toEqual({ error: GATEWAY_ERRORS.notFound.error, code: 'not_found' });
   });
 
   it('is OpenAPI 3.1.x with a title, a version and a server', () => {

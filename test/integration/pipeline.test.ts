@@ -127,7 +127,7 @@ describe('POST /api/v1/pipeline', () => {
       body: { candidate_id: '0192f1a0-0000-7000-8000-00000000beef', stage: 'applied' },
     });
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: 'candidate not found' });
+    expect(missing.body).toEqual({ error: 'candidate not found', code: 'not_found' });
     for (const [body, message] of [
       [{ stage: 'applied' }, /candidate_id is required/],
       [{ candidate_id: 'nope', stage: 'applied' }, /candidate_id must be a UUID/],

@@ -180,7 +180,7 @@ describe('POST /api/webhooks', () => {
     for (const [body, message] of cases) {
       const res = await A('POST', '/api/webhooks', { body });
       expect(res.status, JSON.stringify(body).slice(0, 120)).toBe(400);
-      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(Object.keys(res.body).filter((k) => !['error', 'code', 'field'].includes(k))).toEqual([]);
       expect(res.body.error, JSON.stringify(body).slice(0, 120)).toMatch(message);
     }
     expect((await A('GET', '/api/webhooks')).body.data.length).toBe(before);
@@ -225,7 +225,7 @@ describe('GET /api/webhooks and /api/webhooks/{id}', () => {
   it('answers 404 for an unknown id and 400 for a non-UUID id', async () => {
     const missing = await A('GET', '/api/webhooks/0190aaaa-0000-7000-8000-000000000000');
     expect(missing.status).toBe(404);
-    expect(Object.keys(missing.body)).toEqual(['error']);
+    expect(Object.keys(missing.body)).toEqual(['error', 'code']);
     for (const id of ['abc', '1', '0190aaaa-0000-7000-8000-00000000000Z']) {
       const res = await A('GET', `/api/webhooks/${id}`);
       expect(res.status, id).toBe(400);
@@ -256,7 +256,7 @@ describe('PATCH and DELETE /api/webhooks/{id}', () => {
     ]) {
       const res = await patch(bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
-      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(Object.keys(res.body).filter((k) => !['error', 'code', 'field'].includes(k))).toEqual([]);
     }
     const after = (await A('GET', `/api/webhooks/${w.id}`)).body.webhook;
     expect(after.url).toBe('https://hooks.example.com/p2');
@@ -424,7 +424,7 @@ describe('isolation and access', () => {
     for (const [method, path, body] of attempts) {
       const res = await B(method, path, body === undefined ? {} : { body });
       expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(404);
-      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(Object.keys(res.body)).toEqual(['error', 'code']);
       expect(res.text).not.toContain(w.url);
     }
     expect(received.length).toBe(n);
@@ -490,7 +490,7 @@ describe('isolation and access', () => {
       ] as Array<[string, string, unknown?]>) {
         const res = await A(method, path, { headers, ...(body === undefined ? {} : { body }) });
         expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(403);
-        expect(res.body).toEqual({ error: 'cross-site request refused' });
+        expect(res.body).toEqual({ error: 'cross-site request refused', code: 'forbidden' });
       }
     }
     expect(received.length).toBe(n);
@@ -544,7 +544,7 @@ describe('limits', () => {
     for (let i = 0; i < 20; i++) ids.push((await create({ url: `https://hooks.example.com/c${i}` }, C)).id);
     const over = await C('POST', '/api/webhooks', { body: { url: 'https://hooks.example.com/c20' } });
     expect(over.status).toBe(409);
-    expect(over.body).toEqual({ error: 'a workspace can have at most 20 active webhook endpoints' });
+    expect(over.body).toEqual({ error: 'a workspace can have at most 20 active webhook endpoints', code: 'conflict' });
     expect((await C('DELETE', `/api/webhooks/${ids[0]}`)).status).toBe(200);
     const extra = await create({ url: 'https://hooks.example.com/c21' }, C);
     const back = await C('PATCH', `/api/webhooks/${ids[0]}`, { body: { active: true } });

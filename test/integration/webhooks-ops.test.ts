@@ -214,7 +214,7 @@ describe('GET /api/webhooks/{id}/deliveries', () => {
     ] as const) {
       const res = await A('GET', `/api/webhooks/${w.id}/deliveries?${query}`);
       expect(res.status, query).toBe(400);
-      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(Object.keys(res.body).sort()).toEqual(['code', 'error', 'field']);
       expect(res.body.error, query).toMatch(field);
     }
   });
@@ -347,7 +347,7 @@ describe('POST /api/webhooks/{id}/rotate-secret', () => {
     }
     const other = await B('POST', `/api/webhooks/${w.id}/rotate-secret`, { body: {} });
     expect(other.status).toBe(404);
-    expect(other.body).toEqual({ error: 'webhook not found' });
+    expect(other.body).toEqual({ error: 'webhook not found', code: 'not_found' });
     // Unchanged: the original secret still verifies.
     await A('POST', `/api/webhooks/${w.id}/test`);
     expect(verifiesWith(w.secret, at('/rotate-bad').at(-1)!)).toEqual([true, true]);
@@ -446,7 +446,7 @@ describe('receiver down -> replay since T -> resend', () => {
     }
     const unknown = await A('POST', `/api/webhooks/${w.id}/resend`, { body: { event_id: `evt_${'0'.repeat(32)}` } });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error: 'event not found' });
+    expect(unknown.body).toEqual({ error: 'event not found', code: 'not_found', field: 'event_id' });
     for (const body of [{}, { since: 'yesterday' }, { since: new Date(Date.now() - 15 * 86_400_000).toISOString() }, { since: new Date(Date.now() + 60_000).toISOString() }]) {
       const res = await A('POST', `/api/webhooks/${w.id}/replay`, { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -465,7 +465,7 @@ describe('receiver down -> replay since T -> resend', () => {
     ] as Array<[string, string, unknown?]>) {
       const res = await B(method, path, body === undefined ? {} : { body });
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(Object.keys(res.body)).toEqual(['error']);
+      expect(res.body).toMatchObject({ code: 'not_found' });
     }
     await sleep(300);
     expect(at('/resend-bad')).toHaveLength(n);
@@ -490,7 +490,7 @@ describe('replay bounds', () => {
     for (const h of hooks.slice(0, 3)) jobs.push(await startReplayJob(c.id, h.id, since, 15 * 60_000));
     const fourth = await C('POST', `/api/webhooks/${hooks[3]!.id}/replay`, { body: { since } });
     expect(fourth.status).toBe(409);
-    expect(fourth.body).toEqual({ error: 'the workspace already runs 3 replay jobs; try again when one is done' });
+    expect(fourth.body).toEqual({ error: 'the workspace already runs 3 replay jobs; try again when one is done', code: 'conflict' });
     const again = await C('POST', `/api/webhooks/${hooks[0]!.id}/replay`, { body: { since } });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ id: jobs[0]!.id, status: 'running' });

@@ -847,25 +847,25 @@ describe('gateway responses', () => {
     return found[0]![1].Properties;
   };
 
-  const expected: Array<[type: string, status: string, error: string]> = [
-    ['UNAUTHORIZED', '401', GATEWAY_ERRORS.unauthorized.error],
-    ['ACCESS_DENIED', '403', GATEWAY_ERRORS.accessDenied.error],
-    ['MISSING_AUTHENTICATION_TOKEN', '404', GATEWAY_ERRORS.notFound.error],
+  const expected: Array<[type: string, status: string, error: { error: string; code: string }]> = [
+    ['UNAUTHORIZED', '401', GATEWAY_ERRORS.unauthorized],
+    ['ACCESS_DENIED', '403', GATEWAY_ERRORS.accessDenied],
+    ['MISSING_AUTHENTICATION_TOKEN', '404', GATEWAY_ERRORS.notFound],
     // THROTTLED (with code and Retry-After) and QUOTA_EXCEEDED: test/unit/rate-limits.test.ts.
-    ['AUTHORIZER_FAILURE', '500', GATEWAY_ERRORS.authorizerFailure.error],
-    ['AUTHORIZER_CONFIGURATION_ERROR', '500', GATEWAY_ERRORS.authorizerFailure.error],
-    ['REQUEST_TOO_LARGE', '413', GATEWAY_ERRORS.requestTooLarge.error],
-    ['DEFAULT_4XX', 'its own status', GATEWAY_ERRORS.default4xx.error],
-    ['DEFAULT_5XX', 'its own status', GATEWAY_ERRORS.default5xx.error],
+    ['AUTHORIZER_FAILURE', '500', GATEWAY_ERRORS.authorizerFailure],
+    ['AUTHORIZER_CONFIGURATION_ERROR', '500', GATEWAY_ERRORS.authorizerFailure],
+    ['REQUEST_TOO_LARGE', '413', GATEWAY_ERRORS.requestTooLarge],
+    ['DEFAULT_4XX', 'its own status', GATEWAY_ERRORS.default4xx],
+    ['DEFAULT_5XX', 'its own status', GATEWAY_ERRORS.default5xx],
   ];
 
-  it.each(expected)('%s answers %s with { error } as JSON', (type, shown, error) => {
+  it.each(expected)('%s answers %s with { error, code } as JSON', (type, shown, e) => {
     const status = shown === 'its own status' ? undefined : shown;
     const r = responseOf(type);
     expect(r.StatusCode).toBe(status);
     const body = r.ResponseTemplates['application/json'];
     expect(body).not.toMatch(/[$#]/); // VTL would interpret these
-    expect(JSON.parse(body)).toEqual({ error });
+    expect(JSON.parse(body)).toEqual({ error: e.error, code: e.code });
     expect(r.ResponseParameters).toEqual({
       'gatewayresponse.header.Content-Type': "'application/json'",
       'gatewayresponse.header.Cache-Control': "'no-store'",
@@ -875,7 +875,7 @@ describe('gateway responses', () => {
   it('the 401 is the JSON error and names no Bearer scheme: token and cookie routes share it', () => {
     const r = responseOf('UNAUTHORIZED');
     expect(r.StatusCode).toBe('401');
-    expect(r.ResponseTemplates).toEqual({ 'application/json': JSON.stringify({ error: GATEWAY_ERRORS.unauthorized.error }) });
+    expect(r.ResponseTemplates).toEqual({ 'application/json': JSON.stringify({ error: GATEWAY_ERRORS.unauthorized.error, code: 'unauthorized' }) });
     expect(Object.keys(r.ResponseParameters).map((k) => k.toLowerCase())).not.toContain('gatewayresponse.header.www-authenticate');
   });
 });

@@ -1,0 +1,89 @@
+/**
+ * The outgoing webhooks as the OpenAPI document describes them (its `webhooks` section): the
+ * envelope every delivery sends, each event type's `data`, and the delivery headers. Only the
+ * OpenAPI function and the tests import this; the fan-out builds the same shapes in events.ts,
+ * and test/unit/webhook-payloads.test.ts holds the two together.
+ */
+import * as z from 'zod/mini';
+import { ENDPOINT_DISABLED_EVENT, EVENT_TYPES, STAGES, TEST_EVENT, type EventType } from '../model';
+import { PREVIOUS_SIGNATURE_HEADER } from './sign';
+
+const at = z.iso.datetime();
+const stage = z.enum(STAGES);
+const reqId = z.nullable(z.uuid());
+const reqTitle = z.nullable(z.string());
+
+/** `data` of each event type, as lib/webhooks/events.ts and the delivery function build it. */
+export const EVENT_DATA = {
+  'candidate.created': z.strictObject({ candidateId: z.uuid(), name: z.string(), email: z.nullable(z.string()), stage, reqId, createdAt: at }),
+  'candidate.stage_changed': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, oldStage: stage, newStage: stage }),
+  'candidate.updated': z.strictObject({
+    candidateId: z.uuid(),
+    name: z.string(),
+    email: z.nullable(z.string()),
+    phone: z.nullable(z.string()),
+    resumeUrl: z.nullable(z.string()),
+    reqId,
+    reqTitle,
+    stage,
+    /** The profile fields this change touched, by these names. */
+    changed: z.array(z.enum(['name', 'email', 'phone', 'resumeUrl', 'reqId'])),
+    updatedAt: at,
+  }),
+  'offer.sent': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, sentAt: at }),
+  'offer.accepted': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, acceptedAt: at }),
+  'placement.created': z.strictObject({ placementId: z.uuid(), candidateId: z.uuid(), name: z.string(), reqId, reqTitle, placedAt: at }),
+  [TEST_EVENT]: z.strictObject({ webhookId: z.uuid(), message: z.string() }),
+  [ENDPOINT_DISABLED_EVENT]: z.strictObject({ webhookId: z.uuid(), reason: z.string(), disabledAt: at }),
+} satisfies Record<EventType | typeof TEST_EVENT | typeof ENDPOINT_DISABLED_EVENT, z.ZodMiniType>;
+export type DeliveredEventType = keyof typeof EVENT_DATA;
+
+export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
+  'candidate.created': 'A candidate was created',
+  'candidate.stage_changed': "A candidate's stage changed (a real move, never a no-op)",
+  'candidate.updated': "A candidate's profile changed (PATCH /api/v1/candidates/{id}; never a stage move)",
+  'offer.sent': 'A candidate moved to offer_sent, or was created in it',
+  'offer.accepted': 'A candidate moved to offer_accepted, or was created in it',
+  'placement.created': 'A candidate moved to placed, or was created in it; a placement record was written',
+  [TEST_EVENT]: 'The test operation (POST /api/webhooks/{id}/test); not subscribable',
+  [ENDPOINT_DISABLED_EVENT]: 'The service disabled another endpoint of the workspace; sent to every other active endpoint, not subscribable',
+};
+
+/** The exact body of every delivery (lib/webhooks/events.ts `envelope`). */
+export const envelopeOf = <T extends DeliveredEventType>(type: T) =>
+  z.strictObject({
+    event: z.literal(type),
+    data: EVENT_DATA[type],
+    /** When the change happened: ISO 8601 UTC with milliseconds. */
+    timestamp: at,
+    tenantSlug: z.string(),
+  });
+
+/** Delivery headers (lib/webhooks/sign.ts `deliveryHeaders`), as OpenAPI header parameters. */
+export const DELIVERY_HEADERS = [
+  { name: 'X-Service-Event', required: true, schema: { type: 'string', enum: Object.keys(EVENT_DATA) }, description: 'The event type, as in the body.' },
+  {
+    name: 'X-Service-Signature',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    description: 'Lowercase hex HMAC-SHA256 of the raw body, keyed by the secret string exactly as shown (`whsec_…`).',
+  },
+  {
+    name: PREVIOUS_SIGNATURE_HEADER,
+    required: false,
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    description: "Only during a secret rotation's grace window: the X-Service-Signature made with the previous secret.",
+  },
+  { name: 'webhook-id', required: true, schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' }, description: 'The event id, the same on every retry, resend and replay: deduplicate by it.' },
+  { name: 'webhook-timestamp', required: true, schema: { type: 'string', pattern: '^\\d+$' }, description: 'Unix seconds of this attempt; refuse old ones (5 minutes) against replays.' },
+  {
+    name: 'webhook-signature',
+    required: true,
+    schema: { type: 'string' },
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed by the base64-decoded part after `whsec_`; during a rotation two space-separated signatures, the new one first.',
+  },
+  { name: 'User-Agent', required: true, schema: { type: 'string' }, description: '`TalentPipeline-Webhooks/1.0`' },
+] as const;
+
+export const DELIVERED_EVENT_TYPES = [...EVENT_TYPES, TEST_EVENT, ENDPOINT_DISABLED_EVENT] as const satisfies readonly DeliveredEventType[];

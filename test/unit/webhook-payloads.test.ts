@@ -1,0 +1,61 @@
+/**
+ * The webhook payload schemas the OpenAPI document publishes (lib/webhooks/payloads.ts) match what
+ * the fan-out really builds (lib/webhooks/events.ts): every event from a representative stream
+ * record parses, strictly, with its type's envelope.
+ */
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../lib/model';
+import { envelope, eventsFromRecord } from '../../lib/webhooks/events';
+import { envelopeOf, type DeliveredEventType } from '../../lib/webhooks/payloads';
+
+const TENANT = '01900000-0000-7000-8000-000000000001';
+const CAND = '01900000-0000-7000-8000-0000000000c1';
+const REQ = '01900000-0000-7000-8000-0000000000a1';
+const T0 = '2025-03-01T10:00:00.000Z';
+const T1 = '2025-03-02T11:30:15.123Z';
+type Img = Record<string, unknown>;
+
+const candidate = (over: Img = {}): Img => ({
+  PK: `T#${TENANT}`, SK: `CAND#${CAND}`, type: 'candidate', tenant_id: TENANT, id: CAND, name: 'Zoë Ådahl',
+  email: 'zoe@example.com', stage: 'applied', req_id: REQ, req_title: 'Backend Engineer',
+  created_at: T0, updated_at: T0, stage_entered_at: T0, ...over,
+});
+let seq = 0;
+const record = (eventName: 'INSERT' | 'MODIFY', newImage: Img, oldImage?: Img): DynamoDBRecord => ({
+  eventID: `e-${++seq}`,
+  eventName,
+  dynamodb: {
+    NewImage: marshall(newImage, { removeUndefinedValues: true }) as never,
+    ...(oldImage && { OldImage: marshall(oldImage, { removeUndefinedValues: true }) as never }),
+  },
+});
+
+const RECORDS = [
+  record('INSERT', candidate()),
+  record('INSERT', candidate({ email: undefined, req_id: undefined, req_title: undefined, stage: 'offer_sent' })),
+  record('INSERT', candidate({ stage: 'offer_accepted' })),
+  record('MODIFY', candidate({ stage: 'interviewed', updated_at: T1 }), candidate()),
+  record('MODIFY', candidate({ stage: 'offer_sent', updated_at: T1 }), candidate({ stage: 'interviewed' })),
+  record('MODIFY', candidate({ name: 'Zoë A.', phone: '+46 70 123', updated_at: T1 }), candidate()),
+  record('MODIFY', candidate({ req_id: undefined, req_title: undefined, updated_at: T1 }), candidate()),
+  record('INSERT', {
+    PK: `T#${TENANT}`, SK: 'PLACEMENT#p1', type: 'placement', id: '01900000-0000-7000-8000-0000000000f1', tenant_id: TENANT,
+    candidate_id: CAND, candidate_name: 'Zoë Ådahl', req_id: REQ, req_title: 'Backend Engineer', placed_at: T1, created_at: T1,
+  }),
+];
+
+describe('published webhook payloads', () => {
+  const events = RECORDS.flatMap(eventsFromRecord);
+
+  it('the records cover every subscribable event type', () => {
+    expect([...new Set(events.map((e) => e.type))].sort()).toEqual([...EVENT_TYPES].sort());
+  });
+
+  it.each(events.map((e) => [e.type, e] as const))('%s parses with its published envelope', (type, e) => {
+    const body = JSON.parse(envelope(e, 'acme'));
+    const result = envelopeOf(type as DeliveredEventType).safeParse(body);
+    expect(result.success, JSON.stringify(result.error?.issues)).toBe(true);
+  });
+});
