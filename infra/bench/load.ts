@@ -10,7 +10,9 @@ const STAGES = ['applied', 'ai_screened', 'interview_scheduled', 'interviewed', 
 export async function loadRun(opts: { root: string; dataDir: string; seconds: number; connections: number }) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
     cwd: opts.root,
-    env: { ...process.env, DATA_DIR: opts.dataDir, PORT: '0', POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    // RATE_LIMITS=off: one demo token at 16 connections would measure the per-token limit
+    // (10 requests/s, README "Rate limits"), not the service.
+    env: { ...process.env, DATA_DIR: opts.dataDir, PORT: '0', POWERTOOLS_LOG_LEVEL: 'ERROR', RATE_LIMITS: 'off' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((r) => child.once('exit', r));

@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 // lib/http reads the configuration at import (no table is used here).
 process.env.TABLE_NAME ??= 'unused';
 const { apiHandler, Reply, route } = await import('../../lib/http');
+// PATCH /candidates/{id} takes Idempotency-Key, so its handler must be given the module (as
+// functions/update-candidate.ts does); without the header it never touches the table.
+const idempotency = await import('../../lib/idempotency');
 
 const candidate = {
   id: '01900000-0000-7000-8000-0000000000c1',
@@ -28,11 +31,11 @@ const candidate = {
 
 export const wrongShapes = [
   // @ts-expect-error -- PATCH /candidates/{id} answers { data: Candidate }, not the bare candidate
-  apiHandler(route('update-candidate'), async () => candidate),
+  apiHandler(route('update-candidate'), async () => candidate, { idempotency }),
   // @ts-expect-error -- a field of the wrong type (stage is an enum)
-  apiHandler(route('update-candidate'), async () => ({ data: { ...candidate, stage: 'hired' } })),
+  apiHandler(route('update-candidate'), async () => ({ data: { ...candidate, stage: 'hired' } }), { idempotency }),
   // @ts-expect-error -- a required field missing (updated_at)
-  apiHandler(route('update-candidate'), async () => ({ data: { ...candidate, updated_at: undefined } })),
+  apiHandler(route('update-candidate'), async () => ({ data: { ...candidate, updated_at: undefined } }), { idempotency }),
   // @ts-expect-error -- DELETE /api/tokens/{id} answers { success: boolean }
   apiHandler(route('revoke-token'), async () => ({ ok: true })),
   // @ts-expect-error -- a Reply carries the route's shape too
@@ -58,7 +61,7 @@ const event = (over: Partial<APIGatewayProxyEvent>) =>
 describe('typed handler results', () => {
   it('a handler returning its route shape answers it with the route status', async () => {
     const r = route('update-candidate');
-    const handler = apiHandler(r, async ({ body }) => ({ data: { ...candidate, name: body.name ?? candidate.name } }));
+    const handler = apiHandler(r, async ({ body }) => ({ data: { ...candidate, name: body.name ?? candidate.name } }), { idempotency });
     const res = (await handler(event({}), context)) as APIGatewayProxyResult;
     expect(res.statusCode).toBe(r.status);
     expect(r.response.safeParse(JSON.parse(res.body)).success).toBe(true);
@@ -66,7 +69,7 @@ describe('typed handler results', () => {
 
   it('a Reply of the route shape keeps its own status', async () => {
     const r = route('update-candidate');
-    const handler = apiHandler(r, async () => new Reply({ data: candidate }, { status: 202 }));
+    const handler = apiHandler(r, async () => new Reply({ data: candidate }, { status: 202 }), { idempotency });
     const res = (await handler(event({}), context)) as APIGatewayProxyResult;
     expect(res.statusCode).toBe(202);
     expect(JSON.parse(res.body)).toEqual({ data: candidate });
