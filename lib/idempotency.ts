@@ -61,6 +61,8 @@ export async function idempotent(
     responseHook: (response) => {
       logger.info('idempotent replay', { route: opts.route });
       metrics.addMetric('IdempotentReplays', MetricUnit.Count, 1);
+      // Written now: nothing else flushes stored metrics (lib/metrics.ts emits each one at once).
+      metrics.publishStoredMetrics();
       const r = response as unknown as APIGatewayProxyResult;
       return { ...r, headers: { ...r.headers, [REPLAYED_HEADER]: 'true' } } as never;
     },

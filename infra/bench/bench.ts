@@ -48,8 +48,8 @@ const want = (section: string) => !only || only.includes(section);
 const skipped = (figure: string, target: string) => goal(figure, 'not measured: skipped by BENCH_SECTIONS', target, undefined);
 let missingInit: string[] = [];
 if (want('1')) {
-console.log('1-2. Bundles (esbuild, ESM, minified, SDK bundled, node22) and module init, in turns with a bare handler');
 const { BUNDLING, LAMBDA_ALIASES } = await import('../stack');
+console.log(`1-2. Bundles (esbuild, ESM, minified, SDK bundled, ${BUNDLING.target}) and module init, in turns with a bare handler`);
 /** A handler that bundles the same DynamoDB client and nothing else: the floor for init. */
 const BARE = '__bare-ddb';
 writeFileSync(

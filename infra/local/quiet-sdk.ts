@@ -2,3 +2,6 @@
 // 2027 releases need Node 22 would print on every command, so local tools turn it off.
 // The lockfile pins the SDK, and the README says which Node the functions run on.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+// Deployed, every EMF metric line is read by CloudWatch; in a terminal they bury the access log
+// and the bench's figures (one per request). `POWERTOOLS_METRICS_DISABLED=false npm start` shows them.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
