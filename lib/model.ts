@@ -32,6 +32,10 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** A workspace user's role. */
+export const ROLES = ['admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
 /**
  * Default stuck thresholds in whole days per stage. A candidate is stuck once it has been in
  * its stage for at least this many days. Terminal stages are never stuck. Tenants override

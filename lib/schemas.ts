@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { PASSWORD_MAX, PASSWORD_MIN } from './auth/password';
 import { ERROR_CODES } from './errors';
-import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, MAX_STUCK_DAYS, REQ_STATUSES, SCOPES, STAGES, STUCK_STAGES } from './model';
+import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, MAX_STUCK_DAYS, REQ_STATUSES, ROLES, SCOPES, STAGES, STUCK_STAGES } from './model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
@@ -236,7 +236,7 @@ export const LoginBody = z.strictObject({
 });
 export type LoginBody = z.output<typeof LoginBody>;
 
-export const Role = z.enum(['admin', 'member']);
+export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 export const SessionInfo = z.object({
   user: z.object({
