@@ -7,6 +7,7 @@ import { en } from 'zod/locales';
 import { PASSWORD_MAX, PASSWORD_MIN } from './auth/password';
 import { ERROR_CODES } from './errors';
 import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, MAX_STUCK_DAYS, REQ_STATUSES, ROLES, SCOPES, STAGES, STUCK_STAGES } from './model';
+import type * as model from './model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
@@ -526,3 +527,13 @@ export const Overview = dataOf(
     open_requisitions: z.int(),
   }),
 );
+
+// ---- the domain shapes (lib/model.ts) and their schemas agree -----------------------------
+// The store builds these shapes without the schemas; a field added to one side only fails tsc here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<z.infer<typeof TokenListing>, model.TokenListing>;
+true satisfies Same<z.infer<typeof CreatedToken>, model.CreatedToken>;
+true satisfies Same<Requisition, model.Requisition>;
+true satisfies Same<Candidate, model.Candidate>;
+true satisfies Same<z.infer<typeof DeliveryRecord>, model.DeliveryRecord>;
+true satisfies Same<Role, model.Role>;

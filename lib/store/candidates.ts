@@ -11,8 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import { newId } from '../ids';
-import type { Stage } from '../model';
-import type { Candidate } from '../schemas';
+import type { Candidate, Stage } from '../model';
 import { ddb, prefixQuery, tableName } from './client';
 import {
   changeIndexKey,

@@ -1,8 +1,7 @@
 /** Requisitions. Each requisition item carries its own per-stage candidate counters. */
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { newId, nowIso } from '../ids';
-import { REQ_STATUSES, STAGES, type ReqStatus, type Stage } from '../model';
-import type { Requisition } from '../schemas';
+import { REQ_STATUSES, STAGES, type ReqStatus, type Requisition, type Stage } from '../model';
 import { ddb, tableName } from './client';
 import { type Item, oneOf, optStr, str } from './codec';
 import { counter, keys, reqStatusIndexKey, reqStatusPartition, TABLE_DEF } from './table';

@@ -2,9 +2,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, tokenDigest, tokenHint } from '../auth/token';
 import { newId, nowIso } from '../ids';
-import { SCOPES, type Scope } from '../model';
-import type { CreatedToken as CreatedTokenSchema, TokenListing as TokenListingSchema } from '../schemas';
-import type * as z from 'zod/mini';
+import { SCOPES, type CreatedToken, type Scope, type TokenListing } from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, optStr, listOf, str } from './codec';
 import { keys } from './table';
@@ -19,7 +17,7 @@ export interface TokenGrant {
   usage_key?: string;
 }
 
-export type CreatedToken = z.infer<typeof CreatedTokenSchema>;
+export type { CreatedToken, TokenListing };
 
 export async function createToken(
   tenant: { id: string; slug: string },
@@ -90,8 +88,6 @@ function tokenGrantFromItem(item: Item): TokenGrant {
     ...(usage_key !== undefined && { usage_key }),
   };
 }
-
-export type TokenListing = z.infer<typeof TokenListingSchema>;
 
 /** A tenant's tokens, newest first. The digest stays in the table; it is never listed. */
 export async function listTokens(tenantId: string): Promise<TokenListing[]> {

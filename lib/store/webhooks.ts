@@ -4,9 +4,7 @@ import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
-import type { EventType } from '../model';
-import type { DeliveryRecord } from '../schemas';
-import type * as z from 'zod/mini';
+import type { DeliveryRecord, EventType } from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { keys, TABLE_DEF } from './table';
 import { unlessConditionFails } from './tx';
@@ -35,7 +33,7 @@ export interface Endpoint {
 }
 
 /** One delivery attempt, as GET /api/webhooks/{id} lists it. */
-export type Attempt = z.infer<typeof DeliveryRecord>;
+export type Attempt = DeliveryRecord;
 
 /** Attempts are kept for 30 days. */
 const ATTEMPT_TTL_S = 30 * 86_400;
