@@ -31,6 +31,13 @@ export function optStr(item: Item, name: string, entity: string): string | undef
   return v;
 }
 
+/** A required boolean attribute. */
+export function bool(item: Item, name: string, entity: string): boolean {
+  const v = item[name];
+  if (typeof v !== 'boolean') throw new CorruptItemError(entity, name);
+  return v;
+}
+
 /** A required attribute that must be one of `values`. */
 export function oneOf<T extends string>(item: Item, name: string, values: readonly T[], entity: string): T {
   const v = item[name];

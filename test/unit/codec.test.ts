@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CorruptItemError, listOf, oneOf, optNumberMap, optStr, str } from '../../lib/store/codec';
+import { bool, CorruptItemError, listOf, oneOf, optNumberMap, optStr, str } from '../../lib/store/codec';
 
 describe('store codecs narrow item attributes', () => {
-  const item = { id: 'x', n: 3, role: 'admin', scopes: ['a', 'b'], nil: null, map: { applied: 2 } };
+  const item = { id: 'x', n: 3, role: 'admin', scopes: ['a', 'b'], nil: null, map: { applied: 2 }, on: false };
 
   it('returns attributes of the right type', () => {
     expect(str(item, 'id', 'e')).toBe('x');
+    expect(bool(item, 'on', 'e')).toBe(false);
     expect(optStr(item, 'missing', 'e')).toBeUndefined();
     expect(optStr(item, 'nil', 'e')).toBeUndefined();
     expect(oneOf(item, 'role', ['admin', 'member'], 'e')).toBe('admin');
@@ -18,6 +19,8 @@ describe('store codecs narrow item attributes', () => {
     expect(() => str(item, 'missing', 'user')).toThrow(CorruptItemError);
     expect(() => str(item, 'n', 'user')).toThrow('corrupt user item: attribute n');
     expect(() => optStr(item, 'n', 'user')).toThrow(CorruptItemError);
+    expect(() => bool(item, 'id', 'webhook')).toThrow(CorruptItemError);
+    expect(() => bool(item, 'missing', 'webhook')).toThrow(CorruptItemError);
     expect(() => oneOf(item, 'role', ['member'], 'user')).toThrow(CorruptItemError);
     expect(() => oneOf(item, 'role', ['member'], 'user')).not.toThrow(/admin/);
     expect(() => listOf(item, 'scopes', ['a'], 'token')).toThrow(CorruptItemError);
