@@ -1,6 +1,6 @@
-import { mintToken } from '../lib/domain/identity';
+import { createApiToken } from '../lib/domain/identity';
 import { apiHandler, route } from '../lib/http';
 
 export const handler = apiHandler(route('create-token'), async ({ principal, body }) => ({
-  data: await mintToken(principal, body.name, body.scopes),
+  data: await createApiToken(principal, body.name, body.scopes),
 }));

@@ -1,6 +1,6 @@
-import { tokensOf } from '../lib/domain/identity';
+import { listApiTokens } from '../lib/domain/identity';
 import { apiHandler, route } from '../lib/http';
 
 export const handler = apiHandler(route('list-tokens'), async ({ principal }) => ({
-  data: await tokensOf(principal),
+  data: await listApiTokens(principal),
 }));

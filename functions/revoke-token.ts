@@ -1,4 +1,4 @@
-import { revoke } from '../lib/domain/identity';
+import { revokeApiToken } from '../lib/domain/identity';
 import { apiHandler, route } from '../lib/http';
 
-export const handler = apiHandler(route('revoke-token'), ({ principal, params }) => revoke(principal, params.id));
+export const handler = apiHandler(route('revoke-token'), ({ principal, params }) => revokeApiToken(principal, params.id));

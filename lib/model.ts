@@ -32,6 +32,10 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** A workspace user's role. */
+export const ROLES = ['admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
 /**
  * Default stuck thresholds in whole days per stage. A candidate is stuck once it has been in
  * its stage for at least this many days. Terminal stages are never stuck. Tenants override
@@ -75,3 +79,71 @@ export const TEST_EVENT = 'webhook.test';
  * failing too long); not subscribable: every active endpoint gets it.
  */
 export const ENDPOINT_DISABLED_EVENT = 'webhook.endpoint_disabled';
+
+// ---- domain shapes the store produces ------------------------------------------------------
+// The HTTP schemas (lib/schemas.ts) describe these same shapes for the API and are checked
+// against them at compile time there, so the store needs no HTTP schema.
+
+/** An API token as listed: never the token or its digest. */
+export interface TokenListing {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  /** Prefix and last four characters. */
+  hint: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A token just created: the only time its value is shown. */
+export interface CreatedToken {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  token: string;
+  created_at: string;
+}
+
+export interface Requisition {
+  id: string;
+  title: string;
+  department: string | null;
+  location: string | null;
+  job_type: string | null;
+  status: ReqStatus;
+  /** Counts are strings of digits, as the spec delivers them. */
+  candidate_count: string;
+  offers_pending: string;
+  created_at: string;
+}
+
+export interface Candidate {
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  stage: Stage;
+  resume_url: string | null;
+  req_title: string | null;
+  req_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One webhook delivery attempt as recorded. */
+export interface DeliveryRecord {
+  id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  response_status: number;
+  success: boolean;
+  duration_ms: number;
+  created_at: string;
+  error: string | null;
+  response_body: string | null;
+  next_attempt_at: string | null;
+  dead_lettered: boolean;
+  /** Why the attempt failed, as a category (ERROR_CATEGORIES); null on success. */
+  error_category: string | null;
+}

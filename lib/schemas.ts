@@ -6,7 +6,8 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { PASSWORD_MAX, PASSWORD_MIN } from './auth/password';
 import { ERROR_CODES } from './errors';
-import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, MAX_STUCK_DAYS, REQ_STATUSES, SCOPES, STAGES, STUCK_STAGES } from './model';
+import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, MAX_STUCK_DAYS, REQ_STATUSES, ROLES, SCOPES, STAGES, STUCK_STAGES } from './model';
+import type * as model from './model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
@@ -236,7 +237,7 @@ export const LoginBody = z.strictObject({
 });
 export type LoginBody = z.output<typeof LoginBody>;
 
-export const Role = z.enum(['admin', 'member']);
+export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 export const SessionInfo = z.object({
   user: z.object({
@@ -526,3 +527,13 @@ export const Overview = dataOf(
     open_requisitions: z.int(),
   }),
 );
+
+// ---- the domain shapes (lib/model.ts) and their schemas agree -----------------------------
+// The store builds these shapes without the schemas; a field added to one side only fails tsc here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<z.infer<typeof TokenListing>, model.TokenListing>;
+true satisfies Same<z.infer<typeof CreatedToken>, model.CreatedToken>;
+true satisfies Same<Requisition, model.Requisition>;
+true satisfies Same<Candidate, model.Candidate>;
+true satisfies Same<z.infer<typeof DeliveryRecord>, model.DeliveryRecord>;
+true satisfies Same<Role, model.Role>;

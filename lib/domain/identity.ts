@@ -127,7 +127,9 @@ export async function changePassword(
   return { success: true };
 }
 
-export async function mintToken(p: SessionPrincipal, name: string, scopes: Scope[]): Promise<CreatedToken> {
+// API token verbs: create, list, revoke, as in the routes and the store; the `ApiToken` names keep
+// them apart from the store's createToken/listTokens/revokeToken that they call.
+export async function createApiToken(p: SessionPrincipal, name: string, scopes: Scope[]): Promise<CreatedToken> {
   if (scopes.includes('*') && p.role !== 'admin') throw new ForbiddenError('only admins may grant the * scope', { field: 'scopes' });
   const created = await createToken({ id: p.tenantId, slug: p.tenantSlug }, name, [...new Set(scopes)], (id) => createUsageKey(id, p.tenantId));
   // The id and the scope names; never the token, its digest or its name (free text).
@@ -135,9 +137,9 @@ export async function mintToken(p: SessionPrincipal, name: string, scopes: Scope
   return created;
 }
 
-export const tokensOf = (p: SessionPrincipal): Promise<TokenListing[]> => listTokens(p.tenantId);
+export const listApiTokens = (p: SessionPrincipal): Promise<TokenListing[]> => listTokens(p.tenantId);
 
-export async function revoke(p: SessionPrincipal, tokenId: string): Promise<{ success: true }> {
+export async function revokeApiToken(p: SessionPrincipal, tokenId: string): Promise<{ success: true }> {
   const revoked = await revokeToken(p.tenantId, tokenId);
   if (!revoked) throw new NotFoundError('token');
   await deleteUsageKey(revoked.usage_key_id);

@@ -11,9 +11,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import { newId } from '../ids';
-import type { Stage } from '../model';
-import type { Candidate } from '../schemas';
+import { STAGES, type Candidate, type Stage } from '../model';
 import { ddb, prefixQuery, tableName } from './client';
+import { oneOf, optStr, str } from './codec';
 import {
   changeIndexKey,
   changesPartition,
@@ -147,7 +147,7 @@ export async function moveCandidate(
   let current = await getCandidate(tenantId, id);
   for (let attempt = 1; ; attempt++) {
     if (!current) throw new NotFoundError('candidate');
-    const from = current.stage as Stage;
+    const from = candidateStage(current);
     if (opts.fromStage && from !== opts.fromStage) throw new StaleStageError(from, opts.fromStage);
     if (from === stage) return { before: current };
     const at = now();
@@ -160,7 +160,7 @@ export async function moveCandidate(
       stage_entered_at: at,
     };
     const deltas = { [counter.stage(from)]: -1, [counter.stage(stage)]: 1 };
-    const reqId = current.req_id as string | undefined;
+    const reqId = candidateReqId(current);
     const thresholds = believedThresholds(tenantId);
     const stuck = stuckAttrs(tenantId, thresholds, { id, stage, stage_entered_at: at });
     const stuckNames = Object.keys(stuck.set);
@@ -324,7 +324,7 @@ export async function queryCandidates(
     const page = await ddb.send(
       new QueryCommand({ ...base, Limit: limit - items.length, ExclusiveStartKey: startKey }),
     );
-    items.push(...((page.Items ?? []) as Item[]));
+    items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey && items.length < limit);
   return items;
@@ -349,23 +349,28 @@ export async function queryStageEnteredBefore(
       Limit: limit,
     }),
   );
-  return Items as Item[];
+  return Items;
 }
 
+/** The candidate item's codec. */
 export function toCandidate(item: Item): Candidate {
   return {
-    id: item.id as string,
-    name: item.name as string,
-    email: (item.email as string | undefined) ?? null,
-    phone: (item.phone as string | undefined) ?? null,
-    stage: item.stage as Stage,
-    resume_url: (item.resume_url as string | undefined) ?? null,
-    req_title: (item.req_title as string | undefined) ?? null,
-    req_id: (item.req_id as string | undefined) ?? null,
-    created_at: item.created_at as string,
-    updated_at: item.updated_at as string,
+    id: str(item, 'id', 'candidate'),
+    name: str(item, 'name', 'candidate'),
+    email: optStr(item, 'email', 'candidate') ?? null,
+    phone: optStr(item, 'phone', 'candidate') ?? null,
+    stage: candidateStage(item),
+    resume_url: optStr(item, 'resume_url', 'candidate') ?? null,
+    req_title: optStr(item, 'req_title', 'candidate') ?? null,
+    req_id: optStr(item, 'req_id', 'candidate') ?? null,
+    created_at: str(item, 'created_at', 'candidate'),
+    updated_at: str(item, 'updated_at', 'candidate'),
   };
 }
+
+/** The attributes a write reads from the item it changes, narrowed like the codec's. */
+const candidateStage = (item: Item): Stage => oneOf(item, 'stage', STAGES, 'candidate');
+const candidateReqId = (item: Item): string | undefined => optStr(item, 'req_id', 'candidate');
 
 /** The profile fields PATCH may change; `null` removes an optional one. */
 export interface ProfilePatch {
@@ -402,7 +407,7 @@ export async function updateCandidateProfile(
       if (v === null) remove.push(f);
       else set[f] = v;
     }
-    const oldReq = current.req_id as string | undefined;
+    const oldReq = candidateReqId(current);
     const newReq = patch.requisition === undefined ? oldReq : patch.requisition?.id;
     const reqChanges = newReq !== oldReq;
     if (reqChanges) {
@@ -430,7 +435,7 @@ export async function updateCandidateProfile(
       return `#r${i}`;
     });
     if (oldReq) values[':req'] = oldReq;
-    const stageCounter = counter.stage(current.stage as Stage);
+    const stageCounter = counter.stage(candidateStage(current));
     const TransactItems = [
       {
         Update: {
@@ -498,7 +503,7 @@ export async function queryCandidatesAfter(
   let ExclusiveStartKey: Item | undefined = startKey;
   do {
     const page: QueryCommandOutput = await ddb.send(new QueryCommand({ ...base, Limit: limit - items.length, ExclusiveStartKey }));
-    items.push(...((page.Items ?? []) as Item[]));
+    items.push(...(page.Items ?? []));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey && items.length < limit);
   return items;

@@ -1,9 +1,9 @@
 /** Requisitions. Each requisition item carries its own per-stage candidate counters. */
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { newId, nowIso } from '../ids';
-import { STAGES, type ReqStatus, type Stage } from '../model';
-import type { Requisition } from '../schemas';
+import { REQ_STATUSES, STAGES, type ReqStatus, type Requisition, type Stage } from '../model';
 import { ddb, tableName } from './client';
+import { type Item, oneOf, optStr, str } from './codec';
 import { counter, keys, reqStatusIndexKey, reqStatusPartition, TABLE_DEF } from './table';
 
 export interface NewRequisition {
@@ -14,7 +14,13 @@ export interface NewRequisition {
   status: ReqStatus;
 }
 
-export type RequisitionItem = Record<string, unknown> & { id: string; title: string; status: ReqStatus };
+/** A requisition item, its counters included (reqStageCount reads them). */
+export type RequisitionItem = Item & { id: string; title: string; status: ReqStatus };
+
+/** The requisition item's codec: narrows what callers read by name and keeps the counters untouched. */
+function requisitionItem(item: Item): RequisitionItem {
+  return { ...item, id: str(item, 'id', 'requisition'), title: str(item, 'title', 'requisition'), status: oneOf(item, 'status', REQ_STATUSES, 'requisition') };
+}
 
 export async function createRequisition(
   tenantId: string,
@@ -48,14 +54,14 @@ export async function createRequisition(
       ],
     }),
   );
-  return toRequisition(item as RequisitionItem);
+  return toRequisition(requisitionItem(item));
 }
 
 export async function getRequisition(tenantId: string, id: string): Promise<RequisitionItem | undefined> {
   const { Item } = await ddb.send(
     new GetCommand({ TableName: tableName, Key: keys.requisition(tenantId, id), ConsistentRead: true }),
   );
-  return Item as RequisitionItem | undefined;
+  return Item && requisitionItem(Item);
 }
 
 /** Newest first: the index sort key is the UUIDv7 id. */
@@ -72,7 +78,7 @@ export async function queryRequisitionsByStatus(tenantId: string, status: ReqSta
       Limit: limit,
     }),
   );
-  return Items as RequisitionItem[];
+  return Items.map(requisitionItem);
 }
 
 export const reqStageCount = (item: Record<string, unknown>, stage?: Stage): number =>
@@ -82,13 +88,13 @@ export function toRequisition(item: RequisitionItem): Requisition {
   return {
     id: item.id,
     title: item.title,
-    department: (item.department as string | undefined) ?? null,
-    location: (item.location as string | undefined) ?? null,
-    job_type: (item.job_type as string | undefined) ?? null,
+    department: optStr(item, 'department', 'requisition') ?? null,
+    location: optStr(item, 'location', 'requisition') ?? null,
+    job_type: optStr(item, 'job_type', 'requisition') ?? null,
     status: item.status,
     // The spec delivers counts as strings of digits.
     candidate_count: String(reqStageCount(item)),
     offers_pending: String(reqStageCount(item, 'offer_sent')),
-    created_at: item.created_at as string,
+    created_at: str(item, 'created_at', 'requisition'),
   };
 }

@@ -1,8 +1,9 @@
 /** Sessions, keyed by the digest of the cookie value. DynamoDB TTL only tidies up: expiry is checked on every request. */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ABSOLUTE_LIFETIME_MS } from '../auth/session';
-import type { Role } from './users';
+import { ROLES, type Role } from '../model';
 import { ddb, queryAll, tableName } from './client';
+import { type Item, oneOf, str } from './codec';
 import { keys, TABLE_DEF, userSessionsIndexKey, userSessionsPartition } from './table';
 import { unlessConditionFails } from './tx';
 
@@ -34,7 +35,20 @@ export async function putSession(digest: string, s: SessionRecord): Promise<void
 
 export async function getSession(digest: string): Promise<SessionRecord | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.session(digest), ConsistentRead: true }));
-  return Item as SessionRecord | undefined;
+  return Item && sessionFromItem(Item);
+}
+
+/** The session item's codec: the record alone, without its keys and TTL. */
+function sessionFromItem(item: Item): SessionRecord {
+  return {
+    tenant_id: str(item, 'tenant_id', 'session'),
+    tenant_slug: str(item, 'tenant_slug', 'session'),
+    user_id: str(item, 'user_id', 'session'),
+    email: str(item, 'email', 'session'),
+    role: oneOf(item, 'role', ROLES, 'session'),
+    created_at: str(item, 'created_at', 'session'),
+    last_seen_at: str(item, 'last_seen_at', 'session'),
+  };
 }
 
 /** Slide the idle window. Never recreates a session deleted in the meantime. */
@@ -65,7 +79,7 @@ async function sessionKeysOf(tenantId: string, userId: string): Promise<{ PK: st
     ExpressionAttributeValues: { ':pk': userSessionsPartition(tenantId, userId) },
     ProjectionExpression: 'PK, SK',
   });
-  return items.map((i) => ({ PK: i.PK as string, SK: i.SK as string }));
+  return items.map((i) => ({ PK: str(i, 'PK', 'session'), SK: str(i, 'SK', 'session') }));
 }
 
 /** End every session of a user, but `keep` (the caller's own, when it changes its password). */

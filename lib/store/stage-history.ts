@@ -5,8 +5,9 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../ids';
-import type { Stage } from '../model';
+import { STAGES, type Stage } from '../model';
 import { ddb, tableName } from './client';
+import { type Item, oneOf, str } from './codec';
 import { keys } from './table';
 
 /** Who made a change: an API token (its id) or a workspace user (their id). */
@@ -43,14 +44,15 @@ export function stageMovePut(tenantId: string, move: StageMove) {
   };
 }
 
-const toStageMove = (item: Record<string, unknown>): StageMove => ({
-  candidate_id: String(item.candidate_id),
-  from_stage: item.from_stage as Stage,
-  to_stage: item.to_stage as Stage,
-  at: String(item.at),
+/** The stage-move item's codec. */
+const stageMoveFromItem = (item: Item): StageMove => ({
+  candidate_id: str(item, 'candidate_id', 'stage_move'),
+  from_stage: oneOf(item, 'from_stage', STAGES, 'stage_move'),
+  to_stage: oneOf(item, 'to_stage', STAGES, 'stage_move'),
+  at: str(item, 'at', 'stage_move'),
   actor:
     item.actor_type === 'token' || item.actor_type === 'user'
-      ? { type: item.actor_type, id: String(item.actor_id) }
+      ? { type: item.actor_type, id: str(item, 'actor_id', 'stage_move') }
       : null,
 });
 
@@ -72,7 +74,7 @@ export async function queryStageMoves(tenantId: string, candidateId: string): Pr
         ExclusiveStartKey,
       }),
     );
-    moves.push(...(page.Items ?? []).map(toStageMove));
+    moves.push(...(page.Items ?? []).map(stageMoveFromItem));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return moves;

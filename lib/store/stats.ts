@@ -2,6 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReqStatus, Stage } from '../model';
 import { ddb, tableName } from './client';
+import { optNumberMap } from './codec';
 import { learnThresholds, type StuckDays } from './stuck';
 import { counter, keys } from './table';
 
@@ -25,7 +26,7 @@ export async function getStats(tenantId: string): Promise<Stats> {
   learnThresholds(tenantId, Item);
   return {
     exists: Boolean(Item.PK),
-    stuckDays: Item.stuck_v === undefined ? undefined : ((Item.stuck_days ?? {}) as StuckDays),
+    stuckDays: Item.stuck_v === undefined ? undefined : (optNumberMap<Stage>(Item, 'stuck_days', 'stats') ?? {}),
     // A tenant from before the stuck index has no stuck_done_v until its first threshold save
     // has re-indexed its candidates.
     stuckIndexReady: Item.stuck_done_v !== undefined && n('stuck_v') === n('stuck_done_v'),

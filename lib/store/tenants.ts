@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import type { Stage } from '../model';
 import { ddb, tableName } from './client';
+import { type Item, optNumberMap, str } from './codec';
 import { saveThresholds } from './stuck';
 import { cancellationReasons } from './tx';
 import { keys } from './table';
@@ -50,14 +51,14 @@ export async function createTenant(slug: string, name: string, id = newId()): Pr
 
 export async function getTenant(tenantId: string): Promise<Tenant | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId) }));
-  return Item ? toTenant(Item) : undefined;
+  return Item ? tenantFromItem(Item) : undefined;
 }
 
 export async function getTenantBySlug(slug: string): Promise<Tenant> {
   const { Item } = await ddb.send(
     new GetCommand({ TableName: tableName, Key: keys.slug(slug), ConsistentRead: true }),
   );
-  const tenant = Item && (await getTenant(Item.tenant_id as string));
+  const tenant = Item && (await getTenant(str(Item, 'tenant_id', 'slug')));
   if (!tenant) throw new NotFoundError(`tenant ${slug}`);
   return tenant;
 }
@@ -70,10 +71,14 @@ export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<S
   await saveThresholds(tenantId, stuckDays);
 }
 
-const toTenant = (item: Record<string, unknown>): Tenant => ({
-  id: item.id as string,
-  slug: item.slug as string,
-  name: item.name as string,
-  created_at: item.created_at as string,
-  ...(item.stuck_days ? { stuck_days: item.stuck_days as Tenant['stuck_days'] } : {}),
-});
+/** The tenant item's codec. */
+function tenantFromItem(item: Item): Tenant {
+  const stuck_days = optNumberMap<Stage>(item, 'stuck_days', 'tenant');
+  return {
+    id: str(item, 'id', 'tenant'),
+    slug: str(item, 'slug', 'tenant'),
+    name: str(item, 'name', 'tenant'),
+    created_at: str(item, 'created_at', 'tenant'),
+    ...(stuck_days ? { stuck_days } : {}),
+  };
+}

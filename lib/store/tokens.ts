@@ -2,10 +2,9 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, tokenDigest, tokenHint } from '../auth/token';
 import { newId, nowIso } from '../ids';
-import type { Scope } from '../model';
-import type { CreatedToken as CreatedTokenSchema, TokenListing as TokenListingSchema } from '../schemas';
-import type * as z from 'zod/mini';
+import { SCOPES, type CreatedToken, type Scope, type TokenListing } from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
+import { type Item, optStr, listOf, str } from './codec';
 import { keys } from './table';
 import { unlessConditionFails } from './tx';
 
@@ -18,7 +17,7 @@ export interface TokenGrant {
   usage_key?: string;
 }
 
-export type CreatedToken = z.infer<typeof CreatedTokenSchema>;
+export type { CreatedToken, TokenListing };
 
 export async function createToken(
   tenant: { id: string; slug: string },
@@ -75,29 +74,37 @@ export async function createToken(
 /** The grant behind a token digest, or undefined when the token is unknown or revoked. */
 export async function findTokenGrant(digest: string): Promise<TokenGrant | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.token(digest) }));
-  if (!Item) return undefined;
-  return {
-    token_id: Item.token_id as string,
-    tenant_id: Item.tenant_id as string,
-    tenant_slug: Item.tenant_slug as string,
-    scopes: Item.scopes as Scope[],
-    ...(typeof Item.usage_key === 'string' && { usage_key: Item.usage_key }),
-  };
+  return Item && tokenGrantFromItem(Item);
 }
 
-export type TokenListing = z.infer<typeof TokenListingSchema>;
+/** The lookup item's codec. */
+function tokenGrantFromItem(item: Item): TokenGrant {
+  const usage_key = optStr(item, 'usage_key', 'token_lookup');
+  return {
+    token_id: str(item, 'token_id', 'token_lookup'),
+    tenant_id: str(item, 'tenant_id', 'token_lookup'),
+    tenant_slug: str(item, 'tenant_slug', 'token_lookup'),
+    scopes: listOf(item, 'scopes', SCOPES, 'token_lookup'),
+    ...(usage_key !== undefined && { usage_key }),
+  };
+}
 
 /** A tenant's tokens, newest first. The digest stays in the table; it is never listed. */
 export async function listTokens(tenantId: string): Promise<TokenListing[]> {
   const items = await queryAll(prefixQuery(keys.tenantPartition(tenantId), keys.tokenPrefix));
-  return items.map((i) => ({
-    id: i.id as string,
-    name: i.name as string,
-    scopes: i.scopes as Scope[],
-    hint: i.hint as string,
-    created_at: i.created_at as string,
-    last_used_at: (i.last_used_at as string | undefined) ?? null,
-  }));
+  return items.map(tokenFromItem);
+}
+
+/** The listing item's codec: everything but the digest and the usage key id. */
+function tokenFromItem(item: Item): TokenListing {
+  return {
+    id: str(item, 'id', 'token'),
+    name: str(item, 'name', 'token'),
+    scopes: listOf(item, 'scopes', SCOPES, 'token'),
+    hint: str(item, 'hint', 'token'),
+    created_at: str(item, 'created_at', 'token'),
+    last_used_at: optStr(item, 'last_used_at', 'token') ?? null,
+  };
 }
 
 /**
@@ -109,15 +116,17 @@ export async function revokeToken(tenantId: string, tokenId: string): Promise<fa
     new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }),
   );
   if (!Item) return false;
+  const digest = str(Item, 'digest', 'token');
+  const usage_key_id = optStr(Item, 'usage_key_id', 'token');
   await ddb.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Delete: { TableName: tableName, Key: keys.token(Item.digest as string) } },
+        { Delete: { TableName: tableName, Key: keys.token(digest) } },
         { Delete: { TableName: tableName, Key: keys.tenantToken(tenantId, tokenId) } },
       ],
     }),
   );
-  return { usage_key_id: Item.usage_key_id as string | undefined };
+  return { usage_key_id };
 }
 
 /** Record use; never recreates a token revoked in the meantime. */

@@ -8,11 +8,12 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
+import { type Item, oneOf, str } from './codec';
 import { keys } from './table';
 import { cancellationReasons, unlessConditionFails } from './tx';
 
-export type { Role } from '../schemas';
-import type { Role } from '../schemas';
+export type { Role } from '../model';
+import { ROLES, type Role } from '../model';
 
 export interface User {
   id: string;
@@ -77,19 +78,19 @@ export async function findUserByEmail(email: string): Promise<(User & { password
     new GetCommand({ TableName: tableName, Key: keys.email(normalizeEmail(email)), ConsistentRead: true }),
   );
   if (!pointer) return undefined;
-  return getUser(pointer.tenant_id as string, pointer.user_id as string);
+  return getUser(str(pointer, 'tenant_id', 'email'), str(pointer, 'user_id', 'email'));
 }
 
 /** One user of a tenant, with the password hash, or undefined. */
 export async function getUser(tenantId: string, userId: string): Promise<(User & { password_hash: string }) | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.user(tenantId, userId), ConsistentRead: true }));
-  return Item ? { ...toUser(Item), password_hash: Item.password_hash as string } : undefined;
+  return Item ? { ...userFromItem(Item), password_hash: str(Item, 'password_hash', 'user') } : undefined;
 }
 
 /** Every user of a tenant. A workspace has a handful, so one paginated Query is the whole list. */
 export async function listUsers(tenantId: string): Promise<User[]> {
   const items = await queryAll({ ...prefixQuery(keys.tenantPartition(tenantId), keys.userPrefix), ConsistentRead: true });
-  return items.map(toUser);
+  return items.map(userFromItem);
 }
 
 /**
@@ -179,11 +180,12 @@ export async function setPassword(email: string, passwordHash: string): Promise<
   if (!user || !(await setUserPassword(user.tenant_id, user.id, passwordHash, false))) throw new NotFoundError(`user ${email}`);
 }
 
-const toUser = (item: Record<string, unknown>): User => ({
-  id: item.id as string,
-  tenant_id: item.tenant_id as string,
-  email: item.email as string,
-  role: item.role as Role,
-  created_at: item.created_at as string,
+/** The user item's codec (without the password hash, which only getUser adds). */
+const userFromItem = (item: Item): User => ({
+  id: str(item, 'id', 'user'),
+  tenant_id: str(item, 'tenant_id', 'user'),
+  email: str(item, 'email', 'user'),
+  role: oneOf(item, 'role', ROLES, 'user'),
+  created_at: str(item, 'created_at', 'user'),
   must_change_password: item.must_change_password === true,
 });

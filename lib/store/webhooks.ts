@@ -4,10 +4,9 @@ import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
-import type { EventType } from '../model';
-import type { DeliveryRecord } from '../schemas';
-import type * as z from 'zod/mini';
+import { EVENT_TYPES, type DeliveryRecord, type EventType } from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
+import { bool, type Item, listOf, optStr, str } from './codec';
 import { keys, TABLE_DEF } from './table';
 import { unlessConditionFails } from './tx';
 
@@ -35,28 +34,29 @@ export interface Endpoint {
 }
 
 /** One delivery attempt, as GET /api/webhooks/{id} lists it. */
-export type Attempt = z.infer<typeof DeliveryRecord>;
+export type Attempt = DeliveryRecord;
 
 /** Attempts are kept for 30 days. */
 const ATTEMPT_TTL_S = 30 * 86_400;
 
-const toEndpoint = (i: Record<string, unknown>): Endpoint => ({
-  id: i.id as string,
-  tenant_id: i.tenant_id as string,
-  url: i.url as string,
-  secret: i.secret as string,
-  events: i.events as EventType[],
-  active: i.active as boolean,
-  description: (i.description as string | undefined) ?? null,
-  created_at: i.created_at as string,
-  updated_at: i.updated_at as string,
-  last_triggered_at: (i.last_triggered_at as string | undefined) ?? null,
+/** The webhook endpoint item's codec. */
+const toEndpoint = (i: Item): Endpoint => ({
+  id: str(i, 'id', 'webhook'),
+  tenant_id: str(i, 'tenant_id', 'webhook'),
+  url: str(i, 'url', 'webhook'),
+  secret: str(i, 'secret', 'webhook'),
+  events: listOf(i, 'events', EVENT_TYPES, 'webhook'),
+  active: bool(i, 'active', 'webhook'),
+  description: optStr(i, 'description', 'webhook') ?? null,
+  created_at: str(i, 'created_at', 'webhook'),
+  updated_at: str(i, 'updated_at', 'webhook'),
+  last_triggered_at: optStr(i, 'last_triggered_at', 'webhook') ?? null,
   failure_count: Number(i.failure_count ?? 0),
-  failing_since: (i.failing_since as string | undefined) ?? null,
-  disabled_reason: (i.disabled_reason as string | undefined) ?? null,
-  deleted_at: (i.deleted_at as string | undefined) ?? null,
-  previous_secret: (i.previous_secret as string | undefined) ?? null,
-  previous_secret_expires_at: (i.previous_secret_expires_at as string | undefined) ?? null,
+  failing_since: optStr(i, 'failing_since', 'webhook') ?? null,
+  disabled_reason: optStr(i, 'disabled_reason', 'webhook') ?? null,
+  deleted_at: optStr(i, 'deleted_at', 'webhook') ?? null,
+  previous_secret: optStr(i, 'previous_secret', 'webhook') ?? null,
+  previous_secret_expires_at: optStr(i, 'previous_secret_expires_at', 'webhook') ?? null,
 });
 
 /** The previous secret while its grace window lasts, else undefined. */
@@ -224,10 +224,10 @@ export async function attemptOutcomes(tenantId: string, webhookId: string, fromM
     ProjectionExpression: 'event_id, event_type, success, next_attempt_at, dead_lettered',
   });
   return items.map((i) => ({
-    event_id: i.event_id as string,
-    event_type: i.event_type as string,
+    event_id: str(i, 'event_id', 'attempt'),
+    event_type: str(i, 'event_type', 'attempt'),
     success: i.success === true,
-    next_attempt_at: (i.next_attempt_at as string | undefined) ?? null,
+    next_attempt_at: optStr(i, 'next_attempt_at', 'attempt') ?? null,
     dead_lettered: i.dead_lettered === true,
   }));
 }

@@ -1,0 +1,63 @@
+/**
+ * Narrowing DynamoDB items into domain objects. Each entity has one codec (`tokenFromItem`,
+ * `userFromItem`, …) next to its store module, built from these checks; it is the only place
+ * the store turns an item into a domain object. The checks are plain `typeof`/membership tests
+ * (no schema library on the hot path); an attribute of the wrong type is a corrupt item, a bug
+ * of ours, so it throws rather than handing a wrong shape onwards.
+ */
+
+export type Item = Record<string, unknown>;
+
+export class CorruptItemError extends Error {
+  constructor(entity: string, attribute: string) {
+    // Names the attribute, never its value: items hold personal data.
+    super(`corrupt ${entity} item: attribute ${attribute} is missing or of the wrong type`);
+    this.name = 'CorruptItemError';
+  }
+}
+
+/** A required string attribute. */
+export function str(item: Item, name: string, entity: string): string {
+  const v = item[name];
+  if (typeof v !== 'string') throw new CorruptItemError(entity, name);
+  return v;
+}
+
+/** An optional string attribute: absent (or null) gives undefined. */
+export function optStr(item: Item, name: string, entity: string): string | undefined {
+  const v = item[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new CorruptItemError(entity, name);
+  return v;
+}
+
+/** A required boolean attribute. */
+export function bool(item: Item, name: string, entity: string): boolean {
+  const v = item[name];
+  if (typeof v !== 'boolean') throw new CorruptItemError(entity, name);
+  return v;
+}
+
+/** A required attribute that must be one of `values`. */
+export function oneOf<T extends string>(item: Item, name: string, values: readonly T[], entity: string): T {
+  const v = item[name];
+  if (!(values as readonly unknown[]).includes(v)) throw new CorruptItemError(entity, name);
+  return v as T;
+}
+
+/** A required list attribute whose every element is one of `values`. */
+export function listOf<T extends string>(item: Item, name: string, values: readonly T[], entity: string): T[] {
+  const v = item[name];
+  if (!Array.isArray(v) || !v.every((e) => (values as readonly unknown[]).includes(e))) throw new CorruptItemError(entity, name);
+  return v as T[];
+}
+
+/** An optional map attribute from `keys` to numbers (such as stuck thresholds per stage). */
+export function optNumberMap<K extends string>(item: Item, name: string, entity: string): Partial<Record<K, number>> | undefined {
+  const v = item[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((n) => typeof n === 'number')) {
+    throw new CorruptItemError(entity, name);
+  }
+  return v as Partial<Record<K, number>>;
+}
