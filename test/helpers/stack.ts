@@ -9,6 +9,7 @@ import { ensureTable, localClient } from '../../infra/local/table';
 import type { Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
 import { ErrorBody } from '../../lib/schemas';
+import type { WebhookEvent } from '../../lib/webhooks/events';
 import { openApiContract } from './openapi-contract';
 
 export interface TestTenant {
@@ -142,4 +143,36 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     },
   };
   return stack;
+}
+
+/**
+ * From now on, push the name of every DynamoDB command the handlers send into `into` (while
+ * `when()` holds): the call-count tests' view of the shared client.
+ */
+export async function recordDynamoDbCommands(into: string[], when: () => boolean = () => true): Promise<void> {
+  const { ddbClient } = await import('../../lib/store/client');
+  ddbClient.middlewareStack.add(
+    (next, context) => (args) => {
+      if (when()) into.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize' },
+  );
+}
+
+/**
+ * A stream poller on the test table that pushes into `into` the webhook events every record
+ * yields, as the fan-out would see them. `stop()` it in afterAll.
+ */
+export async function collectEvents(tableName: string, endpoint: string, into: WebhookEvent[]): Promise<{ stop(): Promise<void> }> {
+  const { startStreamPoller } = await import('../../infra/local/stream');
+  const { eventsFromRecord } = await import('../../lib/webhooks/events');
+  return startStreamPoller({
+    endpoint,
+    tableName,
+    intervalMs: 50,
+    handler: async (e) => {
+      for (const r of e.Records) into.push(...eventsFromRecord(r));
+    },
+  });
 }

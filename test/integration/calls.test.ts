@@ -3,7 +3,7 @@
  * handlers send goes through the one shared client, so a middleware on it counts them.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/stack';
+import { startStack, type Stack, recordDynamoDbCommands } from '../helpers/stack';
 import { STAGES } from '../../lib/model';
 
 let stack: Stack;
@@ -54,14 +54,7 @@ async function seedCandidates(tenantId: string, n: number) {
 
 beforeAll(async () => {
   stack = await startStack();
-  const { ddbClient } = await import('../../lib/store/client');
-  ddbClient.middlewareStack.add(
-    (next, context) => (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'countCommands' },
-  );
+  await recordDynamoDbCommands(sent);
 }, 300_000);
 afterAll(() => stack.close());
 

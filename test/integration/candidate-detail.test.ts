@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStack, type Stack, type TestTenant } from '../helpers/stack';
-import { eventsFromRecord, type WebhookEvent } from '../../lib/webhooks/events';
+import { startStack, type Stack, type TestTenant, collectEvents } from '../helpers/stack';
+import type { WebhookEvent } from '../../lib/webhooks/events';
 
 let stack: Stack;
 let t: TestTenant;
@@ -30,15 +30,7 @@ beforeAll(async () => {
   const { createRequisition } = await import('../../lib/store/requisitions');
   reqA = (await createRequisition(t.id, { title: 'Backend Engineer', status: 'open' })).id;
   reqB = (await createRequisition(t.id, { title: 'Data Engineer', status: 'open' })).id;
-  const { startStreamPoller } = await import('../../infra/local/stream');
-  poller = startStreamPoller({
-    endpoint: inject('dynamodbEndpoint'),
-    tableName: stack.tableName,
-    intervalMs: 50,
-    handler: async (e) => {
-      for (const r of e.Records) events.push(...eventsFromRecord(r));
-    },
-  });
+  poller = await collectEvents(stack.tableName, inject('dynamodbEndpoint'), events);
 });
 afterAll(async () => {
   await poller?.stop();

@@ -3,7 +3,7 @@
  * writes happen, one Query per page, and refusal of edited, foreign or mismatched cursors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { startStack, type Stack, type TestTenant, recordDynamoDbCommands } from '../helpers/stack';
 import { STAGES } from '../../lib/model';
 
 let stack: Stack;
@@ -65,14 +65,7 @@ beforeAll(async () => {
   reqId = req.id;
   seeded.push(...(await seed(t.id, 1_000)));
   seeded.push(...(await seed(t.id, 90, { id: req.id, title: req.title })));
-  const { ddbClient } = await import('../../lib/store/client');
-  ddbClient.middlewareStack.add(
-    (next, context) => (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'countCursorCommands' },
-  );
+  await recordDynamoDbCommands(sent);
 }, 120_000);
 afterAll(() => stack.close());
 

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { startStack, type Stack, type TestTenant } from '../helpers/stack';
-import { eventsFromRecord, type WebhookEvent } from '../../lib/webhooks/events';
+import { startStack, type Stack, type TestTenant, collectEvents } from '../helpers/stack';
+import type { WebhookEvent } from '../../lib/webhooks/events';
 
 let stack: Stack;
 let t: TestTenant;
@@ -22,15 +22,7 @@ beforeAll(async () => {
   t = await stack.tenant();
   other = await stack.tenant();
   token = await t.token(['*']);
-  const { startStreamPoller } = await import('../../infra/local/stream');
-  poller = startStreamPoller({
-    endpoint: inject('dynamodbEndpoint'),
-    tableName: stack.tableName,
-    intervalMs: 50,
-    handler: async (e) => {
-      for (const r of e.Records) events.push(...eventsFromRecord(r));
-    },
-  });
+  poller = await collectEvents(stack.tableName, inject('dynamodbEndpoint'), events);
 });
 afterAll(async () => {
   await poller?.stop();

@@ -5,7 +5,7 @@
  * while the job runs, and back to two calls once the index has converged.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startStack, PASSWORD, type Stack } from '../helpers/stack';
+import { startStack, PASSWORD, type Stack, recordDynamoDbCommands } from '../helpers/stack';
 import { expectedEntries, expectedStuck, indexEntries, seedVaried } from '../helpers/stuck';
 
 let stack: Stack;
@@ -13,15 +13,8 @@ const sent: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack({ webhooks: {} });
-  const { ddbClient } = await import('../../lib/store/client');
-  ddbClient.middlewareStack.add(
-    (next, context) => (args) => {
-      // Only the summary's own calls: the gateway marks them (see summary()).
-      if (counting) sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'countStuckStreamCalls' },
-  );
+  // Only the summary's own calls: the gateway marks them (see summary()).
+  await recordDynamoDbCommands(sent, () => counting);
 }, 120_000);
 afterAll(() => stack.close());
 

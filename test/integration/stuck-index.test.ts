@@ -5,7 +5,7 @@
  * by hand here; stuck-index-stream.test.ts runs them from the table stream as npm start does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, PASSWORD, type Stack } from '../helpers/stack';
+import { startStack, PASSWORD, type Stack, recordDynamoDbCommands } from '../helpers/stack';
 import { expectedEntries, expectedStuck, indexEntries, seedVaried, type Seeded } from '../helpers/stuck';
 
 let stack: Stack;
@@ -13,14 +13,7 @@ const sent: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
-  const { ddbClient } = await import('../../lib/store/client');
-  ddbClient.middlewareStack.add(
-    (next, context) => (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'countStuckCalls' },
-  );
+  await recordDynamoDbCommands(sent);
 }, 120_000);
 afterAll(() => stack.close());
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { startStack, type Stack, type TestTenant, recordDynamoDbCommands } from '../helpers/stack';
 
 let stack: Stack;
 let t: TestTenant;
@@ -20,14 +20,7 @@ beforeAll(async () => {
   t = await stack.tenant();
   other = await stack.tenant();
   token = await t.token(['candidates:read', 'candidates:write', 'pipeline:write']);
-  const { ddbClient } = await import('../../lib/store/client');
-  ddbClient.middlewareStack.add(
-    (next, context) => (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'countCommands' },
-  );
+  await recordDynamoDbCommands(sent);
 });
 afterAll(() => stack.close());
 
