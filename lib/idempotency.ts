@@ -17,7 +17,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { AppError, ValidationError } from './errors';
 import { header } from './headers';
 import { logger } from './logger';
-import { metrics, MetricUnit } from './metrics';
+import { emitMetric } from './metrics';
 import { idempotencyStore } from './store/idempotency';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -60,9 +60,7 @@ export async function idempotent(
     throwOnNoIdempotencyKey: true,
     responseHook: (response) => {
       logger.info('idempotent replay', { route: opts.route });
-      metrics.addMetric('IdempotentReplays', MetricUnit.Count, 1);
-      // Written now: nothing else flushes stored metrics (lib/metrics.ts emits each one at once).
-      metrics.publishStoredMetrics();
+      emitMetric('IdempotentReplays');
       const r = response as unknown as APIGatewayProxyResult;
       return { ...r, headers: { ...r.headers, [REPLAYED_HEADER]: 'true' } } as never;
     },

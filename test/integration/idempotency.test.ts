@@ -49,8 +49,9 @@ describe('POST /api/v1/candidates with Idempotency-Key', () => {
   it('replays the first answer (status, body, headers) without a second write or event', async () => {
     const key = randomUUID();
     const name = `Idem ${key}`;
-    const { metrics } = await import('../../lib/metrics');
-    const spy = vi.spyOn(metrics, 'addMetric');
+    // emitMetric writes each metric through its own single-metric instance.
+    const { Metrics } = await import('@aws-lambda-powertools/metrics');
+    const spy = vi.spyOn(Metrics.prototype, 'addMetric');
     const first = await post({ name, email: 'idem@example.com' }, key);
     expect(first.status, first.text).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
