@@ -8,15 +8,13 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import { ddbClient, tableName } from './client';
 import { keys, TABLE_DEF } from './table';
 
-export const idempotencyPartition = (tenantId: string) => `${keys.tenantPartition(tenantId)}#IDEM`;
-
 export const idempotencyStore = (tenantId: string) =>
   new DynamoDBPersistenceLayer({
     tableName,
     awsSdkV3Client: ddbClient,
     keyAttr: TABLE_DEF.partitionKey,
     sortKeyAttr: TABLE_DEF.sortKey,
-    staticPkValue: idempotencyPartition(tenantId),
+    staticPkValue: keys.idempotencyPartition(tenantId),
     // Seconds since the epoch, as TTL needs: expired records vanish without a write of ours.
     expiryAttr: TABLE_DEF.ttlAttribute,
     statusAttr: 'idem_status',

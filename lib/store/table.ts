@@ -93,6 +93,8 @@ export const keys = {
   }),
   stageMovePrefix: (candidateId: string) => `HIST#${candidateId}#`,
   tenantPartition: t,
+  /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
+  idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
 };
 
 /** GSI1: candidates of one stage ordered by stage entry time (oldest first = longest waiting). */
