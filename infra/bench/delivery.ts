@@ -12,6 +12,7 @@
  */
 import '../local/quiet-sdk';
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDynamoDbLocal } from '../local/dynamodb';
 import { ensureTable, localClient } from '../local/table';
@@ -20,7 +21,7 @@ const total = Number(process.argv[2] ?? 3000);
 // The receiver runs in its own process: its TLS and HTTP work is not the worker's.
 const receiver = fork(join(import.meta.dirname, 'receiver.ts'), [], { execArgv: ['--import', 'tsx'], env: process.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const ask = (cmd: string) =>
-  new Promise<{ distinct: number; requests: number; connections: number }>((resolve) => {
+  new Promise<{ distinct: number; requests: number; connections: number; cpuMs: number }>((resolve) => {
     receiver.once('message', (m) => resolve(m as never));
     receiver.send({ cmd });
   });
@@ -40,6 +41,22 @@ const timing = (prefix: string) => (next: (a: unknown) => Promise<unknown>, ctx:
   } finally {
     time(`${prefix} ${String(ctx.commandName).replace('Command', '')}`, performance.now() - t);
   }
+};
+
+/** CPU time (user + system) a process has used so far, from /proc; undefined where there is none. */
+const cpuMsOf = (pid: number): number | undefined => {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux); the
+    // command name (field 2) is in parentheses and may hold spaces, so count from its end.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+};
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 };
 
 const ddbLocal = await startDynamoDbLocal();
@@ -88,6 +105,7 @@ try {
   }
 
   let handled = 0;
+  const cpuBefore = { worker: ownCpuMs(), table: cpuMsOf(ddbLocal.pid), receiver: (await ask('stats')).cpuMs };
   const started = performance.now();
   let handlerMs = 0;
   const poller = startQueuePoller(
@@ -113,6 +131,7 @@ try {
     await new Promise((r) => setTimeout(r, 5));
   }
   const wall = (performance.now() - started) / 1000;
+  const cpuAfter = { worker: ownCpuMs(), table: cpuMsOf(ddbLocal.pid), receiver: (await ask('stats')).cpuMs };
   await poller.stop();
 
   // Nothing lost: every event reached the receiver, every attempt is in the log, the endpoint is healthy.
@@ -141,6 +160,15 @@ try {
     `  one delivery worker, pre-filled queue of ${n} (batch ${DELIVERY_BATCH_SIZE}, ${DELIVERY_MAX_CONCURRENCY} batches at once): ` +
       `${(n / wall).toFixed(0)} deliveries/s (${wall.toFixed(2)} s wall)` +
       `  [check: ${distinct} distinct events received (${requests} requests over ${connections} TLS connections), ${attempts} attempts logged, failure_count ${after?.failure_count}: ${ok ? 'exact' : 'MISMATCH'}]`,
+  );
+  // CPU per delivery does not depend on what else the machine runs, as deliveries/s does: it is
+  // the figure to compare two versions of the worker by on a busy machine.
+  const perDelivery = (k: keyof typeof cpuBefore) => {
+    const [a, b] = [cpuBefore[k], cpuAfter[k]];
+    return a === undefined || b === undefined ? 'not measured (no /proc)' : `${((b - a) / n).toFixed(3)} ms`;
+  };
+  console.log(
+    `  CPU per delivery: worker and local SQS ${perDelivery('worker')}, DynamoDB Local ${perDelivery('table')}, receiver ${perDelivery('receiver')}`,
   );
   console.log(`RESULT delivery_per_s=${(n / wall).toFixed(1)} ok=${ok}`);
   if (profile) {

@@ -1,6 +1,6 @@
 /**
  * The delivery bench's HTTPS receiver, in a process of its own (as a real receiver is): answers
- * 204 to every POST, and counts requests, distinct `webhook-id`s and TLS connections. The parent
+ * 204 to every POST, and counts requests, distinct `webhook-id`s, TLS connections and its own CPU time. The parent
  * talks to it over IPC: `{ cmd: 'reset' }`, `{ cmd: 'stats' }`; it first sends `{ port }`.
  */
 import { readFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ process.on('message', (m: { cmd: string }) => {
     requests = 0;
     connections = 0;
   }
-  process.send!({ distinct: seen.size, requests, connections });
+  const { user, system } = process.cpuUsage();
+  process.send!({ distinct: seen.size, requests, connections, cpuMs: (user + system) / 1000 });
 });
 process.on('disconnect', () => process.exit(0));
