@@ -99,8 +99,10 @@ async function endpointDisabled(msg: DeliveryMessage, endpoint: Endpoint, reason
     { id, type: ENDPOINT_DISABLED_EVENT, tenantId: msg.tenantId, timestamp: at, data: { webhookId: endpoint.id, reason, disabledAt: at } },
     tenantSlug,
   );
+  // Kept once here, not by each of the deliveries.
+  await putEvent(msg.tenantId, { event_id: id, event_type: ENDPOINT_DISABLED_EVENT, body });
   await enqueue(
-    others.map((e) => ({ v: 1 as const, eventId: id, eventType: ENDPOINT_DISABLED_EVENT, tenantId: msg.tenantId, endpointId: e.id, body })),
+    others.map((e) => ({ v: 1 as const, eventId: id, eventType: ENDPOINT_DISABLED_EVENT, tenantId: msg.tenantId, endpointId: e.id, body, kept: true as const })),
   );
 }
 
@@ -160,8 +162,9 @@ async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: BatchStat
     await replayFinished(msg, false);
     return;
   }
-  // Keep the body for resend and replay (30 days, as attempts). Once per series is enough.
-  const kept = attempt === 1 ? eventItem(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body }) : undefined;
+  // Keep the body for resend and replay (30 days, as attempts), unless whoever queued the message
+  // already did (the fan-out, once per event). Once per series is enough.
+  const kept = attempt === 1 && !msg.kept ? eventItem(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body }) : undefined;
 
   const startedAt = new Date();
   const result = await sendWebhook(
@@ -280,7 +283,7 @@ async function runReplay(msg: ReplayMessage, context: Context): Promise<void> {
     const events = await Promise.all(chunk.map((e) => getEvent(msg.tenantId, e.id)));
     const messages = events.flatMap((e) =>
       e
-        ? [{ v: 1 as const, eventId: e.event_id, eventType: e.event_type, tenantId: msg.tenantId, endpointId: msg.endpointId, body: e.body, series: `replay:${job.id}`, replayJob: job.id }]
+        ? [{ v: 1 as const, eventId: e.event_id, eventType: e.event_type, tenantId: msg.tenantId, endpointId: msg.endpointId, body: e.body, series: `replay:${job.id}`, replayJob: job.id, kept: true as const }]
         : [],
     );
     if (messages.length < chunk.length) logger.warn('replay: event bodies expired', { jobId: job.id, missing: chunk.length - messages.length });

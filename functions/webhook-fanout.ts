@@ -3,6 +3,11 @@
  * endpoints subscribed to the events it stands for and enqueues one message per (event,
  * endpoint). A record whose messages cannot all be enqueued fails on its own and is retried
  * from there (batchItemFailures); event ids stay the same, so nothing is lost or renamed.
+ *
+ * Each event that has a message is kept first (its body, for resend and replay, 30 days): once
+ * per event rather than once per endpoint by each delivery, and for the whole stream batch in one
+ * round of BatchWriteItem calls. A record whose bodies could not be written sends nothing and
+ * fails, so no message goes out for an event that is not kept.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
@@ -11,8 +16,8 @@ import { logger } from '../lib/logger';
 import { emitMetric, metrics } from '../lib/metrics';
 import { ddbClient } from '../lib/store/client';
 import { getTenant } from '../lib/store/tenants';
-import { listEndpoints, type Endpoint } from '../lib/store/webhooks';
-import { envelope, eventsFromRecord } from '../lib/webhooks/events';
+import { eventItem, listEndpoints, writeLogItems, type Endpoint } from '../lib/store/webhooks';
+import { envelope, eventsFromRecord, type WebhookEvent } from '../lib/webhooks/events';
 import { queueConfig, sqs, type DeliveryMessage } from '../lib/webhooks/queue';
 import { tracer } from '../lib/tracer';
 
@@ -36,17 +41,32 @@ const slugOf = (tenantId: string) => {
   return slugs.get(tenantId)!;
 };
 
-async function fanOut(record: DynamoDBRecord, endpointsOf: (tenantId: string) => Promise<Endpoint[]>) {
+/** What one stream record stands for: its events, and the messages to send for them. */
+interface Plan {
+  events: WebhookEvent[];
+  messages: DeliveryMessage[];
+  /** The kept bodies of the events that have at least one message. */
+  kept: Record<string, unknown>[];
+}
+
+async function plan(record: DynamoDBRecord, endpointsOf: (tenantId: string) => Promise<Endpoint[]>): Promise<Plan> {
   const events = eventsFromRecord(record);
-  if (!events.length) return { events: 0, messages: 0 };
+  if (!events.length) return { events, messages: [], kept: [] };
   const tenantId = events[0]!.tenantId;
   const [slug, endpoints] = await Promise.all([slugOf(tenantId), endpointsOf(tenantId)]);
-  const messages: DeliveryMessage[] = events.flatMap((e) => {
+  const messages: DeliveryMessage[] = [];
+  const kept: Record<string, unknown>[] = [];
+  for (const e of events) {
     const body = envelope(e, slug);
-    return endpoints
-      .filter((ep) => ep.active && (ep.events as string[]).includes(e.type))
-      .map((ep) => ({ v: 1 as const, eventId: e.id, eventType: e.type, tenantId, endpointId: ep.id, body }));
-  });
+    const to = endpoints.filter((ep) => ep.active && (ep.events as string[]).includes(e.type));
+    if (!to.length) continue;
+    kept.push(eventItem(tenantId, { event_id: e.id, event_type: e.type, body }));
+    for (const ep of to) messages.push({ v: 1, eventId: e.id, eventType: e.type, tenantId, endpointId: ep.id, body, kept: true });
+  }
+  return { events, messages, kept };
+}
+
+async function send(messages: DeliveryMessage[]) {
   for (let i = 0; i < messages.length; i += 10) {
     const batch = messages.slice(i, i + 10);
     const res = await sqs.send(
@@ -57,8 +77,6 @@ async function fanOut(record: DynamoDBRecord, endpointsOf: (tenantId: string) =>
     );
     if (res.Failed?.length) throw new Error(`SQS refused ${res.Failed.length} of ${batch.length} messages`);
   }
-  logger.debug('fanned out', { event_ids: events.map((e) => e.id), messages: messages.length });
-  return { events: events.length, messages: messages.length };
 }
 
 export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
@@ -71,15 +89,22 @@ export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
     if (!cache.has(tenantId)) cache.set(tenantId, listEndpoints(tenantId));
     return cache.get(tenantId)!;
   };
-  // Sequential, so a batch's messages are enqueued in stream order. Records after a failed one
-  // still go out, and go out again when Lambda retries from the failure: at least once.
+  // Plan every record first (endpoints read once per tenant), then keep all their bodies at once.
+  const plans = new Map(event.Records.map((r) => [r, plan(r, endpointsOf)]));
+  const settled = await Promise.all([...plans.values()].map((p) => p.then((v) => v, () => undefined)));
+  const unwritten = new Set(await writeLogItems(settled.flatMap((p) => p?.kept ?? [])));
+  // Then send, record by record and in stream order. Records after a failed one still go out,
+  // and go out again when Lambda retries from the failure: at least once.
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
   const result = await processPartialResponse(
     event,
     async (r: DynamoDBRecord) => {
-      const n = await fanOut(r, endpointsOf);
-      fanned.events += n.events;
-      fanned.messages += n.messages;
+      const p = await plans.get(r)!;
+      if (p.kept.some((i) => unwritten.has(i))) throw new Error('event bodies not kept; the record is retried');
+      await send(p.messages);
+      logger.debug('fanned out', { event_ids: p.events.map((e) => e.id), messages: p.messages.length });
+      fanned.events += p.events.length;
+      fanned.messages += p.messages.length;
     },
     new BatchProcessor(EventType.DynamoDBStreams),
     { context, processInParallel: false, throwOnFullBatchFailure: false },

@@ -70,7 +70,7 @@ try {
   const { ddbClient, ddb, tableName } = await import('../../lib/store/client');
   const { sqs } = await import('../../lib/webhooks/queue');
   const { createTenant } = await import('../../lib/store/tenants');
-  const { putEndpoint, getEndpoint } = await import('../../lib/store/webhooks');
+  const { putEndpoint, getEndpoint, eventItem, writeLogItems } = await import('../../lib/store/webhooks');
   const { generateSecret } = await import('../../lib/webhooks/sign');
   const { keys } = await import('../../lib/store/table');
   const { SendMessageBatchCommand, GetQueueAttributesCommand } = await import('@aws-sdk/client-sqs');
@@ -94,8 +94,11 @@ try {
       timestamp: new Date().toISOString(),
       tenantSlug: 'bench',
     });
-    return { v: 1, eventId, eventType: 'candidate.created', tenantId: tenant.id, endpointId: endpoint.id, body };
+    return { v: 1, eventId, eventType: 'candidate.created', tenantId: tenant.id, endpointId: endpoint.id, body, kept: true };
   });
+  // The fan-out keeps each event's body before it queues the event's messages: so does the fill.
+  const unkept = await writeLogItems(messages.map((m) => eventItem(tenant.id, { event_id: m.eventId, event_type: m.eventType, body: m.body })));
+  if (unkept.length) throw new Error(`${unkept.length} event bodies not written`);
   for (let i = 0; i < n; i += 100) {
     await Promise.all(
       Array.from({ length: 10 }, (_, k) => messages.slice(i + k * 10, i + k * 10 + 10)).filter((b) => b.length).map((batch) =>

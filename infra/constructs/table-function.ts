@@ -67,7 +67,7 @@ export const BUNDLING: BundlingOptions = {
  * the authorizers and the delivery function get partition-confined grants instead (PARTITION_GRANTS).
  */
 export type TableAccess = 'none' | 'read' | 'write' | ConfinedAccess;
-export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhooks';
+export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhooks' | 'fanout';
 
 /**
  * Exactly the DynamoDB actions the code uses (lib/store): GetItem and Query to read; grantReadData
@@ -115,6 +115,13 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // workspace's other endpoints (endpoint_disabled event) and a replay job's scan of the log.
   // BatchWriteItem: a batch's attempt records and kept bodies, 25 per call, in the same partitions.
   webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
+  // The stream fan-out reads a workspace's slug (its tenant item) and its endpoints, and keeps the
+  // bodies of the events it queues (BatchWriteItem, webhook partitions only). No index, and no
+  // write outside the webhook partitions.
+  fanout: [
+    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], leadingKeys: TENANT_LEADING_KEYS },
+    { actions: ['dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS },
+  ],
 };
 export const ACCESS_RANK: Route['access'][] = ['none', 'read', 'write'];
 

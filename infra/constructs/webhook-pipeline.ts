@@ -103,10 +103,10 @@ export class WebhookPipeline extends Concern {
 
     const queueEnv = { WEBHOOK_QUEUE_URL: deliveryQueue.queueUrl, WEBHOOK_DLQ_URL: deliveryDlq.queueUrl };
 
-    // Reads tenants and endpoints, writes nothing to the table. Records are handled in order, each
+    // Reads tenants and endpoints and keeps event bodies ('fanout' access). Records are handled in order, each
     // with one SQS call per 10 messages: 60 s leaves room for throttling retries, since a timeout
     // re-runs the whole batch and repeats deliveries (receivers deduplicate by event id).
-    const fanout = tableFunction(FANOUT_MODULE, 'read', Duration.seconds(60), 'Webhooks: table stream -> delivery queue', queueEnv);
+    const fanout = tableFunction(FANOUT_MODULE, 'fanout', Duration.seconds(60), 'Webhooks: table stream -> delivery queue', queueEnv);
     deliveryQueue.grantSendMessages(fanout);
     fanout.addEventSource(
       new DynamoEventSource(props.table, {

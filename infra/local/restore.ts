@@ -92,6 +92,7 @@ export async function restorePending(opts: {
         ...(a.series && { series: a.series }),
         ...(a.series?.startsWith('replay:') && { replayJob: a.series.slice('replay:'.length) }),
         attemptsBefore: a.attempt,
+        kept: true,
       },
       delay,
     );

@@ -189,6 +189,7 @@ const message = {
     timestamp: '2026-11-20T09:30:00.000Z',
     tenantSlug: DEMO.slug,
   }),
+  kept: true,
 };
 writeFileSync(
   join(dir, 'webhook-delivery.json'),

@@ -245,6 +245,7 @@ export async function resendEvent(p: SessionPrincipal, id: string, body: ResendB
       endpointId: endpoint.id,
       body: event.body,
       series: `resend:${newId()}`,
+      kept: true,
     },
   ]);
   return { success: true, event_id: event.event_id };

@@ -34,6 +34,12 @@ export const DeliveryMessage = z.object({
    * scheduled retry after a restart, so the attempt numbers go on where they stopped.
    */
   attemptsBefore: z.optional(z.int()),
+  /**
+   * The body is already kept in the table (the fan-out wrote it before queueing; a resend or a
+   * replay read it from there): the delivery does not write it again. Without it (a message
+   * queued by an older version), the first attempt keeps the body as it used to.
+   */
+  kept: z.optional(z.literal(true)),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessage>;
 
