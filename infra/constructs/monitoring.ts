@@ -130,7 +130,7 @@ export class Monitoring extends Concern {
     });
     // The authorizers failing (crash, timeout, bad policy) answer 500 before any route runs.
     // Keyed by the access log's `service` field, so that each stage counts its own. No default
-    // value: CloudWatch Logs takes none for a metric with dimensions, and no data is no failure.
+    // value, so nothing is published per ordinary request: the alarm reads no data as no failure.
     const authorizerFailures = new logs.MetricFilter(this, 'AuthorizerFailureFilter', {
       logGroup: props.accessLogs,
       filterPattern: logs.FilterPattern.any(
