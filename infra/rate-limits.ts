@@ -62,7 +62,8 @@ export class TokenRateLimits extends Construct {
     // reference to the plan from the function (its environment, or its default policy, which it
     // depends on) would close a cycle plan -> stage -> deployment -> methods -> function.
     const planName = `${Stack.of(this).stackName}-api-tokens`;
-    const region = Stack.of(this).region;
+    // Partition and region of the stack (aws, aws-cn, aws-us-gov...): tokens until deploy time.
+    const { partition, region } = Stack.of(this);
     const policy = (id: string, modules: string[], statements: iam.PolicyStatement[]) => {
       const roles = modules.map((m) => props.functions.get(m)).filter((f): f is NodejsFunction => !!f);
       for (const fn of roles) fn.addEnvironment('USAGE_PLAN_NAME', planName);
@@ -70,20 +71,20 @@ export class TokenRateLimits extends Construct {
       const created = new iam.Policy(this, id, { roles: roles.map((f) => f.role!), statements });
       // test/unit/nag.test.ts: the key ids are made at run time, one per token.
       Validations.of(created).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::arn:aws:apigateway:<AWS::Region>::/apikeys/*]',
+        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]',
         reason: 'DeleteApiKey only, on the usage keys the token routes create at run time (one per API token), whose ids cannot be known at deploy time; a tag condition on the keys could narrow it further.',
       });
     };
     policy('CreateKeysPolicy', USAGE_KEY_CREATORS, [
       // GetUsagePlans finds the plan by name; CreateApiKey is POST /apikeys; CreateUsagePlanKey is
       // POST /usageplans/{id}/keys (this plan only); DeleteApiKey rolls back a key the plan refused.
-      new iam.PolicyStatement({ actions: ['apigateway:GET'], resources: [`arn:aws:apigateway:${region}::/usageplans`] }),
-      new iam.PolicyStatement({ actions: ['apigateway:POST'], resources: [`arn:aws:apigateway:${region}::/apikeys`, `arn:aws:apigateway:${region}::/usageplans/${this.plan.usagePlanId}/keys`] }),
-      new iam.PolicyStatement({ actions: ['apigateway:DELETE'], resources: [`arn:aws:apigateway:${region}::/apikeys/*`] }),
+      new iam.PolicyStatement({ actions: ['apigateway:GET'], resources: [`arn:${partition}:apigateway:${region}::/usageplans`] }),
+      new iam.PolicyStatement({ actions: ['apigateway:POST'], resources: [`arn:${partition}:apigateway:${region}::/apikeys`, `arn:${partition}:apigateway:${region}::/usageplans/${this.plan.usagePlanId}/keys`] }),
+      new iam.PolicyStatement({ actions: ['apigateway:DELETE'], resources: [`arn:${partition}:apigateway:${region}::/apikeys/*`] }),
     ]);
     // DeleteApiKey is DELETE /apikeys/{id}.
     policy('DeleteKeysPolicy', USAGE_KEY_DELETERS, [
-      new iam.PolicyStatement({ actions: ['apigateway:DELETE'], resources: [`arn:aws:apigateway:${region}::/apikeys/*`] }),
+      new iam.PolicyStatement({ actions: ['apigateway:DELETE'], resources: [`arn:${partition}:apigateway:${region}::/apikeys/*`] }),
     ]);
 
     const headers = (retryAfter: string) => ({

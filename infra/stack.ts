@@ -132,6 +132,7 @@ export class TalentPipelineStack extends Stack {
       accessLogs: routeApi.accessLogs,
       alarmTopic: props.alarmTopic,
       alarmEmail: props.alarmEmail,
+      serviceName: stage.serviceName,
     });
 
     new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The workspace console; the API is under /api on the same origin' });

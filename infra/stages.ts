@@ -11,6 +11,13 @@ export type StageName = (typeof STAGE_NAMES)[number];
 
 export interface StageConfig {
   name: StageName;
+  /**
+   * POWERTOOLS_SERVICE_NAME of every function (lib/env.ts SERVICE_NAME): the `service` dimension
+   * of the EMF metrics and the `service` key of the log lines. One per stage, so that stages in
+   * one account keep apart the metrics in the shared `TalentPipeline` namespace, and each stage's
+   * alarms and dashboard read only its own (infra/constructs/monitoring.ts).
+   */
+  serviceName: string;
   /** The table: kept (and protected from deletion) in prod, deleted with a dev stack. */
   tableRemovalPolicy: RemovalPolicy;
   tableDeletionProtection: boolean;
@@ -25,6 +32,7 @@ export interface StageConfig {
 export const STAGES: Record<StageName, StageConfig> = {
   dev: {
     name: 'dev',
+    serviceName: 'talent-pipeline-dev',
     tableRemovalPolicy: RemovalPolicy.DESTROY,
     tableDeletionProtection: false,
     logRetention: logs.RetentionDays.ONE_WEEK,
@@ -33,6 +41,7 @@ export const STAGES: Record<StageName, StageConfig> = {
   },
   prod: {
     name: 'prod',
+    serviceName: 'talent-pipeline-prod',
     tableRemovalPolicy: RemovalPolicy.RETAIN,
     tableDeletionProtection: true,
     logRetention: logs.RetentionDays.ONE_MONTH,

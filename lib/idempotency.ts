@@ -46,7 +46,10 @@ interface Payload {
 
 /**
  * Run `respond` once per (tenant, route, key). `route` is the route table's "METHOD /path"; the
- * payload compared on retries is the path parameters and the JSON body (key order does not matter).
+ * payload compared on retries is the path parameters and the JSON body. The body is the object
+ * middy's http-json-body-parser made of `event.body`, not its bytes, and Powertools sorts keys
+ * before hashing, so key order and whitespace between tokens do not matter
+ * (test/integration/idempotency-payload.test.ts).
  */
 export async function idempotent(
   opts: { tenantId: string; route: string; key: string; event: APIGatewayProxyEvent; context: Context },

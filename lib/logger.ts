@@ -1,4 +1,5 @@
 /** Structured JSON logs (Powertools), one logger per cold start. Never log headers or bodies. */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { SERVICE_NAME } from './env';
 
-export const logger = new Logger({ serviceName: 'talent-pipeline' });
+export const logger = new Logger({ serviceName: SERVICE_NAME });

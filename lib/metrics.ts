@@ -2,11 +2,14 @@
  * CloudWatch metrics in Embedded Metric Format (Powertools): one JSON log line per flush, turned
  * into metrics by CloudWatch Logs, so no PutMetricData call and no extra IAM. One per cold start.
  * Namespace `TalentPipeline`; the names are listed in the README ("Logs, metrics and traces").
+ * Every metric carries the `service` dimension, which is per stage when deployed (lib/env.ts
+ * SERVICE_NAME), and the alarms and dashboard read their own stage's (infra/constructs/monitoring.ts).
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MetricUnit as Unit } from '@aws-lambda-powertools/metrics/types';
+import { SERVICE_NAME } from './env';
 
-export const metrics = new Metrics({ namespace: 'TalentPipeline', serviceName: 'talent-pipeline' });
+export const metrics = new Metrics({ namespace: 'TalentPipeline', serviceName: SERVICE_NAME });
 export { MetricUnit };
 
 /**

@@ -16,8 +16,9 @@
  * - responses are never recorded as metadata: they can hold candidate PII.
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
+import { SERVICE_NAME } from './env';
 
-export const tracer = new Tracer({ serviceName: 'talent-pipeline', captureHTTPsRequests: false });
+export const tracer = new Tracer({ serviceName: SERVICE_NAME, captureHTTPsRequests: false });
 
 // A call outside any segment (at init, or a local run with AWS_EXECUTION_ENV set) must not print
 // an error per call. Powertools sets AWS_XRAY_CONTEXT_MISSING for this, but in an ES module

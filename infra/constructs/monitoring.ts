@@ -21,9 +21,11 @@ import { Concern } from './concern';
 import { pascal } from './table-function';
 import type { WebhookPipeline } from './webhook-pipeline';
 
-/** EMF namespace and the service dimension every metric of lib/metrics.ts carries. */
+/**
+ * EMF namespace of lib/metrics.ts. Its metrics also carry the `service` dimension, the stage's
+ * service name (infra/stages.ts), and everything here reads only its own stage's.
+ */
 export const METRICS_NAMESPACE = 'TalentPipeline';
-export const METRICS_SERVICE = 'talent-pipeline';
 /** Counted from the API access log: requests API Gateway refused because an authorizer failed. */
 export const AUTHORIZER_FAILURES_METRIC = 'AuthorizerFailures';
 
@@ -55,6 +57,11 @@ export interface MonitoringProps {
   alarmTopic?: sns.ITopic;
   /** Subscribed to the stack's own topic; the address must confirm by email. */
   alarmEmail?: string;
+  /**
+   * The stage's service name (infra/stages.ts): the `service` dimension of its EMF metrics, and
+   * of the authorizer failures counted from the access log, which carries it as `service`.
+   */
+  serviceName: string;
 }
 
 export class Monitoring extends Concern {
@@ -122,6 +129,8 @@ export class Monitoring extends Concern {
       evaluationPeriods: 3,
     });
     // The authorizers failing (crash, timeout, bad policy) answer 500 before any route runs.
+    // Keyed by the access log's `service` field, so that each stage counts its own. No default
+    // value, so nothing is published per ordinary request: the alarm reads no data as no failure.
     const authorizerFailures = new logs.MetricFilter(this, 'AuthorizerFailureFilter', {
       logGroup: props.accessLogs,
       filterPattern: logs.FilterPattern.any(
@@ -131,8 +140,8 @@ export class Monitoring extends Concern {
       metricNamespace: METRICS_NAMESPACE,
       metricName: AUTHORIZER_FAILURES_METRIC,
       metricValue: '1',
-      defaultValue: 0,
-    }).metric({ period: five, statistic: cloudwatch.Stats.SUM, dimensionsMap: {} });
+      dimensions: { service: '$.service' },
+    }).metric({ period: five, statistic: cloudwatch.Stats.SUM, dimensionsMap: { service: props.serviceName } });
     alarm('AuthorizerFailures', authorizerFailures, {
       alarmDescription: 'API Gateway answered 500 because an authorizer failed. Check the authorizer functions’ logs (README "Operating it").',
       threshold: 1,
@@ -207,7 +216,10 @@ export class Monitoring extends Concern {
     const stage = api.deploymentStage;
     const five = Duration.minutes(5);
     const emf = (metricName: string, statistic: string = cloudwatch.Stats.SUM) =>
-      new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: METRICS_SERVICE }, statistic, period: five });
+      new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: props.serviceName }, statistic, period: five });
+    // SEARCH matches an unquoted value partially and a quoted one exactly, so a stage's graphs
+    // show its own service only. The name is ours (infra/stages.ts), with no quote to escape.
+    const ofService = `service="${props.serviceName}"`;
     const routeLogGroups = props.routeModules.map((m) => props.functions.get(m)!.logGroup.logGroupName);
     const graph = (title: string, left: cloudwatch.IMetric[], width = 8) => new cloudwatch.GraphWidget({ title, left, width, height: 6 });
 
@@ -238,7 +250,7 @@ export class Monitoring extends Concern {
     );
     const byRoute = (statusClass: string) =>
       new cloudwatch.MathExpression({
-        expression: `SEARCH('{${METRICS_NAMESPACE},route,service,status_class} MetricName="ApiRequests" status_class="${statusClass}"', 'Sum', 300)`,
+        expression: `SEARCH('{${METRICS_NAMESPACE},route,service,status_class} MetricName="ApiRequests" ${ofService} status_class="${statusClass}"', 'Sum', 300)`,
         label: '',
         period: five,
       });
@@ -291,7 +303,7 @@ export class Monitoring extends Concern {
       // Powertools adds function_name to ColdStart: one line per function.
       graph('Cold starts per function', [
         new cloudwatch.MathExpression({
-          expression: `SEARCH('{${METRICS_NAMESPACE},function_name,service} MetricName="ColdStart"', 'Sum', 300)`,
+          expression: `SEARCH('{${METRICS_NAMESPACE},function_name,service} MetricName="ColdStart" ${ofService}', 'Sum', 300)`,
           label: '',
           period: five,
         }),

@@ -76,13 +76,19 @@ const ACCESS_LOG_FIELDS: Record<string, string> = {
   principalId: apigateway.AccessLogField.contextAuthorizerPrincipalId(),
   tenantId: apigateway.AccessLogField.contextAuthorizer('tenantId'),
 };
-/** One JSON object per request; `$context.error.messageString` is already a quoted JSON string. */
-const ACCESS_LOG_FORMAT = apigateway.AccessLogFormat.custom(
-  `{${[
-    ...Object.entries(ACCESS_LOG_FIELDS).map(([k, v]) => `"${k}":"${v}"`),
-    `"error":${apigateway.AccessLogField.contextErrorMessageString()}`,
-  ].join(',')}}`,
-);
+/**
+ * One JSON object per request; `$context.error.messageString` is already a quoted JSON string.
+ * `service` is the stage's service name as a constant: the authorizer-failure metric filter
+ * (infra/constructs/monitoring.ts) takes its dimension from it, like the functions' EMF metrics.
+ */
+const accessLogFormat = (serviceName: string) =>
+  apigateway.AccessLogFormat.custom(
+    `{${[
+      `"service":${JSON.stringify(serviceName)}`,
+      ...Object.entries(ACCESS_LOG_FIELDS).map(([k, v]) => `"${k}":"${v}"`),
+      `"error":${apigateway.AccessLogField.contextErrorMessageString()}`,
+    ].join(',')}}`,
+  );
 
 /**
  * Routes whose function reads ORIGIN_VERIFY, to believe CloudFront's viewer headers (lib/edge.ts):
@@ -137,7 +143,7 @@ export class RouteApi extends Concern {
         throttlingRateLimit: 50,
         throttlingBurstLimit: 100,
         accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
-        accessLogFormat: ACCESS_LOG_FORMAT,
+        accessLogFormat: accessLogFormat(props.stage.serviceName),
         // Execution logs at ERROR only: integration and authorizer failures, API Gateway's own
         // view of a 5xx. Data trace would write request headers (the bearer token) to logs.
         dataTraceEnabled: false,

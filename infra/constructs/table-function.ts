@@ -135,7 +135,7 @@ export interface TableFunctionProps {
   description?: string;
   /** Variables besides TABLE_NAME and the Powertools settings. */
   environment?: Record<string, string>;
-  /** The deployment stage: how long the function's logs are kept. */
+  /** The deployment stage: how long the function's logs are kept, and its service name. */
   stage: StageConfig;
 }
 
@@ -182,7 +182,8 @@ export class TableFunction extends Construct {
       bundling: BUNDLING,
       environment: {
         TABLE_NAME: props.table.tableName,
-        POWERTOOLS_SERVICE_NAME: 'talent-pipeline',
+        // Per stage: the `service` dimension of every metric (infra/stages.ts).
+        POWERTOOLS_SERVICE_NAME: props.stage.serviceName,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...props.environment,
       },

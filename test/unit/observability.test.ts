@@ -20,6 +20,7 @@ import {
   TalentPipelineStack,
   type TalentPipelineStackProps,
 } from '../../infra/stack';
+import { STAGES } from '../../infra/stages';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -191,7 +192,7 @@ describe('dashboard', () => {
     expect(d.Properties.DashboardName).toBe('TalentPipeline');
     const text = body();
     for (const cls of ['2xx', '4xx', '5xx']) {
-      expect(text).toContain(`SEARCH('{${METRICS_NAMESPACE},route,service,status_class} MetricName=\\"ApiRequests\\" status_class=\\"${cls}\\"'`);
+      expect(text).toContain(`SEARCH('{${METRICS_NAMESPACE},route,service,status_class} MetricName=\\"ApiRequests\\" service=\\"${STAGES.prod.serviceName}\\" status_class=\\"${cls}\\"'`);
     }
     expect(text).toContain('filter message = \\"request completed\\"');
     expect(text).toContain('pct(duration_ms, 99) as p99');
@@ -204,7 +205,7 @@ describe('dashboard', () => {
   it('shows the webhook pipeline with the contract’s metric names, the failure queues and the stream', () => {
     const text = body();
     for (const name of ['EventsFannedOut', 'DeliveriesSucceeded', 'DeliveriesFailed', 'DeliveryLatency', 'EndpointsDisabled', 'LoginsFailed', 'Lockouts']) {
-      expect(text, name).toContain(`"${METRICS_NAMESPACE}","${name}","service","talent-pipeline"`);
+      expect(text, name).toContain(`"${METRICS_NAMESPACE}","${name}","service","${STAGES.prod.serviceName}"`);
     }
     expect(text).toContain(`MetricName=\\"ColdStart\\"`);
     for (const metric of ['ApproximateNumberOfMessagesVisible', 'ApproximateAgeOfOldestMessage', 'IteratorAge']) expect(text).toContain(`"${metric}"`);
