@@ -326,7 +326,7 @@ describe('functions', () => {
       expect(p.Handler, id).toBe('index.handler');
       const env = p.Environment.Variables;
       expect(env.TABLE_NAME, id).toEqual({ Ref: table });
-      expect(env.POWERTOOLS_SERVICE_NAME, id).toBe('talent-pipeline');
+      expect(env.POWERTOOLS_SERVICE_NAME, id).toBe('talent-pipeline-prod');
       expect(env.POWERTOOLS_LOG_LEVEL, id).toBe('INFO');
       expect(env.NODE_OPTIONS ?? '', id).not.toMatch(/enable-source-maps/);
     }
