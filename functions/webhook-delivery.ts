@@ -13,7 +13,7 @@ import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/cli
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../lib/logger';
 import { ddbClient } from '../lib/store/client';
-import { emitMetric, metrics, MetricUnit } from '../lib/metrics';
+import { emitMetric, invocationMetrics, metrics, MetricUnit } from '../lib/metrics';
 import { ENDPOINT_DISABLED_EVENT } from '../lib/model';
 import {
   attemptItem,
@@ -115,6 +115,8 @@ async function endpointDisabled(msg: DeliveryMessage, endpoint: Endpoint, reason
  */
 class BatchState {
   private endpoints = new Map<string, Promise<Endpoint | undefined>>();
+  /** The batch's per-delivery metrics, written as one EMF line at the end of the invocation. */
+  readonly metrics = invocationMetrics();
   /** Log items of successful deliveries, by the message they record. */
   readonly logs = new Map<string, { items: Record<string, unknown>[]; tenantId: string; endpointId: string; at: string; replay?: DeliveryMessage }>();
 
@@ -199,11 +201,11 @@ async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: BatchStat
     error: category,
     duration_ms: base.duration_ms,
   };
-  emitMetric('DeliveryAttempt', attempt);
-  emitMetric('DeliveryLatency', result.durationMs, MetricUnit.Milliseconds);
+  batch.metrics.add('DeliveryAttempt', attempt);
+  batch.metrics.add('DeliveryLatency', result.durationMs, MetricUnit.Milliseconds);
   if (category === null) {
     logger.debug('delivery succeeded', outcome);
-    emitMetric('DeliveriesSucceeded');
+    batch.metrics.add('DeliveriesSucceeded');
     const logged = attemptItem(msg.tenantId, endpoint.id, { ...base, success: true, next_attempt_at: null, dead_lettered: false }, series);
     if (endpoint.failure_count || endpoint.failing_since) {
       // A failing endpoint's run ends now (failure_count back to 0): in order, at once.
@@ -218,7 +220,7 @@ async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: BatchStat
     return;
   }
   logger.info('delivery failed', outcome);
-  emitMetric('DeliveriesFailed');
+  batch.metrics.add('DeliveriesFailed');
   if (kept) await putEvent(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body });
 
   // 410 Gone: the receiver asks us to stop (Standard Webhooks).
@@ -313,10 +315,14 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
   // A batch whose every record failed is normal here (one receiver down), not an invocation error.
   const batch = new BatchState();
-  const response = await processPartialResponse(event, (r: SQSRecord) => handle(r, context, batch), new BatchProcessor(EventType.SQS), {
-    context,
-    throwOnFullBatchFailure: false,
-  });
-  const lost = await batch.flush();
-  return { batchItemFailures: [...response.batchItemFailures, ...lost.map((itemIdentifier) => ({ itemIdentifier }))] };
+  try {
+    const response = await processPartialResponse(event, (r: SQSRecord) => handle(r, context, batch), new BatchProcessor(EventType.SQS), {
+      context,
+      throwOnFullBatchFailure: false,
+    });
+    const lost = await batch.flush();
+    return { batchItemFailures: [...response.batchItemFailures, ...lost.map((itemIdentifier) => ({ itemIdentifier }))] };
+  } finally {
+    batch.metrics.flush();
+  }
 };

@@ -9,7 +9,8 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MetricUnit as Unit } from '@aws-lambda-powertools/metrics/types';
 import { SERVICE_NAME } from './env';
 
-export const metrics = new Metrics({ namespace: 'TalentPipeline', serviceName: SERVICE_NAME });
+const NAMESPACE = 'TalentPipeline';
+export const metrics = new Metrics({ namespace: NAMESPACE, serviceName: SERVICE_NAME });
 export { MetricUnit };
 
 /**
@@ -26,4 +27,28 @@ export function emitMetric(
   const single = metrics.singleMetric();
   if (Object.keys(dimensions).length) single.addDimensions(dimensions);
   single.addMetric(name, unit, value);
+}
+
+/**
+ * Metrics of one invocation, held and written together by `flush()` as one EMF line: Powertools
+ * puts the values of one name in an array (a new line after 100). For functions that emit per
+ * record: a delivery batch of 50 writes one line instead of 150, and reads its settings from the
+ * environment once instead of per metric (which was 4% of a delivery worker's CPU in the bench's
+ * profile). An instance of its own per invocation, so invocations that overlap share nothing.
+ * Call `flush()` in a `finally`.
+ */
+export function invocationMetrics() {
+  const held = new Metrics({ namespace: NAMESPACE, serviceName: SERVICE_NAME });
+  let count = 0;
+  return {
+    add(name: string, value = 1, unit: Unit = MetricUnit.Count) {
+      held.addMetric(name, unit, value);
+      count++;
+    },
+    flush() {
+      // Powertools warns about an empty flush; an invocation with nothing to report is normal.
+      if (count > 0) held.publishStoredMetrics();
+      count = 0;
+    },
+  };
 }

@@ -282,7 +282,7 @@ describe('metrics (EMF)', () => {
     expect(api).toBeDefined();
     expect(api!._aws.CloudWatchMetrics[0].Dimensions[0]).toEqual(expect.arrayContaining(['route', 'status_class']));
     const latency = metricLines('DeliveryLatency')[0]!;
-    expect(latency._aws.CloudWatchMetrics[0].Metrics[0]).toMatchObject({ Unit: 'Milliseconds' });
+    expect(latency._aws.CloudWatchMetrics[0].Metrics.find((m: { Name: string }) => m.Name === 'DeliveryLatency')).toMatchObject({ Unit: 'Milliseconds' });
   });
 });
 

@@ -201,9 +201,15 @@ describe('the delivery', () => {
       body: JSON.stringify({ event: 'candidate.created', data: { candidateId: eventId }, timestamp: new Date().toISOString(), tenantSlug: 't' }),
       ...extra,
     });
+    const out: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      out.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stdout.write;
     const { result, log } = await watch(() =>
       handler({ Records: [record(0, message('evt_kept_by_fanout', { kept: true })), record(1, message('evt_queued_before', {}))] }, lambdaContext('webhook-delivery')),
-    );
+    ).finally(() => (process.stdout.write = write));
     expect(result.batchItemFailures).toEqual([]);
     const puts = log.flatMap((l) => (l.kind === 'put' ? [[l.type, l.eventId]] : []));
     expect(puts).toEqual(
@@ -217,5 +223,11 @@ describe('the delivery', () => {
     expect(puts).toHaveLength(3);
     expect((await getEvent(tenant.id, 'evt_queued_before'))?.event_type).toBe('candidate.created');
     expect(hits).toEqual(expect.arrayContaining(['evt_kept_by_fanout', 'evt_queued_before']));
+    // The batch's delivery metrics are one EMF line, each name with one value per delivery.
+    const emf = out.flatMap((l) => l.split('\n')).filter((l) => l.includes('"DeliveriesSucceeded"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const line = emf.find((l) => Array.isArray(l.DeliveriesSucceeded) && l.DeliveriesSucceeded.length === 2);
+    expect(line, 'one EMF line for the batch').toBeDefined();
+    expect(line).toMatchObject({ DeliveriesSucceeded: [1, 1], DeliveryAttempt: [1, 1] });
+    expect(line!.DeliveryLatency).toHaveLength(2);
   });
 });
