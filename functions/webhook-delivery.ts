@@ -12,7 +12,6 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../lib/logger';
-import { ddbClient } from '../lib/store/client';
 import { emitMetric, invocationMetrics, metrics, MetricUnit } from '../lib/metrics';
 import { ENDPOINT_DISABLED_EVENT } from '../lib/model';
 import {
@@ -40,11 +39,6 @@ import { missedEvents } from '../lib/webhooks/replay';
 import { DeliveryMessage, enqueue, queueConfig, ReplayMessage, sqs } from '../lib/webhooks/queue';
 import { sendWebhook } from '../lib/webhooks/send';
 import { deliveryHeaders } from '../lib/webhooks/sign';
-import { tracer } from '../lib/tracer';
-
-// Each DynamoDB and SQS call of an invocation as an X-Ray subsegment (a no-op outside Lambda).
-tracer.captureAWSv3Client(ddbClient);
-tracer.captureAWSv3Client(sqs);
 
 /** Thrown to leave a message on the queue for its next attempt. */
 class RetryLater extends Error {}

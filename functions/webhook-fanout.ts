@@ -14,16 +14,10 @@ import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../lib/logger';
 import { emitMetric, metrics } from '../lib/metrics';
-import { ddbClient } from '../lib/store/client';
 import { getTenant } from '../lib/store/tenants';
 import { eventItem, listEndpoints, writeLogItems, type Endpoint } from '../lib/store/webhooks';
 import { envelope, eventsFromRecord, type WebhookEvent } from '../lib/webhooks/events';
 import { queueConfig, sqs, type DeliveryMessage } from '../lib/webhooks/queue';
-import { tracer } from '../lib/tracer';
-
-// Each DynamoDB and SQS call of an invocation as an X-Ray subsegment (a no-op outside Lambda).
-tracer.captureAWSv3Client(ddbClient);
-tracer.captureAWSv3Client(sqs);
 
 /** Tenant slugs never change; keep them for the life of the container. */
 const slugs = new Map<string, Promise<string>>();

@@ -1,11 +1,11 @@
 /**
- * Bundle a function exactly as the stack does (BUNDLING's esbuild options, LAMBDA_ALIASES) and
+ * Bundle a function exactly as the stack does (BUNDLING's esbuild options, lambdaAliases) and
  * say what each dependency costs, from esbuild's metafile (bytes each input contributes to the
  * minified output). `npm run bench` uses it; alone: `tsx infra/bench/bundles.ts [module…]`.
  */
 import { build } from 'esbuild';
 import { join } from 'node:path';
-import { BUNDLING, LAMBDA_ALIASES, PROJECT_ROOT } from '../stack';
+import { BUNDLING, lambdaAliases, PROJECT_ROOT } from '../stack';
 
 export interface BundleSize {
   bytes: number;
@@ -27,7 +27,7 @@ export async function bundle(module: string, outfile: string): Promise<BundleSiz
     minify: BUNDLING.minify,
     mainFields: BUNDLING.mainFields,
     banner: { js: BUNDLING.banner! },
-    alias: LAMBDA_ALIASES,
+    alias: lambdaAliases(module),
     outfile,
     metafile: true,
     logLevel: 'error',

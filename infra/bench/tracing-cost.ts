@@ -1,9 +1,15 @@
 /**
- * What the Powertools Tracer costs per function: each function bundled as the stack bundles it,
- * with its DynamoDB client wrapped by the Tracer (as lib/tracer.ts would do it everywhere), and
- * again with lib/tracer.ts swapped for a no-op stub. Prints bundle size and module init time
- * (median of 7 fresh Node processes, AWS_EXECUTION_ENV set so the Tracer starts as in Lambda).
- * It measures the choice in lib/tracer.ts: why only the webhook pipeline is traced.
+ * What the Powertools Tracer costs per function, as the stack ships it. Each function is bundled
+ * four ways, with the stack's esbuild options:
+ * - `off`: the Tracer aliased to lib/aws/tracer-off.ts (no Tracer, no X-Ray SDK in the bundle);
+ * - `shipped`: exactly as the stack bundles it (lambdaAliases: traced unless in UNTRACED_MODULES);
+ * - `traced`: with the Tracer, even for UNTRACED_MODULES (what they would weigh);
+ * - `full SDK`: traced, but with the X-Ray SDK's own entry instead of lib/aws/xray-sdk-core.ts and
+ *   lib/aws/no-emitter-binding.cjs (what those aliases save).
+ * Then module init time of `off` and `shipped`, in turns in fresh Node processes (median of
+ * TRACING_INIT_RUNS, default 9), with AWS_EXECUTION_ENV and LAMBDA_TASK_ROOT set so the Tracer and
+ * the X-Ray SDK start as in Lambda. The machine is shared: compare the two columns of one run, not
+ * runs with each other.
  *
  *   npx tsx infra/bench/tracing-cost.ts [function ...]
  */
@@ -11,36 +17,31 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { routes } from '../../lib/routes';
-import { BUNDLING } from '../stack';
+import { BUNDLING, LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../stack';
 
-const root = join(import.meta.dirname, '..', '..');
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-'));
-const all = ['authorizer', 'session-authorizer', ...new Set(routes.map((r) => r.handler)), 'webhook-fanout', 'webhook-delivery'];
+const all = ['authorizer', 'session-authorizer', ...new Set(routes.map((r) => r.handler)), 'webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
 const modules = process.argv.length > 2 ? process.argv.slice(2) : all;
+const RUNS = Number(process.env.TRACING_INIT_RUNS ?? 9);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const kb = (n: number) => (n / 1024).toFixed(1);
 
-const noTracer: Plugin = {
-  name: 'no-tracer',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.?\/(.*\/)?tracer(\.ts)?$/ }, () => ({ path: 'stub', namespace: 'no-tracer' }));
-    b.onLoad({ filter: /.*/, namespace: 'no-tracer' }, () => ({
-      contents: 'export const tracer = { captureAWSv3Client: (c) => c };',
-      loader: 'js',
-    }));
-  },
-};
+const TRACER_OFF = { '@aws-lambda-powertools/tracer': join(PROJECT_ROOT, 'lib', 'aws', 'tracer-off.ts') };
+const { 'aws-xray-sdk-core': _entry, 'emitter-listener': _emitter, ...WITHOUT_XRAY_ALIASES } = LAMBDA_ALIASES;
+const variants = {
+  off: () => ({ ...LAMBDA_ALIASES, ...TRACER_OFF }),
+  shipped: (m: string) => lambdaAliases(m),
+  traced: () => LAMBDA_ALIASES,
+  fullSdk: () => WITHOUT_XRAY_ALIASES,
+} satisfies Record<string, (m: string) => Record<string, string>>;
 
-async function bundle(m: string, plugins: Plugin[], suffix: string) {
-  const file = join(out, `${m}${suffix}.mjs`);
+async function bundle(m: string, variant: keyof typeof variants) {
+  const file = join(out, `${m}.${variant}.mjs`);
   await build({
-    stdin: {
-      contents: `export * from './functions/${m}.ts'; import { tracer } from './lib/tracer.ts'; import { ddbClient } from './lib/store/client.ts'; tracer.captureAWSv3Client(ddbClient);`,
-      resolveDir: root,
-      loader: 'ts',
-    },
+    entryPoints: [join(PROJECT_ROOT, 'functions', `${m}.ts`)],
+    absWorkingDir: PROJECT_ROOT,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -48,37 +49,53 @@ async function bundle(m: string, plugins: Plugin[], suffix: string) {
     minify: BUNDLING.minify,
     mainFields: BUNDLING.mainFields,
     banner: { js: BUNDLING.banner! },
+    alias: variants[variant](m),
     outfile: file,
     logLevel: 'error',
-    plugins,
   });
-  const inits: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const r = spawnSync(
-      process.execPath,
-      ['--input-type=module', '-e', `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`],
-      {
-        env: {
-          PATH: process.env.PATH,
-          TABLE_NAME: 'bench',
-          AWS_REGION: 'us-east-1',
-          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
-          WEBHOOK_QUEUE_URL: 'http://q',
-          WEBHOOK_DLQ_URL: 'http://dlq',
-        },
-        encoding: 'utf8',
-      },
-    );
-    inits.push(Number(r.stdout.trim()));
-  }
-  return { size: statSync(file).size, init: median(inits) };
+  return { file, size: statSync(file).size };
 }
 
-console.log('function              without KB   with KB   cost KB   init without ms   init with ms');
+const env = {
+  PATH: process.env.PATH,
+  TABLE_NAME: 'bench',
+  AWS_REGION: 'us-east-1',
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+  LAMBDA_TASK_ROOT: '/var/task',
+  POWERTOOLS_SERVICE_NAME: 'bench',
+  WEBHOOK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-delivery',
+  WEBHOOK_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-delivery-dlq',
+};
+/** Module init in a fresh process, or why it could not be measured. */
+function initOnce(file: string): number | string {
+  const r = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`],
+    { env, encoding: 'utf8' },
+  );
+  const ms = Number(r.stdout.trim());
+  if (r.status !== 0 || !Number.isFinite(ms) || ms <= 0) return (r.stderr.trim().split('\n').find((l) => /Error/.test(l)) ?? `exit ${r.status}`).slice(0, 80);
+  return ms;
+}
+
+console.log(`Tracer cost per function (KB minified; init: median of ${RUNS} fresh processes, off and shipped in turns; the machine is shared and noisy)`);
+console.log('function                 shipped as   off KB  shipped KB  traced KB  full SDK KB  Tracer KB  init off ms  init shipped ms');
 for (const m of modules) {
-  const a = await bundle(m, [noTracer], '.plain');
-  const b = await bundle(m, [], '.traced');
+  const off = await bundle(m, 'off');
+  const shipped = await bundle(m, 'shipped');
+  const traced = await bundle(m, 'traced');
+  const fullSdk = await bundle(m, 'fullSdk');
+  const times: Record<'off' | 'shipped', number[]> = { off: [], shipped: [] };
+  let failed: string | undefined;
+  for (let i = 0; i < RUNS && !failed; i++) {
+    for (const [which, file] of [['off', off.file], ['shipped', shipped.file]] as const) {
+      const r = initOnce(file);
+      if (typeof r === 'string') failed = r;
+      else times[which].push(r);
+    }
+  }
+  const init = (which: 'off' | 'shipped') => (failed ? 'not measured' : median(times[which]).toFixed(1));
   console.log(
-    `${m.padEnd(22)}${kb(a.size).padStart(10)}${kb(b.size).padStart(10)}${kb(b.size - a.size).padStart(10)}${a.init.toFixed(1).padStart(18)}${b.init.toFixed(1).padStart(15)}`,
+    `${m.padEnd(25)}${(UNTRACED_MODULES.has(m) ? 'untraced' : 'traced').padEnd(10)}${kb(off.size).padStart(9)}${kb(shipped.size).padStart(12)}${kb(traced.size).padStart(11)}${kb(fullSdk.size).padStart(13)}${kb(traced.size - off.size).padStart(11)}${init('off').padStart(13)}${init('shipped').padStart(17)}${failed ? `  (import failed: ${failed})` : ''}`,
   );
 }

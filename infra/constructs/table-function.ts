@@ -42,14 +42,47 @@ export const pascal = (module: string) =>
  *   inside the ESM bundle ("Dynamic require of node:https" otherwise);
  * - no source maps: they slowed error paths ~2.5x, and NODE_OPTIONS stays unset so
  *   `--enable-source-maps` is never on;
- * - the SDK's default credential chain is replaced by the environment provider Lambda uses
- *   (lib/aws/lambda-credentials.ts): esbuild's metafile showed the chain's SSO, profile, web
- *   identity and IMDS providers with their nested STS/SSO/sign-in clients at ~100 KB of each
- *   bundle, none of which can run in Lambda (`tsx infra/bench/bundles.ts <module>`).
+ * - aliases (LAMBDA_ALIASES) replace code that cannot run in Lambda, found with esbuild's
+ *   metafile (`tsx infra/bench/bundles.ts <module>`):
+ *   - the SDK's default credential chain, by the environment provider Lambda uses
+ *     (lib/aws/lambda-credentials.ts): its SSO, profile, web identity and IMDS providers with
+ *     their nested STS/SSO/sign-in clients were ~100 KB of each bundle;
+ *   - the X-Ray SDK's entry, by one that loads only what the Powertools Tracer uses
+ *     (lib/aws/xray-sdk-core.ts: no SDK v2 or HTTP patchers, no semver, no EC2/ECS plugins), and
+ *     cls-hooked's emitter binding (lib/aws/no-emitter-binding.cjs): ~42 KB of each bundle, which
+ *     brings the Tracer's cost from ~120 KB to ~78 KB (`npx tsx infra/bench/tracing-cost.ts`).
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),
+  'aws-xray-sdk-core': path.join(PROJECT_ROOT, 'lib', 'aws', 'xray-sdk-core.ts'),
+  'emitter-listener': path.join(PROJECT_ROOT, 'lib', 'aws', 'no-emitter-binding.cjs'),
 };
+
+/**
+ * API functions whose SDK calls are not traced: each already carries the API Gateway client
+ * (token minting and revocation), the SQS client (resend, replay) or Powertools Idempotency (the
+ * idempotent writes), and with the Tracer would be 427–444 KB, over the 400 KB budget per API
+ * function (issue 11). Their bundles alias the Tracer to lib/aws/tracer-off.ts; Lambda's and API
+ * Gateway's active tracing still give them their function and integration segments.
+ * test/unit/tracing-bundles.test.ts fails if one of them would now fit with the Tracer, and the
+ * stack test if any other API function passes 400 KB.
+ */
+export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
+  'create-token',
+  'revoke-token',
+  'replay-webhook',
+  'resend-webhook-event',
+  'change-stage',
+  'create-candidate',
+  'update-candidate',
+]);
+
+/** The esbuild aliases of one function's bundle: LAMBDA_ALIASES, and the Tracer off for UNTRACED_MODULES. */
+export const lambdaAliases = (module: string): Record<string, string> =>
+  UNTRACED_MODULES.has(module)
+    ? { ...LAMBDA_ALIASES, '@aws-lambda-powertools/tracer': path.join(PROJECT_ROOT, 'lib', 'aws', 'tracer-off.ts') }
+    : LAMBDA_ALIASES;
+
 export const BUNDLING: BundlingOptions = {
   esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
   format: OutputFormat.ESM,
@@ -61,6 +94,12 @@ export const BUNDLING: BundlingOptions = {
   bundleAwsSDK: true,
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
 };
+
+/** BUNDLING with one function's aliases (lambdaAliases). */
+export const bundlingFor = (module: string): BundlingOptions => ({
+  ...BUNDLING,
+  esbuildArgs: Object.fromEntries(Object.entries(lambdaAliases(module)).map(([from, to]) => [`--alias:${from}`, to])),
+});
 
 /**
  * Table-wide grants (on the table and its indexes) are for route functions and the fan-out;
@@ -177,9 +216,10 @@ export class TableFunction extends Construct {
       description: props.description,
       logGroup,
       role,
-      // Powertools Tracer (lib/) records each DynamoDB and SQS call as a subsegment.
+      // Powertools Tracer (lib/tracer.ts) records each DynamoDB, SQS and API Gateway call as a
+      // subsegment, except in UNTRACED_MODULES.
       tracing: lambda.Tracing.ACTIVE,
-      bundling: BUNDLING,
+      bundling: bundlingFor(props.module),
       environment: {
         TABLE_NAME: props.table.tableName,
         // Per stage: the `service` dimension of every metric (infra/stages.ts).

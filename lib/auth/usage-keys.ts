@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { config } from '../config';
 import { logger } from '../logger';
+import { tracer } from '../tracer';
 
 export interface UsageKey {
   id: string;
@@ -28,7 +29,8 @@ export interface UsageKey {
 }
 
 let client: APIGatewayClient | undefined;
-const gateway = () => (client ??= new APIGatewayClient({ region: config.region, maxAttempts: 5 }));
+// Traced like the table's client: each API Gateway call of token creation or revocation as a subsegment.
+const gateway = () => (client ??= tracer.captureAWSv3Client(new APIGatewayClient({ region: config.region, maxAttempts: 5 })));
 const planName = () => process.env.USAGE_PLAN_NAME || undefined;
 let planIdOnce: Promise<string> | undefined;
 

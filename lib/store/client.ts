@@ -1,7 +1,13 @@
-/** The one DynamoDB client, built once per cold start and shared by every store module. */
+/**
+ * The one DynamoDB client, built once per cold start and shared by every store module. Wrapped by
+ * the Tracer here, where it is built, so every function that touches the table (API functions,
+ * both authorizers, the webhook pipeline) records each call as an X-Ray subsegment without
+ * remembering to; a no-op outside Lambda (lib/tracer.ts).
+ */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
+import { tracer } from '../tracer';
 
 export const ddbClient = new DynamoDBClient({
   region: config.region,
@@ -12,6 +18,8 @@ export const ddbClient = new DynamoDBClient({
   }),
   maxAttempts: 5,
 });
+// Before the document client is made from it: that one shares this client's middleware stack.
+tracer.captureAWSv3Client(ddbClient);
 
 export const ddb = DynamoDBDocumentClient.from(ddbClient, {
   marshallOptions: { removeUndefinedValues: true },

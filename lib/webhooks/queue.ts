@@ -2,6 +2,7 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
 import { required } from '../env';
+import { tracer } from '../tracer';
 
 
 export const queueConfig = {
@@ -16,6 +17,8 @@ export const sqs = new SQSClient({
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   }),
 });
+// Each SendMessage(Batch) as an X-Ray subsegment, in every function that queues (a no-op outside Lambda).
+tracer.captureAWSv3Client(sqs);
 
 /** What the fan-out enqueues. `body` is the exact envelope every attempt sends and signs. */
 export const DeliveryMessage = z.object({

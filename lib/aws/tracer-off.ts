@@ -1,0 +1,22 @@
+/**
+ * What the bundles of UNTRACED_MODULES (infra/constructs/table-function.ts) use in place of
+ * `@aws-lambda-powertools/tracer` (an esbuild alias of those functions only): the Tracer as it is
+ * outside Lambda, off, handing every client back untouched. Those functions' bundles already
+ * carry the API Gateway client, the SQS client or Powertools Idempotency; with the Tracer and the
+ * X-Ray SDK (~77 KB) they would pass the 400 KB budget per API function. They keep the segments of
+ * Lambda's and API Gateway's active tracing; only their SDK calls are not subsegments. Exactly
+ * the members lib/tracer.ts uses, so a new use fails the bundle's type-free call loudly.
+ */
+export class Tracer {
+  readonly provider = { setContextMissingStrategy: (_strategy: unknown) => undefined };
+
+  constructor(_options?: unknown) {}
+
+  isTracingEnabled(): boolean {
+    return false;
+  }
+
+  captureAWSv3Client<T>(client: T): T {
+    return client;
+  }
+}

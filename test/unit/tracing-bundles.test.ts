@@ -1,0 +1,149 @@
+/**
+ * The Tracer as the stack bundles it (infra/constructs/table-function.ts lambdaAliases):
+ * - an API function's bundle carries lib/aws/xray-sdk-core.ts instead of the X-Ray SDK's entry,
+ *   and none of what that leaves out (SDK v2 and HTTP patchers, semver, cls-hooked's emitter
+ *   binding);
+ * - run as in Lambda, that bundle still sends a subsegment per DynamoDB call, in the request's
+ *   trace, to the X-Ray daemon (a UDP socket here), and records no response;
+ * - each of UNTRACED_MODULES really would pass the 400 KB budget with the Tracer, so the list
+ *   cannot outlive its reason, and its shipped bundle carries no X-Ray code.
+ * The stack test checks that every API function bundle the stack builds is at most 400 KB.
+ */
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLING, LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../../infra/constructs/table-function';
+
+const BUDGET = 400 * 1024;
+const out = mkdtempSync(join(tmpdir(), 'tp-tracing-test-'));
+
+async function bundle(module: string, alias: Record<string, string>, name = module) {
+  const outfile = join(out, `${name}.mjs`);
+  const result = await build({
+    entryPoints: [join(PROJECT_ROOT, 'functions', `${module}.ts`)],
+    absWorkingDir: PROJECT_ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: BUNDLING.target,
+    minify: BUNDLING.minify,
+    mainFields: BUNDLING.mainFields,
+    banner: { js: BUNDLING.banner! },
+    alias,
+    outfile,
+    metafile: true,
+    logLevel: 'error',
+  });
+  const output = Object.values(result.metafile.outputs)[0]!;
+  return { outfile, bytes: output.bytes, inputs: Object.keys((result.metafile as Metafile).inputs) };
+}
+
+describe('a traced API function bundle (get-candidate)', () => {
+  let traced: Awaited<ReturnType<typeof bundle>>;
+  beforeAll(async () => {
+    traced = await bundle('get-candidate', lambdaAliases('get-candidate'));
+  }, 60_000);
+
+  it('carries the trimmed X-Ray entry, not what it leaves out', () => {
+    expect(UNTRACED_MODULES.has('get-candidate')).toBe(false);
+    expect(traced.inputs).toContain('lib/aws/xray-sdk-core.ts');
+    expect(traced.inputs).toContain('lib/aws/no-emitter-binding.cjs');
+    expect(traced.inputs).toContain('node_modules/@aws-lambda-powertools/tracer/lib/esm/Tracer.js');
+    expect(traced.inputs).toContain('node_modules/aws-xray-sdk-core/dist/lib/patchers/aws3_p.js');
+    const leftOut = traced.inputs.filter((i) =>
+      /aws-xray-sdk-core\/dist\/lib\/(aws-xray|index|patchers\/(aws_p|http_p|promise_p)|segments\/plugins\/|database\/)|node_modules\/(semver|emitter-listener|shimmer)\//.test(i),
+    );
+    expect(leftOut).toEqual([]);
+    expect(traced.bytes).toBeLessThanOrEqual(BUDGET);
+  });
+
+  describe('run as in Lambda', () => {
+    const datagrams: string[] = [];
+    const daemon = createSocket('udp4', (msg) => datagrams.push(msg.toString('utf8')));
+    const requests: string[] = [];
+    // DynamoDB's answer to everything: no item, no items.
+    const dynamodb = createServer((req, res) => {
+      requests.push(String(req.headers['x-amz-target']));
+      req.resume().on('end', () => res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0' }).end('{}'));
+    });
+    beforeAll(async () => {
+      await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+      await new Promise<void>((resolve) => dynamodb.listen(0, '127.0.0.1', resolve));
+    });
+    afterAll(() => {
+      daemon.close();
+      dynamodb.close();
+    });
+
+    it('sends one subsegment per DynamoDB call, in the invocation trace, with no response recorded', async () => {
+      const root = '1-6740a1b2-0123456789abcdef01234567';
+      const event = {
+        httpMethod: 'GET',
+        path: '/api/v1/candidates/3f1c2a9e-8f4b-4c1d-9a7e-2b6d5e4f3a10',
+        headers: {},
+        pathParameters: { id: '3f1c2a9e-8f4b-4c1d-9a7e-2b6d5e4f3a10' },
+        requestContext: { requestId: 'req-1', authorizer: { tenantId: 'tenant-1', tenantSlug: 'acme', tokenId: 'tok-1', scopes: 'candidates:read' } },
+      };
+      const script = `
+        const { handler } = await import(${JSON.stringify(traced.outfile)});
+        const res = await handler(${JSON.stringify(event)}, { functionName: 'get-candidate', awsRequestId: 'aws-1', getRemainingTimeInMillis: () => 5000 });
+        await new Promise((r) => setTimeout(r, 200)); // the emitter's UDP sends
+        process.stdout.write(JSON.stringify({ status: res.statusCode }));`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        env: {
+          PATH: process.env.PATH,
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+          LAMBDA_TASK_ROOT: '/var/task',
+          _X_AMZN_TRACE_ID: `Root=${root};Parent=53995c3f42cd8ad8;Sampled=1`,
+          AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
+          DYNAMODB_ENDPOINT: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
+          TABLE_NAME: 'tracing-test',
+          AWS_REGION: 'us-east-1',
+          POWERTOOLS_LOG_LEVEL: 'ERROR',
+          POWERTOOLS_METRICS_DISABLED: 'true',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      // No item: the candidate is not found, after a GetItem and a Query.
+      expect(JSON.parse(stdout)).toEqual({ status: 404 });
+      expect(requests.sort()).toEqual(['DynamoDB_20120810.GetItem', 'DynamoDB_20120810.Query']);
+
+      // Each datagram: the daemon's header line, then one (sub)segment document.
+      const docs = datagrams.map((d) => JSON.parse(d.split('\n')[1]!) as Record<string, any>);
+      const calls = docs.filter((d) => d.namespace === 'aws');
+      expect(calls.map((d) => `${d.name} ${d.aws.operation}`).sort()).toEqual(['DynamoDB GetItem', 'DynamoDB Query']);
+      for (const call of calls) {
+        expect(call.type).toBe('subsegment');
+        expect(call.trace_id).toBe(root);
+        expect(call.parent_id).toBe('53995c3f42cd8ad8');
+        expect(call.aws.table_name).toBe('tracing-test');
+        expect(call.http.response.status).toBe(200);
+        expect(call.metadata).toBeUndefined();
+      }
+    }, 60_000);
+  });
+});
+
+describe('UNTRACED_MODULES', () => {
+  it.each([...UNTRACED_MODULES])('%s would pass 400 KB with the Tracer, and ships without X-Ray', async (module) => {
+    const traced = await bundle(module, LAMBDA_ALIASES, `${module}.traced`);
+    expect(traced.bytes).toBeGreaterThan(BUDGET);
+    const shipped = await bundle(module, lambdaAliases(module));
+    expect(shipped.bytes).toBeLessThanOrEqual(BUDGET);
+    expect(shipped.inputs.filter((i) => /aws-xray-sdk-core|@aws-lambda-powertools\/tracer/.test(i))).toEqual([]);
+    expect(readFileSync(shipped.outfile, 'utf8')).not.toMatch(/X-Ray for Node\.js/);
+  }, 60_000);
+});
