@@ -1,12 +1,18 @@
 /**
- * X-Ray tracing (Powertools Tracer), one per cold start, for the webhook pipeline functions.
- * They wrap the shared clients (`tracer.captureAWSv3Client(ddbClient)`, and `sqs`), so each
- * DynamoDB and SQS call an invocation makes shows as its own subsegment; the document client
- * shares ddbClient's middleware stack, so it is traced too.
+ * X-Ray tracing (Powertools Tracer), one per cold start. It wraps the AWS clients where they are
+ * built: the table's (lib/store/client.ts), the delivery queue's (lib/webhooks/queue.ts) and API
+ * Gateway's (lib/auth/usage-keys.ts). So each DynamoDB, SQS and API Gateway call a function makes
+ * shows as its own subsegment, in the API functions, both authorizers and the webhook pipeline;
+ * the document client shares ddbClient's middleware stack, so it is traced too.
  *
- * Not imported by the API functions or the authorizers: the Tracer and the X-Ray SDK add about
- * 120 KB to a minified bundle (infra/bench/tracing-cost.ts), which the 400 KB budget per API
- * function cannot hold. They get their segments from Lambda's active tracing and API Gateway's.
+ * What it costs (`npx tsx infra/bench/tracing-cost.ts`): ~78 KB of each minified bundle, after
+ * the stack's aliases leave out the parts of the X-Ray SDK that cannot run in our Lambdas
+ * (lib/aws/xray-sdk-core.ts; ~120 KB with the SDK's own entry). Seven API functions would pass
+ * the 400 KB budget with it and are bundled with it off instead (UNTRACED_MODULES in
+ * infra/constructs/table-function.ts); they keep Lambda's and API Gateway's own segments.
+ *
+ * No handler subsegment (captureLambdaHandler): the SDK calls hang off Lambda's function segment
+ * directly, and cold starts are already a metric (lib/metrics.ts).
  *
  * The Tracer turns itself off outside Lambda (no AWS_EXECUTION_ENV): locally and in tests there
  * is no X-Ray daemon, and captureAWSv3Client returns the client untouched. Two defaults are off

@@ -79,7 +79,7 @@ function initOnce(file: string): number | string {
 }
 
 console.log(`Tracer cost per function (KB minified; init: median of ${RUNS} fresh processes, off and shipped in turns; the machine is shared and noisy)`);
-console.log('function                 shipped as   off KB  shipped KB  traced KB  full SDK KB  Tracer KB  init off ms  init shipped ms');
+console.log('function                 tracer       off KB  shipped KB  traced KB  full SDK KB  Tracer KB  init off ms  init shipped ms');
 for (const m of modules) {
   const off = await bundle(m, 'off');
   const shipped = await bundle(m, 'shipped');
@@ -96,6 +96,6 @@ for (const m of modules) {
   }
   const init = (which: 'off' | 'shipped') => (failed ? 'not measured' : median(times[which]).toFixed(1));
   console.log(
-    `${m.padEnd(25)}${(UNTRACED_MODULES.has(m) ? 'untraced' : 'traced').padEnd(10)}${kb(off.size).padStart(9)}${kb(shipped.size).padStart(12)}${kb(traced.size).padStart(11)}${kb(fullSdk.size).padStart(13)}${kb(traced.size - off.size).padStart(11)}${init('off').padStart(13)}${init('shipped').padStart(17)}${failed ? `  (import failed: ${failed})` : ''}`,
+    `${m.padEnd(25)}${(traced.size === off.size ? 'no client' : UNTRACED_MODULES.has(m) ? 'untraced' : 'traced').padEnd(10)}${kb(off.size).padStart(9)}${kb(shipped.size).padStart(12)}${kb(traced.size).padStart(11)}${kb(fullSdk.size).padStart(13)}${kb(traced.size - off.size).padStart(11)}${init('off').padStart(13)}${init('shipped').padStart(17)}${failed ? `  (import failed: ${failed})` : ''}`,
   );
 }

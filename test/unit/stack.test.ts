@@ -41,6 +41,7 @@ import {
   TABLE_ACTIONS,
   TOKEN_AUTHORIZER_MODULE,
   TalentPipelineStack,
+  UNTRACED_MODULES,
   type TalentPipelineStackProps,
 } from '../../infra/stack';
 
@@ -401,6 +402,31 @@ describe('bundles', () => {
       expect(code.length / code.split('\n').length, id).toBeGreaterThan(1000);
     }
     expect(withoutTable).toBe(new Set(ROUTES.filter((r) => r.access === 'none').map((r) => r.handler)).size);
+  });
+
+  it('of API functions and authorizers are at most 400 KB, traced with the trimmed X-Ray entry unless in UNTRACED_MODULES', () => {
+    const modules = [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE, ...new Set(ROUTES.map((r) => r.handler))];
+    let traced = 0;
+    for (const module of modules) {
+      const matches = appFunctions().filter(([id]) => id.startsWith(`${pascal(module)}Fn`));
+      expect(matches, module).toHaveLength(1);
+      const [id] = matches[0]!;
+      const code = readFileSync(path.join(bundleDir(id), 'index.mjs'), 'utf8');
+      // Issue 11's budget, on the bundle exactly as it deploys (bytes, 1 KB = 1024).
+      expect(Buffer.byteLength(code), module).toBeLessThanOrEqual(400 * 1024);
+      // The SDK name the X-Ray entry (ours or the SDK's) stamps on every segment.
+      const carriesXRay = code.includes('X-Ray for Node.js');
+      const usesTable = actionsOf(id).some((a) => a.startsWith('dynamodb:'));
+      expect(carriesXRay, module).toBe(usesTable && !UNTRACED_MODULES.has(module));
+      if (!carriesXRay) continue;
+      traced++;
+      // lib/aws/xray-sdk-core.ts (its error names it), not the SDK's entry with its EC2/Beanstalk plugins.
+      expect(code, module).toContain('lib/aws/xray-sdk-core.ts');
+      expect(code, module).not.toMatch(/AWS::ElasticBeanstalk/);
+    }
+    // Every one that uses the table (both authorizers, every route but the OpenAPI document's), but the untraced.
+    const withTable = modules.filter((m) => ROUTES.find((r) => r.handler === m)?.access !== 'none');
+    expect(traced).toBe(withTable.length - UNTRACED_MODULES.size);
   });
 
   it('load under Node with their own environment and export a handler (no "Dynamic require" failures)', () => {
