@@ -61,7 +61,7 @@ export const LAMBDA_ALIASES: Record<string, string> = {
 /**
  * API functions whose SDK calls are not traced: each already carries the API Gateway client
  * (token minting and revocation), the SQS client (resend, replay) or Powertools Idempotency (the
- * idempotent writes), and with the Tracer would be 427–444 KB, over the 400 KB budget per API
+ * idempotent writes), and with the Tracer would be 428–445 KB, over the 400 KB budget per API
  * function (issue 11). Their bundles alias the Tracer to lib/aws/tracer-off.ts; Lambda's and API
  * Gateway's active tracing still give them their function and integration segments.
  * test/unit/tracing-bundles.test.ts fails if one of them would now fit with the Tracer, and the

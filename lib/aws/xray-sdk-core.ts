@@ -18,8 +18,9 @@
  * is set. Anything left out throws if called, so a change of configuration fails loudly.
  *
  * The SDK's modules are imported by path from node_modules because the alias also rewrites
- * `aws-xray-sdk-core/…` subpaths to this file; test/unit/xray-shim.test.ts bundles a function
- * and checks that the shim is what it contains and that the Tracer still records subsegments.
+ * `aws-xray-sdk-core/…` subpaths to this file. test/unit/tracing-bundles.test.ts bundles a function
+ * and checks that this entry is what it carries and that its DynamoDB calls still reach the X-Ray
+ * daemon as subsegments.
  * Local runs and tests are not bundled and load the real SDK (where the Tracer is off anyway).
  */
 import * as capture from '../../node_modules/aws-xray-sdk-core/dist/lib/capture.js';
