@@ -41,8 +41,7 @@ export const FORBIDDEN_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:Scan', 'd
 export const UNUSED_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dynamodb:TransactGetItems'];
 /** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
 export const pascal = (module: string) => module.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-/** Functions that serve no route: the stream fan-out and the queue consumer. */
-// The webhook pipeline and the stuck index's re-index: functions behind no route.
+/** The webhook pipeline and the stuck index's re-index: functions behind no route. */
 export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE];
 /** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
 export const LOCAL_ONLY_ENV = ['WEBHOOK_ALLOW_LOOPBACK', 'SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE'];
