@@ -16,7 +16,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // Its global setup only makes room for the one shared synth of the stack (test/helpers/stack-synth.ts).
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], globalSetup: ['test/helpers/unit-global-setup.ts'] } },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: [CONTENTION], ...WITH_DYNAMODB } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_DYNAMODB } },
       // Fifty writers racing on five items, each against the route's 10 s timeout as deployed:

@@ -15,7 +15,7 @@ import { routes, type Route } from '../../lib/routes';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
-/** A built console stand-in, as test/unit/stack.test.ts makes it. */
+/** A built console stand-in, as test/helpers/unit-global-setup.ts makes it. */
 const CONSOLE_DIR = mkdtempSync(path.join(tmpdir(), 'rate-limits-console-'));
 mkdirSync(path.join(CONSOLE_DIR, 'assets'));
 writeFileSync(path.join(CONSOLE_DIR, 'index.html'), '<!doctype html><title>Talent Pipeline</title>');

@@ -2,33 +2,17 @@
  * The stack is composed of concerns (infra/constructs/); their construct ids must not reach the
  * logical ids, or a deployed stack's next update would replace its table, queues, API and
  * functions (and drop the queued messages). The ids below are those of the stack before the
- * split; template synthesis only, no bundling.
+ * split. It reads the run's shared synth of the default stack (test/helpers/stack-synth.ts):
+ * bundling changes asset hashes, never logical ids.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TalentPipelineStack } from '../../infra/stack';
-
-const CONSOLE_DIR = mkdtempSync(path.join(tmpdir(), 'split-test-console-'));
-mkdirSync(path.join(CONSOLE_DIR, 'assets'));
-writeFileSync(path.join(CONSOLE_DIR, 'index.html'), '<!doctype html><title>Talent Pipeline</title>');
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedStack } from '../helpers/stack-synth';
 
 let resources: Record<string, { Type: string }>;
-let outdir: string;
 
-beforeAll(() => {
-  outdir = mkdtempSync(path.join(tmpdir(), 'split-test-'));
-  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new TalentPipelineStack(app, 'TalentPipeline', { consoleDir: CONSOLE_DIR });
-  resources = app.synth().getStackArtifact(stack.artifactId).template.Resources;
-}, 120_000);
-
-afterAll(() => {
-  rmSync(outdir, { recursive: true, force: true });
-  rmSync(CONSOLE_DIR, { recursive: true, force: true });
-});
+beforeAll(async () => {
+  resources = (await sharedStack()).template.Resources;
+}, 300_000);
 
 describe('logical ids survive the split into concerns', () => {
   it.each([

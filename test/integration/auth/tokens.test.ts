@@ -148,7 +148,7 @@ describe('the Bearer scheme is case-insensitive and may be followed by several s
 
 describe('authorizer cache', () => {
   // The deployed API caches the authorizer's result for 60 s per token
-  // (AuthorizerResultTtlInSeconds, pinned in test/unit/stack.test.ts), and the local gateway
+  // (AuthorizerResultTtlInSeconds, pinned in test/unit/stack/api.test.ts), and the local gateway
   // does the same by default. So a revoked or deleted token keeps working for up to 60 s.
   it('a cached token keeps working on every route after its lookup item is deleted', async () => {
     const { DeleteCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');

@@ -1,0 +1,89 @@
+/**
+ * The deployed stack (default props, esbuild bundling included), synthesized once per vitest run
+ * and shared by every unit test file that asks for it (test/unit/stack/*, stack-split.test.ts).
+ *
+ * Bundling 40-odd functions is the slowest thing in the unit tier (over two minutes on two busy
+ * cores), and each test file runs in a process of its own, so an in-memory cache would not be
+ * shared. The first file to ask synthesizes into the directory the unit project's global setup
+ * (test/helpers/unit-global-setup.ts) made; a `mkdir` lock makes that one file even when files
+ * run in parallel, and the others wait for it and read the cloud assembly from disk. Synthesis
+ * stays lazy (not in the global setup) so that running any other unit file costs nothing extra.
+ *
+ * A test that needs the construct tree (cdk-nag's Validations plugin) or other props cannot use
+ * this and synthesizes its own stack.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { App } from 'aws-cdk-lib';
+import { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { inject } from 'vitest';
+import { TalentPipelineStack } from '../../infra/stack';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+export interface SharedStack {
+  /** The stack's CloudFormation template. */
+  template: { Resources: Record<string, Json>; Outputs: Record<string, Json> };
+  /** The cloud assembly directory, with the bundles. */
+  assemblyDir: string;
+  /** Asset S3 object key -> its directory inside the cloud assembly (function bundles, the console). */
+  assetDirByKey: Map<string, string>;
+  /** The built-console stand-in the stack was synthesized with; also for other synths. */
+  consoleDir: string;
+}
+
+/** The longest a file waits for another file's synth (one took 131 s under load). */
+const WAIT_MS = 290_000;
+
+/** The shared synth of the default stack; the first caller in a run synthesizes it. */
+export async function sharedStack(): Promise<SharedStack> {
+  const shared = inject('stackSynth');
+  if (!shared) throw new Error('no shared synth directory: run this file in the vitest "unit" project (its globalSetup provides it)');
+  const { root, consoleDir } = shared;
+  const assemblyDir = path.join(root, 'cdk.out');
+  const done = path.join(root, 'done.json');
+  const failed = path.join(root, 'failed.txt');
+
+  let owner = true;
+  try {
+    mkdirSync(path.join(root, 'lock'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    owner = false;
+  }
+  if (owner) {
+    try {
+      const started = performance.now();
+      const app = new App({ outdir: assemblyDir });
+      const stack = new TalentPipelineStack(app, 'TalentPipeline', { consoleDir });
+      app.synth();
+      const ms = Math.round(performance.now() - started);
+      // Written whole, then renamed: a waiting file never reads half of it.
+      writeFileSync(`${done}.tmp`, JSON.stringify({ artifactId: stack.artifactId, ms }));
+      renameSync(`${done}.tmp`, done);
+      console.info(`shared synth with bundling took ${ms} ms`);
+    } catch (err) {
+      writeFileSync(failed, String((err as Error).stack ?? err));
+      throw err;
+    }
+  } else {
+    const deadline = Date.now() + WAIT_MS;
+    while (!existsSync(done)) {
+      if (existsSync(failed)) throw new Error(`the shared synth failed in another test file:\n${readFileSync(failed, 'utf8')}`);
+      if (Date.now() > deadline) throw new Error(`no shared synth after ${WAIT_MS / 1000} s (${root})`);
+      await sleep(200);
+    }
+  }
+
+  const { artifactId } = JSON.parse(readFileSync(done, 'utf8')) as { artifactId: string };
+  const assembly = new CloudAssembly(assemblyDir);
+  const artifact = assembly.getStackArtifact(artifactId);
+  const manifest = JSON.parse(readFileSync(path.join(assemblyDir, `${artifactId}.assets.json`), 'utf8'));
+  const assetDirByKey = new Map<string, string>();
+  for (const file of Object.values<Json>(manifest.files)) {
+    for (const dest of Object.values<Json>(file.destinations)) assetDirByKey.set(dest.objectKey, path.join(assemblyDir, file.source.path));
+  }
+  return { template: artifact.template, assemblyDir, assetDirByKey, consoleDir };
+}

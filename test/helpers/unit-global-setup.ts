@@ -1,0 +1,33 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where test/helpers/stack-synth.ts keeps the one synthesized stack of this run. */
+    stackSynth: { root: string; consoleDir: string };
+  }
+}
+
+/**
+ * Global setup of the `unit` project: a directory for the shared stack synth and a built-console
+ * stand-in inside it. It synthesizes nothing itself: a run of unit files that never ask for the
+ * stack (test/helpers/stack-synth.ts) must not pay for the bundling.
+ */
+export default function setup(project: TestProject) {
+  const root = mkdtempSync(join(tmpdir(), 'tp-stack-synth-'));
+  // A built console stand-in: the page, a hashed asset and a root file, as Vite lays them out.
+  const consoleDir = join(root, 'console');
+  mkdirSync(join(consoleDir, 'assets'), { recursive: true });
+  writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>Talent Pipeline</title><script type="module" src="/assets/index-abc123.js"></script>');
+  writeFileSync(join(consoleDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  writeFileSync(join(consoleDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  project.provide('stackSynth', { root, consoleDir });
+  // Watch mode keeps this directory across reruns: the stack code may have changed, so a rerun
+  // synthesizes again.
+  project.onTestsRerun(() => {
+    for (const entry of ['lock', 'done.json', 'failed.txt', 'cdk.out']) rmSync(join(root, entry), { recursive: true, force: true });
+  });
+  return () => rmSync(root, { recursive: true, force: true });
+}

@@ -1,0 +1,161 @@
+/**
+ * Hostile input through the local gateway (test/integration/malformed/fixture.ts). This file: the
+ * sweeps over every route of the table (lib/routes.ts).
+ *
+ * First, every route gets the same hostile query strings, headers and cookies (and, when it takes
+ * a body, hostile bodies and content types; when it has a path parameter, hostile path values).
+ * Whatever the input, the answer is never a 5xx, and every non-2xx body is exactly
+ * `{ error: string, code, field? }`.
+ *
+ * Then query parameters named like Object.prototype members (constructor, toString, __proto__) on
+ * every route, through the local gateway and straight into the handlers as deployed. It stays
+ * after the first sweep, in this file: its 114 requests at once, each given 1.5 s, have always run
+ * after that sweep's thousands; in a file of its own, first in a fresh run, 55 to 83 of them timed
+ * out on two busy cores (one warm-up request per route did not help).
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { GATEWAY_ERRORS } from '../../../lib/gateway-responses';
+import type { Route } from '../../../lib/routes';
+import { PASSWORD } from '../../helpers/stack';
+import { casesFor, type Case } from './cases';
+import { cookie, credentialsFor, isErrorBody, label, ROUTES, send, sessionUser, stack, validBody } from './fixture';
+
+describe('hostile input sweep', () => {
+  const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+
+  for (const r of ROUTES) {
+    it(`${label(r)}: never 5xx, every refusal is exactly { error, code, field? }`, async () => {
+      const cases = casesFor(r);
+      expect(cases.length).toBeGreaterThan(30);
+      const baseline = await send(r, { name: 'baseline' });
+      // A plain valid request reaches the handler: it succeeds, or the handler (not the
+      // gateway) says that the random id it names is not found.
+      const hint = `${label(r)}: a plain valid request must reach its handler (a new route needs its body in validBody()): ${baseline.text.slice(0, 200)}`;
+      if (baseline.status === 404) expect(baseline.body, hint).not.toEqual({ error: GATEWAY_ERRORS.notFound.error, code: 'not_found' });
+      if (r.path === '/api/session/password') expect([baseline.status, baseline.body], hint).toEqual([400, { error: 'current_password is incorrect', code: 'invalid_field', field: 'current_password' }]);
+      else if (label(r) === 'POST /api/members') expect([baseline.status, baseline.body], hint).toEqual([409, { error: `a user with email ${sessionUser.email} already exists`, code: 'conflict', field: 'email' }]);
+      else expect([r.status, 404], hint).toContain(baseline.status);
+      // Login counts every attempt in flight towards the lockout (so parallel guesses cannot
+      // slip past it); valid logins are therefore sent one at a time.
+      const results: (readonly [Case, Awaited<ReturnType<typeof send>>])[] = [];
+      if (r.path === '/api/session') for (const c of cases) results.push([c, await send(r, c)] as const);
+      else results.push(...(await Promise.all(cases.map(async (c) => [c, await send(r, c)] as const))));
+      const failures: string[] = [];
+      const statuses = new Map<number, number>();
+      for (const [c, res] of results) {
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.status >= 500) failures.push(`${c.name}: ${res.status} ${res.text.slice(0, 200)}`);
+        else if ((res.status < 200 || res.status >= 300) && !isErrorBody(res.body)) {
+          failures.push(`${c.name}: ${res.status} body is not { error: string }: ${res.text.slice(0, 200)}`);
+        }
+        // Without a query schema the query string is ignored: the answer is the baseline's.
+        if (!r.query && c.query !== undefined && res.status !== baseline.status) {
+          failures.push(`${c.name}: ${res.status}, not ${baseline.status} as without a query: ${res.text.slice(0, 200)}`);
+        }
+      }
+      expect(failures).toEqual([]);
+      // The sweep reached the handler: it did not stop at the gateway for every case. A route
+      // with a query, body or path schema refuses some input with 400; one without any has
+      // nothing to refuse and answers.
+      if (r.query || r.body || r.params) expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+      else expect(results.filter(([, res]) => res.status === r.status).length).toBeGreaterThan(0);
+    });
+  }
+
+  it('the shared session survived the sweep: not logged out, its account not locked', async () => {
+    const res = await stack.call('GET', '/api/session', { headers: { Cookie: cookie } });
+    expect([res.status, res.body?.data?.user?.email]).toEqual([200, sessionUser.email]);
+    const again = await stack.call('POST', '/api/session', { body: { email: sessionUser.email, password: PASSWORD } });
+    expect(again.status).toBe(200);
+  });
+
+  it('Object.prototype is not polluted by any of it', () => {
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoBefore);
+    const probe = {} as Record<string, unknown>;
+    expect(probe.x).toBeUndefined();
+    expect(probe.polluted).toBeUndefined();
+  });
+});
+
+describe('query parameters named like Object.prototype members', () => {
+  const NAMES = ['constructor', 'toString', '__proto__'];
+
+  // Regression: infra/local/events.ts proxyEvent once did `(multiQuery[k] ??= []).push(v)` on a
+  // plain object, which finds Object.prototype.constructor / .toString (and Object.prototype
+  // itself for __proto__), so `.push` was not a function and the request was never answered.
+  // Every route gets the credentials it needs, so the request reaches its handler.
+  it('the local gateway answers ?constructor=x, ?toString=x, ?__proto__=x on every route, below 500', async () => {
+    const attempts = ROUTES.flatMap((r) =>
+      NAMES.map(async (name) => {
+        const what = `${label(r)}?${name}=x`;
+        const body = r.method === 'GET' ? undefined : JSON.stringify(validBody(r));
+        const limitMs = 1_500;
+        try {
+          const res = await fetch(`${stack.url}${r.path.replace(/\{[^}]+\}/g, randomUUID())}?${name}=x`, {
+            method: r.method,
+            headers: { ...(await credentialsFor(r)), ...(body && { 'Content-Type': 'application/json' }) },
+            body,
+            signal: AbortSignal.timeout(limitMs),
+          });
+          const text = await res.text();
+          if (res.status >= 500) return `${what}: ${res.status} ${text}`;
+          if (res.status >= 300 && !isErrorBody(JSON.parse(text))) return `${what}: ${res.status} body ${text}`;
+          // Credentials were right: nothing may stop at the authorizer.
+          if (res.status === 401 || res.status === 403) return `${what}: ${res.status} ${text}`;
+          return undefined;
+        } catch (err) {
+          return `${what}: no answer within ${limitMs / 1000} s (${(err as Error).name})`;
+        }
+      }),
+    );
+    expect((await Promise.all(attempts)).filter(Boolean)).toEqual([]);
+  });
+
+  it('the handlers (as deployed behind API Gateway) refuse them on GET routes with a query schema with 400 unknown query field, and the others ignore them', async () => {
+    const { lambdaContext, proxyEvent } = await import('../../../infra/local/events');
+    const other = await stack.tenant();
+    const user = await other.user('admin');
+    // What each authorizer puts in the context (functions/authorizer.ts, session-authorizer.ts).
+    const contextFor = (r: Route) =>
+      r.auth === 'token'
+        ? { tenantId: other.id, tenantSlug: other.slug, scopes: '*', principalId: 'test' }
+        : r.auth === 'session'
+          ? { tenantId: other.id, tenantSlug: other.slug, userId: user.id, email: user.email, role: 'admin', principalId: user.id }
+          : undefined;
+    const getRoutes = ROUTES.filter((x) => x.method === 'GET');
+    expect(getRoutes.some((r) => r.query)).toBe(true);
+    expect(getRoutes.some((r) => !r.query)).toBe(true);
+    for (const r of getRoutes) {
+      const { handler } = (await import(`../../../functions/${r.handler}.ts`)) as {
+        handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
+      };
+      const pathParameters = Object.fromEntries([...r.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, randomUUID()]));
+      const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => pathParameters[name]!);
+      for (const name of NAMES) {
+        const event = proxyEvent({
+          method: r.method, path, resource: r.path, pathParameters, headers: {},
+          search: new URLSearchParams(), body: null, sourceIp: '127.0.0.1',
+          authorizer: contextFor(r),
+        });
+        // What the Lambda runtime hands over: the event is parsed JSON, so these are own keys.
+        const parsed = JSON.parse(
+          JSON.stringify(event).replace('"queryStringParameters":null', `"queryStringParameters":{"${name}":"x"}`)
+            .replace('"multiValueQueryStringParameters":null', `"multiValueQueryStringParameters":{"${name}":["x"]}`),
+        );
+        expect(Object.keys(parsed.queryStringParameters)).toEqual([name]);
+        const res = await handler(parsed, lambdaContext(r.handler));
+        if (r.query) {
+          expect([res.statusCode, JSON.parse(res.body)], `${label(r)}?${name}=x`).toEqual([400, { error: `unknown query field "${name}"`, code: 'invalid_field', field: name }]);
+        } else if (r.params) {
+          // No query schema: the query string is not read at all; the random id is not found.
+          expect([res.statusCode, JSON.parse(res.body).error], `${label(r)}?${name}=x: ${res.body}`).toEqual([404, expect.stringMatching(/not found$/)]);
+        } else {
+          // No query schema: the query string is not read at all.
+          expect(res.statusCode, `${label(r)}?${name}=x: ${res.body}`).toBe(r.status);
+          expect(Object.keys(JSON.parse(res.body)), `${label(r)}?${name}=x`).not.toContain('error');
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Shared setup of the malformed-input tests (test/integration/malformed/*.test.ts): a stack with
+ * one tenant, a `*` token, a shared session that nothing may log out or lock, a cheap-to-hash
+ * account for valid logins, and `send`, which gives a request whatever its route needs to reach
+ * the handler: a `*` token on token routes, a session cookie on session routes, nothing on public
+ * routes. Each test file that imports it gets its own stack.
+ */
+import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { ERROR_CODES } from '../../../lib/errors';
+import { routes, type Route } from '../../../lib/routes';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
+import type { Case } from './cases';
+
+export const ROUTES: readonly Route[] = routes;
+export const label = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
+/** DELETE /api/session ends the session it is called with. */
+export const logsOut = (r: Pick<Route, 'method' | 'path'>) => r.method === 'DELETE' && r.path === '/api/session';
+
+export let stack: Stack;
+export let tenant: TestTenant;
+export let token: string;
+/** The shared session: logged in once, never logged out, never a failed login for its email. */
+export let sessionUser: { id: string; email: string };
+export let cookie: string;
+/** The account valid login bodies use (not the shared session's, so the sweep cannot touch it). */
+export let loginUser: { id: string; email: string };
+
+beforeAll(async () => {
+  stack = await startStack();
+  tenant = await stack.tenant();
+  token = await tenant.token(['*']);
+  sessionUser = await tenant.user('admin');
+  loginUser = await cheapUser(tenant, `login-${randomUUID().slice(0, 8)}@${tenant.slug}.example.com`);
+  cookie = await stack.login(sessionUser.email, PASSWORD);
+});
+afterAll(() => stack.close());
+
+/**
+ * A user whose stored hash has cheap scrypt parameters. verifyPassword takes N, r and p from
+ * the stored hash, so logging in as this user costs ~1 ms instead of ~0.3 s of CPU: the sweep
+ * sends dozens of valid logins at once, and at full strength they queue on the one process's
+ * libuv pool (the local gateway runs every handler in-process, unlike Lambda) past the
+ * handler's 10 s timeout, which middy turns into a 500.
+ */
+export async function cheapUser(t: TestTenant, email: string) {
+  const { createUser } = await import('../../../lib/store/users');
+  const params = { N: 2 ** 10, r: 8, p: 1 };
+  const salt = randomBytes(16);
+  const key = scryptSync(PASSWORD.normalize('NFC'), salt, 32, params);
+  const hash = ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const u = await createUser(t.id, email, hash, 'member');
+  return { id: u.id, email: u.email };
+}
+
+/**
+ * A session of its own for a request that logs out. Written straight to the table (as
+ * tenant.token() does for tokens): a login per request would cost a scrypt hash each.
+ */
+export async function freshCookie(user = sessionUser): Promise<string> {
+  const { newSessionId, sessionDigest, SESSION_COOKIE } = await import('../../../lib/auth/session');
+  const { putSession } = await import('../../../lib/store/sessions');
+  const id = newSessionId();
+  const at = new Date().toISOString();
+  await putSession(sessionDigest(id), {
+    tenant_id: tenant.id, tenant_slug: tenant.slug, user_id: user.id, email: user.email,
+    role: 'admin', created_at: at, last_seen_at: at,
+  });
+  return `${SESSION_COOKIE}=${id}`;
+}
+
+/** What a request to the route must carry to get past the gateway. */
+export async function credentialsFor(r: Route): Promise<Record<string, string>> {
+  if (r.auth === 'token') return { Authorization: `Bearer ${token}` };
+  // A password change ends the user's other sessions and counts wrong current passwords: each
+  // request gets an account of its own, so requests cannot affect each other or the shared session.
+  if (r.path === '/api/session/password') {
+    return { Cookie: await freshCookie(await cheapUser(tenant, `password-${randomUUID().slice(0, 8)}@${tenant.slug}.example.com`)) };
+  }
+  if (r.auth === 'session') return { Cookie: logsOut(r) ? await freshCookie() : cookie };
+  return {};
+}
+
+/** `{ error, code, field? }`: a sentence, a code from ERROR_CODES, and nothing else. */
+export const isErrorBody = (body: unknown): boolean =>
+  !!body && typeof body === 'object' && !Array.isArray(body) &&
+  Object.keys(body).every((k) => ['error', 'code', 'field'].includes(k)) && typeof (body as { error?: unknown }).error === 'string' &&
+  (body as { error: string }).error.length > 0 && (ERROR_CODES as readonly unknown[]).includes((body as { code?: unknown }).code);
+
+export async function send(r: Route, c: Case) {
+  const path = r.path.replace(/\{[^}]+\}/g, c.pathId ?? randomUUID()) + (c.query !== undefined ? `?${c.query}` : '');
+  // Header and cookie cases bring their own Authorization or Cookie, which replaces the
+  // route's credential of that kind; the other kind is still sent.
+  const headers = { ...(await credentialsFor(r)), ...(c.headers ?? {}) };
+  // A route without a body still gets a JSON body for POST, so the request is otherwise valid.
+  const rawBody = c.rawBody ?? (r.method === 'GET' ? undefined : JSON.stringify(validBody(r)));
+  if (rawBody !== undefined && !c.rawBody && !('Content-Type' in headers)) headers['Content-Type'] = 'application/json';
+  return stack.call(r.method, path, { rawBody, headers });
+}
+
+/** A body the route accepts, for cases that only mangle the query, headers or path. */
+export function validBody(r: Route): unknown {
+  if (r.path === '/api/settings/pipeline') return { stuck_days: { applied: 4 } };
+  // A taken email: the handler refuses it (409) before hashing a temporary password, which costs
+  // 128 MiB of scrypt each; dozens at once would queue past the handler timeout in one process.
+  if (r.path === '/api/members') return { email: sessionUser.email, role: 'member' };
+  if (r.path === '/api/members/{id}') return { role: 'member' };
+  // A wrong current password: the handler checks it (cheap for cheapUser) and changes nothing.
+  if (r.path === '/api/session/password') return { current_password: `not ${PASSWORD}`, new_password: 'a brand new long password' };
+  if (r.path.endsWith('/candidates') || r.path === '/api/v1/candidates/{id}') return { name: 'Valid Body' };
+  if (r.path.endsWith('/pipeline')) return { candidate_id: randomUUID(), stage: 'placed' };
+  if (r.path === '/api/session') return { email: loginUser.email, password: PASSWORD };
+  if (r.path === '/api/tokens') return { name: 'Valid Body', scopes: ['pipeline:read'] };
+  if (r.path === '/api/webhooks') return { url: 'https://hooks.example.com/sweep' };
+  if (r.path === '/api/webhooks/{id}') return { active: false };
+  if (r.path === '/api/webhooks/{id}/resend') return { event_id: `evt_${'0'.repeat(32)}` };
+  if (r.path === '/api/webhooks/{id}/replay') return { since: new Date(Date.now() - 3_600_000).toISOString() };
+  return {};
+}

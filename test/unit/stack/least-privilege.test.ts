@@ -1,0 +1,167 @@
+/**
+ * The deployed stack as synthesized (test/unit/stack/fixture.ts). This file: least privilege: what
+ * each function may do to the table and the queues, the authorizers confined to their own
+ * partitions, no managed policies.
+ */
+import { describe, expect, it } from 'vitest';
+import { keys } from '../../../lib/store/table';
+import { AUTHORIZER_WRITABLE, FANOUT_MODULE, TABLE_ACTIONS } from '../../../infra/stack';
+import { STUCK_REINDEX_MODULE } from '../../../infra/stuck-reindex';
+import { actionsOf, actionsOn, admittedBy, appFunctions, authorizerFunctionId, builtKeys, deliveryDlqId, deliveryQueueId, dynamoActionsOf, dynamoStatements, FORBIDDEN_ACTIONS, functionIn, functionOf, getAtts, iamLike, label, methodFor, ofType, READ_ACTIONS, resources, roleOf, ROUTE_WRITE_ACTIONS, ROUTES, sessionAuthorizerFunctionId, statementsOf, streamFailureDlqId, streamFailureQueueId, tableId, UNUSED_ACTIONS, WRITE_ACTIONS } from './fixture';
+
+describe('least privilege', () => {
+  it('read routes may GetItem and Query (table and indexes), nothing else', () => {
+    expect(TABLE_ACTIONS.read).toEqual(READ_ACTIONS);
+    const readRoutes = ROUTES.filter((r) => r.access === 'read');
+    expect(readRoutes.length).toBeGreaterThan(0);
+    for (const r of readRoutes) {
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      const actions = actionsOf(fn);
+      expect(dynamoActionsOf(fn), label(r)).toEqual([...READ_ACTIONS].sort());
+      for (const a of WRITE_ACTIONS) expect(actions, label(r)).not.toContain(a);
+      expect(actions.some((a) => a === '*' || a === 'dynamodb:*'), label(r)).toBe(false);
+      // Query needs the indexes (stage and requisition listings), so this grant does name them.
+      const resourcesOf = dynamoStatements(fn).flatMap((st) => [st.Resource].flat());
+      expect(resourcesOf, label(r)).toContainEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+      expect(JSON.stringify(resourcesOf), label(r)).toContain('/index/*');
+    }
+  });
+
+  it('write routes add Put, Update, Delete and ConditionCheck, never BatchWriteItem or Scan', () => {
+    expect(TABLE_ACTIONS.write).toEqual([...READ_ACTIONS, ...ROUTE_WRITE_ACTIONS]);
+    const writeRoutes = ROUTES.filter((r) => r.access === 'write');
+    expect(writeRoutes.length).toBeGreaterThan(0);
+    for (const a of FORBIDDEN_ACTIONS) expect(TABLE_ACTIONS.write).not.toContain(a);
+    for (const r of writeRoutes) {
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      expect(dynamoActionsOf(fn), label(r)).toEqual([...READ_ACTIONS, ...ROUTE_WRITE_ACTIONS].sort());
+      const actions = actionsOf(fn);
+      for (const a of FORBIDDEN_ACTIONS) expect(actions, label(r)).not.toContain(a);
+      // Routes that queue deliveries also hold SQS rights, pinned by the next test; the token
+      // routes' API Gateway rights (API keys) are pinned by test/unit/rate-limits.test.ts.
+      for (const a of actions.filter((x) => !x.startsWith('sqs:') && !x.startsWith('apigateway:'))) expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
+    }
+  });
+
+  it('only routes marked `queue` (resend, replay) may send, and only to the delivery queue', () => {
+    const queueRoutes = ROUTES.filter((r) => 'queue' in r && r.queue);
+    expect(queueRoutes.map(label).sort()).toEqual(['POST /api/webhooks/{id}/replay', 'POST /api/webhooks/{id}/resend']);
+    for (const r of ROUTES) {
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      const sqsActions = actionsOf(fn).filter((a) => a.startsWith('sqs:'));
+      if (!queueRoutes.includes(r)) {
+        expect(sqsActions, label(r)).toEqual([]);
+        continue;
+      }
+      expect(actionsOn(fn, deliveryQueueId()), label(r)).toContain('sqs:SendMessage');
+      for (const a of sqsActions) expect(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], label(r)).toContain(a);
+      expect(actionsOn(fn, deliveryDlqId()), label(r)).toEqual([]);
+    }
+  });
+
+  it('routes without table access (the OpenAPI document) get no DynamoDB permission at all', () => {
+    const noneRoutes = ROUTES.filter((r) => r.access === 'none');
+    expect(noneRoutes.map(label)).toEqual(['GET /api/v1/openapi.json']);
+    const table = tableId();
+    for (const r of noneRoutes) {
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      expect(actionsOf(fn).filter((a) => a.startsWith('dynamodb:') || a === '*'), label(r)).toEqual([]);
+      for (const st of statementsOf(fn)) expect(getAtts(st), label(r)).not.toContain(table);
+    }
+  });
+
+  it('no function may Scan the table, and none is granted BatchGetItem or DescribeTable, which nothing calls', () => {
+    const fns = appFunctions();
+    expect(fns.length).toBeGreaterThan(1);
+    for (const [id] of fns) {
+      const actions = actionsOf(id);
+      for (const a of ['dynamodb:Scan', ...UNUSED_ACTIONS]) expect(actions, id).not.toContain(a);
+    }
+  });
+
+  /** Each authorizer's grants: the partitions it reads, and those whose usage timestamp it sets. */
+  const authorizerGrants = () => [
+    // findTokenGrant: GetItem on keys.token(digest); touchToken: UpdateItem on keys.tenantToken.
+    { fn: authorizerFunctionId(), get: ['TOKEN#*'], update: ['T#*'] },
+    // getSession and touchSession: keys.session(digest).
+    { fn: sessionAuthorizerFunctionId(), get: ['SESSION#*'], update: ['SESSION#*'] },
+  ];
+
+  it('the authorizers may only GetItem and UpdateItem, on the table itself, each within its own partitions', () => {
+    // The usage timestamps, and the key attributes IAM needs listed along with them.
+    expect([...AUTHORIZER_WRITABLE].sort()).toEqual(['PK', 'SK', 'last_seen_at', 'last_used_at']);
+    const grants = authorizerGrants();
+    expect(new Set(grants.map((g) => g.fn)).size).toBe(2);
+    for (const { fn, get, update } of grants) {
+      // No Query, BatchGetItem, DescribeTable, ConditionCheckItem, Put or Delete; no SQS either.
+      expect([...new Set(actionsOf(fn))].sort(), fn).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+      const statements = statementsOf(fn);
+      expect(statements, fn).toHaveLength(2);
+      for (const st of statements) {
+        expect(st.Effect, fn).toBe('Allow');
+        // The table only: a single ARN, no index (GSI keys are not the partition key IAM checks).
+        expect(st.Resource, fn).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+        expect(Object.keys(st.Condition['ForAllValues:StringLike']), fn).toEqual(['dynamodb:LeadingKeys']);
+      }
+      const [read] = statements.filter((st) => [st.Action].flat().includes('dynamodb:GetItem'));
+      expect([read.Action].flat(), fn).toEqual(['dynamodb:GetItem']);
+      expect(read.Condition, fn).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': get } });
+      const [write] = statements.filter((st) => [st.Action].flat().includes('dynamodb:UpdateItem'));
+      expect([write.Action].flat(), fn).toEqual(['dynamodb:UpdateItem']);
+      expect(write.Condition, fn).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': update },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': AUTHORIZER_WRITABLE },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+      });
+    }
+  });
+
+  it('the authorizer conditions admit the keys their store calls use, and no other global item', () => {
+    const digest = 'a'.repeat(64); // a sha256 in hex
+    const like = (pattern: string) => iamLike(pattern);
+    const [token, session] = authorizerGrants();
+    // Token lookups only; sessions, slugs, emails and login counters stay out of reach.
+    expect(token!.get.flatMap(admittedBy)).toEqual(['token']);
+    expect(like(token!.get[0]!).test(keys.token(digest).PK)).toBe(true);
+    // The listing item touchToken updates lives in the tenant partition; so does every other
+    // tenant record, which the dynamodb:Attributes condition keeps to the usage timestamps.
+    const inTenant = builtKeys().filter(([, key]) => key.PK.startsWith(keys.tenantPartition('tenant-1'))).map(([name]) => name).sort();
+    expect(inTenant).toContain('tenantToken');
+    expect(token!.update.flatMap(admittedBy)).toEqual(inTenant);
+    for (const name of ['token', 'session', 'slug', 'email', 'loginFailures']) expect(token!.update.flatMap(admittedBy)).not.toContain(name);
+    // Sessions only, both to read and to slide.
+    expect(session!.get.flatMap(admittedBy)).toEqual(['session']);
+    expect(session!.update.flatMap(admittedBy)).toEqual(['session']);
+    expect(like(session!.get[0]!).test(keys.session(digest).PK)).toBe(true);
+    expect(like(session!.get[0]!).test(keys.token(digest).PK)).toBe(false);
+  });
+
+  it('function policies name only the table, its indexes and stream, and the webhook queues; "*" only for ListStreams', () => {
+    const table = tableId();
+    const queues = ofType('AWS::SQS::Queue').map(([qid]) => qid);
+    expect(queues.sort()).toEqual([deliveryQueueId(), deliveryDlqId(), streamFailureQueueId(), streamFailureDlqId()].sort());
+    for (const [id] of appFunctions()) {
+      for (const s of statementsOf(id)) {
+        const actions: string[] = [s.Action].flat();
+        const targets = [s.Resource].flat();
+        if (targets.includes('*')) {
+          // ListStreams has no resource-level permission; the stream event source needs it.
+          expect(targets, id).toEqual(['*']);
+          expect(actions, id).toEqual(['dynamodb:ListStreams']);
+          expect([functionOf(FANOUT_MODULE), functionOf(STUCK_REINDEX_MODULE)], 'only the fan-out and the stuck re-index read the stream').toContain(id);
+          continue;
+        }
+        // The token functions' API keys in the usage plan: pinned by test/unit/rate-limits.test.ts.
+        if (actions.every((a) => a.startsWith('apigateway:'))) continue;
+        for (const a of actions) expect(a, id).toMatch(/^(dynamodb|sqs):/);
+        for (const t of targets) {
+          const [target] = getAtts(t);
+          expect(getAtts(t), id).toHaveLength(1);
+          if (actions.every((a) => a.startsWith('dynamodb:'))) expect(target, id).toBe(table);
+          else expect(queues, `${id}: ${target}`).toContain(target);
+        }
+      }
+      expect(resources[roleOf(id)]!.Properties.ManagedPolicyArns, id).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * The deployed stack as synthesized (test/unit/stack/fixture.ts). This file: the table (keys from
+ * TABLE_DEF, stream, PITR, retention), the functions (runtime, environment, timeouts, log groups)
+ * and the Lambda bundles themselves (minified ESM that loads under Node).
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TABLE_DEF } from '../../../lib/store/table';
+import { DEFAULT_RETRY_SCHEDULE_S } from '../../../lib/webhooks/config';
+import { API_INTEGRATION_TIMEOUT_S, DEFAULT_ROUTE_TIMEOUT_S, DELIVERY_ATTEMPTS, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE, UNTRACED_MODULES } from '../../../infra/stack';
+import { actionsOf, appFunctions, assetDirByKey, authorizerCount, authorizerFunctionIds, extraFunctionCount, functionIn, functionOf, label, LOCAL_ONLY_ENV, methodFor, pascal, PIPELINE_MODULES, resources, routeFunctionIds, ROUTES, SESSION_ROUTES, tableId, template, type Json } from './fixture';
+
+describe('table', () => {
+  it('is derived from TABLE_DEF: keys, string attributes, both GSIs with projection ALL', () => {
+    const { Properties: p } = resources[tableId()]!;
+    expect(p.KeySchema).toEqual([
+      { AttributeName: TABLE_DEF.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_DEF.sortKey, KeyType: 'RANGE' },
+    ]);
+    const indexes = Object.values(TABLE_DEF.indexes);
+    expect(indexes.map((i) => i.name).sort()).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4']);
+    expect(p.GlobalSecondaryIndexes).toHaveLength(indexes.length);
+    for (const index of indexes) {
+      expect(p.GlobalSecondaryIndexes).toContainEqual({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      });
+    }
+    const keyNames = [TABLE_DEF.partitionKey, TABLE_DEF.sortKey, ...indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+    expect(p.AttributeDefinitions).toHaveLength(keyNames.length);
+    for (const name of keyNames) expect(p.AttributeDefinitions).toContainEqual({ AttributeName: name, AttributeType: 'S' });
+  });
+
+  it('streams NEW_AND_OLD_IMAGES, has PITR, TTL, on-demand billing and survives stack deletion', () => {
+    const table = resources[tableId()]!;
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_DEF.ttlAttribute, Enabled: true });
+    expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+  });
+});
+
+describe('functions', () => {
+  it('one function per handler module plus the authorizers (TOKEN, and REQUEST for the session routes)', () => {
+    const handlers = new Set(ROUTES.map((r) => r.handler));
+    expect(SESSION_ROUTES.length).toBeGreaterThan(0);
+    expect(authorizerCount()).toBe(2);
+    expect(appFunctions()).toHaveLength(handlers.size + extraFunctionCount());
+    // Besides them only the console's BucketDeployment handler, which is CDK's own.
+    template.resourceCountIs('AWS::Lambda::Function', handlers.size + extraFunctionCount() + 1);
+    const all = new Set([...routeFunctionIds(), ...authorizerFunctionIds(), ...PIPELINE_MODULES.map((m) => functionOf(m))]);
+    expect(all.size).toBe(handlers.size + extraFunctionCount());
+  });
+
+  it('all run nodejs24.x on arm64 with the table name, Powertools settings and no source maps', () => {
+    const table = tableId();
+    const fns = appFunctions();
+    expect(fns.length).toBeGreaterThan(1);
+    for (const [id, { Properties: p }] of fns) {
+      expect(p.Runtime, id).toBe('nodejs24.x');
+      expect(p.Architectures, id).toEqual(['arm64']);
+      expect(p.MemorySize, id).toBe(512);
+      expect(p.Handler, id).toBe('index.handler');
+      const env = p.Environment.Variables;
+      expect(env.TABLE_NAME, id).toEqual({ Ref: table });
+      expect(env.POWERTOOLS_SERVICE_NAME, id).toBe('talent-pipeline-prod');
+      expect(env.POWERTOOLS_LOG_LEVEL, id).toBe('INFO');
+      expect(env.NODE_OPTIONS ?? '', id).not.toMatch(/enable-source-maps/);
+    }
+  });
+
+  it('route functions time out after 10 s unless their route sets timeoutSeconds, the authorizers sooner', () => {
+    expect(DEFAULT_ROUTE_TIMEOUT_S).toBe(10);
+    for (const r of ROUTES) {
+      const id = functionIn(methodFor(r).Integration.Uri);
+      const longest = Math.max(...ROUTES.filter((x) => x.handler === r.handler).map((x) => x.timeoutSeconds ?? DEFAULT_ROUTE_TIMEOUT_S));
+      expect(resources[id]!.Properties.Timeout, label(r)).toBe(longest);
+      // API Gateway ends the request at 29 s; the function must end it first.
+      expect(resources[id]!.Properties.Timeout, label(r)).toBeLessThan(API_INTEGRATION_TIMEOUT_S);
+    }
+    for (const id of authorizerFunctionIds()) expect(resources[id]!.Properties.Timeout, id).toBeLessThan(DEFAULT_ROUTE_TIMEOUT_S);
+  });
+
+  it('test-webhook waits for a receiver (up to 15 s) and so gets 20 s', () => {
+    const testRoutes = ROUTES.filter((r) => r.handler === 'test-webhook');
+    expect(testRoutes.map((r) => r.timeoutSeconds)).toEqual([20]);
+    expect(resources[functionIn(methodFor(testRoutes[0]!).Integration.Uri)]!.Properties.Timeout).toBe(20);
+  });
+
+  it('no function is configured for local use: no loopback receivers, local endpoints or test schedules', () => {
+    for (const [id, { Properties: p }] of appFunctions()) {
+      for (const name of LOCAL_ONLY_ENV) expect(Object.keys(p.Environment.Variables), id).not.toContain(name);
+    }
+    // So the deployed delivery function runs the default schedule, the one the redrive is sized for.
+    expect(DELIVERY_ATTEMPTS).toBe(DEFAULT_RETRY_SCHEDULE_S.length + 1);
+  });
+
+  it('each function logs to its own log group with a retention', () => {
+    const groups = new Set<string>();
+    for (const [id, { Properties: p }] of appFunctions()) {
+      const group = p.LoggingConfig?.LogGroup?.Ref;
+      expect(group, id).toBeDefined();
+      expect(resources[group]!.Type).toBe('AWS::Logs::LogGroup');
+      expect(resources[group]!.Properties.RetentionInDays, id).toBe(30);
+      groups.add(group);
+    }
+    expect(groups.size).toBe(appFunctions().length);
+  });
+});
+
+describe('bundles', () => {
+  const bundleDir = (fnId: string) => {
+    const dir = assetDirByKey.get(resources[fnId]!.Properties.Code.S3Key);
+    expect(dir, `no bundle for ${fnId}`).toBeDefined();
+    return dir!;
+  };
+
+  it('are minified ESM with the createRequire banner, the AWS SDK inside (where the table is used) and no source map', () => {
+    const fns = appFunctions();
+    expect(fns.length).toBeGreaterThan(1);
+    let withoutTable = 0;
+    for (const [id] of fns) {
+      const dir = bundleDir(id);
+      expect(readdirSync(dir), id).toEqual(['index.mjs']);
+      const code = readFileSync(path.join(dir, 'index.mjs'), 'utf8');
+      expect(code.startsWith("import { createRequire } from 'module'; const require = createRequire(import.meta.url);"), id).toBe(true);
+      expect(code, id).not.toMatch(/sourceMappingURL/);
+      // Bundled: no import of the SDK is left for the runtime to resolve.
+      expect(code, id).not.toMatch(/from\s*["']@(aws-sdk|smithy)\//);
+      // A function granted table access bundles the SDK client; one without (the OpenAPI
+      // document) does not even carry it.
+      if (actionsOf(id).some((a) => a.startsWith('dynamodb:'))) expect(code, id).toMatch(/DynamoDBClient/);
+      else {
+        withoutTable++;
+        expect(code, id).not.toMatch(/DynamoDBClient/);
+      }
+      // Minified: unminified esbuild output averages well under 100 characters a line.
+      expect(code.length / code.split('\n').length, id).toBeGreaterThan(1000);
+    }
+    expect(withoutTable).toBe(new Set(ROUTES.filter((r) => r.access === 'none').map((r) => r.handler)).size);
+  });
+
+  it('of API functions and authorizers are at most 400 KB, traced with the trimmed X-Ray entry unless in UNTRACED_MODULES', () => {
+    const modules = [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE, ...new Set(ROUTES.map((r) => r.handler))];
+    let traced = 0;
+    for (const module of modules) {
+      const matches = appFunctions().filter(([id]) => id.startsWith(`${pascal(module)}Fn`));
+      expect(matches, module).toHaveLength(1);
+      const [id] = matches[0]!;
+      const code = readFileSync(path.join(bundleDir(id), 'index.mjs'), 'utf8');
+      // Issue 11's budget, on the bundle exactly as it deploys (bytes, 1 KB = 1024).
+      expect(Buffer.byteLength(code), module).toBeLessThanOrEqual(400 * 1024);
+      // The SDK name the X-Ray entry (ours or the SDK's) stamps on every segment.
+      const carriesXRay = code.includes('X-Ray for Node.js');
+      const usesTable = actionsOf(id).some((a) => a.startsWith('dynamodb:'));
+      expect(carriesXRay, module).toBe(usesTable && !UNTRACED_MODULES.has(module));
+      if (!carriesXRay) continue;
+      traced++;
+      // lib/aws/xray-sdk-core.ts (its error names it), not the SDK's entry with its EC2/Beanstalk plugins.
+      expect(code, module).toContain('lib/aws/xray-sdk-core.ts');
+      expect(code, module).not.toMatch(/AWS::ElasticBeanstalk/);
+    }
+    // Every one that uses the table (both authorizers, every route but the OpenAPI document's), but the untraced.
+    const withTable = modules.filter((m) => ROUTES.find((r) => r.handler === m)?.access !== 'none');
+    expect(traced).toBe(withTable.length - UNTRACED_MODULES.size);
+  });
+
+  it('load under Node with their own environment and export a handler (no "Dynamic require" failures)', () => {
+    for (const [id, { Properties: p }] of appFunctions()) {
+      // The variables the template gives the function, with a stand-in for each resolved reference:
+      // a module that reads a variable the stack forgot fails its cold start here.
+      const own = Object.fromEntries(
+        Object.entries<Json>(p.Environment.Variables).map(([k, v]) => [k, typeof v === 'string' ? v : `stack-test-${k}`]),
+      );
+      const inherited = Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => !k.startsWith('WEBHOOK_') && k !== 'TABLE_NAME' && !LOCAL_ONLY_ENV.includes(k)),
+      );
+      const out = execFileSync(
+        process.execPath,
+        ['--input-type=module', '-e', "const m = await import('./index.mjs'); process.stdout.write(typeof m.handler);"],
+        { cwd: bundleDir(id), env: { ...inherited, ...own, AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'pipe', 'ignore'] },
+      ).toString();
+      expect(out, id).toBe('function');
+    }
+  }, 60_000);
+});
