@@ -91,20 +91,25 @@ export function startQueuePoller(
   const worker = async () => {
     while (running) {
       try {
-        const Messages: Message[] = [];
-        while (Messages.length < batchSize) {
-          const { Messages: got = [] } = await q.client.send(
+        const receive = (max: number) =>
+          q.client.send(
             new ReceiveMessageCommand({
               QueueUrl: q.queueUrl,
-              MaxNumberOfMessages: Math.min(10, batchSize - Messages.length),
+              MaxNumberOfMessages: max,
               // local-aws-sqs answers a long poll only when it times out, so poll short and often.
               WaitTimeSeconds: 0,
               MessageSystemAttributeNames: ['All'],
               MessageAttributeNames: ['All'],
             }),
           );
-          Messages.push(...got);
-          if (got.length < 10) break;
+        // One receive first; a full one means a backlog, and the rest of the batch is received at
+        // once, as Lambda's pollers receive apart from the function. One after another, the five
+        // receives of a batch of 50 were a third of its time (`npm run bench`); an idle queue
+        // still costs one receive per poll.
+        const Messages: Message[] = (await receive(Math.min(10, batchSize))).Messages ?? [];
+        if (Messages.length === 10 && batchSize > 10) {
+          const rest = Array.from({ length: Math.ceil((batchSize - 10) / 10) }, (_, i) => receive(Math.min(10, batchSize - 10 - i * 10)));
+          for (const r of await Promise.all(rest)) Messages.push(...(r.Messages ?? []));
         }
         if (!Messages.length) {
           await new Promise((r) => setTimeout(r, 25));
