@@ -4,7 +4,7 @@
  * endpoint). A record whose messages cannot all be enqueued fails on its own and is retried
  * from there (batchItemFailures); event ids stay the same, so nothing is lost or renamed.
  *
- * Each event that has a message is kept first (its body, for resend and replay, 30 days): once
+ * Each event that has a message is kept first (its body, for resend and replay, 32 days): once
  * per event rather than once per endpoint by each delivery, and for the whole stream batch in one
  * round of BatchWriteItem calls. A record whose bodies could not be written sends nothing and
  * fails, so no message goes out for an event that is not kept.
