@@ -158,8 +158,9 @@ async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: BatchStat
     await replayFinished(msg, false);
     return;
   }
-  // Keep the body for resend and replay (30 days, as attempts), unless whoever queued the message
-  // already did (the fan-out, once per event). Once per series is enough.
+  // Keep the body for resend and replay (32 days, longer than the attempts), unless whoever queued
+  // the message just did (the fan-out, once per event). A resend or replay series writes it again,
+  // so the body outlives that series' attempts too. Once per series is enough.
   const kept = attempt === 1 && !msg.kept ? eventItem(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body }) : undefined;
 
   const startedAt = new Date();
@@ -276,10 +277,11 @@ async function runReplay(msg: ReplayMessage, context: Context): Promise<void> {
     // Leave room for one more batch; go on in a fresh invocation from the saved position.
     if (context.getRemainingTimeInMillis() < 10_000) return enqueue([msg]);
     const chunk = missed.slice(position, position + 10);
+    // Not `kept`: each replayed event's first attempt writes its body again (a fresh 32 days).
     const events = await Promise.all(chunk.map((e) => getEvent(msg.tenantId, e.id)));
     const messages = events.flatMap((e) =>
       e
-        ? [{ v: 1 as const, eventId: e.event_id, eventType: e.event_type, tenantId: msg.tenantId, endpointId: msg.endpointId, body: e.body, series: `replay:${job.id}`, replayJob: job.id, kept: true as const }]
+        ? [{ v: 1 as const, eventId: e.event_id, eventType: e.event_type, tenantId: msg.tenantId, endpointId: msg.endpointId, body: e.body, series: `replay:${job.id}`, replayJob: job.id }]
         : [],
     );
     if (messages.length < chunk.length) logger.warn('replay: event bodies expired', { jobId: job.id, missing: chunk.length - messages.length });

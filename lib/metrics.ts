@@ -35,7 +35,8 @@ export function emitMetric(
  * record: a delivery batch of 50 writes one line instead of 150, and reads its settings from the
  * environment once instead of per metric (which was 4% of a delivery worker's CPU in the bench's
  * profile). An instance of its own per invocation, so invocations that overlap share nothing.
- * Call `flush()` in a `finally`.
+ * Call `flush()` in a `finally`. An invocation that Lambda stops at its timeout loses its batch's
+ * metrics (a `finally` does not run then); its attempts are still in the delivery log.
  */
 export function invocationMetrics() {
   const held = new Metrics({ namespace: NAMESPACE, serviceName: SERVICE_NAME });

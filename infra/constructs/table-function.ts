@@ -102,8 +102,8 @@ export const bundlingFor = (module: string): BundlingOptions => ({
 });
 
 /**
- * Table-wide grants (on the table and its indexes) are for route functions and the fan-out;
- * the authorizers and the delivery function get partition-confined grants instead (PARTITION_GRANTS).
+ * Table-wide grants (on the table and its indexes) are for route functions; the authorizers, the
+ * fan-out and the delivery function get partition-confined grants instead (PARTITION_GRANTS).
  */
 export type TableAccess = 'none' | 'read' | 'write' | ConfinedAccess;
 export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhooks' | 'fanout';
@@ -154,12 +154,13 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // workspace's other endpoints (endpoint_disabled event) and a replay job's scan of the log.
   // BatchWriteItem: a batch's attempt records and kept bodies, 25 per call, in the same partitions.
   webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
-  // The stream fan-out reads a workspace's slug (its tenant item) and its endpoints, and keeps the
-  // bodies of the events it queues (BatchWriteItem, webhook partitions only). No index, and no
-  // write outside the webhook partitions.
+  // The stream fan-out reads a workspace's slug (GetItem of its tenant item; IAM cannot tell that
+  // item from the others of `T#<id>`, so GetItem is the one action there), lists its endpoints
+  // (Query) and keeps the bodies of the events it queues (BatchWriteItem), both in the webhook
+  // partitions only. No index.
   fanout: [
-    { actions: ['dynamodb:GetItem', 'dynamodb:Query'], leadingKeys: TENANT_LEADING_KEYS },
-    { actions: ['dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS },
+    { actions: ['dynamodb:GetItem'], leadingKeys: TENANT_LEADING_KEYS },
+    { actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS },
   ],
 };
 export const ACCESS_RANK: Route['access'][] = ['none', 'read', 'write'];

@@ -109,7 +109,8 @@ export function startQueuePoller(
         const Messages: Message[] = (await receive(Math.min(10, batchSize))).Messages ?? [];
         if (Messages.length === 10 && batchSize > 10) {
           const rest = Array.from({ length: Math.ceil((batchSize - 10) / 10) }, (_, i) => receive(Math.min(10, batchSize - 10 - i * 10)));
-          for (const r of await Promise.all(rest)) Messages.push(...(r.Messages ?? []));
+          // Settled, not all: a failed receive must not drop what the others received.
+          for (const r of await Promise.allSettled(rest)) if (r.status === 'fulfilled') Messages.push(...(r.value.Messages ?? []));
         }
         if (!Messages.length) {
           await new Promise((r) => setTimeout(r, 25));

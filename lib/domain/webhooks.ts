@@ -245,7 +245,8 @@ export async function resendEvent(p: SessionPrincipal, id: string, body: ResendB
       endpointId: endpoint.id,
       body: event.body,
       series: `resend:${newId()}`,
-      kept: true,
+      // Not `kept`: the resend's first attempt writes the body again, so it lives 32 days past
+      // this series' attempts, as it did past the first series'.
     },
   ]);
   return { success: true, event_id: event.event_id };

@@ -74,7 +74,7 @@ export const keys = {
   }),
   attemptPrefix: (webhookId: string) => `ATT#${webhookId}#`,
   /**
-   * An event's exact body, kept as long as attempts (30 days) so resend and replay work after
+   * An event's exact body, kept longer than its attempts (32 days) so resend and replay work after
    * the retries are exhausted. One item per event and tenant, shared by all its endpoints.
    */
   event: (tenantId: string, eventId: string): Key => ({ PK: webhookPartition(tenantId), SK: `EVT#${eventId}` }),

@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NotFoundError } from '../errors';
+import { logger } from '../logger';
 import { newId, nowIso } from '../ids';
 import { EVENT_TYPES, type DeliveryRecord, type EventType } from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
@@ -295,8 +296,13 @@ export async function writeLogItems(items: Record<string, unknown>[]): Promise<R
         try {
           const res = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: left.map((Item) => ({ PutRequest: { Item } })) } }));
           left = (res.UnprocessedItems?.[tableName] ?? []).map((r) => r.PutRequest!.Item as Record<string, unknown>);
-        } catch {
-          // The whole call failed (the client already retried throttling): try the chunk again.
+        } catch (err) {
+          // The whole call failed (the client already retried throttling). Named in the log (never
+          // the items); a refusal no retry can change fails the chunk at once, anything else is
+          // tried again.
+          const name = (err as Error).name;
+          logger.warn('batch write failed', { error: name, attempt, items: left.length });
+          if (name === 'ValidationException' || name === 'AccessDeniedException') break;
         }
         if (!left.length || attempt >= 5) break;
         await sleep(Math.random() * Math.min(1_000, 25 * 2 ** attempt));
@@ -416,7 +422,8 @@ export interface StoredEvent {
 
 /**
  * Event bodies outlive every attempt of their event: the last retry comes up to ~28 hours after
- * the first attempt, which is when the body is stored.
+ * the first attempt, and the body is stored just before it (by the fan-out), or by the first
+ * attempt of a resend or replay series.
  */
 const EVENT_TTL_S = ATTEMPT_TTL_S + 2 * 86_400;
 

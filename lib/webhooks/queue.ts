@@ -38,9 +38,10 @@ export const DeliveryMessage = z.object({
    */
   attemptsBefore: z.optional(z.int()),
   /**
-   * The body is already kept in the table (the fan-out wrote it before queueing; a resend or a
-   * replay read it from there): the delivery does not write it again. Without it (a message
-   * queued by an older version), the first attempt keeps the body as it used to.
+   * The body was just kept in the table by whoever queued the message (the fan-out, or the
+   * delivery for an `endpoint_disabled` event): the first attempt does not write it again.
+   * Without it (a resend, a replay, or a message queued by an older version), the first attempt
+   * keeps the body, with a fresh 32 days.
    */
   kept: z.optional(z.literal(true)),
 });

@@ -140,10 +140,12 @@ describe('webhook pipeline', () => {
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
       const leading = st.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
       if ([st.Action].flat().includes('dynamodb:BatchWriteItem')) {
-        expect([st.Action].flat()).toEqual(['dynamodb:BatchWriteItem']);
+        // Endpoints listed and bodies kept: the webhook partitions only.
+        expect([st.Action].flat().sort()).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:Query']);
         expect(leading).toEqual([`T#*${WEBHOOK_PARTITION_SUFFIX}`]);
       } else {
-        expect([st.Action].flat().sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+        // The tenant item (its slug): GetItem alone, so no Query can list a tenant's candidates or users.
+        expect([st.Action].flat()).toEqual(['dynamodb:GetItem']);
         expect(leading).toEqual([keys.tenantPartition('*')]);
       }
     }
