@@ -3,7 +3,7 @@
  * say what each dependency costs, from esbuild's metafile (bytes each input contributes to the
  * minified output). `npm run bench` uses it; alone: `tsx infra/bench/bundles.ts [module…]`.
  */
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { join } from 'node:path';
 import { BUNDLING, lambdaAliases, PROJECT_ROOT } from '../stack';
 
@@ -17,9 +17,14 @@ export interface BundleSize {
 const owner = (input: string) =>
   input.includes('node_modules/') ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, '$1') : input.split('/').slice(0, 2).join('/');
 
-export async function bundle(module: string, outfile: string): Promise<BundleSize> {
-  const result = await build({
+/**
+ * esbuild's options for one function as the stack bundles it (BUNDLING, with its aliases), for
+ * the bench and tests that bundle a function themselves; `alias` swaps in another set to compare.
+ */
+export const esbuildOptions = (module: string, alias: Record<string, string> = lambdaAliases(module)) =>
+  ({
     entryPoints: [join(PROJECT_ROOT, 'functions', `${module}.ts`)],
+    absWorkingDir: PROJECT_ROOT,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -27,11 +32,12 @@ export async function bundle(module: string, outfile: string): Promise<BundleSiz
     minify: BUNDLING.minify,
     mainFields: BUNDLING.mainFields,
     banner: { js: BUNDLING.banner! },
-    alias: lambdaAliases(module),
-    outfile,
-    metafile: true,
+    alias,
     logLevel: 'error',
-  });
+  }) satisfies BuildOptions;
+
+export async function bundle(module: string, outfile: string): Promise<BundleSize> {
+  const result = await build({ ...esbuildOptions(module), outfile, metafile: true });
   const output = Object.values(result.metafile.outputs)[0]!;
   const byPackage = new Map<string, number>();
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) byPackage.set(owner(input), (byPackage.get(owner(input)) ?? 0) + bytesInOutput);

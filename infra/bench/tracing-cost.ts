@@ -19,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../../lib/routes';
-import { BUNDLING, LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../stack';
+import { LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../stack';
+import { esbuildOptions } from './bundles';
 
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-'));
 const all = ['authorizer', 'session-authorizer', ...new Set(routes.map((r) => r.handler)), 'webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
@@ -39,20 +40,7 @@ const variants = {
 
 async function bundle(m: string, variant: keyof typeof variants) {
   const file = join(out, `${m}.${variant}.mjs`);
-  await build({
-    entryPoints: [join(PROJECT_ROOT, 'functions', `${m}.ts`)],
-    absWorkingDir: PROJECT_ROOT,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    minify: BUNDLING.minify,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner! },
-    alias: variants[variant](m),
-    outfile: file,
-    logLevel: 'error',
-  });
+  await build({ ...esbuildOptions(m, variants[variant](m)), outfile: file });
   return { file, size: statSync(file).size };
 }
 

@@ -18,28 +18,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLING, LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../../infra/constructs/table-function';
+import { LAMBDA_ALIASES, lambdaAliases, UNTRACED_MODULES } from '../../infra/constructs/table-function';
+import { esbuildOptions } from '../../infra/bench/bundles';
 
 const BUDGET = 400 * 1024;
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-test-'));
 
 async function bundle(module: string, alias: Record<string, string>, name = module) {
   const outfile = join(out, `${name}.mjs`);
-  const result = await build({
-    entryPoints: [join(PROJECT_ROOT, 'functions', `${module}.ts`)],
-    absWorkingDir: PROJECT_ROOT,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    minify: BUNDLING.minify,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner! },
-    alias,
-    outfile,
-    metafile: true,
-    logLevel: 'error',
-  });
+  const result = await build({ ...esbuildOptions(module, alias), outfile, metafile: true });
   const output = Object.values(result.metafile.outputs)[0]!;
   return { outfile, bytes: output.bytes, inputs: Object.keys((result.metafile as Metafile).inputs) };
 }
