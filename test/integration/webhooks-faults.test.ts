@@ -7,9 +7,10 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
+import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lambdaContext } from '../../infra/local/events';
+import { candidateInsert, deliveryRecord } from '../helpers/lambda-records';
 import { startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
@@ -52,35 +53,12 @@ async function endpointFor(path: string) {
   return { tenant: t, endpoint: e };
 }
 
-/** A stream record as Lambda delivers it: a candidate INSERT. */
-function insertRecord(tenantId: string, id: string, seq: number): DynamoDBRecord {
-  const at = new Date().toISOString();
-  return {
-    eventID: `ev-${id}`,
-    eventName: 'INSERT',
-    eventSource: 'aws:dynamodb',
-    dynamodb: {
-      SequenceNumber: String(seq),
-      NewImage: {
-        type: { S: 'candidate' },
-        id: { S: id },
-        tenant_id: { S: tenantId },
-        name: { S: `Candidate ${id}` },
-        stage: { S: 'applied' },
-        created_at: { S: at },
-        updated_at: { S: at },
-      },
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
-}
-
 describe('fan-out fails part-way through a stream batch', () => {
   it('reports the first failed record, and the retry from there yields the same event ids', async () => {
     const { tenant } = await endpointFor('/fanout');
     const { handler } = await import('../../functions/webhook-fanout');
     const { sqs } = await import('../../lib/webhooks/queue');
-    const records = ['a', 'b', 'c'].map((id, i) => insertRecord(tenant.id, `${tenant.id}-${id}`, 100 + i));
+    const records = ['a', 'b', 'c'].map((id, i) => candidateInsert(tenant.id, `${tenant.id}-${id}`, 100 + i));
     // SQS refuses the second record's send once.
     let sends = 0;
     const name = `fail-second-send-${Math.random()}`;
@@ -121,17 +99,7 @@ describe('delivery fails inside a batch, or crashes', () => {
     const { ddbClient } = await import('../../lib/store/client');
     const event: SQSEvent = {
       Records: await Promise.all(
-        ['evt_batch_1', 'evt_batch_2', 'evt_batch_3'].map(async (id, i) => ({
-          messageId: `m${i}`,
-          receiptHandle: `r${i}`,
-          body: await message(tenant.id, endpoint.id, id),
-          attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhook-deliveries',
-          awsRegion: 'us-east-1',
-        })),
+        ['evt_batch_1', 'evt_batch_2', 'evt_batch_3'].map(async (id, i) => deliveryRecord(i, await message(tenant.id, endpoint.id, id))),
       ),
     };
     // Recording the second message's attempt fails: DynamoDB leaves it unprocessed on every try of

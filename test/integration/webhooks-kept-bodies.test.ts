@@ -6,9 +6,10 @@
  */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lambdaContext } from '../../infra/local/events';
+import { candidateInsert, deliveryRecord } from '../helpers/lambda-records';
 import { startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
@@ -45,28 +46,6 @@ async function workspaceWith(paths: string[]) {
 }
 
 let seq = 1000;
-/** A stream record as Lambda delivers it: a candidate INSERT no table write made (so no poller sees it). */
-function insertRecord(tenantId: string, id: string): DynamoDBRecord {
-  const at = new Date().toISOString();
-  return {
-    eventID: `ev-${id}`,
-    eventName: 'INSERT',
-    eventSource: 'aws:dynamodb',
-    dynamodb: {
-      SequenceNumber: String(seq++),
-      NewImage: {
-        type: { S: 'candidate' },
-        id: { S: id },
-        tenant_id: { S: tenantId },
-        name: { S: `Candidate ${id}` },
-        stage: { S: 'applied' },
-        created_at: { S: at },
-        updated_at: { S: at },
-      },
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
-}
 
 type Put = { PutRequest: { Item: Record<string, unknown> } };
 /** Plain or marshalled, depending on where the document client's middleware stands. */
@@ -122,7 +101,7 @@ describe('the fan-out keeps event bodies', () => {
     const { handler } = await import('../../functions/webhook-fanout');
     const { getEvent } = await import('../../lib/store/webhooks');
     const { eventsFromRecord } = await import('../../lib/webhooks/events');
-    const records = ['k1', 'k2'].map((id) => insertRecord(tenant.id, `${tenant.id}-${id}`));
+    const records = ['k1', 'k2'].map((id) => candidateInsert(tenant.id, `${tenant.id}-${id}`, seq++));
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
 
     const { result, log } = await watch(() => handler({ Records: records } as DynamoDBStreamEvent, lambdaContext('webhook-fanout')));
@@ -151,7 +130,7 @@ describe('the fan-out keeps event bodies', () => {
     const { handler } = await import('../../functions/webhook-fanout');
     const { getEvent } = await import('../../lib/store/webhooks');
     const { eventsFromRecord } = await import('../../lib/webhooks/events');
-    const records = ['f1', 'f2', 'f3'].map((id) => insertRecord(tenant.id, `${tenant.id}-${id}`));
+    const records = ['f1', 'f2', 'f3'].map((id) => candidateInsert(tenant.id, `${tenant.id}-${id}`, seq++));
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
 
     const { result, log } = await watch(
@@ -174,20 +153,6 @@ describe('the fan-out keeps event bodies', () => {
 });
 
 describe('the delivery', () => {
-  function record(i: number, body: Record<string, unknown>): SQSEvent['Records'][number] {
-    return {
-      messageId: `m${i}`,
-      receiptHandle: `r${i}`,
-      body: JSON.stringify(body),
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhook-deliveries',
-      awsRegion: 'us-east-1',
-    };
-  }
-
   it('writes only the attempt of a kept message, and keeps the body of a message queued without `kept` (an older version)', async () => {
     const { tenant, endpoints } = await workspaceWith(['/e']);
     const { handler } = await import('../../functions/webhook-delivery');
@@ -208,7 +173,7 @@ describe('the delivery', () => {
       return write(chunk, ...rest);
     }) as typeof process.stdout.write;
     const { result, log } = await watch(() =>
-      handler({ Records: [record(0, message('evt_kept_by_fanout', { kept: true })), record(1, message('evt_queued_before', {}))] }, lambdaContext('webhook-delivery')),
+      handler({ Records: [deliveryRecord(0, JSON.stringify(message('evt_kept_by_fanout', { kept: true }))), deliveryRecord(1, JSON.stringify(message('evt_queued_before', {})))] }, lambdaContext('webhook-delivery')),
     ).finally(() => (process.stdout.write = write));
     expect(result.batchItemFailures).toEqual([]);
     const puts = log.flatMap((l) => (l.kind === 'put' ? [[l.type, l.eventId]] : []));
