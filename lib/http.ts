@@ -9,7 +9,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { z } from 'zod/mini';
 import { siteHosts } from './edge';
 import { header } from './headers';
-import type { SessionPrincipal } from './domain/identity';
+import type { SessionPrincipal, TokenPrincipal } from './domain/principal';
 import { AppError, errorBody, ForbiddenError, UnsupportedMediaTypeError, ValidationError, type ErrorCode } from './errors';
 import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
@@ -19,13 +19,7 @@ import { API_SECURITY_HEADERS } from './security-headers';
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
-export interface TokenPrincipal {
-  tenantId: string;
-  tenantSlug: string;
-  /** The API token's id (not the token): who made a change, in stage history. */
-  tokenId: string;
-  scopes: string[];
-}
+export type { SessionPrincipal, TokenPrincipal } from './domain/principal';
 
 type PrincipalOf<R> = R extends { auth: 'token' }
   ? TokenPrincipal
@@ -149,8 +143,8 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     throw new Error('authorizer context has no tenantId');
   }
   const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? '') };
-  if (auth === 'token') return { ...tenant, tokenId: String(ctx.tokenId ?? ''), scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
-  return { ...tenant, userId: String(ctx.userId), email: String(ctx.email), role: ctx.role === 'admin' ? 'admin' : 'member' };
+  if (auth === 'token') return { kind: 'token', ...tenant, tokenId: String(ctx.tokenId ?? ''), scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
+  return { kind: 'session', ...tenant, userId: String(ctx.userId), email: String(ctx.email), role: ctx.role === 'admin' ? 'admin' : 'member' };
 }
 
 /**

@@ -107,7 +107,7 @@ try {
       }),
     );
   }
-  const principal = { tenantId: tenant.id, tenantSlug: 'bench', userId: 'bench', email: 'bench@example.com', role: 'admin' as const };
+  const principal = { kind: 'session' as const, tenantId: tenant.id, tenantSlug: 'bench', userId: 'bench', email: 'bench@example.com', role: 'admin' as const };
   const replayStarted = performance.now();
   const job = (await startReplay(principal, replayEndpoint.id, { since })) as { data: { id: string } };
   let queuedAt = 0;

@@ -14,13 +14,8 @@ import { createUsageKey, deleteUsageKey } from '../auth/usage-keys';
 import { createToken, listTokens, revokeToken, type CreatedToken, type TokenListing } from '../store/tokens';
 import { createUser, findUserByEmail, getUser, normalizeEmail, setUserPassword, type Role, type User } from '../store/users';
 
-export interface SessionPrincipal {
-  tenantId: string;
-  tenantSlug: string;
-  userId: string;
-  email: string;
-  role: Role;
-}
+import type { SessionPrincipal } from './principal';
+export type { SessionPrincipal } from './principal';
 
 export interface LoginResult {
   sessionId: string;
