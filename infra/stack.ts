@@ -3,7 +3,7 @@
  * table derived from TABLE_DEF, the REST API generated from the route table with its authorizers
  * (RouteApi), the webhook pipeline (table stream -> fan-out -> delivery queue -> delivery), and
  * the console on the same CloudFront origin as the API (ConsoleSite). Adding a route to
- * lib/routes.ts needs no change here. The local runtime (infra/local/) deploys nothing.
+ * lib/routes.ts needs no change here. The local runtime (dev/) deploys nothing.
  */
 import { CfnOutput, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -14,23 +14,17 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, routes as ROUTE_TABLE, type Route } from '../lib/routes';
 import { TABLE_DEF } from '../lib/store/table';
-import { ConsoleSite } from './console-site';
+import { ConsoleSite } from './constructs/console-site';
 import { withoutConcerns } from './constructs/concern';
 import { Monitoring } from './constructs/monitoring';
 import { RouteApi, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from './constructs/route-api';
-import { TokenRateLimits } from './rate-limits';
-import { addStuckReindex, STUCK_REINDEX_MODULE } from './stuck-reindex';
+import { TokenRateLimits } from './constructs/rate-limits';
+import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reindex';
 import { ApiFirewall } from './constructs/waf';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
-import { DEFAULT_CONSOLE_DIR } from './local/console-files';
+import { CONSOLE_DIST } from '../console/build';
 import { STAGES, type StageName } from './stages';
 
-// What tests, the bench and other modules import from here, wherever it now lives.
-export * from './constructs/monitoring';
-export * from './constructs/route-api';
-export * from './constructs/table-function';
-export * from './constructs/waf';
-export * from './constructs/webhook-pipeline';
 
 export interface TalentPipelineStackProps extends StackProps {
   /** The route table; defaults to lib/routes.ts. Tests pass extended tables. */
@@ -105,11 +99,11 @@ export class TalentPipelineStack extends Stack {
       });
     }
 
-    // The console and the API on one origin (infra/console-site.ts); the cookie-writing routes
+    // The console and the API on one origin (infra/constructs/console-site.ts); the cookie-writing routes
     // check the secret CloudFront adds to prove a request came through it.
     this.site = new ConsoleSite(this, 'Console', {
       api: this.api,
-      consoleDir: props.consoleDir ?? DEFAULT_CONSOLE_DIR,
+      consoleDir: props.consoleDir ?? CONSOLE_DIST,
       logRetention: stage.logRetention,
       logRemovalPolicy: stage.logRemovalPolicy,
     });

@@ -13,7 +13,7 @@ export const GATEWAY_ERRORS = {
   accessDenied: { status: 403, error: 'Forbidden: the token lacks the scope this route requires', code: 'missing_scope' },
   /** API Gateway reports an unknown path or method as MISSING_AUTHENTICATION_TOKEN; we say 404. */
   notFound: { status: 404, error: 'Not found', code: 'not_found' },
-  /** The usage plan's (per token) or the stage's throttle; infra/rate-limits.ts answers it, with `code` and Retry-After. */
+  /** The usage plan's (per token) or the stage's throttle; infra/constructs/rate-limits.ts answers it, with `code` and Retry-After. */
   throttled: RATE_LIMITED.throttled,
   /** The authorizer itself failed (not a refusal). */
   authorizerFailure: { status: 500, error: 'Internal server error', code: 'internal_error' },

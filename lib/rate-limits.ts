@@ -1,7 +1,7 @@
 /**
  * Rate limits per API token: the one source of the numbers. The deployed stack turns them into an
- * API Gateway usage plan (infra/rate-limits.ts) and `npm start`'s local gateway enforces the same
- * numbers (infra/local/rate-limiter.ts). A platform team changes them here, or per deployment
+ * API Gateway usage plan (infra/constructs/rate-limits.ts) and `npm start`'s local gateway enforces the same
+ * numbers (dev/rate-limiter.ts). A platform team changes them here, or per deployment
  * with the CDK context keys below (`cdk deploy -c rateLimitPerSecond=50`), or locally with the
  * RATE_LIMIT_* environment variables (see README, "Rate limits").
  *

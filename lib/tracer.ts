@@ -5,7 +5,7 @@
  * shows as its own subsegment, in the API functions, both authorizers and the webhook pipeline;
  * the document client shares ddbClient's middleware stack, so it is traced too.
  *
- * What it costs (`npx tsx infra/bench/tracing-cost.ts`): ~78 KB of each minified bundle, after
+ * What it costs (`npx tsx scripts/bench/tracing-cost.ts`): ~78 KB of each minified bundle, after
  * the stack's aliases leave out the parts of the X-Ray SDK that cannot run in our Lambdas
  * (lib/aws/xray-sdk-core.ts; ~120 KB with the SDK's own entry). Seven API functions would pass
  * the 400 KB budget with it and are bundled with it off instead (UNTRACED_MODULES in

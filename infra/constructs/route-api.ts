@@ -17,7 +17,7 @@ import type { StageConfig } from '../stages';
 import { Concern } from './concern';
 import { ACCESS_RANK, pascal, TableFunction, type TableAccess } from './table-function';
 import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
-import { STUCK_REINDEX_MODULE } from '../stuck-reindex';
+import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 
 /** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
 export const TOKEN_AUTHORIZER_MODULE = 'authorizer';

@@ -43,14 +43,14 @@ export const pascal = (module: string) =>
  * - no source maps: they slowed error paths ~2.5x, and NODE_OPTIONS stays unset so
  *   `--enable-source-maps` is never on;
  * - aliases (LAMBDA_ALIASES) replace code that cannot run in Lambda, found with esbuild's
- *   metafile (`tsx infra/bench/bundles.ts <module>`):
+ *   metafile (`tsx scripts/bench/bundles.ts <module>`):
  *   - the SDK's default credential chain, by the environment provider Lambda uses
  *     (lib/aws/lambda-credentials.ts): its SSO, profile, web identity and IMDS providers with
  *     their nested STS/SSO/sign-in clients were ~100 KB of each bundle;
  *   - the X-Ray SDK's entry, by one that loads only what the Powertools Tracer uses
  *     (lib/aws/xray-sdk-core.ts: no SDK v2 or HTTP patchers, no semver, no EC2/ECS plugins), and
  *     cls-hooked's emitter binding (lib/aws/no-emitter-binding.cjs): ~42 KB of each bundle, which
- *     brings the Tracer's cost from ~120 KB to ~78 KB (`npx tsx infra/bench/tracing-cost.ts`).
+ *     brings the Tracer's cost from ~120 KB to ~78 KB (`npx tsx scripts/bench/tracing-cost.ts`).
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),

@@ -1,5 +1,5 @@
 /**
- * One API Gateway API key per API token, in the token usage plan (infra/rate-limits.ts): the
+ * One API Gateway API key per API token, in the token usage plan (infra/constructs/rate-limits.ts): the
  * TOKEN authorizer returns the key's value as `usageIdentifierKey` (API key source AUTHORIZER),
  * so the plan's throttle and daily quota count each token on its own. Clients never see or send
  * the key; with the AUTHORIZER source API Gateway ignores any x-api-key header.
@@ -8,7 +8,7 @@
  * functions that mint or revoke tokens (a name, not the plan's id: the id would make the functions
  * depend on the plan, which depends on the stage, which depends on the functions, a cycle);
  * locally there is no plan and the local gateway limits by token id
- * (infra/local/rate-limiter.ts), so these do nothing.
+ * (dev/rate-limiter.ts), so these do nothing.
  */
 import { randomBytes } from 'node:crypto';
 import {

@@ -4,7 +4,7 @@
  * exported below; the SDK's own entry (dist/lib/aws-xray.js) requires every module of the SDK at
  * load, and esbuild cannot drop any part of a CommonJS object. This entry loads the SDK's own
  * modules for what runs in our Lambdas and leaves out what cannot, measured at ~39 KB of each
- * minified bundle (`npx tsx infra/bench/tracing-cost.ts`):
+ * minified bundle (`npx tsx scripts/bench/tracing-cost.ts`):
  * - the AWS SDK v2 patcher (patchers/aws_p.js), and with it `semver` (~28 KB), which it needs only
  *   to check an SDK v2 version: we use SDK v3 clients (captureAWSv3Client, patchers/aws3_p.js);
  * - the HTTP(S) patcher and the promise patcher: lib/tracer.ts sets captureHTTPsRequests false

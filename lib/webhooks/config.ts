@@ -2,7 +2,7 @@
 
 /**
  * Messages per delivery invocation: the Lambda event source's batch size (infra/stack.ts) and
- * the local poller's (infra/local/queue.ts).
+ * the local poller's (dev/queue.ts).
  */
 export const DELIVERY_BATCH_SIZE = 50;
 /** Delivery invocations at once per event source: Lambda's maxConcurrency, the local pollers. */

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIST, CONSOLE_ROOT } from '../../console/build';
-import { CONSOLE_JS_BUDGET_BYTES, firstLoadJs } from '../../infra/bench/console-weight';
+import { CONSOLE_JS_BUDGET_BYTES, firstLoadJs } from '../../scripts/bench/console-weight';
 import { axe, collectConsoleErrors, launchChromium, seriousOf, type AxeSummary } from '../helpers/browser';
 import { e2eSandbox, sleep, type Running } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';

@@ -29,7 +29,7 @@ describe('npm run dev:receiver', { timeout: 60_000 }, () => {
   it('serves a certificate for 127.0.0.1, prints how to trust it, and verifies signatures', async () => {
     const dir = sandbox.freshDir('receiver');
     const [oldSecret, newSecret] = [generateSecret(), generateSecret()];
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['infra/local/dev-receiver.ts'], {
+    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['dev/dev-receiver.ts'], {
       cwd: ROOT,
       env: childEnv(dir, { RECEIVER_PORT: '0', WEBHOOK_SECRET: `${newSecret},${oldSecret}` }),
       stdio: ['ignore', 'pipe', 'pipe'],

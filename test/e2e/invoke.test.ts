@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO } from '../../infra/local/demo-data';
+import { DEMO } from '../../dev/demo-data';
 import { routes, type Route } from '../../lib/routes';
 import { e2eSandbox, javaFor, ROOT, run, stopLocal, type Running } from '../helpers/processes';
 
@@ -25,9 +25,9 @@ const invokable = functionNames.filter((f) => eventNames.includes(f));
 const readEvent = (name: string) => JSON.parse(readFileSync(join(ROOT, 'events', `${name}.json`), 'utf8'));
 const routeFor = (handler: string) => (routes as readonly Route[]).find((r) => r.handler === handler);
 
-/** `tsx infra/invoke.ts <name> events/<name>.json`; also reports other DynamoDB Locals seen meanwhile. */
+/** `tsx scripts/invoke.ts <name> events/<name>.json`; also reports other DynamoDB Locals seen meanwhile. */
 async function invoke(name: string, opts: { exceptJavaPid?: number } = {}) {
-  const res = await run('infra/invoke.ts', [name, `events/${name}.json`], dataDir, {
+  const res = await run('scripts/invoke.ts', [name, `events/${name}.json`], dataDir, {
     watchJavaFor: dataDir,
     exceptPid: opts.exceptJavaPid,
   });
@@ -214,7 +214,7 @@ describe('npm run invoke', { timeout: 120_000 }, () => {
     });
 
     it('--send does it for real', async () => {
-      const res = await run('infra/invoke.ts', ['webhook-fanout', 'events/webhook-fanout.json', '--send'], dataDir);
+      const res = await run('scripts/invoke.ts', ['webhook-fanout', 'events/webhook-fanout.json', '--send'], dataDir);
       expect(res.code, res.stderr).toBe(0);
       const deadline = Date.now() + 15_000;
       while (!hits.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -12,7 +12,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const TOKEN_RE = /^tps_[0-9A-Za-z]{36}$/;
 
 const admin = (args: string[], dataDir: string, opts?: Parameters<typeof run>[3]) =>
-  run('infra/admin.ts', args, dataDir, opts);
+  run('scripts/admin.ts', args, dataDir, opts);
 
 async function call(url: string, token: string, init: { method?: string; body?: unknown } = {}) {
   const res = await fetch(url, {

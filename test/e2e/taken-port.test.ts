@@ -27,7 +27,7 @@ describe('npm start on a taken port', { timeout: 60_000 }, () => {
     it(`${name} taken: a clear message and exit 1, before Java starts or a workspace is seeded`, async () => {
       const port = await holdPort();
       const dataDir = freshDir(`port-${name.toLowerCase()}`);
-      const res = await run('infra/local/start.ts', [], dataDir, {
+      const res = await run('dev/start.ts', [], dataDir, {
         watchJavaFor: dataDir,
         timeoutMs: 30_000,
         env: { [name]: String(port), ...(name === 'DYNAMODB_PORT' && { PORT: '0' }) },
@@ -46,7 +46,7 @@ describe('npm start on a taken port', { timeout: 60_000 }, () => {
 
   it('a DYNAMODB_PORT that is not a port number is refused before anything starts', async () => {
     const dataDir = freshDir('port-bad');
-    const res = await run('infra/local/start.ts', [], dataDir, { env: { DYNAMODB_PORT: '99999', PORT: '0' } });
+    const res = await run('dev/start.ts', [], dataDir, { env: { DYNAMODB_PORT: '99999', PORT: '0' } });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('DYNAMODB_PORT must be a port number, got "99999"');
   });

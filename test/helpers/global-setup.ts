@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { localhostCertificate } from '../../infra/local/dev-receiver';
-import { startDynamoDbLocal } from '../../infra/local/dynamodb';
+import { localhostCertificate } from '../../dev/dev-receiver';
+import { startDynamoDbLocal } from '../../dev/dynamodb';
 
 declare module 'vitest' {
   export interface ProvidedContext {

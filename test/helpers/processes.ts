@@ -1,5 +1,5 @@
 /**
- * Real subprocesses for the e2e tests: `npm start` (infra/local/start.ts) and one-shot `tsx`
+ * Real subprocesses for the e2e tests: `npm start` (dev/start.ts) and one-shot `tsx`
  * scripts (admin CLI, invoke) on throwaway data directories, plus the /proc scans that show
  * what is still running on such a directory. Linux only (/proc).
  */
@@ -93,11 +93,11 @@ export interface Running extends Spawned {
 }
 
 /**
- * Spawn `tsx infra/local/start.ts` (PORT=0) and wait for its banner. It goes into `started`
+ * Spawn `tsx dev/start.ts` (PORT=0) and wait for its banner. It goes into `started`
  * before the banner, so that cleanup also stops one that never printed it.
  */
 async function startLocal(dataDir: string, started: Running[], timeoutMs = 60_000, env: Record<string, string> = {}): Promise<Running> {
-  const spawned = spawnTsx('infra/local/start.ts', [], childEnv(dataDir, { PORT: '0', ...env }));
+  const spawned = spawnTsx('dev/start.ts', [], childEnv(dataDir, { PORT: '0', ...env }));
   const running = spawned as Running;
   started.push(running);
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { ensureTable, localClient } from '../../infra/local/table';
+import { ensureTable, localClient } from '../../dev/table';
 import type { Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
 import { ErrorBody } from '../../lib/schemas';
@@ -27,7 +27,7 @@ export interface Stack {
   tableName: string;
   logs: string[];
   /** The webhook pipeline, when started with `webhooks`. */
-  pipeline?: import('../../infra/local/webhooks').WebhookPipeline;
+  pipeline?: import('../../dev/webhooks').WebhookPipeline;
   call(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
   tenant(slug?: string): Promise<TestTenant>;
   /** Log in; returns the Cookie header value to send. */
@@ -79,8 +79,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   if (w?.timeoutMs !== undefined) process.env.WEBHOOK_TIMEOUT_MS = String(w.timeoutMs);
   if (w?.disableAfterMs !== undefined) process.env.WEBHOOK_DISABLE_AFTER_MS = String(w.disableAfterMs);
   const logs: string[] = [];
-  const pipeline = w ? await (await import('../../infra/local/webhooks')).startWebhookPipeline({ log: (l) => logs.push(l) }) : undefined;
-  const { createGateway } = await import('../../infra/local/gateway');
+  const pipeline = w ? await (await import('../../dev/webhooks')).startWebhookPipeline({ log: (l) => logs.push(l) }) : undefined;
+  const { createGateway } = await import('../../dev/gateway');
   const { createTenant } = await import('../../lib/store/tenants');
   const { createToken } = await import('../../lib/store/tokens');
   const { createUser } = await import('../../lib/store/users');
@@ -165,7 +165,7 @@ export async function recordDynamoDbCommands(into: string[], when: () => boolean
  * yields, as the fan-out would see them. `stop()` it in afterAll.
  */
 export async function collectEvents(tableName: string, endpoint: string, into: WebhookEvent[]): Promise<{ stop(): Promise<void> }> {
-  const { startStreamPoller } = await import('../../infra/local/stream');
+  const { startStreamPoller } = await import('../../dev/stream');
   const { eventsFromRecord } = await import('../../lib/webhooks/events');
   return startStreamPoller({
     endpoint,

@@ -95,7 +95,7 @@ describe("a token's API key in the usage plan", () => {
   it('the authorizer returns the key as usageIdentifierKey; a token without one gets none', async () => {
     const { createToken } = await import('../../lib/store/tokens');
     const { handler } = await import('../../functions/authorizer');
-    const { tokenAuthorizerEvent } = await import('../../infra/local/events');
+    const { tokenAuthorizerEvent } = await import('../../dev/events');
     const keyed = await createToken({ id: t.id, slug: t.slug }, 'keyed', ['pipeline:read'], async () => ({ id: 'key-id', value: 'k'.repeat(40) }));
     const res = await handler(tokenAuthorizerEvent(`Bearer ${keyed.token}`, 'GET', '/api/v1/pipeline'));
     expect(res.usageIdentifierKey).toBe('k'.repeat(40));

@@ -1,7 +1,7 @@
 /**
  * The stuck index's re-index running in the background from the table stream, as `npm start`
- * runs it (infra/local/webhooks.ts: a second stream poller invoking functions/stuck-reindex.ts)
- * and as the stack deploys it (infra/stuck-reindex.ts): two saves at once, the summary right
+ * runs it (dev/webhooks.ts: a second stream poller invoking functions/stuck-reindex.ts)
+ * and as the stack deploys it (infra/constructs/stuck-reindex.ts): two saves at once, the summary right
  * while the job runs, and back to two calls once the index has converged.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -146,7 +146,7 @@ describe('the feed', () => {
     const { GSI4PK: _p, GSI4SK: _s, ...old } = candidateItem(t.id, { id: newId(), name: 'Old', stage: 'applied', created_at: at, updated_at: at, stage_entered_at: at });
     await ddb.send(new PutCommand({ TableName: tableName, Item: old }));
     expect((await feed(`updated_after=${at}&limit=200`)).body.data.map((r: Row) => r.id)).not.toContain(old.id);
-    const { backfillChangeIndex } = await import('../../infra/local/backfill');
+    const { backfillChangeIndex } = await import('../../dev/backfill');
     expect(await backfillChangeIndex()).toBeGreaterThanOrEqual(1);
     const feedNow = (await feed(`updated_after=${at}&limit=200`)).body.data.map((r: Row) => r.id);
     expect(feedNow[0]).toBe(old.id);
@@ -159,7 +159,7 @@ describe('the feed', () => {
 describe('an older local table', () => {
   it('npm start adds the missing indexes (GSI2, the stuck index GSI3, GSI4) to a table made before them', async () => {
     const { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
-    const { ensureTable, localClient } = await import('../../infra/local/table');
+    const { ensureTable, localClient } = await import('../../dev/table');
     const client = localClient(inject('dynamodbEndpoint'));
     const TableName = `old-${randomUUID()}`;
     const key = (n: string, KeyType: 'HASH' | 'RANGE') => ({ AttributeName: n, KeyType });

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../infra/local/dynamodb';
+import { freePort } from '../../dev/dynamodb';
 import { MAX_RESPONSE_BODY_BYTES, parseRetryAfter, sendWebhook } from '../../lib/webhooks/send';
 import { tlsServers, type TestServer } from '../helpers/tls-servers';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { lambdaContext } from '../../infra/local/events';
+import { lambdaContext } from '../../dev/events';
 import { candidateInsert, deliveryRecord } from '../helpers/lambda-records';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -145,7 +145,7 @@ describe('delivery fails inside a batch, or crashes', () => {
 
   it('a crashed invocation deletes nothing: the queue hands the messages back and they are delivered', async () => {
     const { tenant, endpoint } = await endpointFor('/crash');
-    const { startQueues, startQueuePoller } = await import('../../infra/local/queue');
+    const { startQueues, startQueuePoller } = await import('../../dev/queue');
     const { handler } = await import('../../functions/webhook-delivery');
     // A queue of its own with a 1 s visibility timeout, so the redelivery comes quickly.
     const queues = await startQueues({ maxReceiveCount: 10, visibilityTimeoutS: 1 });

@@ -8,7 +8,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { lambdaContext } from '../../infra/local/events';
+import { lambdaContext } from '../../dev/events';
 import { candidateInsert, deliveryRecord } from '../helpers/lambda-records';
 import { startStack, type Stack } from '../helpers/stack';
 

@@ -35,7 +35,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 function admin(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const base = { ...process.env };
   for (const k of ['AWS_REGION', 'AWS_DEFAULT_REGION', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'AWS_PROFILE']) delete base[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/admin.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
     env: { ...base, AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'not-a-secret', AWS_ENDPOINT_URL_DYNAMODB: endpoint, ...env },
   });
   let stderr = '';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstLoadJs } from '../../infra/bench/console-weight';
+import { firstLoadJs } from '../../scripts/bench/console-weight';
 
 const dirs: string[] = [];
 const dist = (files: Record<string, string>) => {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTHORIZER_FAILURES_METRIC, METRICS_NAMESPACE, TalentPipelineStack } from '../../infra/stack';
+import { AUTHORIZER_FAILURES_METRIC, METRICS_NAMESPACE } from '../../infra/constructs/monitoring';
+import { TalentPipelineStack } from '../../infra/stack';
 import { STAGE_NAMES, STAGES, type StageName } from '../../infra/stages';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -111,7 +112,7 @@ describe.each(STAGE_NAMES)('stage %s', (stage) => {
   it('hard-codes no partition: every ARN is built on AWS::Partition', () => {
     const literal = strings(templates[stage]).filter((s) => /\barn:aws[\w-]*:/.test(s));
     expect(literal).toEqual([]);
-    // The usage-key policies (infra/rate-limits.ts) are among those built on the partition.
+    // The usage-key policies (infra/constructs/rate-limits.ts) are among those built on the partition.
     const policies = JSON.stringify(ofType(templates[stage], 'AWS::IAM::Policy').map(([, p]) => p.Properties.PolicyDocument));
     expect(policies).toMatch(/"arn:",\{"Ref":"AWS::Partition"\},":apigateway:eu-west-1::\/apikeys/);
   });

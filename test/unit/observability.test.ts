@@ -9,17 +9,8 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/routes';
-import {
-  ALARM_MIN_REQUESTS,
-  API_5XX_PERCENT,
-  API_P99_MS,
-  AUTHORIZER_FAILURES_METRIC,
-  DELIVERY_QUEUE_AGE_S,
-  ITERATOR_AGE_MS,
-  METRICS_NAMESPACE,
-  TalentPipelineStack,
-  type TalentPipelineStackProps,
-} from '../../infra/stack';
+import { ALARM_MIN_REQUESTS, API_5XX_PERCENT, API_P99_MS, AUTHORIZER_FAILURES_METRIC, DELIVERY_QUEUE_AGE_S, ITERATOR_AGE_MS, METRICS_NAMESPACE } from '../../infra/constructs/monitoring';
+import { TalentPipelineStack, type TalentPipelineStackProps } from '../../infra/stack';
 import { STAGES } from '../../infra/stages';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { GENERATED_OPENAPI, generatedOpenApi } from '../../infra/openapi-json';
+import { GENERATED_OPENAPI, generatedOpenApi } from '../../scripts/openapi-json';
 
 it('lib/openapi.generated.json is the document lib/openapi.ts generates (run `npm run openapi` after changing a route or schema)', () => {
   expect(readFileSync(GENERATED_OPENAPI, 'utf8')).toBe(generatedOpenApi());

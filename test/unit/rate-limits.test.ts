@@ -1,5 +1,5 @@
 /**
- * The deployed per-token rate limits (infra/rate-limits.ts) as synthesized, and the local
+ * The deployed per-token rate limits (infra/constructs/rate-limits.ts) as synthesized, and the local
  * limiter's arithmetic on a fake clock. Synth skips bundling: nothing here reads a bundle.
  */
 import { App } from 'aws-cdk-lib';
@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../infra/local/rate-limiter';
+import { createRateLimiter } from '../../dev/rate-limiter';
 import { TalentPipelineStack } from '../../infra/stack';
 import { DEPLOYED_RETRY_AFTER, RATE_LIMIT_ENV, RATE_LIMITED, rateLimitsFrom, TOKEN_RATE_LIMITS } from '../../lib/rate-limits';
 import { routes, type Route } from '../../lib/routes';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMBDA_ALIASES, lambdaAliases, UNTRACED_MODULES } from '../../infra/constructs/table-function';
-import { esbuildOptions } from '../../infra/bench/bundles';
+import { esbuildOptions } from '../../scripts/bench/bundles';
 
 const BUDGET = 400 * 1024;
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-test-'));

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
-import { TalentPipelineStack, WAF_COUNT_ONLY, WAF_RATE_LIMIT_PER_5_MIN } from '../../infra/stack';
+import { TalentPipelineStack } from '../../infra/stack';
+import { WAF_COUNT_ONLY, WAF_RATE_LIMIT_PER_5_MIN } from '../../infra/constructs/waf';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

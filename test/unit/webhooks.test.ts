@@ -8,7 +8,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { matchesPattern } from '../../infra/local/stream';
+import { matchesPattern } from '../../dev/stream';
 import { EVENT_TYPES } from '../../lib/model';
 import {
   DEFAULT_RETRY_SCHEDULE_S,

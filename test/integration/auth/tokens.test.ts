@@ -154,7 +154,7 @@ describe('authorizer cache', () => {
     const { DeleteCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');
     const { ddb } = await import('../../../lib/store/client');
     const { keys } = await import('../../../lib/store/table');
-    const { AUTHORIZER_CACHE_TTL_SECONDS } = await import('../../../infra/local/gateway');
+    const { AUTHORIZER_CACHE_TTL_SECONDS } = await import('../../../dev/gateway');
     expect(AUTHORIZER_CACHE_TTL_SECONDS).toBe(60);
 
     const token = await tenant.token(['*']);

@@ -81,7 +81,7 @@ describe('hostile input sweep', () => {
 describe('query parameters named like Object.prototype members', () => {
   const NAMES = ['constructor', 'toString', '__proto__'];
 
-  // Regression: infra/local/events.ts proxyEvent once did `(multiQuery[k] ??= []).push(v)` on a
+  // Regression: dev/events.ts proxyEvent once did `(multiQuery[k] ??= []).push(v)` on a
   // plain object, which finds Object.prototype.constructor / .toString (and Object.prototype
   // itself for __proto__), so `.push` was not a function and the request was never answered.
   // Every route gets the credentials it needs, so the request reaches its handler.
@@ -115,7 +115,7 @@ describe('query parameters named like Object.prototype members', () => {
   }, 120_000);
 
   it('the handlers (as deployed behind API Gateway) refuse them on GET routes with a query schema with 400 unknown query field, and the others ignore them', async () => {
-    const { lambdaContext, proxyEvent } = await import('../../../infra/local/events');
+    const { lambdaContext, proxyEvent } = await import('../../../dev/events');
     const other = await stack.tenant();
     const user = await other.user('admin');
     // What each authorizer puts in the context (functions/authorizer.ts, session-authorizer.ts).

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_ERRORS } from '../../../lib/gateway-responses';
 import { API_PREFIX } from '../../../lib/routes';
-import { PROJECT_ROOT, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/stack';
+import { PROJECT_ROOT } from '../../../infra/constructs/table-function';
+import { SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
 import { authorizerFunctionId, deliveryDlqId, deliveryQueueId, functionIn, getAtts, label, methodFor, methods, ofType, pascal, PUBLIC_ROUTES, resources, ROUTES, SESSION_ROUTES, sessionAuthorizerFunctionId, sessionAuthorizerId, tableId, template, tokenAuthorizerId } from './fixture';
 
 describe('API routes', () => {

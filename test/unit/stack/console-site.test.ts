@@ -11,8 +11,8 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it, vi } from 'vitest';
 import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../lib/edge-headers';
 import { API_CSP, API_SECURITY_HEADERS, CONSOLE_CSP, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../../../lib/security-headers';
-import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../../infra/console-site';
-import { SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/stack';
+import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../../infra/constructs/console-site';
+import { SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
 import { appFunctions, assetDirByKey, CONSOLE_DIR, deploymentHandlerIds, functionOf, getAtts, ofType, oneGetAtt, PIPELINE_MODULES, resources, ROUTES, statementsOf, synthTemplate, type Json } from './fixture';
 
 describe('console and API on one origin', () => {

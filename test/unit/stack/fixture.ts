@@ -12,8 +12,9 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, expect } from 'vitest';
 import { routes, type Route } from '../../../lib/routes';
 import { keys } from '../../../lib/store/table';
-import { STUCK_REINDEX_MODULE } from '../../../infra/stuck-reindex';
-import { DELIVERY_MODULE, FANOUT_MODULE, TalentPipelineStack, type TalentPipelineStackProps } from '../../../infra/stack';
+import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
+import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
+import { TalentPipelineStack, type TalentPipelineStackProps } from '../../../infra/stack';
 import { sharedStack } from '../../helpers/stack-synth';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,7 +38,7 @@ export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 export const ROUTE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
 /** Never granted to any function: bulk writes and table-wide reads or changes. */
 export const FORBIDDEN_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:Scan', 'dynamodb:DeleteTable', 'dynamodb:UpdateTable', 'dynamodb:*', '*'];
-/** Granted by CDK's grantReadData but called by no function (infra/local's DescribeTable runs outside Lambda). */
+/** Granted by CDK's grantReadData but called by no function (dev's DescribeTable runs outside Lambda). */
 export const UNUSED_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dynamodb:TransactGetItems'];
 /** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
 export const pascal = (module: string) => module.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../../lib/store/table';
-import { AUTHORIZER_WRITABLE, FANOUT_MODULE, TABLE_ACTIONS } from '../../../infra/stack';
-import { STUCK_REINDEX_MODULE } from '../../../infra/stuck-reindex';
+import { AUTHORIZER_WRITABLE, TABLE_ACTIONS } from '../../../infra/constructs/table-function';
+import { FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
+import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import { actionsOf, actionsOn, admittedBy, appFunctions, authorizerFunctionId, builtKeys, deliveryDlqId, deliveryQueueId, dynamoActionsOf, dynamoStatements, FORBIDDEN_ACTIONS, functionIn, functionOf, getAtts, iamLike, label, methodFor, ofType, READ_ACTIONS, resources, roleOf, ROUTE_WRITE_ACTIONS, ROUTES, sessionAuthorizerFunctionId, statementsOf, streamFailureDlqId, streamFailureQueueId, tableId, UNUSED_ACTIONS, WRITE_ACTIONS } from './fixture';
 
 describe('least privilege', () => {

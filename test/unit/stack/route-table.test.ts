@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX, type Route } from '../../../lib/routes';
-import { API_INTEGRATION_TIMEOUT_S, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/stack';
+import { API_INTEGRATION_TIMEOUT_S, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
 import { appFunctions, authorizerOfType, extraFunctionCount, functionOf, label, methods, ofType, pascal, PIPELINE_MODULES, PUBLIC_ROUTES, ROUTES, SESSION_ROUTES, synthTemplate } from './fixture';
 
 describe('route table drives the stack', () => {

@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { keys, WEBHOOK_PARTITION_SUFFIX } from '../../../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../../lib/webhooks/events';
-import { DELIVERY_ATTEMPTS, DELIVERY_BATCHING_WINDOW, DELIVERY_MODULE, DELIVERY_TIMEOUT, FANOUT_MODULE, STREAM_FAILURE_MAX_RECEIVES, TalentPipelineStack } from '../../../infra/stack';
+import { DELIVERY_ATTEMPTS, DELIVERY_BATCHING_WINDOW, DELIVERY_MODULE, DELIVERY_TIMEOUT, FANOUT_MODULE, STREAM_FAILURE_MAX_RECEIVES } from '../../../infra/constructs/webhook-pipeline';
+import { TalentPipelineStack } from '../../../infra/stack';
 import { actionsOf, actionsOn, admittedBy, builtKeys, CONSOLE_DIR, deliveryDlqId, deliveryQueueId, dynamoStatements, FORBIDDEN_ACTIONS, functionOf, getAtts, iamLike, mappingOf, ofType, resources, streamFailureDlqId, streamFailureQueueId, tableId, UNUSED_ACTIONS, type Json, type CfnResource } from './fixture';
 
 describe('webhook pipeline', () => {

@@ -7,8 +7,8 @@
  */
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { ddb, tableName } from '../../lib/store/client';
-import { changeIndexKey, TABLE_DEF } from '../../lib/store/table';
+import { ddb, tableName } from '../lib/store/client';
+import { changeIndexKey, TABLE_DEF } from '../lib/store/table';
 
 export async function backfillChangeIndex(): Promise<number> {
   const { byChange } = TABLE_DEF.indexes;

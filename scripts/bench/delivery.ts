@@ -6,16 +6,16 @@
  * delivered / wall time of the worker, from its start until the queue is empty.
  *
  * Run in a child process by `npm run bench` (NODE_EXTRA_CA_CERTS must be set at process start),
- * or alone: `BENCH_CERT=… BENCH_KEY=… NODE_EXTRA_CA_CERTS=… tsx infra/bench/delivery.ts [n]`.
+ * or alone: `BENCH_CERT=… BENCH_KEY=… NODE_EXTRA_CA_CERTS=… tsx scripts/bench/delivery.ts [n]`.
  * With BENCH_PROFILE=1 it also prints where the time went: DynamoDB and SQS calls by command
  * (count, mean, total busy time), and the HTTPS attempts, measured around each call.
  */
-import '../local/quiet-sdk';
+import '../../dev/quiet-sdk';
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDynamoDbLocal } from '../local/dynamodb';
-import { ensureTable, localClient } from '../local/table';
+import { startDynamoDbLocal } from '../../dev/dynamodb';
+import { ensureTable, localClient } from '../../dev/table';
 
 const total = Number(process.argv[2] ?? 3000);
 // The receiver runs in its own process: its TLS and HTTP work is not the worker's.
@@ -64,7 +64,7 @@ try {
   await ensureTable(localClient(ddbLocal.endpoint), 'bench');
   Object.assign(process.env, { TABLE_NAME: 'bench', DYNAMODB_ENDPOINT: ddbLocal.endpoint, WEBHOOK_ALLOW_LOOPBACK: 'true', POWERTOOLS_LOG_LEVEL: 'ERROR' });
   const { maxAttempts, DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY } = await import('../../lib/webhooks/config');
-  const { startQueues, startQueuePoller } = await import('../local/queue');
+  const { startQueues, startQueuePoller } = await import('../../dev/queue');
   const queues = await startQueues({ maxReceiveCount: maxAttempts() + 2, visibilityTimeoutS: 180 });
   Object.assign(process.env, { WEBHOOK_QUEUE_URL: queues.queueUrl, WEBHOOK_DLQ_URL: queues.dlqUrl, SQS_ENDPOINT: queues.endpoint });
   const { ddbClient, ddb, tableName } = await import('../../lib/store/client');

@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 const STAGES = ['applied', 'ai_screened', 'interview_scheduled', 'interviewed', 'offer_sent', 'offer_accepted', 'onboarding', 'placed'];
 
 export async function loadRun(opts: { root: string; dataDir: string; seconds: number; connections: number }) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'dev/start.ts'], {
     cwd: opts.root,
     // RATE_LIMITS=off: one demo token at 16 connections would measure the per-token limit
     // (10 requests/s, README "Rate limits"), not the service.

@@ -11,11 +11,11 @@
  * - create-candidate and change-stage (their writes become webhook events through the table's
  *   stream, now or at the next npm start) refuse when the workspace has active endpoints.
  */
-import './local/quiet-sdk';
+import '../dev/quiet-sdk';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { lambdaContext } from './local/events';
-import { dataDir, useLocalTable } from './local/runtime';
+import { lambdaContext } from '../dev/events';
+import { dataDir, useLocalTable } from '../dev/runtime';
 
 /** An invocation stopped before it could reach a real receiver. */
 class Refused extends Error {}
@@ -57,7 +57,7 @@ const local = await useLocalTable();
 const queues =
   process.env.WEBHOOK_QUEUE_URL && !dryRun
     ? undefined
-    : await (await import('./local/queue')).startQueues({ maxReceiveCount: 10, visibilityTimeoutS: 180 });
+    : await (await import('../dev/queue')).startQueues({ maxReceiveCount: 10, visibilityTimeoutS: 180 });
 if (queues) {
   process.env.SQS_ENDPOINT = queues.endpoint;
   process.env.WEBHOOK_QUEUE_URL = queues.queueUrl;

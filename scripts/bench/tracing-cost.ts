@@ -11,7 +11,7 @@
  * the X-Ray SDK start as in Lambda. The machine is shared: compare the two columns of one run, not
  * runs with each other.
  *
- *   npx tsx infra/bench/tracing-cost.ts [function ...]
+ *   npx tsx scripts/bench/tracing-cost.ts [function ...]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../../lib/routes';
-import { LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../stack';
+import { LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../../infra/constructs/table-function';
 import { esbuildOptions } from './bundles';
 
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-'));

@@ -23,7 +23,7 @@ export async function startWebhookPipeline(opts: {
   log?: (line: string) => void;
   concurrency?: number;
 }): Promise<WebhookPipeline> {
-  const { maxAttempts } = await import('../../lib/webhooks/config');
+  const { maxAttempts } = await import('../lib/webhooks/config');
   // Visibility timeout: 6x the function timeout, as the stack sets it. The emulator counts
   // visibility changes as receives, so its redrive (a crash backstop) gets generous headroom;
   // the delivery handler dead-letters explicitly after the last attempt, as deployed.
@@ -31,10 +31,10 @@ export async function startWebhookPipeline(opts: {
   process.env.WEBHOOK_QUEUE_URL = queues.queueUrl;
   process.env.WEBHOOK_DLQ_URL = queues.dlqUrl;
   process.env.SQS_ENDPOINT = queues.endpoint;
-  const { handler: fanout } = await init(() => import('../../functions/webhook-fanout'));
-  const { handler: delivery } = await init(() => import('../../functions/webhook-delivery'));
-  const { handler: stuckReindex } = await init(() => import('../../functions/stuck-reindex'));
-  const { STUCK_FILTER_PATTERNS } = await import('../../lib/store/stuck');
+  const { handler: fanout } = await init(() => import('../functions/webhook-fanout'));
+  const { handler: delivery } = await init(() => import('../functions/webhook-delivery'));
+  const { handler: stuckReindex } = await init(() => import('../functions/stuck-reindex'));
+  const { STUCK_FILTER_PATTERNS } = await import('../lib/store/stuck');
   const stream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,

@@ -3,7 +3,7 @@
  * (refilled at `ratePerSecond`, holding at most `burst`) and a count per UTC day. It answers the
  * RateLimit-* headers API Gateway cannot send (README, "Rate limits").
  */
-import type { RateLimits } from '../../lib/rate-limits';
+import type { RateLimits } from '../lib/rate-limits';
 
 export interface RateDecision {
   allowed: boolean;

@@ -8,7 +8,7 @@ import {
   ResourceNotFoundException,
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_DEF } from '../../lib/store/table';
+import { TABLE_DEF } from '../lib/store/table';
 
 export const localClient = (endpoint: string) =>
   new DynamoDBClient({
@@ -61,7 +61,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
 /**
  * A table made before an index joined TABLE_DEF (a DATA_DIR from an older checkout) gets it
  * added, as a deploy would add it to the deployed table. Items written before then lack the
- * index's attributes: infra/local/backfill.ts sets them.
+ * index's attributes: dev/backfill.ts sets them.
  */
 async function addMissingIndexes(client: DynamoDBClient, tableName: string, present: Set<string>) {
   for (const i of Object.values(TABLE_DEF.indexes)) {

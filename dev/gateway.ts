@@ -10,12 +10,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { isAllowed } from '../../lib/auth/policy';
-import { errorBody, type ErrorCode } from '../../lib/errors';
-import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
-import { RATE_LIMITED, type RateLimits } from '../../lib/rate-limits';
-import { matchPath, routes, type Route } from '../../lib/routes';
-import { API_SECURITY_HEADERS } from '../../lib/security-headers';
+import { isAllowed } from '../lib/auth/policy';
+import { errorBody, type ErrorCode } from '../lib/errors';
+import { GATEWAY_ERRORS } from '../lib/gateway-responses';
+import { RATE_LIMITED, type RateLimits } from '../lib/rate-limits';
+import { matchPath, routes, type Route } from '../lib/routes';
+import { API_SECURITY_HEADERS } from '../lib/security-headers';
 import { consoleFile, DEFAULT_CONSOLE_DIR } from './console-files';
 import { lambdaContext, methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
 import { init, invocation } from './invocation';

@@ -4,14 +4,14 @@
  *  2. module init time of each bundle in a fresh Node process (median of 5);
  *  3. DynamoDB calls and local latency per route, against DynamoDB Local;
  *  4. `npm start` time to ready, first start (seeding) and restart;
- *  5. webhooks: latency through the local pipeline (infra/bench/webhooks.ts), and deliveries per
- *     second of one delivery worker against a pre-filled queue (infra/bench/delivery.ts);
+ *  5. webhooks: latency through the local pipeline (scripts/bench/webhooks.ts), and deliveries per
+ *     second of one delivery worker against a pre-filled queue (scripts/bench/delivery.ts);
  *  6. an autocannon load run against `npm start`, then a check that the counters are exact;
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
  *  and last, every figure of issue 11's table beside its goal, and the machine's load average.
  * A figure that could not be measured is printed as "not measured (reason)", never as a number.
  */
-import '../local/quiet-sdk';
+import '../../dev/quiet-sdk';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { routes } from '../../lib/routes';
-import { startDynamoDbLocal } from '../local/dynamodb';
-import { ensureTable, localClient } from '../local/table';
+import { startDynamoDbLocal } from '../../dev/dynamodb';
+import { ensureTable, localClient } from '../../dev/table';
 
 const root = join(import.meta.dirname, '..', '..');
 const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -48,7 +48,7 @@ const want = (section: string) => !only || only.includes(section);
 const skipped = (figure: string, target: string) => goal(figure, 'not measured: skipped by BENCH_SECTIONS', target, undefined);
 let missingInit: string[] = [];
 if (want('1')) {
-const { BUNDLING, LAMBDA_ALIASES } = await import('../stack');
+const { BUNDLING, LAMBDA_ALIASES } = await import('../../infra/constructs/table-function');
 console.log(`1-2. Bundles (esbuild, ESM, minified, SDK bundled, ${BUNDLING.target}) and module init, in turns with a bare handler`);
 /** A handler that bundles the same DynamoDB client and nothing else: the floor for init. */
 const BARE = '__bare-ddb';
@@ -172,7 +172,7 @@ try {
   const { createTenant } = await import('../../lib/store/tenants');
   const { createToken } = await import('../../lib/store/tokens');
   const { createRequisition } = await import('../../lib/store/requisitions');
-  const { createGateway } = await import('../local/gateway');
+  const { createGateway } = await import('../../dev/gateway');
   const tenant = await createTenant('bench', 'Bench');
   const { token } = await createToken(tenant, 'bench', ['*']);
   const req = await createRequisition(tenant.id, { title: 'Bench', status: 'open' });
@@ -273,7 +273,7 @@ console.log('\n4. npm start, time to ready');
 const dataDir = join(out, 'data');
 for (const label of ['first start (creates table, seeds)', 'restart (existing data)']) {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'dev/start.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -300,11 +300,11 @@ for (const label of ['first start (creates table, seeds)', 'restart (existing da
 
 if (want('5')) {
 console.log('\n5. Webhooks through the local pipeline (https receiver on 127.0.0.1)');
-const { localhostCertificate } = await import('../local/dev-receiver');
+const { localhostCertificate } = await import('../../dev/dev-receiver');
 const pems = await localhostCertificate(1);
 writeFileSync(join(out, 'cert.pem'), pems.cert);
 writeFileSync(join(out, 'key.pem'), pems.key);
-const webhookBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infra/bench/webhooks.ts'], {
+const webhookBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/bench/webhooks.ts'], {
   cwd: root,
   env: { ...process.env, NODE_EXTRA_CA_CERTS: join(out, 'cert.pem'), BENCH_CERT: join(out, 'cert.pem'), BENCH_KEY: join(out, 'key.pem') },
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -312,7 +312,7 @@ const webhookBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infr
 });
 process.stdout.write(webhookBench.stdout ?? '');
 if (webhookBench.status !== 0) console.log(`  webhook bench failed (exit ${webhookBench.status})`);
-const deliveryBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infra/bench/delivery.ts', process.env.BENCH_DELIVERIES ?? '3000'], {
+const deliveryBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/bench/delivery.ts', process.env.BENCH_DELIVERIES ?? '3000'], {
   cwd: root,
   env: { ...process.env, BENCH_PROFILE: '1', NODE_EXTRA_CA_CERTS: join(out, 'cert.pem'), BENCH_CERT: join(out, 'cert.pem'), BENCH_KEY: join(out, 'key.pem') },
   stdio: ['ignore', 'pipe', 'inherit'],

@@ -10,12 +10,12 @@ import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
 import { ensureTable, localClient } from './table';
-import { RATE_LIMIT_ENV, rateLimitsFrom } from '../../lib/rate-limits';
-import { ensureConsoleBuilt } from '../../console/build';
+import { RATE_LIMIT_ENV, rateLimitsFrom } from '../lib/rate-limits';
+import { ensureConsoleBuilt } from '../console/build';
 import { InvokeStore } from '@aws/lambda-invoke-store';
 
 // Invocations run side by side here, as on Lambda's multi-concurrency runtime: with this set,
-// Powertools keeps each one's log keys apart (infra/local/invocation.ts). The store is made now,
+// Powertools keeps each one's log keys apart (dev/invocation.ts). The store is made now,
 // before any function module loads.
 process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '64';
 await InvokeStore.getInstanceAsync();
@@ -116,7 +116,7 @@ try {
   const { startWebhookPipeline } = await import('./webhooks');
   webhooks = await startWebhookPipeline({
     checkpointFile: join(dir, 'stream-checkpoints.json'),
-    // Pending retries and unsent deliveries survive a restart (infra/local/restore.ts).
+    // Pending retries and unsent deliveries survive a restart (dev/restore.ts).
     pendingFile: join(dir, 'pending-deliveries.json'),
     log: say,
   });

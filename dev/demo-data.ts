@@ -1,5 +1,5 @@
 /** The demo workspace's fixed data; ids are fixed so that events/ refers to real records. */
-import type { ReqStatus, Stage } from '../../lib/model';
+import type { ReqStatus, Stage } from '../lib/model';
 
 /** A UUIDv7 for a fixed time and serial, so seed ids sort by their creation time. */
 export const seedId = (iso: string, serial: number) => {

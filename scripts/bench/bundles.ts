@@ -1,11 +1,11 @@
 /**
  * Bundle a function exactly as the stack does (BUNDLING's esbuild options, lambdaAliases) and
  * say what each dependency costs, from esbuild's metafile (bytes each input contributes to the
- * minified output). `npm run bench` uses it; alone: `tsx infra/bench/bundles.ts [module…]`.
+ * minified output). `npm run bench` uses it; alone: `tsx scripts/bench/bundles.ts [module…]`.
  */
 import { build, type BuildOptions } from 'esbuild';
 import { join } from 'node:path';
-import { BUNDLING, lambdaAliases, PROJECT_ROOT } from '../stack';
+import { BUNDLING, lambdaAliases, PROJECT_ROOT } from '../../infra/constructs/table-function';
 
 export interface BundleSize {
   bytes: number;

@@ -15,8 +15,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../lib/edge-headers';
-import { API_SECURITY_HEADERS, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../lib/security-headers';
+import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/edge-headers';
+import { API_SECURITY_HEADERS, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../../lib/security-headers';
 
 /** The behaviour that sends requests to API Gateway; every route of lib/routes.ts is under it. */
 export const API_PATH_PATTERN = '/api/*';
@@ -25,7 +25,7 @@ export const HASHED_ASSETS_PREFIX = 'assets/';
 
 /**
  * Viewer-request function of the default behaviour: a path whose last segment has no file
- * extension is a client-side route and gets the page (the rule infra/local/console-files.ts
+ * extension is a client-side route and gets the page (the rule dev/console-files.ts
  * follows). Not an error response: that would also turn the API's 403s and 404s into the page.
  */
 export const SPA_REWRITE_CODE = `function handler(event) {

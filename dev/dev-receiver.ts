@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { verifyWebhook } from '../../lib/webhooks/verify';
+import { verifyWebhook } from '../lib/webhooks/verify';
 
 /**
  * A self-signed server certificate for local receivers (dev receiver, tests) whose subjectAltName

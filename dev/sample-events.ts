@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Route } from '../../lib/routes';
-import { routes } from '../../lib/routes';
+import type { Route } from '../lib/routes';
+import { routes } from '../lib/routes';
 import { methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
 import { DEMO, demoCandidateId } from './demo-data';
 
-const dir = join(import.meta.dirname, '..', '..', 'events');
+const dir = join(import.meta.dirname, '..', 'events');
 mkdirSync(dir, { recursive: true });
 
 const principalId = '00000000-0000-7000-8000-000000000000';

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createSqsServer } from 'local-aws-sqs';
-import { DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY } from '../../lib/webhooks/config';
+import { DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY } from '../lib/webhooks/config';
 import { freePort } from './dynamodb';
 import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './events';
 import { invocation } from './invocation';

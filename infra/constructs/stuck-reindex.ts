@@ -11,9 +11,9 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { keys, STUCK_FILTER_PATTERNS } from '../lib/store/table';
-import { TableFunction } from './constructs/table-function';
-import type { StageConfig } from './stages';
+import { keys, STUCK_FILTER_PATTERNS } from '../../lib/store/table';
+import { TableFunction } from './table-function';
+import type { StageConfig } from '../stages';
 
 export const STUCK_REINDEX_MODULE = 'stuck-reindex';
 /** A step reads one page (500 candidates) and rewrites the changed ones, 16 at a time. */

@@ -13,8 +13,8 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { DEPLOYED_RETRY_AFTER, RATE_LIMIT_CONTEXT, RATE_LIMITED, rateLimitsFrom, type RateLimits } from '../lib/rate-limits';
-import type { Route } from '../lib/routes';
+import { DEPLOYED_RETRY_AFTER, RATE_LIMIT_CONTEXT, RATE_LIMITED, rateLimitsFrom, type RateLimits } from '../../lib/rate-limits';
+import type { Route } from '../../lib/routes';
 
 /** Handler modules that create a token's API key, and delete it on revoke (lib/auth/usage-keys.ts). */
 export const USAGE_KEY_CREATORS = ['create-token'];

@@ -5,10 +5,10 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { errorBody } from '../../lib/errors';
-import { CONSOLE_SECURITY_HEADERS } from '../../lib/security-headers';
+import { errorBody } from '../lib/errors';
+import { CONSOLE_SECURITY_HEADERS } from '../lib/security-headers';
 
-export { CONSOLE_DIST as DEFAULT_CONSOLE_DIR } from '../../console/build';
+export { CONSOLE_DIST as DEFAULT_CONSOLE_DIR } from '../console/build';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -6,11 +6,11 @@
  * the storage kept per event for resend and replay. Local numbers: they show the pipeline's own
  * overhead, not AWS's.
  */
-import '../local/quiet-sdk';
+import '../../dev/quiet-sdk';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { startDynamoDbLocal } from '../local/dynamodb';
-import { ensureTable, localClient } from '../local/table';
+import { startDynamoDbLocal } from '../../dev/dynamodb';
+import { ensureTable, localClient } from '../../dev/table';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
@@ -37,7 +37,7 @@ try {
     WEBHOOK_ALLOW_LOOPBACK: 'true',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
-  const { startWebhookPipeline } = await import('../local/webhooks');
+  const { startWebhookPipeline } = await import('../../dev/webhooks');
   const pipeline = await startWebhookPipeline({});
   const { createTenant } = await import('../../lib/store/tenants');
   const { putEndpoint } = await import('../../lib/store/webhooks');

@@ -5,13 +5,13 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from '../../lib/auth/password';
-import { ConflictError, NotFoundError } from '../../lib/errors';
-import { createUser, setPassword } from '../../lib/store/users';
-import { insertCandidate } from '../../lib/store/candidates';
-import { createRequisition } from '../../lib/store/requisitions';
-import { createTenant, getTenantBySlug, type Tenant } from '../../lib/store/tenants';
-import { createToken } from '../../lib/store/tokens';
+import { hashPassword } from '../lib/auth/password';
+import { ConflictError, NotFoundError } from '../lib/errors';
+import { createUser, setPassword } from '../lib/store/users';
+import { insertCandidate } from '../lib/store/candidates';
+import { createRequisition } from '../lib/store/requisitions';
+import { createTenant, getTenantBySlug, type Tenant } from '../lib/store/tenants';
+import { createToken } from '../lib/store/tokens';
 import { DEMO, demoCandidateId } from './demo-data';
 
 export { DEMO, demoCandidateId };

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
+import { STREAM_FILTER_PATTERNS } from '../lib/webhooks/events';
 import { lambdaContext, LOCAL_REGION } from './events';
 import { invocation } from './invocation';
 import { localClient } from './table';

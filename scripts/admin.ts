@@ -4,7 +4,7 @@
  * environment. Output is only the requested value on stdout; messages go to stderr.
  */
 import { parseArgs } from 'node:util';
-import './local/quiet-sdk';
+import '../dev/quiet-sdk';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/auth/password';
 import { DEFAULT_STUCK_DAYS, REQ_STATUSES, SCOPES, type ReqStatus, type Scope, type Stage } from '../lib/model';
 
@@ -128,7 +128,7 @@ async function main(argv: string[]): Promise<string> {
     delete process.env.DYNAMODB_ENDPOINT;
   } else {
     if (values.region) throw new UsageError('--region applies only with --table');
-    const { useLocalTable } = await import('./local/runtime');
+    const { useLocalTable } = await import('../dev/runtime');
     local = await useLocalTable();
   }
   try {
