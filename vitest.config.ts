@@ -5,7 +5,7 @@ const CONTENTION = 'test/integration/concurrency.test.ts';
 const WITH_DYNAMODB = { globalSetup: ['test/helpers/global-setup.ts'] };
 
 /**
- * Tiers (README "Tests"): `unit` needs no Java and no network; `integration` runs the real
+ * Tiers (docs/testing.md): `unit` needs no Java and no network; `integration` runs the real
  * handlers against DynamoDB Local; `e2e` spawns `npm start` and the CLIs as subprocesses;
  * `browser` drives Debian's Chromium against `npm start`. `npm test` runs them all.
  */

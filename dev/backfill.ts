@@ -3,7 +3,7 @@
  * before the API listens. Today: candidates written before the change feed (GSI4) existed get
  * GSI4PK/GSI4SK from their own updated_at, so `updated_after` finds them. A Scan is fine here:
  * it runs once per start, outside any request, and finds nothing to do once the data is current.
- * A deployed table with older candidates needs the same upgrade once (see README).
+ * A deployed table with older candidates needs the same upgrade once (docs/deploying.md, "Upgrading a table with older candidates").
  */
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';

@@ -114,7 +114,7 @@ ${secrets.length ? `Verifying with ${secrets.length} secret(s).` : 'Not verifyin
 
 Start the service so that it trusts this receiver's certificate (a new terminal):
   NODE_EXTRA_CA_CERTS=${r.certPath} npm start
-then create an endpoint with url ${r.url} (README, "Webhooks").
+then create an endpoint with url ${r.url} (docs/webhooks.md, "Managing endpoints").
 Ctrl-C stops the receiver.
 `);
   const stop = () => void r.close().then(() => process.exit(0));

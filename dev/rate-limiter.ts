@@ -1,7 +1,7 @@
 /**
  * What the usage plan does for the deployed API, done locally: a token bucket per API token
  * (refilled at `ratePerSecond`, holding at most `burst`) and a count per UTC day. It answers the
- * RateLimit-* headers API Gateway cannot send (README, "Rate limits").
+ * RateLimit-* headers API Gateway cannot send (docs/api.md, "Rate limits").
  */
 import type { RateLimits } from '../lib/rate-limits';
 

@@ -1,5 +1,5 @@
 /**
- * CDK app entry (cdk.json: `npx tsx infra/app.ts`). Context flags (README "Deploying"):
+ * CDK app entry (cdk.json: `npx tsx infra/app.ts`). Context flags (docs/deploying.md):
  *   -c stage=dev|prod       the stack TalentPipeline-<stage>; default dev
  *   -c waf=false            no web ACL on the API stage; default on
  *   -c alarmEmail=<address> subscribe an address to the alarm topic (it must confirm by email)

@@ -45,7 +45,7 @@ export class Reply<B = unknown> {
 
 /**
  * What a route's handler may return: its response schema's type, or a Reply carrying it. A
- * handler returning another shape fails `tsc` (test/types/handler-results.test.ts proves it).
+ * handler returning another shape fails `tsc` (test/unit/handler-results.test.ts proves it).
  */
 export type ResponseOf<R extends RouteDef> = z.output<R['response']>;
 export type HandlerResult<R extends RouteDef> = ResponseOf<R> | Reply<ResponseOf<R>>;

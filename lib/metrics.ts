@@ -1,7 +1,7 @@
 /**
  * CloudWatch metrics in Embedded Metric Format (Powertools): one JSON log line per flush, turned
  * into metrics by CloudWatch Logs, so no PutMetricData call and no extra IAM. One per cold start.
- * Namespace `TalentPipeline`; the names are listed in the README ("Logs, metrics and traces").
+ * Namespace `TalentPipeline`; the names are listed in docs/observability.md ("Metrics").
  * Every metric carries the `service` dimension, which is per stage when deployed (lib/env.ts
  * SERVICE_NAME), and the alarms and dashboard read their own stage's (infra/constructs/monitoring.ts).
  */

@@ -3,7 +3,7 @@
  * API Gateway usage plan (infra/constructs/rate-limits.ts) and `npm start`'s local gateway enforces the same
  * numbers (dev/rate-limiter.ts). A platform team changes them here, or per deployment
  * with the CDK context keys below (`cdk deploy -c rateLimitPerSecond=50`), or locally with the
- * RATE_LIMIT_* environment variables (see README, "Rate limits").
+ * RATE_LIMIT_* environment variables (see docs/api.md, "Rate limits").
  *
  * Token routes only (/api/v1). Cookie routes (the console) are not limited per session: people
  * click at human speed, sign-in has its own lockout, and the stage-wide throttle caps them all.

@@ -1,6 +1,6 @@
 /**
  * `npm run screenshots`: starts the local stack on a temp DATA_DIR, signs in as the demo admin
- * in Debian's Chromium and writes PNGs of the main pages to docs/ (referenced from the README).
+ * in Debian's Chromium and writes PNGs of the main pages to docs/ (shown in docs/console.md and the README).
  * A local HTTPS receiver gives the webhook pages a real delivery to show.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The deployed console and the API on one origin (design.md, "The workspace console"): a private
+ * The deployed console and the API on one origin (docs/deploying.md, "What runs where"): a private
  * S3 bucket behind CloudFront (origin access control) for the page, and `/api/*` routed to the
  * REST API. Same origin, so the `__Host-` session cookie and lib/http.ts's same-origin CSRF rule
  * work unchanged and no CORS is needed.
@@ -200,7 +200,7 @@ export class ConsoleSite extends Construct {
     });
     Validations.of(this.originSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'CloudFormation resolves the secret only when it updates the distribution and the functions, so a rotation Lambda would leave them disagreeing; README "Deploying" gives the manual rotation (new value, then a deploy that updates both).',
+      reason: 'CloudFormation resolves the secret only when it updates the distribution and the functions, so a rotation Lambda would leave them disagreeing; docs/deploying.md ("What runs where", origin secret) gives the manual rotation (new value, then a deploy that updates both).',
     });
     Validations.of(this.distribution).acknowledge(
       { id: 'AwsSolutions-CFR1', reason: 'A workspace tool used wherever its tenants work; there is no country to exclude.' },

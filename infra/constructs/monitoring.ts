@@ -1,5 +1,5 @@
 /**
- * What a platform team watches (README "Operating it"): alarms on the API, every function, the
+ * What a platform team watches (docs/operating.md): alarms on the API, every function, the
  * table and the webhook pipeline, all notifying one SNS topic (with an optional email
  * subscription), and a dashboard of the golden signals per route and of the pipeline.
  *
@@ -115,7 +115,7 @@ export class Monitoring extends Concern {
         label: 'API 5XX (% of requests)',
       }),
       {
-        alarmDescription: `More than ${API_5XX_PERCENT}% of API requests answered 5XX. Runbook: README "Operating it" (errors by request id).`,
+        alarmDescription: `More than ${API_5XX_PERCENT}% of API requests answered 5XX. Runbook: docs/operating.md, "Logs Insights queries" (one request, errors).`,
         threshold: API_5XX_PERCENT,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: 3,
@@ -123,7 +123,7 @@ export class Monitoring extends Concern {
       },
     );
     alarm('ApiLatencyP99', stage.metricLatency({ period: five, statistic: 'p99' }), {
-      alarmDescription: `API p99 latency above ${API_P99_MS} ms for 15 minutes. Runbook: README "Operating it" (slow routes).`,
+      alarmDescription: `API p99 latency above ${API_P99_MS} ms for 15 minutes. Runbook: docs/operating.md, "Logs Insights queries" (slow routes).`,
       threshold: API_P99_MS,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
@@ -143,7 +143,7 @@ export class Monitoring extends Concern {
       dimensions: { service: '$.service' },
     }).metric({ period: five, statistic: cloudwatch.Stats.SUM, dimensionsMap: { service: props.serviceName } });
     alarm('AuthorizerFailures', authorizerFailures, {
-      alarmDescription: 'API Gateway answered 500 because an authorizer failed. Check the authorizer functions’ logs (README "Operating it").',
+      alarmDescription: 'API Gateway answered 500 because an authorizer failed. Check the authorizer functions’ logs (docs/operating.md, "Logs Insights queries").',
       threshold: 1,
     });
 
@@ -161,7 +161,7 @@ export class Monitoring extends Concern {
           label: `${module} errors + throttles`,
         }),
         {
-          alarmDescription: `functions/${module}.ts crashed, timed out or was throttled. Its log group has the error (README "Operating it": errors by request id).`,
+          alarmDescription: `functions/${module}.ts crashed, timed out or was throttled. Its log group has the error (docs/operating.md, "Logs Insights queries": one request, errors).`,
           threshold: 1,
         },
       );
@@ -187,7 +187,7 @@ export class Monitoring extends Concern {
 
     // ---- Webhook pipeline ----
     alarm('WebhookStreamIteratorAge', pipeline.fanout.metric('IteratorAge', { period: five, statistic: cloudwatch.Stats.MAXIMUM }), {
-      alarmDescription: `The fan-out is more than ${ITERATOR_AGE_MS / 60_000} minutes behind the table stream. Runbook: README "Operating it" (a stuck stream).`,
+      alarmDescription: `The fan-out is more than ${ITERATOR_AGE_MS / 60_000} minutes behind the table stream. Runbook: docs/operating.md, "A stuck stream".`,
       threshold: ITERATOR_AGE_MS,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
@@ -201,7 +201,7 @@ export class Monitoring extends Concern {
     // Anything in a failure queue needs a person: a webhook given up on, or events never enqueued.
     const failureQueue = (alarmId: string, queue: sqs.Queue, what: string) =>
       alarm(alarmId, queue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM }), {
-        alarmDescription: `${what}. Inspect the messages in the queue, fix the cause, then redrive or delete them (README "Operating it": a growing DLQ).`,
+        alarmDescription: `${what}. Inspect the messages in the queue, fix the cause, then redrive or delete them (docs/operating.md, "A growing DLQ" and "Stream failures").`,
         threshold: 1,
       });
     failureQueue('WebhookDeliveryDlqAlarm', pipeline.deliveryDlq, 'Webhook deliveries were dead-lettered after their last attempt');
@@ -230,7 +230,7 @@ export class Monitoring extends Concern {
     });
     dashboard.addWidgets(
       new cloudwatch.TextWidget({
-        markdown: '## API\nAll routes at the stage, then per route (EMF `ApiRequests` by `route` and `status_class`; latency from the `request completed` log lines). Runbooks: README "Operating it".',
+        markdown: '## API\nAll routes at the stage, then per route (EMF `ApiRequests` by `route` and `status_class`; latency from the `request completed` log lines). Runbooks: docs/operating.md.',
         width: 24,
         height: 2,
       }),

@@ -1,5 +1,5 @@
 /**
- * Per-token rate limits on the deployed API (README, "Rate limits"), from lib/rate-limits.ts:
+ * Per-token rate limits on the deployed API (docs/api.md, "Rate limits"), from lib/rate-limits.ts:
  * - one usage plan with the throttle (rate, burst) and the daily quota, on the API's stage;
  * - API key source AUTHORIZER: the TOKEN authorizer returns the token's own API key value as
  *   `usageIdentifierKey`, so API Gateway counts each token against the plan;

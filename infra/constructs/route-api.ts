@@ -252,7 +252,7 @@ export class RouteApi extends Concern {
             }
           : {
               id: 'AwsSolutions-COG4',
-              reason: `${r.method} ${r.path} is guarded by the ${r.auth === 'token' ? 'TOKEN authorizer (workspace API tokens with scopes)' : 'REQUEST authorizer (console session cookie)'}; identities live in the table (design.md), not in Cognito.`,
+              reason: `${r.method} ${r.path} is guarded by the ${r.auth === 'token' ? 'TOKEN authorizer (workspace API tokens with scopes)' : 'REQUEST authorizer (console session cookie)'}; identities live in the table, not in Cognito.`,
             },
       );
       if (r.auth === 'none') {

@@ -1,6 +1,7 @@
 /**
  * A bundled Node.js function with the table name and exactly the table access it needs, granted in
- * the same call (style.md habit 8): the building block of every function the stack deploys.
+ * the same call, so its access is stated where it is declared and nowhere else: the building
+ * block of every function the stack deploys.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -34,7 +35,7 @@ export const pascal = (module: string) =>
     .join('');
 
 /**
- * Bundling for every function (design.md, "Lambda bundles"):
+ * Bundling for every function (sizes and costs: docs/testing.md, "Measurements"):
  * - the AWS SDK v3 is bundled, not loaded from the runtime: measured faster cold starts and a
  *   pinned SDK version (the lockfile's, not whatever the runtime ships);
  * - `mainFields: ['module', 'main']` picks the SDK's ESM builds (~346 KB instead of ~548 KB);
@@ -62,7 +63,7 @@ export const LAMBDA_ALIASES: Record<string, string> = {
  * API functions whose SDK calls are not traced: each already carries the API Gateway client
  * (token minting and revocation), the SQS client (resend, replay) or Powertools Idempotency (the
  * idempotent writes), and with the Tracer would be 428–445 KB, over the 400 KB budget per API
- * function (issue 11). Their bundles alias the Tracer to lib/aws/tracer-off.ts; Lambda's and API
+ * function. Their bundles alias the Tracer to lib/aws/tracer-off.ts; Lambda's and API
  * Gateway's active tracing still give them their function and integration segments.
  * test/unit/tracing-bundles.test.ts fails if one of them would now fit with the Tracer, and the
  * stack test if any other API function passes 400 KB.
@@ -181,7 +182,8 @@ export interface TableFunctionProps {
 
 /**
  * A bundled Node.js function that is handed the table name and, in the same step, exactly the
- * table access it needs (style.md habit 8), plus its own log group with a retention.
+ * table access it needs (no grant lives apart from its function), plus its own log group with a
+ * retention.
  */
 export class TableFunction extends Construct {
   readonly fn: NodejsFunction;

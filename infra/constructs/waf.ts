@@ -1,6 +1,6 @@
 /**
  * A regional web ACL on the API stage (`-c waf=false` leaves it out): AWS's managed common rule
- * set, and a rate limit per client address. Cost: README "Deploying".
+ * set, and a rate limit per client address. Cost: docs/deploying.md, "WAF".
  */
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';

@@ -1,6 +1,6 @@
 /**
- * Table stream -> fan-out -> delivery queue -> delivery -> receiver (design.md, "Webhooks").
- * Both functions report failures per record (style.md habit 6), so one bad record or message
+ * Table stream -> fan-out -> delivery queue -> delivery -> receiver (docs/webhooks.md).
+ * Both functions report failures per record, so one bad record or message
  * is retried on its own; whatever is finally given up on lands in a queue with an alarm
  * (infra/constructs/monitoring.ts).
  */

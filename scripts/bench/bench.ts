@@ -8,7 +8,7 @@
  *     second of one delivery worker against a pre-filled queue (scripts/bench/delivery.ts);
  *  6. an autocannon load run against `npm start`, then a check that the counters are exact;
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
- *  and last, every figure of issue 11's table beside its goal, and the machine's load average.
+ *  and last, every tracked figure beside its goal (docs/testing.md, "Measurements"), and the machine's load average.
  * A figure that could not be measured is printed as "not measured (reason)", never as a number.
  */
 import '../../dev/quiet-sdk';
@@ -38,7 +38,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 /** A measured number, or why there is none. */
 type Figure = { value: number } | { reason: string };
 const show = (f: Figure, unit: string, digits = 1) => ('value' in f ? `${f.value.toFixed(digits)}${unit}` : `not measured (${f.reason})`);
-/** Figures for the closing table (issue 11). */
+/** Figures for the closing table: each tracked figure and its goal. */
 const goals: { figure: string; now: string; goal: string; met: boolean | undefined }[] = [];
 const goal = (figure: string, now: string, target: string, met: boolean | undefined) => goals.push({ figure, now, goal: target, met });
 
@@ -356,7 +356,7 @@ console.log('\n7. Workspace console, first page load (the JS index.html loads; b
 
 }
 
-console.log('\nIssue 11, figure by figure');
+console.log('\nGoals, figure by figure');
 const w = Math.max(...goals.map((g) => g.figure.length));
 const nw = Math.max(...goals.map((g) => g.now.length));
 for (const g of goals) console.log(`  ${g.figure.padEnd(w)}  ${g.now.padEnd(nw)}  goal: ${g.goal}  ${g.met === undefined ? '(not measured)' : g.met ? 'met' : 'NOT met'}`);

@@ -11,7 +11,7 @@ export async function loadRun(opts: { root: string; dataDir: string; seconds: nu
   const child = spawn(process.execPath, ['--import', 'tsx', 'dev/start.ts'], {
     cwd: opts.root,
     // RATE_LIMITS=off: one demo token at 16 connections would measure the per-token limit
-    // (10 requests/s, README "Rate limits"), not the service.
+    // (10 requests/s, docs/api.md, "Rate limits"), not the service.
     env: { ...process.env, DATA_DIR: opts.dataDir, PORT: '0', POWERTOOLS_LOG_LEVEL: 'ERROR', RATE_LIMITS: 'off' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

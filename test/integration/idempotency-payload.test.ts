@@ -1,5 +1,5 @@
 /**
- * What "the same request" means for Idempotency-Key (README "Idempotency-Key", lib/idempotency.ts):
+ * What "the same request" means for Idempotency-Key (docs/api.md, "Idempotency-Key"; lib/idempotency.ts):
  * the JSON body as parsed, not its bytes. The handlers run under middy's http-json-body-parser,
  * so lib/idempotency.ts hands Powertools the parsed object, and Powertools sorts keys before it
  * hashes (deepSort). A retry whose body differs only in key order or whitespace between tokens

@@ -1,7 +1,7 @@
 /**
  * What the functions write to stdout, through the real handlers, the local gateway and the local
- * webhook pipeline against DynamoDB Local: each log line the README and the operators' queries
- * rely on is there with its fields and the request's correlation id (= X-Request-Id), each EMF
+ * webhook pipeline against DynamoDB Local: each log line docs/observability.md lists and the operators' queries
+ * (docs/operating.md) rely on is there with its fields and the request's correlation id (= X-Request-Id), each EMF
  * metric is there, and no secret or PII value appears anywhere in the output.
  *
  * Calls are made one at a time: the local runtime shares one logger between overlapping

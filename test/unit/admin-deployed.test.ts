@@ -1,5 +1,5 @@
 /**
- * `npm run admin -- ... --table <name>` against a deployed table (README "Deploying"): the region
+ * `npm run admin -- ... --table <name>` against a deployed table (docs/deploying.md, "The first deploy, from a blank account"): the region
  * must be stated, and it is the one the requests are signed for. No AWS: the SDK's
  * AWS_ENDPOINT_URL_DYNAMODB points it at a local stand-in that records the request.
  */

@@ -159,7 +159,7 @@ describe('bundles', () => {
       expect(matches, module).toHaveLength(1);
       const [id] = matches[0]!;
       const code = readFileSync(path.join(bundleDir(id), 'index.mjs'), 'utf8');
-      // Issue 11's budget, on the bundle exactly as it deploys (bytes, 1 KB = 1024).
+      // The 400 KB budget per function, on the bundle exactly as it deploys (bytes, 1 KB = 1024).
       expect(Buffer.byteLength(code), module).toBeLessThanOrEqual(400 * 1024);
       // The SDK name the X-Ray entry (ours or the SDK's) stamps on every segment.
       const carriesXRay = code.includes('X-Ray for Node.js');
