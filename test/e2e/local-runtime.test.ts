@@ -284,7 +284,9 @@ const portFree = (port: number) =>
   });
 
 describe('the real `npm start` script', { timeout: 120_000 }, () => {
-  it('runs on the Node major of the deployed functions and stops entirely on a SIGTERM to the npm pid alone', async () => {
+  // SIGTERM: npm passes it on to the runtime (the script execs it). SIGKILL: npm passes on
+  // nothing, and the runtime must notice that its parent is gone.
+  it.each(['SIGTERM', 'SIGKILL'] as const)('runs on the Node major of the deployed functions and stops entirely on a %s to the npm pid alone', async (signal) => {
     // The stack's runtime (NODEJS_<major>_X) is what npm start must run on.
     const stackMajor = /Runtime\.NODEJS_(\d+)_X/.exec(readFileSync(join(ROOT, 'infra/constructs/table-function.ts'), 'utf8'))?.[1];
     expect(stackMajor).toBeDefined();
@@ -310,7 +312,7 @@ describe('the real `npm start` script', { timeout: 120_000 }, () => {
       expect(isAlive(runtime.javaPid)).toBe(true);
       expect(await portFree(port)).toBe(false);
 
-      process.kill(npm.pid!, 'SIGTERM');
+      process.kill(npm.pid!, signal);
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline && !(ended(npm.pid!) && ended(runtime.pid) && ended(runtime.javaPid))) await sleep(100);
       expect({ npm: ended(npm.pid!), runtime: ended(runtime.pid), java: ended(runtime.javaPid) }).toEqual({ npm: true, runtime: true, java: true });
