@@ -64,6 +64,10 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
   ];
   // DynamoDB Local writes a metadata file into its working directory: keep it out of the repo.
   const java: ChildProcess = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: opts.dbPath ?? tmpdir() });
+  // Our exit, a crash or a stop before Java is ready included, must not leave Java behind.
+  process.once('exit', () => {
+    if (java.exitCode === null && java.signalCode === null) java.kill('SIGKILL');
+  });
   let stderr = '';
   java.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => java.once('exit', (code) => resolve(code)));
@@ -93,10 +97,6 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
       await exited;
       clearTimeout(timer);
     })());
-  // A crash of ours must not leave Java behind.
-  process.once('exit', () => {
-    if (java.exitCode === null) java.kill('SIGKILL');
-  });
   return { endpoint: `http://127.0.0.1:${port}`, port, pid: java.pid!, stop };
 }
 

@@ -1,9 +1,10 @@
 /**
  * `npm start`: DynamoDB Local + the table + the demo workspace + the local API gateway.
- * Ctrl-C or SIGTERM stops everything, our Java process included.
+ * Ctrl-C or SIGTERM stops everything, our Java process included, and so does the end of the
+ * process that started us (a SIGTERM to `npm start` alone, whether npm passes it on or not).
  */
 import './quiet-sdk';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -65,11 +66,40 @@ if (already) {
   process.exit(1);
 }
 
-say(`data directory ${dir}`);
+let shuttingDown = false;
+let ddb: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
+let gateway: import('./gateway').LocalGateway | undefined;
+let webhooks: import('./webhooks').WebhookPipeline | undefined;
+async function shutdown(signal: string, code = 0) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  say(`${signal}: stopping`);
+  await gateway?.close();
+  await webhooks?.stop();
+  // Before DynamoDB Local is ready, process.exit below stops its Java (dev/dynamodb.ts).
+  await ddb?.stop();
+  clearRuntime(dir);
+  say('stopped');
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGHUP', () => void shutdown('SIGHUP'));
+// A supervisor may signal only the pid it started: `sh -c` (npm's child when the script does not
+// exec) dies of SIGTERM without passing it on, and a killed npm passes on nothing. Either way
+// this process is re-parented, which it notices here and stops as if signalled.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (parentGone(parentPid)) void shutdown('parent process exited');
+}, 250).unref();
+// With the parent gone, a closed stdout must not crash the stop before Java is stopped.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
+say(`Node ${process.version}, data directory ${dir}`);
 // The console builds (when its sources changed) while DynamoDB Local starts; it never stops the API.
 const consoleBuild = ensureConsoleBuilt();
 say('starting DynamoDB Local (Java)…');
-const ddb = await startDynamoDbLocal({
+ddb = await startDynamoDbLocal({
   dbPath: dbPath(dir),
   port: dynamodbPort,
 }).catch((err: Error) => {
@@ -77,23 +107,7 @@ const ddb = await startDynamoDbLocal({
   console.error(err.message);
   process.exit(1);
 });
-let shuttingDown = false;
-async function shutdown(signal: string, code = 0) {
-  if (shuttingDown) return;
-  shuttingDown = true;
-  say(`${signal}: stopping`);
-  await gateway?.close();
-  await webhooks?.stop();
-  await ddb.stop();
-  clearRuntime(dir);
-  say('stopped');
-  process.exit(code);
-}
-let gateway: import('./gateway').LocalGateway | undefined;
-let webhooks: import('./webhooks').WebhookPipeline | undefined;
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGHUP', () => void shutdown('SIGHUP'));
+if (shuttingDown) await new Promise(() => {}); // stopped while Java started: shutdown exits
 
 try {
   say(`DynamoDB Local ready on ${ddb.endpoint} (pid ${ddb.pid}) after ${since()}`);
@@ -150,7 +164,7 @@ try {
   });
 
   console.log(`
-Talent Pipeline is running (started in ${since()})
+Talent Pipeline is running on Node ${process.version} (started in ${since()})
   Console        ${url}/${built.status === 'failed' ? '   (not built: see the error above)' : ''}
   API base URL   ${url}/api/v1
   OpenAPI        ${url}/api/v1/openapi.json
@@ -165,4 +179,20 @@ Ctrl-C stops the API and DynamoDB Local.
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   await shutdown('error', 1);
+}
+
+/** True once the process that started this one has ended (we were re-parented). */
+function parentGone(parent: number): boolean {
+  try {
+    // Linux: the live parent from /proc ("pid (comm) state ppid ..."); process.ppid never changes.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent;
+  } catch {
+    try {
+      process.kill(parent, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }
 }

@@ -1,12 +1,80 @@
-/** Configuration, read once at cold start. A missing required value stops the start loudly. */
+/**
+ * The configuration of the Lambda code: every environment variable that lib/ and functions/
+ * read, read here and only here, each at most once (the first time it is asked for).
+ *
+ * A setting is read when first used, not when this module loads: functions are given different
+ * variables (only the queue functions get the queue URLs, only the token functions the usage
+ * plan), and no function may fail for a variable it is never given. Modules that need a required
+ * setting ask for it when they load (lib/store/client.ts, lib/webhooks/queue.ts), so a missing
+ * one still stops exactly the functions that need it, at cold start, with a clear message.
+ */
+import { optional, positiveNumber, required } from './env';
 
-import { required } from './env';
+export interface Config {
+  /** TABLE_NAME, required by every function that touches the table. */
+  readonly tableName: string;
+  /** DYNAMODB_ENDPOINT: set only for DynamoDB Local. */
+  readonly dynamodbEndpoint: string | undefined;
+  readonly region: string;
+  /** ORIGIN_VERIFY: the value CloudFront sends in X-Origin-Verify; unset when nothing fronts the API. */
+  readonly originVerify: string | undefined;
+  /** USAGE_PLAN_NAME: the per-token rate-limit plan; only the token functions are given it. */
+  readonly usagePlanName: string | undefined;
+  /** WEBHOOK_QUEUE_URL and WEBHOOK_DLQ_URL: required by the functions that queue deliveries. */
+  readonly webhookQueueUrl: string;
+  readonly webhookDlqUrl: string;
+  /** SQS_ENDPOINT: set only for the local queue of `npm start` and the tests. */
+  readonly sqsEndpoint: string | undefined;
+  /** WEBHOOK_RETRY_SCHEDULE, unparsed (lib/webhooks/config.ts checks it); unset in the stack. */
+  readonly webhookRetrySchedule: string | undefined;
+  /** WEBHOOK_TIMEOUT_MS: one delivery attempt's limit, at most the default 15 s. */
+  readonly webhookTimeoutMs: number;
+  /** WEBHOOK_DISABLE_AFTER_MS: an endpoint failing continuously this long is disabled (5 days). */
+  readonly webhookDisableAfterMs: number;
+  /** WEBHOOK_ALLOW_LOOPBACK=true: only `npm start` sets it (local receivers on 127.0.0.1). */
+  readonly webhookAllowLoopback: boolean;
+  /** LAMBDA_TASK_ROOT is set: this runs in Lambda (the X-Ray facade segment exists). */
+  readonly inLambda: boolean;
+  /** npm_package_name/version, which X-Ray's SDK records; set only under `npm run`. */
+  readonly npmPackageName: string | undefined;
+  readonly npmPackageVersion: string | undefined;
+}
 
-export const config = {
-  tableName: required('TABLE_NAME'),
-  /** Set only for DynamoDB Local. */
-  dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
-  region: process.env.AWS_REGION ?? 'us-east-1',
-  /** The value CloudFront sends in X-Origin-Verify; unset when nothing fronts the API. */
-  originVerify: process.env.ORIGIN_VERIFY || undefined,
+const readers: { [K in keyof Config]: () => Config[K] } = {
+  tableName: () => required('TABLE_NAME'),
+  dynamodbEndpoint: () => optional('DYNAMODB_ENDPOINT'),
+  region: () => optional('AWS_REGION') ?? 'us-east-1',
+  originVerify: () => optional('ORIGIN_VERIFY'),
+  usagePlanName: () => optional('USAGE_PLAN_NAME'),
+  webhookQueueUrl: () => required('WEBHOOK_QUEUE_URL'),
+  webhookDlqUrl: () => required('WEBHOOK_DLQ_URL'),
+  sqsEndpoint: () => optional('SQS_ENDPOINT'),
+  webhookRetrySchedule: () => optional('WEBHOOK_RETRY_SCHEDULE'),
+  webhookTimeoutMs: () => positiveNumber('WEBHOOK_TIMEOUT_MS', 15_000, 15_000),
+  webhookDisableAfterMs: () => positiveNumber('WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000),
+  webhookAllowLoopback: () => optional('WEBHOOK_ALLOW_LOOPBACK') === 'true',
+  inLambda: () => optional('LAMBDA_TASK_ROOT') !== undefined,
+  npmPackageName: () => optional('npm_package_name'),
+  npmPackageVersion: () => optional('npm_package_version'),
 };
+
+/** Each property reads its variable on first access and keeps the value (a failed read is retried). */
+function readOnce<T extends object>(read: { [K in keyof T]: () => T[K] }): T {
+  const settings = {} as T;
+  for (const key of Object.keys(read) as (keyof T)[]) {
+    let cached: { value: T[keyof T] } | undefined;
+    Object.defineProperty(settings, key, { enumerable: true, get: () => (cached ??= { value: read[key]() }).value });
+  }
+  return Object.freeze(settings);
+}
+
+export const config: Config = readOnce(readers);
+
+/**
+ * The Powertools service name: the `service` key of every log line and the `service` dimension of
+ * every EMF metric. The stack sets POWERTOOLS_SERVICE_NAME per stage (`talent-pipeline-<stage>`,
+ * infra/stages.ts), so that a dev and a prod stack in one account never add to each other's
+ * metrics. It is passed to the constructors explicitly only because Powertools' own fallback,
+ * `service_undefined`, would name the local runtime's and the tests' lines.
+ */
+export const SERVICE_NAME = optional('POWERTOOLS_SERVICE_NAME') ?? 'talent-pipeline';

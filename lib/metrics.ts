@@ -7,7 +7,7 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MetricUnit as Unit } from '@aws-lambda-powertools/metrics/types';
-import { SERVICE_NAME } from './env';
+import { SERVICE_NAME } from './config';
 
 const NAMESPACE = 'TalentPipeline';
 export const metrics = new Metrics({ namespace: NAMESPACE, serviceName: SERVICE_NAME });

@@ -22,7 +22,7 @@
  * - responses are never recorded as metadata: they can hold candidate PII.
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
-import { SERVICE_NAME } from './env';
+import { SERVICE_NAME } from './config';
 
 export const tracer = new Tracer({ serviceName: SERVICE_NAME, captureHTTPsRequests: false });
 

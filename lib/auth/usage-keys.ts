@@ -32,7 +32,7 @@ let client: APIGatewayClient | undefined;
 // Wrapped like the table's client. The two functions that call it (create-token, revoke-token) are
 // in UNTRACED_MODULES for now, so the wrap is a no-op there until they fit the budget with it.
 const gateway = () => (client ??= tracer.captureAWSv3Client(new APIGatewayClient({ region: config.region, maxAttempts: 5 })));
-const planName = () => process.env.USAGE_PLAN_NAME || undefined;
+const planName = () => config.usagePlanName;
 let planIdOnce: Promise<string> | undefined;
 
 /** The plan's id, found by its name once per cold start (a handful of plans per account). */

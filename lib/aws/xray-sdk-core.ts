@@ -29,6 +29,7 @@ import * as daemonConfig from '../../node_modules/aws-xray-sdk-core/dist/lib/dae
 // @ts-expect-error: the SDK ships no declarations for its Lambda set-up module.
 import * as lambdaEnv from '../../node_modules/aws-xray-sdk-core/dist/lib/env/aws_lambda.js';
 import * as logging from '../../node_modules/aws-xray-sdk-core/dist/lib/logger.js';
+import { config } from '../config';
 import { name, version } from '../../node_modules/aws-xray-sdk-core/package.json';
 import { captureAWSClient as captureAWSv3Client } from '../../node_modules/aws-xray-sdk-core/dist/lib/patchers/aws3_p.js';
 import Subsegment from '../../node_modules/aws-xray-sdk-core/dist/lib/segments/attributes/subsegment.js';
@@ -45,10 +46,10 @@ segmentUtils.setSDKData({ sdk: 'X-Ray for Node.js', sdk_version: version, packag
 segmentUtils.setServiceData({
   runtime: process.release?.name ?? 'unknown',
   runtime_version: process.version,
-  version: process.env.npm_package_version || 'unknown',
-  name: process.env.npm_package_name || 'unknown',
+  version: config.npmPackageVersion ?? 'unknown',
+  name: config.npmPackageName ?? 'unknown',
 });
-if (process.env.LAMBDA_TASK_ROOT) (lambdaEnv as { init: () => void }).init();
+if (config.inLambda) (lambdaEnv as { init: () => void }).init();
 
 export default {
   captureAWSv3Client,

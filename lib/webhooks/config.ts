@@ -1,4 +1,5 @@
 /** Delivery settings, read once. Tests and `npm start` shorten the schedule; production keeps the defaults. */
+import { config } from '../config';
 
 /**
  * Messages per delivery invocation: the Lambda event source's batch size (infra/stack.ts) and
@@ -31,22 +32,14 @@ export function parseSchedule(value: string | undefined): number[] {
   return parts;
 }
 
-const number = (name: string, fallback: number, max = Number.MAX_SAFE_INTEGER) => {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`${name} must be a positive number up to ${max}`);
-  return n;
-};
-
 export const webhookConfig = {
-  retryScheduleS: parseSchedule(process.env.WEBHOOK_RETRY_SCHEDULE),
+  retryScheduleS: parseSchedule(config.webhookRetrySchedule),
   /** One attempt may take at most this long (connect + response). */
-  timeoutMs: number('WEBHOOK_TIMEOUT_MS', 15_000, 15_000),
+  timeoutMs: config.webhookTimeoutMs,
   /** Only `npm start` sets this: local receivers on 127.0.0.1. The deployed stack never does. */
-  allowLoopback: process.env.WEBHOOK_ALLOW_LOOPBACK === 'true',
+  allowLoopback: config.webhookAllowLoopback,
   /** An endpoint failing continuously this long is disabled. */
-  disableAfterMs: number('WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000),
+  disableAfterMs: config.webhookDisableAfterMs,
 };
 
 /** Total attempts per event and endpoint. */

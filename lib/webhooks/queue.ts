@@ -1,19 +1,20 @@
 /** The delivery queue: one message per (event, endpoint). Client built once per cold start. */
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
-import { required } from '../env';
+import { config } from '../config';
 import { tracer } from '../tracer';
 
 
+// Read as this module loads: a function that queues and was not given the queues stops at cold start.
 export const queueConfig = {
-  queueUrl: required('WEBHOOK_QUEUE_URL'),
-  dlqUrl: required('WEBHOOK_DLQ_URL'),
+  queueUrl: config.webhookQueueUrl,
+  dlqUrl: config.webhookDlqUrl,
 };
 
 export const sqs = new SQSClient({
-  region: process.env.AWS_REGION ?? 'us-east-1',
-  ...(process.env.SQS_ENDPOINT && {
-    endpoint: process.env.SQS_ENDPOINT,
+  region: config.region,
+  ...(config.sqsEndpoint && {
+    endpoint: config.sqsEndpoint,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   }),
 });

@@ -2,7 +2,8 @@
  * The workspace console in a real browser: Debian's Chromium (playwright-core) against the real
  * local stack (`npm start` on a temp DATA_DIR: DynamoDB Local, the real handlers, the webhook
  * pipeline). One stack and one browser for the file; the tests run in order, as one admin's
- * session would. Every page is checked with axe (no serious or critical violations) and any
+ * session would. Every page state the tests reach (each route, each dialog opened) is checked
+ * with axe (no serious or critical violations; the last test proves none was missed) and any
  * browser console error fails the test it happened in.
  */
 import { generate } from 'selfsigned';
@@ -12,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIST, CONSOLE_ROOT } from '../../console/build';
 import { CONSOLE_JS_BUDGET_BYTES, firstLoadJs } from '../../scripts/bench/console-weight';
-import { axe, collectConsoleErrors, launchChromium, seriousOf, type AxeSummary } from '../helpers/browser';
+import { axe, collectConsoleErrors, launchChromium, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
 import { e2eSandbox, sleep, type Running } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
 
@@ -29,6 +30,9 @@ let stack: Running;
 let origin: string;
 let admin: { email: string; password: string };
 const axeRuns: AxeSummary[] = [];
+/** Page states reached (trackPageStates) and page states axe ran on. */
+const reached = new Set<string>();
+const checked = new Set<string>();
 
 beforeAll(async () => {
   browser = await launchChromium(); // first: a missing Chromium fails at once, with how to install it
@@ -41,6 +45,7 @@ beforeAll(async () => {
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
   errors = collectConsoleErrors(page);
+  await trackPageStates(page, reached);
 }, 150_000);
 
 afterAll(async () => {
@@ -58,6 +63,7 @@ afterAll(async () => {
 
 /** axe on the page as it stands (no serious or critical violations), and no console errors so far. */
 async function check(label: string, on: Page = page, errs: string[] = errors) {
+  checked.add(await pageState(on));
   const summary = await axe(on, label);
   axeRuns.push(summary);
   expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
@@ -284,7 +290,10 @@ describe('workspace console', { timeout: 90_000 }, () => {
 
     await page.getByLabel('Grace period').selectOption({ label: 'Keep the old secret for 1 hour' });
     await page.getByRole('button', { name: 'Rotate secret' }).click();
-    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    const rotate = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await rotate.waitFor();
+    await check('webhook detail: rotate dialog');
+    await rotate.getByRole('button', { name: 'Rotate secret' }).click();
     expect(await page.getByRole('textbox', { name: 'New signing secret' }).inputValue()).not.toBe('');
     await page.getByText('The old secret stops signing at').waitFor();
     await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -325,10 +334,11 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'I have copied it' }).click();
     const row = page.getByRole('row').filter({ hasText: email });
     await expect.poll(() => row.textContent()).toMatch(/member/);
+    await check('members (admin, with a member row)');
 
-    await page.getByRole('button', { name: `Make ${email} an admin` }).click();
+    await page.getByRole('button', { name: `Make admin: ${email}` }).click();
     await page.getByText(`${email} is now an admin.`).waitFor();
-    await page.getByRole('button', { name: `Make ${email} a member` }).click();
+    await page.getByRole('button', { name: `Make member: ${email}` }).click();
     await page.getByText(`${email} is now a member.`).waitFor();
     await page.getByRole('button', { name: `Clear lockout of ${email}` }).click();
     await page.getByText(/was not locked out|Cleared \d+ lockout/).waitFor();
@@ -336,6 +346,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     // The member, in a browser of their own: the temporary password leads to the account page first.
     const memberContext = await browser!.newContext({ baseURL: origin, viewport: { width: 375, height: 800 } });
     const m = await memberContext.newPage();
+    await trackPageStates(m, reached);
     m.setDefaultTimeout(15_000);
     const mErrors = collectConsoleErrors(m);
     try {
@@ -373,11 +384,16 @@ describe('workspace console', { timeout: 90_000 }, () => {
 
     await page.getByRole('button', { name: `Reset password of ${email}` }).click();
     const reset = page.getByRole('dialog', { name: `Reset the password of ${email}?` });
+    await reset.waitFor();
+    await check('members: reset password dialog');
     await reset.getByRole('button', { name: 'Reset password' }).click();
     expect(await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue()).not.toBe(temp);
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('button', { name: `Remove ${email}` }).click();
-    await page.getByRole('dialog', { name: `Remove ${email}?` }).getByRole('button', { name: 'Remove member' }).click();
+    const remove = page.getByRole('dialog', { name: `Remove ${email}?` });
+    await remove.waitFor();
+    await check('members: remove dialog');
+    await remove.getByRole('button', { name: 'Remove member' }).click();
     await page.getByText(`${email} was removed`).waitFor();
     await expect.poll(() => page.getByRole('cell', { name: email }).count()).toBe(0);
     expect(errors).toEqual([]);
@@ -394,6 +410,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
 
     const other = await browser!.newContext({ baseURL: origin });
     const p = await other.newPage();
+    await trackPageStates(p, reached);
     p.setDefaultTimeout(15_000);
     const pErrors = collectConsoleErrors(p);
     try {
@@ -474,5 +491,10 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await page.goto('/settings/webhooks');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/signin');
     expect(errors).toEqual([]);
+  });
+
+  it('axe checked every page state the tests reached (each route, each dialog)', () => {
+    expect(reached.size).toBeGreaterThan(0);
+    expect([...reached].filter((state) => !checked.has(state))).toEqual([]);
   });
 });

@@ -3,10 +3,12 @@
  * the admin CLI against it, a graceful stop that takes its Java process along, a restart on
  * the same data, and the admin CLI on its own (its own DynamoDB Local, started and stopped).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eSandbox, isAlive, javaFor, processesMentioning, run, sleep, stopLocal, type Running } from '../helpers/processes';
+import { childEnv, e2eSandbox, isAlive, javaFor, processesMentioning, ROOT, run, sleep, stopLocal, type Running } from '../helpers/processes';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN_RE = /^tps_[0-9A-Za-z]{36}$/;
@@ -261,6 +263,71 @@ describe('stopping npm start other ways', { timeout: 120_000 }, () => {
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
     expect(javaFor(dataDir)).toEqual([]);
     if (r.child.exitCode === null && r.child.signalCode === null) await stopLocal(r, 10_000);
+  });
+});
+
+/** Gone or a zombie (exited, not yet reaped: it holds no port and runs nothing). */
+function ended(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+
+describe('the real `npm start` script', { timeout: 120_000 }, () => {
+  // SIGTERM: npm passes it on to the runtime (the script execs it). SIGKILL: npm passes on
+  // nothing, and the runtime must notice that its parent is gone.
+  it.each(['SIGTERM', 'SIGKILL'] as const)('runs on the Node major of the deployed functions and stops entirely on a %s to the npm pid alone', async (signal) => {
+    // The stack's runtime (NODEJS_<major>_X) is what npm start must run on.
+    const stackMajor = /Runtime\.NODEJS_(\d+)_X/.exec(readFileSync(join(ROOT, 'infra/constructs/table-function.ts'), 'utf8'))?.[1];
+    expect(stackMajor).toBeDefined();
+
+    const dataDir = freshDir('npm');
+    // A supervisor's view: it knows the pid it started (npm), nothing below it.
+    const npm = spawn('npm', ['start'], { cwd: ROOT, env: childEnv(dataDir, { PORT: '0' }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npm.stdout.on('data', (d) => (out += d));
+    npm.stderr.on('data', (d) => (out += d));
+    const npmExited = new Promise((r) => npm.once('exit', r));
+    try {
+      for (let i = 0; i < 900 && !/^\s*API base URL\s+\S+/m.test(out); i++) {
+        expect(npm.exitCode, out).toBeNull();
+        await sleep(100);
+      }
+      const port = Number(/^\s*API base URL\s+http:\/\/127\.0\.0\.1:(\d+)\//m.exec(out)?.[1]);
+      expect(port, out).toBeGreaterThan(0);
+      expect(out).toMatch(new RegExp(`Talent Pipeline is running on Node v${stackMajor}\\.`));
+
+      const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+      expect(isAlive(runtime.pid)).toBe(true);
+      expect(isAlive(runtime.javaPid)).toBe(true);
+      expect(await portFree(port)).toBe(false);
+
+      process.kill(npm.pid!, signal);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && !(ended(npm.pid!) && ended(runtime.pid) && ended(runtime.javaPid))) await sleep(100);
+      expect({ npm: ended(npm.pid!), runtime: ended(runtime.pid), java: ended(runtime.javaPid) }).toEqual({ npm: true, runtime: true, java: true });
+      await npmExited;
+      expect(await portFree(port)).toBe(true);
+      expect(out).toMatch(/\[local\] stopped/);
+      expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+      expect(processesMentioning(dataDir)).toEqual([]);
+    } finally {
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        /* the group is gone: nothing was left */
+      }
+    }
   });
 });
 

@@ -54,9 +54,21 @@ export interface AxeSummary {
   violations: { id: string; impact: string | null | undefined; nodes: number; targets: string[] }[];
 }
 
+/**
+ * axe-core ships these as "experimental": off unless enabled by name. The console must pass them
+ * (an accessible name that does not contain the visible label breaks voice control).
+ */
+export const EXPERIMENTAL_RULES_ON = ['label-content-name-mismatch'];
+
 /** Run axe on the page as it is now; returns every violation, the caller asserts on serious/critical. */
 export async function axe(page: Page, label: string): Promise<AxeSummary> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await new AxeBuilder({ page })
+    .options({ rules: Object.fromEntries(EXPERIMENTAL_RULES_ON.map((id) => [id, { enabled: true }])) })
+    .analyze();
+  // A rule that silently stopped running would pass every page: make sure each one ran.
+  const ran = new Set([...result.passes, ...result.violations, ...result.incomplete, ...result.inapplicable].map((r) => r.id));
+  const missing = EXPERIMENTAL_RULES_ON.filter((id) => !ran.has(id));
+  if (missing.length) throw new Error(`axe did not run ${missing.join(', ')} on ${label}`);
   return {
     page: label,
     violations: result.violations.map((v) => ({
@@ -69,3 +81,44 @@ export async function axe(page: Page, label: string): Promise<AxeSummary> {
 }
 
 export const seriousOf = (s: AxeSummary) => s.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+
+/**
+ * The state a page is in, as the axe coverage counts it: the route (long ids as :id) and the
+ * title of the open modal dialog, if any (emails and quoted names elided).
+ */
+const STATE_OF = `() => {
+  const path = location.pathname.replace(/\\/[^/]{20,}(?=\\/|$)/g, '/:id');
+  const dialog = document.querySelector('dialog[open]');
+  if (!dialog) return path;
+  const titleId = dialog.getAttribute('aria-labelledby');
+  const title = ((titleId && document.getElementById(titleId)?.textContent) || '')
+    .replace(/[^\\s@]+@[^\\s@]+/g, '<email>')
+    .replace(/“[^”]*”/g, '“…”')
+    .trim();
+  return path + ' + dialog "' + title + '"';
+}`;
+
+/**
+ * Records every state the page reaches (each route and each dialog opened), so a test can prove
+ * that axe looked at all of them: see `pageState` for the key of the state axe ran on.
+ */
+export async function trackPageStates(page: Page, seen: Set<string>): Promise<void> {
+  await page.exposeBinding('__reportPageState', (_source, state: string) => void seen.add(state));
+  await page.addInitScript(`(() => {
+    const stateOf = ${STATE_OF};
+    window.__pageStateOf = stateOf;
+    let last;
+    const report = () => {
+      const state = stateOf();
+      if (state !== last) {
+        last = state;
+        window.__reportPageState(state);
+      }
+    };
+    new MutationObserver(report).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['open'] });
+    addEventListener('popstate', report);
+  })()`);
+}
+
+/** The key `trackPageStates` records for the page as it is now. */
+export const pageState = (page: Page): Promise<string> => page.evaluate(`(${STATE_OF})()`);

@@ -96,7 +96,8 @@ export function Members() {
                               <div class="row tight">
                                 <button
                                   type="button"
-                                  aria-label={`Make ${m.email} ${other === 'admin' ? 'an admin' : 'a member'}`}
+                                  // The name starts with the visible text, as voice control users say it.
+                                  aria-label={`Make ${other}: ${m.email}`}
                                   onClick={() =>
                                     act(async () => {
                                       await unwrap(api.PATCH('/api/members/{id}', { params: { path: { id: m.id } }, body: { role: other } }));

@@ -1,0 +1,81 @@
+/**
+ * lib/config.ts: the one module of the Lambda code that reads the environment. Each setting is
+ * read on first use and kept; a module that needs a required setting asks for it as it loads,
+ * so a missing one stops only the functions that need it, with the variable's name.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+const VARS = ['TABLE_NAME', 'WEBHOOK_QUEUE_URL', 'WEBHOOK_DLQ_URL', 'WEBHOOK_TIMEOUT_MS', 'USAGE_PLAN_NAME', 'AWS_REGION', 'SQS_ENDPOINT'];
+const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
+
+/** A fresh module graph (a cold start) with exactly `env` set among VARS. */
+async function coldStart(env: Record<string, string>) {
+  vi.resetModules();
+  for (const k of VARS) delete process.env[k];
+  Object.assign(process.env, env);
+}
+
+afterEach(() => {
+  for (const k of VARS) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+  vi.resetModules();
+});
+
+describe('config', () => {
+  it('loads with nothing set: a setting is read when first asked for, then kept', async () => {
+    await coldStart({});
+    const { config } = await import('../../lib/config');
+    expect(config.region).toBe('us-east-1');
+    process.env.TABLE_NAME = 'first';
+    expect(config.tableName).toBe('first');
+    process.env.TABLE_NAME = 'second';
+    expect(config.tableName).toBe('first');
+  });
+
+  it('names the missing required variable', async () => {
+    await coldStart({ TABLE_NAME: 't' });
+    const { config } = await import('../../lib/config');
+    expect(() => config.webhookQueueUrl).toThrow('Missing required environment variable WEBHOOK_QUEUE_URL');
+  });
+
+  it('a function without the queue URLs loads the store; the queue module stops its cold start', async () => {
+    await coldStart({ TABLE_NAME: 't' });
+    const store = await import('../../lib/store/client');
+    expect(store.tableName).toBe('t');
+    await expect(import('../../lib/webhooks/queue')).rejects.toThrow('Missing required environment variable WEBHOOK_QUEUE_URL');
+  });
+
+  it('a function without TABLE_NAME stops at cold start when it loads the store', async () => {
+    await coldStart({});
+    await expect(import('../../lib/store/client')).rejects.toThrow('Missing required environment variable TABLE_NAME');
+  });
+
+  it('the queue functions get their URLs and the local endpoint', async () => {
+    await coldStart({ TABLE_NAME: 't', WEBHOOK_QUEUE_URL: 'http://q/main', WEBHOOK_DLQ_URL: 'http://q/dlq', SQS_ENDPOINT: 'http://q', AWS_REGION: 'eu-west-1' });
+    const { queueConfig, sqs } = await import('../../lib/webhooks/queue');
+    expect(queueConfig).toEqual({ queueUrl: 'http://q/main', dlqUrl: 'http://q/dlq' });
+    expect(await sqs.config.region()).toBe('eu-west-1');
+  });
+
+  it('refuses a malformed number, naming the variable and the value', async () => {
+    await coldStart({ WEBHOOK_TIMEOUT_MS: '20000' });
+    const { config } = await import('../../lib/config');
+    expect(() => config.webhookTimeoutMs).toThrow('WEBHOOK_TIMEOUT_MS must be a positive number up to 15000, got "20000"');
+  });
+
+  it('is the only reader of process.env in lib/ and functions/ (with its helpers in lib/env.ts)', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir)).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(join(ROOT, path)).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+      });
+    const readers = [...files('lib'), ...files('functions')].filter((f) => readFileSync(join(ROOT, f), 'utf8').includes('process.env'));
+    expect(readers).toEqual(['lib/env.ts']);
+  });
+});
