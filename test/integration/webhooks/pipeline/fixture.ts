@@ -1,5 +1,5 @@
 /**
- * Shared setup of the webhook pipeline tests (test/integration/webhooks-pipeline/*.test.ts): the
+ * Shared setup of the webhook pipeline tests (test/integration/webhooks/pipeline/*.test.ts): the
  * pipeline end to end through the in-process local runtime, Bearer API -> table -> stream poller
  * -> fan-out -> local SQS -> delivery -> REAL HTTPS receivers on 127.0.0.1 (self-signed cert
  * trusted through NODE_EXTRA_CA_CERTS). Every delivery's X-Service-Signature and Standard Webhooks
@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 
 // Four attempts of retries after 0 s, then ~1 s each: 6 attempts in all.
 export const SCHEDULE = '0,1,1,1,1';

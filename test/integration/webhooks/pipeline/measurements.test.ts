@@ -1,6 +1,6 @@
 /**
  * The webhook pipeline end to end through the local runtime, to real HTTPS receivers
- * (test/integration/webhooks-pipeline/fixture.ts). This file: event-to-delivery latency and
+ * (test/integration/webhooks/pipeline/fixture.ts). This file: event-to-delivery latency and
  * throughput, printed (asserted only as far as delivery).
  */
 import { performance } from 'node:perf_hooks';

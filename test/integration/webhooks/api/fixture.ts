@@ -1,5 +1,5 @@
 /**
- * Shared setup of the webhook management tests (test/integration/webhooks-api/*.test.ts): session
+ * Shared setup of the webhook management tests (test/integration/webhooks/api/*.test.ts): session
  * routes under /api/webhooks through the local gateway, the test operation delivering to a REAL
  * local HTTPS receiver (self-signed cert from global setup, trusted through NODE_EXTRA_CA_CERTS)
  * that verifies both signatures. Each test file that imports it gets its own stack and receiver.
@@ -11,8 +11,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { EVENT_TYPES } from '../../../lib/model';
-import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
+import { EVENT_TYPES } from '../../../../lib/model';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 
 // ---- output capture (secret leak check) ---------------------------------------------------
 

@@ -1,6 +1,6 @@
 /**
  * The webhook pipeline end to end through the local runtime, to real HTTPS receivers
- * (test/integration/webhooks-pipeline/fixture.ts). This file: retries (500s, a timeout, a
+ * (test/integration/webhooks/pipeline/fixture.ts). This file: retries (500s, a timeout, a
  * connection reset), dead letters, 410 and Retry-After.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,7 +9,7 @@ import { inDlq, isoMs, MAX_ATTEMPTS, signatureChecks, signatureFailures, startRe
 
 describe('retries, dead letters, 410 and Retry-After', () => {
   // Fault receivers answer with Connection: close so every attempt is a fresh connection (a reset
-  // on a pooled socket would be retried inside one attempt; that path is covered in webhook-send).
+  // on a pooled socket would be retried inside one attempt; that path is covered in webhooks/send.test.ts).
   let rx: Receiver;
   let flaky: Workspace;
   let flakyId: string;

@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { routes } from '../../lib/routes';
-import { PASSWORD, startStack, type Stack } from '../helpers/stack';
+import { routes } from '../../../lib/routes';
+import { PASSWORD, startStack, type Stack } from '../../helpers/stack';
 
 const tls = inject('tls');
 let stack: Stack;

@@ -1,5 +1,5 @@
 /**
- * Shared setup of the webhook operations tests (issue 8; test/integration/webhooks-ops/*.test.ts):
+ * Shared setup of the webhook operations tests (test/integration/webhooks/ops/*.test.ts):
  * the local gateway and the local webhook pipeline (stream poller -> fan-out -> local SQS ->
  * delivery), against a real HTTPS receiver on 127.0.0.1 that can be taken down and brought back.
  * Everything the process writes is captured (the WARN line and EMF metric checks, and the leak
@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

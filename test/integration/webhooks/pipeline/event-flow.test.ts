@@ -1,6 +1,6 @@
 /**
  * The webhook pipeline end to end through the local runtime, to real HTTPS receivers
- * (test/integration/webhooks-pipeline/fixture.ts). This file: events reach the endpoints subscribed
+ * (test/integration/webhooks/pipeline/fixture.ts). This file: events reach the endpoints subscribed
  * to them, correctly signed, and no other tenant's.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,7 +20,7 @@ describe('events reach subscribed endpoints, correctly signed', () => {
     rx = await startReceiver();
     main = await workspace();
     other = await workspace();
-    const { createRequisition } = await import('../../../lib/store/requisitions');
+    const { createRequisition } = await import('../../../../lib/store/requisitions');
     reqId = (await createRequisition(main.tenant.id, { title: 'Staff Engineer', status: 'open' })).id;
     await main.endpoint(rx.url('/all'));
     await main.endpoint(rx.url('/offers'), ['offer.sent']);
