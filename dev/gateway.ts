@@ -63,7 +63,7 @@ const jsonAnswer = (statusCode: number, error: string, code: ErrorCode): APIGate
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
 
 const loadHandler = async <T>(name: string): Promise<T> =>
-  (await init(() => import(`../../functions/${name}`))).handler as T;
+  (await init(() => import(`../functions/${name}`))).handler as T;
 
 export interface LocalGateway {
   server: Server;
