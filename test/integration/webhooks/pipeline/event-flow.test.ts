@@ -127,4 +127,29 @@ describe('events reach subscribed endpoints, correctly signed', () => {
   });
 });
 
+describe('a burst of creates', () => {
+  // The figures (latency, deliveries per second) are the bench's (`npm run bench`, section 5);
+  // this is what must hold whatever they are.
+  it('200 creates, 20 in flight: every event is delivered, each under its own webhook-id, signed', async () => {
+    const rx = await startReceiver();
+    const burst = await workspace();
+    await burst.endpoint(rx.url('/burst'), ['candidate.created']);
+    const ids: string[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next < 200) {
+          next++;
+          ids.push((await burst.candidate(`Burst ${next}`)).id);
+        }
+      }),
+    );
+    const delivered = () => new Set(rx.at('/burst').map((h) => h.env.data.candidateId));
+    await until('200 burst deliveries', () => ids.every((id) => delivered().has(id)), 25_000);
+    const hits = rx.at('/burst').filter((h) => ids.includes(h.env.data.candidateId));
+    expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(200);
+    expect(signatureFailures).toEqual([]);
+  }, 40_000);
+});
+
 signatureChecks();
