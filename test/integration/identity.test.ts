@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureOutput } from '../helpers/capture';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 
 let stack: Stack;
@@ -281,11 +282,7 @@ describe('secrets', () => {
   it('never shows a token, a digest, a password hash or a session id in GET responses or logs', async () => {
     const { tokenDigest } = await import('../../lib/auth/token');
     const { sessionDigest } = await import('../../lib/auth/session');
-    const out: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    const writeErr = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => (out.push(String(chunk)), write(chunk, ...rest))) as typeof process.stdout.write;
-    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => (out.push(String(chunk)), writeErr(chunk, ...rest))) as typeof process.stderr.write;
+    const { chunks: out, restore } = captureOutput({ echo: true });
     const bodies: string[] = [];
     let secrets: string[];
     try {
@@ -304,8 +301,7 @@ describe('secrets', () => {
       const hash = (await findUserByEmail(admin.email))!.password_hash;
       secrets = [token, tokenDigest(token), sessionId, sessionDigest(sessionId), PASSWORD, 'wrong password here', hash.split('$').pop()!];
     } finally {
-      process.stdout.write = write;
-      process.stderr.write = writeErr;
+      restore();
     }
     const seen = [...bodies, ...out, ...stack.logs].join('\n');
     expect(bodies.length).toBe(4);

@@ -4,37 +4,32 @@
  * endpoint that keeps failing long enough to be disabled. Handlers are called directly with
  * Lambda-shaped events, against DynamoDB Local, local SQS and a real HTTPS receiver.
  */
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lambdaContext } from '../../../dev/events';
 import { candidateInsert, deliveryRecord } from '../../helpers/lambda-records';
 import { startStack, type Stack } from '../../helpers/stack';
+import { tlsServers } from '../../helpers/tls-servers';
 
 let stack: Stack;
-let receiver: https.Server;
+const servers = tlsServers(inject('tls'));
 let url: string;
 const hits: { id: string; path: string }[] = [];
 let failing = new Set<string>();
 
 beforeAll(async () => {
-  const tls = inject('tls');
-  receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    req.resume().on('end', () => {
-      hits.push({ id: String(req.headers['webhook-id']), path: req.url! });
-      res.writeHead(failing.has(req.url!) ? 503 : 204, { Connection: 'close' }).end();
-    });
+  const receiver = await servers.start((req, res) => {
+    hits.push({ id: String(req.headers['webhook-id']), path: req.url! });
+    res.writeHead(failing.has(req.url!) ? 503 : 204, { Connection: 'close' }).end();
   });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  url = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  url = receiver.url();
   // The pollers run too, but these tests drive the handlers themselves.
   stack = await startStack({ webhooks: { retrySchedule: '1,1,1,1,1,1', allowLoopback: true, timeoutMs: 1000, disableAfterMs: 1500 } });
 });
 afterAll(async () => {
   await stack.close();
-  receiver.close();
+  await servers.closeAll();
 });
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 15_000) => {

@@ -4,34 +4,30 @@
  * attempt. Handlers are called directly with Lambda-shaped events, against DynamoDB Local, local
  * SQS and a real HTTPS receiver.
  */
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lambdaContext } from '../../../dev/events';
+import { captureOutput } from '../../helpers/capture';
 import { candidateInsert, deliveryRecord } from '../../helpers/lambda-records';
 import { startStack, type Stack } from '../../helpers/stack';
+import { tlsServers } from '../../helpers/tls-servers';
 
 let stack: Stack;
-let receiver: https.Server;
+const servers = tlsServers(inject('tls'));
 let url: string;
 const hits: string[] = [];
 
 beforeAll(async () => {
-  const tls = inject('tls');
-  receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    req.resume().on('end', () => {
-      hits.push(String(req.headers['webhook-id']));
-      res.writeHead(204).end();
-    });
+  const receiver = await servers.start((req, res) => {
+    hits.push(String(req.headers['webhook-id']));
+    res.writeHead(204).end();
   });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  url = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  url = receiver.url();
   stack = await startStack({ webhooks: { allowLoopback: true, timeoutMs: 2000 } });
 });
 afterAll(async () => {
   await stack.close();
-  receiver.close();
+  await servers.closeAll();
 });
 
 async function workspaceWith(paths: string[]) {
@@ -166,15 +162,10 @@ describe('the delivery', () => {
       body: JSON.stringify({ event: 'candidate.created', data: { candidateId: eventId }, timestamp: new Date().toISOString(), tenantSlug: 't' }),
       ...extra,
     });
-    const out: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-      out.push(String(chunk));
-      return write(chunk, ...rest);
-    }) as typeof process.stdout.write;
+    const { chunks: out, restore } = captureOutput({ echo: true, stderr: false });
     const { result, log } = await watch(() =>
       handler({ Records: [deliveryRecord(0, JSON.stringify(message('evt_kept_by_fanout', { kept: true }))), deliveryRecord(1, JSON.stringify(message('evt_queued_before', {})))] }, lambdaContext('webhook-delivery')),
-    ).finally(() => (process.stdout.write = write));
+    ).finally(restore);
     expect(result.batchItemFailures).toEqual([]);
     // Only this test's events: the background delivery of the previous test's retry writes its
     // attempt after its receiver has answered, so it can land inside this watch.

@@ -128,9 +128,11 @@ describe('events reach subscribed endpoints, correctly signed', () => {
 });
 
 describe('a burst of creates', () => {
-  // The figures (latency, deliveries per second) are the bench's (`npm run bench`, section 5);
-  // this is what must hold whatever they are.
-  it('200 creates, 20 in flight: every event is delivered, each under its own webhook-id, signed', async () => {
+  // The figures (latency, deliveries per second, from a burst of 200) are the bench's
+  // (`npm run bench`, section 5); this is what must hold whatever they are. Twice the
+  // concurrency in events is enough to have creates race each other through the stream.
+  it('40 creates, 20 in flight: every event is delivered, each under its own webhook-id, signed', async () => {
+    const BURST = 40;
     const rx = await startReceiver();
     const burst = await workspace();
     await burst.endpoint(rx.url('/burst'), ['candidate.created']);
@@ -138,18 +140,18 @@ describe('a burst of creates', () => {
     let next = 0;
     await Promise.all(
       Array.from({ length: 20 }, async () => {
-        while (next < 200) {
+        while (next < BURST) {
           next++;
           ids.push((await burst.candidate(`Burst ${next}`)).id);
         }
       }),
     );
     const delivered = () => new Set(rx.at('/burst').map((h) => h.env.data.candidateId));
-    await until('200 burst deliveries', () => ids.every((id) => delivered().has(id)), 25_000);
+    await until('the burst deliveries', () => ids.every((id) => delivered().has(id)), 25_000);
     const hits = rx.at('/burst').filter((h) => ids.includes(h.env.data.candidateId));
-    expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(200);
+    expect(new Set(hits.map((h) => h.headers['webhook-id'])).size).toBe(BURST);
     expect(signatureFailures).toEqual([]);
-  }, 40_000);
+  });
 });
 
 signatureChecks();
