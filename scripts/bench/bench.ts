@@ -4,7 +4,7 @@
  *  2. module init time of each bundle in a fresh Node process (median of 5);
  *  3. DynamoDB calls and local latency per route, against DynamoDB Local;
  *  4. `npm start` time to ready, first start (seeding) and restart;
- *  5. webhooks: latency through the local pipeline (scripts/bench/webhooks.ts), and deliveries per
+ *  5. webhooks: latency through the local pipeline and through the API (scripts/bench/webhooks.ts), and deliveries per
  *     second of one delivery worker against a pre-filled queue (scripts/bench/delivery.ts);
  *  6. an autocannon load run against `npm start`, then a check that the counters are exact;
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;

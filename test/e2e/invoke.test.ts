@@ -5,13 +5,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { once } from 'node:events';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '../../dev/demo-data';
 import { routes, type Route } from '../../lib/routes';
 import { e2eSandbox, javaFor, ROOT, run, stopLocal, type Running } from '../helpers/processes';
+import { tlsServers } from '../helpers/tls-servers';
 
 const functionNames = readdirSync(join(ROOT, 'functions'))
   .filter((f) => f.endsWith('.ts'))
@@ -162,36 +160,29 @@ describe('npm run invoke', { timeout: 120_000 }, () => {
   });
 
   describe('sample events never reach a real receiver by surprise', () => {
-    const tls = inject('tls');
+    const servers = tlsServers(inject('tls'));
     const hits: string[] = [];
-    const receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-      req.resume();
-      req.on('end', () => {
-        hits.push(String(req.headers['x-service-event']));
-        res.end('ok');
-      });
-    });
     let hookId = '';
     let session: (method: string, path: string, body?: unknown) => Promise<Response>;
 
     beforeAll(async () => {
-      receiver.listen(0, '127.0.0.1');
-      await once(receiver, 'listening');
+      const receiver = await servers.start((req, res) => {
+        hits.push(String(req.headers['x-service-event']));
+        res.end('ok');
+      });
       const site = running.baseUrl.replace(/\/api\/v1$/, '');
       const [, email, password] = /Demo login\s+(\S+) \/ (\S+)/.exec(running.stdout())!;
       const login = await fetch(`${site}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
       const cookie = login.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='))!.split(';')[0]!;
       session = (method, path, body) =>
         fetch(`${site}${path}`, { method, headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const port = (receiver.address() as AddressInfo).port;
-      const created = await session('POST', '/api/webhooks', { url: `https://127.0.0.1:${port}/demo` });
+      const created = await session('POST', '/api/webhooks', { url: receiver.url('/demo') });
       expect(created.status).toBe(201);
       hookId = ((await created.json()) as any).webhook.id;
     });
     afterAll(async () => {
       if (hookId) await session('DELETE', `/api/webhooks/${hookId}`);
-      receiver.closeAllConnections();
-      await new Promise((r) => receiver.close(r));
+      await servers.closeAll();
     });
 
     it('webhook-fanout is a dry run: it shows the delivery and sends nothing', async () => {

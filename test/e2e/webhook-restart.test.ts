@@ -3,30 +3,19 @@
  * attempt fails, npm start stops before the retry is due, the receiver recovers, and the restarted
  * npm start delivers attempt 2 of the same event, once.
  */
-import { once } from 'node:events';
-import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { e2eSandbox, sleep, stopLocal } from '../helpers/processes';
+import { tlsServers } from '../helpers/tls-servers';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
-const tls = inject('tls');
+const servers = tlsServers(inject('tls'));
 const hits: { headers: IncomingHttpHeaders; body: string }[] = [];
 let healthy = false;
-const receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => {
-    hits.push({ headers: req.headers, body });
-    res.writeHead(healthy ? 200 : 503).end(healthy ? 'ok' : 'down for maintenance');
-  });
-});
 
 afterAll(async () => {
   await cleanup(10_000);
-  receiver.closeAllConnections();
-  await new Promise((r) => receiver.close(r));
+  await servers.closeAll();
 }, 60_000);
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
@@ -41,9 +30,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 
 describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
   it('delivers the scheduled retry after the restart, with the same webhook-id, exactly once', async () => {
-    receiver.listen(0, '127.0.0.1');
-    await once(receiver, 'listening');
-    const port = (receiver.address() as AddressInfo).port;
+    const receiver = await servers.start((req, res, body) => {
+      hits.push({ headers: req.headers, body: body.toString('utf8') });
+      res.writeHead(healthy ? 200 : 503).end(healthy ? 'ok' : 'down for maintenance');
+    });
     const dataDir = freshDir('restart');
     // The retry comes 8 s (±20%) after the first attempt: time enough to stop before it.
     const env = { WEBHOOK_RETRY_SCHEDULE: '8,8' };
@@ -60,7 +50,7 @@ describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
         body: body === undefined ? undefined : JSON.stringify(body),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
-    const hook = await session('POST', '/api/webhooks', { url: `https://127.0.0.1:${port}/restart`, events: ['candidate.created'] });
+    const hook = await session('POST', '/api/webhooks', { url: receiver.url('/restart'), events: ['candidate.created'] });
     expect(hook.status).toBe(201);
     const id = hook.body.webhook.id as string;
     const created = await fetch(`${first.baseUrl}/candidates`, {

@@ -18,7 +18,7 @@ declare module 'vitest' {
  * receiver: through the process CA store, not by turning verification off. Node reads
  * NODE_EXTRA_CA_CERTS only at process start, so it is set here, in the main process, before the
  * pool forks the workers: vitest builds each fork's env from `process.env` when it starts running
- * tests, which is after globalSetup has finished (test/integration/webhook-send.test.ts asserts
+ * tests, which is after globalSetup has finished (test/integration/webhooks/send.test.ts asserts
  * the variable reached the worker).
  */
 async function makeTestCert() {

@@ -1,8 +1,9 @@
 /**
- * Real HTTPS receivers on the loopback interface for the webhook tests, with the self-signed
- * cert from test/helpers/global-setup.ts (`inject('tls')`), which the workers trust through
- * NODE_EXTRA_CA_CERTS. Each server counts accepted TCP connections (before any TLS), so a test
- * can show that a refused target was never even connected to.
+ * The one HTTPS receiver of the tests: real servers on the loopback interface with the
+ * self-signed cert from test/helpers/global-setup.ts (`inject('tls')`), which the workers and
+ * the `npm start` they spawn trust through NODE_EXTRA_CA_CERTS. Each server records every
+ * request with its body, and counts accepted TCP connections (before any TLS), so a test can
+ * show that a refused target was never even connected to.
  */
 import { once } from 'node:events';
 import https from 'node:https';
@@ -23,6 +24,10 @@ export interface TestServer {
   connections: number;
   requests: Recorded[];
   ipv6: boolean;
+  /** `https://127.0.0.1:<port><path>`. */
+  url: (path?: string) => string;
+  /** Closes this server (both listeners), dropping open connections: the receiver is down. */
+  close: () => Promise<void>;
 }
 
 export interface StartOptions {
@@ -31,6 +36,8 @@ export interface StartOptions {
   key?: string;
   /** Record the request and call the handler as soon as it starts (body not read, `body` empty). */
   onRequestStart?: boolean;
+  /** Listen on this port (a receiver that comes back where it was); default: any free port. */
+  port?: number;
 }
 
 /** Starts test servers with `pems` by default; `closeAll()` (for afterAll) closes every one. */
@@ -39,7 +46,18 @@ export function tlsServers(pems: { cert: string; key: string }) {
 
   /** An HTTPS server on 127.0.0.1 (and ::1 on the same port when possible) counting TCP connections. */
   async function start(handler: Handler, opts: StartOptions = {}): Promise<TestServer> {
-    const state: TestServer = { port: 0, connections: 0, requests: [], ipv6: false };
+    const mine: https.Server[] = [];
+    const state: TestServer = {
+      port: 0,
+      connections: 0,
+      requests: [],
+      ipv6: false,
+      url: (path = '') => `https://127.0.0.1:${state.port}${path}`,
+      close: async () => {
+        await Promise.all(mine.map(closeOne));
+        for (const s of mine) servers.splice(servers.indexOf(s), 1);
+      },
+    };
     const make = () => {
       const server = https.createServer({ cert: opts.cert ?? pems.cert, key: opts.key ?? pems.key }, (req, res) => {
         if (opts.onRequestStart) {
@@ -58,10 +76,11 @@ export function tlsServers(pems: { cert: string; key: string }) {
       server.on('connection', () => void state.connections++);
       server.on('tlsClientError', () => {});
       servers.push(server);
+      mine.push(server);
       return server;
     };
     const v4 = make();
-    v4.listen(0, '127.0.0.1');
+    v4.listen(opts.port ?? 0, '127.0.0.1');
     await once(v4, 'listening');
     state.port = (v4.address() as AddressInfo).port;
     const v6 = make();
@@ -75,13 +94,13 @@ export function tlsServers(pems: { cert: string; key: string }) {
     return state;
   }
 
+  async function closeOne(s: https.Server) {
+    s.closeAllConnections();
+    if (s.listening) await new Promise((r) => s.close(r));
+  }
+
   async function closeAll() {
-    await Promise.all(
-      servers.map(async (s) => {
-        s.closeAllConnections();
-        if (s.listening) await new Promise((r) => s.close(r));
-      }),
-    );
+    await Promise.all(servers.map(closeOne));
   }
 
   return { start, closeAll };

@@ -4,8 +4,9 @@
  * not), another workspace's ids (404) and what the change does to sessions and sign-in.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STUCK_DAYS, STUCK_STAGES } from '../../lib/model';
+import { captureOutput } from '../helpers/capture';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 
 let stack: Stack;
@@ -388,13 +389,7 @@ describe('PUT /api/session/password', () => {
 
 describe('secrets of the console routes', () => {
   it('temporary and new passwords never reach a log line or another response', async () => {
-    const output: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
-      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void output.push(args.map(String).join(' '))),
-    );
-    const writes = [process.stdout, process.stderr].map((s) =>
-      vi.spyOn(s, 'write').mockImplementation((chunk: unknown) => (output.push(String(chunk)), true)),
-    );
+    const { chunks: output, restore } = captureOutput({ console: true });
     const logStart = stack.logs.length;
     try {
       const { t, cookie } = await workspace();
@@ -414,7 +409,7 @@ describe('secrets of the console routes', () => {
       for (const secret of secrets) expect(everything).not.toContain(secret);
       expect(t.id).toBeTruthy();
     } finally {
-      for (const s of [...spies, ...writes]) s.mockRestore();
+      restore();
     }
   });
 });

@@ -7,11 +7,10 @@
  * Calls are made one at a time: the local runtime shares one logger between overlapping
  * invocations, so only sequential calls pin a line to its request.
  */
-import { once } from 'node:events';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { captureOutput, type CapturedOutput } from '../helpers/capture';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { tlsServers, type TestServer } from '../helpers/tls-servers';
 
 // The level these lines need (the suite runs at WARN): DEBUG, to see the DEBUG-only lines too.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
@@ -20,33 +19,20 @@ process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const captured: string[] = [];
-const originalWrites = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-function capture(stream: NodeJS.WriteStream) {
-  stream.write = ((chunk: unknown) => {
-    captured.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
-}
+let output: CapturedOutput;
 
 type Line = Record<string, any>;
-const lines = (): Line[] =>
-  captured
-    .join('')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Line);
+const lines = (): Line[] => output.jsonLines();
 const logLines = (message: string) => lines().filter((l) => l.message === message);
 const emf = () => lines().filter((l) => l._aws?.CloudWatchMetrics);
 const metricLines = (name: string) => emf().filter((l) => l._aws.CloudWatchMetrics[0].Metrics.some((m: { Name: string }) => m.Name === name));
 
 // ---- a receiver: /ok accepts, /fail answers 500, /gone answers 410 --------------------------
 
-const tls = inject('tls');
+const servers = tlsServers(inject('tls'));
 const signatures: string[] = [];
-let receiver: https.Server;
-let port = 0;
-const hookUrl = (path: string) => `https://127.0.0.1:${port}${path}`;
+let receiver: TestServer;
+const hookUrl = (path: string) => receiver.url(path);
 
 let stack: Stack;
 let t: TestTenant;
@@ -55,20 +41,13 @@ let cookie: string;
 const secrets: string[] = [];
 
 beforeAll(async () => {
-  capture(process.stdout);
-  capture(process.stderr);
-  receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      signatures.push(String(req.headers['webhook-signature'] ?? ''));
-      if (req.url!.startsWith('/gone')) return void res.writeHead(410).end('gone');
-      if (req.url!.startsWith('/fail')) return void res.writeHead(500).end('receiver broke');
-      res.writeHead(200).end('ok');
-    });
+  output = captureOutput();
+  receiver = await servers.start((req, res) => {
+    signatures.push(String(req.headers['webhook-signature'] ?? ''));
+    if (req.url!.startsWith('/gone')) return void res.writeHead(410).end('gone');
+    if (req.url!.startsWith('/fail')) return void res.writeHead(500).end('receiver broke');
+    res.writeHead(200).end('ok');
   });
-  receiver.listen(0, '127.0.0.1');
-  await once(receiver, 'listening');
-  port = (receiver.address() as AddressInfo).port;
   // Two attempts (now, then 0 s later), then the dead-letter queue.
   stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0', timeoutMs: 2_000 } });
   const { logger } = await import('../../lib/logger');
@@ -80,10 +59,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  receiver?.closeAllConnections();
-  await new Promise((done) => receiver?.close(done));
-  process.stdout.write = originalWrites.out;
-  process.stderr.write = originalWrites.err;
+  await servers.closeAll();
+  output?.restore();
 });
 
 /** The lines logged under a response's X-Request-Id. */
@@ -288,10 +265,10 @@ describe('metrics (EMF)', () => {
 
 describe('secrets and PII', () => {
   it('appear in no log line, EMF line or gateway log line', () => {
-    const output = [captured.join(''), ...stack.logs].join('\n');
+    const everything = [output.text(), ...stack.logs].join('\n');
     expect(secrets.length).toBeGreaterThan(12);
     for (const s of [...secrets, ...signatures.filter(Boolean)]) {
-      expect(output.includes(s), `leaked ${s.slice(0, 6)}…`).toBe(false);
+      expect(everything.includes(s), `leaked ${s.slice(0, 6)}…`).toBe(false);
     }
     // Every line of the service is structured: no stray text from a function.
     const service = lines().filter((l) => l.service === 'talent-pipeline' && l.message);

@@ -4,12 +4,13 @@
  * call any route of the table with sample input. Each test file that imports it gets its own stack.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionDigest } from '../../../lib/auth/session';
 import { generateToken, tokenDigest } from '../../../lib/auth/token';
 import { GATEWAY_ERRORS } from '../../../lib/gateway-responses';
 import { SCOPES, type Scope } from '../../../lib/model';
 import { matchPath, routes, type Route } from '../../../lib/routes';
+import { captureOutput as capture } from '../../helpers/capture';
 import { PASSWORD, startStack, type Stack } from '../../helpers/stack';
 
 export type Tenant = Awaited<ReturnType<Stack['tenant']>>;
@@ -151,23 +152,15 @@ export function brokenChecksum(token: string): string {
 
 /**
  * Capture everything the process writes (streams and console) and the responses recorded
- * with `record`, for the leak checks below. Restore with `spies`.
+ * with `record`, for the leak checks below. Put the output back with `restore`.
  */
 export function captureOutput() {
-  const captured: string[] = [];
-  const text = (chunk: unknown) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-  const spies = [
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (captured.push(text(chunk)), true)),
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (captured.push(text(chunk)), true)),
-    ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((m) =>
-      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void captured.push(args.map((a) => (a instanceof Error ? `${a.stack}` : typeof a === 'string' ? a : JSON.stringify(a))).join(' '))),
-    ),
-  ];
+  const { chunks: captured, restore } = capture({ console: true });
   const responses: Array<[string, Response]> = [];
   const record = async (what: string, res: Promise<Response>) => {
     const r = await res;
     responses.push([what, r]);
     return r;
   };
-  return { captured, spies, logStart: stack.logs.length, responses, record };
+  return { captured, restore, logStart: stack.logs.length, responses, record };
 }

@@ -105,7 +105,7 @@ describe('secrets stay out of logs, responses and the table', () => {
     );
     const secrets = [valid, narrow, unknown, broken, corrupt, brokeToken];
 
-    const { captured, spies, logStart, responses, record } = captureOutput();
+    const { captured, restore, logStart, responses, record } = captureOutput();
     let serverError: Response;
     let authorizerError: Response;
     try {
@@ -129,7 +129,7 @@ describe('secrets stay out of logs, responses and the table', () => {
       authorizerError = await record('corrupt grant', stack.call('GET', '/api/v1/pipeline', { token: corrupt }));
       serverError = await record('corrupt counters', stack.call('POST', '/api/v1/candidates', { token: brokeToken, body: { name: 'Boom' } }));
     } finally {
-      for (const s of spies) s.mockRestore();
+      restore();
     }
 
     // The failure paths really failed, and the capture really captured the handler's error log.
@@ -187,7 +187,7 @@ describe('secrets stay out of logs, responses and the table', () => {
     const member = await victim.user('member');
     const wrongPassword = `wrong ${randomUUID()}`;
 
-    const { captured, spies, logStart, responses, record } = captureOutput();
+    const { captured, restore, logStart, responses, record } = captureOutput();
     let login: Response;
     let c: string;
     try {
@@ -204,7 +204,7 @@ describe('secrets stay out of logs, responses and the table', () => {
       await record('logout', stack.call('DELETE', '/api/session', { headers: { Cookie: c } }));
       await record('after logout', stack.call('GET', '/api/session', { headers: { Cookie: c } }));
     } finally {
-      for (const s of spies) s.mockRestore();
+      restore();
     }
     expect(login!.status).toBe(200);
     expect(responses.find(([w]) => w === 'after logout')![1].status).toBe(401);

@@ -1,11 +1,11 @@
 /**
  * Webhook operations through the local gateway and pipeline, against a real HTTPS receiver
- * (test/integration/webhooks-ops/fixture.ts). This file: deleted vs disabled endpoints, and what
+ * (test/integration/webhooks/ops/fixture.ts). This file: deleted vs disabled endpoints, and what
  * happens when the service disables one: the webhook.endpoint_disabled event to the other
  * endpoints, a WARN line and a metric.
  */
 import { describe, expect, it } from 'vitest';
-import { PASSWORD } from '../../helpers/stack';
+import { PASSWORD } from '../../../helpers/stack';
 import { as, at, captured, create, hookUrl, secretChecks, stack, until, verifiesWith } from './fixture';
 
 describe('deleted and disabled', () => {

@@ -1,29 +1,22 @@
 /**
- * Shared setup of the webhook management tests (test/integration/webhooks-api/*.test.ts): session
+ * Shared setup of the webhook management tests (test/integration/webhooks/api/*.test.ts): session
  * routes under /api/webhooks through the local gateway, the test operation delivering to a REAL
  * local HTTPS receiver (self-signed cert from global setup, trusted through NODE_EXTRA_CA_CERTS)
  * that verifies both signatures. Each test file that imports it gets its own stack and receiver.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
-import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { EVENT_TYPES } from '../../../lib/model';
-import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
+import { EVENT_TYPES } from '../../../../lib/model';
+import { captureOutput, type CapturedOutput } from '../../../helpers/capture';
+import { tlsServers, type TestServer } from '../../../helpers/tls-servers';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 
 // ---- output capture (secret leak check) ---------------------------------------------------
 
 export const captured: string[] = [];
-export const originalWrites = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-export function capture(stream: NodeJS.WriteStream, original: typeof process.stdout.write) {
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-    captured.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-    return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stdout.write;
-}
+let output: CapturedOutput | undefined;
 
 // ---- receiver -----------------------------------------------------------------------------
 
@@ -35,12 +28,11 @@ export interface Received {
   standardOk: boolean;
 }
 
-export const tls = inject('tls');
+const servers = tlsServers(inject('tls'));
 /** Secrets by receiver path: each endpoint under test gets its own path. */
 export const secrets = new Map<string, string>();
 export const received: Received[] = [];
-export let receiver: https.Server;
-export let port = 0;
+export let receiver: TestServer;
 export let counter = 0;
 
 export function verifyBoth(path: string, headers: IncomingHttpHeaders, body: Buffer) {
@@ -64,25 +56,16 @@ export function verifyBoth(path: string, headers: IncomingHttpHeaders, body: Buf
 }
 
 export async function startReceiver() {
-  receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const path = req.url!;
-      received.push({ path, headers: req.headers, body: body.toString('utf8'), ...verifyBoth(path, req.headers, body) });
-      if (path.startsWith('/fail')) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver broke');
-      if (path.startsWith('/count')) return void res.end(`n=${++counter}`);
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok from receiver');
-    });
+  receiver = await servers.start((req, res, body) => {
+    const path = req.url!;
+    received.push({ path, headers: req.headers, body: body.toString('utf8'), ...verifyBoth(path, req.headers, body) });
+    if (path.startsWith('/fail')) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver broke');
+    if (path.startsWith('/count')) return void res.end(`n=${++counter}`);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok from receiver');
   });
-  receiver.on('tlsClientError', () => {});
-  receiver.listen(0, '127.0.0.1');
-  await once(receiver, 'listening');
-  port = (receiver.address() as AddressInfo).port;
 }
 
-export const hookUrl = (path: string) => `https://127.0.0.1:${port}${path}`;
+export const hookUrl = (path: string) => receiver.url(path);
 
 // ---- stack --------------------------------------------------------------------------------
 
@@ -94,8 +77,7 @@ export let cookieB: string;
 export const allSecrets: string[] = [];
 
 beforeAll(async () => {
-  capture(process.stdout, originalWrites.out);
-  capture(process.stderr, originalWrites.err);
+  output = captureOutput({ echo: true, into: captured });
   // Everything the handlers log, so the leak check below sees it all.
   process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
   await startReceiver();
@@ -108,10 +90,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  receiver?.closeAllConnections();
-  await new Promise((r) => receiver?.close(r));
-  process.stdout.write = originalWrites.out;
-  process.stderr.write = originalWrites.err;
+  await servers.closeAll();
+  output?.restore();
 });
 
 export type CallOpts = { body?: unknown; headers?: Record<string, string> };
@@ -125,7 +105,7 @@ export async function create(body: Record<string, unknown>, call = A) {
   expect(res.status, res.text).toBe(201);
   allSecrets.push(res.body.webhook.secret);
   const url = new URL(res.body.webhook.url);
-  if (url.port === String(port)) secrets.set(url.pathname, res.body.webhook.secret);
+  if (url.port === String(receiver.port)) secrets.set(url.pathname, res.body.webhook.secret);
   return res.body.webhook as { id: string; url: string; secret: string; events: string[]; active: boolean; created_at: string };
 }
 

@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import https from 'node:https';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD } from '../../helpers/stack';
+import { PASSWORD } from '../../../helpers/stack';
 import { A, B, a, allSecrets, as, b, counter, create, hookUrl, isoMs, received, receiver, secrets, stack, secretChecks } from './fixture';
 
 describe('POST /api/webhooks/{id}/test', () => {

@@ -1,6 +1,6 @@
 /**
  * Webhook operations through the local gateway and pipeline, against a real HTTPS receiver
- * (test/integration/webhooks-ops/fixture.ts). This file: the delivery log (GET
+ * (test/integration/webhooks/ops/fixture.ts). This file: the delivery log (GET
  * /api/webhooks/{id}/deliveries: pages, filters, categories) and the error categories of the test
  * operation.
  */

@@ -7,9 +7,9 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../dev/dynamodb';
-import { MAX_RESPONSE_BODY_BYTES, parseRetryAfter, sendWebhook } from '../../lib/webhooks/send';
-import { tlsServers, type TestServer } from '../helpers/tls-servers';
+import { freePort } from '../../../dev/dynamodb';
+import { MAX_RESPONSE_BODY_BYTES, parseRetryAfter, sendWebhook } from '../../../lib/webhooks/send';
+import { tlsServers, type TestServer } from '../../helpers/tls-servers';
 
 const { start: startServer, closeAll } = tlsServers(inject('tls'));
 afterAll(closeAll);

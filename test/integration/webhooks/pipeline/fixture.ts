@@ -1,5 +1,5 @@
 /**
- * Shared setup of the webhook pipeline tests (test/integration/webhooks-pipeline/*.test.ts): the
+ * Shared setup of the webhook pipeline tests (test/integration/webhooks/pipeline/*.test.ts): the
  * pipeline end to end through the in-process local runtime, Bearer API -> table -> stream poller
  * -> fan-out -> local SQS -> delivery -> REAL HTTPS receivers on 127.0.0.1 (self-signed cert
  * trusted through NODE_EXTRA_CA_CERTS). Every delivery's X-Service-Signature and Standard Webhooks
@@ -8,16 +8,14 @@
  * events never mix. Each test file that imports it gets its own stack, receivers and DLQ reader.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
-import https from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
+import { tlsServers } from '../../../helpers/tls-servers';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 
 // Four attempts of retries after 0 s, then ~1 s each: 6 attempts in all.
 export const SCHEDULE = '0,1,1,1,1';
@@ -41,7 +39,7 @@ export const secrets = new Map<string, string>();
 export const signatureFailures: string[] = [];
 /** How many deliveries `verify` checked: a file whose receivers got nothing proves nothing. */
 export let verified = 0;
-export const servers: https.Server[] = [];
+const servers = tlsServers(tls);
 
 export function verify(hit: Hit): void {
   verified++;
@@ -69,36 +67,26 @@ export function verify(hit: Hit): void {
 export async function startReceiver(opts: { close?: boolean } = {}) {
   const behaviours = new Map<string, Behaviour>();
   const hits: Hit[] = [];
-  const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      let env: unknown;
-      try {
-        env = JSON.parse(body);
-      } catch {
-        env = undefined;
-      }
-      const hit: Hit = { path: req.url!, headers: req.headers, body, env, at: performance.now() };
-      hits.push(hit);
-      verify(hit);
-      if (opts.close) res.setHeader('Connection', 'close');
-      const b = behaviours.get(hit.path);
-      if (b) b(hit, req, res);
-      else res.end('ok');
-    });
+  const server = await servers.start((req, res, raw) => {
+    const body = raw.toString('utf8');
+    let env: unknown;
+    try {
+      env = JSON.parse(body);
+    } catch {
+      env = undefined;
+    }
+    const hit: Hit = { path: req.url!, headers: req.headers, body, env, at: performance.now() };
+    hits.push(hit);
+    verify(hit);
+    if (opts.close) res.setHeader('Connection', 'close');
+    const b = behaviours.get(hit.path);
+    if (b) b(hit, req, res);
+    else res.end('ok');
   });
-  server.on('tlsClientError', () => {});
-  server.on('clientError', () => {});
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
   return {
     hits,
     on: (path: string, b: Behaviour) => void behaviours.set(path, b),
-    url: (path: string) => `https://127.0.0.1:${port}${path}`,
+    url: (path: string) => server.url(path),
     at: (path: string) => hits.filter((h) => h.path === path),
   };
 }
@@ -193,10 +181,7 @@ afterAll(async () => {
   dlqRunning = false;
   await dlqReader;
   await stack?.close();
-  for (const s of servers) {
-    s.closeAllConnections();
-    if (s.listening) await new Promise((r) => s.close(r));
-  }
+  await servers.closeAll();
 });
 
 /** The check each file ends with: no delivery it caused failed verification. */

@@ -1,6 +1,6 @@
 /**
  * Webhook operations through the local gateway and pipeline, against a real HTTPS receiver
- * (test/integration/webhooks-ops/fixture.ts). This file: secret rotation: both secrets sign during
+ * (test/integration/webhooks/ops/fixture.ts). This file: secret rotation: both secrets sign during
  * the grace window (checked with both verifier libraries), only the new one after.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,32 +1,25 @@
 /**
- * Shared setup of the webhook operations tests (test/integration/webhooks-ops/*.test.ts):
+ * Shared setup of the webhook operations tests (test/integration/webhooks/ops/*.test.ts):
  * the local gateway and the local webhook pipeline (stream poller -> fan-out -> local SQS ->
  * delivery), against a real HTTPS receiver on 127.0.0.1 that can be taken down and brought back.
  * Everything the process writes is captured (the WARN line and EMF metric checks, and the leak
  * check each file ends with, `secretChecks`). Each test file that imports it gets its own stack,
  * receiver and capture, and creates every endpoint (and so every secret) its checks look for.
  */
-import { once } from 'node:events';
-import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
+import { captureOutput, type CapturedOutput } from '../../../helpers/capture';
+import { tlsServers, type TestServer } from '../../../helpers/tls-servers';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- output capture (WARN line, EMF metric, leak check) -----------------------------------
 
 export const captured: string[] = [];
-const originalWrites = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-function capture(stream: NodeJS.WriteStream, original: typeof process.stdout.write) {
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-    captured.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
-    return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stdout.write;
-}
+let output: CapturedOutput | undefined;
 
 // ---- receiver that can go down and come back on the same port ------------------------------
 
@@ -35,39 +28,35 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
 }
-const tls = inject('tls');
+const servers = tlsServers(inject('tls'));
 export const received: Received[] = [];
-let receiver: https.Server | undefined;
+let receiver: TestServer | undefined;
 let port = 0;
 /** How long the receiver waits before answering 200 (see `setSlowMs`). */
 let slowMs = 0;
 /** Makes the receiver answer 200 after `ms` (0: at once). */
 export const setSlowMs = (ms: number) => void (slowMs = ms);
 
+/** Starts the receiver; after `receiverDown`, on the port it had. */
 export async function receiverUp() {
-  receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+  receiver = await servers.start(
+    async (req, res, body) => {
       const path = req.url!;
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({ path, headers: req.headers, body: body.toString('utf8') });
       if (path.startsWith('/gone')) return void res.writeHead(410).end('gone');
       if (path.startsWith('/fail')) return void res.writeHead(500).end('receiver broke');
       if (path.startsWith('/redirect')) return void res.writeHead(302, { location: 'https://example.com/' }).end();
       if (slowMs) await sleep(slowMs);
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  receiver.on('tlsClientError', () => {});
-  receiver.listen(port, '127.0.0.1');
-  await once(receiver, 'listening');
-  port = (receiver.address() as AddressInfo).port;
+    },
+    { port },
+  );
+  port = receiver.port;
 }
 export async function receiverDown() {
   const r = receiver!;
   receiver = undefined;
-  r.closeAllConnections();
-  await new Promise((done) => r.close(done));
+  await r.close();
 }
 export const hookUrl = (path: string) => `https://127.0.0.1:${port}${path}`;
 export const at = (path: string) => received.filter((r) => r.path === path);
@@ -83,8 +72,7 @@ export let cookieMember: string;
 export let tokenA: string;
 
 beforeAll(async () => {
-  capture(process.stdout, originalWrites.out);
-  capture(process.stderr, originalWrites.err);
+  output = captureOutput({ echo: true, into: captured });
   await receiverUp();
   // Two attempts (now, then 0 s later), then the dead-letter queue.
   stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0', timeoutMs: 2_000 } });
@@ -99,8 +87,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
   if (receiver) await receiverDown();
-  process.stdout.write = originalWrites.out;
-  process.stderr.write = originalWrites.err;
+  await servers.closeAll();
+  output?.restore();
 });
 
 export type CallOpts = { body?: unknown; headers?: Record<string, string> };

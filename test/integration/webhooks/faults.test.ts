@@ -4,37 +4,32 @@
  * endpoint that keeps failing long enough to be disabled. Handlers are called directly with
  * Lambda-shaped events, against DynamoDB Local, local SQS and a real HTTPS receiver.
  */
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { lambdaContext } from '../../dev/events';
-import { candidateInsert, deliveryRecord } from '../helpers/lambda-records';
-import { startStack, type Stack } from '../helpers/stack';
+import { lambdaContext } from '../../../dev/events';
+import { candidateInsert, deliveryRecord } from '../../helpers/lambda-records';
+import { startStack, type Stack } from '../../helpers/stack';
+import { tlsServers } from '../../helpers/tls-servers';
 
 let stack: Stack;
-let receiver: https.Server;
+const servers = tlsServers(inject('tls'));
 let url: string;
 const hits: { id: string; path: string }[] = [];
 let failing = new Set<string>();
 
 beforeAll(async () => {
-  const tls = inject('tls');
-  receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    req.resume().on('end', () => {
-      hits.push({ id: String(req.headers['webhook-id']), path: req.url! });
-      res.writeHead(failing.has(req.url!) ? 503 : 204, { Connection: 'close' }).end();
-    });
+  const receiver = await servers.start((req, res) => {
+    hits.push({ id: String(req.headers['webhook-id']), path: req.url! });
+    res.writeHead(failing.has(req.url!) ? 503 : 204, { Connection: 'close' }).end();
   });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  url = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  url = receiver.url();
   // The pollers run too, but these tests drive the handlers themselves.
   stack = await startStack({ webhooks: { retrySchedule: '1,1,1,1,1,1', allowLoopback: true, timeoutMs: 1000, disableAfterMs: 1500 } });
 });
 afterAll(async () => {
   await stack.close();
-  receiver.close();
+  await servers.closeAll();
 });
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 15_000) => {
@@ -47,8 +42,8 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 15_000) => {
 
 async function endpointFor(path: string) {
   const t = await stack.tenant();
-  const { putEndpoint } = await import('../../lib/store/webhooks');
-  const { generateSecret } = await import('../../lib/webhooks/sign');
+  const { putEndpoint } = await import('../../../lib/store/webhooks');
+  const { generateSecret } = await import('../../../lib/webhooks/sign');
   const e = await putEndpoint(t.id, { url: `${url}${path}`, secret: generateSecret(), events: ['candidate.created'], description: null });
   return { tenant: t, endpoint: e };
 }
@@ -56,8 +51,8 @@ async function endpointFor(path: string) {
 describe('fan-out fails part-way through a stream batch', () => {
   it('reports the first failed record, and the retry from there yields the same event ids', async () => {
     const { tenant } = await endpointFor('/fanout');
-    const { handler } = await import('../../functions/webhook-fanout');
-    const { sqs } = await import('../../lib/webhooks/queue');
+    const { handler } = await import('../../../functions/webhook-fanout');
+    const { sqs } = await import('../../../lib/webhooks/queue');
     const records = ['a', 'b', 'c'].map((id, i) => candidateInsert(tenant.id, `${tenant.id}-${id}`, 100 + i));
     // SQS refuses the second record's send once.
     let sends = 0;
@@ -80,7 +75,7 @@ describe('fan-out fails part-way through a stream batch', () => {
     // Lambda retries from the first failure; the events keep their ids.
     const retry = await handler({ Records: records.slice(1) } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
     expect(retry.batchItemFailures).toEqual([]);
-    const { eventsFromRecord } = await import('../../lib/webhooks/events');
+    const { eventsFromRecord } = await import('../../../lib/webhooks/events');
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
     await until(() => ids.every((id) => hits.some((h) => h.id === id)));
     expect(hits.filter((h) => h.path === '/fanout').map((h) => h.id).sort()).toEqual(expect.arrayContaining(ids));
@@ -95,8 +90,8 @@ describe('delivery fails inside a batch, or crashes', () => {
 
   it('a record whose bookkeeping fails is reported alone and delivered, with the same id, when it comes back', async () => {
     const { tenant, endpoint } = await endpointFor('/batch');
-    const { handler } = await import('../../functions/webhook-delivery');
-    const { ddbClient } = await import('../../lib/store/client');
+    const { handler } = await import('../../../functions/webhook-delivery');
+    const { ddbClient } = await import('../../../lib/store/client');
     const event: SQSEvent = {
       Records: await Promise.all(
         ['evt_batch_1', 'evt_batch_2', 'evt_batch_3'].map(async (id, i) => deliveryRecord(i, await message(tenant.id, endpoint.id, id))),
@@ -145,8 +140,8 @@ describe('delivery fails inside a batch, or crashes', () => {
 
   it('a crashed invocation deletes nothing: the queue hands the messages back and they are delivered', async () => {
     const { tenant, endpoint } = await endpointFor('/crash');
-    const { startQueues, startQueuePoller } = await import('../../dev/queue');
-    const { handler } = await import('../../functions/webhook-delivery');
+    const { startQueues, startQueuePoller } = await import('../../../dev/queue');
+    const { handler } = await import('../../../functions/webhook-delivery');
     // A queue of its own with a 1 s visibility timeout, so the redelivery comes quickly.
     const queues = await startQueues({ maxReceiveCount: 10, visibilityTimeoutS: 1 });
     try {
@@ -180,7 +175,7 @@ describe('an endpoint that keeps failing', () => {
     for (let i = 0; i < 2; i++) {
       expect((await stack.call('POST', '/api/v1/candidates', { token, body: { name: `Down ${i}` } })).status).toBe(201);
     }
-    const { getEndpoint } = await import('../../lib/store/webhooks');
+    const { getEndpoint } = await import('../../../lib/store/webhooks');
     await until(async () => (await getEndpoint(tenant.id, endpoint.id))?.active === false);
     const disabled = await getEndpoint(tenant.id, endpoint.id);
     expect(disabled!.disabled_reason).toMatch(/^failing continuously since \d{4}-/);

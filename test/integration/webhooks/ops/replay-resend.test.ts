@@ -1,12 +1,12 @@
 /**
  * Webhook operations through the local gateway and pipeline, against a real HTTPS receiver
- * (test/integration/webhooks-ops/fixture.ts). This file: the receiver goes down, events are
+ * (test/integration/webhooks/ops/fixture.ts). This file: the receiver goes down, events are
  * dead-lettered, replay since T delivers each once with its original webhook-id, resend verifies;
  * the bodies they take, other workspaces, and the bound on running replay jobs.
  */
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD } from '../../helpers/stack';
+import { PASSWORD } from '../../../helpers/stack';
 import { A, as, at, B, create, createCandidate, hookUrl, M, receiverDown, receiverUp, secretChecks, setSlowMs, sleep, stack, until, verifiesWith } from './fixture';
 
 describe('receiver down -> replay since T -> resend', () => {
@@ -137,7 +137,7 @@ describe('replay bounds', () => {
     const hooks = [];
     for (let i = 0; i < 4; i++) hooks.push(await create({ url: hookUrl(`/bound-${i}`) }, C));
     // Three jobs that stay running (no worker message): as if each had thousands of events to go.
-    const { startReplayJob } = await import('../../../lib/store/webhooks');
+    const { startReplayJob } = await import('../../../../lib/store/webhooks');
     const since = new Date(Date.now() - 3_600_000).toISOString();
     const jobs = [];
     for (const h of hooks.slice(0, 3)) jobs.push(await startReplayJob(c.id, h.id, since, 15 * 60_000));

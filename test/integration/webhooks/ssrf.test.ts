@@ -9,9 +9,9 @@
 import dns from 'node:dns';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { sendWebhook } from '../../lib/webhooks/send';
-import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
-import { tlsServers, type TestServer } from '../helpers/tls-servers';
+import { sendWebhook } from '../../../lib/webhooks/send';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
+import { tlsServers, type TestServer } from '../../helpers/tls-servers';
 
 const REBIND_HOST = 'hooks.rebind-to-loopback.example';
 const servers = tlsServers(inject('tls'));

@@ -3,28 +3,22 @@
  * as deployed: a receiver slower than the 15 s attempt limit makes the test call answer 200 with
  * `error: "timeout"` after 15 s, not a 500 at the old local 10 s.
  */
-import { once } from 'node:events';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { routes } from '../../lib/routes';
-import { PASSWORD, startStack, type Stack } from '../helpers/stack';
+import { routes } from '../../../lib/routes';
+import { PASSWORD, startStack, type Stack } from '../../helpers/stack';
+import { tlsServers, type TestServer } from '../../helpers/tls-servers';
 
-const tls = inject('tls');
+const servers = tlsServers(inject('tls'));
 let stack: Stack;
 let cookie: string;
-let port = 0;
-const receiver = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-  req.resume();
-  // Answers after the attempt limit; the sender has given up by then.
-  const timer = setTimeout(() => res.end('too late'), 17_000);
-  res.on('close', () => clearTimeout(timer));
-});
+let receiver: TestServer;
 
 beforeAll(async () => {
-  receiver.listen(0, '127.0.0.1');
-  await once(receiver, 'listening');
-  port = (receiver.address() as AddressInfo).port;
+  receiver = await servers.start((_req, res) => {
+    // Answers after the attempt limit; the sender has given up by then.
+    const timer = setTimeout(() => res.end('too late'), 17_000);
+    res.on('close', () => clearTimeout(timer));
+  });
   // The production attempt limit (WEBHOOK_TIMEOUT_MS unset: 15 s).
   delete process.env.WEBHOOK_TIMEOUT_MS;
   stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0' } });
@@ -34,14 +28,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.close();
-  receiver.closeAllConnections();
-  await new Promise((r) => receiver.close(r));
+  await servers.closeAll();
 });
 
 describe('route timeouts in the local gateway', () => {
   it('the test call outlives 10 s and reports a slow receiver as a timeout', async () => {
     expect(routes.find((r) => r.handler === 'test-webhook')!.timeoutSeconds).toBe(20);
-    const created = await stack.call('POST', '/api/webhooks', { body: { url: `https://127.0.0.1:${port}/slow` }, headers: { Cookie: cookie } });
+    const created = await stack.call('POST', '/api/webhooks', { body: { url: receiver.url('/slow') }, headers: { Cookie: cookie } });
     expect(created.status).toBe(201);
     const started = Date.now();
     const res = await stack.call('POST', `/api/webhooks/${created.body.webhook.id}/test`, { headers: { Cookie: cookie } });

@@ -1,6 +1,6 @@
 /**
  * The webhook pipeline end to end through the local runtime, to real HTTPS receivers
- * (test/integration/webhooks-pipeline/fixture.ts). This file: retries (500s, a timeout, a
+ * (test/integration/webhooks/pipeline/fixture.ts). This file: retries (500s, a timeout, a
  * connection reset), dead letters, 410 and Retry-After.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,7 +9,7 @@ import { inDlq, isoMs, MAX_ATTEMPTS, signatureChecks, signatureFailures, startRe
 
 describe('retries, dead letters, 410 and Retry-After', () => {
   // Fault receivers answer with Connection: close so every attempt is a fresh connection (a reset
-  // on a pooled socket would be retried inside one attempt; that path is covered in webhook-send).
+  // on a pooled socket would be retried inside one attempt; that path is covered in webhooks/send.test.ts).
   let rx: Receiver;
   let flaky: Workspace;
   let flakyId: string;
@@ -55,12 +55,14 @@ describe('retries, dead letters, 410 and Retry-After', () => {
     await gone.endpoint(rx.url('/gone-sentinel'), ['candidate.created']);
     slowId = await slow.endpoint(rx.url('/slow'), ['candidate.created']);
 
-    // Start every scenario at once; the tests below wait for their own outcome.
-    deadline = Date.now() + 15_000;
+    // Start every scenario at once; the tests below wait for their own outcome. The budget starts
+    // once the last scenario has started: on a loaded machine the creates alone took most of it,
+    // and the tests after the first were left a second each.
     flakyCands = [(await flaky.candidate('Flaky One')).id, (await flaky.candidate('Flaky Two')).id];
     doomedCand = (await doomed.candidate('Doomed')).id;
     await gone.candidate('Gone First');
     await slow.candidate('Slow');
+    deadline = Date.now() + 15_000;
   });
 
   /** Per flaky event: its hits, and whether it got its 200 or was (wrongly) given up on. */

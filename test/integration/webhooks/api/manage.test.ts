@@ -8,8 +8,8 @@
 import { once } from 'node:events';
 import https from 'node:https';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../../lib/model';
-import { PASSWORD } from '../../helpers/stack';
+import { EVENT_TYPES } from '../../../../lib/model';
+import { PASSWORD } from '../../../helpers/stack';
 import { A, a, allSecrets, as, create, hookUrl, isoMs, receiver, secrets, stack, secretChecks } from './fixture';
 
 describe('POST /api/webhooks', () => {
