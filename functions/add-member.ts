@@ -1,4 +1,4 @@
 import { addMember } from '../lib/domain/members';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('add-member'), async ({ principal, body }) => addMember(principal, body.email, body.role));
+export const handler = apiHandler(route('add-member'), async ({ principal, body }) => data(await addMember(principal, body)));

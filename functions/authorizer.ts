@@ -1,55 +1,5 @@
-/**
- * TOKEN authorizer for /api/v1. A malformed token or a bad checksum is refused without a
- * database read; a known token gets a policy for every route its scopes allow.
- *
- * API Gateway gives a TOKEN authorizer no request id, so its lines carry the route and the
- * Lambda request id, not the correlation id. They never carry the token or its digest.
- */
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
-import { isAllowed, policyFor, routeOfArn, tokenRoutes } from '../lib/auth/policy';
-import { isWellFormedToken, tokenDigest } from '../lib/auth/token';
-import { logger } from '../lib/logger';
-import { metrics } from '../lib/metrics';
-import { findTokenGrant, touchToken } from '../lib/store/tokens';
+/** TOKEN authorizer for /api/v1 (Bearer API tokens); the rules are in lib/auth/authorizer.ts. */
+import { authorizer } from '../lib/auth/authorizer';
+import { lambdaHandler } from '../lib/lambda';
 
-/** API Gateway turns exactly this error message into a 401. */
-const unauthorized = () => new Error('Unauthorized');
-
-/** Log a refusal, with its reason, and return the error API Gateway turns into a 401. */
-function denied(reason: 'missing' | 'malformed' | 'unknown', route: string | undefined) {
-  logger.info('authorizer denied', { reason, route });
-  return unauthorized();
-}
-
-export async function handler(event: APIGatewayTokenAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> {
-  if (context) logger.addContext(context);
-  metrics.captureColdStartMetric(context?.functionName);
-  logger.resetKeys();
-  const route = routeOfArn(event.methodArn);
-  // The scheme is case-insensitive (RFC 7235).
-  const match = /^Bearer +(\S+)$/i.exec(event.authorizationToken ?? '');
-  const token = match?.[1];
-  if (!token) throw denied('missing', route);
-  if (!isWellFormedToken(token)) throw denied('malformed', route);
-  const grant = await findTokenGrant(tokenDigest(token));
-  // A revoked token's digest is deleted with it: revoked and never-issued look alike here.
-  if (!grant) throw denied('unknown', route);
-  logger.appendKeys({ tenant_id: grant.tenant_id });
-  // Runs once per token per cache period, so last_used_at is at most that stale. Best effort:
-  // a throttled write must not turn a valid token away.
-  await touchToken(grant.tenant_id, grant.token_id, new Date().toISOString()).catch((err: Error) =>
-    logger.warn('last_used_at not updated', { token_id: grant.token_id, error: err.name }),
-  );
-  const policy = policyFor(grant.token_id, event.methodArn, tokenRoutes(grant.scopes), {
-    tenantId: grant.tenant_id,
-    tenantSlug: grant.tenant_slug,
-    tokenId: grant.token_id,
-    scopes: grant.scopes.join(' '),
-  });
-  // API Gateway answers 403 for a route the policy leaves out. It caches the policy per token,
-  // so this line shows the first such refusal of a cache period, not every one.
-  if (!isAllowed(policy.policyDocument, event.methodArn)) logger.info('authorizer denied', { reason: 'missing_scope', route, token_id: grant.token_id });
-  else logger.debug('authorizer allowed', { route, token_id: grant.token_id });
-  // Ties the request to the token's API key in the usage plan (per-token throttle and quota).
-  return grant.usage_key ? { ...policy, usageIdentifierKey: grant.usage_key } : policy;
-}
+export const handler = lambdaHandler(authorizer);

@@ -1,6 +1,6 @@
-import { changeRole } from '../lib/domain/members';
-import { apiHandler, route } from '../lib/http';
+import { changeMemberRole } from '../lib/domain/members';
+import { apiHandler, data, route } from '../lib/http';
 
 export const handler = apiHandler(route('change-member-role'), async ({ principal, params, body }) =>
-  changeRole(principal, params.id, body.role),
+  data(await changeMemberRole(principal, params.id, body.role)),
 );

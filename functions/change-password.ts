@@ -1,6 +1,6 @@
 import { sessionIdFrom } from '../lib/auth/session';
 import { clientAddress } from '../lib/edge';
-import { changePassword } from '../lib/domain/identity';
+import { changePassword } from '../lib/domain/sessions';
 import { apiHandler, header, route } from '../lib/http';
 
 export const handler = apiHandler(route('change-password'), async ({ principal, body, event }) =>

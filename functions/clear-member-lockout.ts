@@ -1,4 +1,4 @@
-import { clearLockout } from '../lib/domain/members';
+import { clearMemberLockout } from '../lib/domain/members';
 import { apiHandler, route } from '../lib/http';
 
-export const handler = apiHandler(route('clear-member-lockout'), async ({ principal, params }) => clearLockout(principal, params.id));
+export const handler = apiHandler(route('clear-member-lockout'), ({ principal, params }) => clearMemberLockout(principal, params.id));

@@ -1,6 +1,4 @@
-import { createApiToken } from '../lib/domain/identity';
-import { apiHandler, route } from '../lib/http';
+import { createToken } from '../lib/domain/tokens';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('create-token'), async ({ principal, body }) => ({
-  data: await createApiToken(principal, body.name, body.scopes),
-}));
+export const handler = apiHandler(route('create-token'), async ({ principal, body }) => data(await createToken(principal, body)));

@@ -1,6 +1,4 @@
-import { getCandidateDetail } from '../lib/domain/candidates';
-import { apiHandler, route } from '../lib/http';
+import { getCandidate } from '../lib/domain/candidates';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('get-candidate'), async ({ principal, params }) => ({
-  data: await getCandidateDetail(principal.tenantId, params.id),
-}));
+export const handler = apiHandler(route('get-candidate'), async ({ principal, params }) => data(await getCandidate(principal, params.id)));

@@ -1,4 +1,4 @@
-import { overview } from '../lib/domain/overview';
-import { apiHandler, route } from '../lib/http';
+import { getOverview } from '../lib/domain/overview';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('get-overview'), async ({ principal }) => overview(principal.tenantId));
+export const handler = apiHandler(route('get-overview'), async ({ principal }) => data(await getOverview(principal)));

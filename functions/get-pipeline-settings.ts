@@ -1,4 +1,4 @@
 import { getPipelineSettings } from '../lib/domain/settings';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('get-pipeline-settings'), async ({ principal }) => getPipelineSettings(principal.tenantId));
+export const handler = apiHandler(route('get-pipeline-settings'), async ({ principal }) => data(await getPipelineSettings(principal)));

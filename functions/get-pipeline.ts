@@ -1,6 +1,4 @@
 import { getPipeline } from '../lib/domain/pipeline';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('get-pipeline'), async ({ principal }) => ({
-  data: await getPipeline(principal.tenantId),
-}));
+export const handler = apiHandler(route('get-pipeline'), async ({ principal }) => data(await getPipeline(principal)));

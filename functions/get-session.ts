@@ -1,6 +1,4 @@
-import { currentUser } from '../lib/domain/identity';
-import { apiHandler, route } from '../lib/http';
+import { getSession } from '../lib/domain/sessions';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('get-session'), async ({ principal }) => ({
-  data: await currentUser(principal),
-}));
+export const handler = apiHandler(route('get-session'), async ({ principal }) => data(await getSession(principal)));

@@ -1,4 +1,4 @@
-import { getReplay } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { getWebhookReplay } from '../lib/domain/webhooks';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('get-webhook-replay'), ({ principal, params }) => getReplay(principal, params.id));
+export const handler = apiHandler(route('get-webhook-replay'), async ({ principal, params }) => data(await getWebhookReplay(principal, params.id)));

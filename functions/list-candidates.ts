@@ -1,6 +1,4 @@
 import { listCandidates } from '../lib/domain/candidates';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler, page, route } from '../lib/http';
 
-export const handler = apiHandler(route('list-candidates'), ({ principal, query }) =>
-  listCandidates(principal.tenantId, query),
-);
+export const handler = apiHandler(route('list-candidates'), async ({ principal, query }) => page(await listCandidates(principal, query)));

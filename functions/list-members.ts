@@ -1,4 +1,4 @@
 import { listMembers } from '../lib/domain/members';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('list-members'), async ({ principal }) => listMembers(principal));
+export const handler = apiHandler(route('list-members'), async ({ principal }) => data(await listMembers(principal)));

@@ -1,6 +1,4 @@
 import { listRequisitions } from '../lib/domain/requisitions';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler, page, route } from '../lib/http';
 
-export const handler = apiHandler(route('list-requisitions'), ({ principal, query }) =>
-  listRequisitions(principal.tenantId, query),
-);
+export const handler = apiHandler(route('list-requisitions'), async ({ principal, query }) => page(await listRequisitions(principal, query)));

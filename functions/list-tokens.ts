@@ -1,6 +1,4 @@
-import { listApiTokens } from '../lib/domain/identity';
-import { apiHandler, route } from '../lib/http';
+import { listTokens } from '../lib/domain/tokens';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('list-tokens'), async ({ principal }) => ({
-  data: await listApiTokens(principal),
-}));
+export const handler = apiHandler(route('list-tokens'), async ({ principal }) => data(await listTokens(principal)));

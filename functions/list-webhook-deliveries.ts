@@ -1,4 +1,6 @@
-import { listDeliveries } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { listWebhookDeliveries } from '../lib/domain/webhooks';
+import { apiHandler, page, route } from '../lib/http';
 
-export const handler = apiHandler(route('list-webhook-deliveries'), ({ principal, params, query }) => listDeliveries(principal, params.id, query));
+export const handler = apiHandler(route('list-webhook-deliveries'), async ({ principal, params, query }) =>
+  page(await listWebhookDeliveries(principal, params.id, query)),
+);

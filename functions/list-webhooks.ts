@@ -1,4 +1,4 @@
 import { listWebhooks } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('list-webhooks'), ({ principal, query }) => listWebhooks(principal, query));
+export const handler = apiHandler(route('list-webhooks'), async ({ principal, query }) => data(await listWebhooks(principal, query)));

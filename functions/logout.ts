@@ -1,9 +1,7 @@
 import { clearedSessionCookie, sessionIdFrom } from '../lib/auth/session';
-import { logout } from '../lib/domain/identity';
+import { logout } from '../lib/domain/sessions';
 import { apiHandler, header, Reply, route } from '../lib/http';
 
-export const handler = apiHandler(route('logout'), async ({ event }) => {
-  const sessionId = sessionIdFrom(header(event, 'cookie'));
-  if (sessionId) await logout(sessionId);
-  return new Reply({ success: true }, { cookies: [clearedSessionCookie()] });
-});
+export const handler = apiHandler(route('logout'), async ({ principal, event }) =>
+  new Reply(await logout(principal, sessionIdFrom(header(event, 'cookie'))), { cookies: [clearedSessionCookie()] }),
+);

@@ -1,4 +1,4 @@
-import { resetPassword } from '../lib/domain/members';
-import { apiHandler, route } from '../lib/http';
+import { resetMemberPassword } from '../lib/domain/members';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('reset-member-password'), async ({ principal, params }) => resetPassword(principal, params.id));
+export const handler = apiHandler(route('reset-member-password'), async ({ principal, params }) => data(await resetMemberPassword(principal, params.id)));

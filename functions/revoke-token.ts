@@ -1,4 +1,4 @@
-import { revokeApiToken } from '../lib/domain/identity';
+import { revokeToken } from '../lib/domain/tokens';
 import { apiHandler, route } from '../lib/http';
 
-export const handler = apiHandler(route('revoke-token'), ({ principal, params }) => revokeApiToken(principal, params.id));
+export const handler = apiHandler(route('revoke-token'), ({ principal, params }) => revokeToken(principal, params.id));

@@ -1,53 +1,5 @@
-/**
- * REQUEST authorizer for the workspace routes under /api: reads the session cookie, enforces
- * the idle timeout and the absolute lifetime, and slides the idle window. Its results are not
- * cached, so a logout or an expiry takes effect on the very next request.
- *
- * Its log lines carry the API Gateway request id as correlation id; never the cookie, the
- * session id or its digest, nor the user's email.
- */
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { policyFor, routeOfArn, sessionRoutes } from '../lib/auth/policy';
-import { sessionDigest, sessionIdFrom, sessionState, TOUCH_INTERVAL_MS } from '../lib/auth/session';
-import { header } from '../lib/headers';
-import { logger } from '../lib/logger';
-import { metrics } from '../lib/metrics';
-import { getSession, touchSession } from '../lib/store/sessions';
+/** REQUEST authorizer for the workspace routes under /api (session cookie); the rules are in lib/auth/session-authorizer.ts. */
+import { sessionAuthorizer } from '../lib/auth/session-authorizer';
+import { lambdaHandler } from '../lib/lambda';
 
-const unauthorized = () => new Error('Unauthorized');
-
-function denied(reason: 'missing' | 'unknown' | 'expired', route: string | undefined) {
-  logger.info('authorizer denied', { reason, route });
-  return unauthorized();
-}
-
-export async function handler(event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> {
-  if (context) logger.addContext(context);
-  metrics.captureColdStartMetric(context?.functionName);
-  logger.resetKeys();
-  logger.setCorrelationId(event.requestContext?.requestId);
-  const route = routeOfArn(event.methodArn);
-  const id = sessionIdFrom(header(event, 'cookie'));
-  if (!id) throw denied('missing', route);
-  const digest = sessionDigest(id);
-  const session = await getSession(digest);
-  const now = Date.now();
-  if (!session) throw denied('unknown', route);
-  // An expired session is refused here; DynamoDB TTL removes the item later.
-  if (sessionState(session, now) !== 'active') throw denied('expired', route);
-  logger.appendKeys({ tenant_id: session.tenant_id });
-  if (now - Date.parse(session.last_seen_at) >= TOUCH_INTERVAL_MS) {
-    // Best effort: a throttled write must not end a valid session.
-    await touchSession(digest, new Date(now).toISOString()).catch((err: Error) =>
-      logger.warn('last_seen_at not updated', { user_id: session.user_id, error: err.name }),
-    );
-  }
-  logger.debug('authorizer allowed', { route, user_id: session.user_id });
-  return policyFor(session.user_id, event.methodArn, sessionRoutes(), {
-    tenantId: session.tenant_id,
-    tenantSlug: session.tenant_slug,
-    userId: session.user_id,
-    email: session.email,
-    role: session.role,
-  });
-}
+export const handler = lambdaHandler(sessionAuthorizer);

@@ -1,6 +1,4 @@
-import { setPipelineSettings } from '../lib/domain/settings';
-import { apiHandler, route } from '../lib/http';
+import { updatePipelineSettings } from '../lib/domain/settings';
+import { apiHandler, data, route } from '../lib/http';
 
-export const handler = apiHandler(route('update-pipeline-settings'), async ({ principal, body }) =>
-  setPipelineSettings(principal.tenantId, body),
-);
+export const handler = apiHandler(route('update-pipeline-settings'), async ({ principal, body }) => data(await updatePipelineSettings(principal, body)));

@@ -50,6 +50,18 @@ export class Reply<B = unknown> {
 export type ResponseOf<R extends RouteDef> = z.output<R['response']>;
 export type HandlerResult<R extends RouteDef> = ResponseOf<R> | Reply<ResponseOf<R>>;
 
+/**
+ * The one owner of the `{ data }` envelope: domain functions return bare values, and a handler
+ * whose route answers `{ data }` puts its result there with this.
+ */
+export const data = <T>(value: T): { data: T } => ({ data: value });
+
+/** A page from the domain (`items` and its paging fields) as the routes answer it: the items under `data`. */
+export function page<P extends { items: unknown[] }>(p: P): { data: P['items'] } & Omit<P, 'items'> {
+  const { items, ...rest } = p;
+  return { data: items, ...rest } as { data: P['items'] } & Omit<P, 'items'>;
+}
+
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_SECURITY_HEADERS };
 
 export const json = (

@@ -8,9 +8,26 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MetricUnit as Unit } from '@aws-lambda-powertools/metrics/types';
 import { SERVICE_NAME } from './config';
+import { logger } from './logger';
 
 const NAMESPACE = 'TalentPipeline';
-export const metrics = new Metrics({ namespace: NAMESPACE, serviceName: SERVICE_NAME });
+
+/**
+ * The shared instance holds nothing between calls (emitMetric writes single metrics, a delivery
+ * batch its own instance), so the flush of logMetrics (lib/lambda.ts) finds it empty on almost
+ * every invocation: Powertools' warning about that would be a WARN line per invocation. Its other
+ * warnings go to the structured log.
+ */
+const metricsLog = {
+  debug: (...a: unknown[]) => logger.debug(String(a[0]), ...a.slice(1).map((x) => ({ detail: x }))),
+  info: (...a: unknown[]) => logger.info(String(a[0]), ...a.slice(1).map((x) => ({ detail: x }))),
+  warn: (...a: unknown[]) => {
+    if (!String(a[0]).startsWith('No application metrics to publish')) logger.warn(String(a[0]), ...a.slice(1).map((x) => ({ detail: x })));
+  },
+  error: (...a: unknown[]) => logger.error(String(a[0]), ...a.slice(1).map((x) => ({ detail: x }))),
+};
+
+export const metrics = new Metrics({ namespace: NAMESPACE, serviceName: SERVICE_NAME, logger: metricsLog });
 export { MetricUnit };
 
 /**

@@ -386,15 +386,22 @@ export const UpdatedWebhook = z.object({ success: z.boolean(), webhook: z.object
 export const ERROR_CATEGORIES = ['timeout', 'dns', 'tls', 'connection', 'blocked', 'redirect', 'http_status'] as const;
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 
+/** Still answered beside its snake_case name for one release; clients should read the new one. */
+const deprecatedAlias = <T extends z.ZodMiniType>(schema: T, name: string) =>
+  schema.check(z.meta({ deprecated: true, description: `Deprecated: use ${name}. Answered for one more release.` }));
+
 export const WebhookTestResult = z.object({
   success: z.boolean(),
   status: z.int(),
-  durationMs: z.int(),
-  responseBody: z.string(),
+  duration_ms: z.int(),
+  response_body: z.string(),
   /** The failure category, null on success. */
   error: z.nullable(z.enum(ERROR_CATEGORIES)),
   /** A secret-free sentence about the failure, null on success. */
-  errorMessage: z.nullable(z.string()),
+  error_message: z.nullable(z.string()),
+  durationMs: deprecatedAlias(z.int(), 'duration_ms'),
+  responseBody: deprecatedAlias(z.string(), 'response_body'),
+  errorMessage: deprecatedAlias(z.nullable(z.string()), 'error_message'),
 });
 
 const EVENT_FILTER = /^[a-z]+(\.[a-z_]+)+$/;

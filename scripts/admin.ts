@@ -146,7 +146,7 @@ async function main(argv: string[]): Promise<string> {
         return JSON.stringify({ ...current, ...stuck });
       }
       case 'user create': {
-        const { addUser } = await import('../lib/domain/identity');
+        const { addUser } = await import('../lib/domain/members');
         return (await addUser(slug, user!.email, user!.password, user!.role)).id;
       }
       case 'token create': {

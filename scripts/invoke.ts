@@ -65,7 +65,7 @@ if (queues) {
 }
 try {
   if (raw.includes('{{DEMO_SESSION}}')) {
-    const { login } = await import('../lib/domain/identity');
+    const { login } = await import('../lib/domain/sessions');
     const { email, password } = demoLogin();
     raw = raw.replaceAll('{{DEMO_SESSION}}', (await login(email, password, 'npm run invoke')).sessionId);
   }

@@ -1,6 +1,7 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
 import { NotFoundError, ValidationError } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
+import { actorOf, type Principal } from './principal';
 import { newId, nowIso } from '../ids';
 import type {
   Candidate,
@@ -16,7 +17,7 @@ import type {
 import {
   candidatePageKeyAttrs,
   candidatePagePartitions,
-  getCandidate,
+  getCandidate as getCandidateItem,
   insertCandidate,
   queryCandidatesAfter,
   moveCandidate,
@@ -27,11 +28,12 @@ import {
   type CandidateRecord,
   type ProfilePatch,
 } from '../store/candidates';
-import { queryStageMoves, type ActorRef, type StageMove } from '../store/stage-history';
+import { queryStageMoves, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
 import { getStats } from '../store/stats';
 
-export async function createCandidate(tenantId: string, input: CreateCandidateBody): Promise<CreatedCandidate> {
+export async function createCandidate(p: Principal, input: CreateCandidateBody): Promise<CreatedCandidate> {
+  const { tenantId } = p;
   const req = input.req_id ? await getRequisition(tenantId, input.req_id) : undefined;
   if (input.req_id && !req) throw new NotFoundError('requisition', { field: 'req_id' });
   const now = nowIso();
@@ -55,14 +57,15 @@ export async function createCandidate(tenantId: string, input: CreateCandidateBo
 }
 
 export interface CandidatePage {
-  data: Candidate[];
+  items: Candidate[];
   count: number;
   offset: number;
   limit: number;
   next_cursor: string | null;
 }
 
-export async function listCandidates(tenantId: string, q: ListCandidatesQuery): Promise<CandidatePage> {
+export async function listCandidates(p: Principal, q: ListCandidatesQuery): Promise<CandidatePage> {
+  const { tenantId } = p;
   if (q.updated_after !== undefined) return listChanges(tenantId, q, q.updated_after);
   const query: CandidateQuery = q.req_id
     ? { kind: 'requisition', reqId: q.req_id, stage: q.stage }
@@ -91,7 +94,7 @@ export async function listCandidates(tenantId: string, q: ListCandidatesQuery): 
   // A full page may have more after it: its last item's key is where the next one starts.
   const last = items.length === q.limit ? items.at(-1) : undefined;
   const next_cursor = last ? encodeCursor(tenantId, filters, Object.fromEntries(attrs.map((a) => [a, String(last[a])]))) : null;
-  return { data: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
+  return { items: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
 }
 
 /**
@@ -115,7 +118,7 @@ async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfte
   const items = startKey ? await queryCandidatesAfter(tenantId, query, startKey, q.limit) : await queryCandidates(tenantId, query, 0, q.limit);
   const last = items.length === q.limit ? items.at(-1) : undefined;
   const next_cursor = last ? encodeCursor(tenantId, filters, Object.fromEntries(attrs.map((a) => [a, String(last[a])]))) : null;
-  return { data: items.map(toCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
+  return { items: items.map(toCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
 }
 
 /**
@@ -123,8 +126,8 @@ async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfte
  * records who made it in the candidate's stage history. With `from_stage`, a candidate no longer
  * in that stage is a 409 naming its current stage (Greenhouse v3's guard against stale moves).
  */
-export async function changeStage(tenantId: string, input: ChangeStageBody, actor: ActorRef): Promise<StageChange> {
-  const { before, after } = await moveCandidate(tenantId, input.candidate_id, input.stage, nowIso, { actor, fromStage: input.from_stage });
+export async function changeStage(p: Principal, input: ChangeStageBody): Promise<StageChange> {
+  const { before, after } = await moveCandidate(p.tenantId, input.candidate_id, input.stage, nowIso, { actor: actorOf(p), fromStage: input.from_stage });
   const c = toCandidate(after ?? before);
   return { id: c.id, name: c.name, stage: c.stage, updated_at: c.updated_at };
 }
@@ -151,8 +154,8 @@ export function stageStays(c: Candidate & { stage_entered_at?: string }, moves: 
 }
 
 /** One candidate with its stage history: a GetItem and a Query, in parallel. */
-export async function getCandidateDetail(tenantId: string, id: string): Promise<CandidateDetail> {
-  const [item, moves] = await Promise.all([getCandidate(tenantId, id), queryStageMoves(tenantId, id)]);
+export async function getCandidate(p: Principal, id: string): Promise<CandidateDetail> {
+  const [item, moves] = await Promise.all([getCandidateItem(p.tenantId, id), queryStageMoves(p.tenantId, id)]);
   if (!item) throw new NotFoundError('candidate');
   const candidate = toCandidate(item);
   return { ...candidate, stage_history: stageStays({ ...candidate, stage_entered_at: item.stage_entered_at as string }, moves) };
@@ -162,7 +165,8 @@ export async function getCandidateDetail(tenantId: string, id: string): Promise<
  * Change a candidate's profile. A new requisition must exist in the tenant; its title is copied
  * onto the candidate as on create. A change to nothing writes nothing.
  */
-export async function updateCandidate(tenantId: string, id: string, input: UpdateCandidateBody): Promise<Candidate> {
+export async function updateCandidate(p: Principal, id: string, input: UpdateCandidateBody): Promise<Candidate> {
+  const { tenantId } = p;
   const { req_id, ...fields } = input;
   const patch: ProfilePatch = { ...fields };
   if (req_id === null) patch.requisition = null;

@@ -10,8 +10,9 @@ import type { Member, Role } from '../schemas';
 import { clearAllFailures } from '../store/login-failures';
 import { endSessionsOf, setRoleOfSessions } from '../store/sessions';
 import { backoff, MAX_ATTEMPTS } from '../store/tx';
+import { getTenantBySlug } from '../store/tenants';
 import { createUser, deleteUser, findUserByEmail, getUser, listUsers, normalizeEmail, readMembership, setRole, setUserPassword, type GuardedWrite, type User } from '../store/users';
-import type { SessionPrincipal } from './identity';
+import type { SessionPrincipal } from './principal';
 
 const view = (u: User): Member => ({
   id: u.id,
@@ -21,17 +22,17 @@ const view = (u: User): Member => ({
   must_change_password: u.must_change_password,
 });
 
-export async function listMembers(p: SessionPrincipal): Promise<{ data: Member[] }> {
+export async function listMembers(p: SessionPrincipal): Promise<Member[]> {
   const users = await listUsers(p.tenantId);
-  return { data: users.sort((a, b) => a.email.localeCompare(b.email)).map(view) };
+  return users.sort((a, b) => a.email.localeCompare(b.email)).map(view);
 }
 
-export async function addMember(p: SessionPrincipal, email: string, role: Role) {
+export async function addMember(p: SessionPrincipal, { email, role }: { email: string; role: Role }) {
   // A taken email is refused before the (deliberately slow) hash; the write still checks it.
   if (await findUserByEmail(email)) throw new ConflictError(`a user with email ${normalizeEmail(email)} already exists`, { field: 'email' });
   const password = temporaryPassword();
   const user = await createUser(p.tenantId, email, await hashPassword(password), role, { mustChangePassword: true });
-  return { data: { member: view(user), temporary_password: password } };
+  return { member: view(user), temporary_password: password };
 }
 
 const LAST_ADMIN = 'a workspace needs at least one admin: make another member an admin first';
@@ -62,7 +63,7 @@ async function guardedChange(
 
 const anotherAdmin = (others: User[]) => others.some((u) => u.role === 'admin');
 
-export async function changeRole(p: SessionPrincipal, userId: string, role: Role): Promise<{ data: Member }> {
+export async function changeMemberRole(p: SessionPrincipal, userId: string, role: Role): Promise<Member> {
   let unchanged = false;
   const target = await guardedChange(
     p,
@@ -74,7 +75,7 @@ export async function changeRole(p: SessionPrincipal, userId: string, role: Role
     },
   );
   if (!unchanged) await setRoleOfSessions(p.tenantId, userId, role);
-  return { data: view({ ...target, role }) };
+  return view({ ...target, role });
 }
 
 export async function removeMember(p: SessionPrincipal, userId: string): Promise<{ success: true }> {
@@ -95,15 +96,21 @@ async function member(p: SessionPrincipal, userId: string): Promise<User> {
   return user;
 }
 
-export async function resetPassword(p: SessionPrincipal, userId: string) {
+export async function resetMemberPassword(p: SessionPrincipal, userId: string) {
   const target = await member(p, userId);
   const password = temporaryPassword();
   if (!(await setUserPassword(p.tenantId, userId, await hashPassword(password), true))) throw new NotFoundError('member');
   await Promise.all([endSessionsOf(p.tenantId, userId), clearAllFailures(target.email)]);
-  return { data: { temporary_password: password } };
+  return { temporary_password: password };
 }
 
-export async function clearLockout(p: SessionPrincipal, userId: string) {
+export async function clearMemberLockout(p: SessionPrincipal, userId: string) {
   const target = await member(p, userId);
   return { success: true, cleared: await clearAllFailures(target.email) };
+}
+
+/** For the admin CLI: a user in a tenant found by slug. */
+export async function addUser(slug: string, email: string, password: string, role: Role): Promise<User> {
+  const tenant = await getTenantBySlug(slug);
+  return createUser(tenant.id, email, await hashPassword(password), role);
 }

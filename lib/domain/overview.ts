@@ -5,15 +5,16 @@
 import type { Overview } from '../schemas';
 import type * as z from 'zod/mini';
 import { getStats } from '../store/stats';
-import { getPipeline } from './pipeline';
-import { listRequisitions } from './requisitions';
+import { pipelineSummary } from './pipeline';
+import type { Principal } from './principal';
+import { requisitionPage } from './requisitions';
 
-export async function overview(tenantId: string): Promise<z.infer<typeof Overview>> {
+export async function getOverview(p: Principal): Promise<z.infer<typeof Overview>['data']> {
   // One read of the counters serves both halves.
-  const counters = getStats(tenantId);
+  const counters = getStats(p.tenantId);
   const [pipeline, open] = await Promise.all([
-    getPipeline(tenantId, Date.now(), counters),
-    listRequisitions(tenantId, { status: 'open', limit: 50 }, counters),
+    pipelineSummary(p.tenantId, Date.now(), counters),
+    requisitionPage(p.tenantId, { status: 'open', limit: 50 }, counters),
   ]);
-  return { data: { pipeline, requisitions: open.data, open_requisitions: open.count } };
+  return { pipeline, requisitions: open.items, open_requisitions: open.count };
 }

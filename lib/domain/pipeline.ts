@@ -9,6 +9,7 @@ import { queryStageEnteredBefore } from '../store/candidates';
 import { getStats } from '../store/stats';
 import { queryStuck, stuckAt } from '../store/stuck';
 import { getTenant } from '../store/tenants';
+import type { Principal } from './principal';
 
 const DAY_MS = 86_400_000;
 
@@ -30,7 +31,10 @@ export const daysBetween = (from: string, now: number) => Math.floor((now - Date
  * thresholds in force), so the answer is right during the re-index too; a tenant from before
  * the index also reads its tenant item, where its thresholds were kept.
  */
-export async function getPipeline(tenantId: string, now = Date.now(), counters = getStats(tenantId)): Promise<PipelineSummary> {
+export const getPipeline = (p: Principal): Promise<PipelineSummary> => pipelineSummary(p.tenantId);
+
+/** `counters` lets a caller that reads the STATS item anyway (the overview) share its read. */
+export async function pipelineSummary(tenantId: string, now = Date.now(), counters = getStats(tenantId)): Promise<PipelineSummary> {
   const stats = await counters;
   if (!stats.exists) throw new NotFoundError('tenant');
   let overrides = stats.stuckDays;

@@ -4,6 +4,7 @@ import { DEFAULT_STUCK_DAYS, STUCK_STAGES, type Stage } from '../model';
 import type { PipelineSettings, PipelineSettingsBody } from '../schemas';
 import { getStats } from '../store/stats';
 import { getTenant, setStuckDays } from '../store/tenants';
+import type { Principal } from './principal';
 
 type StuckStage = (typeof STUCK_STAGES)[number];
 const defaults = Object.fromEntries(STUCK_STAGES.map((s) => [s, DEFAULT_STUCK_DAYS[s] ?? 0])) as Record<StuckStage, number>;
@@ -12,19 +13,19 @@ const defaults = Object.fromEntries(STUCK_STAGES.map((s) => [s, DEFAULT_STUCK_DA
 export const stuckDaysInForce = (overrides: Partial<Record<Stage, number>> = {}) =>
   Object.fromEntries(STUCK_STAGES.map((s) => [s, overrides[s] ?? defaults[s]])) as Record<StuckStage, number>;
 
-export async function getPipelineSettings(tenantId: string): Promise<{ data: PipelineSettings }> {
-  const stats = await getStats(tenantId);
+export async function getPipelineSettings(p: Principal): Promise<PipelineSettings> {
+  const stats = await getStats(p.tenantId);
   if (!stats.exists) throw new NotFoundError('workspace');
   // A tenant from before the stuck index keeps its thresholds on the tenant item until it saves.
-  const overrides = stats.stuckDays ?? (await getTenant(tenantId))?.stuck_days;
-  return { data: { stuck_days: stuckDaysInForce(overrides), defaults } };
+  const overrides = stats.stuckDays ?? (await getTenant(p.tenantId))?.stuck_days;
+  return { stuck_days: stuckDaysInForce(overrides), defaults };
 }
 
 /** Replaces the overrides: a stage left out goes back to its default. Only values that differ are kept. */
-export async function setPipelineSettings(tenantId: string, body: PipelineSettingsBody): Promise<{ data: PipelineSettings }> {
+export async function updatePipelineSettings(p: Principal, body: PipelineSettingsBody): Promise<PipelineSettings> {
   const overrides = Object.fromEntries(
     Object.entries(body.stuck_days).filter(([stage, days]) => days !== undefined && days !== defaults[stage as StuckStage]),
   ) as Partial<Record<Stage, number>>;
-  await setStuckDays(tenantId, overrides);
-  return { data: { stuck_days: stuckDaysInForce(overrides), defaults } };
+  await setStuckDays(p.tenantId, overrides);
+  return { stuck_days: stuckDaysInForce(overrides), defaults };
 }

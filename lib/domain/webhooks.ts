@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { logger } from '../logger';
-import { Reply } from '../http';
 import { newId } from '../ids';
 import { EVENT_TYPES, TEST_EVENT } from '../model';
 import {
@@ -28,7 +27,6 @@ import {
   listReplayJobs,
   listEndpoints,
   markDeleted,
-  previousSecret,
   putAttempt,
   putEndpoint,
   putEvent,
@@ -41,11 +39,11 @@ import {
 } from '../store/webhooks';
 import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
-import { errorCategory, errorMessage } from '../webhooks/outcome';
-import { sendWebhook } from '../webhooks/send';
-import { deliveryHeaders, generateSecret } from '../webhooks/sign';
+import { attemptRecord, signAndSend } from '../webhooks/attempt';
+import { errorMessage } from '../webhooks/outcome';
+import { generateSecret } from '../webhooks/sign';
 import { forbiddenReason } from '../webhooks/ssrf';
-import type { SessionPrincipal } from './identity';
+import type { SessionPrincipal } from './principal';
 
 export const statusOf = (e: Endpoint): WebhookStatus =>
   e.deleted_at || e.disabled_reason === 'deleted' ? 'deleted' : e.active ? 'active' : 'disabled';
@@ -110,7 +108,7 @@ export async function createWebhook(p: SessionPrincipal, body: CreateWebhookBody
 
 export async function listWebhooks(p: SessionPrincipal, query: ListWebhooksQuery = {}) {
   const all = (await listEndpoints(p.tenantId)).map(publicView);
-  return { data: query.status ? all.filter((e) => e.status === query.status) : all };
+  return query.status ? all.filter((e) => e.status === query.status) : all;
 }
 
 export async function getWebhook(p: SessionPrincipal, id: string) {
@@ -158,37 +156,23 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
   const body = envelope(event, p.tenantSlug);
   // Kept like any event, so a test event can be resent too.
   await putEvent(p.tenantId, { event_id: event.id, event_type: event.type, body });
-  const started = new Date();
-  const headers = deliveryHeaders(endpoint.secret, { ...event, body }, started.getTime(), previousSecret(endpoint, started.getTime()));
   // The route's function has 20 s; one attempt takes at most 15 s, so a slow receiver is a
-  // result ("timeout"), never a 500.
-  const result = await sendWebhook(endpoint.url, body, headers, {
-    timeoutMs: webhookConfig.timeoutMs,
-    allowLoopback: webhookConfig.allowLoopback,
-  });
-  const category = errorCategory(result);
-  const success = category === null;
-  await putAttempt(p.tenantId, endpoint.id, {
-    event_id: event.id,
-    event_type: TEST_EVENT,
-    attempt: 1,
-    response_status: result.status,
-    success,
-    duration_ms: Math.round(result.durationMs),
-    created_at: started.toISOString(),
-    error: result.error ?? null,
-    response_body: result.body || null,
-    next_attempt_at: null,
-    dead_lettered: false,
-    error_category: category,
-  });
+  // result ("timeout"), never a 500. Signed and sent as a delivery is, by the same code.
+  const sent = await signAndSend(endpoint, { id: event.id, type: event.type, body });
+  await putAttempt(p.tenantId, endpoint.id, attemptRecord(event, 1, sent));
+  const duration_ms = Math.round(sent.result.durationMs);
+  const error_message = errorMessage(sent.result);
   return {
-    success,
-    status: result.status,
-    durationMs: Math.round(result.durationMs),
-    responseBody: result.body,
-    error: category,
-    errorMessage: errorMessage(result),
+    success: sent.category === null,
+    status: sent.result.status,
+    duration_ms,
+    response_body: sent.result.body,
+    error: sent.category,
+    error_message,
+    // Deprecated camelCase names of the three fields above, answered for one more release.
+    durationMs: duration_ms,
+    responseBody: sent.result.body,
+    errorMessage: error_message,
   };
 }
 
@@ -205,7 +189,7 @@ function decodeCursor(cursor: string): string {
 }
 
 /** Delivery attempts, newest first, one page at a time. */
-export async function listDeliveries(p: SessionPrincipal, id: string, q: ListDeliveriesQuery) {
+export async function listWebhookDeliveries(p: SessionPrincipal, id: string, q: ListDeliveriesQuery) {
   const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
   await owned(p, id);
   const page = await attemptPage(p.tenantId, id, {
@@ -214,7 +198,7 @@ export async function listDeliveries(p: SessionPrincipal, id: string, q: ListDel
     success: q.status === undefined ? undefined : q.status === 'succeeded',
     eventType: q.event_type,
   });
-  return { data: page.items, next_cursor: page.next ? encodeCursor(page.next) : null };
+  return { items: page.items, next_cursor: page.next ? encodeCursor(page.next) : null };
 }
 
 // ---- resend, replay -------------------------------------------------------------------------
@@ -230,7 +214,7 @@ async function deliverable(p: SessionPrincipal, id: string): Promise<Endpoint> {
  * Send one kept event to one endpoint again, whatever its past attempts did: same event id and
  * body, a fresh timestamp and signature, attempts numbered from 1 as a new series.
  */
-export async function resendEvent(p: SessionPrincipal, id: string, body: ResendBody) {
+export async function resendWebhookEvent(p: SessionPrincipal, id: string, body: ResendBody) {
   const endpoint = await deliverable(p, id);
   const event = await getEvent(p.tenantId, body.event_id);
   if (!event) throw new NotFoundError('event', { field: 'event_id' });
@@ -271,9 +255,9 @@ export const jobView = (j: ReplayJobItem): ReplayJob => ({
 /**
  * Queue again every event that failed to reach the endpoint since `since`. The work runs in the
  * background (a replay message on the delivery queue). While a job runs, asking again answers
- * that job (200) instead of starting another.
+ * that job (`started: false`) instead of starting another.
  */
-export async function startReplay(p: SessionPrincipal, id: string, body: ReplayBody) {
+export async function replayWebhook(p: SessionPrincipal, id: string, body: ReplayBody): Promise<{ job: ReplayJob; started: boolean }> {
   const since = Date.parse(body.since);
   const now = Date.now();
   if (since < now - MAX_REPLAY_DAYS * 86_400_000) throw new ValidationError(`since must be at most ${MAX_REPLAY_DAYS} days back`, { field: 'since' });
@@ -281,7 +265,7 @@ export async function startReplay(p: SessionPrincipal, id: string, body: ReplayB
   const endpoint = await deliverable(p, id);
   const jobs = await listReplayJobs(p.tenantId);
   const runningHere = jobs.find((j) => j.webhook_id === endpoint.id && j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS);
-  if (runningHere) return new Reply({ data: jobView(runningHere) }, { status: 200 });
+  if (runningHere) return { job: jobView(runningHere), started: false };
   // Checked before the conditional start: two requests racing on two endpoints can pass it
   // together, so a workspace may briefly run one job more than the cap; never one per endpoint more.
   const running = jobs.filter((j) => j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS).length;
@@ -291,10 +275,9 @@ export async function startReplay(p: SessionPrincipal, id: string, body: ReplayB
   const job = await startReplayJob(p.tenantId, endpoint.id, new Date(since).toISOString(), REPLAY_STALE_MS);
   if (!job) {
     const running = await getReplayJob(p.tenantId, endpoint.id);
-    // The job that won the race is answered; if it is gone already there is nothing to show
-    // (`{ data: undefined }` would have been `{}`, off the response schema).
+    // The job that won the race is answered; if it is gone already there is nothing to show.
     if (!running) throw new ConflictError('a replay for this endpoint was started at the same time; try again');
-    return new Reply({ data: jobView(running) }, { status: 200 });
+    return { job: jobView(running), started: false };
   }
   const { enqueue } = await import('../webhooks/queue');
   try {
@@ -303,13 +286,13 @@ export async function startReplay(p: SessionPrincipal, id: string, body: ReplayB
     await updateReplayJob(p.tenantId, endpoint.id, job.id, { failed: 'could not queue the job' });
     throw err;
   }
-  return { data: jobView(job) };
+  return { job: jobView(job), started: true };
 }
 
-export async function getReplay(p: SessionPrincipal, id: string) {
+export async function getWebhookReplay(p: SessionPrincipal, id: string): Promise<ReplayJob | null> {
   await owned(p, id);
   const job = await getReplayJob(p.tenantId, id);
-  return { data: job ? jobView(job) : null };
+  return job ? jobView(job) : null;
 }
 
 // ---- secret rotation ------------------------------------------------------------------------

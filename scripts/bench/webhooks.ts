@@ -44,6 +44,7 @@ try {
   const { generateSecret } = await import('../../lib/webhooks/sign');
   const { createCandidate } = await import('../../lib/domain/candidates');
   const tenant = await createTenant('bench', 'Bench');
+  const writer = { kind: 'token' as const, tenantId: tenant.id, tenantSlug: 'bench', tokenId: 'bench', scopes: [] };
   await putEndpoint(tenant.id, { url: `https://127.0.0.1:${port}/hook`, secret: generateSecret(), events: ['candidate.created'], description: null });
   const waitFor = async (ids: string[]) => {
     const deadline = Date.now() + 60_000;
@@ -55,7 +56,7 @@ try {
 
   const latencies: number[] = [];
   for (let i = 0; i < 60; i++) {
-    const c = await createCandidate(tenant.id, { name: `L${i}`, stage: 'applied' });
+    const c = await createCandidate(writer, { name: `L${i}`, stage: 'applied' });
     const committed = performance.now();
     await waitFor([c.id]);
     if (i >= 10) latencies.push(arrivals.get(c.id)! - committed); // the first ten warm up
@@ -66,7 +67,7 @@ try {
   const burst = 300;
   const started = performance.now();
   for (let i = 0; i < burst; i += 25) {
-    const batch = await Promise.all(Array.from({ length: 25 }, (_, j) => createCandidate(tenant.id, { name: `B${i + j}`, stage: 'applied' })));
+    const batch = await Promise.all(Array.from({ length: 25 }, (_, j) => createCandidate(writer, { name: `B${i + j}`, stage: 'applied' })));
     ids.push(...batch.map((c) => c.id));
   }
   await waitFor(ids);
@@ -81,7 +82,7 @@ try {
 
   // Replay: N events whose attempts were dead-lettered, on an endpoint of their own, then one job.
   const { putAttempt, putEvent, getReplayJob } = await import('../../lib/store/webhooks');
-  const { startReplay } = await import('../../lib/domain/webhooks');
+  const { replayWebhook } = await import('../../lib/domain/webhooks');
   const { ddb: doc, tableName } = await import('../../lib/store/client');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { keys } = await import('../../lib/store/table');
@@ -111,7 +112,7 @@ try {
   }
   const principal = { kind: 'session' as const, tenantId: tenant.id, tenantSlug: 'bench', userId: 'bench', email: 'bench@example.com', role: 'admin' as const };
   const replayStarted = performance.now();
-  const job = (await startReplay(principal, replayEndpoint.id, { since })) as { data: { id: string } };
+  const { job } = await replayWebhook(principal, replayEndpoint.id, { since });
   let queuedAt = 0;
   for (;;) {
     const j = (await getReplayJob(tenant.id, replayEndpoint.id))!;
@@ -122,7 +123,7 @@ try {
   }
   const replayDone = performance.now();
   if (replayIds.some((id) => !arrivals.has(id))) throw new Error('a replayed event did not arrive');
-  console.log(`  replay of ${n} missed events (job ${job.data.id.slice(0, 8)}…): queued ${(n / ((queuedAt - replayStarted) / 1000)).toFixed(0)} events/s, delivered ${(n / ((replayDone - replayStarted) / 1000)).toFixed(0)} events/s (one delivery worker)`);
+  console.log(`  replay of ${n} missed events (job ${job.id.slice(0, 8)}…): queued ${(n / ((queuedAt - replayStarted) / 1000)).toFixed(0)} events/s, delivered ${(n / ((replayDone - replayStarted) / 1000)).toFixed(0)} events/s (one delivery worker)`);
 
   // Storage per kept event: DynamoDB's item size (attribute names + values, UTF-8), for a
   // candidate.created event of the burst above, and for one attempt record beside it.

@@ -95,12 +95,12 @@ describe("a token's API key in the usage plan", () => {
   it('the authorizer returns the key as usageIdentifierKey; a token without one gets none', async () => {
     const { createToken } = await import('../../lib/store/tokens');
     const { handler } = await import('../../functions/authorizer');
-    const { tokenAuthorizerEvent } = await import('../../dev/events');
+    const { lambdaContext, tokenAuthorizerEvent } = await import('../../dev/events');
     const keyed = await createToken({ id: t.id, slug: t.slug }, 'keyed', ['pipeline:read'], async () => ({ id: 'key-id', value: 'k'.repeat(40) }));
-    const res = await handler(tokenAuthorizerEvent(`Bearer ${keyed.token}`, 'GET', '/api/v1/pipeline'));
+    const res = await handler(tokenAuthorizerEvent(`Bearer ${keyed.token}`, 'GET', '/api/v1/pipeline'), lambdaContext('authorizer'));
     expect(res.usageIdentifierKey).toBe('k'.repeat(40));
     const plain = await t.token(['pipeline:read']);
-    expect((await handler(tokenAuthorizerEvent(`Bearer ${plain}`, 'GET', '/api/v1/pipeline'))).usageIdentifierKey).toBeUndefined();
+    expect((await handler(tokenAuthorizerEvent(`Bearer ${plain}`, 'GET', '/api/v1/pipeline'), lambdaContext('authorizer'))).usageIdentifierKey).toBeUndefined();
     // The key value is never listed.
     const admin = await t.user('admin');
     const cookie = await stack.login(admin.email, PASSWORD);

@@ -153,7 +153,7 @@ describe('stuck index', () => {
     );
     expect(believedThresholds(tenantId).version).toBe(before.version);
     const { createCandidate } = await import('../../lib/domain/candidates');
-    const c = await createCandidate(tenantId, { name: 'Late writer', stage: 'applied' });
+    const c = await createCandidate({ kind: 'token', tenantId, tenantSlug: '', tokenId: 'test', scopes: [] }, { name: 'Late writer', stage: 'applied' });
     expect(believedThresholds(tenantId).version).toBe(before.version + 1);
     const { getCandidate } = await import('../../lib/store/candidates');
     expect((await getCandidate(tenantId, c.id))!.stuck_d).toBe(5);

@@ -156,18 +156,18 @@ function SendTest({ id, onSent }: { id: string; onSent: () => void }) {
         {result && (
           <div class={`alert ${result.success ? 'success' : 'error'}`} data-testid="test-result">
             <p>
-              <strong>{result.success ? 'Delivered.' : 'Failed.'}</strong> Status {result.status || 'none'}, {result.durationMs} ms.
+              <strong>{result.success ? 'Delivered.' : 'Failed.'}</strong> Status {result.status || 'none'}, {result.duration_ms} ms.
             </p>
-            {!result.success && (result.errorMessage || result.error) && (
+            {!result.success && (result.error_message || result.error) && (
               <p>
-                Reason: {result.errorMessage ?? result.error}
-                {result.error && result.errorMessage ? ` (${result.error})` : ''}
+                Reason: {result.error_message ?? result.error}
+                {result.error && result.error_message ? ` (${result.error})` : ''}
               </p>
             )}
-            {result.responseBody && (
+            {result.response_body && (
               <details>
                 <summary>Response body</summary>
-                <pre>{result.responseBody}</pre>
+                <pre>{result.response_body}</pre>
               </details>
             )}
           </div>

@@ -20,11 +20,15 @@ describe('POST /api/webhooks/{id}/test', () => {
     expect(res.body).toEqual({
       success: true,
       status: 200,
+      duration_ms: expect.any(Number),
+      response_body: 'ok from receiver',
+      error: null,
+      error_message: null,
       durationMs: expect.any(Number),
       responseBody: 'ok from receiver',
-      error: null,
       errorMessage: null,
     });
+    expect(res.body.duration_ms).toBe(res.body.durationMs);
     expect(Number.isInteger(res.body.durationMs)).toBe(true);
     expect(res.body.durationMs).toBeGreaterThanOrEqual(0);
 

@@ -1,25 +1,24 @@
-/** Workspace identity: login, logout, and API-token management for signed-in users. */
+/** Workspace sessions: sign in, sign out, the signed-in user, and a user's own password change. */
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password';
 import { newSessionId, sessionDigest } from '../auth/session';
-import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors';
-import type { Scope } from '../model';
-import type { SessionInfo } from '../schemas';
+import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../errors';
+import type { SessionInfo as SessionInfoSchema } from '../schemas';
 import type * as z from 'zod/mini';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
 import { clearFailures, LOCK_MS, reserveAttempt } from '../store/login-failures';
-import { deleteSession, endSessionsOf, putSession } from '../store/sessions';
-import { getTenant, getTenantBySlug } from '../store/tenants';
-import { createUsageKey, deleteUsageKey } from '../auth/usage-keys';
-import { createToken, listTokens, revokeToken, type CreatedToken, type TokenListing } from '../store/tokens';
-import { createUser, findUserByEmail, getUser, normalizeEmail, setUserPassword, type Role, type User } from '../store/users';
-
+// As a namespace: the store's getSession reads a session item, this module's answers the route.
+import * as sessionStore from '../store/sessions';
+import { getTenant } from '../store/tenants';
+import { findUserByEmail, getUser, normalizeEmail, setUserPassword, type User } from '../store/users';
 import type { SessionPrincipal } from './principal';
-export type { SessionPrincipal } from './principal';
 
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+/** A new session: its id (for the cookie, never stored) and what the console is told about it. */
 export interface LoginResult {
   sessionId: string;
-  data: z.infer<typeof SessionInfo>;
+  session: SessionInfo;
 }
 
 /** One message for a wrong email and a wrong password alike. */
@@ -27,6 +26,7 @@ const BAD_LOGIN = 'email or password is incorrect';
 
 const LOCKED = 'too many failed sign-ins from this address; try again later';
 
+/** Takes no principal: it makes one (the session the authorizer reads from the cookie afterwards). */
 export async function login(email: string, password: string, address: string, now = Date.now()): Promise<LoginResult> {
   const normalized = normalizeEmail(email);
   // Counted before the (slow) password check, so parallel guesses cannot exceed the limit.
@@ -47,7 +47,7 @@ export async function login(email: string, password: string, address: string, no
   await clearFailures(normalized, address);
   const sessionId = newSessionId();
   const at = new Date(now).toISOString();
-  await putSession(sessionDigest(sessionId), {
+  await sessionStore.putSession(sessionDigest(sessionId), {
     tenant_id: tenant.id,
     tenant_slug: tenant.slug,
     user_id: user.id,
@@ -57,7 +57,7 @@ export async function login(email: string, password: string, address: string, no
     last_seen_at: at,
   });
   logger.info('login succeeded', { tenant_id: tenant.id, user_id: user.id });
-  return { sessionId, data: sessionInfo(user, tenant) };
+  return { sessionId, session: sessionInfo(user, tenant) };
 }
 
 /**
@@ -75,17 +75,21 @@ function loginFailed(reason: 'bad_credentials' | 'locked', user?: { id: string; 
   }
 }
 
-const sessionInfo = (user: User, tenant: { slug: string; name: string }): LoginResult['data'] => ({
+const sessionInfo = (user: User, tenant: { slug: string; name: string }): SessionInfo => ({
   user: { id: user.id, email: user.email, role: user.role, must_change_password: user.must_change_password },
   tenant: { slug: tenant.slug, name: tenant.name },
 });
 
-export async function logout(sessionId: string): Promise<void> {
-  await deleteSession(sessionDigest(sessionId));
-  logger.info('logout');
+/** Ends the session the cookie names (the principal is that session's); without a cookie there is nothing to end. */
+export async function logout(_p: SessionPrincipal, sessionId: string | undefined): Promise<{ success: true }> {
+  if (sessionId) {
+    await sessionStore.deleteSession(sessionDigest(sessionId));
+    logger.info('logout');
+  }
+  return { success: true };
 }
 
-export async function currentUser(p: SessionPrincipal): Promise<LoginResult['data']> {
+export async function getSession(p: SessionPrincipal): Promise<SessionInfo> {
   const [tenant, user] = await Promise.all([getTenant(p.tenantId), getUser(p.tenantId, p.userId)]);
   if (!tenant || !user) throw new UnauthorizedError('session is no longer valid');
   return sessionInfo(user, tenant);
@@ -118,33 +122,6 @@ export async function changePassword(
   if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false))) {
     throw new UnauthorizedError('session is no longer valid');
   }
-  await endSessionsOf(p.tenantId, p.userId, sessionDigest(currentSession));
+  await sessionStore.endSessionsOf(p.tenantId, p.userId, sessionDigest(currentSession));
   return { success: true };
 }
-
-// API token verbs: create, list, revoke, as in the routes and the store; the `ApiToken` names keep
-// them apart from the store's createToken/listTokens/revokeToken that they call.
-export async function createApiToken(p: SessionPrincipal, name: string, scopes: Scope[]): Promise<CreatedToken> {
-  if (scopes.includes('*') && p.role !== 'admin') throw new ForbiddenError('only admins may grant the * scope', { field: 'scopes' });
-  const created = await createToken({ id: p.tenantId, slug: p.tenantSlug }, name, [...new Set(scopes)], (id) => createUsageKey(id, p.tenantId));
-  // The id and the scope names; never the token, its digest or its name (free text).
-  logger.info('token created', { token_id: created.id, scopes: created.scopes, user_id: p.userId });
-  return created;
-}
-
-export const listApiTokens = (p: SessionPrincipal): Promise<TokenListing[]> => listTokens(p.tenantId);
-
-export async function revokeApiToken(p: SessionPrincipal, tokenId: string): Promise<{ success: true }> {
-  const revoked = await revokeToken(p.tenantId, tokenId);
-  if (!revoked) throw new NotFoundError('token');
-  await deleteUsageKey(revoked.usage_key_id);
-  logger.info('token revoked', { token_id: tokenId, user_id: p.userId });
-  return { success: true };
-}
-
-/** For the admin CLI: a user in a tenant found by slug. */
-export async function addUser(slug: string, email: string, password: string, role: Role): Promise<User> {
-  const tenant = await getTenantBySlug(slug);
-  return createUser(tenant.id, email, await hashPassword(password), role);
-}
-

@@ -1,0 +1,151 @@
+/**
+ * SQS -> signed HTTPS POST. Each message is one (event, endpoint); its receive count is the
+ * attempt number. A failed attempt that has retries left sets the message's visibility to the
+ * next delay and is reported as a batch item failure, so SQS keeps it and hands it back then.
+ * After the last attempt the message goes to the dead-letter queue. Every attempt is recorded.
+ *
+ * The same queue carries replay jobs (`kind: "replay"`): the function scans the endpoint's log
+ * and queues the events it missed (lib/webhooks/replay-run.ts).
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { logger } from '../logger';
+import { MetricUnit } from '../metrics';
+import { attemptItem, eventItem, putAttempt, putEvent, recordFailure, recordSuccess, writeLogItems } from '../store/webhooks';
+import { attemptRecord, signAndSend } from './attempt';
+import { maxAttempts, retryDelayS, webhookConfig } from './config';
+import { DeliveryBatch, replayFinished } from './delivery-batch';
+import { endpointDisabled, parseJson } from './disable';
+import { DeliveryMessage, queueConfig, ReplayMessage, sqs } from './queue';
+import { runReplay } from './replay-run';
+
+/** Thrown to leave a message on the queue for its next attempt. */
+class RetryLater extends Error {}
+
+async function deadLetter(record: SQSRecord, reason: string) {
+  await sqs.send(
+    new SendMessageCommand({
+      QueueUrl: queueConfig.dlqUrl,
+      MessageBody: record.body,
+      MessageAttributes: { reason: { DataType: 'String', StringValue: reason.slice(0, 256) } },
+    }),
+  );
+}
+
+/** One delivery attempt of one message. */
+export async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: DeliveryBatch): Promise<void> {
+  const attempt = (msg.attemptsBefore ?? 0) + (Number(record.attributes.ApproximateReceiveCount) || 1);
+  const endpoint = await batch.endpoint(msg.tenantId, msg.endpointId);
+  if (!endpoint?.active) {
+    logger.info('endpoint gone or disabled; event dropped', { eventId: msg.eventId, endpointId: msg.endpointId });
+    await replayFinished(msg, false);
+    return;
+  }
+  // Keep the body for resend and replay (32 days, longer than the attempts), unless whoever queued
+  // the message just did (the fan-out, once per event). A resend or replay series writes it again,
+  // so the body outlives that series' attempts too. Once per series is enough.
+  const kept = attempt === 1 && !msg.kept ? eventItem(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body }) : undefined;
+
+  const event = { id: msg.eventId, type: msg.eventType, body: msg.body };
+  const sent = await signAndSend(endpoint, event);
+  const { result, at, category } = sent;
+  const series = { series: msg.series };
+  // What the log lines say about an attempt: ids, numbers and a category; never the receiver's
+  // URL (it can hold credentials), its answer, the payload or the signature.
+  const outcome = {
+    tenant_id: msg.tenantId,
+    webhook_id: endpoint.id,
+    event_id: msg.eventId,
+    event_type: msg.eventType,
+    attempt,
+    response_status: result.status,
+    error: category,
+    duration_ms: Math.round(result.durationMs),
+  };
+  batch.metrics.add('DeliveryAttempt', attempt);
+  batch.metrics.add('DeliveryLatency', result.durationMs, MetricUnit.Milliseconds);
+  if (category === null) {
+    logger.debug('delivery succeeded', outcome);
+    batch.metrics.add('DeliveriesSucceeded');
+    const logged = attemptItem(msg.tenantId, endpoint.id, attemptRecord(event, attempt, sent), series);
+    if (endpoint.failure_count || endpoint.failing_since) {
+      // A failing endpoint's run ends now (failure_count back to 0): in order, at once.
+      await writeLogItems(kept ? [logged, kept] : [logged]).then((left) => {
+        if (left.length) throw new Error('delivery log not written');
+      });
+      await recordSuccess(msg.tenantId, endpoint.id, at);
+      await replayFinished(msg, true);
+      return;
+    }
+    batch.logs.set(record.messageId, { items: kept ? [logged, kept] : [logged], tenantId: msg.tenantId, endpointId: endpoint.id, at, replay: msg.replayJob ? msg : undefined });
+    return;
+  }
+  logger.info('delivery failed', outcome);
+  batch.metrics.add('DeliveriesFailed');
+  if (kept) await putEvent(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body });
+
+  // 410 Gone: the receiver asks us to stop (Standard Webhooks).
+  const gone = result.status === 410;
+  const failingTooLong =
+    !gone && !!endpoint.failing_since && Date.parse(at) - Date.parse(endpoint.failing_since) >= webhookConfig.disableAfterMs;
+  const delay = gone || failingTooLong ? undefined : retryDelayS(attempt, webhookConfig.retryScheduleS, result.retryAfterMs);
+  const deadLettered = !gone && delay === undefined;
+  // The attempt is logged before the endpoint's counters move, as on the success path.
+  await putAttempt(
+    msg.tenantId,
+    endpoint.id,
+    attemptRecord(event, attempt, sent, {
+      next_attempt_at: delay === undefined ? null : new Date(Date.now() + delay * 1000).toISOString(),
+      dead_lettered: deadLettered,
+    }),
+    series,
+  );
+  const disable = gone ? 'receiver answered 410 Gone' : failingTooLong ? `failing continuously since ${endpoint.failing_since}` : undefined;
+  const { disabledNow } = await recordFailure(msg.tenantId, endpoint.id, at, disable);
+  if (disabledNow) await endpointDisabled(msg, endpoint, disable!, at);
+  if (delay !== undefined) {
+    await sqs.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: queueConfig.queueUrl,
+        ReceiptHandle: record.receiptHandle,
+        VisibilityTimeout: delay,
+      }),
+    );
+    throw new RetryLater(`attempt ${attempt} of ${maxAttempts()} failed; next in ${delay} s`);
+  }
+  if (deadLettered) {
+    await deadLetter(record, `failed ${attempt} attempts`);
+    logger.warn('delivery dead-lettered', outcome);
+  }
+  await replayFinished(msg, false);
+}
+
+async function handle(record: SQSRecord, context: Context, batch: DeliveryBatch): Promise<void> {
+  const json = parseJson(record.body) as { kind?: unknown } | undefined;
+  const parsed = json?.kind === 'replay' ? ReplayMessage.safeParse(json) : DeliveryMessage.safeParse(json);
+  if (!parsed.success) {
+    // It can never succeed; keep it for inspection rather than retrying it.
+    logger.error('malformed delivery message', { messageId: record.messageId });
+    return deadLetter(record, 'malformed message');
+  }
+  const msg = parsed.data;
+  return 'kind' in msg ? runReplay(msg, context) : deliver(record, msg, batch);
+}
+
+/** A batch of delivery-queue messages: deliveries and replay jobs. */
+export async function webhookDelivery(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
+  // A batch whose every record failed is normal here (one receiver down), not an invocation error.
+  const batch = new DeliveryBatch();
+  try {
+    const response = await processPartialResponse(event, (r: SQSRecord) => handle(r, context, batch), new BatchProcessor(EventType.SQS), {
+      context,
+      throwOnFullBatchFailure: false,
+    });
+    const lost = await batch.flush();
+    return { batchItemFailures: [...response.batchItemFailures, ...lost.map((itemIdentifier) => ({ itemIdentifier }))] };
+  } finally {
+    batch.metrics.flush();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * DynamoDB stream -> SQS. For each candidate or placement change, finds the tenant's active
+ * endpoints subscribed to the events it stands for and enqueues one message per (event,
+ * endpoint). A record whose messages cannot all be enqueued fails on its own and is retried
+ * from there (batchItemFailures); event ids stay the same, so nothing is lost or renamed.
+ *
+ * Each event that has a message is kept first (its body, for resend and replay, 32 days): once
+ * per event rather than once per endpoint by each delivery, and for the whole stream batch in one
+ * round of BatchWriteItem calls. A record whose bodies could not be written sends nothing and
+ * fails, so no message goes out for an event that is not kept.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { logger } from '../logger';
+import { emitMetric } from '../metrics';
+import { getTenant } from '../store/tenants';
+import { eventItem, listEndpoints, writeLogItems, type Endpoint } from '../store/webhooks';
+import { envelope, eventsFromRecord, type WebhookEvent } from './events';
+import { enqueue, type DeliveryMessage } from './queue';
+
+/** Tenant slugs never change; keep them for the life of the container. */
+const slugs = new Map<string, Promise<string>>();
+const slugOf = (tenantId: string) => {
+  if (!slugs.has(tenantId)) {
+    slugs.set(
+      tenantId,
+      getTenant(tenantId).then((t) => {
+        if (!t) throw new Error(`tenant ${tenantId} not found`);
+        return t.slug;
+      }),
+    );
+    slugs.get(tenantId)!.catch(() => slugs.delete(tenantId));
+  }
+  return slugs.get(tenantId)!;
+};
+
+/** What one stream record stands for: its events, and the messages to send for them. */
+export interface FanoutPlan {
+  events: WebhookEvent[];
+  messages: DeliveryMessage[];
+  /** The kept bodies of the events that have at least one message. */
+  kept: Record<string, unknown>[];
+}
+
+export async function fanoutPlan(record: DynamoDBRecord, endpointsOf: (tenantId: string) => Promise<Endpoint[]>): Promise<FanoutPlan> {
+  const events = eventsFromRecord(record);
+  if (!events.length) return { events, messages: [], kept: [] };
+  const tenantId = events[0]!.tenantId;
+  const [slug, endpoints] = await Promise.all([slugOf(tenantId), endpointsOf(tenantId)]);
+  const messages: DeliveryMessage[] = [];
+  const kept: Record<string, unknown>[] = [];
+  for (const e of events) {
+    const body = envelope(e, slug);
+    const to = endpoints.filter((ep) => ep.active && (ep.events as string[]).includes(e.type));
+    if (!to.length) continue;
+    kept.push(eventItem(tenantId, { event_id: e.id, event_type: e.type, body }));
+    for (const ep of to) messages.push({ v: 1, eventId: e.id, eventType: e.type, tenantId, endpointId: ep.id, body, kept: true });
+  }
+  return { events, messages, kept };
+}
+
+/** A batch of stream records -> delivery messages, one record failing on its own. */
+export async function webhookFanout(event: DynamoDBStreamEvent, context: Context) {
+  const fanned = { events: 0, messages: 0 };
+  // One endpoint listing per tenant per batch.
+  const cache = new Map<string, Promise<Endpoint[]>>();
+  const endpointsOf = (tenantId: string) => {
+    if (!cache.has(tenantId)) cache.set(tenantId, listEndpoints(tenantId));
+    return cache.get(tenantId)!;
+  };
+  // Plan every record first (endpoints read once per tenant), then keep all their bodies at once.
+  const plans = new Map(event.Records.map((r) => [r, fanoutPlan(r, endpointsOf)]));
+  const settled = await Promise.all([...plans.values()].map((p) => p.then((v) => v, () => undefined)));
+  const unwritten = new Set(await writeLogItems(settled.flatMap((p) => p?.kept ?? [])));
+  // Then send, record by record and in stream order. Records after a failed one still go out,
+  // and go out again when Lambda retries from the failure: at least once.
+  // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
+  const result = await processPartialResponse(
+    event,
+    async (r: DynamoDBRecord) => {
+      const p = await plans.get(r)!;
+      if (p.kept.some((i) => unwritten.has(i))) throw new Error('event bodies not kept; the record is retried');
+      await enqueue(p.messages);
+      logger.debug('fanned out', { event_ids: p.events.map((e) => e.id), messages: p.messages.length });
+      fanned.events += p.events.length;
+      fanned.messages += p.messages.length;
+    },
+    new BatchProcessor(EventType.DynamoDBStreams),
+    { context, processInParallel: false, throwOnFullBatchFailure: false },
+  );
+  // Events this batch's records stood for, and the messages queued for them (a record that is
+  // retried counts again). Changes no event stands for (users, tokens) are not counted.
+  if (fanned.events > 0) {
+    logger.info('events fanned out', { count: fanned.events, messages: fanned.messages, failed_records: result.batchItemFailures.length });
+    emitMetric('EventsFannedOut', fanned.events);
+  }
+  return result;
+}
