@@ -15,23 +15,17 @@ import { logger } from '../lib/logger';
 import { emitMetric, invocationMetrics, metrics, MetricUnit } from '../lib/metrics';
 import { ENDPOINT_DISABLED_EVENT } from '../lib/model';
 import {
-  attemptItem,
-  attemptOutcomes,
-  eventItem,
   getEndpoint,
-  getEvent,
-  getReplayJob,
   listEndpoints,
   previousSecret,
-  putAttempt,
-  putEvent,
   recordFailure,
   recordSuccess,
   touchLastTriggered,
-  updateReplayJob,
-  writeLogItems,
   type Endpoint,
-} from '../lib/store/webhooks';
+} from '../lib/store/webhook-endpoints';
+import { attemptItem, attemptOutcomes, putAttempt } from '../lib/store/webhook-attempts';
+import { eventItem, getEvent, putEvent, writeLogItems } from '../lib/store/webhook-events';
+import { getReplayJob, updateReplayJob } from '../lib/store/replay-jobs';
 import { retryDelayS, webhookConfig, maxAttempts } from '../lib/webhooks/config';
 import { envelope } from '../lib/webhooks/events';
 import { errorCategory } from '../lib/webhooks/outcome';

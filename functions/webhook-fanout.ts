@@ -15,7 +15,8 @@ import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../lib/logger';
 import { emitMetric, metrics } from '../lib/metrics';
 import { getTenant } from '../lib/store/tenants';
-import { eventItem, listEndpoints, writeLogItems, type Endpoint } from '../lib/store/webhooks';
+import { listEndpoints, type Endpoint } from '../lib/store/webhook-endpoints';
+import { eventItem, writeLogItems } from '../lib/store/webhook-events';
 import { envelope, eventsFromRecord, type WebhookEvent } from '../lib/webhooks/events';
 import { queueConfig, sqs, type DeliveryMessage } from '../lib/webhooks/queue';
 

@@ -40,7 +40,7 @@ try {
   const { startWebhookPipeline } = await import('../../dev/webhooks');
   const pipeline = await startWebhookPipeline({});
   const { createTenant } = await import('../../lib/store/tenants');
-  const { putEndpoint } = await import('../../lib/store/webhooks');
+  const { putEndpoint } = await import('../../lib/store/webhook-endpoints');
   const { generateSecret } = await import('../../lib/webhooks/sign');
   const { createCandidate } = await import('../../lib/domain/candidates');
   const tenant = await createTenant('bench', 'Bench');
@@ -78,7 +78,9 @@ try {
   console.log(`  end to end (creates, stream, fan-out and delivery together): first->last arrival ${(burst / ((last - first) / 1000)).toFixed(0)} events/s`);
 
   // Replay: N events whose attempts were dead-lettered, on an endpoint of their own, then one job.
-  const { putAttempt, putEvent, getReplayJob } = await import('../../lib/store/webhooks');
+  const { putAttempt } = await import('../../lib/store/webhook-attempts');
+  const { putEvent } = await import('../../lib/store/webhook-events');
+  const { getReplayJob } = await import('../../lib/store/replay-jobs');
   const { startReplay } = await import('../../lib/domain/webhooks');
   const { ddb: doc, tableName } = await import('../../lib/store/client');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
