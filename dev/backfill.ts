@@ -35,7 +35,7 @@ export async function backfillChangeIndex(): Promise<number> {
             // Only if nothing changed it since the Scan: a write in between set the keys itself.
             ConditionExpression: 'updated_at = :seen AND attribute_not_exists(#cpk)',
             ExpressionAttributeNames: { '#cpk': byChange.partitionKey, '#csk': byChange.sortKey },
-            ExpressionAttributeValues: { ':cpk': key.GSI4PK, ':csk': key.GSI4SK, ':seen': item.updated_at },
+            ExpressionAttributeValues: { ':cpk': key[byChange.partitionKey], ':csk': key[byChange.sortKey], ':seen': item.updated_at },
           }),
         );
         updated++;

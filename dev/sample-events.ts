@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Route } from '../lib/routes';
 import { routes } from '../lib/routes';
+import { changeIndexKey } from '../lib/store/table';
 import { methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
 import { DEMO, demoCandidateId } from './demo-data';
 
@@ -144,9 +145,8 @@ const candidateImage = (stage: string, at: string) => ({
   created_at: { S: '2026-02-03T10:00:00.000Z' },
   updated_at: { S: at },
   stage_entered_at: { S: at },
-  // The updated_after feed's index keys (GSI4), moved by every write.
-  GSI4PK: { S: `T#${DEMO.tenantId}#CHANGES` },
-  GSI4SK: { S: `${at}#${demoCandidateId(2)}` },
+  // The updated_after feed's index keys, moved by every write.
+  ...Object.fromEntries(Object.entries(changeIndexKey(DEMO.tenantId, at, demoCandidateId(2))).map(([k, v]) => [k, { S: v }])),
 });
 const streamArn = `arn:aws:dynamodb:us-east-1:000000000000:table/talent-pipeline/stream/2026-01-05T09:00:00.000`;
 writeFileSync(

@@ -88,7 +88,7 @@ try {
 
 /** Without --send: stop before anything could POST to a real receiver. */
 async function refuseRealDeliveries(event: any) {
-  const { getEndpoint, listEndpoints } = await import('../lib/store/webhooks');
+  const { getEndpoint, listEndpoints } = await import('../lib/store/webhook-endpoints');
   const refuse = (why: string) => {
     throw new Refused(`${why}\nNothing was written. Add --send to do it anyway.`);
   };

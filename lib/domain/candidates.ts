@@ -15,8 +15,7 @@ import type {
   UpdateCandidateBody,
 } from '../schemas';
 import {
-  candidatePageKeyAttrs,
-  candidatePagePartitions,
+  candidatePageKey,
   getCandidate as getCandidateItem,
   insertCandidate,
   queryCandidatesAfter,
@@ -83,17 +82,16 @@ export async function listCandidates(p: Principal, q: ListCandidatesQuery): Prom
     return q.stage ? stats.stage(q.stage) : stats.total;
   };
   // A cursor is bound to the tenant and the filters; its key is checked before any read.
-  const filters = JSON.stringify([q.stage ?? null, q.req_id ?? null]);
-  const attrs = candidatePageKeyAttrs(query);
+  const scope = { tenantId, filters: JSON.stringify([q.stage ?? null, q.req_id ?? null]), key: candidatePageKey(tenantId, query) };
   if (q.cursor !== undefined && q.offset > 0) throw new ValidationError('use either cursor or offset, not both');
-  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, tenantId, filters, attrs, candidatePagePartitions(tenantId, query)) : undefined;
+  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
   const [count, items] = await Promise.all([
     countOf(),
     startKey ? queryCandidatesAfter(tenantId, query, startKey, q.limit) : queryCandidates(tenantId, query, q.offset, q.limit),
   ]);
   // A full page may have more after it: its last item's key is where the next one starts.
   const last = items.length === q.limit ? items.at(-1) : undefined;
-  const next_cursor = last ? encodeCursor(tenantId, filters, Object.fromEntries(attrs.map((a) => [a, String(last[a])]))) : null;
+  const next_cursor = last ? encodeCursor(scope, last) : null;
   return { items: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
 }
 
@@ -112,12 +110,11 @@ async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfte
   // Stored timestamps are toISOString() values: compare in that form, whatever offset was given.
   const since = new Date(updatedAfter).toISOString();
   const query: CandidateQuery = { kind: 'changes', since };
-  const filters = JSON.stringify([null, null, since]);
-  const attrs = candidatePageKeyAttrs(query);
-  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, tenantId, filters, attrs, candidatePagePartitions(tenantId, query)) : undefined;
+  const scope = { tenantId, filters: JSON.stringify([null, null, since]), key: candidatePageKey(tenantId, query) };
+  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
   const items = startKey ? await queryCandidatesAfter(tenantId, query, startKey, q.limit) : await queryCandidates(tenantId, query, 0, q.limit);
   const last = items.length === q.limit ? items.at(-1) : undefined;
-  const next_cursor = last ? encodeCursor(tenantId, filters, Object.fromEntries(attrs.map((a) => [a, String(last[a])]))) : null;
+  const next_cursor = last ? encodeCursor(scope, last) : null;
   return { items: items.map(toCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
 }
 

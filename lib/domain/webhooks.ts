@@ -19,24 +19,25 @@ import {
   type WebhookStatus,
 } from '../schemas';
 import {
-  attemptPage,
   getEndpoint,
-  getEvent,
-  getReplayJob,
-  lastAttempts,
-  listReplayJobs,
   listEndpoints,
   markDeleted,
-  putAttempt,
+  previousSecret,
   putEndpoint,
-  putEvent,
   rotateSecret,
-  startReplayJob,
   updateEndpoint,
-  updateReplayJob,
   type Endpoint,
+} from '../store/webhook-endpoints';
+import { attemptPage, attemptPageKey, lastAttempts, putAttempt } from '../store/webhook-attempts';
+import { decodeCursor, encodeCursor } from './cursor';
+import { getEvent, putEvent } from '../store/webhook-events';
+import {
+  getReplayJob,
+  listReplayJobs,
+  startReplayJob,
+  updateReplayJob,
   type ReplayJobItem,
-} from '../store/webhooks';
+} from '../store/replay-jobs';
 import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
 import { attemptRecord, signAndSend } from '../webhooks/attempt';
@@ -178,27 +179,22 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
 
 // ---- delivery log ---------------------------------------------------------------------------
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** Opaque to clients: the id of the last attempt of the previous page. */
-const encodeCursor = (attemptId: string) => Buffer.from(`a:${attemptId}`).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const id = text.slice(2);
-  if (!text.startsWith('a:') || !UUID.test(id)) throw new ValidationError('cursor is not valid; start again without it', { field: 'cursor' });
-  return id;
-}
-
-/** Delivery attempts, newest first, one page at a time. */
+/** Delivery attempts, newest first, one page at a time (cursors: lib/domain/cursor.ts). */
 export async function listWebhookDeliveries(p: SessionPrincipal, id: string, q: ListDeliveriesQuery) {
-  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+  const scope = {
+    tenantId: p.tenantId,
+    filters: JSON.stringify(['deliveries', id, q.status ?? null, q.event_type ?? null]),
+    key: attemptPageKey(p.tenantId, id),
+  };
+  const startKey = q.cursor === undefined ? undefined : decodeCursor(q.cursor, scope);
   await owned(p, id);
   const page = await attemptPage(p.tenantId, id, {
-    after,
+    startKey,
     limit: q.limit,
     success: q.status === undefined ? undefined : q.status === 'succeeded',
     eventType: q.event_type,
   });
-  return { items: page.items, next_cursor: page.next ? encodeCursor(page.next) : null };
+  return { items: page.items, next_cursor: page.next ? encodeCursor(scope, page.next) : null };
 }
 
 // ---- resend, replay -------------------------------------------------------------------------

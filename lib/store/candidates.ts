@@ -2,17 +2,11 @@
  * Candidates. Every write changes the tenant's and the requisition's counters in the same
  * transaction, so counts are exact and reading them costs one GetItem at any tenant size.
  */
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type QueryCommandInput,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import { newId } from '../ids';
 import { STAGES, type Candidate, type Stage } from '../model';
-import { ddb, prefixQuery, tableName } from './client';
+import { ddb, prefixQuery, queryUpTo, tableName } from './client';
 import { oneOf, optStr, str } from './codec';
 import {
   changeIndexKey,
@@ -24,10 +18,13 @@ import {
   stageIndexKey,
   stagePartition,
   TABLE_DEF,
+  type IndexDef,
+  type PageKeyShape,
 } from './table';
 import { stageMovePut, type ActorRef } from './stage-history';
 import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged, type Thresholds } from './stuck';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
+import { $add, $remove, update } from './update';
 
 export interface CandidateRecord {
   id: string;
@@ -66,23 +63,19 @@ const counterUpdate = (
   mustExist = false,
   guard?: { ConditionExpression: string; values: Record<string, number> },
 ) => {
-  const names: Record<string, string> = {};
-  const values: Record<string, number> = {};
-  const parts = Object.entries(changes).map(([attr, delta], i) => {
-    names[`#c${i}`] = attr;
-    values[`:c${i}`] = delta!;
-    return `#c${i} :c${i}`;
-  });
+  const adds = Object.fromEntries(Object.entries(changes).map(([attr, delta]) => [attr, $add(delta!)]));
+  // The stuck thresholds this write used are still in force; if not, hand back the new ones.
+  const condition = guard
+    ? { expression: guard.ConditionExpression, values: guard.values }
+    : mustExist
+      ? { expression: 'attribute_exists(PK)' }
+      : undefined;
   return {
     Update: {
       TableName: tableName,
       Key: key,
-      UpdateExpression: `ADD ${parts.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ...values, ...guard?.values },
-      ...(mustExist && { ConditionExpression: 'attribute_exists(PK)' }),
-      // The stuck thresholds this write used are still in force; if not, hand back the new ones.
-      ...(guard && { ConditionExpression: guard.ConditionExpression, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
+      ...update(adds, condition),
+      ...(guard && { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
     },
   };
 };
@@ -163,7 +156,6 @@ export async function moveCandidate(
     const reqId = candidateReqId(current);
     const thresholds = believedThresholds(tenantId);
     const stuck = stuckAttrs(tenantId, thresholds, { id, stage, stage_entered_at: at });
-    const stuckNames = Object.keys(stuck.set);
     Object.assign(after, stuck.set);
     for (const attr of stuck.remove) delete after[attr];
     try {
@@ -174,28 +166,23 @@ export async function moveCandidate(
               Update: {
                 TableName: tableName,
                 Key: keys.candidate(tenantId, id),
-                UpdateExpression:
-                  'SET #stage = :to, updated_at = :at, stage_entered_at = :at, GSI1PK = :gpk, GSI1SK = :gsk, GSI4PK = :cpk, GSI4SK = :csk' +
-                  stuckNames.map((_, i) => `, #st${i} = :st${i}`).join('') +
-                  (stuck.remove.length ? ` REMOVE ${stuck.remove.join(', ')}` : ''),
-                // The counters moved are the requisition's that was read: a PATCH may change it.
-                ConditionExpression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'}`,
-                ExpressionAttributeNames: {
-                  '#stage': 'stage',
-                  '#req': 'req_id',
-                  ...Object.fromEntries(stuckNames.map((n, i) => [`#st${i}`, n])),
-                },
-                ExpressionAttributeValues: {
-                  ...(reqId && { ':req': reqId }),
-                  ':to': stage,
-                  ':from': from,
-                  ':at': at,
-                  ':gpk': after.GSI1PK,
-                  ':gsk': after.GSI1SK,
-                  ':cpk': after.GSI4PK,
-                  ':csk': after.GSI4SK,
-                  ...Object.fromEntries(stuckNames.map((n, i) => [`:st${i}`, stuck.set[n]])),
-                },
+                ...update(
+                  {
+                    stage,
+                    updated_at: at,
+                    stage_entered_at: at,
+                    ...stageIndexKey(tenantId, stage, at, id),
+                    ...changeIndexKey(tenantId, at, id),
+                    ...stuck.set,
+                    ...Object.fromEntries(stuck.remove.map((a) => [a, $remove()])),
+                  },
+                  // The counters moved are the requisition's that was read: a PATCH may change it.
+                  {
+                    expression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'}`,
+                    names: { '#stage': 'stage', '#req': 'req_id' },
+                    values: { ':from': from, ...(reqId && { ':req': reqId }) },
+                  },
+                ),
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
             },
@@ -251,7 +238,7 @@ export type CandidateQuery =
   | { kind: 'changes'; since: string };
 
 function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
-  const { byStatus, byRequisition, byChange } = TABLE_DEF.indexes;
+  const { byStageOrStatus, byRequisitionOrUser, byChange } = TABLE_DEF.indexes;
   switch (q.kind) {
     case 'changes':
       // `<since>#<id>` sorts after `<since>`, so a change at exactly `since` is included.
@@ -268,16 +255,16 @@ function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
     case 'stage':
       return {
         TableName: tableName,
-        IndexName: byStatus.name,
-        KeyConditionExpression: `${byStatus.partitionKey} = :pk`,
+        IndexName: byStageOrStatus.name,
+        KeyConditionExpression: `${byStageOrStatus.partitionKey} = :pk`,
         ExpressionAttributeValues: { ':pk': stagePartition(tenantId, q.stage) },
         ScanIndexForward: false,
       };
     case 'requisition':
       return {
         TableName: tableName,
-        IndexName: byRequisition.name,
-        KeyConditionExpression: `${byRequisition.partitionKey} = :pk`,
+        IndexName: byRequisitionOrUser.name,
+        KeyConditionExpression: `${byRequisitionOrUser.partitionKey} = :pk`,
         ExpressionAttributeValues: {
           ':pk': reqCandidatesPartition(tenantId, q.reqId),
           ...(q.stage && { ':stage': q.stage }),
@@ -301,7 +288,15 @@ export async function queryCandidates(
 ): Promise<Item[]> {
   const base = queryInput(tenantId, q);
   let startKey: Item | undefined;
-  const keyAttrs = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'];
+  const { byStageOrStatus, byRequisitionOrUser } = TABLE_DEF.indexes;
+  const keyAttrs = [
+    TABLE_DEF.partitionKey,
+    TABLE_DEF.sortKey,
+    byStageOrStatus.partitionKey,
+    byStageOrStatus.sortKey,
+    byRequisitionOrUser.partitionKey,
+    byRequisitionOrUser.sortKey,
+  ];
   for (let skip = offset; skip > 0; ) {
     const page = await ddb.send(
       new QueryCommand({
@@ -319,15 +314,7 @@ export async function queryCandidates(
     startKey = page.LastEvaluatedKey;
     if (!startKey) return [];
   }
-  const items: Item[] = [];
-  do {
-    const page = await ddb.send(
-      new QueryCommand({ ...base, Limit: limit - items.length, ExclusiveStartKey: startKey }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < limit);
-  return items;
+  return queryUpTo(base, limit, startKey);
 }
 
 /** Candidates who entered `stage` before `cutoff`, longest waiting first. */
@@ -337,13 +324,13 @@ export async function queryStageEnteredBefore(
   cutoff: string,
   limit: number,
 ): Promise<Item[]> {
-  const { byStatus } = TABLE_DEF.indexes;
+  const { byStageOrStatus } = TABLE_DEF.indexes;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
       TableName: tableName,
-      IndexName: byStatus.name,
+      IndexName: byStageOrStatus.name,
       KeyConditionExpression: '#pk = :pk AND #sk < :cutoff',
-      ExpressionAttributeNames: { '#pk': byStatus.partitionKey, '#sk': byStatus.sortKey },
+      ExpressionAttributeNames: { '#pk': byStageOrStatus.partitionKey, '#sk': byStageOrStatus.sortKey },
       ExpressionAttributeValues: { ':pk': stagePartition(tenantId, stage), ':cutoff': cutoff },
       ScanIndexForward: true,
       Limit: limit,
@@ -414,7 +401,8 @@ export async function updateCandidateProfile(
       if (patch.requisition) {
         Object.assign(set, { req_id: patch.requisition.id, req_title: patch.requisition.title }, reqCandidatesIndexKey(tenantId, patch.requisition.id, id));
       } else {
-        remove.push('req_id', 'req_title', 'GSI2PK', 'GSI2SK');
+        const { byRequisitionOrUser } = TABLE_DEF.indexes;
+        remove.push('req_id', 'req_title', byRequisitionOrUser.partitionKey, byRequisitionOrUser.sortKey);
       }
     }
     if (!Object.keys(set).length && !remove.length) return { before: current };
@@ -423,28 +411,20 @@ export async function updateCandidateProfile(
     Object.assign(set, changeIndexKey(tenantId, at, id));
     const after: Item = { ...current, ...set };
     for (const f of remove) delete after[f];
-    const names: Record<string, string> = { '#stage': 'stage', '#updated': 'updated_at', '#req': 'req_id' };
-    const values: Record<string, unknown> = { ':stage': current.stage, ':seen': current.updated_at };
-    const sets = Object.entries(set).map(([k, v], i) => {
-      names[`#s${i}`] = k;
-      values[`:s${i}`] = v;
-      return `#s${i} = :s${i}`;
-    });
-    const removes = remove.map((k, i) => {
-      names[`#r${i}`] = k;
-      return `#r${i}`;
-    });
-    if (oldReq) values[':req'] = oldReq;
     const stageCounter = counter.stage(candidateStage(current));
     const TransactItems = [
       {
         Update: {
           TableName: tableName,
           Key: keys.candidate(tenantId, id),
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: `#stage = :stage AND #updated = :seen AND ${oldReq ? '#req = :req' : 'attribute_not_exists(#req)'}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ...update(
+            { ...set, ...Object.fromEntries(remove.map((f) => [f, $remove()])) },
+            {
+              expression: `#stage = :stage AND #updated = :seen AND ${oldReq ? '#req = :req' : 'attribute_not_exists(#req)'}`,
+              names: { '#stage': 'stage', '#updated': 'updated_at', '#req': 'req_id' },
+              values: { ':stage': current.stage, ':seen': current.updated_at, ...(oldReq && { ':req': oldReq }) },
+            },
+          ),
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
         },
       },
@@ -469,23 +449,25 @@ export async function updateCandidateProfile(
   }
 }
 
-/** The key attributes that position a candidate in the Query a list runs (its LastEvaluatedKey). */
-export function candidatePageKeyAttrs(q: CandidateQuery): readonly string[] {
-  const { byStatus, byRequisition, byChange } = TABLE_DEF.indexes;
-  if (q.kind === 'changes') return ['PK', 'SK', byChange.partitionKey, byChange.sortKey];
-  if (q.kind === 'stage') return ['PK', 'SK', byStatus.partitionKey, byStatus.sortKey];
-  if (q.kind === 'requisition') return ['PK', 'SK', byRequisition.partitionKey, byRequisition.sortKey];
-  return ['PK', 'SK'];
-}
+const CANDIDATE_SK = new RegExp(`^${keys.candidatePrefix}[0-9a-f-]{36}$`);
 
-/** The partition values a page key of this query must carry: anything else is not its key. */
-export function candidatePagePartitions(tenantId: string, q: CandidateQuery): Record<string, string> {
-  const { byStatus, byRequisition, byChange } = TABLE_DEF.indexes;
-  const base = { PK: keys.tenantPartition(tenantId) };
-  if (q.kind === 'changes') return { ...base, [byChange.partitionKey]: changesPartition(tenantId) };
-  if (q.kind === 'stage') return { ...base, [byStatus.partitionKey]: stagePartition(tenantId, q.stage) };
-  if (q.kind === 'requisition') return { ...base, [byRequisition.partitionKey]: reqCandidatesPartition(tenantId, q.reqId) };
-  return base;
+/**
+ * Where a page of this query ends: the key attributes that position a candidate in it (its
+ * LastEvaluatedKey: the table key, plus the index key when it runs on an index), and the
+ * partition values such a key must carry; anything else is not its key.
+ */
+export function candidatePageKey(tenantId: string, q: CandidateQuery): PageKeyShape {
+  const { byStageOrStatus, byRequisitionOrUser, byChange } = TABLE_DEF.indexes;
+  const table = { attrs: [TABLE_DEF.partitionKey, TABLE_DEF.sortKey], partitions: { [TABLE_DEF.partitionKey]: keys.tenantPartition(tenantId) } };
+  const on = (index: IndexDef, partition: string): PageKeyShape => ({
+    attrs: [...table.attrs, index.partitionKey, index.sortKey],
+    partitions: { ...table.partitions, [index.partitionKey]: partition },
+    sortKey: CANDIDATE_SK,
+  });
+  if (q.kind === 'changes') return on(byChange, changesPartition(tenantId));
+  if (q.kind === 'stage') return on(byStageOrStatus, stagePartition(tenantId, q.stage));
+  if (q.kind === 'requisition') return on(byRequisitionOrUser, reqCandidatesPartition(tenantId, q.reqId));
+  return { ...table, sortKey: CANDIDATE_SK };
 }
 
 /**
@@ -498,13 +480,5 @@ export async function queryCandidatesAfter(
   startKey: Record<string, string>,
   limit: number,
 ): Promise<Item[]> {
-  const base = queryInput(tenantId, q);
-  const items: Item[] = [];
-  let ExclusiveStartKey: Item | undefined = startKey;
-  do {
-    const page: QueryCommandOutput = await ddb.send(new QueryCommand({ ...base, Limit: limit - items.length, ExclusiveStartKey }));
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey && items.length < limit);
-  return items;
+  return queryUpTo(queryInput(tenantId, q), limit, startKey);
 }

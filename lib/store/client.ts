@@ -5,7 +5,7 @@
  * remembering to; a no-op outside Lambda (lib/tracer.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { tracer } from '../tracer';
 
@@ -35,14 +35,42 @@ export const prefixQuery = (pk: string, prefix: string) => ({
   ScanIndexForward: false,
 });
 
+type Key = Record<string, unknown>;
+
+/**
+ * A Query page by page, following LastEvaluatedKey from `startKey`, until it ends or the caller
+ * stops iterating. `limit` is asked before each call (the Limit of that call, or none), so a
+ * caller collecting N items never asks DynamoDB for more than it still wants.
+ */
+export async function* queryPages(
+  input: QueryCommandInput,
+  opts: { startKey?: Key; limit?: () => number | undefined } = {},
+): AsyncGenerator<QueryCommandOutput> {
+  let ExclusiveStartKey = opts.startKey;
+  do {
+    const Limit = opts.limit?.();
+    const page = await ddb.send(new QueryCommand({ ...input, ExclusiveStartKey, ...(Limit !== undefined && { Limit }) }));
+    yield page;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
 /** Every item of a Query, following LastEvaluatedKey. For small, bounded collections only. */
 export async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(new QueryCommand({ ...input, ExclusiveStartKey }));
+  for await (const page of queryPages(input)) items.push(...(page.Items ?? []));
+  return items;
+}
+
+/**
+ * Up to `limit` items from `startKey` on: one Query when nothing is filtered out, more only when
+ * a FilterExpression leaves a page short.
+ */
+export async function queryUpTo(input: QueryCommandInput, limit: number, startKey?: Key): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for await (const page of queryPages(input, { startKey, limit: () => limit - items.length })) {
     items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+    if (items.length >= limit) break;
+  }
   return items;
 }

@@ -31,10 +31,22 @@ export function optStr(item: Item, name: string, entity: string): string | undef
   return v;
 }
 
-/** A required boolean attribute. */
-export function bool(item: Item, name: string, entity: string): boolean {
+/** A boolean attribute: required, unless `absent` gives the value an item without it has. */
+export function bool(item: Item, name: string, entity: string, absent?: boolean): boolean {
   const v = item[name];
+  if ((v === undefined || v === null) && absent !== undefined) return absent;
   if (typeof v !== 'boolean') throw new CorruptItemError(entity, name);
+  return v;
+}
+
+/**
+ * A finite number attribute: required, unless `absent` gives the value an item without it has
+ * (counters that start at zero are often written only once they move).
+ */
+export function num(item: Item, name: string, entity: string, absent?: number): number {
+  const v = item[name];
+  if ((v === undefined || v === null) && absent !== undefined) return absent;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new CorruptItemError(entity, name);
   return v;
 }
 

@@ -66,13 +66,13 @@ export async function getRequisition(tenantId: string, id: string): Promise<Requ
 
 /** Newest first: the index sort key is the UUIDv7 id. */
 export async function queryRequisitionsByStatus(tenantId: string, status: ReqStatus, limit: number) {
-  const { byStatus } = TABLE_DEF.indexes;
+  const { byStageOrStatus } = TABLE_DEF.indexes;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
       TableName: tableName,
-      IndexName: byStatus.name,
+      IndexName: byStageOrStatus.name,
       KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': byStatus.partitionKey },
+      ExpressionAttributeNames: { '#pk': byStageOrStatus.partitionKey },
       ExpressionAttributeValues: { ':pk': reqStatusPartition(tenantId, status) },
       ScanIndexForward: false,
       Limit: limit,

@@ -74,8 +74,8 @@ export async function deleteSession(digest: string): Promise<void> {
 async function sessionKeysOf(tenantId: string, userId: string): Promise<{ PK: string; SK: string }[]> {
   const items = await queryAll({
     TableName: tableName,
-    IndexName: TABLE_DEF.indexes.byRequisition.name,
-    KeyConditionExpression: `${TABLE_DEF.indexes.byRequisition.partitionKey} = :pk`,
+    IndexName: TABLE_DEF.indexes.byRequisitionOrUser.name,
+    KeyConditionExpression: `${TABLE_DEF.indexes.byRequisitionOrUser.partitionKey} = :pk`,
     ExpressionAttributeValues: { ':pk': userSessionsPartition(tenantId, userId) },
     ProjectionExpression: 'PK, SK',
   });

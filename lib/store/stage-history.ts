@@ -3,10 +3,9 @@
  * move (see moveCandidate). The API only ever puts these items, conditioned on their absence;
  * nothing updates or deletes them.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { newId } from '../ids';
 import { STAGES, type Stage } from '../model';
-import { ddb, tableName } from './client';
+import { queryAll, tableName } from './client';
 import { type Item, oneOf, str } from './codec';
 import { keys } from './table';
 
@@ -61,21 +60,12 @@ const stageMoveFromItem = (item: Item): StageMove => ({
  * so the loop only ever runs again for a candidate moved more often than any pipeline does.
  */
 export async function queryStageMoves(tenantId: string, candidateId: string): Promise<StageMove[]> {
-  const moves: StageMove[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.stageMovePrefix(candidateId) },
-        ScanIndexForward: true,
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    moves.push(...(page.Items ?? []).map(stageMoveFromItem));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return moves;
+  const items = await queryAll({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.stageMovePrefix(candidateId) },
+    ScanIndexForward: true,
+    ConsistentRead: true,
+  });
+  return items.map(stageMoveFromItem);
 }

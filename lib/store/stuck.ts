@@ -29,6 +29,7 @@ import { NotFoundError } from '../errors';
 import { DEFAULT_STUCK_DAYS, type Stage } from '../model';
 import { ddb, tableName } from './client';
 import { keys, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
+import { $remove, update } from './update';
 
 export { STUCK_FILTER_PATTERNS, STUCK_JOB_PENDING } from './table';
 
@@ -57,7 +58,8 @@ export const stuckAt = (overrides: StuckDays, stage: Stage, enteredAt: string): 
  */
 export function stuckAttrs(tenantId: string, t: Thresholds, c: { id: string; stage: Stage; stage_entered_at: string }) {
   const at = stuckAt(t.overrides, c.stage, c.stage_entered_at);
-  if (!at) return { set: { stuck_d: 0 } as Item, remove: ['GSI3PK', 'GSI3SK'] };
+  const { byStuckAt } = TABLE_DEF.indexes;
+  if (!at) return { set: { stuck_d: 0 } as Item, remove: [byStuckAt.partitionKey, byStuckAt.sortKey] as string[] };
   return { set: { ...stuckIndexKey(tenantId, at, c.id), stuck_d: thresholdOf(t.overrides, c.stage) } as Item, remove: [] as string[] };
 }
 
@@ -183,17 +185,15 @@ export async function reindexStep(tenantId: string, pageSize = REINDEX_PAGE): Pr
  */
 async function rewrite(tenantId: string, t: Thresholds, c: Item) {
   const { set, remove } = stuckAttrs(tenantId, t, c as { id: string; stage: Stage; stage_entered_at: string });
-  const names = Object.keys(set);
   try {
     await ddb.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.candidate(tenantId, c.id as string),
-        UpdateExpression:
-          `SET ${names.map((_, i) => `#s${i} = :s${i}`).join(', ')}` + (remove.length ? ` REMOVE ${remove.join(', ')}` : ''),
-        ConditionExpression: '#stage = :stage AND stage_entered_at = :e',
-        ExpressionAttributeNames: { '#stage': 'stage', ...Object.fromEntries(names.map((n, i) => [`#s${i}`, n])) },
-        ExpressionAttributeValues: { ':stage': c.stage, ':e': c.stage_entered_at, ...Object.fromEntries(names.map((n, i) => [`:s${i}`, set[n]])) },
+        ...update(
+          { ...set, ...Object.fromEntries(remove.map((a) => [a, $remove()])) },
+          { expression: '#stage = :stage AND stage_entered_at = :e', names: { '#stage': 'stage' }, values: { ':stage': c.stage, ':e': c.stage_entered_at } },
+        ),
       }),
     );
   } catch (err) {

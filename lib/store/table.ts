@@ -9,12 +9,17 @@ import type { Stage, ReqStatus } from '../model';
 export const TABLE_DEF = {
   partitionKey: 'PK',
   sortKey: 'SK',
-  /** Overloaded indexes; each access pattern below names the one it uses. */
+  /**
+   * Overloaded indexes, keyed by what they serve; each access pattern below names the one it
+   * uses. The physical names (GSI1..GSI4) and key attributes stay as deployed whatever the keys
+   * here are called: renaming a GSI on a live table deletes it and builds a new one, and the
+   * queries that need it fail until the backfill ends.
+   */
   indexes: {
     /** Candidates by stage, ordered by the time they entered it; requisitions by status. */
-    byStatus: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+    byStageOrStatus: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     /** Candidates by requisition, newest first; a user's sessions. */
-    byRequisition: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
+    byRequisitionOrUser: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
     /**
      * Sparse: active candidates of stages with a threshold, one partition per tenant, ordered by
      * the time each becomes stuck (stage entry + threshold). One Query answers the stuck list
@@ -30,6 +35,23 @@ export const TABLE_DEF = {
   stream: 'NEW_AND_OLD_IMAGES',
   ttlAttribute: 'expires_at',
 } as const;
+
+export type IndexDef = (typeof TABLE_DEF.indexes)[keyof typeof TABLE_DEF.indexes];
+
+/** An item's entry in an index: its partition and sort key attributes, named as TABLE_DEF names them. */
+const indexKey = <I extends IndexDef>(index: I, pk: string, sk: string) =>
+  ({ [index.partitionKey]: pk, [index.sortKey]: sk }) as { [A in I['partitionKey'] | I['sortKey']]: string };
+
+/**
+ * Where a page of a list ends: the attributes of its Query's LastEvaluatedKey, the partition
+ * values they must have for the caller's own list, and the shape of the table sort key of the
+ * list's items. List cursors (lib/domain/cursor.ts) carry such a key and are checked against it.
+ */
+export interface PageKeyShape {
+  attrs: readonly string[];
+  partitions: Record<string, string>;
+  sortKey: RegExp;
+}
 
 export type Key = { PK: string; SK: string };
 
@@ -98,17 +120,13 @@ export const keys = {
 };
 
 /** GSI1: candidates of one stage ordered by stage entry time (oldest first = longest waiting). */
-export const stageIndexKey = (tenantId: string, stage: Stage, enteredAt: string, id: string) => ({
-  GSI1PK: stagePartition(tenantId, stage),
-  GSI1SK: `${enteredAt}#${id}`,
-});
+export const stageIndexKey = (tenantId: string, stage: Stage, enteredAt: string, id: string) =>
+  indexKey(TABLE_DEF.indexes.byStageOrStatus, stagePartition(tenantId, stage), `${enteredAt}#${id}`);
 export const stagePartition = (tenantId: string, stage: Stage) => `${t(tenantId)}#STAGE#${stage}`;
 
 /** GSI3: where a candidate sits in its tenant's stuck index; `stuckAt` = stage entry + threshold. */
-export const stuckIndexKey = (tenantId: string, stuckAt: string, id: string) => ({
-  GSI3PK: stuckPartition(tenantId),
-  GSI3SK: `${stuckAt}#${id}`,
-});
+export const stuckIndexKey = (tenantId: string, stuckAt: string, id: string) =>
+  indexKey(TABLE_DEF.indexes.byStuckAt, stuckPartition(tenantId), `${stuckAt}#${id}`);
 export const stuckPartition = (tenantId: string) => `${t(tenantId)}#STUCK`;
 
 /** `stuck_job` on the STATS item while the stuck index lags the thresholds (lib/store/stuck.ts). */
@@ -123,32 +141,24 @@ export const STUCK_FILTER_PATTERNS = [
 ];
 
 /** GSI1: requisitions of one status, newest first by UUIDv7 id. */
-export const reqStatusIndexKey = (tenantId: string, status: ReqStatus, id: string) => ({
-  GSI1PK: reqStatusPartition(tenantId, status),
-  GSI1SK: id,
-});
+export const reqStatusIndexKey = (tenantId: string, status: ReqStatus, id: string) =>
+  indexKey(TABLE_DEF.indexes.byStageOrStatus, reqStatusPartition(tenantId, status), id);
 export const reqStatusPartition = (tenantId: string, status: ReqStatus) =>
   `${t(tenantId)}#REQSTATUS#${status}`;
 
 /** GSI2: candidates of one requisition, newest first by UUIDv7 id. */
-export const reqCandidatesIndexKey = (tenantId: string, reqId: string, id: string) => ({
-  GSI2PK: reqCandidatesPartition(tenantId, reqId),
-  GSI2SK: id,
-});
+export const reqCandidatesIndexKey = (tenantId: string, reqId: string, id: string) =>
+  indexKey(TABLE_DEF.indexes.byRequisitionOrUser, reqCandidatesPartition(tenantId, reqId), id);
 export const reqCandidatesPartition = (tenantId: string, reqId: string) => `${t(tenantId)}#REQ#${reqId}`;
 
 /** GSI2: a user's sessions, so that removing the user or resetting a password ends them all. */
-export const userSessionsIndexKey = (tenantId: string, userId: string, createdAt: string) => ({
-  GSI2PK: userSessionsPartition(tenantId, userId),
-  GSI2SK: createdAt,
-});
+export const userSessionsIndexKey = (tenantId: string, userId: string, createdAt: string) =>
+  indexKey(TABLE_DEF.indexes.byRequisitionOrUser, userSessionsPartition(tenantId, userId), createdAt);
 export const userSessionsPartition = (tenantId: string, userId: string) => `${t(tenantId)}#SESSIONS#${userId}`;
 
 /** GSI4: a tenant's candidates ordered by `updated_at` (ties by id); every write to a candidate moves it. */
-export const changeIndexKey = (tenantId: string, updatedAt: string, id: string) => ({
-  GSI4PK: changesPartition(tenantId),
-  GSI4SK: `${updatedAt}#${id}`,
-});
+export const changeIndexKey = (tenantId: string, updatedAt: string, id: string) =>
+  indexKey(TABLE_DEF.indexes.byChange, changesPartition(tenantId), `${updatedAt}#${id}`);
 export const changesPartition = (tenantId: string) => `${t(tenantId)}#CHANGES`;
 
 /** Counter attribute names. Top-level numbers so that ADD works on them. */

@@ -4,7 +4,8 @@
  * describe the attempt for the delivery log. One path, so a test send proves what a delivery does.
  */
 import type { ErrorCategory } from '../schemas';
-import { previousSecret, type Attempt, type Endpoint } from '../store/webhooks';
+import { type Attempt } from '../store/webhook-attempts';
+import { previousSecret, type Endpoint } from '../store/webhook-endpoints';
 import { webhookConfig } from './config';
 import { errorCategory } from './outcome';
 import { sendWebhook, type SendResult } from './send';

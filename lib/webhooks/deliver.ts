@@ -12,7 +12,9 @@ import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/cli
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../logger';
 import { MetricUnit } from '../metrics';
-import { attemptItem, eventItem, putAttempt, putEvent, recordFailure, recordSuccess, writeLogItems } from '../store/webhooks';
+import { attemptItem, putAttempt } from '../store/webhook-attempts';
+import { recordFailure, recordSuccess } from '../store/webhook-endpoints';
+import { eventItem, putEvent, writeLogItems } from '../store/webhook-events';
 import { attemptRecord, signAndSend } from './attempt';
 import { maxAttempts, retryDelayS, webhookConfig } from './config';
 import { DeliveryBatch, replayFinished } from './delivery-batch';

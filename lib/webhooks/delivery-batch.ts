@@ -7,7 +7,9 @@
  */
 import { logger } from '../logger';
 import { invocationMetrics } from '../metrics';
-import { getEndpoint, touchLastTriggered, updateReplayJob, writeLogItems, type Endpoint } from '../store/webhooks';
+import { updateReplayJob } from '../store/replay-jobs';
+import { getEndpoint, touchLastTriggered, type Endpoint } from '../store/webhook-endpoints';
+import { writeLogItems } from '../store/webhook-events';
 import type { DeliveryMessage } from './queue';
 
 /**

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
 import { ENDPOINT_DISABLED_EVENT } from '../model';
-import { listEndpoints, putEvent, type Endpoint } from '../store/webhooks';
+import { listEndpoints, type Endpoint } from '../store/webhook-endpoints';
+import { putEvent } from '../store/webhook-events';
 import { envelope } from './events';
 import { enqueue, type DeliveryMessage } from './queue';
 

@@ -14,7 +14,8 @@ import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
 import { getTenant } from '../store/tenants';
-import { eventItem, listEndpoints, writeLogItems, type Endpoint } from '../store/webhooks';
+import { listEndpoints, type Endpoint } from '../store/webhook-endpoints';
+import { eventItem, writeLogItems } from '../store/webhook-events';
 import { envelope, eventsFromRecord, type WebhookEvent } from './events';
 import { enqueue, type DeliveryMessage } from './queue';
 

@@ -7,7 +7,10 @@
  */
 import type { Context } from 'aws-lambda';
 import { logger } from '../logger';
-import { attemptOutcomes, getEndpoint, getEvent, getReplayJob, updateReplayJob } from '../store/webhooks';
+import { getReplayJob, updateReplayJob } from '../store/replay-jobs';
+import { attemptOutcomes } from '../store/webhook-attempts';
+import { getEndpoint } from '../store/webhook-endpoints';
+import { getEvent } from '../store/webhook-events';
 import { enqueue, type ReplayMessage } from './queue';
 import { missedEvents } from './replay';
 

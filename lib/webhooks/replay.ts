@@ -1,6 +1,6 @@
 /** Which events a replay sends again, from the outcomes of an endpoint's attempts. */
 import { TEST_EVENT } from '../model';
-import type { AttemptOutcome } from '../store/webhooks';
+import type { AttemptOutcome } from '../store/webhook-attempts';
 
 /** A retry due this long before the job started and still not logged was dropped (e.g. while disabled). */
 export const LOST_RETRY_MS = 5 * 60_000;

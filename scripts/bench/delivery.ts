@@ -70,7 +70,8 @@ try {
   const { ddbClient, ddb, tableName } = await import('../../lib/store/client');
   const { sqs } = await import('../../lib/webhooks/queue');
   const { createTenant } = await import('../../lib/store/tenants');
-  const { putEndpoint, getEndpoint, eventItem, writeLogItems } = await import('../../lib/store/webhooks');
+  const { putEndpoint, getEndpoint } = await import('../../lib/store/webhook-endpoints');
+  const { eventItem, writeLogItems } = await import('../../lib/store/webhook-events');
   const { generateSecret } = await import('../../lib/webhooks/sign');
   const { keys } = await import('../../lib/store/table');
   const { SendMessageBatchCommand, GetQueueAttributesCommand } = await import('@aws-sdk/client-sqs');

@@ -40,7 +40,7 @@ try {
   const { startWebhookPipeline } = await import('../../dev/webhooks');
   const pipeline = await startWebhookPipeline({});
   const { createTenant } = await import('../../lib/store/tenants');
-  const { putEndpoint } = await import('../../lib/store/webhooks');
+  const { putEndpoint } = await import('../../lib/store/webhook-endpoints');
   const { generateSecret } = await import('../../lib/webhooks/sign');
   const { createCandidate } = await import('../../lib/domain/candidates');
   const tenant = await createTenant('bench', 'Bench');
@@ -81,7 +81,9 @@ try {
   await throughTheApi(tenant);
 
   // Replay: N events whose attempts were dead-lettered, on an endpoint of their own, then one job.
-  const { putAttempt, putEvent, getReplayJob } = await import('../../lib/store/webhooks');
+  const { putAttempt } = await import('../../lib/store/webhook-attempts');
+  const { putEvent } = await import('../../lib/store/webhook-events');
+  const { getReplayJob } = await import('../../lib/store/replay-jobs');
   const { replayWebhook } = await import('../../lib/domain/webhooks');
   const { ddb: doc, tableName } = await import('../../lib/store/client');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');

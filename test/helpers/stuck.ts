@@ -65,7 +65,7 @@ export function expectedStuck(candidates: Seeded[], overrides: Partial<Record<St
     .map((c) => c.id);
 }
 
-/** The whole index of a tenant, as `id -> GSI3SK`, to compare with what the thresholds say. */
+/** The whole index of a tenant, as `id -> stuck index sort key`, to compare with what the thresholds say. */
 export async function indexEntries(tenantId: string): Promise<Map<string, string>> {
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { ddb, tableName } = await import('../../lib/store/client');
@@ -77,12 +77,13 @@ export async function indexEntries(tenantId: string): Promise<Map<string, string
       new QueryCommand({
         TableName: tableName,
         IndexName: TABLE_DEF.indexes.byStuckAt.name,
-        KeyConditionExpression: 'GSI3PK = :pk',
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': TABLE_DEF.indexes.byStuckAt.partitionKey },
         ExpressionAttributeValues: { ':pk': stuckPartition(tenantId) },
         ExclusiveStartKey,
       }),
     );
-    for (const i of page.Items ?? []) out.set(i.id as string, i.GSI3SK as string);
+    for (const i of page.Items ?? []) out.set(i.id as string, i[TABLE_DEF.indexes.byStuckAt.sortKey] as string);
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return out;

@@ -7,7 +7,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { describe, expect, it } from 'vitest';
 import { pendingRetries } from '../../dev/restore';
-import type { AttemptOutcome } from '../../lib/store/webhooks';
+import type { AttemptOutcome } from '../../lib/store/webhook-attempts';
 import { errorCategory, errorMessage } from '../../lib/webhooks/outcome';
 import { LOST_RETRY_MS, missedEvents } from '../../lib/webhooks/replay';
 import { deliveryHeaders, generateSecret, PREVIOUS_SIGNATURE_HEADER } from '../../lib/webhooks/sign';

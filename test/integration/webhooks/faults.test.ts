@@ -42,7 +42,7 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 15_000) => {
 
 async function endpointFor(path: string) {
   const t = await stack.tenant();
-  const { putEndpoint } = await import('../../../lib/store/webhooks');
+  const { putEndpoint } = await import('../../../lib/store/webhook-endpoints');
   const { generateSecret } = await import('../../../lib/webhooks/sign');
   const e = await putEndpoint(t.id, { url: `${url}${path}`, secret: generateSecret(), events: ['candidate.created'], description: null });
   return { tenant: t, endpoint: e };
@@ -175,7 +175,7 @@ describe('an endpoint that keeps failing', () => {
     for (let i = 0; i < 2; i++) {
       expect((await stack.call('POST', '/api/v1/candidates', { token, body: { name: `Down ${i}` } })).status).toBe(201);
     }
-    const { getEndpoint } = await import('../../../lib/store/webhooks');
+    const { getEndpoint } = await import('../../../lib/store/webhook-endpoints');
     await until(async () => (await getEndpoint(tenant.id, endpoint.id))?.active === false);
     const disabled = await getEndpoint(tenant.id, endpoint.id);
     expect(disabled!.disabled_reason).toMatch(/^failing continuously since \d{4}-/);

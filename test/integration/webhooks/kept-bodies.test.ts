@@ -32,7 +32,7 @@ afterAll(async () => {
 
 async function workspaceWith(paths: string[]) {
   const tenant = await stack.tenant();
-  const { putEndpoint } = await import('../../../lib/store/webhooks');
+  const { putEndpoint } = await import('../../../lib/store/webhook-endpoints');
   const { generateSecret } = await import('../../../lib/webhooks/sign');
   const endpoints = [];
   for (const p of paths) {
@@ -95,7 +95,7 @@ describe('the fan-out keeps event bodies', () => {
   it('once per event however many endpoints it goes to, before any of its messages, and marks the messages kept', async () => {
     const { tenant, endpoints } = await workspaceWith(['/a', '/b', '/c']);
     const { handler } = await import('../../../functions/webhook-fanout');
-    const { getEvent } = await import('../../../lib/store/webhooks');
+    const { getEvent } = await import('../../../lib/store/webhook-events');
     const { eventsFromRecord } = await import('../../../lib/webhooks/events');
     const records = ['k1', 'k2'].map((id) => candidateInsert(tenant.id, `${tenant.id}-${id}`, seq++));
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
@@ -124,7 +124,7 @@ describe('the fan-out keeps event bodies', () => {
   it('a record whose bodies cannot be written queues nothing and fails alone; the others go out', async () => {
     const { tenant } = await workspaceWith(['/d']);
     const { handler } = await import('../../../functions/webhook-fanout');
-    const { getEvent } = await import('../../../lib/store/webhooks');
+    const { getEvent } = await import('../../../lib/store/webhook-events');
     const { eventsFromRecord } = await import('../../../lib/webhooks/events');
     const records = ['f1', 'f2', 'f3'].map((id) => candidateInsert(tenant.id, `${tenant.id}-${id}`, seq++));
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
@@ -152,7 +152,7 @@ describe('the delivery', () => {
   it('writes only the attempt of a kept message, and keeps the body of a message queued without `kept` (an older version)', async () => {
     const { tenant, endpoints } = await workspaceWith(['/e']);
     const { handler } = await import('../../../functions/webhook-delivery');
-    const { getEvent } = await import('../../../lib/store/webhooks');
+    const { getEvent } = await import('../../../lib/store/webhook-events');
     const message = (eventId: string, extra: Record<string, unknown>) => ({
       v: 1,
       eventId,

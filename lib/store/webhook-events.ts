@@ -1,0 +1,68 @@
+/**
+ * Kept event bodies: an event's exact envelope, one item per event and tenant in the webhook
+ * partition (`EVT#<eventId>`), shared by all its endpoints, so resend and replay send what the
+ * first delivery signed. Also the one batch write of the delivery log (attempts and bodies).
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { batchPut } from './batch';
+import { ddb, tableName } from './client';
+import { type Item, num, str } from './codec';
+import { keys, TABLE_DEF } from './table';
+import { ATTEMPT_TTL_S } from './webhook-attempts';
+
+export interface StoredEvent {
+  event_id: string;
+  event_type: string;
+  /** The exact envelope every delivery of the event sends and signs. */
+  body: string;
+  stored_at: string;
+}
+
+const ENTITY = 'webhook_event';
+
+/** The kept event item's codec. */
+export const storedEventFromItem = (i: Item): StoredEvent => ({
+  event_id: str(i, 'event_id', ENTITY),
+  event_type: str(i, 'event_type', ENTITY),
+  body: str(i, 'body', ENTITY),
+  stored_at: str(i, 'stored_at', ENTITY),
+});
+
+/**
+ * Event bodies outlive every attempt of their event: the last retry comes up to ~28 hours after
+ * the first attempt, and the body is stored just before it (by the fan-out), or by the first
+ * attempt of a resend or replay series.
+ */
+const EVENT_TTL_S = ATTEMPT_TTL_S + 2 * 86_400;
+
+/**
+ * The kept body of an event for EVENT_TTL_S from `now` (putEvent writes it; a delivery batch
+ * writes many in one call). Idempotent: the same event has the same body.
+ */
+export function eventItem(tenantId: string, e: { event_id: string; event_type: string; body: string }, now = Date.now()) {
+  return {
+    ...keys.event(tenantId, e.event_id),
+    type: 'webhook_event',
+    ...e,
+    stored_at: new Date(now).toISOString(),
+    [TABLE_DEF.ttlAttribute]: Math.floor(now / 1000) + EVENT_TTL_S,
+  };
+}
+
+export async function putEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
+  await ddb.send(new PutCommand({ TableName: tableName, Item: eventItem(tenantId, e) }));
+}
+
+export async function getEvent(tenantId: string, eventId: string): Promise<StoredEvent | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.event(tenantId, eventId) }));
+  // TTL deletion lags: an expired item may still be there for a while.
+  if (!Item || num(Item, TABLE_DEF.ttlAttribute, ENTITY, Infinity) * 1000 < Date.now()) return undefined;
+  return storedEventFromItem(Item);
+}
+
+/**
+ * Write delivery-log items (attempts, kept event bodies) in batches (lib/store/batch.ts).
+ * Resolves to the items that could not be written (none normally): the caller must treat their
+ * deliveries as not recorded.
+ */
+export const writeLogItems = (items: Item[]): Promise<Item[]> => batchPut(items);

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { $add, $ifNotExists, $increment, $remove, update } from '../../lib/store/update';
+
+describe('update expressions from a changes object', () => {
+  it('SETs plain values, REMOVEs and ADDs through placeholders, skipping undefined', () => {
+    expect(update({ status: 'failed', position: 3, skipped: undefined, failing_since: $remove(), sent: $add(2) })).toEqual({
+      UpdateExpression: 'SET #u0 = :u1, #u2 = :u3 REMOVE #u4 ADD #u5 :u6',
+      ExpressionAttributeNames: { '#u0': 'status', '#u2': 'position', '#u4': 'failing_since', '#u5': 'sent' },
+      ExpressionAttributeValues: { ':u1': 'failed', ':u3': 3, ':u6': 2 },
+    });
+  });
+
+  it('writes if_not_exists for first-time values and counters that start at zero', () => {
+    expect(update({ failing_since: $ifNotExists('t'), failure_count: $increment(1) }).UpdateExpression).toBe(
+      'SET #u0 = if_not_exists(#u0, :u1), #u2 = if_not_exists(#u2, :u3) + :u4',
+    );
+  });
+
+  it('keeps a hand-written condition with its own placeholders, and leaves out empty maps', () => {
+    const parts = update({ gone: $remove() }, { expression: 'id = :id AND #s = :running', names: { '#s': 'status' }, values: { ':id': 'j', ':running': 'running' } });
+    expect(parts).toEqual({
+      UpdateExpression: 'REMOVE #u0',
+      ConditionExpression: 'id = :id AND #s = :running',
+      ExpressionAttributeNames: { '#u0': 'gone', '#s': 'status' },
+      ExpressionAttributeValues: { ':id': 'j', ':running': 'running' },
+    });
+    expect(update({ x: $remove() })).not.toHaveProperty('ExpressionAttributeValues');
+  });
+
+  it('refuses no changes and a condition whose placeholders clash with generated ones', () => {
+    expect(() => update({ a: undefined })).toThrow(/no changes/);
+    expect(() => update({ a: 1 }, { expression: 'b = :u0', values: { ':u0': 1 } })).toThrow(/clashes/);
+  });
+});
