@@ -49,9 +49,19 @@ function operation(r: Route) {
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     });
   }
+  if (r.ifMatch) {
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'Optional: the ETag of the version the change is based on; any other version is a 412 (code stale_requisition).',
+      schema: { type: 'string' },
+    });
+  }
   const success = { 'application/json': { schema: schemaOf(r.response, 'output') } };
   const successHeaders = {
     ...REQUEST_ID_HEADER,
+    ...(r.etag && { ETag: { description: 'The version of the answered resource; send it as If-Match to change only that version', schema: { type: 'string' } } }),
     ...(r.idempotent && {
       'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
     }),
@@ -94,7 +104,7 @@ function operation(r: Route) {
   return {
     operationId: operationId(r),
     summary: r.summary,
-    ...(r.scope && { description: `Requires scope \`${r.scope}\` (or \`*\`).` }),
+    ...(r.scope && { description: `Requires scope \`${r.scope}\` (or \`*\`).${r.description ? ` ${r.description}` : ''}` }),
     ...(r.role && { description: `Requires the workspace role \`${r.role}\`.` }),
     security: r.auth === 'token' ? [{ bearerAuth: r.scope ? [r.scope] : [] }] : r.auth === 'session' ? [{ sessionCookie: [] }] : [],
     parameters,
