@@ -143,7 +143,10 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     throw new Error('authorizer context has no tenantId');
   }
   const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? '') };
-  if (auth === 'token') return { kind: 'token', ...tenant, tokenId: String(ctx.tokenId ?? ''), scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
+  if (auth === 'token') {
+    const tokenName = typeof ctx.tokenName === 'string' ? { tokenName: ctx.tokenName } : {};
+    return { kind: 'token', ...tenant, tokenId: String(ctx.tokenId ?? ''), ...tokenName, scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
+  }
   return { kind: 'session', ...tenant, userId: String(ctx.userId), email: String(ctx.email), role: ctx.role === 'admin' ? 'admin' : 'member' };
 }
 
