@@ -124,6 +124,7 @@ it('requisition routes: each write is at most one read and one transaction or co
     expect(res.status, res.text).toBeLessThan(300);
     return { commands: [...sent], body: res.body };
   };
+  await stack.call('GET', '/api/v1/requisitions', { token }); // warm the authorizer cache
   // Create: the requisition, its first history record and the status counter in one transaction.
   const created = await counted('POST', '/api/v1/requisitions', { title: 'Counted', headcount: 2 });
   expect(created.commands).toEqual(['TransactWriteItemsCommand']);
