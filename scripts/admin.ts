@@ -35,8 +35,10 @@ function requisitionArgs(values: Record<string, string | boolean | undefined>) {
   const result = CreateRequisitionBody.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const option = `--${String(issue.path[0] ?? '').replace('_', '-')}`;
-  throw new UsageError(`${option}: ${issue.message}`);
+  const field = String(issue.path[0] ?? '');
+  const option = `--${field.replace('_', '-')}`;
+  // The schema's messages start with the field's name ("status must be one of …"): say the option's.
+  throw new UsageError(issue.message.startsWith(`${field} `) ? `${option}${issue.message.slice(field.length)}` : `${option}: ${issue.message}`);
 }
 
 const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
