@@ -75,6 +75,9 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'change-stage',
   'create-candidate',
   'update-candidate',
+  'create-requisition',
+  'update-requisition',
+  'change-requisition-status',
 ]);
 
 /** The esbuild aliases of one function's bundle: LAMBDA_ALIASES, and the Tracer off for UNTRACED_MODULES. */
