@@ -16,7 +16,6 @@ import {
   MAX_STUCK_DAYS,
   REASON_MAX,
   REQ_STATUSES,
-  REQ_TRANSITIONS,
   ROLES,
   SCOPES,
   STAGES,
@@ -140,13 +139,8 @@ export const EmptyQuery = z.strictObject({});
 // ---- requisitions (writes) -----------------------------------------------------------------
 
 const jobType = z.enum(JOB_TYPES, { error: `job_type must be one of ${JOB_TYPES.join(', ')}` });
-const headcount = z
-  .number({ error: `headcount must be a whole number between 1 and ${MAX_HEADCOUNT}` })
-  .check(
-    z.int({ error: `headcount must be a whole number between 1 and ${MAX_HEADCOUNT}` }),
-    z.gte(1, { error: `headcount must be a whole number between 1 and ${MAX_HEADCOUNT}` }),
-    z.lte(MAX_HEADCOUNT, { error: `headcount must be a whole number between 1 and ${MAX_HEADCOUNT}` }),
-  );
+const headcountError = `headcount must be a whole number between 1 and ${MAX_HEADCOUNT}`;
+const headcount = z.number({ error: headcountError }).check(z.int({ error: headcountError }), z.gte(1, { error: headcountError }), z.lte(MAX_HEADCOUNT, { error: headcountError }));
 
 export const CreateRequisitionBody = z.strictObject({
   title: text('title', 200),
@@ -172,7 +166,6 @@ export const UpdateRequisitionBody = z
 export type UpdateRequisitionBody = z.output<typeof UpdateRequisitionBody>;
 
 const reqStatusEnum = (name: string) => z.enum(REQ_STATUSES, { error: `${name} must be one of ${REQ_STATUSES.join(', ')}` });
-const matrixText = (Object.entries(REQ_TRANSITIONS) as [string, readonly string[]][]).map(([from, to]) => `${from} → ${to.join(', ')}`).join('; ');
 
 export const ChangeRequisitionStatusBody = z.strictObject({
   status: reqStatusEnum('status'),
@@ -182,8 +175,6 @@ export const ChangeRequisitionStatusBody = z.strictObject({
   from_status: z.optional(reqStatusEnum('from_status')),
 });
 export type ChangeRequisitionStatusBody = z.output<typeof ChangeRequisitionStatusBody>;
-/** The published matrix, as the OpenAPI description of the status route states it. */
-export const REQ_MATRIX_TEXT = `Allowed changes: ${matrixText}. Nothing goes back to draft; a change to the current status is a no-op (200, no event).`;
 
 // ---- responses ---------------------------------------------------------------------------
 
