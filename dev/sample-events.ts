@@ -44,6 +44,14 @@ const samples: Record<string, { query?: Record<string, string>; body?: unknown; 
   'get-candidate': { params: { id: demoCandidateId(2) } },
   'update-candidate': { params: { id: demoCandidateId(2) }, body: { email: 'alan.turing@example.com', phone: '+44 20 7946 0018' } },
   'list-requisitions': { query: { status: 'open', limit: '50' } },
+  'create-requisition': {
+    body: { title: 'Site Reliability Engineer', department: 'Engineering', location: 'Remote (EU)', job_type: 'direct_hire', headcount: 2 },
+    headers: { 'Idempotency-Key': '7b1e9c3a-2f4d-4a6b-8c5e-0d1f2a3b4c5d' },
+  },
+  'get-requisition': { params: { id: DEMO.requisitions[0]!.id } },
+  'update-requisition': { params: { id: DEMO.requisitions[0]!.id }, body: { headcount: 3 }, headers: { 'If-Match': '"1"' } },
+  // On hold needs a reason; invoking it a second time is a no-op (200, no event).
+  'change-requisition-status': { params: { id: DEMO.requisitions[3]!.id }, body: { status: 'open', from_status: 'on_hold' } },
   'get-pipeline': {},
   'change-stage': { body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' }, headers: { 'Idempotency-Key': 'c8e4a1b2-3d5f-4e6a-8b7c-9d0e1f2a3b4c' } },
   login: { body: { email: DEMO.adminEmail, password: '{{DEMO_PASSWORD}}' } },

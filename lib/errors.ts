@@ -25,6 +25,18 @@ export const ERROR_CODES = [
   'conflict',
   /** 409: `from_stage` is no longer the candidate's stage. */
   'stale_stage',
+  /** 409: the requisition status matrix does not allow this change; `allowed` lists the statuses it allows. */
+  'invalid_transition',
+  /** 409: `from_status` is no longer the requisition's status. */
+  'stale_status',
+  /** 409: the requisition a candidate is added or moved to is not open; the message names its status. */
+  'requisition_not_open',
+  /** 409: a placement would take the requisition's hires beyond its headcount. */
+  'headcount_reached',
+  /** 409: a headcount below the requisition's current hires. */
+  'headcount_below_hires',
+  /** 412: If-Match names an ETag the requisition no longer has. */
+  'stale_requisition',
   /** 409: a request with this Idempotency-Key is still in flight. */
   'idempotency_conflict',
   /** 413: the body is larger than the gateway accepts. */
@@ -47,6 +59,8 @@ export interface ErrorDetail {
   code?: ErrorCode;
   /** The input at fault, as the client wrote it: `name`, `scopes[0]`, `stuck_days.applied`. */
   field?: string;
+  /** `invalid_transition` only: the statuses the requisition may move to from where it is. */
+  allowed?: readonly string[];
 }
 
 /** The code an error gets when its thrower names none. */
@@ -76,15 +90,17 @@ export function defaultCode(status: number, field?: string): ErrorCode {
 }
 
 /** An error body: what every refusal carries, from the handlers and the gateways alike. */
-export const errorBody = (message: string, code: ErrorCode, field?: string) => ({
+export const errorBody = (message: string, code: ErrorCode, field?: string, allowed?: readonly string[]) => ({
   error: message,
   code,
   ...(field !== undefined && { field }),
+  ...(allowed !== undefined && { allowed: [...allowed] }),
 });
 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
+  readonly allowed: readonly string[] | undefined;
   constructor(
     readonly status: number,
     message: string,
@@ -95,6 +111,7 @@ export class AppError extends Error {
     super(message);
     this.name = new.target.name;
     this.field = detail.field;
+    this.allowed = detail.allowed;
     this.code = detail.code ?? defaultCode(status, detail.field);
   }
 }
@@ -145,5 +162,34 @@ export class UnsupportedMediaTypeError extends AppError {
 export class StaleStageError extends ConflictError {
   constructor(current: string, expected: string) {
     super(`candidate is in stage ${current}, not ${expected}; read it again before moving it`, { code: 'stale_stage', field: 'from_stage' });
+  }
+}
+
+/** A requisition status change the matrix does not allow; names and lists the allowed ones. */
+export class InvalidTransitionError extends ConflictError {
+  constructor(from: string, to: string, allowed: readonly string[]) {
+    const next = allowed.length ? `it may move to ${allowed.join(' or ')}` : 'it may not move to any other status';
+    super(`a requisition cannot go from ${from} to ${to}; from ${from} ${next}`, { code: 'invalid_transition', field: 'status', allowed });
+  }
+}
+
+/** A status change whose `from_status` is no longer the requisition's status. */
+export class StaleStatusError extends ConflictError {
+  constructor(current: string, expected: string) {
+    super(`requisition is ${current}, not ${expected}; read it again before changing its status`, { code: 'stale_status', field: 'from_status' });
+  }
+}
+
+/** If-Match names an earlier version of the requisition. */
+export class StaleRequisitionError extends AppError {
+  constructor() {
+    super(412, 'the requisition changed since this ETag was read; read it again and apply the change to what is there now', {}, { code: 'stale_requisition', field: 'If-Match' });
+  }
+}
+
+/** A candidate added or moved to a requisition that is not open. */
+export class RequisitionNotOpenError extends ConflictError {
+  constructor(status: string) {
+    super(`the requisition is ${status}; candidates can only be added to an open requisition`, { code: 'requisition_not_open', field: 'req_id' });
   }
 }

@@ -39,7 +39,7 @@ export interface ApiRequest<R extends RouteDef> {
 export class Reply<B = unknown> {
   constructor(
     readonly body: B,
-    readonly opts: { status?: number; cookies?: string[] } = {},
+    readonly opts: { status?: number; cookies?: string[]; headers?: Record<string, string> } = {},
   ) {}
 }
 
@@ -80,8 +80,8 @@ export const errorResponse = (
   statusCode: number,
   message: string,
   headers?: Record<string, string>,
-  detail: { code: ErrorCode; field?: string } = { code: 'internal_error' },
-) => json(statusCode, errorBody(message, detail.code, detail.field), headers);
+  detail: { code: ErrorCode; field?: string; allowed?: readonly string[] } = { code: 'internal_error' },
+) => json(statusCode, errorBody(message, detail.code, detail.field, detail.allowed), headers);
 
 export { header };
 
@@ -155,7 +155,10 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     throw new Error('authorizer context has no tenantId');
   }
   const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? '') };
-  if (auth === 'token') return { kind: 'token', ...tenant, tokenId: String(ctx.tokenId ?? ''), scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
+  if (auth === 'token') {
+    const tokenName = typeof ctx.tokenName === 'string' ? { tokenName: ctx.tokenName } : {};
+    return { kind: 'token', ...tenant, tokenId: String(ctx.tokenId ?? ''), ...tokenName, scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
+  }
   return { kind: 'session', ...tenant, userId: String(ctx.userId), email: String(ctx.email), role: ctx.role === 'admin' ? 'admin' : 'member' };
 }
 
@@ -300,7 +303,7 @@ export function apiHandler<R extends RouteDef>(
     const respond = async () => {
       const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
       return result instanceof Reply
-        ? json(result.opts.status ?? r.status, result.body, {}, result.opts.cookies)
+        ? json(result.opts.status ?? r.status, result.body, result.opts.headers, result.opts.cookies)
         : json(r.status, result);
     };
     // Checked after the request is valid: a malformed request never claims its key.

@@ -22,10 +22,33 @@ export const ACTIVE_STAGES = STAGES.filter((s) => s !== 'placed' && s !== 'rejec
 export const REQ_STATUSES = ['open', 'on_hold', 'filled', 'draft', 'closed'] as const;
 export type ReqStatus = (typeof REQ_STATUSES)[number];
 
+/**
+ * The published requisition status matrix: from each status, the statuses a change may go to.
+ * Nothing goes back to `draft`; a change to the current status is a no-op, not an entry here.
+ */
+export const REQ_TRANSITIONS: Readonly<Record<ReqStatus, readonly ReqStatus[]>> = {
+  draft: ['open', 'closed'],
+  open: ['on_hold', 'filled', 'closed'],
+  on_hold: ['open', 'closed'],
+  filled: ['open', 'closed'],
+  closed: ['open'],
+};
+/** Statuses a change into needs a `reason` (1 to 500 characters). */
+export const REASON_REQUIRED: readonly ReqStatus[] = ['on_hold', 'closed'];
+export const REASON_MAX = 500;
+/** Statuses a requisition may be created in. */
+export const CREATE_STATUSES = ['draft', 'open'] as const;
+
+/** The job types a requisition may have (`job_type`). */
+export const JOB_TYPES = ['direct_hire', 'contract', 'contract_to_hire', 'temporary', 'internship'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+export const MAX_HEADCOUNT = 1000;
+
 export const SCOPES = [
   'candidates:read',
   'candidates:write',
   'requisitions:read',
+  'requisitions:write',
   'pipeline:read',
   'pipeline:write',
   '*',
@@ -70,6 +93,9 @@ export const EVENT_TYPES = [
   'offer.sent',
   'offer.accepted',
   'placement.created',
+  'requisition.created',
+  'requisition.updated',
+  'requisition.status_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by the test operation; not subscribable. */

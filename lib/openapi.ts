@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
 import { z } from 'zod/mini';
 import { GATEWAY_ERRORS } from './gateway-responses';
+import { REQ_TRANSITIONS } from './model';
 import { SESSION_COOKIE } from './auth/session';
 import { ErrorBody } from './schemas';
 import { RATE_LIMITED, TOKEN_RATE_LIMITS } from './rate-limits';
@@ -22,6 +23,16 @@ const errorResponse = (description: string) => ({
   headers: REQUEST_ID_HEADER,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
+
+/**
+ * Rules an operation's description states beyond its summary. Here, not in the route table:
+ * every function bundles the table, only the OpenAPI function needs these.
+ */
+const DESCRIPTIONS: Record<string, string> = {
+  'change-requisition-status': `The status matrix: ${Object.entries(REQ_TRANSITIONS)
+    .map(([from, to]) => `${from} → ${to.join(', ')}`)
+    .join('; ')}. Nothing goes back to draft; a change to the current status is a no-op (200, no event). A reason (1 to 500 characters) is required when the status becomes on_hold or closed. A move into placed that brings hires to the headcount of an open requisition sets it filled by itself (actor system). A refused change is a 409 with code invalid_transition and \`allowed\`, the statuses it may move to.`,
+};
 
 const operationId = (r: Route) => r.handler.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
@@ -49,9 +60,19 @@ function operation(r: Route) {
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     });
   }
+  if (r.ifMatch) {
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description: 'Optional: the ETag of the version the change is based on; any other version is a 412 (code stale_requisition).',
+      schema: { type: 'string' },
+    });
+  }
   const success = { 'application/json': { schema: schemaOf(r.response, 'output') } };
   const successHeaders = {
     ...REQUEST_ID_HEADER,
+    ...(r.etag && { ETag: { description: 'The version of the answered resource; send it as If-Match to change only that version', schema: { type: 'string' } } }),
     ...(r.idempotent && {
       'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
     }),
@@ -94,7 +115,7 @@ function operation(r: Route) {
   return {
     operationId: operationId(r),
     summary: r.summary,
-    ...(r.scope && { description: `Requires scope \`${r.scope}\` (or \`*\`).` }),
+    ...(r.scope && { description: `Requires scope \`${r.scope}\` (or \`*\`).${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}` }),
     ...(r.role && { description: `Requires the workspace role \`${r.role}\`.` }),
     security: r.auth === 'token' ? [{ bearerAuth: r.scope ? [r.scope] : [] }] : r.auth === 'session' ? [{ sessionCookie: [] }] : [],
     parameters,

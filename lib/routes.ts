@@ -46,20 +46,34 @@ export interface Route {
    * gets the first answer again instead of a second write.
    */
   idempotent?: boolean;
+  /** Answers carry an ETag (OpenAPI). */
+  etag?: boolean;
+  /** Accepts an optional If-Match with an ETag this API sent: another version is a 412 (OpenAPI). */
+  ifMatch?: boolean;
   /** Function timeout when the default 10 s is too short; below API Gateway's 29 s integration limit. */
   timeoutSeconds?: number;
 }
 
 export const API_PREFIX = '/api/v1';
 
+// Shared by the idempotent writes: a string literal is not deduplicated by the minifier, and every
+// function bundles the whole table.
+const IN_FLIGHT = 'a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)';
+const IDEM_CONFLICT = `Too many concurrent writes; try again; or ${IN_FLIGHT}`;
+const IDEM_MISMATCH = 'This Idempotency-Key was used with a different request (code idempotency_mismatch)';
+
 export const routes = [
   { method: 'GET', path: '/api/v1/candidates', handler: 'list-candidates', auth: 'token', scope: 'candidates:read', access: 'read', summary: 'List candidates, newest first; with updated_after, those changed since then, oldest change first', query: s.ListCandidatesQuery, status: 200, response: s.CandidateList },
-  { method: 'POST', path: '/api/v1/candidates', handler: 'create-candidate', idempotent: true, auth: 'token', scope: 'candidates:write', access: 'write', summary: 'Create a candidate', body: s.CreateCandidateBody, errors: { 409: 'Too many concurrent writes; try again; or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)', 422: 'This Idempotency-Key was used with a different request (code idempotency_mismatch)' }, status: 201, response: s.dataOf(s.CreatedCandidate) },
+  { method: 'POST', path: '/api/v1/candidates', handler: 'create-candidate', idempotent: true, auth: 'token', scope: 'candidates:write', access: 'write', summary: 'Create a candidate', body: s.CreateCandidateBody, errors: { 409: IDEM_CONFLICT, 422: IDEM_MISMATCH }, status: 201, response: s.dataOf(s.CreatedCandidate) },
   { method: 'GET', path: '/api/v1/candidates/{id}', handler: 'get-candidate', auth: 'token', scope: 'candidates:read', access: 'read', summary: 'One candidate with its stage history (oldest stay first)', params: s.IdParam, status: 200, response: s.dataOf(s.CandidateDetail) },
-  { method: 'PATCH', path: '/api/v1/candidates/{id}', handler: 'update-candidate', idempotent: true, auth: 'token', scope: 'candidates:write', access: 'write', summary: "Change a candidate's name, email, phone, resume_url or req_id (stage moves stay on POST /pipeline)", params: s.IdParam, body: s.UpdateCandidateBody, errors: { 409: 'Too many concurrent writes; try again; or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)', 422: 'This Idempotency-Key was used with a different request (code idempotency_mismatch)' }, status: 200, response: s.dataOf(s.Candidate) },
+  { method: 'PATCH', path: '/api/v1/candidates/{id}', handler: 'update-candidate', idempotent: true, auth: 'token', scope: 'candidates:write', access: 'write', summary: "Change a candidate's name, email, phone, resume_url or req_id (stage moves stay on POST /pipeline)", params: s.IdParam, body: s.UpdateCandidateBody, errors: { 409: IDEM_CONFLICT, 422: IDEM_MISMATCH }, status: 200, response: s.dataOf(s.Candidate) },
   { method: 'GET', path: '/api/v1/requisitions', handler: 'list-requisitions', auth: 'token', scope: 'requisitions:read', access: 'read', summary: 'List requisitions with candidate counts, newest first', query: s.ListRequisitionsQuery, status: 200, response: s.RequisitionList },
+  { method: 'POST', path: '/api/v1/requisitions', handler: 'create-requisition', idempotent: true, auth: 'token', scope: 'requisitions:write', access: 'write', summary: 'Create a requisition (open unless status is draft)', body: s.CreateRequisitionBody, errors: { 409: IDEM_CONFLICT, 422: IDEM_MISMATCH }, status: 201, response: s.dataOf(s.RequisitionFull) },
+  { method: 'GET', path: '/api/v1/requisitions/{id}', handler: 'get-requisition', auth: 'token', scope: 'requisitions:read', access: 'read', etag: true, summary: 'One requisition with its status history, oldest first', params: s.IdParam, status: 200, response: s.dataOf(s.RequisitionDetail) },
+  { method: 'PATCH', path: '/api/v1/requisitions/{id}', handler: 'update-requisition', idempotent: true, ifMatch: true, etag: true, auth: 'token', scope: 'requisitions:write', access: 'write', summary: "Change a requisition's fields (not its status)", params: s.IdParam, body: s.UpdateRequisitionBody, errors: { 409: `headcount below hires (code headcount_below_hires); or ${IDEM_CONFLICT}`, 412: 'Stale If-Match (code stale_requisition)', 422: IDEM_MISMATCH }, status: 200, response: s.dataOf(s.RequisitionFull) },
+  { method: 'POST', path: '/api/v1/requisitions/{id}/status', handler: 'change-requisition-status', idempotent: true, etag: true, auth: 'token', scope: 'requisitions:write', access: 'write', summary: "Change a requisition's status", params: s.IdParam, body: s.ChangeRequisitionStatusBody, errors: { 409: `Refused by the matrix (code invalid_transition, with allowed); or not in from_status (code stale_status); or ${IDEM_CONFLICT}`, 422: IDEM_MISMATCH }, status: 200, response: s.dataOf(s.RequisitionFull) },
   { method: 'GET', path: '/api/v1/pipeline', handler: 'get-pipeline', auth: 'token', scope: 'pipeline:read', access: 'read', summary: 'Stage counts and stuck candidates', query: s.EmptyQuery, status: 200, response: s.dataOf(s.PipelineSummary) },
-  { method: 'POST', path: '/api/v1/pipeline', handler: 'change-stage', idempotent: true, auth: 'token', scope: 'pipeline:write', access: 'write', summary: "Move a candidate to another stage", body: s.ChangeStageBody, errors: { 409: 'The candidate is not in from_stage (the message names its current stage), or is being moved concurrently; try again; or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)', 422: 'This Idempotency-Key was used with a different request (code idempotency_mismatch)' }, status: 200, response: s.dataOf(s.StageChange) },
+  { method: 'POST', path: '/api/v1/pipeline', handler: 'change-stage', idempotent: true, auth: 'token', scope: 'pipeline:write', access: 'write', summary: "Move a candidate to another stage", body: s.ChangeStageBody, errors: { 409: 'The candidate is not in from_stage (the message names its current stage), or is being moved concurrently; try again; or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)', 422: IDEM_MISMATCH }, status: 200, response: s.dataOf(s.StageChange) },
   { method: 'GET', path: '/api/v1/openapi.json', handler: 'openapi', auth: 'none', access: 'none', summary: 'This OpenAPI document', status: 200, response: z.looseObject({ openapi: z.string() }) },
   { method: 'POST', path: '/api/session', handler: 'login', auth: 'none', access: 'write', summary: 'Log in; sets the session cookie', body: s.LoginBody, errors: { 401: 'Wrong email or password (one message for both)', 403: 'Cross-site request refused', 429: 'Too many failed logins for this account; see Retry-After' }, status: 200, response: s.dataOf(s.SessionInfo) },
   { method: 'GET', path: '/api/session', handler: 'get-session', auth: 'session', access: 'read', summary: 'The signed-in user and workspace', status: 200, response: s.dataOf(s.SessionInfo) },

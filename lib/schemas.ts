@@ -6,7 +6,21 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { PASSWORD_MAX, PASSWORD_MIN } from './auth/password';
 import { ERROR_CODES } from './errors';
-import { EVENT_TYPES, LIST_STAGES, MAX_OFFSET, MAX_STUCK_DAYS, REQ_STATUSES, ROLES, SCOPES, STAGES, STUCK_STAGES } from './model';
+import {
+  CREATE_STATUSES,
+  EVENT_TYPES,
+  JOB_TYPES,
+  LIST_STAGES,
+  MAX_HEADCOUNT,
+  MAX_OFFSET,
+  MAX_STUCK_DAYS,
+  REASON_MAX,
+  REQ_STATUSES,
+  ROLES,
+  SCOPES,
+  STAGES,
+  STUCK_STAGES,
+} from './model';
 import type * as model from './model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
@@ -122,6 +136,46 @@ export type ChangeStageBody = z.output<typeof ChangeStageBody>;
 
 export const EmptyQuery = z.strictObject({});
 
+// ---- requisitions (writes) -----------------------------------------------------------------
+
+const jobType = z.enum(JOB_TYPES, { error: `job_type must be one of ${JOB_TYPES.join(', ')}` });
+const headcountError = `headcount must be a whole number between 1 and ${MAX_HEADCOUNT}`;
+const headcount = z.number({ error: headcountError }).check(z.int({ error: headcountError }), z.gte(1, { error: headcountError }), z.lte(MAX_HEADCOUNT, { error: headcountError }));
+
+export const CreateRequisitionBody = z.strictObject({
+  title: text('title', 200),
+  department: z.optional(text('department', 200)),
+  location: z.optional(text('location', 200)),
+  job_type: z.optional(jobType),
+  headcount: z._default(headcount, 1),
+  /** A requisition starts open (taking candidates) or as a draft. */
+  status: z._default(z.enum(CREATE_STATUSES, { error: `status must be one of ${CREATE_STATUSES.join(', ')}` }), 'open'),
+});
+export type CreateRequisitionBody = z.output<typeof CreateRequisitionBody>;
+
+/** Any of the fields, at least one; `null` clears department, location or job_type. Status changes go through /status. */
+export const UpdateRequisitionBody = z
+  .strictObject({
+    title: z.optional(text('title', 200)),
+    department: z.optional(z.nullable(text('department', 200))),
+    location: z.optional(z.nullable(text('location', 200))),
+    job_type: z.optional(z.nullable(jobType)),
+    headcount: z.optional(headcount),
+  })
+  .check(z.refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'body must change at least one of title, department, location, job_type, headcount' }));
+export type UpdateRequisitionBody = z.output<typeof UpdateRequisitionBody>;
+
+const reqStatusEnum = (name: string) => z.enum(REQ_STATUSES, { error: `${name} must be one of ${REQ_STATUSES.join(', ')}` });
+
+export const ChangeRequisitionStatusBody = z.strictObject({
+  status: reqStatusEnum('status'),
+  /** Required (1 to 500 characters) when the status becomes on_hold or closed; kept in the history. */
+  reason: z.optional(text('reason', REASON_MAX)),
+  /** The status the caller believes the requisition is in: a stale belief is a 409, not a change. */
+  from_status: z.optional(reqStatusEnum('from_status')),
+});
+export type ChangeRequisitionStatusBody = z.output<typeof ChangeRequisitionStatusBody>;
+
 // ---- responses ---------------------------------------------------------------------------
 
 const timestamp = z.iso.datetime();
@@ -140,8 +194,11 @@ export const Candidate = z.object({
 });
 export type Candidate = z.infer<typeof Candidate>;
 
-/** Who made a change: the API token or the workspace user. */
-export const Actor = z.object({ type: z.enum(['token', 'user']), id: z.string() });
+/**
+ * Who made a change: the API token (its id, and its name) or the workspace user (their id, and
+ * their email). Records made before names were kept have the id alone.
+ */
+export const Actor = z.object({ type: z.enum(['token', 'user']), id: z.string(), name: z.optional(z.string()), email: z.optional(z.string()) });
 export type Actor = z.infer<typeof Actor>;
 
 /**
@@ -189,6 +246,36 @@ export const Requisition = z.object({
 });
 export type Requisition = z.infer<typeof Requisition>;
 
+/** Who changed a requisition: a token (id, name), a user (id, email), or `system` (an automatic filled). */
+export const ReqActor = z.object({
+  type: z.enum(['token', 'user', 'system']),
+  id: z.optional(z.string()),
+  name: z.optional(z.string()),
+  email: z.optional(z.string()),
+});
+
+/** One requisition status change, oldest first; the first is the creation (`from` null). */
+export const ReqStatusChange = z.object({
+  from: z.nullable(z.enum(REQ_STATUSES)),
+  to: z.enum(REQ_STATUSES),
+  reason: z.nullable(z.string()),
+  actor: ReqActor,
+  at: timestamp,
+});
+
+/** A requisition as the write routes answer it: the list shape plus headcount, hires and updated_at. */
+export const RequisitionFull = z.object({
+  ...Requisition.shape,
+  /** Null for requisitions made before headcounts existed (no limit, never filled by itself). */
+  headcount: z.nullable(z.int()),
+  /** Candidates of this requisition in `placed`. */
+  hires: z.int(),
+  updated_at: timestamp,
+});
+export type RequisitionFull = z.infer<typeof RequisitionFull>;
+export const RequisitionDetail = z.object({ ...RequisitionFull.shape, status_history: z.array(ReqStatusChange) });
+export type RequisitionDetail = z.infer<typeof RequisitionDetail>;
+
 export const StuckCandidate = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -216,6 +303,8 @@ export const ErrorBody = z.object({
   error: z.string(),
   code: z.optional(z.enum(ERROR_CODES)),
   field: z.optional(z.string()),
+  /** Only with code `invalid_transition`: the statuses the requisition may change to from its current one. */
+  allowed: z.optional(z.array(z.enum(REQ_STATUSES))),
 });
 
 export const CandidateList = z.object({

@@ -6,7 +6,8 @@
 import { parseArgs } from 'node:util';
 import '../dev/quiet-sdk';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/auth/password';
-import { DEFAULT_STUCK_DAYS, REQ_STATUSES, SCOPES, type ReqStatus, type Scope, type Stage } from '../lib/model';
+import { CREATE_STATUSES, DEFAULT_STUCK_DAYS, JOB_TYPES, MAX_HEADCOUNT, SCOPES, type Scope, type Stage } from '../lib/model';
+import { CreateRequisitionBody } from '../lib/schemas';
 
 const USAGE = `Usage:
   admin tenant create <slug> [--name <name>]                 prints the tenant id
@@ -14,7 +15,8 @@ const USAGE = `Usage:
   admin token create <slug> --scopes <scope,scope|*> [--name <label>]   prints only the token
   admin user create <slug> <email> --password <pw> [--role admin|member]   prints the user id
   admin requisition create <slug> --title <title> [--department <d>] [--location <l>]
-        [--job-type <j>] [--status ${REQ_STATUSES.join('|')}]        prints only the new id
+        [--job-type ${JOB_TYPES.join('|')}] [--headcount <1-${MAX_HEADCOUNT}>]
+        [--status ${CREATE_STATUSES.join('|')}]        prints only the new id (the API's rules)
 Options:
   --table <name>   act on a deployed table (AWS credentials from the environment);
                    TABLE_NAME does the same. Default: the local data directory (DATA_DIR, .data).
@@ -23,6 +25,21 @@ Options:
 Scopes: ${SCOPES.join(', ')}`;
 
 class UsageError extends Error {}
+
+/** `requisition create`'s options through the API's body schema; its first refusal is the usage error. */
+function requisitionArgs(values: Record<string, string | boolean | undefined>) {
+  const headcount = values.headcount === undefined ? undefined : /^\d+$/.test(String(values.headcount)) ? Number(values.headcount) : String(values.headcount);
+  const body = Object.fromEntries(
+    Object.entries({ title: values.title, department: values.department, location: values.location, job_type: values['job-type'], headcount, status: values.status }).filter(([, v]) => v !== undefined),
+  );
+  const result = CreateRequisitionBody.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = String(issue.path[0] ?? '');
+  const option = `--${field.replace('_', '-')}`;
+  // The schema's messages start with the field's name ("status must be one of …"): say the option's.
+  throw new UsageError(issue.message.startsWith(`${field} `) ? `${option}${issue.message.slice(field.length)}` : `${option}: ${issue.message}`);
+}
 
 const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 function slugArg(value: string | undefined): string {
@@ -88,6 +105,7 @@ async function main(argv: string[]): Promise<string> {
       department: { type: 'string' },
       location: { type: 'string' },
       'job-type': { type: 'string' },
+      headcount: { type: 'string' },
       status: { type: 'string' },
       password: { type: 'string' },
       role: { type: 'string' },
@@ -109,11 +127,9 @@ async function main(argv: string[]): Promise<string> {
   const name = textOpt('name', values.name);
   const scopes = command === 'token create' ? parseScopes(values.scopes) : [];
   const stuck = command === 'tenant set-stuck-days' ? parseStuckDays(rest[1]) : {};
-  const status = (values.status ?? 'open') as ReqStatus;
-  if (!(REQ_STATUSES as readonly string[]).includes(status)) {
-    throw new UsageError(`--status must be one of ${REQ_STATUSES.join(', ')}`);
-  }
-  const title = command === 'requisition create' ? textOpt('title', values.title, true) : undefined;
+  if (command === 'requisition create' && values.title === undefined) throw new UsageError('missing --title');
+  // The API's own schema: the CLI creates what POST /api/v1/requisitions would, with the same rules.
+  const requisition = command === 'requisition create' ? requisitionArgs(values) : undefined;
   const user = command === 'user create' ? userArgs(rest[1], values.password, values.role) : undefined;
 
   const table = values.table ?? process.env.TABLE_NAME;
@@ -159,14 +175,8 @@ async function main(argv: string[]): Promise<string> {
       }
       default: {
         const tenant = await tenants.getTenantBySlug(slug);
-        const { createRequisition } = await import('../lib/store/requisitions');
-        const req = await createRequisition(tenant.id, {
-          title: title!,
-          department: textOpt('department', values.department),
-          location: textOpt('location', values.location),
-          job_type: textOpt('job-type', values['job-type']),
-          status,
-        });
+        const { createRequisition } = await import('../lib/domain/requisitions');
+        const req = await createRequisition({ kind: 'system', tenantId: tenant.id }, requisition!);
         return req.id;
       }
     }

@@ -16,7 +16,8 @@ export const stageLabel = (s: string) => STAGE_LABELS[s] ?? s;
 export const SCOPE_HELP: Record<string, string> = {
   'candidates:read': 'List and read candidates, with their stage history',
   'candidates:write': 'Create and update candidates',
-  'requisitions:read': 'List requisitions',
+  'requisitions:read': 'List requisitions and read one, with its status history',
+  'requisitions:write': 'Create requisitions, edit them and change their status',
   'pipeline:read': 'Read stage counts and stuck candidates',
   'pipeline:write': 'Move candidates between stages',
   '*': 'Full access, including every future scope (admins only)',
@@ -29,4 +30,7 @@ export const EVENT_HELP: Record<string, string> = {
   'offer.sent': 'An offer was sent',
   'offer.accepted': 'An offer was accepted',
   'placement.created': 'A candidate was placed',
+  'requisition.created': 'A requisition was created',
+  'requisition.updated': "A requisition's title, department, location, job type or headcount changed",
+  'requisition.status_changed': 'A requisition was opened, put on hold, filled or closed',
 };

@@ -40,6 +40,7 @@ export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise
     tenantId: grant.tenant_id,
     tenantSlug: grant.tenant_slug,
     tokenId: grant.token_id,
+    ...(grant.token_name !== undefined && { tokenName: grant.token_name }),
     scopes: grant.scopes.join(' '),
   });
   // API Gateway answers 403 for a route the policy leaves out. It caches the policy per token,

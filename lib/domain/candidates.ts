@@ -1,5 +1,5 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError, RequisitionNotOpenError, ValidationError } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { actorOf, type Principal } from './principal';
 import { newId, nowIso } from '../ids';
@@ -33,8 +33,7 @@ import { getStats } from '../store/stats';
 
 export async function createCandidate(p: Principal, input: CreateCandidateBody): Promise<CreatedCandidate> {
   const { tenantId } = p;
-  const req = input.req_id ? await getRequisition(tenantId, input.req_id) : undefined;
-  if (input.req_id && !req) throw new NotFoundError('requisition', { field: 'req_id' });
+  const req = input.req_id ? await openRequisition(tenantId, input.req_id) : undefined;
   const now = nowIso();
   const record: CandidateRecord = {
     id: newId(),
@@ -50,9 +49,21 @@ export async function createCandidate(p: Principal, input: CreateCandidateBody):
     updated_at: now,
     stage_entered_at: now,
   };
-  await insertCandidate(tenantId, record);
+  await insertCandidate(tenantId, record, req);
   const { updated_at: _u, ...created } = toCandidate(record as unknown as Record<string, unknown>);
   return created;
+}
+
+/**
+ * The requisition a candidate is added or moved to: it must exist in the tenant (else a 400 on
+ * req_id) and be open (checked here when `mustBeOpen`; the write checks it again in its own
+ * condition, and only when the candidate really changes requisition).
+ */
+async function openRequisition(tenantId: string, reqId: string, mustBeOpen = true) {
+  const req = await getRequisition(tenantId, reqId);
+  if (!req) throw new ValidationError('req_id names no requisition in this workspace', { field: 'req_id' });
+  if (mustBeOpen && req.status !== 'open') throw new RequisitionNotOpenError(req.status);
+  return req;
 }
 
 export interface CandidatePage {
@@ -168,9 +179,8 @@ export async function updateCandidate(p: Principal, id: string, input: UpdateCan
   const patch: ProfilePatch = { ...fields };
   if (req_id === null) patch.requisition = null;
   else if (req_id !== undefined) {
-    const req = await getRequisition(tenantId, req_id);
-    if (!req) throw new NotFoundError('requisition', { field: 'req_id' });
-    patch.requisition = { id: req.id, title: req.title };
+    const req = await openRequisition(tenantId, req_id, false);
+    patch.requisition = { id: req.id, title: req.title, item: req };
   }
   const { before, after } = await updateCandidateProfile(tenantId, id, patch, nowIso);
   return toCandidate(after ?? before);

@@ -12,6 +12,8 @@ export interface TokenPrincipal {
   tenantSlug: string;
   /** The API token's id (not the token): who made a change, in history. */
   tokenId: string;
+  /** The token's name, recorded with its id in history; absent for tokens made before it was kept. */
+  tokenName?: string;
   scopes: string[];
 }
 
@@ -28,4 +30,6 @@ export type Principal = TokenPrincipal | SessionPrincipal;
 
 /** The actor a principal's change is recorded under. */
 export const actorOf = (p: Principal): ActorRef =>
-  p.kind === 'token' ? { type: 'token', id: p.tokenId } : { type: 'user', id: p.userId };
+  p.kind === 'token'
+    ? { type: 'token', id: p.tokenId, ...(p.tokenName && { name: p.tokenName }) }
+    : { type: 'user', id: p.userId, email: p.email };

@@ -1,8 +1,45 @@
-/** Requisition listing: one index Query for the page, one GetItem for the exact count. */
-import type { ListRequisitionsQuery, Requisition } from '../schemas';
-import { queryRequisitionsByStatus, toRequisition } from '../store/requisitions';
+/**
+ * Requisition rules: listing (one index Query for the page, one GetItem for the exact count),
+ * creation, one requisition with its status history, field changes and status changes. The
+ * matrix, the reason rule and the filled rule are pure functions in requisition-rules.ts.
+ */
+import { NotFoundError, StaleRequisitionError } from '../errors';
+import type {
+  ChangeRequisitionStatusBody,
+  CreateRequisitionBody,
+  ListRequisitionsQuery,
+  Requisition,
+  RequisitionDetail,
+  RequisitionFull,
+  UpdateRequisitionBody,
+} from '../schemas';
+import {
+  changeStatus,
+  createRequisition as putRequisition,
+  getRequisitionWithHistory,
+  queryRequisitionsByStatus,
+  reqHeadcount,
+  reqStageCount,
+  reqVersion,
+  SYSTEM,
+  toRequisition,
+  updateRequisitionFields,
+  type ReqActor,
+  type ReqStatusChange,
+  type RequisitionItem,
+} from '../store/requisitions';
 import { getStats } from '../store/stats';
-import type { Principal } from './principal';
+import { actorOf, type Principal } from './principal';
+import { checkReason } from './requisition-rules';
+
+/** The service itself, for tools that act without a token or a session (the admin CLI). */
+export interface SystemPrincipal {
+  kind: 'system';
+  tenantId: string;
+}
+export type RequisitionCaller = Principal | SystemPrincipal;
+
+const actorOfCaller = (p: RequisitionCaller): ReqActor => (p.kind === 'system' ? SYSTEM : actorOf(p));
 
 export interface RequisitionPage {
   items: Requisition[];
@@ -15,4 +52,74 @@ export const listRequisitions = (p: Principal, q: ListRequisitionsQuery): Promis
 export async function requisitionPage(tenantId: string, q: ListRequisitionsQuery, counters = getStats(tenantId)): Promise<RequisitionPage> {
   const [items, stats] = await Promise.all([queryRequisitionsByStatus(tenantId, q.status, q.limit), counters]);
   return { items: items.map(toRequisition), count: stats.reqStatus(q.status) };
+}
+
+/** The ETag of a requisition's version: it changes with every field or status change. */
+export const etagOf = (item: RequisitionItem) => `"${reqVersion(item)}"`;
+
+/** The version an If-Match names: `*` (or no header) checks nothing; anything unknown matches no version. */
+export function versionOfIfMatch(ifMatch: string | undefined): number | undefined {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
+  const m = /^\s*"(\d{1,10})"\s*$/.exec(ifMatch);
+  return m ? Number(m[1]) : -1;
+}
+
+export function toRequisitionFull(item: RequisitionItem): RequisitionFull {
+  const base = toRequisition(item);
+  return {
+    ...base,
+    headcount: reqHeadcount(item),
+    hires: reqStageCount(item, 'placed'),
+    updated_at: typeof item.updated_at === 'string' ? item.updated_at : base.created_at,
+  };
+}
+
+const toChange = (c: ReqStatusChange) => ({ from: c.from, to: c.to, reason: c.reason, actor: c.actor, at: c.at });
+
+/** Create a requisition: no read, one transaction. The admin CLI calls this too. */
+export async function createRequisition(principal: RequisitionCaller, input: CreateRequisitionBody): Promise<RequisitionFull> {
+  const created = await putRequisition(principal.tenantId, {
+    title: input.title,
+    ...(input.department !== undefined && { department: input.department }),
+    ...(input.location !== undefined && { location: input.location }),
+    ...(input.job_type !== undefined && { job_type: input.job_type }),
+    status: input.status,
+    headcount: input.headcount,
+    actor: actorOfCaller(principal),
+  });
+  return { ...created, headcount: input.headcount, hires: 0, updated_at: created.created_at };
+}
+
+/** One requisition with its status history: one Query over the requisition's sort-key range. */
+export async function getRequisition(principal: RequisitionCaller, id: string): Promise<{ requisition: RequisitionDetail; etag: string }> {
+  const found = await getRequisitionWithHistory(principal.tenantId, id);
+  if (!found) throw new NotFoundError('requisition');
+  return { requisition: { ...toRequisitionFull(found.item), status_history: found.history.map(toChange) }, etag: etagOf(found.item) };
+}
+
+/** Change fields; `ifMatch` (the If-Match header) must name the current version when given. */
+export async function updateRequisition(
+  principal: RequisitionCaller,
+  id: string,
+  input: UpdateRequisitionBody,
+  ifMatch?: string,
+): Promise<{ requisition: RequisitionFull; etag: string }> {
+  const ifVersion = versionOfIfMatch(ifMatch);
+  if (ifVersion === -1) throw new StaleRequisitionError();
+  const { item } = await updateRequisitionFields(principal.tenantId, id, input, { ifVersion, actor: actorOfCaller(principal) });
+  return { requisition: toRequisitionFull(item), etag: etagOf(item) };
+}
+
+/**
+ * Change the status along the published matrix. The reason is checked before anything is read;
+ * `from_status`, the no-op and the matrix are judged on the requisition as it is.
+ */
+export async function changeRequisitionStatus(
+  principal: RequisitionCaller,
+  id: string,
+  input: ChangeRequisitionStatusBody,
+): Promise<{ requisition: RequisitionFull; etag: string }> {
+  const reason = checkReason(input.status, input.reason);
+  const { item } = await changeStatus(principal.tenantId, id, input.status, { reason, fromStatus: input.from_status, actor: actorOfCaller(principal) });
+  return { requisition: toRequisitionFull(item), etag: etagOf(item) };
 }

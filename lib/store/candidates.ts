@@ -22,6 +22,7 @@ import {
   type PageKeyShape,
 } from './table';
 import { stageMovePut, type ActorRef } from './stage-history';
+import { reqCounterWrite } from './requisitions';
 import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged, type Thresholds } from './stuck';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
 import { $add, $remove, update } from './update';
@@ -80,24 +81,32 @@ const counterUpdate = (
   };
 };
 
-/** Insert a candidate and bump the counters; fails with NotFoundError if the requisition vanished. */
-export async function insertCandidate(tenantId: string, c: CandidateRecord): Promise<void> {
+/**
+ * Insert a candidate and bump the counters. A requisition must be open (`reqSeen` is it as the
+ * caller read it); one created straight into `placed` counts as a hire and may fill it.
+ */
+export async function insertCandidate(tenantId: string, c: CandidateRecord, reqSeen?: Item): Promise<void> {
   const stageCounter = counter.stage(c.stage);
-  const transactItems = (thresholds: Thresholds) => [
-    {
-      Put: {
-        TableName: tableName,
-        Item: candidateItem(tenantId, c, thresholds),
-        ConditionExpression: 'attribute_not_exists(PK)',
+  let seen = reqSeen;
+  const transactItems = (thresholds: Thresholds) => {
+    const req = c.req_id
+      ? reqCounterWrite(tenantId, c.req_id, { c_total: 1, [stageCounter]: 1 }, { mustBeOpen: true, placing: c.stage === 'placed', seen, at: c.created_at })
+      : undefined;
+    return [
+      {
+        Put: {
+          TableName: tableName,
+          Item: candidateItem(tenantId, c, thresholds),
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
       },
-    },
-    counterUpdate(keys.stats(tenantId), { total: 1, [stageCounter]: 1 }, false, thresholdsUnchanged(thresholds)),
-    ...(c.req_id
-      ? [counterUpdate(keys.requisition(tenantId, c.req_id), { c_total: 1, [stageCounter]: 1 }, true)]
-      : []),
-    // Created straight into `placed`: the placement exists as it does after a move there.
-    ...(c.stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, c, c.created_at) } }] : []),
-  ];
+      counterUpdate(keys.stats(tenantId), { total: 1, [stageCounter]: 1, ...req?.stats }, false, thresholdsUnchanged(thresholds)),
+      ...(req ? [req.update] : []),
+      // Created straight into `placed`: the placement exists as it does after a move there.
+      ...(c.stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, c, c.created_at) } }] : []),
+      ...(req?.extra ?? []),
+    ];
+  };
   for (let attempt = 1; ; attempt++) {
     try {
       await ddb.send(new TransactWriteCommand({ TransactItems: transactItems(believedThresholds(tenantId)) }));
@@ -106,9 +115,13 @@ export async function insertCandidate(tenantId: string, c: CandidateRecord): Pro
       const reasons = cancellationReasons(err);
       if (!reasons) throw err;
       if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new ConflictError('candidate id already exists');
-      if (reasons[2]?.Code === 'ConditionalCheckFailed') throw new NotFoundError('requisition');
+      if (c.req_id && reasons[2]?.Code === 'ConditionalCheckFailed') {
+        // The requisition is gone, closed, full or just filled: decide again on what was seen.
+        seen = itemSeen(reasons[2]);
+        if (!seen) throw new NotFoundError('requisition');
+      }
       // The stuck thresholds changed since this container last saw them: retry with the new ones.
-      if (reasons[1]?.Code === 'ConditionalCheckFailed') learnThresholds(tenantId, itemSeen(reasons[1]));
+      else if (reasons[1]?.Code === 'ConditionalCheckFailed') learnThresholds(tenantId, itemSeen(reasons[1]));
       else if (!isTransactionConflict(reasons)) throw err;
       if (attempt >= MAX_ATTEMPTS) throw new ConflictError('too many concurrent writes; try again');
       await backoff(attempt);
@@ -138,6 +151,8 @@ export async function moveCandidate(
   opts: { actor?: ActorRef; fromStage?: Stage } = {},
 ): Promise<{ before: Item; after?: Item }> {
   let current = await getCandidate(tenantId, id);
+  // The requisition as a failed placement condition saw it (none read up front: most moves are not hires).
+  let reqSeen: Item | undefined;
   for (let attempt = 1; ; attempt++) {
     if (!current) throw new NotFoundError('candidate');
     const from = candidateStage(current);
@@ -158,6 +173,8 @@ export async function moveCandidate(
     const stuck = stuckAttrs(tenantId, thresholds, { id, stage, stage_entered_at: at });
     Object.assign(after, stuck.set);
     for (const attr of stuck.remove) delete after[attr];
+    // A move into placed is a hire: it may fill the requisition, and never exceeds its headcount.
+    const hire = reqId && stage === 'placed' ? reqCounterWrite(tenantId, reqId, deltas, { placing: true, seen: reqSeen, at }) : undefined;
     try {
       await ddb.send(
         new TransactWriteCommand({
@@ -186,10 +203,11 @@ export async function moveCandidate(
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
             },
-            counterUpdate(keys.stats(tenantId), deltas, false, thresholdsUnchanged(thresholds)),
-            ...(reqId ? [counterUpdate(keys.requisition(tenantId, reqId), deltas)] : []),
+            counterUpdate(keys.stats(tenantId), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
+            ...(hire ? [hire.update] : reqId ? [counterUpdate(keys.requisition(tenantId, reqId), deltas)] : []),
             ...(stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, current, at) } }] : []),
             stageMovePut(tenantId, { candidate_id: id, from_stage: from, to_stage: stage, at, actor: opts.actor ?? null }),
+            ...(hire?.extra ?? []),
           ],
         }),
       );
@@ -204,6 +222,9 @@ export async function moveCandidate(
       } else if (reasons[1]?.Code === 'ConditionalCheckFailed') {
         // The stuck thresholds changed since this container last saw them: use the new ones.
         learnThresholds(tenantId, itemSeen(reasons[1]));
+      } else if (hire && reasons[2]?.Code === 'ConditionalCheckFailed') {
+        // The hire would fill the requisition, or exceed it, or someone filled it first.
+        reqSeen = itemSeen(reasons[2]);
       } else if (!isTransactionConflict(reasons)) {
         throw err;
       }
@@ -366,7 +387,7 @@ export interface ProfilePatch {
   phone?: string | null;
   resume_url?: string | null;
   /** A new requisition (its title is denormalized onto the candidate), or null for none. */
-  requisition?: { id: string; title: string } | null;
+  requisition?: { id: string; title: string; item?: Item } | null;
 }
 
 const PROFILE_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;
@@ -384,6 +405,7 @@ export async function updateCandidateProfile(
   now: () => string,
 ): Promise<{ before: Item; after?: Item }> {
   let current = await getCandidate(tenantId, id);
+  let reqSeen = patch.requisition?.item;
   for (let attempt = 1; ; attempt++) {
     if (!current) throw new NotFoundError('candidate');
     const set: Record<string, unknown> = {};
@@ -412,6 +434,12 @@ export async function updateCandidateProfile(
     const after: Item = { ...current, ...set };
     for (const f of remove) delete after[f];
     const stageCounter = counter.stage(candidateStage(current));
+    // Moving onto another requisition needs it open; a placed candidate is a hire there too.
+    const onto =
+      reqChanges && newReq
+        ? reqCounterWrite(tenantId, newReq, { c_total: 1, [stageCounter]: 1 }, { mustBeOpen: true, placing: candidateStage(current) === 'placed', seen: reqSeen, at })
+        : undefined;
+    const ontoIndex = reqChanges && oldReq ? 2 : 1;
     const TransactItems = [
       {
         Update: {
@@ -429,7 +457,8 @@ export async function updateCandidateProfile(
         },
       },
       ...(reqChanges && oldReq ? [counterUpdate(keys.requisition(tenantId, oldReq), { c_total: -1, [stageCounter]: -1 })] : []),
-      ...(reqChanges && newReq ? [counterUpdate(keys.requisition(tenantId, newReq), { c_total: 1, [stageCounter]: 1 }, true)] : []),
+      ...(onto ? [onto.update, ...onto.extra] : []),
+      ...(onto && Object.keys(onto.stats).length ? [counterUpdate(keys.stats(tenantId), onto.stats)] : []),
     ];
     try {
       await ddb.send(new TransactWriteCommand({ TransactItems }));
@@ -437,8 +466,11 @@ export async function updateCandidateProfile(
     } catch (err) {
       const reasons = cancellationReasons(err);
       if (!reasons) throw err;
-      if (reasons.at(-1)?.Code === 'ConditionalCheckFailed' && reqChanges && newReq) throw new NotFoundError('requisition');
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') {
+      if (onto && reasons[ontoIndex]?.Code === 'ConditionalCheckFailed') {
+        // Gone, no longer open, full or just filled: decide again on what the condition saw.
+        reqSeen = itemSeen(reasons[ontoIndex]);
+        if (!reqSeen) throw new NotFoundError('requisition');
+      } else if (reasons[0]?.Code === 'ConditionalCheckFailed') {
         current = itemSeen(reasons[0]) ?? (await getCandidate(tenantId, id));
       } else if (!isTransactionConflict(reasons)) {
         throw err;

@@ -9,10 +9,15 @@ import { queryAll, tableName } from './client';
 import { type Item, oneOf, str } from './codec';
 import { keys } from './table';
 
-/** Who made a change: an API token (its id) or a workspace user (their id). */
+/**
+ * Who made a change: an API token (its id, and its name when known) or a workspace user (their
+ * id, and their email when known). Records made before names were kept carry the id alone.
+ */
 export interface ActorRef {
   type: 'token' | 'user';
   id: string;
+  name?: string;
+  email?: string;
 }
 
 export interface StageMove {
@@ -37,6 +42,8 @@ export function stageMovePut(tenantId: string, move: StageMove) {
         to_stage: move.to_stage,
         at: move.at,
         ...(move.actor && { actor_type: move.actor.type, actor_id: move.actor.id }),
+        ...(move.actor?.name !== undefined && { actor_name: move.actor.name }),
+        ...(move.actor?.email !== undefined && { actor_email: move.actor.email }),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
@@ -51,7 +58,12 @@ const stageMoveFromItem = (item: Item): StageMove => ({
   at: str(item, 'at', 'stage_move'),
   actor:
     item.actor_type === 'token' || item.actor_type === 'user'
-      ? { type: item.actor_type, id: str(item, 'actor_id', 'stage_move') }
+      ? {
+          type: item.actor_type,
+          id: str(item, 'actor_id', 'stage_move'),
+          ...(typeof item.actor_name === 'string' && { name: item.actor_name }),
+          ...(typeof item.actor_email === 'string' && { email: item.actor_email }),
+        }
       : null,
 });
 

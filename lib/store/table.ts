@@ -81,6 +81,17 @@ export const keys = {
   loginFailPartition: (emailDigest: string) => loginFailPartition(emailDigest),
   session: (digest: string): Key => ({ PK: `SESSION#${digest}`, SK: 'SESSION' }),
   requisition: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `REQ#${id}` }),
+  /**
+   * A requisition's status changes, one immutable item each, right after the requisition in
+   * sort order and numbered by the version the change made, so one Query reads the requisition
+   * with its history and a change can never be recorded twice.
+   */
+  reqStatusChange: (tenantId: string, reqId: string, version: number): Key => ({
+    PK: t(tenantId),
+    SK: `REQ#${reqId}#H#${String(version).padStart(10, '0')}`,
+  }),
+  /** The requisition item and its status changes. */
+  reqWithHistoryPrefix: (reqId: string) => `REQ#${reqId}`,
   candidate: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `CAND#${id}` }),
   /** A placement record, written in the same transaction as the move to `placed`. */
   placement: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `PLACEMENT#${id}` }),

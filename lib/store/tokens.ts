@@ -13,6 +13,8 @@ export interface TokenGrant {
   tenant_id: string;
   tenant_slug: string;
   scopes: Scope[];
+  /** The token's name, for the actor in history; absent on tokens made before it was kept here. */
+  token_name?: string;
   /** The token's API key value in the usage plan (deployed only): the authorizer's usageIdentifierKey. */
   usage_key?: string;
 }
@@ -43,6 +45,7 @@ export async function createToken(
               token_id: id,
               tenant_id: tenant.id,
               tenant_slug: tenant.slug,
+              token_name: name,
               scopes,
               ...(usageKey && { usage_key: usageKey.value }),
             },
@@ -80,12 +83,14 @@ export async function findTokenGrant(digest: string): Promise<TokenGrant | undef
 /** The lookup item's codec. */
 function tokenGrantFromItem(item: Item): TokenGrant {
   const usage_key = optStr(item, 'usage_key', 'token_lookup');
+  const token_name = optStr(item, 'token_name', 'token_lookup');
   return {
     token_id: str(item, 'token_id', 'token_lookup'),
     tenant_id: str(item, 'tenant_id', 'token_lookup'),
     tenant_slug: str(item, 'tenant_slug', 'token_lookup'),
     scopes: listOf(item, 'scopes', SCOPES, 'token_lookup'),
     ...(usage_key !== undefined && { usage_key }),
+    ...(token_name !== undefined && { token_name }),
   };
 }
 

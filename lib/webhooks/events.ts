@@ -25,6 +25,8 @@ export interface WebhookEvent {
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement'] } } } },
+  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
+  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
 ];
 
 export const eventId = (streamEventId: string, type: string) =>
@@ -42,11 +44,77 @@ const PROFILE_FIELDS = [
   ['req_id', 'reqId'],
 ] as const;
 
+/** Requisition fields whose change is a requisition.updated, with their names in event data. */
+const REQ_FIELDS = [
+  ['title', 'title'],
+  ['department', 'department'],
+  ['location', 'location'],
+  ['job_type', 'jobType'],
+  ['headcount', 'headcount'],
+] as const;
+
+/** The actor a requisition item or status record names (lib/store/requisitions.ts actorAttrs). */
+const actorOfImage = (i: Image) =>
+  i.actor_type === 'token' || i.actor_type === 'user'
+    ? {
+        type: i.actor_type,
+        id: i.actor_id,
+        ...(typeof i.actor_name === 'string' && { name: i.actor_name }),
+        ...(typeof i.actor_email === 'string' && { email: i.actor_email }),
+      }
+    : { type: 'system' };
+
+/** A tenant partition key `T#<id>` names the tenant of items written before they carried tenant_id. */
+const tenantOf = (i: Image) => (typeof i.tenant_id === 'string' ? i.tenant_id : String(i.PK ?? '').replace(/^T#/, ''));
+
+function requisitionEvents(record: DynamoDBRecord, after: Image, before: Image | undefined): WebhookEvent[] {
+  const make = (type: EventType, timestamp: string, data: Record<string, unknown>): WebhookEvent => ({
+    id: eventId(record.eventID!, type),
+    type,
+    tenantId: tenantOf(after),
+    data,
+    timestamp,
+  });
+  if (after.type === 'requisition_status') {
+    // The first record (from none) is the creation, which requisition.created reports.
+    if (record.eventName !== 'INSERT' || after.from_status === undefined) return [];
+    return [
+      make('requisition.status_changed', after.at as string, {
+        reqId: after.req_id,
+        title: after.req_title,
+        from: after.from_status,
+        to: after.to_status,
+        reason: after.reason ?? null,
+        actor: actorOfImage(after),
+        changedAt: after.at,
+      }),
+    ];
+  }
+  const req = {
+    reqId: after.id,
+    title: after.title,
+    department: after.department ?? null,
+    location: after.location ?? null,
+    jobType: after.job_type ?? null,
+    headcount: after.headcount ?? null,
+    status: after.status,
+  };
+  if (record.eventName === 'INSERT') {
+    return [make('requisition.created', after.created_at as string, { ...req, actor: actorOfImage(after), createdAt: after.created_at })];
+  }
+  if (record.eventName !== 'MODIFY' || !before) return [];
+  // Counter and status writes change the item too; only a field change is an update.
+  const changed = REQ_FIELDS.filter(([field]) => (before[field] ?? null) !== (after[field] ?? null)).map(([, name]) => name);
+  if (!changed.length) return [];
+  return [make('requisition.updated', after.updated_at as string, { ...req, changed, actor: actorOfImage(after), updatedAt: after.updated_at })];
+}
+
 /** Events a stream record stands for; none for records that are not event sources. */
 export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
   const after = image(record.dynamodb?.NewImage);
   const before = image(record.dynamodb?.OldImage);
   if (!after || !record.eventID) return [];
+  if (after.type === 'requisition' || after.type === 'requisition_status') return requisitionEvents(record, after, before);
   const make = (type: EventType, timestamp: string, data: Record<string, unknown>): WebhookEvent => ({
     id: eventId(record.eventID!, type),
     type,

@@ -5,13 +5,34 @@
  * and test/unit/webhook-payloads.test.ts holds the two together.
  */
 import * as z from 'zod/mini';
-import { ENDPOINT_DISABLED_EVENT, EVENT_TYPES, STAGES, TEST_EVENT, type EventType } from '../model';
+import { ENDPOINT_DISABLED_EVENT, EVENT_TYPES, REQ_STATUSES, STAGES, TEST_EVENT, type EventType } from '../model';
 import { PREVIOUS_SIGNATURE_HEADER } from './sign';
 
 const at = z.iso.datetime();
 const stage = z.enum(STAGES);
 const reqId = z.nullable(z.uuid());
 const reqTitle = z.nullable(z.string());
+
+const reqStatus = z.enum(REQ_STATUSES);
+/** Who made a requisition change: a token (id, name), a user (id, email), or the service (`system`). */
+const actor = z.strictObject({
+  type: z.enum(['token', 'user', 'system']),
+  id: z.optional(z.string()),
+  name: z.optional(z.string()),
+  email: z.optional(z.string()),
+});
+/** The requisition as every requisition event carries it. */
+const requisition = {
+  reqId: z.uuid(),
+  title: z.string(),
+  department: z.nullable(z.string()),
+  location: z.nullable(z.string()),
+  jobType: z.nullable(z.string()),
+  headcount: z.nullable(z.int()),
+  status: reqStatus,
+};
+/** Requisition fields whose change is a requisition.updated, by their names in event data. */
+export const REQ_EVENT_FIELDS = ['title', 'department', 'location', 'jobType', 'headcount'] as const;
 
 /** `data` of each event type, as lib/webhooks/events.ts and the delivery function build it. */
 export const EVENT_DATA = {
@@ -33,6 +54,23 @@ export const EVENT_DATA = {
   'offer.sent': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, sentAt: at }),
   'offer.accepted': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, acceptedAt: at }),
   'placement.created': z.strictObject({ placementId: z.uuid(), candidateId: z.uuid(), name: z.string(), reqId, reqTitle, placedAt: at }),
+  'requisition.created': z.strictObject({ ...requisition, actor, createdAt: at }),
+  'requisition.updated': z.strictObject({
+    ...requisition,
+    /** The fields this change touched, by these names. */
+    changed: z.array(z.enum(REQ_EVENT_FIELDS)),
+    actor,
+    updatedAt: at,
+  }),
+  'requisition.status_changed': z.strictObject({
+    reqId: z.uuid(),
+    title: z.string(),
+    from: reqStatus,
+    to: reqStatus,
+    reason: z.nullable(z.string()),
+    actor,
+    changedAt: at,
+  }),
   [TEST_EVENT]: z.strictObject({ webhookId: z.uuid(), message: z.string() }),
   [ENDPOINT_DISABLED_EVENT]: z.strictObject({ webhookId: z.uuid(), reason: z.string(), disabledAt: at }),
 } satisfies Record<EventType | typeof TEST_EVENT | typeof ENDPOINT_DISABLED_EVENT, z.ZodMiniType>;
@@ -45,6 +83,10 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
   'offer.sent': 'A candidate moved to offer_sent, or was created in it',
   'offer.accepted': 'A candidate moved to offer_accepted, or was created in it',
   'placement.created': 'A candidate moved to placed, or was created in it; a placement record was written',
+  'requisition.created': 'A requisition was created (POST /api/v1/requisitions or the admin CLI)',
+  'requisition.updated': "A requisition's title, department, location, job_type or headcount changed (PATCH /api/v1/requisitions/{id}); `changed` names them",
+  'requisition.status_changed':
+    'A requisition changed status (POST /api/v1/requisitions/{id}/status, or `filled` by itself when a placement reached its headcount, actor `system`); never a no-op',
   [TEST_EVENT]: 'The test operation (POST /api/webhooks/{id}/test); not subscribable',
   [ENDPOINT_DISABLED_EVENT]: 'The service disabled another endpoint of the workspace; sent to every other active endpoint, not subscribable',
 };

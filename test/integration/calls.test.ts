@@ -115,6 +115,38 @@ it('list and write routes cost a small fixed number of calls', async () => {
   expect((await callsFor(token, 'GET', '/api/v1/requisitions')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
 });
 
+it('requisition routes: each write is at most one read and one transaction or conditional write; one read with its history is one Query', async () => {
+  const t = await stack.tenant();
+  const token = await t.token(['*']);
+  const counted = async (method: string, path: string, body?: unknown) => {
+    sent.length = 0;
+    const res = await stack.call(method, path, { token, body });
+    expect(res.status, res.text).toBeLessThan(300);
+    return { commands: [...sent], body: res.body };
+  };
+  await stack.call('GET', '/api/v1/requisitions', { token }); // warm the authorizer cache
+  // Create: the requisition, its first history record and the status counter in one transaction.
+  const created = await counted('POST', '/api/v1/requisitions', { title: 'Counted', headcount: 2 });
+  expect(created.commands).toEqual(['TransactWriteItemsCommand']);
+  const id = created.body.data.id;
+  // One requisition with its status history: one Query over its sort-key range.
+  expect((await counted('GET', `/api/v1/requisitions/${id}`)).commands).toEqual(['QueryCommand']);
+  // Edit: a read, then one conditional UpdateItem.
+  expect((await counted('PATCH', `/api/v1/requisitions/${id}`, { title: 'Counted 2' })).commands).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+  // Status change: a read, then one transaction; a no-op: the read alone.
+  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'on_hold', reason: 'Budget' })).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'on_hold', reason: 'Budget' })).commands).toEqual(['GetItemCommand']);
+  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'open' })).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  // A hire below the headcount: the move's read and transaction, as any move.
+  const a = (await counted('POST', '/api/v1/candidates', { name: 'A', req_id: id, stage: 'onboarding' })).body.data.id;
+  const b = (await counted('POST', '/api/v1/candidates', { name: 'B', req_id: id, stage: 'onboarding' })).body.data.id;
+  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: a, stage: 'placed' })).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  // The hire that fills it: the optimistic transaction is cancelled by its condition, which
+  // hands back the requisition, and the second one fills it; no extra read.
+  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: b, stage: 'placed' })).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
+  expect((await counted('GET', `/api/v1/requisitions/${id}`)).body.data).toMatchObject({ status: 'filled', hires: 2 });
+});
+
 it('console routes cost a small fixed number of calls, the session authorizer\'s GetItem included', async () => {
   const t = await stack.tenant();
   const admin = await t.user('admin');

@@ -88,8 +88,8 @@ describe('GET /api/v1/candidates/{id}', () => {
     expect(h[1].exited_at).toBe(h[2].entered_at);
     expect(h[2].exited_at).toBeNull();
     expect(h[2].entered_at).toBe(res.body.data.updated_at);
-    expect(h[1].actor).toEqual({ type: 'token', id: tokenId });
-    expect(h[2].actor).toEqual({ type: 'token', id: tokenId });
+    expect(h[1].actor).toEqual({ type: 'token', id: tokenId, name: 'test' });
+    expect(h[2].actor).toEqual({ type: 'token', id: tokenId, name: 'test' });
   });
 
   it('writes exactly one history item per move when moves race', async () => {
@@ -211,8 +211,8 @@ describe('PATCH /api/v1/candidates/{id}', () => {
     const theirReq = (await createRequisition(other.id, { title: 'Theirs', status: 'open' })).id;
     const mine = await create({ name: 'Mine' });
     const res = await patch(mine, { req_id: theirReq });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'req_id names no requisition in this workspace', code: 'invalid_field', field: 'req_id' });
   });
 
   it.each([

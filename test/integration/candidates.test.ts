@@ -31,10 +31,10 @@ describe('POST /api/v1/candidates', () => {
     expect(res.body.data).toMatchObject({ stage: 'interviewed', req_id: reqId, req_title: 'Backend Engineer' });
   });
 
-  it('answers 404 for a req_id that is not in the tenant', async () => {
+  it('answers 400 on req_id for a req_id that is not in the tenant', async () => {
     const res = await create({ name: 'X', req_id: '0192f1a0-0000-7000-8000-00000000dead' });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'req_id names no requisition in this workspace', code: 'invalid_field', field: 'req_id' });
   });
 
   it.each([

@@ -122,7 +122,7 @@ describe('codes from the domain', () => {
   });
 
   it('an unknown resource named by a field: not_found with that field', async () => {
-    const res = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Ada', req_id: randomUUID() } });
+    const res = await stack.call('GET', `/api/v1/candidates?req_id=${randomUUID()}`, { token });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
   });

@@ -141,10 +141,10 @@ describe("tenant B cannot change tenant A's data", () => {
     expect(await viewOf(tokenA)).toEqual(snapshot);
   });
 
-  it("POST /candidates with A's req_id -> 404, and A's counts are unchanged", async () => {
+  it("POST /candidates with A's req_id -> 400 on req_id, and A's counts are unchanged", async () => {
     const res = await stack.call('POST', '/api/v1/candidates', { token: tokenB, body: { name: 'Intruder', req_id: reqA } });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'requisition not found', code: 'not_found', field: 'req_id' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'req_id names no requisition in this workspace', code: 'invalid_field', field: 'req_id' });
     expect(await viewOf(tokenA)).toEqual(snapshot);
     const bView = await get('/api/v1/candidates', tokenB);
     expect(bView.body.count).toBe(0);

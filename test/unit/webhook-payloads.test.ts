@@ -22,6 +22,15 @@ const candidate = (over: Img = {}): Img => ({
   email: 'zoe@example.com', stage: 'applied', req_id: REQ, req_title: 'Backend Engineer',
   created_at: T0, updated_at: T0, stage_entered_at: T0, ...over,
 });
+const requisition = (over: Img = {}): Img => ({
+  PK: `T#${TENANT}`, SK: `REQ#${REQ}`, type: 'requisition', tenant_id: TENANT, id: REQ, title: 'Backend Engineer',
+  department: 'Engineering', job_type: 'direct_hire', status: 'open', headcount: 2, fill_at: 1, version: 1,
+  actor_type: 'token', actor_id: '01900000-0000-7000-8000-0000000000b1', actor_name: 'ATS sync', created_at: T0, updated_at: T0, ...over,
+});
+const reqStatus = (over: Img = {}): Img => ({
+  PK: `T#${TENANT}`, SK: `REQ#${REQ}#H#0000000002`, type: 'requisition_status', tenant_id: TENANT, req_id: REQ, req_title: 'Backend Engineer',
+  version: 2, to_status: 'open', at: T1, actor_type: 'user', actor_id: '01900000-0000-7000-8000-0000000000b2', actor_email: 'lee@example.com', ...over,
+});
 let seq = 0;
 const record = (eventName: 'INSERT' | 'MODIFY', newImage: Img, oldImage?: Img): DynamoDBRecord => ({
   eventID: `e-${++seq}`,
@@ -44,6 +53,10 @@ const RECORDS = [
     PK: `T#${TENANT}`, SK: 'PLACEMENT#p1', type: 'placement', id: '01900000-0000-7000-8000-0000000000f1', tenant_id: TENANT,
     candidate_id: CAND, candidate_name: 'Zoë Ådahl', req_id: REQ, req_title: 'Backend Engineer', placed_at: T1, created_at: T1,
   }),
+  record('INSERT', requisition()),
+  record('MODIFY', requisition({ title: 'Staff Backend Engineer', headcount: 3, updated_at: T1, version: 2 }), requisition()),
+  record('INSERT', reqStatus({ from_status: 'open', to_status: 'on_hold', reason: 'Budget review' })),
+  record('INSERT', reqStatus({ from_status: 'open', to_status: 'filled', actor_type: 'system', actor_id: undefined, actor_name: undefined })),
 ];
 
 describe('published webhook payloads', () => {

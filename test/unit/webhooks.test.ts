@@ -170,7 +170,7 @@ describe('eventsFromRecord', () => {
 
   it('other item types and other operations -> nothing', () => {
     const others: DynamoDBRecord[] = [
-      record('INSERT', { PK: `T#${TENANT}`, SK: 'REQ#1', type: 'requisition', tenant_id: TENANT, id: '1', status: 'open' }),
+      // A requisition write that changes no field (a status or a counter): its history record is the event.
       record(
         'MODIFY',
         { PK: `T#${TENANT}`, SK: 'REQ#1', type: 'requisition', tenant_id: TENANT, id: '1', status: 'filled' },
@@ -390,10 +390,12 @@ describe('STREAM_FILTER_PATTERNS with matchesPattern', () => {
     expect(passes(record('INSERT', placement()))).toBe(true);
   });
 
-  it('rejects requisitions, stats, tokens, webhooks, placement MODIFY and every REMOVE', () => {
+  it('rejects stats, tokens, webhooks, placement MODIFY and every REMOVE; lets requisitions and their status records through', () => {
     const req = { PK: `T#${TENANT}`, SK: 'REQ#1', type: 'requisition', tenant_id: TENANT, id: '1', status: 'open' };
-    expect(passes(record('INSERT', req))).toBe(false);
-    expect(passes(record('MODIFY', { ...req, status: 'filled' }, req))).toBe(false);
+    expect(passes(record('INSERT', req))).toBe(true);
+    expect(passes(record('MODIFY', { ...req, status: 'filled' }, req))).toBe(true);
+    expect(passes(record('INSERT', { PK: `T#${TENANT}`, SK: 'REQ#1#H#0000000002', type: 'requisition_status', tenant_id: TENANT }))).toBe(true);
+    expect(passes(record('REMOVE', undefined, req))).toBe(false);
     expect(passes(record('MODIFY', { PK: `T#${TENANT}`, SK: 'STATS', n_applied: 2 }, { PK: `T#${TENANT}`, SK: 'STATS', n_applied: 1 }))).toBe(false);
     expect(passes(record('INSERT', { PK: 'TOKEN#abc', SK: 'TOKEN', type: 'token', tenant_id: TENANT }))).toBe(false);
     expect(passes(record('INSERT', { PK: `T#${TENANT}`, SK: 'TOKEN#1', type: 'token', tenant_id: TENANT }))).toBe(false);

@@ -50,7 +50,7 @@ describe('unknown routes', () => {
     ['DELETE', '/api/v1/candidates'],
     ['PUT', '/api/v1/candidates'],
     ['PATCH', '/api/v1/candidates'],
-    ['POST', '/api/v1/requisitions'],
+    ['DELETE', '/api/v1/requisitions'],
     ['DELETE', '/api/v1/pipeline'],
     ['PUT', '/api/v1/pipeline'],
     ['OPTIONS', '/api/v1/candidates'],

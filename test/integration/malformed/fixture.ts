@@ -108,6 +108,8 @@ export function validBody(r: Route): unknown {
   // A wrong current password: the handler checks it (cheap for cheapUser) and changes nothing.
   if (r.path === '/api/session/password') return { current_password: `not ${PASSWORD}`, new_password: 'a brand new long password' };
   if (r.path.endsWith('/candidates') || r.path === '/api/v1/candidates/{id}') return { name: 'Valid Body' };
+  if (r.path === '/api/v1/requisitions' || r.path === '/api/v1/requisitions/{id}') return { title: 'Valid Body' };
+  if (r.path === '/api/v1/requisitions/{id}/status') return { status: 'open' };
   if (r.path.endsWith('/pipeline')) return { candidate_id: randomUUID(), stage: 'placed' };
   if (r.path === '/api/session') return { email: loginUser.email, password: PASSWORD };
   if (r.path === '/api/tokens') return { name: 'Valid Body', scopes: ['pipeline:read'] };

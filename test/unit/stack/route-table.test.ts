@@ -13,11 +13,11 @@ describe('route table drives the stack', () => {
   const pipelineRoute = ROUTES.find((r) => r.handler === 'get-pipeline')!;
 
   it('a route with a path parameter becomes a nested {id} resource with its method', () => {
-    const extra: Route = { ...pipelineRoute, path: `${API_PREFIX}/requisitions/{id}` };
+    const extra: Route = { ...pipelineRoute, path: `${API_PREFIX}/pipeline/{id}` };
     const res = synthWithout([...ROUTES, extra]);
     expect(Object.values(res).some((r) => r.Type === 'AWS::ApiGateway::Resource' && r.Properties.PathPart === '{id}')).toBe(true);
     const keys = [...methods(res).keys()];
-    expect(keys).toContain(`GET ${API_PREFIX}/requisitions/{id}`);
+    expect(keys).toContain(`GET ${API_PREFIX}/pipeline/{id}`);
     expect(keys).toHaveLength(ROUTES.length + 1);
     // Same module, same function: no duplicate bundle.
     expect(appFunctions(res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + extraFunctionCount());
