@@ -35,13 +35,32 @@ export interface Endpoint {
 
 const ENTITY = 'webhook';
 
+/**
+ * The event types that existed before the requisition events were added. An endpoint stored
+ * before then with all of them was subscribed to "all" (the only way to get them all), so it
+ * reads as an all-events endpoint and gets the types added since.
+ */
+const TYPES_BEFORE_REQUISITIONS: readonly EventType[] = EVENT_TYPES.filter((t) => !t.startsWith('requisition.'));
+
+/**
+ * An endpoint subscribed to every event type is an all-events endpoint: it is stored with
+ * `all_events` and reads back with every type there is then, so event types added in a later
+ * release reach it without an edit.
+ */
+const allEventsOf = (events: readonly EventType[]) => EVENT_TYPES.every((t) => events.includes(t));
+const storedEvents = (i: Item): EventType[] => {
+  const events = listOf(i, 'events', EVENT_TYPES, ENTITY);
+  const all = i.all_events === true || (i.all_events === undefined && TYPES_BEFORE_REQUISITIONS.every((t) => events.includes(t)));
+  return all ? [...EVENT_TYPES] : events;
+};
+
 /** The webhook endpoint item's codec. */
 export const endpointFromItem = (i: Item): Endpoint => ({
   id: str(i, 'id', ENTITY),
   tenant_id: str(i, 'tenant_id', ENTITY),
   url: str(i, 'url', ENTITY),
   secret: str(i, 'secret', ENTITY),
-  events: listOf(i, 'events', EVENT_TYPES, ENTITY),
+  events: storedEvents(i),
   active: bool(i, 'active', ENTITY),
   description: optStr(i, 'description', ENTITY) ?? null,
   created_at: str(i, 'created_at', ENTITY),
@@ -87,6 +106,7 @@ export async function putEndpoint(
         ...keys.webhook(tenantId, endpoint.id),
         type: 'webhook',
         ...Object.fromEntries(Object.entries(endpoint).filter(([, v]) => v !== null)),
+        all_events: allEventsOf(endpoint.events),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
@@ -121,7 +141,7 @@ export async function updateEndpoint(tenantId: string, id: string, changes: Endp
       new UpdateCommand({
         TableName: tableName,
         Key: keys.webhook(tenantId, id),
-        ...update({ ...changes, updated_at: nowIso(), ...reactivating }, exists),
+        ...update({ ...changes, ...(changes.events && { all_events: allEventsOf(changes.events) }), updated_at: nowIso(), ...reactivating }, exists),
         ReturnValues: 'ALL_NEW',
       }),
     );

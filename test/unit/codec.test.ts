@@ -68,6 +68,17 @@ describe('webhook entity codecs', () => {
     expect(storedEventFromItem({ event_id: 'e', event_type: 't', body: '{}', stored_at: 'x' })).toEqual({ event_id: 'e', event_type: 't', body: '{}', stored_at: 'x' });
   });
 
+  it('read an all-events endpoint with every event type there is, old ones included', async () => {
+    const { EVENT_TYPES } = await import('../../lib/model');
+    const before = EVENT_TYPES.filter((t) => !t.startsWith('requisition.'));
+    // Stored before the requisition events existed, with every type there was: all events.
+    expect(endpointFromItem({ ...endpoint, events: before }).events).toEqual([...EVENT_TYPES]);
+    expect(endpointFromItem({ ...endpoint, events: ['candidate.created'], all_events: true }).events).toEqual([...EVENT_TYPES]);
+    // A chosen subset stays that subset, then and now.
+    expect(endpointFromItem({ ...endpoint, events: before.slice(1) }).events).toEqual(before.slice(1));
+    expect(endpointFromItem({ ...endpoint, events: before, all_events: false }).events).toEqual(before);
+  });
+
   it('refuse a malformed item, naming the entity and the attribute', () => {
     expect(() => endpointFromItem({ ...endpoint, events: ['nope'] })).toThrow('corrupt webhook item: attribute events');
     expect(() => endpointFromItem({ ...endpoint, failure_count: '2' })).toThrow('corrupt webhook item: attribute failure_count');
