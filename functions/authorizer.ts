@@ -2,4 +2,4 @@
 import { authorizer } from '../lib/auth/authorizer';
 import { lambdaHandler } from '../lib/lambda';
 
-export const handler = lambdaHandler(authorizer);
+export const handler = lambdaHandler(authorizer, { resetKeys: true });

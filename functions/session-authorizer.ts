@@ -2,4 +2,4 @@
 import { sessionAuthorizer } from '../lib/auth/session-authorizer';
 import { lambdaHandler } from '../lib/lambda';
 
-export const handler = lambdaHandler(sessionAuthorizer);
+export const handler = lambdaHandler(sessionAuthorizer, { resetKeys: true });

@@ -10,11 +10,16 @@ import type { Context } from 'aws-lambda';
 import { logger } from './logger';
 import { metrics } from './metrics';
 
-export function lambdaHandler<E, R>(fn: (event: E, context: Context) => Promise<R>) {
+/**
+ * `resetKeys` for the functions that append keys (the authorizers: tenant, correlation id), so
+ * that one invocation's keys never reach the next one's lines. The stream and queue consumers
+ * append none, and must not reset: the local runtime runs them in the API's process, beside
+ * requests whose correlation id a reset would wipe.
+ */
+export function lambdaHandler<E, R>(fn: (event: E, context: Context) => Promise<R>, opts: { resetKeys?: boolean } = {}) {
   return (
     middy<E, R, Error, Context>()
-      // resetKeys: one invocation's keys (tenant, correlation id) never reach the next one's lines.
-      .use(injectLambdaContext(logger, { resetKeys: true }))
+      .use(injectLambdaContext(logger, { resetKeys: opts.resetKeys ?? false }))
       .use(logMetrics(metrics, { captureColdStartMetric: true }))
       .handler(fn)
   );

@@ -16,6 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { lambdaContext } from '../dev/events';
 import { dataDir, useLocalTable } from '../dev/runtime';
+import { routes } from '../lib/routes';
 
 /** An invocation stopped before it could reach a real receiver. */
 class Refused extends Error {}
@@ -48,8 +49,11 @@ const demoLogin = () => JSON.parse(demoFile('demo-login.json')) as { email: stri
 if (raw.includes('{{DEMO_PASSWORD}}')) raw = raw.replaceAll('{{DEMO_PASSWORD}}', demoLogin().password);
 // A time the replay route accepts whenever the sample runs (at most 14 days back).
 raw = raw.replaceAll('{{HOURS_AGO_6}}', new Date(Date.now() - 6 * 3_600_000).toISOString());
-/** Handlers whose writes the table's stream turns into webhook events. */
-const EVENT_SOURCES = ['create-candidate', 'change-stage'];
+/**
+ * Handlers whose writes the table's stream turns into webhook events: every API-token write
+ * (candidates, stage moves, requisitions).
+ */
+const EVENT_SOURCES: string[] = routes.filter((r) => r.auth === 'token' && r.access === 'write').map((r) => r.handler);
 const dryRun = name === 'webhook-fanout' && !send;
 const local = await useLocalTable();
 // The webhook functions need queues: a running npm start's, or in-process ones for this call

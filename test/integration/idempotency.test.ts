@@ -94,7 +94,7 @@ describe('POST /api/v1/candidates with Idempotency-Key', () => {
   it('does not keep failures: a 400/404 leaves the key free for a corrected retry', async () => {
     const key = randomUUID();
     const missingReq = await post({ name: 'Fails', req_id: randomUUID() }, key);
-    expect(missingReq.status).toBe(404);
+    expect(missingReq.status).toBe(400);
     const fixed = await post({ name: 'Fails' }, key);
     expect(fixed.status, fixed.text).toBe(201);
     expect(fixed.headers.get('idempotent-replayed')).toBeNull();
