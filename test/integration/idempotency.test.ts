@@ -39,9 +39,17 @@ async function candidatesNamed(tenantId: string, name: string) {
   const items = await queryAll({ ...prefixQuery(`T#${tenantId}`, 'CAND#'), ConsistentRead: true });
   return items.filter((i) => i.name === name);
 }
-/** Events of a type about one candidate, once the stream poller has had time to see them. */
+/**
+ * Events of a type about one candidate, once the stream has passed every earlier write: a marker
+ * candidate is created in the same tenant partition (whose stream records keep their order) and
+ * its event awaited, so a second event of an earlier write would have arrived by then.
+ */
 async function eventsAbout(id: string, type: string) {
-  await sleep(800);
+  const marker = await post({ name: `Marker ${randomUUID()}` });
+  expect(marker.status, marker.text).toBe(201);
+  const seen = () => events.some((e) => e.type === 'candidate.created' && (e.data as { candidateId?: string }).candidateId === marker.body.data.id);
+  for (const deadline = Date.now() + 20_000; !seen() && Date.now() < deadline; ) await sleep(50);
+  expect(seen(), 'the marker event never came through the stream').toBe(true);
   return events.filter((e) => e.type === type && (e.data as { candidateId?: string }).candidateId === id);
 }
 
