@@ -29,7 +29,11 @@ export interface FileAnswer {
   body: Buffer;
 }
 
-const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
+const isFile = (p: string) =>
+  stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 /** The answer for a GET/HEAD of `path` (already decoded of nothing: the raw URL path). */
 export async function consoleFile(dir: string, path: string): Promise<FileAnswer> {
@@ -53,7 +57,9 @@ export async function consoleFile(dir: string, path: string): Promise<FileAnswer
       return {
         status: 503,
         headers: { 'Content-Type': 'application/json', ...CONSOLE_SECURITY_HEADERS },
-        body: Buffer.from(JSON.stringify(errorBody('The console is not built yet; npm start builds it (or run npm run build:console)', 'internal_error'))),
+        body: Buffer.from(
+          JSON.stringify(errorBody('The console is not built yet; npm start builds it (or run npm run build:console)', 'internal_error')),
+        ),
       };
     }
   }

@@ -15,10 +15,42 @@ export const DEMO = {
   adminUserId: seedId('2026-01-05T09:00:00.000Z', 2),
   tenantId: seedId('2026-01-05T09:00:00.000Z', 1),
   requisitions: [
-    { id: seedId('2026-01-06T09:00:00.000Z', 11), title: 'Senior Backend Engineer', department: 'Engineering', location: 'Remote (EU)', job_type: 'direct_hire', status: 'open', headcount: 2 },
-    { id: seedId('2026-01-07T09:00:00.000Z', 12), title: 'Product Designer', department: 'Design', location: 'Berlin', job_type: 'direct_hire', status: 'open', headcount: 1 },
-    { id: seedId('2026-01-08T09:00:00.000Z', 13), title: 'Data Analyst', department: 'Analytics', location: 'New York', job_type: 'contract', status: 'open', headcount: 2 },
-    { id: seedId('2026-01-09T09:00:00.000Z', 14), title: 'Engineering Manager', department: 'Engineering', location: 'London', job_type: 'direct_hire', status: 'on_hold', headcount: 1 },
+    {
+      id: seedId('2026-01-06T09:00:00.000Z', 11),
+      title: 'Senior Backend Engineer',
+      department: 'Engineering',
+      location: 'Remote (EU)',
+      job_type: 'direct_hire',
+      status: 'open',
+      headcount: 2,
+    },
+    {
+      id: seedId('2026-01-07T09:00:00.000Z', 12),
+      title: 'Product Designer',
+      department: 'Design',
+      location: 'Berlin',
+      job_type: 'direct_hire',
+      status: 'open',
+      headcount: 1,
+    },
+    {
+      id: seedId('2026-01-08T09:00:00.000Z', 13),
+      title: 'Data Analyst',
+      department: 'Analytics',
+      location: 'New York',
+      job_type: 'contract',
+      status: 'open',
+      headcount: 2,
+    },
+    {
+      id: seedId('2026-01-09T09:00:00.000Z', 14),
+      title: 'Engineering Manager',
+      department: 'Engineering',
+      location: 'London',
+      job_type: 'direct_hire',
+      status: 'on_hold',
+      headcount: 1,
+    },
   ] satisfies { id: string; title: string; department: string; location: string; job_type: string; status: ReqStatus; headcount: number }[],
   /** [name, requisition index or -1, stage, days in stage] */
   candidates: [
@@ -38,4 +70,3 @@ export const DEMO = {
 };
 
 export const demoCandidateId = (i: number) => seedId(`2026-02-${String(i + 1).padStart(2, '0')}T10:00:00.000Z`, 100 + i);
-

@@ -104,7 +104,10 @@ export async function startDevReceiver(opts: {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { dataDir } = await import('./runtime');
-  const secrets = (process.env.WEBHOOK_SECRET ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const secrets = (process.env.WEBHOOK_SECRET ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const port = Number(process.env.RECEIVER_PORT ?? 8443);
   const status = process.env.RECEIVER_STATUS ? Number(process.env.RECEIVER_STATUS) : undefined;
   const r = await startDevReceiver({ dir: join(dataDir(), 'dev-receiver'), port, secrets, status, log: (l) => console.log(l) });

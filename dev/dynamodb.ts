@@ -12,8 +12,7 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-export const emulatorDir = () =>
-  join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+export const emulatorDir = () => join(dirname(require.resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -36,8 +35,14 @@ export async function freePort(): Promise<number> {
 const canConnect = (port: number) =>
   new Promise<boolean>((resolve) => {
     const s = new Socket();
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => (s.destroy(), resolve(false)));
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => {
+      s.destroy();
+      resolve(false);
+    });
     s.connect(port, '127.0.0.1');
   });
 

@@ -1,11 +1,6 @@
 /** Lambda-shaped events and contexts, as API Gateway (REST, proxy integration) builds them. */
 import { randomUUID } from 'node:crypto';
-import type {
-  APIGatewayProxyEvent,
-  APIGatewayRequestAuthorizerEvent,
-  APIGatewayTokenAuthorizerEvent,
-  Context,
-} from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 
 export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_API_ID = 'local';
@@ -102,7 +97,12 @@ export function proxyEvent(req: IncomingRequest): APIGatewayProxyEvent {
 /** The REQUEST authorizer's event: the proxy event's request data, no body. */
 export function requestAuthorizerEvent(event: APIGatewayProxyEvent, arn: string): APIGatewayRequestAuthorizerEvent {
   const { body: _body, isBase64Encoded: _b64, ...rest } = event;
-  return { ...rest, type: 'REQUEST', methodArn: arn, requestContext: { ...rest.requestContext, authorizer: undefined } } as APIGatewayRequestAuthorizerEvent;
+  return {
+    ...rest,
+    type: 'REQUEST',
+    methodArn: arn,
+    requestContext: { ...rest.requestContext, authorizer: undefined },
+  } as APIGatewayRequestAuthorizerEvent;
 }
 
 export function lambdaContext(functionName: string, timeoutMs = 10_000): Context {

@@ -62,8 +62,7 @@ const jsonAnswer = (statusCode: number, error: string, code: ErrorCode): APIGate
 
 const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
 
-const loadHandler = async <T>(name: string): Promise<T> =>
-  (await init(() => import(`../functions/${name}`))).handler as T;
+const loadHandler = async <T>(name: string): Promise<T> => (await init(() => import(`../functions/${name}`))).handler as T;
 
 export interface LocalGateway {
   server: Server;
@@ -110,7 +109,8 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   ): Promise<APIGatewayProxyResult> {
     const method = req.method ?? 'GET';
     const { path } = target;
-    const gatewayError = (e: { status?: number; error: string; code: ErrorCode }, status = e.status ?? 500) => jsonAnswer(status, e.error, e.code);
+    const gatewayError = (e: { status?: number; error: string; code: ErrorCode }, status = e.status ?? 500) =>
+      jsonAnswer(status, e.error, e.code);
 
     let route: Route | undefined;
     let pathParameters: Record<string, string> = {};
@@ -160,7 +160,12 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       const { status, error, code } = rate.reason === 'quota' ? RATE_LIMITED.quota : RATE_LIMITED.throttled;
       return {
         statusCode: status,
-        headers: { 'Content-Type': 'application/json', ...API_SECURITY_HEADERS, 'Retry-After': String(rate.retryAfterSeconds), ...rate.headers },
+        headers: {
+          'Content-Type': 'application/json',
+          ...API_SECURITY_HEADERS,
+          'Retry-After': String(rate.retryAfterSeconds),
+          ...rate.headers,
+        },
         body: JSON.stringify({ error, code }),
       };
     }
@@ -227,7 +232,10 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       } catch (err) {
         // A handler's malformed header must not take the process down.
         console.error(`local gateway: ${(err as Error).message}`);
-        if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'application/json', 'X-Request-Id': requestId }).end(JSON.stringify(errorBody('Bad gateway', 'internal_error')));
+        if (!res.headersSent)
+          res
+            .writeHead(502, { 'Content-Type': 'application/json', 'X-Request-Id': requestId })
+            .end(JSON.stringify(errorBody('Bad gateway', 'internal_error')));
         else res.destroy();
       }
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -236,11 +244,12 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   });
   // Request lines and headers Node refuses before any handler runs: answer with `{ error }`.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    const [status, text] =
-      err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+    const [status, text] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
     if (err.code !== 'ECONNRESET' && socket.writable) {
       const body = JSON.stringify(
-        status === 431 ? errorBody('request line or headers too large', 'headers_too_large') : errorBody('malformed HTTP request', 'invalid_request'),
+        status === 431
+          ? errorBody('request line or headers too large', 'headers_too_large')
+          : errorBody('malformed HTTP request', 'invalid_request'),
       );
       socket.end(
         `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

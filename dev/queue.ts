@@ -66,6 +66,7 @@ export async function startQueues(opts: { maxReceiveCount: number; visibilityTim
   };
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: an SQS handler may return nothing, as Lambda allows
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 /**

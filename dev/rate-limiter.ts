@@ -52,7 +52,11 @@ export function createRateLimiter(limits: RateLimits, now: () => number = Date.n
       const reset = Math.ceil((limits.burst - b.tokens) / limits.ratePerSecond);
       return {
         allowed: true,
-        headers: { 'RateLimit-Limit': String(limits.burst), 'RateLimit-Remaining': String(Math.floor(b.tokens)), 'RateLimit-Reset': String(reset) },
+        headers: {
+          'RateLimit-Limit': String(limits.burst),
+          'RateLimit-Remaining': String(Math.floor(b.tokens)),
+          'RateLimit-Reset': String(reset),
+        },
       };
     },
   };

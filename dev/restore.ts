@@ -43,6 +43,7 @@ export function pendingRetries(attempts: Attempt[]): Attempt[] {
 }
 
 async function scanAll(doc: DynamoDBDocumentClient, tableName: string, types: string[]) {
+  // biome-ignore lint/suspicious/noExplicitAny: raw items of several entities, narrowed by each caller
   const items: Record<string, any>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -101,7 +102,13 @@ export async function restorePending(opts: {
 
   let replays = 0;
   for (const j of items.filter((i) => i.type === 'webhook_replay' && i.status === 'running' && !i.scan_done)) {
-    await send({ v: 1, kind: 'replay', tenantId: String(j.PK).slice(2, String(j.PK).lastIndexOf('#')), endpointId: j.webhook_id, jobId: j.id });
+    await send({
+      v: 1,
+      kind: 'replay',
+      tenantId: String(j.PK).slice(2, String(j.PK).lastIndexOf('#')),
+      endpointId: j.webhook_id,
+      jobId: j.id,
+    });
     replays++;
   }
 

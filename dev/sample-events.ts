@@ -34,7 +34,10 @@ const contexts: Record<Route['auth'], Record<string, unknown> | undefined> = {
  * Placeholders that `npm run invoke` fills from DATA_DIR: {{DEMO_TOKEN}}, {{DEMO_PASSWORD}},
  * and {{DEMO_SESSION}} (a fresh session of the demo admin).
  */
-const samples: Record<string, { query?: Record<string, string>; body?: unknown; params?: Record<string, string>; headers?: Record<string, string> }> = {
+const samples: Record<
+  string,
+  { query?: Record<string, string>; body?: unknown; params?: Record<string, string>; headers?: Record<string, string> }
+> = {
   'list-candidates': { query: { stage: 'applied', limit: '20' } },
   'create-candidate': {
     body: { name: 'Jordan Rivers', email: 'jordan.rivers@example.com', phone: '+1 555 0199', req_id: DEMO.requisitions[0]!.id },
@@ -53,7 +56,10 @@ const samples: Record<string, { query?: Record<string, string>; body?: unknown; 
   // On hold needs a reason; invoking it a second time is a no-op (200, no event).
   'change-requisition-status': { params: { id: DEMO.requisitions[3]!.id }, body: { status: 'open', from_status: 'on_hold' } },
   'get-pipeline': {},
-  'change-stage': { body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' }, headers: { 'Idempotency-Key': 'c8e4a1b2-3d5f-4e6a-8b7c-9d0e1f2a3b4c' } },
+  'change-stage': {
+    body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },
+    headers: { 'Idempotency-Key': 'c8e4a1b2-3d5f-4e6a-8b7c-9d0e1f2a3b4c' },
+  },
   login: { body: { email: DEMO.adminEmail, password: '{{DEMO_PASSWORD}}' } },
   'create-token': { body: { name: 'CI pipeline reader', scopes: ['pipeline:read', 'candidates:read'] } },
   // An id that exists nowhere: invoking shows the 404 path and never revokes the demo token.
@@ -108,7 +114,8 @@ for (const r of routes as readonly Route[]) {
       'X-Forwarded-Proto': 'https',
       ...(sample.body ? { 'Content-Type': 'application/json' } : {}),
       ...sample.headers,
-      ...(r.auth !== 'token' && r.method !== 'GET' && { Origin: 'https://abc123.execute-api.us-east-1.amazonaws.com', 'Sec-Fetch-Site': 'same-origin' }),
+      ...(r.auth !== 'token' &&
+        r.method !== 'GET' && { Origin: 'https://abc123.execute-api.us-east-1.amazonaws.com', 'Sec-Fetch-Site': 'same-origin' }),
     },
     search: new URLSearchParams(sample.query),
     body: sample.body ? JSON.stringify(sample.body) : null,
@@ -129,7 +136,11 @@ const sessionEvent = proxyEvent({
   path: sessionRoute.path,
   resource: sessionRoute.path,
   pathParameters: {},
-  headers: { Cookie: '__Host-tp_session={{DEMO_SESSION}}', Host: 'abc123.execute-api.us-east-1.amazonaws.com', 'User-Agent': 'Mozilla/5.0' },
+  headers: {
+    Cookie: '__Host-tp_session={{DEMO_SESSION}}',
+    Host: 'abc123.execute-api.us-east-1.amazonaws.com',
+    'User-Agent': 'Mozilla/5.0',
+  },
   search: new URLSearchParams(),
   body: null,
   sourceIp: '203.0.113.10',
@@ -193,7 +204,13 @@ const message = {
   endpointId: MISSING_ID,
   body: JSON.stringify({
     event: 'candidate.stage_changed',
-    data: { candidateId: demoCandidateId(2), name: 'Alan Turing', reqId: DEMO.requisitions[0]!.id, oldStage: 'applied', newStage: 'ai_screened' },
+    data: {
+      candidateId: demoCandidateId(2),
+      name: 'Alan Turing',
+      reqId: DEMO.requisitions[0]!.id,
+      oldStage: 'applied',
+      newStage: 'ai_screened',
+    },
     timestamp: '2026-11-20T09:30:00.000Z',
     tenantSlug: DEMO.slug,
   }),

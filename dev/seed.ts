@@ -20,9 +20,7 @@ const tokenFile = (dir: string) => join(dir, 'demo-token');
 export const loginFile = (dir: string) => join(dir, 'demo-login.json');
 
 /** Create the demo workspace on first start; always return a full-access demo token. */
-export async function seedDemo(
-  dir: string,
-): Promise<{ token: string; login: DemoLogin; created: boolean; tenant: Tenant }> {
+export async function seedDemo(dir: string): Promise<{ token: string; login: DemoLogin; created: boolean; tenant: Tenant }> {
   let tenant: Tenant;
   let created = false;
   try {

@@ -52,7 +52,10 @@ for (const [name, p, h] of [
   if (p === undefined || p === 0) continue;
   const err = await portFree(p, h);
   if (err) {
-    const why = err.code === 'EADDRINUSE' ? 'is already in use (another npm start, or another server?)' : `cannot be used (${err.code ?? err.message})`;
+    const why =
+      err.code === 'EADDRINUSE'
+        ? 'is already in use (another npm start, or another server?)'
+        : `cannot be used (${err.code ?? err.message})`;
     console.error(`${name}=${p}: port ${p} on ${h} ${why}. Stop what holds it or set ${name} to another port; nothing was started.`);
     process.exit(1);
   }
@@ -145,7 +148,11 @@ try {
   const ttl = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
   // The deployed per-token limits, unless RATE_LIMIT_* variables change them or RATE_LIMITS=off.
   const rateLimits = process.env.RATE_LIMITS === 'off' ? undefined : rateLimitsFrom((n) => process.env[n], RATE_LIMIT_ENV);
-  say(rateLimits ? `rate limits per token: ${rateLimits.ratePerSecond}/s, bursts of ${rateLimits.burst}, ${rateLimits.quotaPerDay || 'no'} quota per day` : 'rate limits off (RATE_LIMITS=off)');
+  say(
+    rateLimits
+      ? `rate limits per token: ${rateLimits.ratePerSecond}/s, bursts of ${rateLimits.burst}, ${rateLimits.quotaPerDay || 'no'} quota per day`
+      : 'rate limits off (RATE_LIMITS=off)',
+  );
   gateway = createGateway({
     log: (line) => console.log(line),
     rateLimits,

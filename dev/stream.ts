@@ -19,6 +19,7 @@ import { lambdaContext, LOCAL_REGION } from './events';
 import { invocation } from './invocation';
 import { localClient } from './table';
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a stream handler may return nothing, as Lambda allows
 type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
 /** Lambda event filtering, for the subset of its syntax our patterns use (value lists, nesting). */
@@ -73,8 +74,7 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
   const firstRun = !opts.checkpointFile || !existsSync(opts.checkpointFile);
 
   async function discover() {
-    streamArn ??= (await localClient(opts.endpoint).send(new DescribeTableCommand({ TableName: opts.tableName }))).Table
-      ?.LatestStreamArn;
+    streamArn ??= (await localClient(opts.endpoint).send(new DescribeTableCommand({ TableName: opts.tableName }))).Table?.LatestStreamArn;
     if (!streamArn) throw new Error(`table ${opts.tableName} has no stream`);
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of StreamDescription?.Shards ?? []) {
@@ -85,9 +85,7 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
         new GetShardIteratorCommand({
           StreamArn: streamArn,
           ShardId: id,
-          ...(after
-            ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
-            : { ShardIteratorType: 'TRIM_HORIZON' }),
+          ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
         }),
       );
       if (!after && firstRun && !started) draining.add(id);

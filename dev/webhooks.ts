@@ -62,7 +62,9 @@ export async function startWebhookPipeline(opts: {
       savedFile: opts.pendingFile,
     });
     if (restored.retries + restored.replays + restored.saved) {
-      opts.log?.(`webhooks: restored ${restored.retries} scheduled retries, ${restored.replays} replay jobs, ${restored.saved} unsent deliveries`);
+      opts.log?.(
+        `webhooks: restored ${restored.retries} scheduled retries, ${restored.replays} replay jobs, ${restored.saved} unsent deliveries`,
+      );
     }
   }
   const poller = startQueuePoller(queues, delivery, { log: opts.log, concurrency: opts.concurrency });

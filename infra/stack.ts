@@ -25,7 +25,6 @@ import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { CONSOLE_DIST } from '../console/build';
 import { STAGES, type StageName } from './stages';
 
-
 export interface TalentPipelineStackProps extends StackProps {
   /** The route table; defaults to lib/routes.ts. Tests pass extended tables. */
   routes?: readonly Route[];
@@ -129,7 +128,10 @@ export class TalentPipelineStack extends Stack {
       serviceName: stage.serviceName,
     });
 
-    new CfnOutput(this, 'SiteUrl', { value: this.site.url, description: 'The workspace console; the API is under /api on the same origin' });
+    new CfnOutput(this, 'SiteUrl', {
+      value: this.site.url,
+      description: 'The workspace console; the API is under /api on the same origin',
+    });
     new CfnOutput(this, 'ApiUrl', { value: this.api.urlForPath(API_PREFIX), description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'DeliveryQueueUrl', { value: this.deliveryQueue.queueUrl, description: 'Webhook delivery queue' });

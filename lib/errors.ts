@@ -161,7 +161,10 @@ export class UnsupportedMediaTypeError extends AppError {
 /** A stage move whose `from_stage` is no longer the candidate's stage (a stale move). */
 export class StaleStageError extends ConflictError {
   constructor(current: string, expected: string) {
-    super(`candidate is in stage ${current}, not ${expected}; read it again before moving it`, { code: 'stale_stage', field: 'from_stage' });
+    super(`candidate is in stage ${current}, not ${expected}; read it again before moving it`, {
+      code: 'stale_stage',
+      field: 'from_stage',
+    });
   }
 }
 
@@ -176,20 +179,31 @@ export class InvalidTransitionError extends ConflictError {
 /** A status change whose `from_status` is no longer the requisition's status. */
 export class StaleStatusError extends ConflictError {
   constructor(current: string, expected: string) {
-    super(`requisition is ${current}, not ${expected}; read it again before changing its status`, { code: 'stale_status', field: 'from_status' });
+    super(`requisition is ${current}, not ${expected}; read it again before changing its status`, {
+      code: 'stale_status',
+      field: 'from_status',
+    });
   }
 }
 
 /** If-Match names an earlier version of the requisition. */
 export class StaleRequisitionError extends AppError {
   constructor() {
-    super(412, 'the requisition changed since this ETag was read; read it again and apply the change to what is there now', {}, { code: 'stale_requisition', field: 'If-Match' });
+    super(
+      412,
+      'the requisition changed since this ETag was read; read it again and apply the change to what is there now',
+      {},
+      { code: 'stale_requisition', field: 'If-Match' },
+    );
   }
 }
 
 /** A candidate added or moved to a requisition that is not open. */
 export class RequisitionNotOpenError extends ConflictError {
   constructor(status: string) {
-    super(`the requisition is ${status}; candidates can only be added to an open requisition`, { code: 'requisition_not_open', field: 'req_id' });
+    super(`the requisition is ${status}; candidates can only be added to an open requisition`, {
+      code: 'requisition_not_open',
+      field: 'req_id',
+    });
   }
 }

@@ -21,11 +21,7 @@ type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export type { SessionPrincipal, TokenPrincipal } from './domain/principal';
 
-type PrincipalOf<R> = R extends { auth: 'token' }
-  ? TokenPrincipal
-  : R extends { auth: 'session' }
-    ? SessionPrincipal
-    : undefined;
+type PrincipalOf<R> = R extends { auth: 'token' } ? TokenPrincipal : R extends { auth: 'session' } ? SessionPrincipal : undefined;
 
 export interface ApiRequest<R extends RouteDef> {
   principal: PrincipalOf<R>;
@@ -99,7 +95,11 @@ const valueAt = (input: unknown, path: PropertyKey[]) =>
 export const fieldPath = (path: readonly PropertyKey[]) =>
   path
     .map((k, i) =>
-      typeof k === 'number' ? `[${k}]` : /^[A-Za-z_][\w]*$/.test(String(k)) ? `${i ? '.' : ''}${String(k)}` : `[${JSON.stringify(String(k).slice(0, 64))}]`,
+      typeof k === 'number'
+        ? `[${k}]`
+        : /^[A-Za-z_][\w]*$/.test(String(k))
+          ? `${i ? '.' : ''}${String(k)}`
+          : `[${JSON.stringify(String(k).slice(0, 64))}]`,
     )
     .join('');
 
@@ -114,7 +114,10 @@ export function parse<S extends z.ZodMiniType>(schema: S, input: unknown, where:
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
-    const names = issue.keys.slice(0, 3).map((k) => JSON.stringify(k.slice(0, 64))).join(', ');
+    const names = issue.keys
+      .slice(0, 3)
+      .map((k) => JSON.stringify(k.slice(0, 64)))
+      .join(', ');
     const within = issue.path.length ? ` in ${fieldPath(issue.path)}` : '';
     throw new ValidationError(`unknown ${where} field ${names}${issue.keys.length > 3 ? ', …' : ''}${within}`, {
       field: fieldPath([...issue.path, issue.keys[0]!.slice(0, 64)]),
@@ -157,9 +160,23 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
   const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? '') };
   if (auth === 'token') {
     const tokenName = typeof ctx.tokenName === 'string' ? { tokenName: ctx.tokenName } : {};
-    return { kind: 'token', ...tenant, tokenId: String(ctx.tokenId ?? ''), ...tokenName, scopes: String(ctx.scopes ?? '').split(' ').filter(Boolean) };
+    return {
+      kind: 'token',
+      ...tenant,
+      tokenId: String(ctx.tokenId ?? ''),
+      ...tokenName,
+      scopes: String(ctx.scopes ?? '')
+        .split(' ')
+        .filter(Boolean),
+    };
   }
-  return { kind: 'session', ...tenant, userId: String(ctx.userId), email: String(ctx.email), role: ctx.role === 'admin' ? 'admin' : 'member' };
+  return {
+    kind: 'session',
+    ...tenant,
+    userId: String(ctx.userId),
+    email: String(ctx.email),
+    role: ctx.role === 'admin' ? 'admin' : 'member',
+  };
 }
 
 /**
@@ -282,7 +299,8 @@ export function apiHandler<R extends RouteDef>(
   opts: { idempotency?: { idempotencyKeyOf: (event: APIGatewayProxyEvent) => string | undefined; idempotent: typeof Idempotent } } = {},
 ) {
   const idem = 'idempotent' in r && r.idempotent ? opts.idempotency : undefined;
-  if ('idempotent' in r && r.idempotent && !idem) throw new Error(`${r.method} ${r.path} is idempotent but its handler passes no idempotency module`);
+  if ('idempotent' in r && r.idempotent && !idem)
+    throw new Error(`${r.method} ${r.path} is idempotent but its handler passes no idempotency module`);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     // resetKeys: the correlation id and tenant of one request never reach the next one's lines.
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -295,7 +313,12 @@ export function apiHandler<R extends RouteDef>(
     if (cookieWrite) refuseCrossSite(event);
     const principal = principalOf(event, r.auth);
     if ('role' in r && (principal as SessionPrincipal).role !== r.role) {
-      throw new ForbiddenError(`only workspace admins may ${r.summary.charAt(0).toLowerCase()}${r.summary.slice(1).replace(/[;(].*$/, '').trim()}`);
+      throw new ForbiddenError(
+        `only workspace admins may ${r.summary.charAt(0).toLowerCase()}${r.summary
+          .slice(1)
+          .replace(/[;(].*$/, '')
+          .trim()}`,
+      );
     }
     const params = 'params' in r ? parse(r.params, event.pathParameters ?? {}, 'path') : undefined;
     const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;

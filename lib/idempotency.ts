@@ -14,7 +14,7 @@
  */
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { AppError, ValidationError } from './errors';
+import { AppError } from './errors';
 import { header } from './headers';
 import { logger } from './logger';
 import { emitMetric } from './metrics';
@@ -32,7 +32,12 @@ export function idempotencyKeyOf(event: Pick<APIGatewayProxyEvent, 'headers'>): 
   const key = header(event, IDEMPOTENCY_HEADER);
   if (key === undefined) return undefined;
   if (!KEY_PATTERN.test(key) || !key.trim()) {
-    throw new AppError(400, 'Idempotency-Key must be 1 to 255 printable ASCII characters', {}, { code: 'invalid_field', field: 'Idempotency-Key' });
+    throw new AppError(
+      400,
+      'Idempotency-Key must be 1 to 255 printable ASCII characters',
+      {},
+      { code: 'invalid_field', field: 'Idempotency-Key' },
+    );
   }
   return key;
 }
@@ -86,10 +91,20 @@ export async function idempotent(
   } catch (err) {
     const name = (err as Error)?.name;
     if (name === 'IdempotencyValidationError') {
-      throw new AppError(422, 'this Idempotency-Key was already used with a different request; use a new key for a new request', {}, { code: 'idempotency_mismatch', field: 'Idempotency-Key' });
+      throw new AppError(
+        422,
+        'this Idempotency-Key was already used with a different request; use a new key for a new request',
+        {},
+        { code: 'idempotency_mismatch', field: 'Idempotency-Key' },
+      );
     }
     if (name === 'IdempotencyAlreadyInProgressError') {
-      throw new AppError(409, 'a request with this Idempotency-Key is still in progress; retry after it ends', { 'Retry-After': '1' }, { code: 'idempotency_conflict' });
+      throw new AppError(
+        409,
+        'a request with this Idempotency-Key is still in progress; retry after it ends',
+        { 'Retry-After': '1' },
+        { code: 'idempotency_conflict' },
+      );
     }
     // Powertools wraps a failure of the persistence layer; what the handler threw is passed through.
     throw err;

@@ -35,12 +35,7 @@ export { MetricUnit };
  * Nothing is held between calls, so invocations that overlap (as the local runtime runs them)
  * cannot lend each other dimensions, and a metric is never lost to a missing flush.
  */
-export function emitMetric(
-  name: string,
-  value = 1,
-  unit: Unit = MetricUnit.Count,
-  dimensions: Record<string, string> = {},
-): void {
+export function emitMetric(name: string, value = 1, unit: Unit = MetricUnit.Count, dimensions: Record<string, string> = {}): void {
   const single = metrics.singleMetric();
   if (Object.keys(dimensions).length) single.addDimensions(dimensions);
   single.addMetric(name, unit, value);

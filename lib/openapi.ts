@@ -31,7 +31,9 @@ const errorResponse = (description: string) => ({
 const DESCRIPTIONS: Record<string, string> = {
   'change-requisition-status': `The status matrix: ${Object.entries(REQ_TRANSITIONS)
     .map(([from, to]) => `${from} → ${to.join(', ')}`)
-    .join('; ')}. Nothing goes back to draft; a change to the current status is a no-op (200, no event). A reason (1 to 500 characters) is required when the status becomes on_hold or closed. A move into placed that brings hires to the headcount of an open requisition sets it filled by itself (actor system). A refused change is a 409 with code invalid_transition and \`allowed\`, the statuses it may move to.`,
+    .join(
+      '; ',
+    )}. Nothing goes back to draft; a change to the current status is a no-op (200, no event). A reason (1 to 500 characters) is required when the status becomes on_hold or closed. A move into placed that brings hires to the headcount of an open requisition sets it filled by itself (actor system). A refused change is a 409 with code invalid_transition and \`allowed\`, the statuses it may move to.`,
 };
 
 const operationId = (r: Route) => r.handler.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
@@ -72,20 +74,30 @@ function operation(r: Route) {
   const success = { 'application/json': { schema: schemaOf(r.response, 'output') } };
   const successHeaders = {
     ...REQUEST_ID_HEADER,
-    ...(r.etag && { ETag: { description: 'The version of the answered resource; send it as If-Match to change only that version', schema: { type: 'string' } } }),
+    ...(r.etag && {
+      ETag: {
+        description: 'The version of the answered resource; send it as If-Match to change only that version',
+        schema: { type: 'string' },
+      },
+    }),
     ...(r.idempotent && {
-      'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+      'Idempotent-Replayed': {
+        description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key',
+        schema: { type: 'string', enum: ['true'] },
+      },
     }),
   };
   const responses: Record<string, unknown> = { [r.status]: { description: 'Success', headers: successHeaders, content: success } };
-  for (const [status, description] of Object.entries(r.alsoStatus ?? {})) responses[status] = { description, headers: successHeaders, content: success };
+  for (const [status, description] of Object.entries(r.alsoStatus ?? {}))
+    responses[status] = { description, headers: successHeaders, content: success };
   if (r.query || r.body || r.params) responses['400'] = errorResponse('Invalid path, query or body value; the message names the field');
   if (r.auth === 'token') {
     responses['401'] = errorResponse(GATEWAY_ERRORS.unauthorized.error);
     responses['403'] = errorResponse(`${GATEWAY_ERRORS.accessDenied.error} (${r.scope})`);
   } else if (r.auth === 'session') {
     responses['401'] = errorResponse('No session, or it expired (idle or absolute lifetime)');
-    if (r.role) responses['403'] = errorResponse(`Only workspace ${r.role}s may call this${r.method !== 'GET' ? ', or a cross-site request' : ''}`);
+    if (r.role)
+      responses['403'] = errorResponse(`Only workspace ${r.role}s may call this${r.method !== 'GET' ? ', or a cross-site request' : ''}`);
     else if (r.method !== 'GET') responses['403'] = errorResponse('Cross-site request refused');
   }
   responses['404'] = errorResponse("Unknown route, or a resource that does not exist in the caller's tenant");
@@ -103,19 +115,26 @@ function operation(r: Route) {
           headers: {
             ...REQUEST_ID_HEADER,
             'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
-            'RateLimit-Limit': { description: 'Local runs only: the bucket size, or the daily quota once it is used up', schema: { type: 'integer' } },
+            'RateLimit-Limit': {
+              description: 'Local runs only: the bucket size, or the daily quota once it is used up',
+              schema: { type: 'integer' },
+            },
             'RateLimit-Remaining': { description: 'Local runs only: requests left', schema: { type: 'integer' } },
             'RateLimit-Reset': { description: 'Local runs only: seconds until the allowance is back', schema: { type: 'integer' } },
           },
         }
       : errorResponse(GATEWAY_ERRORS.throttled.error);
-  responses['500'] = errorResponse('Internal error: `{ "error": "internal error (request id <id>)" }`; the details are logged under that id, never returned');
+  responses['500'] = errorResponse(
+    'Internal error: `{ "error": "internal error (request id <id>)" }`; the details are logged under that id, never returned',
+  );
   for (const [status, description] of Object.entries(r.errors ?? {})) responses[status] = errorResponse(description);
 
   return {
     operationId: operationId(r),
     summary: r.summary,
-    ...(r.scope && { description: `Requires scope \`${r.scope}\` (or \`*\`).${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}` }),
+    ...(r.scope && {
+      description: `Requires scope \`${r.scope}\` (or \`*\`).${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}`,
+    }),
     ...(r.role && { description: `Requires the workspace role \`${r.role}\`.` }),
     security: r.auth === 'token' ? [{ bearerAuth: r.scope ? [r.scope] : [] }] : r.auth === 'session' ? [{ sessionCookie: [] }] : [],
     parameters,
@@ -151,7 +170,10 @@ function webhooks() {
           responses: {
             '2XX': { description: 'Received. Any 2xx ends the delivery; the body is kept (1 KB) in the delivery log.' },
             '410': { description: 'Gone: the service disables the endpoint and sends no more deliveries to it.' },
-            default: { description: 'Anything else (or a timeout, or no answer) is a failure: the delivery is retried on the schedule, then dead-lettered.' },
+            default: {
+              description:
+                'Anything else (or a timeout, or no answer) is a failure: the delivery is retried on the schedule, then dead-lettered.',
+            },
           },
         },
       },
@@ -187,9 +209,15 @@ export function openApiDocument(serverUrl = '/') {
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: 'API token (tps_…) created in the workspace console under Settings › API tokens (/settings/tokens); scopes per route',
+          description:
+            'API token (tps_…) created in the workspace console under Settings › API tokens (/settings/tokens); scopes per route',
         },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'Set by POST /api/session (the console signs in at /signin)' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'Set by POST /api/session (the console signs in at /signin)',
+        },
       },
     },
   };

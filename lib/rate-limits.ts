@@ -24,8 +24,16 @@ export interface RateLimits {
 export const TOKEN_RATE_LIMITS: RateLimits = { ratePerSecond: 10, burst: 20, quotaPerDay: 100_000 };
 
 /** CDK context keys (`-c key=value`) and environment variables that override each number. */
-export const RATE_LIMIT_CONTEXT = { ratePerSecond: 'rateLimitPerSecond', burst: 'rateLimitBurst', quotaPerDay: 'rateLimitQuotaPerDay' } as const;
-export const RATE_LIMIT_ENV = { ratePerSecond: 'RATE_LIMIT_PER_SECOND', burst: 'RATE_LIMIT_BURST', quotaPerDay: 'RATE_LIMIT_QUOTA_PER_DAY' } as const;
+export const RATE_LIMIT_CONTEXT = {
+  ratePerSecond: 'rateLimitPerSecond',
+  burst: 'rateLimitBurst',
+  quotaPerDay: 'rateLimitQuotaPerDay',
+} as const;
+export const RATE_LIMIT_ENV = {
+  ratePerSecond: 'RATE_LIMIT_PER_SECOND',
+  burst: 'RATE_LIMIT_BURST',
+  quotaPerDay: 'RATE_LIMIT_QUOTA_PER_DAY',
+} as const;
 
 /**
  * The limits with overrides applied (`read(name)` returns a context value or an environment
@@ -50,7 +58,7 @@ export function rateLimitsFrom(read: (name: string) => unknown, names: Record<ke
 export const RATE_LIMITED = {
   // Also the answer to the stage-wide throttle, which counts every caller: not "this token".
   throttled: { status: 429, error: 'Too many requests; slow down and retry after the Retry-After seconds', code: 'rate_limited' },
-  quota: { status: 429, error: "This API token used its daily request quota; it resets at 00:00 UTC", code: 'rate_limited' },
+  quota: { status: 429, error: 'This API token used its daily request quota; it resets at 00:00 UTC', code: 'rate_limited' },
 } as const;
 /**
  * Retry-After the deployed gateway responses send. A gateway response has static headers only, so

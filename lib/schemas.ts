@@ -28,9 +28,7 @@ z.config(en());
 
 const intParam = (name: string, min: number, max: number) => {
   const error = `${name} must be an integer between ${min} and ${max}`;
-  return z.coerce
-    .number({ error })
-    .check(z.int({ error }), z.gte(min, { error }), z.lte(max, { error }));
+  return z.coerce.number({ error }).check(z.int({ error }), z.gte(min, { error }), z.lte(max, { error }));
 };
 
 const uuid = (name: string) => z.uuid({ error: `${name} must be a UUID` });
@@ -38,22 +36,25 @@ const uuid = (name: string) => z.uuid({ error: `${name} must be a UUID` });
 // ---- requests ----------------------------------------------------------------------------
 
 export const ListCandidatesQuery = z.strictObject({
-  stage: z.optional(
-    z.enum(LIST_STAGES, { error: `stage must be one of ${LIST_STAGES.join(', ')}` }),
-  ),
+  stage: z.optional(z.enum(LIST_STAGES, { error: `stage must be one of ${LIST_STAGES.join(', ')}` })),
   req_id: z.optional(uuid('req_id')),
   limit: z._default(intParam('limit', 1, 200), 50),
   offset: z._default(intParam('offset', 0, MAX_OFFSET), 0),
   /** Opaque: the `next_cursor` of the previous page, with the same filters. */
   cursor: z.optional(
-    z.string({ error: 'cursor must be a string' }).check(z.minLength(1, { error: 'cursor must not be empty' }), z.maxLength(2048, { error: 'cursor must be at most 2048 characters' })),
+    z
+      .string({ error: 'cursor must be a string' })
+      .check(z.minLength(1, { error: 'cursor must not be empty' }), z.maxLength(2048, { error: 'cursor must be at most 2048 characters' })),
   ),
   /**
    * ISO 8601 date-time with Z or an offset: only candidates created or changed at or after it,
    * oldest change first (a sync feed). Not with stage, req_id or offset; page with cursor.
    */
   updated_after: z.optional(
-    z.iso.datetime({ offset: true, error: 'updated_after must be an ISO 8601 date-time with Z or an offset, such as 2026-01-31T09:00:00Z' }),
+    z.iso.datetime({
+      offset: true,
+      error: 'updated_after must be an ISO 8601 date-time with Z or an offset, such as 2026-01-31T09:00:00Z',
+    }),
   ),
 });
 export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
@@ -79,15 +80,15 @@ const text = (name: string, max: number) =>
       z.refine(hasVisible, { error: `${name} must contain a visible character` }),
     );
 
-const candidateEmail = z.email({ error: 'email must be an email address' }).check(z.maxLength(254, { error: 'email must be at most 254 characters' }));
-const candidatePhone = z
-  .string({ error: 'phone must be a string' })
-  .check(
-    z.trim(),
-    z.regex(/^\+?[0-9 ().\-/]{3,40}$/, {
-      error: 'phone must be 3 to 40 digits, spaces or + ( ) . - /',
-    }),
-  );
+const candidateEmail = z
+  .email({ error: 'email must be an email address' })
+  .check(z.maxLength(254, { error: 'email must be at most 254 characters' }));
+const candidatePhone = z.string({ error: 'phone must be a string' }).check(
+  z.trim(),
+  z.regex(/^\+?[0-9 ().\-/]{3,40}$/, {
+    error: 'phone must be 3 to 40 digits, spaces or + ( ) . - /',
+  }),
+);
 const resumeUrl = z
   .url({ protocol: /^https?$/, error: 'resume_url must be an http(s) URL' })
   .check(z.maxLength(2048, { error: 'resume_url must be at most 2048 characters' }));
@@ -103,10 +104,7 @@ export const CreateCandidateBody = z.strictObject({
 export type CreateCandidateBody = z.output<typeof CreateCandidateBody>;
 
 export const ListRequisitionsQuery = z.strictObject({
-  status: z._default(
-    z.enum(REQ_STATUSES, { error: `status must be one of ${REQ_STATUSES.join(', ')}` }),
-    'open',
-  ),
+  status: z._default(z.enum(REQ_STATUSES, { error: `status must be one of ${REQ_STATUSES.join(', ')}` }), 'open'),
   limit: z._default(intParam('limit', 1, 200), 50),
 });
 export type ListRequisitionsQuery = z.output<typeof ListRequisitionsQuery>;
@@ -123,7 +121,11 @@ export const UpdateCandidateBody = z
     resume_url: z.optional(z.nullable(resumeUrl)),
     req_id: z.optional(z.nullable(uuid('req_id'))),
   })
-  .check(z.refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'body must change at least one of name, email, phone, resume_url, req_id' }));
+  .check(
+    z.refine((b) => Object.values(b).some((v) => v !== undefined), {
+      error: 'body must change at least one of name, email, phone, resume_url, req_id',
+    }),
+  );
 export type UpdateCandidateBody = z.output<typeof UpdateCandidateBody>;
 
 export const ChangeStageBody = z.strictObject({
@@ -140,7 +142,9 @@ export const EmptyQuery = z.strictObject({});
 
 const jobType = z.enum(JOB_TYPES, { error: `job_type must be one of ${JOB_TYPES.join(', ')}` });
 const headcountError = `headcount must be a whole number between 1 and ${MAX_HEADCOUNT}`;
-const headcount = z.number({ error: headcountError }).check(z.int({ error: headcountError }), z.gte(1, { error: headcountError }), z.lte(MAX_HEADCOUNT, { error: headcountError }));
+const headcount = z
+  .number({ error: headcountError })
+  .check(z.int({ error: headcountError }), z.gte(1, { error: headcountError }), z.lte(MAX_HEADCOUNT, { error: headcountError }));
 
 export const CreateRequisitionBody = z.strictObject({
   title: text('title', 200),
@@ -162,7 +166,11 @@ export const UpdateRequisitionBody = z
     job_type: z.optional(z.nullable(jobType)),
     headcount: z.optional(headcount),
   })
-  .check(z.refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'body must change at least one of title, department, location, job_type, headcount' }));
+  .check(
+    z.refine((b) => Object.values(b).some((v) => v !== undefined), {
+      error: 'body must change at least one of title, department, location, job_type, headcount',
+    }),
+  );
 export type UpdateRequisitionBody = z.output<typeof UpdateRequisitionBody>;
 
 const reqStatusEnum = (name: string) => z.enum(REQ_STATUSES, { error: `${name} must be one of ${REQ_STATUSES.join(', ')}` });
@@ -198,7 +206,12 @@ export type Candidate = z.infer<typeof Candidate>;
  * Who made a change: the API token (its id, and its name) or the workspace user (their id, and
  * their email). Records made before names were kept have the id alone.
  */
-export const Actor = z.object({ type: z.enum(['token', 'user']), id: z.string(), name: z.optional(z.string()), email: z.optional(z.string()) });
+export const Actor = z.object({
+  type: z.enum(['token', 'user']),
+  id: z.string(),
+  name: z.optional(z.string()),
+  email: z.optional(z.string()),
+});
 export type Actor = z.infer<typeof Actor>;
 
 /**
@@ -321,8 +334,16 @@ export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: s
 // ---- workspace identity (session routes) --------------------------------------------------
 
 export const LoginBody = z.strictObject({
-  email: z.string({ error: 'email must be a string' }).check(z.trim(), z.minLength(3, { error: 'email must be an email address' }), z.maxLength(254, { error: 'email must be at most 254 characters' })),
-  password: z.string({ error: 'password must be a string' }).check(z.minLength(1, { error: 'password must not be empty' }), z.maxLength(256, { error: 'password must be at most 256 characters' })),
+  email: z
+    .string({ error: 'email must be a string' })
+    .check(
+      z.trim(),
+      z.minLength(3, { error: 'email must be an email address' }),
+      z.maxLength(254, { error: 'email must be at most 254 characters' }),
+    ),
+  password: z
+    .string({ error: 'password must be a string' })
+    .check(z.minLength(1, { error: 'password must not be empty' }), z.maxLength(256, { error: 'password must be at most 256 characters' })),
 });
 export type LoginBody = z.output<typeof LoginBody>;
 
@@ -372,30 +393,26 @@ export const Success = z.object({ success: z.boolean() });
 
 // ---- webhook management (session routes) --------------------------------------------------
 
-const webhookUrl = z
-  .url({ protocol: /^https$/, error: 'url must be an https:// URL' })
-  .check(
-    z.maxLength(2048, { error: 'url must be at most 2048 characters' }),
-    z.refine(
-      (u) => {
-        const url = URL.parse(u);
-        return !url?.username && !url?.password;
-      },
-      { error: 'url must not contain credentials' },
-    ),
-  );
+const webhookUrl = z.url({ protocol: /^https$/, error: 'url must be an https:// URL' }).check(
+  z.maxLength(2048, { error: 'url must be at most 2048 characters' }),
+  z.refine(
+    (u) => {
+      const url = URL.parse(u);
+      return !url?.username && !url?.password;
+    },
+    { error: 'url must not contain credentials' },
+  ),
+);
 const eventTypes = z
   .array(z.enum(EVENT_TYPES, { error: `events must be one of ${EVENT_TYPES.join(', ')}` }), {
     error: 'events must be an array of event types',
   })
   .check(z.minLength(1, { error: 'events must name at least one event type (omit it for all)' }));
-const description = z
-  .string({ error: 'description must be a string' })
-  .check(
-    z.maxLength(500, { error: 'description must be at most 500 characters' }),
-    // Empty clears it; something non-empty must be something a person can read.
-    z.refine((d) => d === '' || hasVisible(d), { error: 'description must contain a visible character (or be empty)' }),
-  );
+const description = z.string({ error: 'description must be a string' }).check(
+  z.maxLength(500, { error: 'description must be at most 500 characters' }),
+  // Empty clears it; something non-empty must be something a person can read.
+  z.refine((d) => d === '' || hasVisible(d), { error: 'description must contain a visible character (or be empty)' }),
+);
 
 export const CreateWebhookBody = z.strictObject({
   url: webhookUrl,
@@ -499,7 +516,12 @@ export const ListDeliveriesQuery = z.strictObject({
   limit: z._default(intParam('limit', 1, 100), 20),
   status: z.optional(z.enum(['failed', 'succeeded'], { error: 'status must be one of failed, succeeded' })),
   event_type: z.optional(
-    z.string({ error: 'event_type must be a string' }).check(z.maxLength(64, { error: 'event_type must be an event type such as candidate.created' }), z.regex(EVENT_FILTER, { error: 'event_type must be an event type such as candidate.created' })),
+    z
+      .string({ error: 'event_type must be a string' })
+      .check(
+        z.maxLength(64, { error: 'event_type must be an event type such as candidate.created' }),
+        z.regex(EVENT_FILTER, { error: 'event_type must be an event type such as candidate.created' }),
+      ),
   ),
 });
 export type ListDeliveriesQuery = z.output<typeof ListDeliveriesQuery>;
@@ -509,7 +531,9 @@ export const DeliveryPage = z.object({ data: z.array(DeliveryRecord), next_curso
 /** Event ids as deliveries carry them in `webhook-id`. */
 export const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 export const ResendBody = z.strictObject({
-  event_id: z.string({ error: 'event_id must be a string' }).check(z.regex(EVENT_ID, { error: 'event_id must be an event id (evt_ and 32 hex digits)' })),
+  event_id: z
+    .string({ error: 'event_id must be a string' })
+    .check(z.regex(EVENT_ID, { error: 'event_id must be an event id (evt_ and 32 hex digits)' })),
 });
 export type ResendBody = z.output<typeof ResendBody>;
 export const ResendResult = z.object({ success: z.boolean(), event_id: z.string() });
@@ -542,10 +566,12 @@ export const DEFAULT_GRACE_S = 86_400;
 export const MAX_GRACE_S = 7 * 86_400;
 export const RotateSecretBody = z.strictObject({
   grace_seconds: z.optional(
-    z.int({ error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` }).check(
-      z.gte(0, { error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` }),
-      z.lte(MAX_GRACE_S, { error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` }),
-    ),
+    z
+      .int({ error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` })
+      .check(
+        z.gte(0, { error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` }),
+        z.lte(MAX_GRACE_S, { error: `grace_seconds must be an integer between 0 and ${MAX_GRACE_S}` }),
+      ),
   ),
 });
 export type RotateSecretBody = z.output<typeof RotateSecretBody>;
@@ -566,7 +592,12 @@ const newPassword = (name: string) =>
     );
 
 export const ChangePasswordBody = z.strictObject({
-  current_password: z.string({ error: 'current_password must be a string' }).check(z.minLength(1, { error: 'current_password must not be empty' }), z.maxLength(256, { error: 'current_password must be at most 256 characters' })),
+  current_password: z
+    .string({ error: 'current_password must be a string' })
+    .check(
+      z.minLength(1, { error: 'current_password must not be empty' }),
+      z.maxLength(256, { error: 'current_password must be at most 256 characters' }),
+    ),
   new_password: newPassword('new_password'),
 });
 export type ChangePasswordBody = z.output<typeof ChangePasswordBody>;
@@ -611,7 +642,9 @@ export const PipelineSettingsBody = z.strictObject({
 });
 export type PipelineSettingsBody = z.output<typeof PipelineSettingsBody>;
 
-const stuckDaysMap = z.object(Object.fromEntries(STUCK_STAGES.map((st) => [st, z.int()])) as Record<(typeof STUCK_STAGES)[number], z.ZodMiniInt>);
+const stuckDaysMap = z.object(
+  Object.fromEntries(STUCK_STAGES.map((st) => [st, z.int()])) as Record<(typeof STUCK_STAGES)[number], z.ZodMiniInt>,
+);
 export const PipelineSettings = dataOf(z.object({ stuck_days: stuckDaysMap, defaults: stuckDaysMap }));
 export type PipelineSettings = z.infer<typeof PipelineSettings>['data'];
 

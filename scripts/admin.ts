@@ -28,9 +28,21 @@ class UsageError extends Error {}
 
 /** `requisition create`'s options through the API's body schema; its first refusal is the usage error. */
 function requisitionArgs(values: Record<string, string | boolean | undefined>) {
-  const headcount = values.headcount === undefined ? undefined : /^\d+$/.test(String(values.headcount)) ? Number(values.headcount) : String(values.headcount);
+  const headcount =
+    values.headcount === undefined
+      ? undefined
+      : /^\d+$/.test(String(values.headcount))
+        ? Number(values.headcount)
+        : String(values.headcount);
   const body = Object.fromEntries(
-    Object.entries({ title: values.title, department: values.department, location: values.location, job_type: values['job-type'], headcount, status: values.status }).filter(([, v]) => v !== undefined),
+    Object.entries({
+      title: values.title,
+      department: values.department,
+      location: values.location,
+      job_type: values['job-type'],
+      headcount,
+      status: values.status,
+    }).filter(([, v]) => v !== undefined),
   );
   const result = CreateRequisitionBody.safeParse(body);
   if (result.success) return result.data;
@@ -38,7 +50,9 @@ function requisitionArgs(values: Record<string, string | boolean | undefined>) {
   const field = String(issue.path[0] ?? '');
   const option = `--${field.replace('_', '-')}`;
   // The schema's messages start with the field's name ("status must be one of …"): say the option's.
-  throw new UsageError(issue.message.startsWith(`${field} `) ? `${option}${issue.message.slice(field.length)}` : `${option}: ${issue.message}`);
+  throw new UsageError(
+    issue.message.startsWith(`${field} `) ? `${option}${issue.message.slice(field.length)}` : `${option}: ${issue.message}`,
+  );
 }
 
 const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -60,7 +74,10 @@ function textOpt(name: string, value: string | undefined, required = false): str
 
 function parseScopes(value: string | undefined): Scope[] {
   if (!value) throw new UsageError('missing --scopes');
-  const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (!scopes.length || bad.length) {
     throw new UsageError(`unknown scope ${bad.map((b) => `"${b}"`).join(', ') || '(none given)'}; use ${SCOPES.join(', ')}`);
@@ -138,7 +155,7 @@ async function main(argv: string[]): Promise<string> {
     // lib/config.ts falls back to us-east-1 when AWS_REGION is unset (fine inside Lambda, which
     // always sets it); from a laptop that would silently aim at the wrong region.
     const region = values.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
-    if (!region) throw new UsageError('--table needs the table\'s region: --region <region> (or AWS_REGION)');
+    if (!region) throw new UsageError("--table needs the table's region: --region <region> (or AWS_REGION)");
     process.env.AWS_REGION = region;
     process.env.TABLE_NAME = table;
     delete process.env.DYNAMODB_ENDPOINT;

@@ -22,7 +22,9 @@ import { routes } from '../lib/routes';
 class Refused extends Error {}
 
 const functionsDir = join(import.meta.dirname, '..', 'functions');
-const available = readdirSync(functionsDir).filter((f) => f.endsWith('.ts')).map((f) => basename(f, '.ts'));
+const available = readdirSync(functionsDir)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => basename(f, '.ts'));
 
 const args = process.argv.slice(2);
 const send = args.includes('--send');
@@ -99,7 +101,10 @@ async function refuseRealDeliveries(event: any) {
   if (EVENT_SOURCES.includes(name!)) {
     const tenantId = event.requestContext?.authorizer?.tenantId as string | undefined;
     const active = tenantId ? (await listEndpoints(tenantId)).filter((e) => e.active).length : 0;
-    if (active) refuse(`${name} writes a change that becomes webhook events, and this workspace has ${active} active webhook endpoint(s) that would receive them.`);
+    if (active)
+      refuse(
+        `${name} writes a change that becomes webhook events, and this workspace has ${active} active webhook endpoint(s) that would receive them.`,
+      );
   }
   if (name === 'webhook-delivery') {
     for (const r of event.Records ?? []) {

@@ -25,7 +25,7 @@ const NAV: [string, string][] = [
 ];
 
 /** Where the signed-in user may go: only our own paths, never another origin. */
-const safeNext = (next: string | null) => (next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/signin') ? next : '/');
+const safeNext = (next: string | null) => (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/signin') ? next : '/');
 
 type Why = 'expired' | 'signed-out' | undefined;
 
@@ -61,14 +61,20 @@ export function App() {
   // Redirects, decided from the URL and the session.
   let redirect: string | undefined;
   if (path === '/settings' || path === '/settings/') redirect = '/settings/tokens';
-  else if (session === null && path !== '/signin' && path !== '/docs') redirect = `/signin?next=${encodeURIComponent(path + location.search)}`;
+  else if (session === null && path !== '/signin' && path !== '/docs')
+    redirect = `/signin?next=${encodeURIComponent(path + location.search)}`;
   else if (session && path === '/signin') redirect = safeNext(query.get('next'));
   else if (session?.user.must_change_password && path !== '/account' && path !== '/docs') redirect = '/account';
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
   }, [redirect]);
 
-  if (bootError) return <main id="main"><ErrorBox message={`Could not reach the workspace API: ${bootError}`} retry={load} /></main>;
+  if (bootError)
+    return (
+      <main id="main">
+        <ErrorBox message={`Could not reach the workspace API: ${bootError}`} retry={load} />
+      </main>
+    );
   if (path === '/docs' && !session) {
     return (
       <Frame>
@@ -76,7 +82,12 @@ export function App() {
       </Frame>
     );
   }
-  if (session === undefined || redirect) return <main id="main"><Loading what="the workspace console" /></main>;
+  if (session === undefined || redirect)
+    return (
+      <main id="main">
+        <Loading what="the workspace console" />
+      </main>
+    );
   if (session === null) {
     return (
       <Frame>

@@ -3,7 +3,9 @@ import type { AnchorHTMLAttributes, ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
+const notify = () => {
+  for (const l of listeners) l();
+};
 addEventListener('popstate', notify);
 
 /** Go to `to` (path and query) without reloading. */

@@ -62,7 +62,17 @@ export function Empty({ children }: { children: ComponentChildren }) {
 }
 
 /** Renders the states of a Load: loading, error (with retry), then `children(data)`. */
-export function Loaded<T>({ load, what, retry, children }: { load: Load<T>; what: string; retry: () => void; children: (data: T) => ComponentChildren }) {
+export function Loaded<T>({
+  load,
+  what,
+  retry,
+  children,
+}: {
+  load: Load<T>;
+  what: string;
+  retry: () => void;
+  children: (data: T) => ComponentChildren;
+}) {
   if (load.state === 'loading') return <Loading what={what} />;
   if (load.state === 'error') return <ErrorBox message={`Could not load ${what}: ${load.error}`} retry={retry} />;
   return <>{children(load.data)}</>;
@@ -207,6 +217,7 @@ export function duration(seconds: number) {
  */
 export function Scroll({ label, children }: { label: string; children: ComponentChildren }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus and be named (axe: scrollable-region-focusable); <section> would add a landmark per table
     <div class="table-wrap" role="region" aria-label={`${label} table`} tabIndex={0}>
       {children}
     </div>

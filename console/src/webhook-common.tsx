@@ -70,7 +70,11 @@ export function EventChecks({ value, onChange, legend = 'Events' }: { value: str
       <p class="hint">Leave all unchecked to receive every event type, including future ones.</p>
       {EVENT_TYPES.map((t) => (
         <label class="check" key={t}>
-          <input type="checkbox" checked={value.includes(t)} onChange={(e) => onChange(e.currentTarget.checked ? [...value, t] : value.filter((x) => x !== t))} />
+          <input
+            type="checkbox"
+            checked={value.includes(t)}
+            onChange={(e) => onChange(e.currentTarget.checked ? [...value, t] : value.filter((x) => x !== t))}
+          />
           <code>{t}</code> <span class="hint">{EVENT_HELP[t]}</span>
         </label>
       ))}

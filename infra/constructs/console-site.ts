@@ -139,7 +139,12 @@ export class ConsoleSite extends Construct {
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
         compress: true,
-        responseHeadersPolicy: securityHeadersPolicy(this, 'ConsoleHeaders', CONSOLE_SECURITY_HEADERS, 'Talent pipeline console: CSP and security headers'),
+        responseHeadersPolicy: securityHeadersPolicy(
+          this,
+          'ConsoleHeaders',
+          CONSOLE_SECURITY_HEADERS,
+          'Talent pipeline console: CSP and security headers',
+        ),
         functionAssociations: [viewerRequest('SpaRewrite', SPA_REWRITE_CODE, 'Client-side routes get /index.html')],
       },
       additionalBehaviors: {
@@ -152,8 +157,15 @@ export class ConsoleSite extends Construct {
           // Cookies, query strings and headers go to the API; its Host stays API Gateway's own.
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           compress: true,
-          responseHeadersPolicy: securityHeadersPolicy(this, 'ApiHeaders', API_SECURITY_HEADERS, 'Talent pipeline API: CSP and security headers'),
-          functionAssociations: [viewerRequest('ApiViewerHeaders', API_VIEWER_HEADERS_CODE, 'Viewer address and host for the API, set by CloudFront')],
+          responseHeadersPolicy: securityHeadersPolicy(
+            this,
+            'ApiHeaders',
+            API_SECURITY_HEADERS,
+            'Talent pipeline API: CSP and security headers',
+          ),
+          functionAssociations: [
+            viewerRequest('ApiViewerHeaders', API_VIEWER_HEADERS_CODE, 'Viewer address and host for the API, set by CloudFront'),
+          ],
         },
       },
     });
@@ -173,7 +185,11 @@ export class ConsoleSite extends Construct {
       exclude: ['*'],
       include: [`${HASHED_ASSETS_PREFIX}*`],
       prune: false,
-      cacheControl: [s3deploy.CacheControl.setPublic(), s3deploy.CacheControl.maxAge(Duration.days(365)), s3deploy.CacheControl.immutable()],
+      cacheControl: [
+        s3deploy.CacheControl.setPublic(),
+        s3deploy.CacheControl.maxAge(Duration.days(365)),
+        s3deploy.CacheControl.immutable(),
+      ],
       logGroup,
     });
     const page = new s3deploy.BucketDeployment(this, 'DeployPage', {
@@ -196,50 +212,71 @@ export class ConsoleSite extends Construct {
   private acknowledgeFindings(deployment: s3deploy.BucketDeployment) {
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'The bucket holds only the public console build and is read only by this distribution (origin access control); every read is a CloudFront request, and API calls are in the API access log.',
+      reason:
+        'The bucket holds only the public console build and is read only by this distribution (origin access control); every read is a CloudFront request, and API calls are in the API access log.',
     });
     Validations.of(this.originSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'CloudFormation resolves the secret only when it updates the distribution and the functions, so a rotation Lambda would leave them disagreeing; docs/deploying.md ("What runs where", origin secret) gives the manual rotation (new value, then a deploy that updates both).',
+      reason:
+        'CloudFormation resolves the secret only when it updates the distribution and the functions, so a rotation Lambda would leave them disagreeing; docs/deploying.md ("What runs where", origin secret) gives the manual rotation (new value, then a deploy that updates both).',
     });
     Validations.of(this.distribution).acknowledge(
       { id: 'AwsSolutions-CFR1', reason: 'A workspace tool used wherever its tenants work; there is no country to exclude.' },
       {
         id: 'AwsSolutions-CFR2',
-        reason: 'The API behind /api/* has its own web ACL on the API Gateway stage (infra/constructs/waf.ts), which also covers direct execute-api callers; the rest is static files. A CloudFront web ACL would have to live in us-east-1.',
+        reason:
+          'The API behind /api/* has its own web ACL on the API Gateway stage (infra/constructs/waf.ts), which also covers direct execute-api callers; the rest is static files. A CloudFront web ACL would have to live in us-east-1.',
       },
       {
         id: 'AwsSolutions-CFR3',
-        reason: 'Standard logs need an extra bucket with ACLs enabled; the requests that matter (/api/*) are in the API access log with the viewer address, and the console is static.',
+        reason:
+          'Standard logs need an extra bucket with ACLs enabled; the requests that matter (/api/*) are in the API access log with the viewer address, and the console is static.',
       },
       {
         id: 'AwsSolutions-CFR4',
-        reason: "The distribution uses CloudFront's default *.cloudfront.net certificate, whose security policy CloudFront fixes; a custom domain with an ACM certificate would allow TLSv1.2_2021.",
+        reason:
+          "The distribution uses CloudFront's default *.cloudfront.net certificate, whose security policy CloudFront fixes; a custom domain with an ACM certificate would allow TLSv1.2_2021.",
       },
     );
     // CDK's BucketDeployment handler, a singleton function CDK builds and updates itself.
     const handler = deployment.handlerRole.node.scope!;
     Validations.of(handler).acknowledge(
-      { id: 'AwsSolutions-L1', reason: "CDK's own BucketDeployment handler: aws-cdk-lib chooses and updates its Python runtime; it runs only during deployments." },
+      {
+        id: 'AwsSolutions-L1',
+        reason: "CDK's own BucketDeployment handler: aws-cdk-lib chooses and updates its Python runtime; it runs only during deployments.",
+      },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
         reason: "CDK's BucketDeployment handler role; it logs to its own group with a retention (DeploymentLogs).",
       },
     );
-    const s3Wildcards = ['Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*', 'Action::s3:DeleteObject*', 'Action::s3:Abort*'];
+    const s3Wildcards = [
+      'Action::s3:GetObject*',
+      'Action::s3:GetBucket*',
+      'Action::s3:List*',
+      'Action::s3:DeleteObject*',
+      'Action::s3:Abort*',
+    ];
     const stack = Stack.of(this);
     const bucketId = stack.getLogicalId(this.bucket.node.defaultChild as CfnElement);
     Validations.of(deployment.handlerRole).acknowledge(
       ...s3Wildcards.map((finding) => ({
         id: `AwsSolutions-IAM5[${finding}]`,
-        reason: "CDK's BucketDeployment grants: read the CDK asset bucket, write and replace objects in the console bucket; the stack test pins the targets.",
+        reason:
+          "CDK's BucketDeployment grants: read the CDK asset bucket, write and replace objects in the console bucket; the stack test pins the targets.",
       })),
-      { id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`, reason: 'The objects of the console bucket, which this deployment uploads.' },
+      {
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
+        reason: 'The objects of the console bucket, which this deployment uploads.',
+      },
       {
         id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
         reason: "The CDK bootstrap asset bucket's objects, where the console zip is staged.",
       },
-      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'cloudfront:CreateInvalidation and GetInvalidation support no resource-level permissions here.' },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'cloudfront:CreateInvalidation and GetInvalidation support no resource-level permissions here.',
+      },
     );
   }
 }

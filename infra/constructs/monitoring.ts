@@ -88,7 +88,11 @@ export class Monitoring extends Concern {
       this.topic = topic;
     }
     const action = new cloudwatchActions.SnsAction(this.topic);
-    const alarm = (alarmId: string, metric: cloudwatch.IMetric, options: Omit<cloudwatch.CreateAlarmOptions, 'evaluationPeriods'> & { evaluationPeriods?: number }) => {
+    const alarm = (
+      alarmId: string,
+      metric: cloudwatch.IMetric,
+      options: Omit<cloudwatch.CreateAlarmOptions, 'evaluationPeriods'> & { evaluationPeriods?: number },
+    ) => {
       const a = new cloudwatch.Alarm(this, alarmId, {
         metric,
         evaluationPeriods: 1,
@@ -143,7 +147,8 @@ export class Monitoring extends Concern {
       dimensions: { service: '$.service' },
     }).metric({ period: five, statistic: cloudwatch.Stats.SUM, dimensionsMap: { service: props.serviceName } });
     alarm('AuthorizerFailures', authorizerFailures, {
-      alarmDescription: 'API Gateway answered 500 because an authorizer failed. Check the authorizer functions’ logs (docs/operating.md, "Logs Insights queries").',
+      alarmDescription:
+        'API Gateway answered 500 because an authorizer failed. Check the authorizer functions’ logs (docs/operating.md, "Logs Insights queries").',
       threshold: 1,
     });
 
@@ -192,12 +197,16 @@ export class Monitoring extends Concern {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
     });
-    alarm('WebhookDeliveryQueueAge', pipeline.deliveryQueue.metricApproximateAgeOfOldestMessage({ period: five, statistic: cloudwatch.Stats.MAXIMUM }), {
-      alarmDescription: `A delivery message is more than ${DELIVERY_QUEUE_AGE_S / 60} minutes old before its third attempt: deliveries are not keeping up.`,
-      threshold: DELIVERY_QUEUE_AGE_S,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 3,
-    });
+    alarm(
+      'WebhookDeliveryQueueAge',
+      pipeline.deliveryQueue.metricApproximateAgeOfOldestMessage({ period: five, statistic: cloudwatch.Stats.MAXIMUM }),
+      {
+        alarmDescription: `A delivery message is more than ${DELIVERY_QUEUE_AGE_S / 60} minutes old before its third attempt: deliveries are not keeping up.`,
+        threshold: DELIVERY_QUEUE_AGE_S,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+      },
+    );
     // Anything in a failure queue needs a person: a webhook given up on, or events never enqueued.
     const failureQueue = (alarmId: string, queue: sqs.Queue, what: string) =>
       alarm(alarmId, queue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM }), {
@@ -206,7 +215,11 @@ export class Monitoring extends Concern {
       });
     failureQueue('WebhookDeliveryDlqAlarm', pipeline.deliveryDlq, 'Webhook deliveries were dead-lettered after their last attempt');
     failureQueue('WebhookStreamFailureAlarm', pipeline.streamFailureQueue, 'Table stream batches were not fanned out to webhooks');
-    failureQueue('WebhookStreamFailureDlqAlarm', pipeline.streamFailureDlq, 'Stream-failure messages could not be replayed and were set aside');
+    failureQueue(
+      'WebhookStreamFailureDlqAlarm',
+      pipeline.streamFailureDlq,
+      'Stream-failure messages could not be replayed and were set aside',
+    );
 
     this.dashboard = this.buildDashboard(props, authorizerFailures);
   }
@@ -216,7 +229,13 @@ export class Monitoring extends Concern {
     const stage = api.deploymentStage;
     const five = Duration.minutes(5);
     const emf = (metricName: string, statistic: string = cloudwatch.Stats.SUM) =>
-      new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: props.serviceName }, statistic, period: five });
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: props.serviceName },
+        statistic,
+        period: five,
+      });
     // SEARCH matches an unquoted value partially and a quoted one exactly, so a stage's graphs
     // show its own service only. The name is ours (infra/stages.ts), with no quote to escape.
     const ofService = `service="${props.serviceName}"`;
@@ -230,7 +249,8 @@ export class Monitoring extends Concern {
     });
     dashboard.addWidgets(
       new cloudwatch.TextWidget({
-        markdown: '## API\nAll routes at the stage, then per route (EMF `ApiRequests` by `route` and `status_class`; latency from the `request completed` log lines). Runbooks: docs/operating.md.',
+        markdown:
+          '## API\nAll routes at the stage, then per route (EMF `ApiRequests` by `route` and `status_class`; latency from the `request completed` log lines). Runbooks: docs/operating.md.',
         width: 24,
         height: 2,
       }),
@@ -273,17 +293,39 @@ export class Monitoring extends Concern {
       }),
     );
 
-    dashboard.addWidgets(new cloudwatch.TextWidget({ markdown: '## Webhook pipeline\nTable stream -> fan-out -> delivery queue -> delivery -> receivers.', width: 24, height: 2 }));
     dashboard.addWidgets(
-      graph('Events fanned out, deliveries succeeded / failed', [emf('EventsFannedOut'), emf('DeliveriesSucceeded'), emf('DeliveriesFailed')]),
+      new cloudwatch.TextWidget({
+        markdown: '## Webhook pipeline\nTable stream -> fan-out -> delivery queue -> delivery -> receivers.',
+        width: 24,
+        height: 2,
+      }),
+    );
+    dashboard.addWidgets(
+      graph('Events fanned out, deliveries succeeded / failed', [
+        emf('EventsFannedOut'),
+        emf('DeliveriesSucceeded'),
+        emf('DeliveriesFailed'),
+      ]),
       graph('Delivery latency p50 / p99 (ms)', [emf('DeliveryLatency', 'p50'), emf('DeliveryLatency', 'p99')]),
       graph('Endpoints disabled', [emf('EndpointsDisabled')]),
     );
     dashboard.addWidgets(
       graph('Failure queues (messages)', [
-        pipeline.deliveryDlq.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM, label: 'delivery DLQ' }),
-        pipeline.streamFailureQueue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM, label: 'stream failures' }),
-        pipeline.streamFailureDlq.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM, label: 'stream-failure DLQ' }),
+        pipeline.deliveryDlq.metricApproximateNumberOfMessagesVisible({
+          period: five,
+          statistic: cloudwatch.Stats.MAXIMUM,
+          label: 'delivery DLQ',
+        }),
+        pipeline.streamFailureQueue.metricApproximateNumberOfMessagesVisible({
+          period: five,
+          statistic: cloudwatch.Stats.MAXIMUM,
+          label: 'stream failures',
+        }),
+        pipeline.streamFailureDlq.metricApproximateNumberOfMessagesVisible({
+          period: five,
+          statistic: cloudwatch.Stats.MAXIMUM,
+          label: 'stream-failure DLQ',
+        }),
       ]),
       graph('Delivery queue: depth and oldest message (s)', [
         pipeline.deliveryQueue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM }),
@@ -296,8 +338,16 @@ export class Monitoring extends Concern {
     dashboard.addWidgets(new cloudwatch.TextWidget({ markdown: '## Functions, sign-in and the table', width: 24, height: 1 }));
     const perFunction = (metric: (fn: NodejsFunction) => cloudwatch.IMetric) => [...props.functions.values()].map(metric);
     dashboard.addWidgets(
-      graph('Function errors', perFunction((fn) => fn.metricErrors({ period: five, statistic: cloudwatch.Stats.SUM })), 12),
-      graph('Function throttles', perFunction((fn) => fn.metricThrottles({ period: five, statistic: cloudwatch.Stats.SUM })), 12),
+      graph(
+        'Function errors',
+        perFunction((fn) => fn.metricErrors({ period: five, statistic: cloudwatch.Stats.SUM })),
+        12,
+      ),
+      graph(
+        'Function throttles',
+        perFunction((fn) => fn.metricThrottles({ period: five, statistic: cloudwatch.Stats.SUM })),
+        12,
+      ),
     );
     dashboard.addWidgets(
       // Powertools adds function_name to ColdStart: one line per function.
@@ -312,7 +362,11 @@ export class Monitoring extends Concern {
       // Two graphs: both expressions name their per-operation metrics alike (getitem, query...).
       graph('Table throttled requests', [props.table.metricThrottledRequestsForOperations({ period: five })], 4),
       graph('Table system errors', [props.table.metricSystemErrorsForOperations({ period: five })], 4),
-      graph('Authorizer duration p99 (ms)', props.authorizers.map((fn) => fn.metricDuration({ period: five, statistic: 'p99' })), 4),
+      graph(
+        'Authorizer duration p99 (ms)',
+        props.authorizers.map((fn) => fn.metricDuration({ period: five, statistic: 'p99' })),
+        4,
+      ),
     );
     return dashboard;
   }

@@ -72,14 +72,21 @@ export class TokenRateLimits extends Construct {
       // test/unit/nag.test.ts: the key ids are made at run time, one per token.
       Validations.of(created).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::/apikeys/*]',
-        reason: 'DeleteApiKey only, on the usage keys the token routes create at run time (one per API token), whose ids cannot be known at deploy time; a tag condition on the keys could narrow it further.',
+        reason:
+          'DeleteApiKey only, on the usage keys the token routes create at run time (one per API token), whose ids cannot be known at deploy time; a tag condition on the keys could narrow it further.',
       });
     };
     policy('CreateKeysPolicy', USAGE_KEY_CREATORS, [
       // GetUsagePlans finds the plan by name; CreateApiKey is POST /apikeys; CreateUsagePlanKey is
       // POST /usageplans/{id}/keys (this plan only); DeleteApiKey rolls back a key the plan refused.
       new iam.PolicyStatement({ actions: ['apigateway:GET'], resources: [`arn:${partition}:apigateway:${region}::/usageplans`] }),
-      new iam.PolicyStatement({ actions: ['apigateway:POST'], resources: [`arn:${partition}:apigateway:${region}::/apikeys`, `arn:${partition}:apigateway:${region}::/usageplans/${this.plan.usagePlanId}/keys`] }),
+      new iam.PolicyStatement({
+        actions: ['apigateway:POST'],
+        resources: [
+          `arn:${partition}:apigateway:${region}::/apikeys`,
+          `arn:${partition}:apigateway:${region}::/usageplans/${this.plan.usagePlanId}/keys`,
+        ],
+      }),
       new iam.PolicyStatement({ actions: ['apigateway:DELETE'], resources: [`arn:${partition}:apigateway:${region}::/apikeys/*`] }),
     ]);
     // DeleteApiKey is DELETE /apikeys/{id}.

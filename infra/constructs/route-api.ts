@@ -34,7 +34,6 @@ export const DEFAULT_ROUTE_TIMEOUT_S = 10;
 /** API Gateway gives up on a Lambda integration after 29 s; a route function must end before that. */
 export const API_INTEGRATION_TIMEOUT_S = 29;
 
-
 /** A gateway response template is VTL: a `$` or `#` would be interpreted, so refuse them. */
 export function gatewayErrorTemplate(error: string, code: ErrorCode): string {
   const body = gatewayErrorBody({ error, code });
@@ -123,7 +122,10 @@ export class RouteApi extends Concern {
     this.table = props.table;
     this.stage = props.stage;
 
-    const accessLogs = (this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', { retention: props.stage.accessLogRetention, removalPolicy: props.stage.logRemovalPolicy }));
+    const accessLogs = (this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: props.stage.accessLogRetention,
+      removalPolicy: props.stage.logRemovalPolicy,
+    }));
     this.api = new apigateway.RestApi(this, 'Api', {
       // The stack's name (TalentPipeline-<stage>): API Gateway's metrics are keyed by API name, so
       // two stages in one account must not share one.
@@ -164,7 +166,8 @@ export class RouteApi extends Concern {
     // APIs), so it may write any API's log groups: AWS's managed policy is the documented one.
     Validations.of(this.api.node.findChild('CloudWatchRole')).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason: "API Gateway's account-level CloudWatch role is shared by every REST API in the account and region and must write any API's log groups; AmazonAPIGatewayPushToCloudWatchLogs is the policy AWS documents for it.",
+      reason:
+        "API Gateway's account-level CloudWatch role is shared by every REST API in the account and region and must write any API's log groups; AmazonAPIGatewayPushToCloudWatchLogs is the policy AWS documents for it.",
     });
 
     // Bodies, query strings and path parameters are validated by the handlers (lib/http.ts, the
@@ -172,7 +175,6 @@ export class RouteApi extends Concern {
     // same { error } sentence. API Gateway checks what it can without a second set of rules:
     // every method declares its path parameters as required.
     const validator = this.api.addRequestValidator('Validator', { validateRequestBody: true, validateRequestParameters: true });
-
 
     for (const r of GATEWAY_RESPONSES) {
       this.api.addGatewayResponse(r.id, {
@@ -188,7 +190,6 @@ export class RouteApi extends Concern {
       });
     }
 
-
     // A cache hit skips the function, so the policy it returns covers every route the token may
     // call (lib/auth/policy.ts). One DynamoDB GetItem: 5 s is generous and fails fast to a 500.
     const tokenAuthorizer = new apigateway.TokenAuthorizer(this, 'TokenAuthorizer', {
@@ -199,7 +200,12 @@ export class RouteApi extends Concern {
     // Session routes (cookie) get a REQUEST authorizer, created only once such a route exists.
     const sessionAuthorizer = props.routes.some((r) => r.auth === 'session')
       ? new apigateway.RequestAuthorizer(this, 'SessionRequestAuthorizer', {
-          handler: this.tableFunction(SESSION_AUTHORIZER_MODULE, 'session-authorizer', Duration.seconds(5), 'REQUEST authorizer for cookie sessions'),
+          handler: this.tableFunction(
+            SESSION_AUTHORIZER_MODULE,
+            'session-authorizer',
+            Duration.seconds(5),
+            'REQUEST authorizer for cookie sessions',
+          ),
           identitySources: [apigateway.IdentitySource.header('Cookie')],
           // Never cached: logout and the idle/absolute expiry must act on the very next request.
           resultsCacheTtl: Duration.seconds(0),
@@ -221,7 +227,9 @@ export class RouteApi extends Concern {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
       if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE || r.handler === STUCK_REINDEX_MODULE) {
-        throw new Error(`Route ${r.method} ${r.path} uses a background function (webhook pipeline module or stuck re-index) as its handler`);
+        throw new Error(
+          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module or stuck re-index) as its handler`,
+        );
       }
       const current = accessOf.get(r.handler) ?? 'none';
       accessOf.set(r.handler, ACCESS_RANK.indexOf(r.access) > ACCESS_RANK.indexOf(current) ? r.access : current);
@@ -256,7 +264,10 @@ export class RouteApi extends Concern {
             },
       );
       if (r.auth === 'none') {
-        Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: `${r.method} ${r.path} is public by design: no authorizer of any kind.` });
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-COG4',
+          reason: `${r.method} ${r.path} is public by design: no authorizer of any kind.`,
+        });
       }
     }
 
@@ -277,7 +288,7 @@ export class RouteApi extends Concern {
   }
 
   private tableFunction(module: string, access: TableAccess, timeout: Duration, description: string): NodejsFunction {
-      const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description, stage: this.stage }).fn;
+    const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description, stage: this.stage }).fn;
     this.functions.set(module, fn);
     return fn;
   }

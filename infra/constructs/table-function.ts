@@ -159,7 +159,12 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // endpoint health, and nothing else: candidates, users and tokens stay out of reach. Query: the
   // workspace's other endpoints (endpoint_disabled event) and a replay job's scan of the log.
   // BatchWriteItem: a batch's attempt records and kept bodies, 25 per call, in the same partitions.
-  webhooks: [{ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS }],
+  webhooks: [
+    {
+      actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
+      leadingKeys: WEBHOOK_LEADING_KEYS,
+    },
+  ],
   // The stream fan-out reads a workspace's slug (GetItem of its tenant item; IAM cannot tell that
   // item from the others of `T#<id>`, so GetItem is the one action there), lists its endpoints
   // (Query) and keeps the bodies of the events it queues (BatchWriteItem), both in the webhook

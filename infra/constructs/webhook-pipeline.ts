@@ -62,8 +62,22 @@ export class WebhookPipeline extends Concern {
 
   constructor(scope: Construct, id: string, props: WebhookPipelineProps) {
     super(scope, id);
-    const tableFunction = (module: string, access: TableAccess, timeout: Duration, description: string, environment?: Record<string, string>) => {
-      const fn = new TableFunction(this, pascal(module), { module, table: props.table, access, timeout, description, environment, stage: props.stage }).fn;
+    const tableFunction = (
+      module: string,
+      access: TableAccess,
+      timeout: Duration,
+      description: string,
+      environment?: Record<string, string>,
+    ) => {
+      const fn = new TableFunction(this, pascal(module), {
+        module,
+        table: props.table,
+        access,
+        timeout,
+        description,
+        environment,
+        stage: props.stage,
+      }).fn;
       props.functions.set(module, fn);
       return fn;
     };

@@ -45,7 +45,8 @@ export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise
   });
   // API Gateway answers 403 for a route the policy leaves out. It caches the policy per token,
   // so this line shows the first such refusal of a cache period, not every one.
-  if (!isAllowed(policy.policyDocument, event.methodArn)) logger.info('authorizer denied', { reason: 'missing_scope', route, token_id: grant.token_id });
+  if (!isAllowed(policy.policyDocument, event.methodArn))
+    logger.info('authorizer denied', { reason: 'missing_scope', route, token_id: grant.token_id });
   else logger.debug('authorizer allowed', { route, token_id: grant.token_id });
   // Ties the request to the token's API key in the usage plan (per-token throttle and quota).
   return grant.usage_key ? { ...policy, usageIdentifierKey: grant.usage_key } : policy;

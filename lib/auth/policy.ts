@@ -41,7 +41,12 @@ export const tokenRoutes = (scopes: readonly string[]) =>
 export const sessionRoutes = () => (routes as readonly Route[]).filter((r) => r.auth === 'session');
 
 const globMatch = (pattern: string, value: string) =>
-  new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(value);
 
 /** Evaluate a policy as API Gateway does: an explicit Deny wins, otherwise an Allow is needed. */
 export function isAllowed(policy: APIGatewayAuthorizerResult['policyDocument'], methodArn: string): boolean {

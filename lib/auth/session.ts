@@ -19,8 +19,7 @@ export function sessionCookie(id: string): string {
   return `${SESSION_COOKIE}=${id}; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age=${ABSOLUTE_LIFETIME_MS / 1000}`;
 }
 
-export const clearedSessionCookie = () =>
-  `${SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age=0`;
+export const clearedSessionCookie = () => `${SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age=0`;
 
 /** The session id from a Cookie header, if present and well formed. */
 export function sessionIdFrom(cookieHeader: string | undefined): string | undefined {

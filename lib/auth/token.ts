@@ -48,8 +48,7 @@ export function isWellFormedToken(token: string): boolean {
   return token.endsWith(checksum(body));
 }
 
-export const tokenDigest = (token: string): string =>
-  createHash('sha256').update(token).digest('hex');
+export const tokenDigest = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** A non-secret hint for listings: prefix plus the last four characters. */
 export const tokenHint = (token: string): string => `${TOKEN_PREFIX}…${token.slice(-4)}`;

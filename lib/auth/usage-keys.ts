@@ -60,7 +60,12 @@ export async function createUsageKey(tokenId: string, tenantId: string): Promise
   const usagePlanId = await planId(name);
   // The name says whose it is in the console; the value is random (never derived from the token).
   const created = await gateway().send(
-    new CreateApiKeyCommand({ name: `token-${tokenId}`, description: `API token ${tokenId} of tenant ${tenantId}`, enabled: true, value: randomBytes(30).toString('base64url') }),
+    new CreateApiKeyCommand({
+      name: `token-${tokenId}`,
+      description: `API token ${tokenId} of tenant ${tenantId}`,
+      enabled: true,
+      value: randomBytes(30).toString('base64url'),
+    }),
   );
   try {
     await gateway().send(new CreateUsagePlanKeyCommand({ usagePlanId, keyId: created.id!, keyType: 'API_KEY' }));

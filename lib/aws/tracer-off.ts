@@ -11,6 +11,7 @@
 export class Tracer {
   readonly provider = { setContextMissingStrategy: (_strategy: unknown) => undefined };
 
+  // biome-ignore lint/complexity/noUselessConstructor: it gives the stand-in the real Tracer's one-argument signature
   constructor(_options?: unknown) {}
 
   isTracingEnabled(): boolean {

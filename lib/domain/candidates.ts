@@ -123,7 +123,9 @@ async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfte
   const query: CandidateQuery = { kind: 'changes', since };
   const scope = { tenantId, filters: JSON.stringify([null, null, since]), key: candidatePageKey(tenantId, query) };
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
-  const items = startKey ? await queryCandidatesAfter(tenantId, query, startKey, q.limit) : await queryCandidates(tenantId, query, 0, q.limit);
+  const items = startKey
+    ? await queryCandidatesAfter(tenantId, query, startKey, q.limit)
+    : await queryCandidates(tenantId, query, 0, q.limit);
   const last = items.length === q.limit ? items.at(-1) : undefined;
   const next_cursor = last ? encodeCursor(scope, last) : null;
   return { items: items.map(toCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
@@ -135,7 +137,10 @@ async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfte
  * in that stage is a 409 naming its current stage (Greenhouse v3's guard against stale moves).
  */
 export async function changeStage(p: Principal, input: ChangeStageBody): Promise<StageChange> {
-  const { before, after } = await moveCandidate(p.tenantId, input.candidate_id, input.stage, nowIso, { actor: actorOf(p), fromStage: input.from_stage });
+  const { before, after } = await moveCandidate(p.tenantId, input.candidate_id, input.stage, nowIso, {
+    actor: actorOf(p),
+    fromStage: input.from_stage,
+  });
   const c = toCandidate(after ?? before);
   return { id: c.id, name: c.name, stage: c.stage, updated_at: c.updated_at };
 }

@@ -47,8 +47,10 @@ export function decodeCursor(cursor: string, scope: CursorScope): Record<string,
   if (body.f !== scope.filters) throw invalid('it was made for another list or other filters');
   const { attrs, partitions, sortKey } = scope.key;
   const key = body.k as Record<string, unknown> | null;
-  if (!key || typeof key !== 'object' || Object.keys(key).sort().join() !== [...attrs].sort().join()) throw invalid('its position is malformed');
-  for (const a of attrs) if (typeof key[a] !== 'string' || (key[a] as string).length > MAX_KEY_VALUE) throw invalid('its position is malformed');
+  if (!key || typeof key !== 'object' || Object.keys(key).sort().join() !== [...attrs].sort().join())
+    throw invalid('its position is malformed');
+  for (const a of attrs)
+    if (typeof key[a] !== 'string' || (key[a] as string).length > MAX_KEY_VALUE) throw invalid('its position is malformed');
   for (const [a, v] of Object.entries(partitions)) if (key[a] !== v) throw invalid('it belongs to another list');
   if (!sortKey.test(key[TABLE_DEF.sortKey] as string)) throw invalid('its position is malformed');
   return key as Record<string, string>;

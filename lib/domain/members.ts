@@ -11,7 +11,19 @@ import { clearAllFailures } from '../store/login-failures';
 import { endSessionsOf, setRoleOfSessions } from '../store/sessions';
 import { backoff, MAX_ATTEMPTS } from '../store/tx';
 import { getTenantBySlug } from '../store/tenants';
-import { createUser, deleteUser, findUserByEmail, getUser, listUsers, normalizeEmail, readMembership, setRole, setUserPassword, type GuardedWrite, type User } from '../store/users';
+import {
+  createUser,
+  deleteUser,
+  findUserByEmail,
+  getUser,
+  listUsers,
+  normalizeEmail,
+  readMembership,
+  setRole,
+  setUserPassword,
+  type GuardedWrite,
+  type User,
+} from '../store/users';
 import type { SessionPrincipal } from './principal';
 
 const view = (u: User): Member => ({
@@ -29,7 +41,8 @@ export async function listMembers(p: SessionPrincipal): Promise<Member[]> {
 
 export async function addMember(p: SessionPrincipal, { email, role }: { email: string; role: Role }) {
   // A taken email is refused before the (deliberately slow) hash; the write still checks it.
-  if (await findUserByEmail(email)) throw new ConflictError(`a user with email ${normalizeEmail(email)} already exists`, { field: 'email' });
+  if (await findUserByEmail(email))
+    throw new ConflictError(`a user with email ${normalizeEmail(email)} already exists`, { field: 'email' });
   const password = temporaryPassword();
   const user = await createUser(p.tenantId, email, await hashPassword(password), role, { mustChangePassword: true });
   return { member: view(user), temporary_password: password };

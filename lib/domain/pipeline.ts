@@ -50,7 +50,10 @@ export async function pipelineSummary(tenantId: string, now = Date.now(), counte
     );
     // The index's order: longest past its threshold first (within a stage, oldest entry first).
     const key = (c: Record<string, unknown>) => `${stuckAt(overrides!, c.stage as Stage, c.stage_entered_at as string)}#${c.id}`;
-    items = perStage.flat().sort((a, b) => key(a).localeCompare(key(b))).slice(0, STUCK_LIMIT);
+    items = perStage
+      .flat()
+      .sort((a, b) => key(a).localeCompare(key(b)))
+      .slice(0, STUCK_LIMIT);
   }
   const stuck: StuckCandidate[] = items.map((item) => ({
     id: item.id as string,

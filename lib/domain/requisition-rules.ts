@@ -51,16 +51,21 @@ export function placementOutcome(r: HireState): 'full' | 'fills' | 'counts' {
 /** A placement refused because the requisition has all the hires its headcount asks for. */
 export class HeadcountReachedError extends ConflictError {
   constructor(hires: number, headcount: number) {
-    super(`the requisition has ${hires} of ${headcount} hires; raise its headcount to place another candidate on it`, { code: 'headcount_reached' });
+    super(`the requisition has ${hires} of ${headcount} hires; raise its headcount to place another candidate on it`, {
+      code: 'headcount_reached',
+    });
   }
 }
 
 /** A headcount below the hires already made. */
 export class HeadcountBelowHiresError extends ConflictError {
   constructor(hires: number, headcount: number) {
-    super(`headcount ${headcount} is below the requisition's ${hires} hires; move candidates out of placed first or keep headcount at ${hires} or more`, {
-      code: 'headcount_below_hires',
-      field: 'headcount',
-    });
+    super(
+      `headcount ${headcount} is below the requisition's ${hires} hires; move candidates out of placed first or keep headcount at ${hires} or more`,
+      {
+        code: 'headcount_below_hires',
+        field: 'headcount',
+      },
+    );
   }
 }

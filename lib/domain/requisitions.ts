@@ -120,6 +120,10 @@ export async function changeRequisitionStatus(
   input: ChangeRequisitionStatusBody,
 ): Promise<{ requisition: RequisitionFull; etag: string }> {
   const reason = checkReason(input.status, input.reason);
-  const { item } = await changeStatus(principal.tenantId, id, input.status, { reason, fromStatus: input.from_status, actor: actorOfCaller(principal) });
+  const { item } = await changeStatus(principal.tenantId, id, input.status, {
+    reason,
+    fromStatus: input.from_status,
+    actor: actorOfCaller(principal),
+  });
   return { requisition: toRequisitionFull(item), etag: etagOf(item) };
 }

@@ -118,7 +118,8 @@ export async function changePassword(
     throw new ValidationError('current_password is incorrect', { field: 'current_password' });
   }
   await clearFailures(p.email, address);
-  if (body.new_password === body.current_password) throw new ValidationError('new_password must differ from the current password', { field: 'new_password' });
+  if (body.new_password === body.current_password)
+    throw new ValidationError('new_password must differ from the current password', { field: 'new_password' });
   if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false))) {
     throw new UnauthorizedError('session is no longer valid');
   }

@@ -35,7 +35,10 @@ export async function stuckReindex(event: DynamoDBStreamEvent, context: Context)
         const result = await reindexStep(tenantId);
         logger.info('stuck index step', { tenant_id: tenantId, result });
       } catch (err) {
-        logger.error('stuck index step failed', { tenant_id: tenantId, error: { name: (err as Error).name, message: (err as Error).message } });
+        logger.error('stuck index step failed', {
+          tenant_id: tenantId,
+          error: { name: (err as Error).name, message: (err as Error).message },
+        });
         throw err;
       }
     },

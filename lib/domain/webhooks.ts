@@ -22,7 +22,6 @@ import {
   getEndpoint,
   listEndpoints,
   markDeleted,
-  previousSecret,
   putEndpoint,
   rotateSecret,
   updateEndpoint,
@@ -31,13 +30,7 @@ import {
 import { attemptPage, attemptPageKey, lastAttempts, putAttempt } from '../store/webhook-attempts';
 import { decodeCursor, encodeCursor } from './cursor';
 import { getEvent, putEvent } from '../store/webhook-events';
-import {
-  getReplayJob,
-  listReplayJobs,
-  startReplayJob,
-  updateReplayJob,
-  type ReplayJobItem,
-} from '../store/replay-jobs';
+import { getReplayJob, listReplayJobs, startReplayJob, updateReplayJob, type ReplayJobItem } from '../store/replay-jobs';
 import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
 import { attemptRecord, signAndSend } from '../webhooks/attempt';
@@ -104,7 +97,10 @@ export async function createWebhook(p: SessionPrincipal, body: CreateWebhookBody
   });
   // Ids and event names only: the URL can carry the receiver's credentials, the secret is one.
   logger.info('webhook created', { webhook_id: e.id, events: e.events, user_id: p.userId });
-  return { success: true, webhook: { id: e.id, url: e.url, secret: e.secret, events: e.events, active: e.active, created_at: e.created_at } };
+  return {
+    success: true,
+    webhook: { id: e.id, url: e.url, secret: e.secret, events: e.events, active: e.active, created_at: e.created_at },
+  };
 }
 
 export async function listWebhooks(p: SessionPrincipal, query: ListWebhooksQuery = {}) {
@@ -256,11 +252,14 @@ export const jobView = (j: ReplayJobItem): ReplayJob => ({
 export async function replayWebhook(p: SessionPrincipal, id: string, body: ReplayBody): Promise<{ job: ReplayJob; started: boolean }> {
   const since = Date.parse(body.since);
   const now = Date.now();
-  if (since < now - MAX_REPLAY_DAYS * 86_400_000) throw new ValidationError(`since must be at most ${MAX_REPLAY_DAYS} days back`, { field: 'since' });
+  if (since < now - MAX_REPLAY_DAYS * 86_400_000)
+    throw new ValidationError(`since must be at most ${MAX_REPLAY_DAYS} days back`, { field: 'since' });
   if (since > now) throw new ValidationError('since must not be in the future', { field: 'since' });
   const endpoint = await deliverable(p, id);
   const jobs = await listReplayJobs(p.tenantId);
-  const runningHere = jobs.find((j) => j.webhook_id === endpoint.id && j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS);
+  const runningHere = jobs.find(
+    (j) => j.webhook_id === endpoint.id && j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS,
+  );
   if (runningHere) return { job: jobView(runningHere), started: false };
   // Checked before the conditional start: two requests racing on two endpoints can pass it
   // together, so a workspace may briefly run one job more than the cap; never one per endpoint more.

@@ -35,7 +35,9 @@ export async function batchPut(items: Item[]): Promise<Item[]> {
       let left = chunk;
       for (let attempt = 1; ; attempt++) {
         try {
-          const res = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: left.map((Item) => ({ PutRequest: { Item } })) } }));
+          const res = await ddb.send(
+            new BatchWriteCommand({ RequestItems: { [tableName]: left.map((Item) => ({ PutRequest: { Item } })) } }),
+          );
           left = (res.UnprocessedItems?.[tableName] ?? []).map((r) => r.PutRequest!.Item as Item);
         } catch (err) {
           // The whole call failed (the client already retried throttling). Logged by error name

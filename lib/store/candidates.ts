@@ -90,7 +90,12 @@ export async function insertCandidate(tenantId: string, c: CandidateRecord, reqS
   let seen = reqSeen;
   const transactItems = (thresholds: Thresholds) => {
     const req = c.req_id
-      ? reqCounterWrite(tenantId, c.req_id, { c_total: 1, [stageCounter]: 1 }, { mustBeOpen: true, placing: c.stage === 'placed', seen, at: c.created_at })
+      ? reqCounterWrite(
+          tenantId,
+          c.req_id,
+          { c_total: 1, [stageCounter]: 1 },
+          { mustBeOpen: true, placing: c.stage === 'placed', seen, at: c.created_at },
+        )
       : undefined;
     return [
       {
@@ -130,9 +135,7 @@ export async function insertCandidate(tenantId: string, c: CandidateRecord, reqS
 }
 
 export async function getCandidate(tenantId: string, id: string): Promise<Item | undefined> {
-  const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, id), ConsistentRead: true }),
-  );
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, id), ConsistentRead: true }));
   return Item;
 }
 
@@ -301,12 +304,7 @@ function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
  * One page of candidates, newest first, skipping `offset` matches. Skipped items are read
  * keys-only. `Limit` never exceeds what is still wanted, so a filtered page cannot overshoot.
  */
-export async function queryCandidates(
-  tenantId: string,
-  q: CandidateQuery,
-  offset: number,
-  limit: number,
-): Promise<Item[]> {
+export async function queryCandidates(tenantId: string, q: CandidateQuery, offset: number, limit: number): Promise<Item[]> {
   const base = queryInput(tenantId, q);
   let startKey: Item | undefined;
   const { byStageOrStatus, byRequisitionOrUser } = TABLE_DEF.indexes;
@@ -339,12 +337,7 @@ export async function queryCandidates(
 }
 
 /** Candidates who entered `stage` before `cutoff`, longest waiting first. */
-export async function queryStageEnteredBefore(
-  tenantId: string,
-  stage: Stage,
-  cutoff: string,
-  limit: number,
-): Promise<Item[]> {
+export async function queryStageEnteredBefore(tenantId: string, stage: Stage, cutoff: string, limit: number): Promise<Item[]> {
   const { byStageOrStatus } = TABLE_DEF.indexes;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
@@ -421,7 +414,11 @@ export async function updateCandidateProfile(
     const reqChanges = newReq !== oldReq;
     if (reqChanges) {
       if (patch.requisition) {
-        Object.assign(set, { req_id: patch.requisition.id, req_title: patch.requisition.title }, reqCandidatesIndexKey(tenantId, patch.requisition.id, id));
+        Object.assign(
+          set,
+          { req_id: patch.requisition.id, req_title: patch.requisition.title },
+          reqCandidatesIndexKey(tenantId, patch.requisition.id, id),
+        );
       } else {
         const { byRequisitionOrUser } = TABLE_DEF.indexes;
         remove.push('req_id', 'req_title', byRequisitionOrUser.partitionKey, byRequisitionOrUser.sortKey);
@@ -437,7 +434,12 @@ export async function updateCandidateProfile(
     // Moving onto another requisition needs it open; a placed candidate is a hire there too.
     const onto =
       reqChanges && newReq
-        ? reqCounterWrite(tenantId, newReq, { c_total: 1, [stageCounter]: 1 }, { mustBeOpen: true, placing: candidateStage(current) === 'placed', seen: reqSeen, at })
+        ? reqCounterWrite(
+            tenantId,
+            newReq,
+            { c_total: 1, [stageCounter]: 1 },
+            { mustBeOpen: true, placing: candidateStage(current) === 'placed', seen: reqSeen, at },
+          )
         : undefined;
     const ontoIndex = reqChanges && oldReq ? 2 : 1;
     const TransactItems = [
@@ -490,7 +492,10 @@ const CANDIDATE_SK = new RegExp(`^${keys.candidatePrefix}[0-9a-f-]{36}$`);
  */
 export function candidatePageKey(tenantId: string, q: CandidateQuery): PageKeyShape {
   const { byStageOrStatus, byRequisitionOrUser, byChange } = TABLE_DEF.indexes;
-  const table = { attrs: [TABLE_DEF.partitionKey, TABLE_DEF.sortKey], partitions: { [TABLE_DEF.partitionKey]: keys.tenantPartition(tenantId) } };
+  const table = {
+    attrs: [TABLE_DEF.partitionKey, TABLE_DEF.sortKey],
+    partitions: { [TABLE_DEF.partitionKey]: keys.tenantPartition(tenantId) },
+  };
   const on = (index: IndexDef, partition: string): PageKeyShape => ({
     attrs: [...table.attrs, index.partitionKey, index.sortKey],
     partitions: { ...table.partitions, [index.partitionKey]: partition },

@@ -69,7 +69,10 @@ export async function reserveAttempt(email: string, address: string, now: number
     return { lockedForMs: 0, lastChance: false }; // a fresh count: 1 of MAX_FAILURES
   }
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key, ConsistentRead: true }));
-  return { lockedForMs: Item ? Math.max(1000, Date.parse(str(Item, 'last_failure_at', 'login_failure')) + LOCK_MS - now) : 0, lastChance: false };
+  return {
+    lockedForMs: Item ? Math.max(1000, Date.parse(str(Item, 'last_failure_at', 'login_failure')) + LOCK_MS - now) : 0,
+    lastChance: false,
+  };
 }
 
 /** A success from this address: its count starts again. */

@@ -66,7 +66,12 @@ export async function getReplayJob(tenantId: string, webhookId: string): Promise
  * running job not touched for `staleMs` (its worker lost) no longer blocks a new one.
  * Returns the new job, or undefined when one runs.
  */
-export async function startReplayJob(tenantId: string, webhookId: string, since: string, staleMs: number): Promise<ReplayJobItem | undefined> {
+export async function startReplayJob(
+  tenantId: string,
+  webhookId: string,
+  since: string,
+  staleMs: number,
+): Promise<ReplayJobItem | undefined> {
   const now = nowIso();
   const job: ReplayJobItem = {
     id: newId(),
@@ -85,7 +90,12 @@ export async function startReplayJob(tenantId: string, webhookId: string, since:
     ddb.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.replay(tenantId, webhookId), type: 'webhook_replay', ...job, [TABLE_DEF.ttlAttribute]: Math.floor(Date.now() / 1000) + ATTEMPT_TTL_S },
+        Item: {
+          ...keys.replay(tenantId, webhookId),
+          type: 'webhook_replay',
+          ...job,
+          [TABLE_DEF.ttlAttribute]: Math.floor(Date.now() / 1000) + ATTEMPT_TTL_S,
+        },
         ConditionExpression: 'attribute_not_exists(PK) OR #s <> :running OR updated_at < :stale',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':running': 'running', ':stale': new Date(Date.now() - staleMs).toISOString() },

@@ -12,7 +12,13 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import { NotFoundError, RequisitionNotOpenError, StaleRequisitionError, StaleStatusError, ConflictError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { REQ_STATUSES, STAGES, type ReqStatus, type Requisition, type Stage } from '../model';
-import { HeadcountBelowHiresError, HeadcountReachedError, judgeTransition, placementOutcome, type HireState } from '../domain/requisition-rules';
+import {
+  HeadcountBelowHiresError,
+  HeadcountReachedError,
+  judgeTransition,
+  placementOutcome,
+  type HireState,
+} from '../domain/requisition-rules';
 import { ddb, tableName } from './client';
 import { type Item, oneOf, optStr, str } from './codec';
 import type { ActorRef } from './stage-history';
@@ -40,7 +46,12 @@ export type RequisitionItem = Item & { id: string; title: string; status: ReqSta
 
 /** The requisition item's codec: narrows what callers read by name and keeps the counters untouched. */
 function requisitionItem(item: Item): RequisitionItem {
-  return { ...item, id: str(item, 'id', 'requisition'), title: str(item, 'title', 'requisition'), status: oneOf(item, 'status', REQ_STATUSES, 'requisition') };
+  return {
+    ...item,
+    id: str(item, 'id', 'requisition'),
+    title: str(item, 'title', 'requisition'),
+    status: oneOf(item, 'status', REQ_STATUSES, 'requisition'),
+  };
 }
 
 const actorAttrs = (actor: ReqActor) => ({
@@ -108,7 +119,9 @@ const statsStatusMove = (tenantId: string, deltas: Record<string, number>) => ({
   Update: {
     TableName: tableName,
     Key: keys.stats(tenantId),
-    UpdateExpression: `ADD ${Object.keys(deltas).map((_, i) => `#r${i} :r${i}`).join(', ')}`,
+    UpdateExpression: `ADD ${Object.keys(deltas)
+      .map((_, i) => `#r${i} :r${i}`)
+      .join(', ')}`,
     ExpressionAttributeNames: Object.fromEntries(Object.keys(deltas).map((k, i) => [`#r${i}`, k])),
     ExpressionAttributeValues: Object.fromEntries(Object.values(deltas).map((v, i) => [`:r${i}`, v])),
   },
@@ -150,14 +163,15 @@ export async function createRequisition(tenantId: string, input: NewRequisition,
 }
 
 export async function getRequisition(tenantId: string, id: string): Promise<RequisitionItem | undefined> {
-  const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.requisition(tenantId, id), ConsistentRead: true }),
-  );
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.requisition(tenantId, id), ConsistentRead: true }));
   return Item && requisitionItem(Item);
 }
 
 /** A requisition and its status changes, oldest first: one Query over its sort-key range. */
-export async function getRequisitionWithHistory(tenantId: string, id: string): Promise<{ item: RequisitionItem; history: ReqStatusChange[] } | undefined> {
+export async function getRequisitionWithHistory(
+  tenantId: string,
+  id: string,
+): Promise<{ item: RequisitionItem; history: ReqStatusChange[] } | undefined> {
   const items: Item[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -202,7 +216,11 @@ export const reqStageCount = (item: Record<string, unknown>, stage?: Stage): num
 /** The version an item is at: 0 for items written before requisitions had one. */
 export const reqVersion = (item: Item): number => (typeof item.version === 'number' ? item.version : 0);
 export const reqHeadcount = (item: Item): number | null => (typeof item.headcount === 'number' ? item.headcount : null);
-export const hireStateOf = (item: RequisitionItem): HireState => ({ status: item.status, hires: reqStageCount(item, 'placed'), headcount: reqHeadcount(item) });
+export const hireStateOf = (item: RequisitionItem): HireState => ({
+  status: item.status,
+  hires: reqStageCount(item, 'placed'),
+  headcount: reqHeadcount(item),
+});
 
 export function toRequisition(item: RequisitionItem): Requisition {
   return {
@@ -221,9 +239,7 @@ export function toRequisition(item: RequisitionItem): Requisition {
 
 /** The condition that the item is still at the version it was read at. */
 const versionIs = (item: Item) =>
-  reqVersion(item) === 0
-    ? { expr: 'attribute_not_exists(#v)', values: {} }
-    : { expr: '#v = :v', values: { ':v': reqVersion(item) } };
+  reqVersion(item) === 0 ? { expr: 'attribute_not_exists(#v)', values: {} } : { expr: '#v = :v', values: { ':v': reqVersion(item) } };
 
 /** The fields PATCH may change; `null` clears an optional one. */
 export interface RequisitionPatch {
@@ -350,7 +366,15 @@ export async function changeStatus(
                 UpdateExpression: 'SET #status = :to, #v = :nv, updated_at = :at, GSI1PK = :gpk, GSI1SK = :gsk',
                 ConditionExpression: `attribute_exists(PK) AND #status = :from AND ${cond.expr}`,
                 ExpressionAttributeNames: { '#status': 'status', '#v': 'version' },
-                ExpressionAttributeValues: { ...cond.values, ':to': to, ':from': from, ':nv': version, ':at': at, ':gpk': after.GSI1PK, ':gsk': after.GSI1SK },
+                ExpressionAttributeValues: {
+                  ...cond.values,
+                  ':to': to,
+                  ':from': from,
+                  ':nv': version,
+                  ':at': at,
+                  ':gpk': after.GSI1PK,
+                  ':gsk': after.GSI1SK,
+                },
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
             },
@@ -419,7 +443,12 @@ export function reqCounterWrite(
       const version = reqVersion(seen!) + 1;
       const cond = versionIs(seen!);
       names['#v'] = 'version';
-      Object.assign(values, cond.values, { ':filled': 'filled', ':nv': version, ':at': opts.at, ':gpk': reqStatusIndexKey(tenantId, 'filled', reqId).GSI1PK });
+      Object.assign(values, cond.values, {
+        ':filled': 'filled',
+        ':nv': version,
+        ':at': opts.at,
+        ':gpk': reqStatusIndexKey(tenantId, 'filled', reqId).GSI1PK,
+      });
       conditions.push(cond.expr, '#placed >= #fill', '#placed < #hc');
       sets = ' SET #status = :filled, #v = :nv, updated_at = :at, GSI1PK = :gpk';
       extra.push(statusChangePut(tenantId, seen!, version, { from: 'open', to: 'filled', reason: null, actor: SYSTEM, at: opts.at }));

@@ -154,7 +154,9 @@ export async function reindexStep(tenantId: string, pageSize = REINDEX_PAGE): Pr
       ExclusiveStartKey: cursor ? { PK: keys.tenantPartition(tenantId), SK: cursor } : undefined,
     }),
   );
-  const stale = ((page.Items ?? []) as Item[]).filter((c) => c.stuck_d === undefined || Number(c.stuck_d) !== thresholdOf(t.overrides, c.stage as Stage));
+  const stale = ((page.Items ?? []) as Item[]).filter(
+    (c) => c.stuck_d === undefined || Number(c.stuck_d) !== thresholdOf(t.overrides, c.stage as Stage),
+  );
   let next = 0;
   const worker = async () => {
     while (next < stale.length) await rewrite(tenantId, t, stale[next++]!);
@@ -169,7 +171,11 @@ export async function reindexStep(tenantId: string, pageSize = REINDEX_PAGE): Pr
         UpdateExpression: done ? 'SET stuck_done_v = :v REMOVE stuck_job, stuck_cursor' : 'SET stuck_cursor = :next',
         // The version this step worked for is still the newest, and no other step moved the cursor.
         ConditionExpression: `stuck_v = :v AND ${cursor ? 'stuck_cursor = :cur' : 'attribute_not_exists(stuck_cursor)'}`,
-        ExpressionAttributeValues: { ':v': t.version, ...(cursor && { ':cur': cursor }), ...(!done && { ':next': page.LastEvaluatedKey!.SK }) },
+        ExpressionAttributeValues: {
+          ':v': t.version,
+          ...(cursor && { ':cur': cursor }),
+          ...(!done && { ':next': page.LastEvaluatedKey!.SK }),
+        },
       }),
     );
   } catch (err) {
@@ -192,7 +198,11 @@ async function rewrite(tenantId: string, t: Thresholds, c: Item) {
         Key: keys.candidate(tenantId, c.id as string),
         ...update(
           { ...set, ...Object.fromEntries(remove.map((a) => [a, $remove()])) },
-          { expression: '#stage = :stage AND stage_entered_at = :e', names: { '#stage': 'stage' }, values: { ':stage': c.stage, ':e': c.stage_entered_at } },
+          {
+            expression: '#stage = :stage AND stage_entered_at = :e',
+            names: { '#stage': 'stage' },
+            values: { ':stage': c.stage, ':e': c.stage_entered_at },
+          },
         ),
       }),
     );

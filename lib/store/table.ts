@@ -77,7 +77,10 @@ export const keys = {
    * Failed-login counter per account and client address, keyed by digests of both so it exists
    * for unknown emails too; one partition per account, so an admin can clear them all.
    */
-  loginFailures: (emailDigest: string, addressDigest: string): Key => ({ PK: loginFailPartition(emailDigest), SK: `ADDR#${addressDigest}` }),
+  loginFailures: (emailDigest: string, addressDigest: string): Key => ({
+    PK: loginFailPartition(emailDigest),
+    SK: `ADDR#${addressDigest}`,
+  }),
   loginFailPartition: (emailDigest: string) => loginFailPartition(emailDigest),
   session: (digest: string): Key => ({ PK: `SESSION#${digest}`, SK: 'SESSION' }),
   requisition: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `REQ#${id}` }),
@@ -154,8 +157,7 @@ export const STUCK_FILTER_PATTERNS = [
 /** GSI1: requisitions of one status, newest first by UUIDv7 id. */
 export const reqStatusIndexKey = (tenantId: string, status: ReqStatus, id: string) =>
   indexKey(TABLE_DEF.indexes.byStageOrStatus, reqStatusPartition(tenantId, status), id);
-export const reqStatusPartition = (tenantId: string, status: ReqStatus) =>
-  `${t(tenantId)}#REQSTATUS#${status}`;
+export const reqStatusPartition = (tenantId: string, status: ReqStatus) => `${t(tenantId)}#REQSTATUS#${status}`;
 
 /** GSI2: candidates of one requisition, newest first by UUIDv7 id. */
 export const reqCandidatesIndexKey = (tenantId: string, reqId: string, id: string) =>

@@ -36,7 +36,12 @@ export async function createTenant(slug: string, name: string, id = newId()): Pr
           },
           { Put: { TableName: tableName, Item: { ...keys.tenant(tenant.id), type: 'tenant', ...tenant } } },
           // Thresholds version 0 (the defaults), already applied to the (empty) stuck index.
-          { Put: { TableName: tableName, Item: { ...keys.stats(tenant.id), type: 'stats', total: 0, stuck_days: {}, stuck_v: 0, stuck_done_v: 0 } } },
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.stats(tenant.id), type: 'stats', total: 0, stuck_days: {}, stuck_v: 0, stuck_done_v: 0 },
+            },
+          },
         ],
       }),
     );
@@ -55,9 +60,7 @@ export async function getTenant(tenantId: string): Promise<Tenant | undefined> {
 }
 
 export async function getTenantBySlug(slug: string): Promise<Tenant> {
-  const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.slug(slug), ConsistentRead: true }),
-  );
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.slug(slug), ConsistentRead: true }));
   const tenant = Item && (await getTenant(str(Item, 'tenant_id', 'slug')));
   if (!tenant) throw new NotFoundError(`tenant ${slug}`);
   return tenant;

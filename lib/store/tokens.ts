@@ -117,9 +117,7 @@ function tokenFromItem(item: Item): TokenListing {
  * delete elsewhere (its usage-plan API key id, when it has one).
  */
 export async function revokeToken(tenantId: string, tokenId: string): Promise<false | { usage_key_id?: string }> {
-  const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }),
-  );
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }));
   if (!Item) return false;
   const digest = str(Item, 'digest', 'token');
   const usage_key_id = optStr(Item, 'usage_key_id', 'token');

@@ -12,8 +12,7 @@ export function cancellationReasons(err: unknown): CancellationReason[] | undefi
 }
 
 /** A transaction lost a race with another one and can simply be tried again. */
-export const isTransactionConflict = (reasons: CancellationReason[]) =>
-  reasons.some((r) => r.Code === 'TransactionConflict');
+export const isTransactionConflict = (reasons: CancellationReason[]) => reasons.some((r) => r.Code === 'TransactionConflict');
 
 /**
  * The item a failed condition saw (ReturnValuesOnConditionCheckFailure). The document client
@@ -23,8 +22,7 @@ export const itemSeen = (reason: CancellationReason | undefined) =>
   reason?.Item ? unmarshall(reason.Item as Record<string, AttributeValue>) : undefined;
 
 /** Full-jitter exponential backoff: 10 ms base, 400 ms cap. */
-export const backoff = (attempt: number) =>
-  sleep(Math.random() * Math.min(400, 10 * 2 ** attempt));
+export const backoff = (attempt: number) => sleep(Math.random() * Math.min(400, 10 * 2 ** attempt));
 
 /** Ten writers racing on one item all finish: each round has one winner. */
 export const MAX_ATTEMPTS = 12;

@@ -78,10 +78,7 @@ export const endpointFromItem = (i: Item): Endpoint => ({
 export const previousSecret = (e: Endpoint, now = Date.now()): string | undefined =>
   e.previous_secret && e.previous_secret_expires_at && Date.parse(e.previous_secret_expires_at) > now ? e.previous_secret : undefined;
 
-export async function putEndpoint(
-  tenantId: string,
-  e: Pick<Endpoint, 'url' | 'secret' | 'events' | 'description'>,
-): Promise<Endpoint> {
+export async function putEndpoint(tenantId: string, e: Pick<Endpoint, 'url' | 'secret' | 'events' | 'description'>): Promise<Endpoint> {
   const now = nowIso();
   const endpoint: Endpoint = {
     id: newId(),
@@ -115,9 +112,7 @@ export async function putEndpoint(
 }
 
 export async function getEndpoint(tenantId: string, id: string): Promise<Endpoint | undefined> {
-  const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.webhook(tenantId, id), ConsistentRead: true }),
-  );
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.webhook(tenantId, id), ConsistentRead: true }));
   return Item ? endpointFromItem(Item) : undefined;
 }
 
@@ -141,7 +136,10 @@ export async function updateEndpoint(tenantId: string, id: string, changes: Endp
       new UpdateCommand({
         TableName: tableName,
         Key: keys.webhook(tenantId, id),
-        ...update({ ...changes, ...(changes.events && { all_events: allEventsOf(changes.events) }), updated_at: nowIso(), ...reactivating }, exists),
+        ...update(
+          { ...changes, ...(changes.events && { all_events: allEventsOf(changes.events) }), updated_at: nowIso(), ...reactivating },
+          exists,
+        ),
         ReturnValues: 'ALL_NEW',
       }),
     );

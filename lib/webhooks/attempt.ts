@@ -4,7 +4,7 @@
  * describe the attempt for the delivery log. One path, so a test send proves what a delivery does.
  */
 import type { ErrorCategory } from '../schemas';
-import { type Attempt } from '../store/webhook-attempts';
+import type { Attempt } from '../store/webhook-attempts';
 import { previousSecret, type Endpoint } from '../store/webhook-endpoints';
 import { webhookConfig } from './config';
 import { errorCategory } from './outcome';

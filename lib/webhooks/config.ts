@@ -52,12 +52,7 @@ export const MAX_RETRY_AFTER_S = 6 * 3600;
  * Seconds until the next attempt after `attempt` (1-based) failed, with ±20% jitter, or
  * undefined when it was the last.
  */
-export function retryDelayS(
-  attempt: number,
-  schedule: readonly number[],
-  retryAfterMs?: number,
-  random = Math.random,
-): number | undefined {
+export function retryDelayS(attempt: number, schedule: readonly number[], retryAfterMs?: number, random = Math.random): number | undefined {
   const base = schedule[attempt - 1];
   if (base === undefined) return undefined;
   let delay = base * (0.8 + 0.4 * random());

@@ -47,7 +47,8 @@ export async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: De
   // Keep the body for resend and replay (32 days, longer than the attempts), unless whoever queued
   // the message just did (the fan-out, once per event). A resend or replay series writes it again,
   // so the body outlives that series' attempts too. Once per series is enough.
-  const kept = attempt === 1 && !msg.kept ? eventItem(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body }) : undefined;
+  const kept =
+    attempt === 1 && !msg.kept ? eventItem(msg.tenantId, { event_id: msg.eventId, event_type: msg.eventType, body: msg.body }) : undefined;
 
   const event = { id: msg.eventId, type: msg.eventType, body: msg.body };
   const sent = await signAndSend(endpoint, event);
@@ -80,7 +81,13 @@ export async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: De
       await replayFinished(msg, true);
       return;
     }
-    batch.logs.set(record.messageId, { items: kept ? [logged, kept] : [logged], tenantId: msg.tenantId, endpointId: endpoint.id, at, replay: msg.replayJob ? msg : undefined });
+    batch.logs.set(record.messageId, {
+      items: kept ? [logged, kept] : [logged],
+      tenantId: msg.tenantId,
+      endpointId: endpoint.id,
+      at,
+      replay: msg.replayJob ? msg : undefined,
+    });
     return;
   }
   logger.info('delivery failed', outcome);

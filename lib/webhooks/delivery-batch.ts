@@ -21,7 +21,10 @@ export async function replayFinished(msg: DeliveryMessage, sent: boolean): Promi
   try {
     await updateReplayJob(msg.tenantId, msg.endpointId, msg.replayJob, { finished: 1, ...(sent && { sent: 1 }) });
   } catch (err) {
-    logger.error('replay progress not recorded', { jobId: msg.replayJob, error: { name: (err as Error).name, message: (err as Error).message } });
+    logger.error('replay progress not recorded', {
+      jobId: msg.replayJob,
+      error: { name: (err as Error).name, message: (err as Error).message },
+    });
   }
 }
 
@@ -30,7 +33,10 @@ export class DeliveryBatch {
   /** The batch's per-delivery metrics, written as one EMF line at the end of the invocation. */
   readonly metrics = invocationMetrics();
   /** Log items of successful deliveries, by the message they record. */
-  readonly logs = new Map<string, { items: Record<string, unknown>[]; tenantId: string; endpointId: string; at: string; replay?: DeliveryMessage }>();
+  readonly logs = new Map<
+    string,
+    { items: Record<string, unknown>[]; tenantId: string; endpointId: string; at: string; replay?: DeliveryMessage }
+  >();
 
   endpoint(tenantId: string, endpointId: string) {
     const key = `${tenantId}/${endpointId}`;

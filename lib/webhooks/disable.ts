@@ -34,6 +34,14 @@ export async function endpointDisabled(msg: DeliveryMessage, endpoint: Endpoint,
   // Kept once here, not by each of the deliveries.
   await putEvent(msg.tenantId, { event_id: id, event_type: ENDPOINT_DISABLED_EVENT, body });
   await enqueue(
-    others.map((e) => ({ v: 1 as const, eventId: id, eventType: ENDPOINT_DISABLED_EVENT, tenantId: msg.tenantId, endpointId: e.id, body, kept: true as const })),
+    others.map((e) => ({
+      v: 1 as const,
+      eventId: id,
+      eventType: ENDPOINT_DISABLED_EVENT,
+      tenantId: msg.tenantId,
+      endpointId: e.id,
+      body,
+      kept: true as const,
+    })),
   );
 }

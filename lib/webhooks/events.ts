@@ -106,7 +106,9 @@ function requisitionEvents(record: DynamoDBRecord, after: Image, before: Image |
   // Counter and status writes change the item too; only a field change is an update.
   const changed = REQ_FIELDS.filter(([field]) => (before[field] ?? null) !== (after[field] ?? null)).map(([, name]) => name);
   if (!changed.length) return [];
-  return [make('requisition.updated', after.updated_at as string, { ...req, changed, actor: actorOfImage(after), updatedAt: after.updated_at })];
+  return [
+    make('requisition.updated', after.updated_at as string, { ...req, changed, actor: actorOfImage(after), updatedAt: after.updated_at }),
+  ];
 }
 
 /** Events a stream record stands for; none for records that are not event sources. */

@@ -71,7 +71,14 @@ export async function webhookFanout(event: DynamoDBStreamEvent, context: Context
   };
   // Plan every record first (endpoints read once per tenant), then keep all their bodies at once.
   const plans = new Map(event.Records.map((r) => [r, fanoutPlan(r, endpointsOf)]));
-  const settled = await Promise.all([...plans.values()].map((p) => p.then((v) => v, () => undefined)));
+  const settled = await Promise.all(
+    [...plans.values()].map((p) =>
+      p.then(
+        (v) => v,
+        () => undefined,
+      ),
+    ),
+  );
   const unwritten = new Set(await writeLogItems(settled.flatMap((p) => p?.kept ?? [])));
   // Then send, record by record and in stream order. Records after a failed one still go out,
   // and go out again when Lambda retries from the failure: at least once.

@@ -36,7 +36,14 @@ export const REQ_EVENT_FIELDS = ['title', 'department', 'location', 'jobType', '
 
 /** `data` of each event type, as lib/webhooks/events.ts and the delivery function build it. */
 export const EVENT_DATA = {
-  'candidate.created': z.strictObject({ candidateId: z.uuid(), name: z.string(), email: z.nullable(z.string()), stage, reqId, createdAt: at }),
+  'candidate.created': z.strictObject({
+    candidateId: z.uuid(),
+    name: z.string(),
+    email: z.nullable(z.string()),
+    stage,
+    reqId,
+    createdAt: at,
+  }),
   'candidate.stage_changed': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, oldStage: stage, newStage: stage }),
   'candidate.updated': z.strictObject({
     candidateId: z.uuid(),
@@ -84,11 +91,13 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
   'offer.accepted': 'A candidate moved to offer_accepted, or was created in it',
   'placement.created': 'A candidate moved to placed, or was created in it; a placement record was written',
   'requisition.created': 'A requisition was created (POST /api/v1/requisitions or the admin CLI)',
-  'requisition.updated': "A requisition's title, department, location, job_type or headcount changed (PATCH /api/v1/requisitions/{id}); `changed` names them",
+  'requisition.updated':
+    "A requisition's title, department, location, job_type or headcount changed (PATCH /api/v1/requisitions/{id}); `changed` names them",
   'requisition.status_changed':
     'A requisition changed status (POST /api/v1/requisitions/{id}/status, or `filled` by itself when a placement reached its headcount, actor `system`); never a no-op',
   [TEST_EVENT]: 'The test operation (POST /api/webhooks/{id}/test); not subscribable',
-  [ENDPOINT_DISABLED_EVENT]: 'The service disabled another endpoint of the workspace; sent to every other active endpoint, not subscribable',
+  [ENDPOINT_DISABLED_EVENT]:
+    'The service disabled another endpoint of the workspace; sent to every other active endpoint, not subscribable',
 };
 
 /** The exact body of every delivery (lib/webhooks/events.ts `envelope`). */
@@ -103,7 +112,12 @@ export const envelopeOf = <T extends DeliveredEventType>(type: T) =>
 
 /** Delivery headers (lib/webhooks/sign.ts `deliveryHeaders`), as OpenAPI header parameters. */
 export const DELIVERY_HEADERS = [
-  { name: 'X-Service-Event', required: true, schema: { type: 'string', enum: Object.keys(EVENT_DATA) }, description: 'The event type, as in the body.' },
+  {
+    name: 'X-Service-Event',
+    required: true,
+    schema: { type: 'string', enum: Object.keys(EVENT_DATA) },
+    description: 'The event type, as in the body.',
+  },
   {
     name: 'X-Service-Signature',
     required: true,
@@ -116,8 +130,18 @@ export const DELIVERY_HEADERS = [
     schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     description: "Only during a secret rotation's grace window: the X-Service-Signature made with the previous secret.",
   },
-  { name: 'webhook-id', required: true, schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' }, description: 'The event id, the same on every retry, resend and replay: deduplicate by it.' },
-  { name: 'webhook-timestamp', required: true, schema: { type: 'string', pattern: '^\\d+$' }, description: 'Unix seconds of this attempt; refuse old ones (5 minutes) against replays.' },
+  {
+    name: 'webhook-id',
+    required: true,
+    schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$' },
+    description: 'The event id, the same on every retry, resend and replay: deduplicate by it.',
+  },
+  {
+    name: 'webhook-timestamp',
+    required: true,
+    schema: { type: 'string', pattern: '^\\d+$' },
+    description: 'Unix seconds of this attempt; refuse old ones (5 minutes) against replays.',
+  },
   {
     name: 'webhook-signature',
     required: true,

@@ -4,7 +4,6 @@ import * as z from 'zod/mini';
 import { config } from '../config';
 import { tracer } from '../tracer';
 
-
 // Read as this module loads: a function that queues and was not given the queues stops at cold start.
 export const queueConfig = {
   queueUrl: config.webhookQueueUrl,

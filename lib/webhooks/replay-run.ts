@@ -36,10 +36,22 @@ export async function runReplay(msg: ReplayMessage, context: Context): Promise<v
     const events = await Promise.all(chunk.map((e) => getEvent(msg.tenantId, e.id)));
     const messages = events.flatMap((e) =>
       e
-        ? [{ v: 1 as const, eventId: e.event_id, eventType: e.event_type, tenantId: msg.tenantId, endpointId: msg.endpointId, body: e.body, series: `replay:${job.id}`, replayJob: job.id }]
+        ? [
+            {
+              v: 1 as const,
+              eventId: e.event_id,
+              eventType: e.event_type,
+              tenantId: msg.tenantId,
+              endpointId: msg.endpointId,
+              body: e.body,
+              series: `replay:${job.id}`,
+              replayJob: job.id,
+            },
+          ]
         : [],
     );
-    if (messages.length < chunk.length) logger.warn('replay: event bodies expired', { jobId: job.id, missing: chunk.length - messages.length });
+    if (messages.length < chunk.length)
+      logger.warn('replay: event bodies expired', { jobId: job.id, missing: chunk.length - messages.length });
     await enqueue(messages);
     position += chunk.length;
     await updateReplayJob(msg.tenantId, msg.endpointId, job.id, { queued: messages.length, position });

@@ -20,4 +20,3 @@ export function missedEvents(outcomes: AttemptOutcome[], asOfMs: number): { id: 
   }
   return [...state].filter(([, s]) => !s.delivered && !s.pending && s.type !== TEST_EVENT).map(([id, s]) => ({ id, type: s.type }));
 }
-

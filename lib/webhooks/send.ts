@@ -59,7 +59,11 @@ export const MAX_RESPONSE_BODY_BYTES = 4096;
  * (Node's default), so we rarely write into a socket the receiver is closing. A Lambda freeze can
  * still leave a stale socket in the pool; that case is retried on a new socket (see below).
  */
-const agentOptions: https.AgentOptions = { keepAlive: true, timeout: 4_000, maxFreeSockets: DELIVERY_BATCH_SIZE * DELIVERY_MAX_CONCURRENCY };
+const agentOptions: https.AgentOptions = {
+  keepAlive: true,
+  timeout: 4_000,
+  maxFreeSockets: DELIVERY_BATCH_SIZE * DELIVERY_MAX_CONCURRENCY,
+};
 const agents = {
   strict: new https.Agent(agentOptions),
   loopback: new https.Agent(agentOptions),

@@ -12,8 +12,7 @@ export const SECRET_PREFIX = 'whsec_';
 
 export const generateSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
-export const serviceSignature = (secret: string, body: string) =>
-  createHmac('sha256', secret).update(body).digest('hex');
+export const serviceSignature = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 
 export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
@@ -46,9 +45,7 @@ export function deliveryHeaders(
     'X-Service-Signature': serviceSignature(secret, event.body),
     'webhook-id': event.id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': previousSecret
-      ? `${standard} ${standardSignature(previousSecret, event.id, timestamp, event.body)}`
-      : standard,
+    'webhook-signature': previousSecret ? `${standard} ${standardSignature(previousSecret, event.id, timestamp, event.body)}` : standard,
     ...(previousSecret && { [PREVIOUS_SIGNATURE_HEADER]: serviceSignature(previousSecret, event.body) }),
   };
 }

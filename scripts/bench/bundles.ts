@@ -40,7 +40,8 @@ export async function bundle(module: string, outfile: string): Promise<BundleSiz
   const result = await build({ ...esbuildOptions(module), outfile, metafile: true });
   const output = Object.values(result.metafile.outputs)[0]!;
   const byPackage = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) byPackage.set(owner(input), (byPackage.get(owner(input)) ?? 0) + bytesInOutput);
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
+    byPackage.set(owner(input), (byPackage.get(owner(input)) ?? 0) + bytesInOutput);
   return { bytes: output.bytes, byPackage: [...byPackage].sort((a, b) => b[1] - a[1]) };
 }
 

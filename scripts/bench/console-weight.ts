@@ -23,7 +23,8 @@ export function firstLoadJs(distDir: string): Weight {
   if (refs.size === 0) return { measured: false, reason: 'index.html references no script' };
   const files = [];
   for (const ref of refs) {
-    if (/^[a-z]+:/i.test(ref) || ref.startsWith('//')) return { measured: false, reason: `index.html loads a script from elsewhere: ${ref}` };
+    if (/^[a-z]+:/i.test(ref) || ref.startsWith('//'))
+      return { measured: false, reason: `index.html loads a script from elsewhere: ${ref}` };
     const file = join(distDir, ref.replace(/^\//, ''));
     if (!existsSync(file)) return { measured: false, reason: `index.html references ${ref}, which is not in ${distDir}` };
     const body = readFileSync(file);

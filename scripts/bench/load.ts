@@ -41,8 +41,16 @@ export async function loadRun(opts: { root: string; dataDir: string; seconds: nu
       { method: 'GET' as const, path: '/api/v1/pipeline' },
       { method: 'GET' as const, path: '/api/v1/candidates?limit=20' },
       { method: 'GET' as const, path: '/api/v1/requisitions' },
-      { method: 'POST' as const, path: '/api/v1/candidates', setupRequest: (r: any) => ({ ...r, body: JSON.stringify({ name: 'Load', ...(reqId && { req_id: reqId }) }) }) },
-      { method: 'POST' as const, path: '/api/v1/pipeline', setupRequest: (r: any) => ({ ...r, body: JSON.stringify({ candidate_id: pick(ids), stage: pick(STAGES) }) }) },
+      {
+        method: 'POST' as const,
+        path: '/api/v1/candidates',
+        setupRequest: (r: any) => ({ ...r, body: JSON.stringify({ name: 'Load', ...(reqId && { req_id: reqId }) }) }),
+      },
+      {
+        method: 'POST' as const,
+        path: '/api/v1/pipeline',
+        setupRequest: (r: any) => ({ ...r, body: JSON.stringify({ candidate_id: pick(ids), stage: pick(STAGES) }) }),
+      },
     ];
     const before = (await get('/api/v1/pipeline')).data;
     const result = await autocannon({ url: base, connections: opts.connections, duration: opts.seconds, headers, requests });

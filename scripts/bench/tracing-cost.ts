@@ -23,7 +23,14 @@ import { LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '.
 import { esbuildOptions } from './bundles';
 
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-'));
-const all = ['authorizer', 'session-authorizer', ...new Set(routes.map((r) => r.handler)), 'webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
+const all = [
+  'authorizer',
+  'session-authorizer',
+  ...new Set(routes.map((r) => r.handler)),
+  'webhook-fanout',
+  'webhook-delivery',
+  'stuck-reindex',
+];
 const modules = process.argv.length > 2 ? process.argv.slice(2) : all;
 const RUNS = Number(process.env.TRACING_INIT_RUNS ?? 9);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -62,11 +69,19 @@ function initOnce(file: string): number | string {
     { env, encoding: 'utf8' },
   );
   const ms = Number(r.stdout.trim());
-  if (r.status !== 0 || !Number.isFinite(ms) || ms <= 0) return (r.stderr.trim().split('\n').find((l) => /Error/.test(l)) ?? `exit ${r.status}`).slice(0, 80);
+  if (r.status !== 0 || !Number.isFinite(ms) || ms <= 0)
+    return (
+      r.stderr
+        .trim()
+        .split('\n')
+        .find((l) => /Error/.test(l)) ?? `exit ${r.status}`
+    ).slice(0, 80);
   return ms;
 }
 
-console.log(`Tracer cost per function (KB minified; init: median of ${RUNS} fresh processes, off and shipped in turns; the machine is shared and noisy)`);
+console.log(
+  `Tracer cost per function (KB minified; init: median of ${RUNS} fresh processes, off and shipped in turns; the machine is shared and noisy)`,
+);
 console.log('function                 tracer       off KB  shipped KB  traced KB  full SDK KB  Tracer KB  init off ms  init shipped ms');
 for (const m of modules) {
   const off = await bundle(m, 'off');
@@ -76,7 +91,10 @@ for (const m of modules) {
   const times: Record<'off' | 'shipped', number[]> = { off: [], shipped: [] };
   let failed: string | undefined;
   for (let i = 0; i < RUNS && !failed; i++) {
-    for (const [which, file] of [['off', off.file], ['shipped', shipped.file]] as const) {
+    for (const [which, file] of [
+      ['off', off.file],
+      ['shipped', shipped.file],
+    ] as const) {
       const r = initOnce(file);
       if (typeof r === 'string') failed = r;
       else times[which].push(r);

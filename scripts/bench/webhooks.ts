@@ -15,16 +15,15 @@ import { ensureTable, localClient } from '../../dev/table';
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
 const arrivals = new Map<string, number>();
-const receiver = createServer(
-  { cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) },
-  (req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c)).on('end', () => {
+const receiver = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) }, (req, res) => {
+  let raw = '';
+  req
+    .on('data', (c) => (raw += c))
+    .on('end', () => {
       arrivals.set(JSON.parse(raw).data.candidateId, performance.now());
       res.writeHead(204).end();
     });
-  },
-);
+});
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 const port = (receiver.address() as { port: number }).port;
 
@@ -45,7 +44,12 @@ try {
   const { createCandidate } = await import('../../lib/domain/candidates');
   const tenant = await createTenant('bench', 'Bench');
   const writer = { kind: 'token' as const, tenantId: tenant.id, tenantSlug: 'bench', tokenId: 'bench', scopes: [] };
-  await putEndpoint(tenant.id, { url: `https://127.0.0.1:${port}/hook`, secret: generateSecret(), events: ['candidate.created'], description: null });
+  await putEndpoint(tenant.id, {
+    url: `https://127.0.0.1:${port}/hook`,
+    secret: generateSecret(),
+    events: ['candidate.created'],
+    description: null,
+  });
   const waitFor = async (ids: string[]) => {
     const deadline = Date.now() + 60_000;
     while (ids.some((id) => !arrivals.has(id))) {
@@ -76,7 +80,9 @@ try {
   console.log(`  burst of ${burst} events: all delivered ${((last - started) / 1000).toFixed(1)} s after the first write`);
   // End to end: this includes creating the candidates (DynamoDB Local's write rate), the stream and
   // the fan-out. The delivery worker alone is measured on a pre-filled queue (delivery.ts).
-  console.log(`  end to end (creates, stream, fan-out and delivery together): first->last arrival ${(burst / ((last - first) / 1000)).toFixed(0)} events/s`);
+  console.log(
+    `  end to end (creates, stream, fan-out and delivery together): first->last arrival ${(burst / ((last - first) / 1000)).toFixed(0)} events/s`,
+  );
 
   await throughTheApi(tenant);
 
@@ -88,7 +94,12 @@ try {
   const { ddb: doc, tableName } = await import('../../lib/store/client');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { keys } = await import('../../lib/store/table');
-  const replayEndpoint = await putEndpoint(tenant.id, { url: `https://127.0.0.1:${port}/replay`, secret: generateSecret(), events: ['candidate.created'], description: null });
+  const replayEndpoint = await putEndpoint(tenant.id, {
+    url: `https://127.0.0.1:${port}/replay`,
+    secret: generateSecret(),
+    events: ['candidate.created'],
+    description: null,
+  });
   const n = 1_000;
   const since = new Date(Date.now() - 60_000).toISOString();
   const replayIds: string[] = [];
@@ -100,19 +111,43 @@ try {
         replayIds.push(candidateId);
         const body = JSON.stringify({
           event: 'candidate.created',
-          data: { candidateId, name: 'Replay Bench', email: 'replay.bench@example.com', stage: 'applied', reqId: null, createdAt: new Date().toISOString() },
+          data: {
+            candidateId,
+            name: 'Replay Bench',
+            email: 'replay.bench@example.com',
+            stage: 'applied',
+            reqId: null,
+            createdAt: new Date().toISOString(),
+          },
           timestamp: new Date().toISOString(),
           tenantSlug: 'bench',
         });
         await putEvent(tenant.id, { event_id: eventId, event_type: 'candidate.created', body });
         await putAttempt(tenant.id, replayEndpoint.id, {
-          event_id: eventId, event_type: 'candidate.created', attempt: 8, response_status: 503, success: false, duration_ms: 12,
-          created_at: new Date().toISOString(), error: null, response_body: 'down', next_attempt_at: null, dead_lettered: true, error_category: 'http_status',
+          event_id: eventId,
+          event_type: 'candidate.created',
+          attempt: 8,
+          response_status: 503,
+          success: false,
+          duration_ms: 12,
+          created_at: new Date().toISOString(),
+          error: null,
+          response_body: 'down',
+          next_attempt_at: null,
+          dead_lettered: true,
+          error_category: 'http_status',
         });
       }),
     );
   }
-  const principal = { kind: 'session' as const, tenantId: tenant.id, tenantSlug: 'bench', userId: 'bench', email: 'bench@example.com', role: 'admin' as const };
+  const principal = {
+    kind: 'session' as const,
+    tenantId: tenant.id,
+    tenantSlug: 'bench',
+    userId: 'bench',
+    email: 'bench@example.com',
+    role: 'admin' as const,
+  };
   const replayStarted = performance.now();
   const { job } = await replayWebhook(principal, replayEndpoint.id, { since });
   let queuedAt = 0;
@@ -125,7 +160,9 @@ try {
   }
   const replayDone = performance.now();
   if (replayIds.some((id) => !arrivals.has(id))) throw new Error('a replayed event did not arrive');
-  console.log(`  replay of ${n} missed events (job ${job.id.slice(0, 8)}…): queued ${(n / ((queuedAt - replayStarted) / 1000)).toFixed(0)} events/s, delivered ${(n / ((replayDone - replayStarted) / 1000)).toFixed(0)} events/s (one delivery worker)`);
+  console.log(
+    `  replay of ${n} missed events (job ${job.id.slice(0, 8)}…): queued ${(n / ((queuedAt - replayStarted) / 1000)).toFixed(0)} events/s, delivered ${(n / ((replayDone - replayStarted) / 1000)).toFixed(0)} events/s (one delivery worker)`,
+  );
 
   // Storage per kept event: DynamoDB's item size (attribute names + values, UTF-8), for a
   // candidate.created event of the burst above, and for one attempt record beside it.
@@ -149,13 +186,19 @@ try {
   );
   const realEvents = Items.filter((i) => !String(i.event_id).startsWith('evt_0000'));
   const sizes = realEvents.map(itemBytes);
-  const attempt = (await doc.send(new QueryCommand({
-    TableName: tableName,
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
-    ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenant.id), ':p': keys.attemptPrefix(replayEndpoint.id) },
-    Limit: 1,
-  }))).Items![0]!;
-  console.log(`  kept event body (candidate.created, ${sizes.length} items): ${pct(sizes, 50)} bytes per event (p50), ${Math.max(...sizes)} max; kept 32 days (the 30 of its attempts plus the retry span), one per event and workspace`);
+  const attempt = (
+    await doc.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+        ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenant.id), ':p': keys.attemptPrefix(replayEndpoint.id) },
+        Limit: 1,
+      }),
+    )
+  ).Items![0]!;
+  console.log(
+    `  kept event body (candidate.created, ${sizes.length} items): ${pct(sizes, 50)} bytes per event (p50), ${Math.max(...sizes)} max; kept 32 days (the 30 of its attempts plus the retry span), one per event and workspace`,
+  );
   console.log(`  one attempt record beside it: ${itemBytes(attempt)} bytes`);
   await pipeline.stop();
 } finally {
@@ -201,7 +244,12 @@ async function throughTheApi(tenant: { id: string; slug: string }) {
       paced.push(await create(`Latency ${i}`));
       await new Promise((r) => setTimeout(r, 100));
     }
-    if (await arrived(paced.map((c) => c.id), 30_000)) {
+    if (
+      await arrived(
+        paced.map((c) => c.id),
+        30_000,
+      )
+    ) {
       const latencies = paced.map((c) => arrivals.get(c.id)! - c.respondedAt).sort((a, b) => a - b);
       console.log(
         `  through the API, 50 events 100 ms apart (API response -> receiver): p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms, ` +

@@ -55,7 +55,10 @@ afterAll(async () => {
   if (axeRuns.length) {
     console.log(
       `axe: ${axeRuns
-        .map((r) => `${r.page}: ${r.violations.length ? r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes}: ${v.targets.join(', ')})`).join(', ') : 'no violations'}`)
+        .map(
+          (r) =>
+            `${r.page}: ${r.violations.length ? r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes}: ${v.targets.join(', ')})`).join(', ') : 'no violations'}`,
+        )
         .join('; ')}`,
     );
   }
@@ -124,7 +127,10 @@ describe('workspace console', { timeout: 90_000 }, () => {
     const days = (await stuck.locator('tbody tr td:nth-child(3)').allTextContents()).map(Number);
     expect(days.length).toBeGreaterThan(0);
     expect(days).toEqual([...days].sort((a, b) => b - a));
-    await page.getByRole('table', { name: /Open requisitions/ }).getByRole('cell', { name: 'Senior Backend Engineer' }).waitFor();
+    await page
+      .getByRole('table', { name: /Open requisitions/ })
+      .getByRole('cell', { name: 'Senior Backend Engineer' })
+      .waitFor();
     await check('overview');
   });
 
@@ -209,7 +215,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     expect(errors).toEqual([]);
   });
 
-  it("shows why a failing receiver failed (an untrusted certificate), on the page and in the log, then deletes it", async () => {
+  it('shows why a failing receiver failed (an untrusted certificate), on the page and in the log, then deletes it', async () => {
     // A cert the stack does not trust: the TLS handshake fails, and the reason must reach the page.
     const untrusted = await generate([{ name: 'commonName', value: 'untrusted.example' }], { keyType: 'ec', algorithm: 'sha256' });
     const bad = await tls.start(() => undefined, { cert: untrusted.cert, key: untrusted.private });
@@ -225,7 +231,11 @@ describe('workspace console', { timeout: 90_000 }, () => {
     const result = page.getByTestId('test-result');
     await expect.poll(() => result.textContent(), { timeout: 20_000 }).toMatch(/Failed\./);
     expect(await result.textContent()).toMatch(/Reason: .*(tls|certificate)/i);
-    const row = page.getByRole('table', { name: /Delivery attempts/ }).getByRole('row').filter({ hasText: 'webhook.test' }).first();
+    const row = page
+      .getByRole('table', { name: /Delivery attempts/ })
+      .getByRole('row')
+      .filter({ hasText: 'webhook.test' })
+      .first();
     await expect.poll(() => row.textContent()).toMatch(/Failed.*\(tls\)/);
     await page.getByLabel('Result').selectOption('succeeded');
     await page.getByText('No deliveries match these filters').waitFor();
@@ -274,7 +284,10 @@ describe('workspace console', { timeout: 90_000 }, () => {
       expect(await rows.count()).toBeGreaterThanOrEqual(n);
     };
     await refreshUntil(eventRows, 1);
-    await eventRows.first().getByRole('button', { name: /^Resend/ }).click();
+    await eventRows
+      .first()
+      .getByRole('button', { name: /^Resend/ })
+      .click();
     await page.getByText(/queued for delivery again/).waitFor();
     await refreshUntil(eventRows, 2);
 
@@ -419,7 +432,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
       let text = '';
       for (let i = 0; i < 20 && !/Too many failed sign-ins/.test(text); i++) {
         await signIn(email, `wrong password ${i}`, p);
-        await expect.poll(async () => (text = (await alert.textContent()) ?? ''), { timeout: 10_000 }).toMatch(new RegExp(`incorrect|Too many`));
+        await expect.poll(async () => (text = (await alert.textContent()) ?? ''), { timeout: 10_000 }).toMatch(/incorrect|Too many/);
         await expect.poll(() => p.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);
       }
       expect(text).toMatch(/Too many failed sign-ins for this account\. Try again in \d+ (minutes?|seconds?)/);

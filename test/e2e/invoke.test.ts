@@ -79,7 +79,10 @@ describe('sample events cover the functions and the route table', () => {
 
   it('every API handler module is on a route, and the authorizer event is a TOKEN event', () => {
     expect(functionNames.filter((f) => ![...AUTHORIZERS, ...PIPELINE].includes(f) && !routeFor(f))).toEqual([]);
-    expect(readEvent('session-authorizer')).toMatchObject({ type: 'REQUEST', headers: { Cookie: expect.stringContaining('{{DEMO_SESSION}}') } });
+    expect(readEvent('session-authorizer')).toMatchObject({
+      type: 'REQUEST',
+      headers: { Cookie: expect.stringContaining('{{DEMO_SESSION}}') },
+    });
     const event = readEvent('authorizer');
     expect(event).toMatchObject({ type: 'TOKEN', authorizationToken: 'Bearer {{DEMO_TOKEN}}' });
     expect(event.methodArn).toMatch(/^arn:aws:execute-api:[^:]+:\d{12}:[^/]+\/[^/]+\/(GET|POST|PUT|PATCH|DELETE)\/api\/v1\//);
@@ -133,7 +136,10 @@ function expectSampleResult(name: string, result: any, stdout: string) {
   }
   if (name === 'change-password') {
     // A wrong current password: the sample never changes the demo admin's password.
-    expect([result.statusCode, body]).toEqual([400, { error: 'current_password is incorrect', code: 'invalid_field', field: 'current_password' }]);
+    expect([result.statusCode, body]).toEqual([
+      400,
+      { error: 'current_password is incorrect', code: 'invalid_field', field: 'current_password' },
+    ]);
     return;
   }
   expect(result.statusCode, result.body).toBe(route.status);
@@ -172,10 +178,21 @@ describe('npm run invoke', { timeout: 120_000 }, () => {
       });
       const site = running.baseUrl.replace(/\/api\/v1$/, '');
       const [, email, password] = /Demo login\s+(\S+) \/ (\S+)/.exec(running.stdout())!;
-      const login = await fetch(`${site}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
-      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='))!.split(';')[0]!;
+      const login = await fetch(`${site}/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      const cookie = login.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('__Host-tp_session='))!
+        .split(';')[0]!;
       session = (method, path, body) =>
-        fetch(`${site}${path}`, { method, headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        fetch(`${site}${path}`, {
+          method,
+          headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
       const created = await session('POST', '/api/webhooks', { url: receiver.url('/demo') });
       expect(created.status).toBe(201);
       hookId = ((await created.json()) as any).webhook.id;

@@ -8,13 +8,23 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, e2eSandbox, isAlive, javaFor, processesMentioning, ROOT, run, sleep, stopLocal, type Running } from '../helpers/processes';
+import {
+  childEnv,
+  e2eSandbox,
+  isAlive,
+  javaFor,
+  processesMentioning,
+  ROOT,
+  run,
+  sleep,
+  stopLocal,
+  type Running,
+} from '../helpers/processes';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN_RE = /^tps_[0-9A-Za-z]{36}$/;
 
-const admin = (args: string[], dataDir: string, opts?: Parameters<typeof run>[3]) =>
-  run('scripts/admin.ts', args, dataDir, opts);
+const admin = (args: string[], dataDir: string, opts?: Parameters<typeof run>[3]) => run('scripts/admin.ts', args, dataDir, opts);
 
 async function call(url: string, token: string, init: { method?: string; body?: unknown } = {}) {
   const res = await fetch(url, {
@@ -84,7 +94,11 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
     }
     expect(res.body.data.total_active).toBeGreaterThan(0);
     expect(res.body.data.stuck_candidates.length).toBeGreaterThan(0);
-    expect(res.body.data.stuck_candidates[0]).toMatchObject({ id: expect.any(String), name: expect.any(String), days_in_stage: expect.any(Number) });
+    expect(res.body.data.stuck_candidates[0]).toMatchObject({
+      id: expect.any(String),
+      name: expect.any(String),
+      days_in_stage: expect.any(Number),
+    });
   });
 
   it('logs one line per request', async () => {
@@ -146,17 +160,28 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
 
   it('a user made with the admin CLI logs in, mints a scoped token, uses it, revokes it and logs out', async () => {
     const site = first.baseUrl.replace(/\/api\/v1$/, '');
-    const created = await admin(['user', 'create', 'acme', 'lead@acme.example', '--password', 'a long enough password', '--role', 'admin'], dataDir);
+    const created = await admin(
+      ['user', 'create', 'acme', 'lead@acme.example', '--password', 'a long enough password', '--role', 'admin'],
+      dataDir,
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout.trim()).toMatch(UUID_RE);
     const json = { 'Content-Type': 'application/json' };
 
-    const login = await fetch(`${site}/api/session`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'lead@acme.example', password: 'a long enough password' }) });
+    const login = await fetch(`${site}/api/session`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'lead@acme.example', password: 'a long enough password' }),
+    });
     expect(login.status).toBe(200);
     expect(((await login.json()) as any).data.tenant.slug).toBe('acme');
     const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
 
-    const minted = await fetch(`${site}/api/tokens`, { method: 'POST', headers: { ...json, Cookie: cookie }, body: JSON.stringify({ name: 'e2e', scopes: ['requisitions:read'] }) });
+    const minted = await fetch(`${site}/api/tokens`, {
+      method: 'POST',
+      headers: { ...json, Cookie: cookie },
+      body: JSON.stringify({ name: 'e2e', scopes: ['requisitions:read'] }),
+    });
     expect(minted.status).toBe(201);
     const { data: token } = (await minted.json()) as any;
     const reqs = await call(`${first.baseUrl}/requisitions`, token.token);
@@ -286,49 +311,61 @@ const portFree = (port: number) =>
 describe('the real `npm start` script', { timeout: 120_000 }, () => {
   // SIGTERM: npm passes it on to the runtime (the script execs it). SIGKILL: npm passes on
   // nothing, and the runtime must notice that its parent is gone.
-  it.each(['SIGTERM', 'SIGKILL'] as const)('runs on the Node major of the deployed functions and stops entirely on a %s to the npm pid alone', async (signal) => {
-    // The stack's runtime (NODEJS_<major>_X) is what npm start must run on.
-    const stackMajor = /Runtime\.NODEJS_(\d+)_X/.exec(readFileSync(join(ROOT, 'infra/constructs/table-function.ts'), 'utf8'))?.[1];
-    expect(stackMajor).toBeDefined();
+  it.each(['SIGTERM', 'SIGKILL'] as const)(
+    'runs on the Node major of the deployed functions and stops entirely on a %s to the npm pid alone',
+    async (signal) => {
+      // The stack's runtime (NODEJS_<major>_X) is what npm start must run on.
+      const stackMajor = /Runtime\.NODEJS_(\d+)_X/.exec(readFileSync(join(ROOT, 'infra/constructs/table-function.ts'), 'utf8'))?.[1];
+      expect(stackMajor).toBeDefined();
 
-    const dataDir = freshDir('npm');
-    // A supervisor's view: it knows the pid it started (npm), nothing below it.
-    const npm = spawn('npm', ['start'], { cwd: ROOT, env: childEnv(dataDir, { PORT: '0' }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    npm.stdout.on('data', (d) => (out += d));
-    npm.stderr.on('data', (d) => (out += d));
-    const npmExited = new Promise((r) => npm.once('exit', r));
-    try {
-      for (let i = 0; i < 900 && !/^\s*API base URL\s+\S+/m.test(out); i++) {
-        expect(npm.exitCode, out).toBeNull();
-        await sleep(100);
-      }
-      const port = Number(/^\s*API base URL\s+http:\/\/127\.0\.0\.1:(\d+)\//m.exec(out)?.[1]);
-      expect(port, out).toBeGreaterThan(0);
-      expect(out).toMatch(new RegExp(`Talent Pipeline is running on Node v${stackMajor}\\.`));
-
-      const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
-      expect(isAlive(runtime.pid)).toBe(true);
-      expect(isAlive(runtime.javaPid)).toBe(true);
-      expect(await portFree(port)).toBe(false);
-
-      process.kill(npm.pid!, signal);
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline && !(ended(npm.pid!) && ended(runtime.pid) && ended(runtime.javaPid))) await sleep(100);
-      expect({ npm: ended(npm.pid!), runtime: ended(runtime.pid), java: ended(runtime.javaPid) }).toEqual({ npm: true, runtime: true, java: true });
-      await npmExited;
-      expect(await portFree(port)).toBe(true);
-      expect(out).toMatch(/\[local\] stopped/);
-      expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
-      expect(processesMentioning(dataDir)).toEqual([]);
-    } finally {
+      const dataDir = freshDir('npm');
+      // A supervisor's view: it knows the pid it started (npm), nothing below it.
+      const npm = spawn('npm', ['start'], {
+        cwd: ROOT,
+        env: childEnv(dataDir, { PORT: '0' }),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      npm.stdout.on('data', (d) => (out += d));
+      npm.stderr.on('data', (d) => (out += d));
+      const npmExited = new Promise((r) => npm.once('exit', r));
       try {
-        process.kill(-npm.pid!, 'SIGKILL');
-      } catch {
-        /* the group is gone: nothing was left */
+        for (let i = 0; i < 900 && !/^\s*API base URL\s+\S+/m.test(out); i++) {
+          expect(npm.exitCode, out).toBeNull();
+          await sleep(100);
+        }
+        const port = Number(/^\s*API base URL\s+http:\/\/127\.0\.0\.1:(\d+)\//m.exec(out)?.[1]);
+        expect(port, out).toBeGreaterThan(0);
+        expect(out).toMatch(new RegExp(`Talent Pipeline is running on Node v${stackMajor}\\.`));
+
+        const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+        expect(isAlive(runtime.pid)).toBe(true);
+        expect(isAlive(runtime.javaPid)).toBe(true);
+        expect(await portFree(port)).toBe(false);
+
+        process.kill(npm.pid!, signal);
+        const deadline = Date.now() + 10_000;
+        while (Date.now() < deadline && !(ended(npm.pid!) && ended(runtime.pid) && ended(runtime.javaPid))) await sleep(100);
+        expect({ npm: ended(npm.pid!), runtime: ended(runtime.pid), java: ended(runtime.javaPid) }).toEqual({
+          npm: true,
+          runtime: true,
+          java: true,
+        });
+        await npmExited;
+        expect(await portFree(port)).toBe(true);
+        expect(out).toMatch(/\[local\] stopped/);
+        expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+        expect(processesMentioning(dataDir)).toEqual([]);
+      } finally {
+        try {
+          process.kill(-npm.pid!, 'SIGKILL');
+        } catch {
+          /* the group is gone: nothing was left */
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('admin CLI without npm start', { timeout: 120_000 }, () => {

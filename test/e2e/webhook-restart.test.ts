@@ -40,9 +40,16 @@ describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
     const first = await startLocal(dataDir, undefined, env);
     const site = first.baseUrl.replace(/\/api\/v1$/, '');
     const [, email, password] = /Demo login\s+(\S+) \/ (\S+)/.exec(first.stdout())!;
-    const login = await fetch(`${site}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const login = await fetch(`${site}/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='))!.split(';')[0]!;
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('__Host-tp_session='))!
+      .split(';')[0]!;
     const session = (method: string, path: string, body?: unknown) =>
       fetch(`${site}${path}`, {
         method,
@@ -77,8 +84,15 @@ describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
     expect(hits[1]!.headers['webhook-id']).toBe(hits[0]!.headers['webhook-id']);
     expect(hits[1]!.body).toBe(hits[0]!.body);
     const site2 = second.baseUrl.replace(/\/api\/v1$/, '');
-    const login2 = await fetch(`${site2}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    const cookie2 = login2.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='))!.split(';')[0]!;
+    const login2 = await fetch(`${site2}/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    const cookie2 = login2.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('__Host-tp_session='))!
+      .split(';')[0]!;
     const log = await until('attempt 2 recorded', async () => {
       const d = ((await (await fetch(`${site2}/api/webhooks/${id}/deliveries`, { headers: { Cookie: cookie2 } })).json()) as any).data;
       return d.length === 2 && d;

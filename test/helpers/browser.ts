@@ -42,7 +42,8 @@ export function collectConsoleErrors(page: Page): string[] {
     if (msg.type() !== 'error') return;
     const text = msg.text();
     const url = msg.location().url;
-    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(text) && new URL(url).pathname.startsWith('/api/')) return;
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(text) && new URL(url).pathname.startsWith('/api/'))
+      return;
     errors.push(`${text} (${url})`);
   });
   page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`));

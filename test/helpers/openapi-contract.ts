@@ -32,7 +32,9 @@ export function openApiContract(doc: Json): OpenApiContract {
     if (!compiled.has(key)) {
       compiled.set(
         key,
-        ajv.compile({ $ref: `${DOC_ID}#/paths/${pointer(path)}/${method}/responses/${status}/content/${pointer('application/json')}/schema` }),
+        ajv.compile({
+          $ref: `${DOC_ID}#/paths/${pointer(path)}/${method}/responses/${status}/content/${pointer('application/json')}/schema`,
+        }),
       );
     }
     return compiled.get(key)!;
@@ -47,7 +49,9 @@ export function openApiContract(doc: Json): OpenApiContract {
       if (!operation) throw new Error(`OpenAPI document has no ${method} ${route.path}`);
       const declared = operation.responses?.[String(status)];
       if (!declared) {
-        throw new Error(`${method} ${route.path} answered ${status}, which the OpenAPI document does not declare (it declares ${Object.keys(operation.responses).join(', ')})`);
+        throw new Error(
+          `${method} ${route.path} answered ${status}, which the OpenAPI document does not declare (it declares ${Object.keys(operation.responses).join(', ')})`,
+        );
       }
       if (!declared.content?.['application/json']) return;
       const validate = validatorFor(route.path, method.toLowerCase(), String(status));

@@ -38,8 +38,7 @@ export function processesMentioning(needle: string): { pid: number; cmd: string 
 }
 
 /** DynamoDB Local processes running on `dataDir`. */
-export const javaFor = (dataDir: string) =>
-  processesMentioning(dataDir).filter((p) => p.cmd.includes('DynamoDBLocal.jar'));
+export const javaFor = (dataDir: string) => processesMentioning(dataDir).filter((p) => p.cmd.includes('DynamoDBLocal.jar'));
 
 export const isAlive = (pid: number) => {
   try {
@@ -77,7 +76,12 @@ interface Spawned {
  * between, which a signal to the top pid alone reaches first.
  */
 function spawnTsx(script: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));

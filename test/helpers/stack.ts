@@ -28,7 +28,11 @@ export interface Stack {
   logs: string[];
   /** The webhook pipeline, when started with `webhooks`. */
   pipeline?: import('../../dev/webhooks').WebhookPipeline;
-  call(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; text: string; headers: Headers }>;
   tenant(slug?: string): Promise<TestTenant>;
   /** Log in; returns the Cookie header value to send. */
   login(email: string, password: string): Promise<string>;
@@ -58,12 +62,15 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
   if (!route) return;
   if (status === route.status) {
     const result = route.response.safeParse(body);
-    if (!result.success) throw new Error(`${method} ${route.path} answered ${status} off its response schema: ${JSON.stringify(result.error.issues[0])}`);
+    if (!result.success)
+      throw new Error(`${method} ${route.path} answered ${status} off its response schema: ${JSON.stringify(result.error.issues[0])}`);
   } else if (status >= 400) {
     const result = ErrorBody.safeParse(body);
-    if (!result.success) throw new Error(`${method} ${route.path} answered ${status} without an { error, code } body: ${JSON.stringify(body)}`);
+    if (!result.success)
+      throw new Error(`${method} ${route.path} answered ${status} without an { error, code } body: ${JSON.stringify(body)}`);
     // Optional in the schema (the spec's bodies are { error } alone), always sent by this API.
-    if (result.data.code === undefined) throw new Error(`${method} ${route.path} answered ${status} without a code: ${JSON.stringify(body)}`);
+    if (result.data.code === undefined)
+      throw new Error(`${method} ${route.path} answered ${status} without a code: ${JSON.stringify(body)}`);
   }
 }
 
@@ -87,7 +94,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const { hashPassword } = await import('../../lib/auth/password');
   // scrypt is deliberately slow: hash the shared test password once per file.
   const passwordHash = hashPassword(PASSWORD);
-  const gateway = createGateway({ log: (l) => logs.push(l), authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds, rateLimits: opts.rateLimits });
+  const gateway = createGateway({
+    log: (l) => logs.push(l),
+    authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds,
+    rateLimits: opts.rateLimits,
+  });
   const url = await gateway.listen(0);
   // The document as a client would fetch it, served by the same gateway and handler.
   const contract = openApiContract(await (await fetch(`${url}/api/v1/openapi.json`)).json());

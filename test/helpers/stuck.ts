@@ -27,7 +27,14 @@ export async function seedVaried(tenantId: string, n: number): Promise<Seeded[]>
     entered: new Date(now - ((i * 7919 * 60_000) % (20 * DAY)) - i * 1000).toISOString(),
   }));
   const items = seeded.map((c, i) =>
-    candidateItem(tenantId, { id: c.id, name: `Varied ${i}`, stage: c.stage, created_at: c.entered, updated_at: c.entered, stage_entered_at: c.entered }),
+    candidateItem(tenantId, {
+      id: c.id,
+      name: `Varied ${i}`,
+      stage: c.stage,
+      created_at: c.entered,
+      updated_at: c.entered,
+      stage_entered_at: c.entered,
+    }),
   );
   for (let i = 0; i < items.length; i += 25) {
     let request: Record<string, unknown[]> | undefined = { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };

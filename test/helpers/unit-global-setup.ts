@@ -20,7 +20,10 @@ export default function setup(project: TestProject) {
   // A built console stand-in: the page, a hashed asset and a root file, as Vite lays them out.
   const consoleDir = join(root, 'console');
   mkdirSync(join(consoleDir, 'assets'), { recursive: true });
-  writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>Talent Pipeline</title><script type="module" src="/assets/index-abc123.js"></script>');
+  writeFileSync(
+    join(consoleDir, 'index.html'),
+    '<!doctype html><title>Talent Pipeline</title><script type="module" src="/assets/index-abc123.js"></script>',
+  );
   writeFileSync(join(consoleDir, 'assets', 'index-abc123.js'), 'console.log(1);');
   writeFileSync(join(consoleDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   project.provide('stackSynth', { root, consoleDir });

@@ -132,22 +132,40 @@ it('requisition routes: each write is at most one read and one transaction or co
   // One requisition with its status history: one Query over its sort-key range.
   expect((await counted('GET', `/api/v1/requisitions/${id}`)).commands).toEqual(['QueryCommand']);
   // Edit: a read, then one conditional UpdateItem.
-  expect((await counted('PATCH', `/api/v1/requisitions/${id}`, { title: 'Counted 2' })).commands).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+  expect((await counted('PATCH', `/api/v1/requisitions/${id}`, { title: 'Counted 2' })).commands).toEqual([
+    'GetItemCommand',
+    'UpdateItemCommand',
+  ]);
   // Status change: a read, then one transaction; a no-op: the read alone.
-  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'on_hold', reason: 'Budget' })).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
-  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'on_hold', reason: 'Budget' })).commands).toEqual(['GetItemCommand']);
-  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'open' })).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'on_hold', reason: 'Budget' })).commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
+  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'on_hold', reason: 'Budget' })).commands).toEqual([
+    'GetItemCommand',
+  ]);
+  expect((await counted('POST', `/api/v1/requisitions/${id}/status`, { status: 'open' })).commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
   // A hire below the headcount: the move's read and transaction, as any move.
   const a = (await counted('POST', '/api/v1/candidates', { name: 'A', req_id: id, stage: 'onboarding' })).body.data.id;
   const b = (await counted('POST', '/api/v1/candidates', { name: 'B', req_id: id, stage: 'onboarding' })).body.data.id;
-  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: a, stage: 'placed' })).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: a, stage: 'placed' })).commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
   // The hire that fills it: the optimistic transaction is cancelled by its condition, which
   // hands back the requisition, and the second one fills it; no extra read.
-  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: b, stage: 'placed' })).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
+  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: b, stage: 'placed' })).commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+    'TransactWriteItemsCommand',
+  ]);
   expect((await counted('GET', `/api/v1/requisitions/${id}`)).body.data).toMatchObject({ status: 'filled', hires: 2 });
 });
 
-it('console routes cost a small fixed number of calls, the session authorizer\'s GetItem included', async () => {
+it("console routes cost a small fixed number of calls, the session authorizer's GetItem included", async () => {
   const t = await stack.tenant();
   const admin = await t.user('admin');
   const member = await t.user('member');
@@ -195,7 +213,11 @@ it('Idempotency-Key adds a PutItem and an UpdateItem to a write, and a replay is
   expect(patch.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
   // A failed request gives its key back: PutItem, the failing read, DeleteItem.
   sent.length = 0;
-  const missing = await stack.call('PATCH', '/api/v1/candidates/00000000-0000-4000-8000-000000000000', { token, body: { name: 'X' }, headers: { 'Idempotency-Key': 'calls-4' } });
+  const missing = await stack.call('PATCH', '/api/v1/candidates/00000000-0000-4000-8000-000000000000', {
+    token,
+    body: { name: 'X' },
+    headers: { 'Idempotency-Key': 'calls-4' },
+  });
   expect(missing.status).toBe(404);
   expect(sent).toEqual(['PutItemCommand', 'GetItemCommand', 'DeleteItemCommand']);
   // The updated_after feed: one Query per page, no counter read.

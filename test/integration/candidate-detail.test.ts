@@ -68,9 +68,7 @@ describe('GET /api/v1/candidates/{id}', () => {
     const listed = list.body.data.find((c: { id: string }) => c.id === id);
     const { stage_history, ...shape } = res.body.data;
     expect(shape).toEqual(listed);
-    expect(stage_history).toEqual([
-      { stage: 'applied', from_stage: null, entered_at: listed.created_at, exited_at: null, actor: null },
-    ]);
+    expect(stage_history).toEqual([{ stage: 'applied', from_stage: null, entered_at: listed.created_at, exited_at: null, actor: null }]);
   });
 
   it('returns every real move oldest first with entered_at/exited_at and the token that moved it', async () => {
@@ -127,12 +125,25 @@ describe('PATCH /api/v1/candidates/{id}', () => {
     const id = await create({ name: 'Alan Turing', email: 'alan@example.com', phone: '+44 1' + '234' });
     const res = await patch(id, { name: '  Alan M. Turing ', phone: null, resume_url: 'https://cv.example.com/alan.pdf' });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data).toMatchObject({ id, name: 'Alan M. Turing', email: 'alan@example.com', phone: null, resume_url: 'https://cv.example.com/alan.pdf', stage: 'applied' });
+    expect(res.body.data).toMatchObject({
+      id,
+      name: 'Alan M. Turing',
+      email: 'alan@example.com',
+      phone: null,
+      resume_url: 'https://cv.example.com/alan.pdf',
+      stage: 'applied',
+    });
     expect(res.body.data.updated_at > res.body.data.created_at || res.body.data.updated_at === res.body.data.created_at).toBe(true);
     const { stage_history: _h, ...again } = (await get(id)).body.data;
     expect(again).toEqual(res.body.data);
     const [e] = await eventsFor(id, 'candidate.updated', 1);
-    expect(e!.data).toMatchObject({ candidateId: id, name: 'Alan M. Turing', phone: null, resumeUrl: 'https://cv.example.com/alan.pdf', changed: ['name', 'phone', 'resumeUrl'] });
+    expect(e!.data).toMatchObject({
+      candidateId: id,
+      name: 'Alan M. Turing',
+      phone: null,
+      resumeUrl: 'https://cv.example.com/alan.pdf',
+      changed: ['name', 'phone', 'resumeUrl'],
+    });
     expect(e!.timestamp).toBe(res.body.data.updated_at);
   });
 
@@ -163,7 +174,12 @@ describe('PATCH /api/v1/candidates/{id}', () => {
       const results = await Promise.all([move(rid, 'interviewed'), patch(rid, { req_id: reqB }), move(rid, 'offer_sent')]);
       expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     }
-    for (const [req, stage] of [[reqA, 'interviewed'], [reqA, 'offer_sent'], [reqB, 'interviewed'], [reqB, 'offer_sent']]) {
+    for (const [req, stage] of [
+      [reqA, 'interviewed'],
+      [reqA, 'offer_sent'],
+      [reqB, 'interviewed'],
+      [reqB, 'offer_sent'],
+    ]) {
       const res = await stack.call('GET', `/api/v1/candidates?req_id=${req}&stage=${stage}&limit=200`, { token });
       expect(res.body.count, `${stage} on ${req === reqA ? 'A' : 'B'}`).toBe(res.body.data.length);
     }
@@ -198,7 +214,7 @@ describe('PATCH /api/v1/candidates/{id}', () => {
     expect(found).toHaveLength(1);
   });
 
-  it('answers 404 for an unknown id, another tenant\'s candidate, or a requisition not in the tenant', async () => {
+  it("answers 404 for an unknown id, another tenant's candidate, or a requisition not in the tenant", async () => {
     const otherToken = await other.token(['*']);
     const theirs = await create({ name: 'Theirs' }, otherToken);
     for (const id of [randomUUID(), theirs]) {
@@ -235,7 +251,9 @@ describe('PATCH /api/v1/candidates/{id}', () => {
   it('needs candidates:write', async () => {
     const id = await create({ name: 'Scoped Write' });
     expect((await patch(id, { name: 'ok' }, await t.token(['candidates:write']))).status).toBe(200);
-    expect((await patch(id, { name: 'no' }, await t.token(['candidates:read', 'pipeline:read', 'pipeline:write', 'requisitions:read']))).status).toBe(403);
+    expect(
+      (await patch(id, { name: 'no' }, await t.token(['candidates:read', 'pipeline:read', 'pipeline:write', 'requisitions:read']))).status,
+    ).toBe(403);
   });
 });
 

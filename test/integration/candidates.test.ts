@@ -58,10 +58,18 @@ describe('POST /api/v1/candidates', () => {
   });
 
   it('answers 400 for malformed JSON and 415 for a non-JSON content type', async () => {
-    const bad = await stack.call('POST', '/api/v1/candidates', { token, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
+    const bad = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      rawBody: '{"name":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'request body is not valid JSON', code: 'invalid_request' });
-    const form = await stack.call('POST', '/api/v1/candidates', { token, rawBody: 'name=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const form = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      rawBody: 'name=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     expect(form.body.error).toMatch(/application\/json/);
   });
@@ -83,9 +91,18 @@ describe('GET /api/v1/candidates', () => {
     expect(res.body).toMatchObject({ count: 7, offset: 0, limit: 50 });
     expect(res.body.data).toHaveLength(7);
     expect(res.body.data.slice(0, 5).map((c: { id: string }) => c.id)).toEqual([...ids].reverse());
-    expect(Object.keys(res.body.data[0]).sort()).toEqual(
-      ['created_at', 'email', 'id', 'name', 'phone', 'req_id', 'req_title', 'resume_url', 'stage', 'updated_at'],
-    );
+    expect(Object.keys(res.body.data[0]).sort()).toEqual([
+      'created_at',
+      'email',
+      'id',
+      'name',
+      'phone',
+      'req_id',
+      'req_title',
+      'resume_url',
+      'stage',
+      'updated_at',
+    ]);
   });
 
   it('pages with limit and offset while count stays the total', async () => {

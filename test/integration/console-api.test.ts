@@ -47,7 +47,10 @@ describe('GET /api/overview', () => {
     const { createRequisition } = await import('../../lib/store/requisitions');
     const open = await createRequisition(a.id, { title: 'Overview Engineer', status: 'open' });
     await createRequisition(a.id, { title: 'Paused Role', status: 'on_hold' });
-    const created = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Ada Overview', req_id: open.id, stage: 'offer_sent' } });
+    const created = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      body: { name: 'Ada Overview', req_id: open.id, stage: 'offer_sent' },
+    });
     expect(created.status).toBe(201);
 
     const res = await stack.call('GET', '/api/overview', as(cookieMemberA));
@@ -104,9 +107,15 @@ describe('pipeline settings', () => {
     const twoDaysAgo = new Date(Date.now() - 2 * DAY_MS - 60_000).toISOString();
     const id = newId();
     await insertCandidate(t.id, {
-      id, name: 'Waiting Walter', stage: 'applied', created_at: twoDaysAgo, updated_at: twoDaysAgo, stage_entered_at: twoDaysAgo,
+      id,
+      name: 'Waiting Walter',
+      stage: 'applied',
+      created_at: twoDaysAgo,
+      updated_at: twoDaysAgo,
+      stage_entered_at: twoDaysAgo,
     });
-    const stuckIds = async () => (await stack.call('GET', '/api/overview', as(cookie))).body.data.pipeline.stuck_candidates.map((c: { id: string }) => c.id);
+    const stuckIds = async () =>
+      (await stack.call('GET', '/api/overview', as(cookie))).body.data.pipeline.stuck_candidates.map((c: { id: string }) => c.id);
     expect(await stuckIds()).toEqual([]); // applied: 3 days by default
     await stack.call('PUT', '/api/settings/pipeline', as(cookie, { stuck_days: { applied: 2 } }));
     expect(await stuckIds()).toEqual([id]);
@@ -172,7 +181,13 @@ describe('members', () => {
     const res = await stack.call('POST', '/api/members', as(cookie, { email, role: 'member' }));
     expect(res.status).toBe(201);
     const { member, temporary_password } = res.body.data;
-    expect(member).toEqual({ id: expect.any(String), email: email.toLowerCase(), role: 'member', created_at: expect.any(String), must_change_password: true });
+    expect(member).toEqual({
+      id: expect.any(String),
+      email: email.toLowerCase(),
+      role: 'member',
+      created_at: expect.any(String),
+      must_change_password: true,
+    });
     expect(temporary_password).toMatch(/^[A-Za-z0-9_-]{20}$/);
     const list = await stack.call('GET', '/api/members', as(cookie));
     expect(list.text).not.toContain(temporary_password);
@@ -180,7 +195,11 @@ describe('members', () => {
     const session = await stack.call('GET', '/api/session', as(theirs));
     expect(session.body.data.user).toMatchObject({ email: email.toLowerCase(), role: 'member', must_change_password: true });
     // Changing it clears the flag.
-    const changed = await stack.call('PUT', '/api/session/password', as(theirs, { current_password: temporary_password, new_password: 'my own long passphrase' }));
+    const changed = await stack.call(
+      'PUT',
+      '/api/session/password',
+      as(theirs, { current_password: temporary_password, new_password: 'my own long passphrase' }),
+    );
     expect(changed.status).toBe(200);
     expect((await stack.call('GET', '/api/session', as(theirs))).body.data.user.must_change_password).toBe(false);
   });
@@ -222,7 +241,7 @@ describe('members', () => {
     expect(await stack.login(target.email, PASSWORD)).toMatch(/^__Host-tp_session=/);
   });
 
-  it('another workspace\'s member, an unknown id and a malformed id', async () => {
+  it("another workspace's member, an unknown id and a malformed id", async () => {
     for (const [method, path, body] of [
       ['PATCH', `/api/members/${memberA.id}`, { role: 'admin' }],
       ['DELETE', `/api/members/${memberA.id}`, undefined],
@@ -239,7 +258,7 @@ describe('members', () => {
     expect(await stack.login(memberA.email, PASSWORD)).toMatch(/^__Host-tp_session=/);
   });
 
-  it('a role change applies to the member\'s open sessions at once', async () => {
+  it("a role change applies to the member's open sessions at once", async () => {
     const { t, cookie } = await workspace();
     const m = await t.user('member');
     const theirs = await stack.login(m.email, PASSWORD);
@@ -304,7 +323,7 @@ describe('members', () => {
     expect((await stack.call('GET', '/api/session', as(cookie))).status).toBe(401);
   });
 
-  it('a password reset ends the member\'s sessions, clears their lockouts and gives a temporary password', async () => {
+  it("a password reset ends the member's sessions, clears their lockouts and gives a temporary password", async () => {
     const { t, cookie } = await workspace();
     const m = await t.user('member');
     const theirs = await stack.login(m.email, PASSWORD);
@@ -339,7 +358,11 @@ describe('PUT /api/session/password', () => {
     const u = await t.user('member');
     const here = await stack.login(u.email, PASSWORD);
     const elsewhere = await stack.login(u.email, PASSWORD);
-    const res = await stack.call('PUT', '/api/session/password', as(here, { current_password: PASSWORD, new_password: 'an entirely new passphrase' }));
+    const res = await stack.call(
+      'PUT',
+      '/api/session/password',
+      as(here, { current_password: PASSWORD, new_password: 'an entirely new passphrase' }),
+    );
     expect([res.status, res.body]).toEqual([200, { success: true }]);
     expect((await stack.call('GET', '/api/session', as(here))).status).toBe(200);
     expect((await stack.call('GET', '/api/session', as(elsewhere))).status).toBe(401);
@@ -370,10 +393,18 @@ describe('PUT /api/session/password', () => {
     const u = await t.user('member');
     const c = await stack.login(u.email, PASSWORD);
     for (let i = 0; i < 5; i++) {
-      const res = await stack.call('PUT', '/api/session/password', as(c, { current_password: `guess ${i}`, new_password: 'a perfectly long one' }));
+      const res = await stack.call(
+        'PUT',
+        '/api/session/password',
+        as(c, { current_password: `guess ${i}`, new_password: 'a perfectly long one' }),
+      );
       expect(res.status).toBe(400);
     }
-    const locked = await stack.call('PUT', '/api/session/password', as(c, { current_password: PASSWORD, new_password: 'a perfectly long one' }));
+    const locked = await stack.call(
+      'PUT',
+      '/api/session/password',
+      as(c, { current_password: PASSWORD, new_password: 'a perfectly long one' }),
+    );
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
   });

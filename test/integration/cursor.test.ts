@@ -42,7 +42,10 @@ async function seed(tenantId: string, n: number, req?: { id: string; title: stri
   const perStage = Object.fromEntries(STAGES.map((s) => [counter.stage(s), items.filter((c) => c.stage === s).length]));
   const names = Object.keys(perStage);
   // The counters the per-candidate transactions would have kept: the tenant's, and the requisition's.
-  for (const [Key, total] of [[keys.stats(tenantId), 'total'], ...(req ? [[keys.requisition(tenantId, req.id), 'c_total'] as const] : [])] as const) {
+  for (const [Key, total] of [
+    [keys.stats(tenantId), 'total'],
+    ...(req ? [[keys.requisition(tenantId, req.id), 'c_total'] as const] : []),
+  ] as const) {
     await ddb.send(
       new UpdateCommand({
         TableName: tableName,

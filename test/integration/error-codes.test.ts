@@ -82,7 +82,11 @@ describe('codes from the handler boundary', () => {
   });
 
   it('a body that is not JSON, or not an object: invalid_request without field', async () => {
-    const bad = await stack.call('POST', '/api/v1/candidates', { token, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } });
+    const bad = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      rawBody: '{"name":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(bad.body).toEqual({ error: 'request body is not valid JSON', code: 'invalid_request' });
     const array = await stack.call('POST', '/api/v1/candidates', { token, body: [] });
     expect(array.body).toEqual({ error: 'body must be a JSON object', code: 'invalid_request' });
@@ -102,7 +106,11 @@ describe('codes from the handler boundary', () => {
   });
 
   it('a cross-site write: forbidden', async () => {
-    const res = await stack.call('POST', '/api/tokens', asAdmin({ name: 'x', scopes: ['candidates:read'] }, { Origin: 'https://evil.example' }));
+    const res = await stack.call(
+      'POST',
+      '/api/tokens',
+      asAdmin({ name: 'x', scopes: ['candidates:read'] }, { Origin: 'https://evil.example' }),
+    );
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'cross-site request refused', code: 'forbidden' });
   });
@@ -129,7 +137,10 @@ describe('codes from the domain', () => {
 
   it('a stale from_stage: stale_stage with field from_stage', async () => {
     const created = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Grace' } });
-    const res = await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: created.body.data.id, stage: 'ai_screened', from_stage: 'interviewed' } });
+    const res = await stack.call('POST', '/api/v1/pipeline', {
+      token,
+      body: { candidate_id: created.body.data.id, stage: 'ai_screened', from_stage: 'interviewed' },
+    });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: expect.stringContaining('candidate is in stage applied'), code: 'stale_stage', field: 'from_stage' });
   });
@@ -208,7 +219,11 @@ describe('names made only of invisible characters are refused', () => {
   it.each(INVISIBLE)('webhook description of %s: 400 on create and on update', async (_, description) => {
     const res = await stack.call('POST', '/api/webhooks', asAdmin({ url: 'https://hooks.example.com/a', description }));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'description must contain a visible character (or be empty)', code: 'invalid_field', field: 'description' });
+    expect(res.body).toEqual({
+      error: 'description must contain a visible character (or be empty)',
+      code: 'invalid_field',
+      field: 'description',
+    });
   });
 
   it('visible names with invisible characters inside them are kept', async () => {
@@ -242,7 +257,11 @@ describe("the gateway's own refusals carry codes", () => {
   });
 
   it('an oversized body: payload_too_large', async () => {
-    const res = await stack.call('POST', '/api/v1/candidates', { token, rawBody: `{"name":"${'x'.repeat(10 * 1024 * 1024)}"}`, headers: { 'Content-Type': 'application/json' } });
+    const res = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      rawBody: `{"name":"${'x'.repeat(10 * 1024 * 1024)}"}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ error: GATEWAY_ERRORS.requestTooLarge.error, code: 'payload_too_large' });
   });
@@ -256,7 +275,10 @@ describe("the gateway's own refusals carry codes", () => {
   it('headers too large: headers_too_large', async () => {
     const raw = await rawRequest(`GET /api/v1/pipeline HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(raw).toMatch(/^HTTP\/1\.1 431/);
-    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'request line or headers too large', code: 'headers_too_large' });
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 'request line or headers too large',
+      code: 'headers_too_large',
+    });
   });
 });
 
@@ -286,7 +308,7 @@ describe('sweep: every 4xx across the route table has a code from ERROR_CODES', 
       };
       if (r.auth !== 'none') await send('no credentials', pathWith(r, randomUUID()), {});
       if (r.auth === 'token') {
-        const other = (await tenant.token([r.scope === 'pipeline:read' ? 'candidates:read' : 'pipeline:read']));
+        const other = await tenant.token([r.scope === 'pipeline:read' ? 'candidates:read' : 'pipeline:read']);
         await send('missing scope', pathWith(r, randomUUID()), { headers: { Authorization: `Bearer ${other}` } });
       }
       if (r.params) await send('bad path parameter', pathWith(r, 'not-a-uuid'), { headers: credentials(r) });

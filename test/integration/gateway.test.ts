@@ -52,7 +52,19 @@ const statusOf = (raw: string) => Number(raw.slice(9, 12));
 const bodyOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
 
 describe('request targets that are not plain paths', () => {
-  const targets = ['//', '/\\', '//?x', '*', 'http://example.com/api/v1/pipeline', 'example.com:443', '/%', '/api/v1/%zz', '/api/v1/../v1/../../etc/passwd', '/./api//v1/pipeline', '/api/webhooks/%2e%2e'];
+  const targets = [
+    '//',
+    '/\\',
+    '//?x',
+    '*',
+    'http://example.com/api/v1/pipeline',
+    'example.com:443',
+    '/%',
+    '/api/v1/%zz',
+    '/api/v1/../v1/../../etc/passwd',
+    '/./api//v1/pipeline',
+    '/api/webhooks/%2e%2e',
+  ];
   for (const target of targets) {
     for (const method of ['GET', 'DELETE', 'OPTIONS']) {
       it(`${method} ${target} is answered (the page, or { error }) and the gateway keeps serving`, async () => {
@@ -83,7 +95,11 @@ describe('request targets that are not plain paths', () => {
 
 describe('security headers', () => {
   it('API answers, success and error, carry them with a CSP that loads nothing', async () => {
-    for (const res of [await stack.call('GET', '/api/v1/openapi.json'), await stack.call('GET', '/api/v1/pipeline'), await stack.call('GET', '/api/nope')]) {
+    for (const res of [
+      await stack.call('GET', '/api/v1/openapi.json'),
+      await stack.call('GET', '/api/v1/pipeline'),
+      await stack.call('GET', '/api/nope'),
+    ]) {
       expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('strict-transport-security')).toMatch(/^max-age=\d+; includeSubDomains$/);

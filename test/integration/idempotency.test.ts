@@ -146,7 +146,10 @@ describe('POST /api/v1/candidates with Idempotency-Key', () => {
     const name = `Race ${key}`;
     const answers = await Promise.all(Array.from({ length: 10 }, () => post({ name }, key)));
     const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 201 || s === 409), statuses.join()).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 409),
+      statuses.join(),
+    ).toBe(true);
     const created = answers.filter((a) => a.status === 201);
     expect(created.length).toBeGreaterThan(0);
     expect(new Set(created.map((a) => a.body.data.id)).size).toBe(1);
@@ -240,16 +243,26 @@ describe('POST /api/v1/pipeline and PATCH /api/v1/candidates/{id}', () => {
     const body = { candidate_id: id, stage: 'ai_screened' };
     const first = await stack.call('POST', '/api/v1/pipeline', { token, body, headers: withKey(key) });
     // A move in between: without the key the retry would move it back.
-    expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'interview_scheduled' } })).status).toBe(200);
+    expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'interview_scheduled' } })).status).toBe(
+      200,
+    );
     const retry = await stack.call('POST', '/api/v1/pipeline', { token, body, headers: withKey(key) });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     const detail = await stack.call('GET', `/api/v1/candidates/${id}`, { token });
     expect(detail.body.data.stage).toBe('interview_scheduled');
-    expect(detail.body.data.stage_history.map((s: { stage: string }) => s.stage)).toEqual(['applied', 'ai_screened', 'interview_scheduled']);
+    expect(detail.body.data.stage_history.map((s: { stage: string }) => s.stage)).toEqual([
+      'applied',
+      'ai_screened',
+      'interview_scheduled',
+    ]);
     expect(await eventsAbout(id, 'candidate.stage_changed')).toHaveLength(2);
-    const mismatch = await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'offer_sent' }, headers: withKey(key) });
+    const mismatch = await stack.call('POST', '/api/v1/pipeline', {
+      token,
+      body: { candidate_id: id, stage: 'offer_sent' },
+      headers: withKey(key),
+    });
     expect(mismatch.status).toBe(422);
     expect(mismatch.body.code).toBe('idempotency_mismatch');
   });
@@ -263,7 +276,11 @@ describe('POST /api/v1/pipeline and PATCH /api/v1/candidates/{id}', () => {
     const retry = await stack.call('PATCH', `/api/v1/candidates/${a}`, { token, body: { phone: '+1 555 0100' }, headers: withKey(key) });
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
-    const elsewhere = await stack.call('PATCH', `/api/v1/candidates/${b}`, { token, body: { phone: '+1 555 0100' }, headers: withKey(key) });
+    const elsewhere = await stack.call('PATCH', `/api/v1/candidates/${b}`, {
+      token,
+      body: { phone: '+1 555 0100' },
+      headers: withKey(key),
+    });
     expect(elsewhere.status).toBe(422);
     expect(await eventsAbout(a, 'candidate.updated')).toHaveLength(1);
     expect(await eventsAbout(b, 'candidate.updated')).toHaveLength(0);

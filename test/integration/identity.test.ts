@@ -35,7 +35,7 @@ async function setSessionTimes(cookie: string, times: { created_at?: string; las
     new UpdateCommand({
       TableName: tableName,
       Key: key,
-      UpdateExpression: `SET ${names.map((n, i) => `#a${i} = :v${i}`).join(', ')}`,
+      UpdateExpression: `SET ${names.map((_n, i) => `#a${i} = :v${i}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#a${i}`, n])),
       ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, times[n as keyof typeof times]])),
     }),
@@ -49,7 +49,10 @@ describe('login', () => {
     const res = await stack.call('POST', '/api/session', { body: { email: admin.email.toUpperCase(), password: PASSWORD } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: { user: { id: admin.id, email: admin.email, role: 'admin', must_change_password: false }, tenant: { slug: a.slug, name: `Tenant ${a.slug}` } },
+      data: {
+        user: { id: admin.id, email: admin.email, role: 'admin', must_change_password: false },
+        tenant: { slug: a.slug, name: `Tenant ${a.slug}` },
+      },
     });
     const cookies = res.headers.getSetCookie();
     expect(cookies).toHaveLength(1);
@@ -113,7 +116,7 @@ describe('sessions', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.user).toEqual({ id: member.id, email: member.email, role: 'member', must_change_password: false });
     expect((await stack.call('GET', '/api/session')).status).toBe(401);
-    const forged = await stack.call('GET', '/api/session', withCookie('__Host-tp_session=' + 'A'.repeat(43)));
+    const forged = await stack.call('GET', '/api/session', withCookie(`__Host-tp_session=${'A'.repeat(43)}`));
     expect(forged.status).toBe(401);
     expect(forged.body).toEqual({ error: expect.any(String), code: 'unauthorized' });
   });
@@ -164,11 +167,7 @@ describe('CSRF', () => {
   const body = { name: 'csrf', scopes: ['candidates:read'] };
 
   it('refuses cross-site writes by Origin or Sec-Fetch-Site with 403', async () => {
-    const attempts: Record<string, string>[] = [
-      { Origin: 'https://evil.example' },
-      { Origin: 'null' },
-      { 'Sec-Fetch-Site': 'cross-site' },
-    ];
+    const attempts: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }];
     for (const headers of attempts) {
       const res = await stack.call('POST', '/api/tokens', { body, ...withCookie(cookie, headers) });
       expect(res.status, JSON.stringify(headers)).toBe(403);
@@ -176,20 +175,29 @@ describe('CSRF', () => {
     }
     const logout = await stack.call('DELETE', '/api/session', withCookie(cookie, { Origin: 'https://evil.example' }));
     expect(logout.status).toBe(403);
-    const login = await stack.call('POST', '/api/session', { body: { email: admin.email, password: PASSWORD }, headers: { Origin: 'https://evil.example' } });
+    const login = await stack.call('POST', '/api/session', {
+      body: { email: admin.email, password: PASSWORD },
+      headers: { Origin: 'https://evil.example' },
+    });
     expect(login.status).toBe(403);
   });
 
   it('accepts same-origin browsers and clients that send no Origin', async () => {
     const host = new URL(stack.url).host;
-    const same = await stack.call('POST', '/api/tokens', { body, ...withCookie(cookie, { Origin: `http://${host}`, 'Sec-Fetch-Site': 'same-origin' }) });
+    const same = await stack.call('POST', '/api/tokens', {
+      body,
+      ...withCookie(cookie, { Origin: `http://${host}`, 'Sec-Fetch-Site': 'same-origin' }),
+    });
     expect(same.status).toBe(201);
     const cli = await stack.call('POST', '/api/tokens', { body, ...withCookie(cookie) });
     expect(cli.status).toBe(201);
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    const res = await stack.call('POST', '/api/tokens', { rawBody: 'name=x&scopes=*', ...withCookie(cookie, { 'Content-Type': 'application/x-www-form-urlencoded' }) });
+    const res = await stack.call('POST', '/api/tokens', {
+      rawBody: 'name=x&scopes=*',
+      ...withCookie(cookie, { 'Content-Type': 'application/x-www-form-urlencoded' }),
+    });
     expect(res.status).toBe(415);
     expect(res.body.error).toMatch(/application\/json/);
   });
@@ -204,9 +212,18 @@ describe('API tokens in the workspace settings', () => {
   });
 
   it('mints a scoped token shown once, which works on /api/v1 within its scopes only', async () => {
-    const res = await stack.call('POST', '/api/tokens', { body: { name: 'CI reader', scopes: ['candidates:read'] }, ...withCookie(memberCookie) });
+    const res = await stack.call('POST', '/api/tokens', {
+      body: { name: 'CI reader', scopes: ['candidates:read'] },
+      ...withCookie(memberCookie),
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual({ id: expect.any(String), name: 'CI reader', scopes: ['candidates:read'], token: expect.stringMatching(/^tps_/), created_at: expect.any(String) });
+    expect(res.body.data).toEqual({
+      id: expect.any(String),
+      name: 'CI reader',
+      scopes: ['candidates:read'],
+      token: expect.stringMatching(/^tps_/),
+      created_at: expect.any(String),
+    });
     const token = res.body.data.token;
     expect((await stack.call('GET', '/api/v1/candidates', { token })).status).toBe(200);
     expect((await stack.call('GET', '/api/v1/pipeline', { token })).status).toBe(403);
@@ -245,7 +262,10 @@ describe('API tokens in the workspace settings', () => {
   });
 
   it('revokes a token: the authorizer stops accepting it once its cache expires', async () => {
-    const created = await stack.call('POST', '/api/tokens', { body: { name: 'short-lived', scopes: ['pipeline:read'] }, ...withCookie(adminCookie) });
+    const created = await stack.call('POST', '/api/tokens', {
+      body: { name: 'short-lived', scopes: ['pipeline:read'] },
+      ...withCookie(adminCookie),
+    });
     const token = created.body.data.token;
     expect((await stack.call('GET', '/api/v1/pipeline', { token })).status).toBe(200);
     const revoked = await stack.call('DELETE', `/api/tokens/${created.body.data.id}`, withCookie(adminCookie));
@@ -269,7 +289,10 @@ describe('API tokens in the workspace settings', () => {
   it("keeps tenants apart: A's session neither sees nor revokes B's tokens", async () => {
     const bAdmin = await b.user('admin');
     const bCookie = await stack.login(bAdmin.email, PASSWORD);
-    const bToken = await stack.call('POST', '/api/tokens', { body: { name: 'b-token', scopes: ['pipeline:read'] }, ...withCookie(bCookie) });
+    const bToken = await stack.call('POST', '/api/tokens', {
+      body: { name: 'b-token', scopes: ['pipeline:read'] },
+      ...withCookie(bCookie),
+    });
     const aList = await stack.call('GET', '/api/tokens', withCookie(adminCookie));
     expect(aList.body.data.map((t: { id: string }) => t.id)).not.toContain(bToken.body.data.id);
     expect(aList.body.data.every((t: { name: string }) => t.name !== 'b-token')).toBe(true);

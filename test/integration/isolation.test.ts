@@ -64,8 +64,14 @@ beforeAll(async () => {
   const old = new Date(Date.now() - 30 * DAY_MS).toISOString();
   stuckA = newId();
   await insertCandidate(a.id, {
-    id: stuckA, name: 'A Stuck', stage: 'applied', req_id: reqA, req_title: 'Secret Project Lead',
-    created_at: old, updated_at: old, stage_entered_at: old,
+    id: stuckA,
+    name: 'A Stuck',
+    stage: 'applied',
+    req_id: reqA,
+    req_title: 'Secret Project Lead',
+    created_at: old,
+    updated_at: old,
+    stage_entered_at: old,
   });
   candidatesA.push(stuckA);
 
@@ -153,11 +159,17 @@ describe("tenant B cannot change tenant A's data", () => {
   it("B's own writes land in B only", async () => {
     const created = await stack.call('POST', '/api/v1/candidates', { token: tokenB, body: { name: 'B Candidate' } });
     expect(created.status).toBe(201);
-    const moved = await stack.call('POST', '/api/v1/pipeline', { token: tokenB, body: { candidate_id: created.body.data.id, stage: 'interviewed' } });
+    const moved = await stack.call('POST', '/api/v1/pipeline', {
+      token: tokenB,
+      body: { candidate_id: created.body.data.id, stage: 'interviewed' },
+    });
     expect(moved.status).toBe(200);
     expect(await viewOf(tokenA)).toEqual(snapshot);
     // ...and A cannot reach B's candidate either.
-    const fromA = await stack.call('POST', '/api/v1/pipeline', { token: tokenA, body: { candidate_id: created.body.data.id, stage: 'placed' } });
+    const fromA = await stack.call('POST', '/api/v1/pipeline', {
+      token: tokenA,
+      body: { candidate_id: created.body.data.id, stage: 'placed' },
+    });
     expect(fromA.status).toBe(404);
     const bList = await get('/api/v1/candidates', tokenB);
     expect(bList.body.data.map((c: { id: string }) => c.id)).toEqual([created.body.data.id]);
@@ -166,28 +178,32 @@ describe("tenant B cannot change tenant A's data", () => {
 });
 
 describe('the tenant comes only from the authorizer context', () => {
-  it.each([
-    ['tenantId'],
-    ['tenant_id'],
-    ['tenantSlug'],
-    ['tenant'],
-  ])('a body field %s is refused as unknown (400) on every POST route', async (field) => {
-    const create = await stack.call('POST', '/api/v1/candidates', { token: tokenB, body: { name: 'X', [field]: a.id } });
-    expect(create.status).toBe(400);
-    expect(create.body).toEqual({ error: `unknown body field "${field}"`, code: 'invalid_field', field });
-    const move = await stack.call('POST', '/api/v1/pipeline', { token: tokenB, body: { candidate_id: candidatesA[0], stage: 'placed', [field]: a.id } });
-    expect(move.status).toBe(400);
-    expect(move.body).toEqual({ error: `unknown body field "${field}"`, code: 'invalid_field', field });
-    expect(await viewOf(tokenA)).toEqual(snapshot);
-  });
+  it.each([['tenantId'], ['tenant_id'], ['tenantSlug'], ['tenant']])(
+    'a body field %s is refused as unknown (400) on every POST route',
+    async (field) => {
+      const create = await stack.call('POST', '/api/v1/candidates', { token: tokenB, body: { name: 'X', [field]: a.id } });
+      expect(create.status).toBe(400);
+      expect(create.body).toEqual({ error: `unknown body field "${field}"`, code: 'invalid_field', field });
+      const move = await stack.call('POST', '/api/v1/pipeline', {
+        token: tokenB,
+        body: { candidate_id: candidatesA[0], stage: 'placed', [field]: a.id },
+      });
+      expect(move.status).toBe(400);
+      expect(move.body).toEqual({ error: `unknown body field "${field}"`, code: 'invalid_field', field });
+      expect(await viewOf(tokenA)).toEqual(snapshot);
+    },
+  );
 
-  it.each([['tenantId'], ['tenant_id'], ['tenantSlug']])('a query parameter %s is refused as unknown (400) on every GET route', async (field) => {
-    for (const path of ['/api/v1/candidates', '/api/v1/requisitions', '/api/v1/pipeline']) {
-      const res = await get(`${path}?${field}=${a.id}`, tokenB);
-      expect(res.status, path).toBe(400);
-      expect(res.body, path).toEqual({ error: `unknown query field "${field}"`, code: 'invalid_field', field });
-    }
-  });
+  it.each([['tenantId'], ['tenant_id'], ['tenantSlug']])(
+    'a query parameter %s is refused as unknown (400) on every GET route',
+    async (field) => {
+      for (const path of ['/api/v1/candidates', '/api/v1/requisitions', '/api/v1/pipeline']) {
+        const res = await get(`${path}?${field}=${a.id}`, tokenB);
+        expect(res.status, path).toBe(400);
+        expect(res.body, path).toEqual({ error: `unknown query field "${field}"`, code: 'invalid_field', field });
+      }
+    },
+  );
 
   it("tenant-ish headers are ignored: B still sees only B's data", async () => {
     const headers = {
@@ -206,7 +222,11 @@ describe('the tenant comes only from the authorizer context', () => {
     expect(byReq.status).toBe(404);
     const pipeline = await get('/api/v1/pipeline', tokenB, headers);
     expect(pipeline.body.data.stuck_candidates).toEqual([]);
-    const move = await stack.call('POST', '/api/v1/pipeline', { token: tokenB, headers, body: { candidate_id: candidatesA[0], stage: 'placed' } });
+    const move = await stack.call('POST', '/api/v1/pipeline', {
+      token: tokenB,
+      headers,
+      body: { candidate_id: candidatesA[0], stage: 'placed' },
+    });
     expect(move.status).toBe(404);
     expect(await viewOf(tokenA)).toEqual(snapshot);
   });

@@ -25,7 +25,8 @@ type Line = Record<string, any>;
 const lines = (): Line[] => output.jsonLines();
 const logLines = (message: string) => lines().filter((l) => l.message === message);
 const emf = () => lines().filter((l) => l._aws?.CloudWatchMetrics);
-const metricLines = (name: string) => emf().filter((l) => l._aws.CloudWatchMetrics[0].Metrics.some((m: { Name: string }) => m.Name === name));
+const metricLines = (name: string) =>
+  emf().filter((l) => l._aws.CloudWatchMetrics[0].Metrics.some((m: { Name: string }) => m.Name === name));
 
 // ---- a receiver: /ok accepts, /fail answers 500, /gone answers 410 --------------------------
 
@@ -96,18 +97,28 @@ describe('request lines and request ids', () => {
     expect(bad.status).toBe(401);
     secrets.push('not the password at all');
     expect(completed(bad, 'POST /api/session')).toMatchObject({ reason: 'unauthorized' });
-    expect(linesOf(bad).find((l) => l.message === 'login failed')).toMatchObject({ reason: 'bad_credentials', user_id: admin.id, tenant_id: t.id });
+    expect(linesOf(bad).find((l) => l.message === 'login failed')).toMatchObject({
+      reason: 'bad_credentials',
+      user_id: admin.id,
+      tenant_id: t.id,
+    });
 
     const good = await stack.call('POST', '/api/session', { body: { email: admin.email, password: PASSWORD } });
     expect(good.status).toBe(200);
-    cookie = good.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='))!.split(';')[0]!;
+    cookie = good.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('__Host-tp_session='))!
+      .split(';')[0]!;
     secrets.push(cookie.split('=')[1]!);
     completed(good, 'POST /api/session');
     expect(linesOf(good).find((l) => l.message === 'login succeeded')).toMatchObject({ user_id: admin.id, tenant_id: t.id });
   });
 
   it('tokens created and revoked; a token-authenticated request carries its tenant; 4xx lines carry a reason', async () => {
-    const created = await stack.call('POST', '/api/tokens', { body: { name: 'log-check', scopes: ['candidates:read', 'candidates:write'] }, ...withCookie(cookie) });
+    const created = await stack.call('POST', '/api/tokens', {
+      body: { name: 'log-check', scopes: ['candidates:read', 'candidates:write'] },
+      ...withCookie(cookie),
+    });
     expect(created.status).toBe(201);
     const token: string = created.body.data.token;
     secrets.push(token);
@@ -118,7 +129,12 @@ describe('request lines and request ids', () => {
       tenant_id: t.id,
     });
 
-    const pii = { name: 'Ada Lovelace-Logcheck', email: 'ada.logcheck@example.org', phone: '+44 20 7946 0958', resume_url: 'https://cv.example.org/ada-logcheck.pdf' };
+    const pii = {
+      name: 'Ada Lovelace-Logcheck',
+      email: 'ada.logcheck@example.org',
+      phone: '+44 20 7946 0958',
+      resume_url: 'https://cv.example.org/ada-logcheck.pdf',
+    };
     secrets.push(...Object.values(pii));
     const cand = await stack.call('POST', '/api/v1/candidates', { token, body: pii });
     expect(cand.status).toBe(201);
@@ -140,7 +156,10 @@ describe('request lines and request ids', () => {
     const scope = await stack.call('GET', '/api/v1/pipeline', { token: readOnly });
     expect(scope.status).toBe(403);
     expect(scope.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(logLines('authorizer denied').find((l) => l.reason === 'missing_scope')).toMatchObject({ route: 'GET /api/v1/pipeline', tenant_id: t.id });
+    expect(logLines('authorizer denied').find((l) => l.reason === 'missing_scope')).toMatchObject({
+      route: 'GET /api/v1/pipeline',
+      tenant_id: t.id,
+    });
 
     const revoked = await stack.call('DELETE', `/api/tokens/${created.body.data.id}`, withCookie(cookie));
     expect(revoked.status).toBe(200);
@@ -156,14 +175,14 @@ describe('request lines and request ids', () => {
     expect(denied.map((l) => l.reason)).toContain('malformed');
     expect(denied.find((l) => l.reason === 'malformed')).toMatchObject({ route: 'GET /api/v1/candidates' });
 
-    const stale = await stack.call('GET', '/api/session', withCookie('__Host-tp_session=' + 'A'.repeat(43)));
+    const stale = await stack.call('GET', '/api/session', withCookie(`__Host-tp_session=${'A'.repeat(43)}`));
     expect(stale.status).toBe(401);
     const line = linesOf(stale).find((l) => l.message === 'authorizer denied');
     expect(line).toMatchObject({ route: 'GET /api/session' });
     expect(['unknown', 'missing']).toContain(line!.reason);
   });
 
-  it('requests side by side: each one\'s request completed line names its own id, route and status', async () => {
+  it("requests side by side: each one's request completed line names its own id, route and status", async () => {
     const token = await t.token(['candidates:read']);
     secrets.push(token);
     const calls = Array.from({ length: 12 }, (_, i) =>
@@ -177,7 +196,11 @@ describe('request lines and request ids', () => {
     for (const [i, a] of answers.entries()) {
       const mine = logLines('request completed').filter((l) => l.correlation_id === ids[i]);
       expect(mine).toHaveLength(1);
-      expect(mine[0]).toMatchObject({ status: a.status, tenant_id: t.id, route: i % 2 ? 'GET /api/v1/candidates/{id}' : 'GET /api/v1/candidates' });
+      expect(mine[0]).toMatchObject({
+        status: a.status,
+        tenant_id: t.id,
+        route: i % 2 ? 'GET /api/v1/candidates/{id}' : 'GET /api/v1/candidates',
+      });
     }
   });
 
@@ -207,7 +230,10 @@ describe('request lines and request ids', () => {
 describe('webhook lines', () => {
   it('created, updated, disabled (by a user and by the service), deleted; failed attempts, dead letters, fan-out', async () => {
     const create = async (path: string) => {
-      const res = await stack.call('POST', '/api/webhooks', { body: { url: hookUrl(path), events: ['candidate.created'] }, ...withCookie(cookie) });
+      const res = await stack.call('POST', '/api/webhooks', {
+        body: { url: hookUrl(path), events: ['candidate.created'] },
+        ...withCookie(cookie),
+      });
       expect(res.status, res.text).toBe(201);
       secrets.push(res.body.webhook.secret, 'sig-in-query-logcheck');
       expect(linesOf(res).find((l) => l.message === 'webhook created')).toMatchObject({ webhook_id: res.body.webhook.id, tenant_id: t.id });
@@ -219,12 +245,21 @@ describe('webhook lines', () => {
 
     const token = await t.token(['candidates:write']);
     secrets.push(token);
-    const cand = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Grace Hopper-Logcheck', email: 'grace.logcheck@example.org' } });
+    const cand = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      body: { name: 'Grace Hopper-Logcheck', email: 'grace.logcheck@example.org' },
+    });
     expect(cand.status).toBe(201);
     secrets.push('Grace Hopper-Logcheck', 'grace.logcheck@example.org');
 
     const dead = await until('a dead letter', () => logLines('delivery dead-lettered').find((l) => l.webhook_id === fail));
-    expect(dead).toMatchObject({ event_type: 'candidate.created', attempt: 2, response_status: 500, error: 'http_status', tenant_id: t.id });
+    expect(dead).toMatchObject({
+      event_type: 'candidate.created',
+      attempt: 2,
+      response_status: 500,
+      error: 'http_status',
+      tenant_id: t.id,
+    });
     expect(typeof dead.event_id).toBe('string');
     // The series of one event (the fan-out may also have found the earlier candidate's event).
     const failed = logLines('delivery failed').filter((l) => l.webhook_id === fail && l.event_id === dead.event_id);
@@ -234,7 +269,10 @@ describe('webhook lines', () => {
 
     const disabled = await until('the 410 endpoint disabled', () => logLines('webhook disabled').find((l) => l.webhook_id === gone));
     expect(disabled).toMatchObject({ level: 'WARN', reason: 'receiver answered 410 Gone', tenant_id: t.id });
-    expect(await until('a success', () => logLines('delivery succeeded').find((l) => l.webhook_id === ok))).toMatchObject({ level: 'DEBUG', response_status: 200 });
+    expect(await until('a success', () => logLines('delivery succeeded').find((l) => l.webhook_id === ok))).toMatchObject({
+      level: 'DEBUG',
+      response_status: 200,
+    });
     expect(logLines('events fanned out').some((l) => l.count >= 1)).toBe(true);
 
     const off = await stack.call('PATCH', `/api/webhooks/${ok}`, { body: { active: false }, ...withCookie(cookie) });
@@ -250,7 +288,18 @@ describe('webhook lines', () => {
 
 describe('metrics (EMF)', () => {
   it('every metric of the contract is emitted in namespace TalentPipeline', () => {
-    for (const name of ['ColdStart', 'ApiRequests', 'LoginsFailed', 'Lockouts', 'DeliveriesSucceeded', 'DeliveriesFailed', 'DeliveryAttempt', 'DeliveryLatency', 'EndpointsDisabled', 'EventsFannedOut']) {
+    for (const name of [
+      'ColdStart',
+      'ApiRequests',
+      'LoginsFailed',
+      'Lockouts',
+      'DeliveriesSucceeded',
+      'DeliveriesFailed',
+      'DeliveryAttempt',
+      'DeliveryLatency',
+      'EndpointsDisabled',
+      'EventsFannedOut',
+    ]) {
       const found = metricLines(name);
       expect(found.length, `no EMF line for ${name}`).toBeGreaterThan(0);
       expect(found[0]!._aws.CloudWatchMetrics[0].Namespace).toBe('TalentPipeline');
@@ -259,7 +308,9 @@ describe('metrics (EMF)', () => {
     expect(api).toBeDefined();
     expect(api!._aws.CloudWatchMetrics[0].Dimensions[0]).toEqual(expect.arrayContaining(['route', 'status_class']));
     const latency = metricLines('DeliveryLatency')[0]!;
-    expect(latency._aws.CloudWatchMetrics[0].Metrics.find((m: { Name: string }) => m.Name === 'DeliveryLatency')).toMatchObject({ Unit: 'Milliseconds' });
+    expect(latency._aws.CloudWatchMetrics[0].Metrics.find((m: { Name: string }) => m.Name === 'DeliveryLatency')).toMatchObject({
+      Unit: 'Milliseconds',
+    });
   });
 });
 

@@ -49,7 +49,10 @@ describe('413', () => {
   }
 
   it('an oversized body really gets 413 with that body', async () => {
-    const res = await stack.call('POST', '/api/session', { rawBody: 'x'.repeat(10 * 1024 * 1024 + 1), headers: { 'Content-Type': 'application/json' } });
+    const res = await stack.call('POST', '/api/session', {
+      rawBody: 'x'.repeat(10 * 1024 * 1024 + 1),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
   });
@@ -92,7 +95,11 @@ describe('@redocly/cli lint (recommended rules, redocly.yaml)', () => {
         join(process.cwd(), 'node_modules/.bin/redocly'),
         ['lint', file, '--config', join(process.cwd(), 'redocly.yaml'), '--format=json'],
         // Offline: no telemetry, no update check.
-        { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+        {
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+          timeout: 120_000,
+          maxBuffer: 16 * 1024 * 1024,
+        },
       ).catch((err: { stdout?: string; message: string }) => {
         // The CLI exits non-zero when it finds errors; its report is still on stdout.
         if (err.stdout) return { stdout: err.stdout };

@@ -36,7 +36,12 @@ const queryParam = (method: string, path: string, name: string): Json =>
   (op(method, path)?.parameters ?? []).find((p: Json) => p.in === 'query' && p.name === name);
 /** Follow a local `#/components/...` reference. */
 const deref = (schema: Json): Json =>
-  schema?.$ref ? schema.$ref.replace(/^#\//, '').split('/').reduce((o: Json, k: string) => o?.[k], doc) : schema;
+  schema?.$ref
+    ? schema.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((o: Json, k: string) => o?.[k], doc)
+    : schema;
 
 describe('GET /api/v1/openapi.json', () => {
   it('needs no token and answers 200 JSON', () => {
@@ -151,7 +156,7 @@ describe('paths follow the route table', () => {
       });
 
       if (r.auth === 'token') {
-        it('401 is the gateway\'s message and 403 names the scope', () => {
+        it("401 is the gateway's message and 403 names the scope", () => {
           const o = op(r.method, r.path);
           expect(o.responses['401'].description).toBe(GATEWAY_ERRORS.unauthorized.error);
           expect(o.responses['403'].description).toContain(r.scope);
@@ -198,7 +203,14 @@ describe('GET /api/v1/candidates parameters', () => {
 
   it('lists exactly stage, req_id, limit and offset (the spec) plus cursor and updated_after, all optional, in the query', () => {
     const params = op('GET', '/api/v1/candidates').parameters as Json[];
-    expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:limit', 'query:offset', 'query:req_id', 'query:stage', 'query:updated_after']);
+    expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual([
+      'query:cursor',
+      'query:limit',
+      'query:offset',
+      'query:req_id',
+      'query:stage',
+      'query:updated_after',
+    ]);
     for (const p of params) expect(p.required, p.name).toBe(false);
   });
 
@@ -243,7 +255,14 @@ describe('other parameters and bodies', () => {
   });
 
   it('the session and token listing routes and the document take no parameters', () => {
-    for (const [method, path] of [['GET', '/api/session'], ['DELETE', '/api/session'], ['GET', '/api/tokens'], ['POST', '/api/tokens'], ['POST', '/api/session'], ['GET', '/api/v1/openapi.json']]) {
+    for (const [method, path] of [
+      ['GET', '/api/session'],
+      ['DELETE', '/api/session'],
+      ['GET', '/api/tokens'],
+      ['POST', '/api/tokens'],
+      ['POST', '/api/session'],
+      ['GET', '/api/v1/openapi.json'],
+    ]) {
       expect(op(method!, path!).parameters, `${method} ${path}`).toEqual([]);
     }
   });

@@ -21,7 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function seedCandidate(name: string, stage: Parameters<typeof store.insertCandidate>[1]['stage'], daysInStage: number, withReq = true) {
+async function seedCandidate(
+  name: string,
+  stage: Parameters<typeof store.insertCandidate>[1]['stage'],
+  daysInStage: number,
+  withReq = true,
+) {
   const { newId } = await import('../../lib/ids');
   const id = newId();
   await store.insertCandidate(tenantId, {
@@ -156,11 +161,18 @@ describe('placements', () => {
     const id = await seedCandidate('To be placed', 'onboarding', 2);
     await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'placed' } });
     await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'placed' } }); // no-op
-    const created = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Placed at once', stage: 'placed', req_id: reqId } });
+    const created = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      body: { name: 'Placed at once', stage: 'placed', req_id: reqId },
+    });
     expect(created.status).toBe(201);
     const placements = await placementsOf();
     expect(placements).toHaveLength(before + 2);
     expect(placements.map((p) => p.candidate_id)).toEqual(expect.arrayContaining([id, created.body.data.id]));
-    expect(placements.find((p) => p.candidate_id === id)).toMatchObject({ candidate_name: 'To be placed', req_id: reqId, req_title: 'Designer' });
+    expect(placements.find((p) => p.candidate_id === id)).toMatchObject({
+      candidate_name: 'To be placed',
+      req_id: reqId,
+      req_title: 'Designer',
+    });
   });
 });

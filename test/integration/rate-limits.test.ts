@@ -83,7 +83,9 @@ describe('the local gateway', () => {
   it('does not limit cookie (console) routes or the public OpenAPI document', async () => {
     const admin = await t.user('admin');
     const cookie = await stack.login(admin.email, PASSWORD);
-    const console = await Promise.all(Array.from({ length: 15 }, () => stack.call('GET', '/api/settings/pipeline', { headers: { Cookie: cookie } })));
+    const console = await Promise.all(
+      Array.from({ length: 15 }, () => stack.call('GET', '/api/settings/pipeline', { headers: { Cookie: cookie } })),
+    );
     expect(console.map((a) => a.status)).toEqual(Array(15).fill(200));
     expect(console[0]!.headers.get('ratelimit-limit')).toBeNull();
     const open = await Promise.all(Array.from({ length: 15 }, () => stack.call('GET', '/api/v1/openapi.json')));
@@ -96,11 +98,16 @@ describe("a token's API key in the usage plan", () => {
     const { createToken } = await import('../../lib/store/tokens');
     const { handler } = await import('../../functions/authorizer');
     const { lambdaContext, tokenAuthorizerEvent } = await import('../../dev/events');
-    const keyed = await createToken({ id: t.id, slug: t.slug }, 'keyed', ['pipeline:read'], async () => ({ id: 'key-id', value: 'k'.repeat(40) }));
+    const keyed = await createToken({ id: t.id, slug: t.slug }, 'keyed', ['pipeline:read'], async () => ({
+      id: 'key-id',
+      value: 'k'.repeat(40),
+    }));
     const res = await handler(tokenAuthorizerEvent(`Bearer ${keyed.token}`, 'GET', '/api/v1/pipeline'), lambdaContext('authorizer'));
     expect(res.usageIdentifierKey).toBe('k'.repeat(40));
     const plain = await t.token(['pipeline:read']);
-    expect((await handler(tokenAuthorizerEvent(`Bearer ${plain}`, 'GET', '/api/v1/pipeline'), lambdaContext('authorizer'))).usageIdentifierKey).toBeUndefined();
+    expect(
+      (await handler(tokenAuthorizerEvent(`Bearer ${plain}`, 'GET', '/api/v1/pipeline'), lambdaContext('authorizer'))).usageIdentifierKey,
+    ).toBeUndefined();
     // The key value is never listed.
     const admin = await t.user('admin');
     const cookie = await stack.login(admin.email, PASSWORD);
@@ -113,19 +120,32 @@ describe("a token's API key in the usage plan", () => {
     const api = await import('@aws-sdk/client-api-gateway');
     const calls: string[] = [];
     let refuse = false;
-    const send = vi.spyOn(api.APIGatewayClient.prototype, 'send').mockImplementation((async (cmd: { constructor: { name: string }; input: Record<string, unknown> }) => {
+    const send = vi.spyOn(api.APIGatewayClient.prototype, 'send').mockImplementation((async (cmd: {
+      constructor: { name: string };
+      input: Record<string, unknown>;
+    }) => {
       calls.push(`${cmd.constructor.name} ${JSON.stringify(cmd.input.usagePlanId ?? cmd.input.apiKey ?? cmd.input.name ?? '')}`);
-      if (cmd instanceof api.GetUsagePlansCommand) return { items: [{ id: 'other', name: 'x' }, { id: 'plan-1', name: 'stack-api-tokens' }] };
+      if (cmd instanceof api.GetUsagePlansCommand)
+        return {
+          items: [
+            { id: 'other', name: 'x' },
+            { id: 'plan-1', name: 'stack-api-tokens' },
+          ],
+        };
       if (cmd instanceof api.CreateApiKeyCommand) return { id: 'key-1', value: cmd.input.value };
       if (cmd instanceof api.CreateUsagePlanKeyCommand && refuse) throw new Error('plan refused');
-      if (cmd instanceof api.DeleteApiKeyCommand && cmd.input.apiKey === 'gone') throw new api.NotFoundException({ message: 'gone', $metadata: {} });
+      if (cmd instanceof api.DeleteApiKeyCommand && cmd.input.apiKey === 'gone')
+        throw new api.NotFoundException({ message: 'gone', $metadata: {} });
       return {};
     }) as never);
     process.env.USAGE_PLAN_NAME = 'stack-api-tokens';
     try {
       const admin = await t.user('admin');
       const cookie = await stack.login(admin.email, PASSWORD);
-      const created = await stack.call('POST', '/api/tokens', { headers: { Cookie: cookie }, body: { name: 'planned', scopes: ['pipeline:read'] } });
+      const created = await stack.call('POST', '/api/tokens', {
+        headers: { Cookie: cookie },
+        body: { name: 'planned', scopes: ['pipeline:read'] },
+      });
       expect(created.status, created.text).toBe(201);
       expect(calls.map((c) => c.split(' ')[0])).toEqual(['GetUsagePlansCommand', 'CreateApiKeyCommand', 'CreateUsagePlanKeyCommand']);
       expect(calls[2]).toContain('plan-1');
@@ -139,7 +159,10 @@ describe("a token's API key in the usage plan", () => {
       // The plan refusing the key: the key is deleted again and no token exists.
       refuse = true;
       calls.length = 0;
-      const failed = await stack.call('POST', '/api/tokens', { headers: { Cookie: cookie }, body: { name: 'refused', scopes: ['pipeline:read'] } });
+      const failed = await stack.call('POST', '/api/tokens', {
+        headers: { Cookie: cookie },
+        body: { name: 'refused', scopes: ['pipeline:read'] },
+      });
       expect(failed.status).toBe(500);
       expect(calls.map((c) => c.split(' ')[0])).toEqual(['CreateApiKeyCommand', 'CreateUsagePlanKeyCommand', 'DeleteApiKeyCommand']);
       const tokens = await stack.call('GET', '/api/tokens', { headers: { Cookie: cookie } });

@@ -21,7 +21,10 @@ it('20 parallel status changes leave one consistent history: no lost or doubled 
   const results = await Promise.all(
     Array.from({ length: 20 }, (_, i) => {
       const status = targets[i % targets.length]!;
-      return stack.call('POST', `/api/v1/requisitions/${id}/status`, { token, body: { status, ...(status === 'on_hold' || status === 'closed' ? { reason: `r${i}` } : {}) } });
+      return stack.call('POST', `/api/v1/requisitions/${id}/status`, {
+        token,
+        body: { status, ...(status === 'on_hold' || status === 'closed' ? { reason: `r${i}` } : {}) },
+      });
     }),
   );
   // Each answer is a change, a no-op or a refusal by the matrix; nothing else.
@@ -42,7 +45,10 @@ it('20 parallel status changes leave one consistent history: no lost or doubled 
   for (const s of ['open', 'on_hold', 'filled', 'closed', 'draft']) {
     const list = await stack.call('GET', `/api/v1/requisitions?status=${s}`, { token });
     expect(list.body.count, s).toBe(s === res.body.data.status ? 1 : 0);
-    expect(list.body.data.map((r: { id: string }) => r.id), s).toEqual(s === res.body.data.status ? [id] : []);
+    expect(
+      list.body.data.map((r: { id: string }) => r.id),
+      s,
+    ).toEqual(s === res.body.data.status ? [id] : []);
   }
 });
 
@@ -50,11 +56,16 @@ it('50 parallel moves into placed on a requisition with headcount 3 leave exactl
   const id = (await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Three seats', headcount: 3 } })).body.data.id;
   const ids: string[] = [];
   for (let i = 0; i < 50; i++) {
-    const c = await stack.call('POST', '/api/v1/candidates', { token, body: { name: `Finalist ${i}`, req_id: id, stage: 'offer_accepted' } });
+    const c = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      body: { name: `Finalist ${i}`, req_id: id, stage: 'offer_accepted' },
+    });
     expect(c.status).toBe(201);
     ids.push(c.body.data.id);
   }
-  const results = await Promise.all(ids.map((candidate_id) => stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id, stage: 'placed' } })));
+  const results = await Promise.all(
+    ids.map((candidate_id) => stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id, stage: 'placed' } })),
+  );
   expect(results.filter((r) => r.status === 200)).toHaveLength(3);
   for (const r of results.filter((x) => x.status !== 200)) expect(r.body.code, r.text).toBe('headcount_reached');
   const req = (await stack.call('GET', `/api/v1/requisitions/${id}`, { token })).body.data;

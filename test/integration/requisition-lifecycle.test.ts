@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const create = async (body: Record<string, unknown>, t = token) => stack.call('POST', '/api/v1/requisitions', { token: t, body });
-const status = async (id: string, body: Record<string, unknown>, t = token) => stack.call('POST', `/api/v1/requisitions/${id}/status`, { token: t, body });
+const status = async (id: string, body: Record<string, unknown>, t = token) =>
+  stack.call('POST', `/api/v1/requisitions/${id}/status`, { token: t, body });
 const get = async (id: string, t = token) => stack.call('GET', `/api/v1/requisitions/${id}`, { token: t });
 
 describe('POST /api/v1/requisitions', () => {
@@ -41,7 +42,17 @@ describe('POST /api/v1/requisitions', () => {
     const list = await stack.call('GET', '/api/v1/requisitions', { token });
     expect(list.body.data.map((r: { id: string }) => r.id)).toContain(res.body.data.id);
     // The list keeps the spec's shape exactly.
-    expect(Object.keys(list.body.data[0]).sort()).toEqual(['candidate_count', 'created_at', 'department', 'id', 'job_type', 'location', 'offers_pending', 'status', 'title']);
+    expect(Object.keys(list.body.data[0]).sort()).toEqual([
+      'candidate_count',
+      'created_at',
+      'department',
+      'id',
+      'job_type',
+      'location',
+      'offers_pending',
+      'status',
+      'title',
+    ]);
   });
 
   it('creates a draft', async () => {
@@ -50,7 +61,11 @@ describe('POST /api/v1/requisitions', () => {
   });
 
   it.each([
-    [{ title: 'X', job_type: 'freelance' }, 'job_type', /job_type must be one of direct_hire, contract, contract_to_hire, temporary, internship/],
+    [
+      { title: 'X', job_type: 'freelance' },
+      'job_type',
+      /job_type must be one of direct_hire, contract, contract_to_hire, temporary, internship/,
+    ],
     [{ title: 'X', headcount: 0 }, 'headcount', /headcount must be a whole number between 1 and 1000/],
     [{ title: 'X', headcount: 1001 }, 'headcount', /between 1 and 1000/],
     [{ title: 'X', headcount: 1.5 }, 'headcount', /whole number/],
@@ -109,13 +124,27 @@ describe('GET and PATCH /api/v1/requisitions/{id}', () => {
     const etag = first.headers.get('etag')!;
     expect(etag).toBe('"1"');
     expect(first.body.data.status_history).toEqual([
-      { from: null, to: 'open', reason: null, actor: { type: 'token', id: expect.any(String), name: 'test' }, at: first.body.data.created_at },
+      {
+        from: null,
+        to: 'open',
+        reason: null,
+        actor: { type: 'token', id: expect.any(String), name: 'test' },
+        at: first.body.data.created_at,
+      },
     ]);
-    const patched = await stack.call('PATCH', `/api/v1/requisitions/${id}`, { token, body: { title: 'Edited', job_type: 'contract', headcount: 3 }, headers: { 'If-Match': etag } });
+    const patched = await stack.call('PATCH', `/api/v1/requisitions/${id}`, {
+      token,
+      body: { title: 'Edited', job_type: 'contract', headcount: 3 },
+      headers: { 'If-Match': etag },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ title: 'Edited', job_type: 'contract', headcount: 3 });
     expect(patched.headers.get('etag')).toBe('"2"');
-    const stale = await stack.call('PATCH', `/api/v1/requisitions/${id}`, { token, body: { title: 'Lost' }, headers: { 'If-Match': etag } });
+    const stale = await stack.call('PATCH', `/api/v1/requisitions/${id}`, {
+      token,
+      body: { title: 'Lost' },
+      headers: { 'If-Match': etag },
+    });
     expect(stale.status).toBe(412);
     expect(stale.body).toMatchObject({ code: 'stale_requisition' });
     expect((await get(id)).body.data.title).toBe('Edited');
@@ -126,7 +155,9 @@ describe('GET and PATCH /api/v1/requisitions/{id}', () => {
   it('refuses a headcount below the hires with 409', async () => {
     const id = (await create({ title: 'Two seats', headcount: 2 })).body.data.id;
     const c = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Hired', req_id: id, stage: 'onboarding' } });
-    expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: c.body.data.id, stage: 'placed' } })).status).toBe(200);
+    expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: c.body.data.id, stage: 'placed' } })).status).toBe(
+      200,
+    );
     expect((await get(id)).body.data.hires).toBe(1);
     const res = await stack.call('PATCH', `/api/v1/requisitions/${id}`, { token, body: { headcount: 0 } });
     expect(res.status).toBe(400);
@@ -181,7 +212,10 @@ describe('POST /api/v1/requisitions/{id}/status', () => {
   it('fills an open requisition by itself on the hire that reaches its headcount, and never reopens it', async () => {
     const id = (await create({ title: 'Two hires', headcount: 2 })).body.data.id;
     const ids: string[] = [];
-    for (const name of ['A', 'B', 'C']) ids.push((await stack.call('POST', '/api/v1/candidates', { token, body: { name, req_id: id, stage: 'offer_accepted' } })).body.data.id);
+    for (const name of ['A', 'B', 'C'])
+      ids.push(
+        (await stack.call('POST', '/api/v1/candidates', { token, body: { name, req_id: id, stage: 'offer_accepted' } })).body.data.id,
+      );
     const move = (cid: string, stage: string) => stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: cid, stage } });
     expect((await move(ids[0]!, 'placed')).status).toBe(200);
     expect((await get(id)).body.data).toMatchObject({ status: 'open', hires: 1 });
@@ -196,7 +230,9 @@ describe('POST /api/v1/requisitions/{id}/status', () => {
     expect((await move(ids[0]!, 'onboarding')).status).toBe(200);
     expect((await get(id)).body.data).toMatchObject({ status: 'filled', hires: 1 });
     expect((await move(ids[2]!, 'onboarding')).status).toBe(200);
-    expect((await stack.call('GET', '/api/v1/requisitions?status=filled', { token })).body.data.map((r: { id: string }) => r.id)).toContain(id);
+    expect((await stack.call('GET', '/api/v1/requisitions?status=filled', { token })).body.data.map((r: { id: string }) => r.id)).toContain(
+      id,
+    );
   });
 });
 
@@ -206,8 +242,15 @@ describe('candidate guards', () => {
     const open = (await create({ title: 'Hiring' })).body.data.id;
     const refused = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Early', req_id: draft } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: 'the requisition is draft; candidates can only be added to an open requisition', code: 'requisition_not_open', field: 'req_id' });
-    const unknown = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Lost', req_id: '0190a000-0000-7000-8000-000000000000' } });
+    expect(refused.body).toEqual({
+      error: 'the requisition is draft; candidates can only be added to an open requisition',
+      code: 'requisition_not_open',
+      field: 'req_id',
+    });
+    const unknown = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      body: { name: 'Lost', req_id: '0190a000-0000-7000-8000-000000000000' },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ field: 'req_id' });
     const c = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'On time', req_id: open } });
@@ -217,8 +260,14 @@ describe('candidate guards', () => {
     expect(moveOnto.body.code).toBe('requisition_not_open');
     // On hold: the candidates already there keep moving, and a PATCH naming it again changes nothing.
     expect((await status(open, { status: 'on_hold', reason: 'Pause' })).status).toBe(200);
-    expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: c.body.data.id, stage: 'ai_screened' } })).status).toBe(200);
-    expect((await stack.call('PATCH', `/api/v1/candidates/${c.body.data.id}`, { token, body: { req_id: open, name: 'Renamed' } })).status).toBe(200);
-    expect((await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Late', req_id: open } })).body.code).toBe('requisition_not_open');
+    expect(
+      (await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: c.body.data.id, stage: 'ai_screened' } })).status,
+    ).toBe(200);
+    expect(
+      (await stack.call('PATCH', `/api/v1/candidates/${c.body.data.id}`, { token, body: { req_id: open, name: 'Renamed' } })).status,
+    ).toBe(200);
+    expect((await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Late', req_id: open } })).body.code).toBe(
+      'requisition_not_open',
+    );
   });
 });

@@ -64,11 +64,14 @@ describe('per account and client address', () => {
 });
 
 describe('same-origin writes behind CloudFront', () => {
-  it('the site host CloudFront forwards counts as the API\'s own, only with the origin secret', async () => {
+  it("the site host CloudFront forwards counts as the API's own, only with the origin secret", async () => {
     const user = await tenant.user('member');
     const cookie = await stack.login(user.email, PASSWORD);
     const write = (headers: Record<string, string>) =>
-      stack.call('POST', '/api/tokens', { body: { name: 'edge', scopes: ['pipeline:read'] }, headers: { Cookie: cookie, Origin: 'https://console.example.com', ...headers } });
+      stack.call('POST', '/api/tokens', {
+        body: { name: 'edge', scopes: ['pipeline:read'] },
+        headers: { Cookie: cookie, Origin: 'https://console.example.com', ...headers },
+      });
     expect((await write({ ...VIA_CLOUDFRONT, 'X-Forwarded-Host': 'console.example.com' })).status).toBe(201);
     expect((await write({ 'X-Forwarded-Host': 'console.example.com' })).status).toBe(403);
     expect((await write({ ...VIA_CLOUDFRONT, 'X-Forwarded-Host': 'other.example.com' })).status).toBe(403);

@@ -153,7 +153,10 @@ describe('stuck index', () => {
     );
     expect(believedThresholds(tenantId).version).toBe(before.version);
     const { createCandidate } = await import('../../lib/domain/candidates');
-    const c = await createCandidate({ kind: 'token', tenantId, tenantSlug: '', tokenId: 'test', scopes: [] }, { name: 'Late writer', stage: 'applied' });
+    const c = await createCandidate(
+      { kind: 'token', tenantId, tenantSlug: '', tokenId: 'test', scopes: [] },
+      { name: 'Late writer', stage: 'applied' },
+    );
     expect(believedThresholds(tenantId).version).toBe(before.version + 1);
     const { getCandidate } = await import('../../lib/store/candidates');
     expect((await getCandidate(tenantId, c.id))!.stuck_d).toBe(5);
@@ -167,7 +170,10 @@ describe('stuck index', () => {
     const t = await stack.tenant();
     const member = await t.user('member');
     const memberCookie = await stack.login(member.email, PASSWORD);
-    const res = await stack.call('PUT', '/api/settings/pipeline', { body: { stuck_days: { applied: 1 } }, headers: { Cookie: memberCookie } });
+    const res = await stack.call('PUT', '/api/settings/pipeline', {
+      body: { stuck_days: { applied: 1 } },
+      headers: { Cookie: memberCookie },
+    });
     expect(res.status).toBe(403);
     await stack.call('PUT', '/api/settings/pipeline', { body: { stuck_days: { applied: 1 } }, headers: { Cookie: cookies[0]! } });
     const after = await summary(otherToken);

@@ -36,7 +36,9 @@ async function drain(since: string, limit: number, between?: (page: number) => P
   const rows: Row[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 500; page++) {
-    const res = await feed(`updated_after=${encodeURIComponent(since)}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res = await feed(
+      `updated_after=${encodeURIComponent(since)}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     expect(res.status, res.text).toBe(200);
     rows.push(...res.body.data);
     cursor = res.body.next_cursor;
@@ -45,7 +47,8 @@ async function drain(since: string, limit: number, between?: (page: number) => P
   }
   throw new Error('the feed never ended');
 }
-const isOrdered = (rows: Row[]) => rows.every((r, i) => i === 0 || `${rows[i - 1]!.updated_at}#${rows[i - 1]!.id}` < `${r.updated_at}#${r.id}`);
+const isOrdered = (rows: Row[]) =>
+  rows.every((r, i) => i === 0 || `${rows[i - 1]!.updated_at}#${rows[i - 1]!.id}` < `${r.updated_at}#${r.id}`);
 
 describe('the feed', () => {
   it('lists creates, PATCHes and stage moves since a time, oldest change first', async () => {
@@ -143,7 +146,11 @@ describe('the feed', () => {
     const { candidateItem } = await import('../../lib/store/candidates');
     const { newId } = await import('../../lib/ids');
     const at = '2020-01-01T00:00:00.000Z';
-    const { GSI4PK: _p, GSI4SK: _s, ...old } = candidateItem(t.id, { id: newId(), name: 'Old', stage: 'applied', created_at: at, updated_at: at, stage_entered_at: at });
+    const {
+      GSI4PK: _p,
+      GSI4SK: _s,
+      ...old
+    } = candidateItem(t.id, { id: newId(), name: 'Old', stage: 'applied', created_at: at, updated_at: at, stage_entered_at: at });
     await ddb.send(new PutCommand({ TableName: tableName, Item: old }));
     expect((await feed(`updated_after=${at}&limit=200`)).body.data.map((r: Row) => r.id)).not.toContain(old.id);
     const { backfillChangeIndex } = await import('../../dev/backfill');
@@ -169,7 +176,9 @@ describe('an older local table', () => {
         BillingMode: 'PAY_PER_REQUEST',
         AttributeDefinitions: ['PK', 'SK', 'GSI1PK', 'GSI1SK'].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
         KeySchema: [key('PK', 'HASH'), key('SK', 'RANGE')],
-        GlobalSecondaryIndexes: [{ IndexName: 'GSI1', KeySchema: [key('GSI1PK', 'HASH'), key('GSI1SK', 'RANGE')], Projection: { ProjectionType: 'ALL' } }],
+        GlobalSecondaryIndexes: [
+          { IndexName: 'GSI1', KeySchema: [key('GSI1PK', 'HASH'), key('GSI1SK', 'RANGE')], Projection: { ProjectionType: 'ALL' } },
+        ],
       }),
     );
     try {

@@ -24,7 +24,9 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ authorization: String(req.headers.authorization), target: String(req.headers['x-amz-target']), body });
       res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' });
-      res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException', message: 'Requested resource not found' }));
+      res.end(
+        JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException', message: 'Requested resource not found' }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -52,20 +52,46 @@ describe('number and defaulted boolean attributes', () => {
 
 describe('webhook entity codecs', () => {
   const endpoint = {
-    PK: 'T#t#WEBHOOKS', SK: 'WH#w', type: 'webhook', id: 'w', tenant_id: 't', url: 'https://example.com/h', secret: 's',
-    events: ['candidate.created'], active: true, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+    PK: 'T#t#WEBHOOKS',
+    SK: 'WH#w',
+    type: 'webhook',
+    id: 'w',
+    tenant_id: 't',
+    url: 'https://example.com/h',
+    secret: 's',
+    events: ['candidate.created'],
+    active: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
   };
   const attempt = {
-    id: '0190a000-0000-7000-8000-000000000000', event_id: 'e', event_type: 'candidate.created', attempt: 1, response_status: 200,
-    success: true, duration_ms: 12, created_at: '2026-01-01T00:00:00.000Z',
+    id: '0190a000-0000-7000-8000-000000000000',
+    event_id: 'e',
+    event_type: 'candidate.created',
+    attempt: 1,
+    response_status: 200,
+    success: true,
+    duration_ms: 12,
+    created_at: '2026-01-01T00:00:00.000Z',
   };
   const job = { id: 'j', webhook_id: 'w', since: '2026-01-01T00:00:00.000Z', status: 'running', created_at: 'a', updated_at: 'b' };
 
   it('fill what an item may leave out', () => {
     expect(endpointFromItem(endpoint)).toMatchObject({ failure_count: 0, description: null, failing_since: null, previous_secret: null });
-    expect(attemptFromItem(attempt)).toMatchObject({ error: null, response_body: null, next_attempt_at: null, dead_lettered: false, error_category: null });
+    expect(attemptFromItem(attempt)).toMatchObject({
+      error: null,
+      response_body: null,
+      next_attempt_at: null,
+      dead_lettered: false,
+      error_category: null,
+    });
     expect(replayJobFromItem(job)).toEqual({ ...job, queued: 0, sent: 0, finished: 0, position: 0, scan_done: false });
-    expect(storedEventFromItem({ event_id: 'e', event_type: 't', body: '{}', stored_at: 'x' })).toEqual({ event_id: 'e', event_type: 't', body: '{}', stored_at: 'x' });
+    expect(storedEventFromItem({ event_id: 'e', event_type: 't', body: '{}', stored_at: 'x' })).toEqual({
+      event_id: 'e',
+      event_type: 't',
+      body: '{}',
+      stored_at: 'x',
+    });
   });
 
   it('read an all-events endpoint with every event type there is, old ones included', async () => {
@@ -83,9 +109,13 @@ describe('webhook entity codecs', () => {
     expect(() => endpointFromItem({ ...endpoint, events: ['nope'] })).toThrow('corrupt webhook item: attribute events');
     expect(() => endpointFromItem({ ...endpoint, failure_count: '2' })).toThrow('corrupt webhook item: attribute failure_count');
     expect(() => attemptFromItem({ ...attempt, success: undefined })).toThrow('corrupt webhook_attempt item: attribute success');
-    expect(() => attemptFromItem({ ...attempt, response_status: '200' })).toThrow('corrupt webhook_attempt item: attribute response_status');
+    expect(() => attemptFromItem({ ...attempt, response_status: '200' })).toThrow(
+      'corrupt webhook_attempt item: attribute response_status',
+    );
     expect(() => replayJobFromItem({ ...job, status: 'paused' })).toThrow('corrupt webhook_replay item: attribute status');
     expect(() => replayJobFromItem({ ...job, queued: 'many' })).toThrow('corrupt webhook_replay item: attribute queued');
-    expect(() => storedEventFromItem({ event_id: 'e', event_type: 't', stored_at: 'x' })).toThrow('corrupt webhook_event item: attribute body');
+    expect(() => storedEventFromItem({ event_id: 'e', event_type: 't', stored_at: 'x' })).toThrow(
+      'corrupt webhook_event item: attribute body',
+    );
   });
 });

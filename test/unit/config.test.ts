@@ -57,7 +57,13 @@ describe('config', () => {
   });
 
   it('the queue functions get their URLs and the local endpoint', async () => {
-    await coldStart({ TABLE_NAME: 't', WEBHOOK_QUEUE_URL: 'http://q/main', WEBHOOK_DLQ_URL: 'http://q/dlq', SQS_ENDPOINT: 'http://q', AWS_REGION: 'eu-west-1' });
+    await coldStart({
+      TABLE_NAME: 't',
+      WEBHOOK_QUEUE_URL: 'http://q/main',
+      WEBHOOK_DLQ_URL: 'http://q/dlq',
+      SQS_ENDPOINT: 'http://q',
+      AWS_REGION: 'eu-west-1',
+    });
     const { queueConfig, sqs } = await import('../../lib/webhooks/queue');
     expect(queueConfig).toEqual({ queueUrl: 'http://q/main', dlqUrl: 'http://q/dlq' });
     expect(await sqs.config.region()).toBe('eu-west-1');

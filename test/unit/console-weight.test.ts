@@ -15,14 +15,17 @@ const dist = (files: Record<string, string>) => {
   }
   return d;
 };
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 describe('console first-load JS weight', () => {
   it('sums the entry script and module preloads index.html references, not other chunks', () => {
     const entry = 'console.log("entry");'.repeat(50);
     const shared = 'export const x = 1;'.repeat(20);
     const d = dist({
-      'index.html': '<script type="module" crossorigin src="/assets/index-a.js"></script><link rel="modulepreload" crossorigin href="/assets/shared-b.js"><link rel="stylesheet" href="/assets/a.css">',
+      'index.html':
+        '<script type="module" crossorigin src="/assets/index-a.js"></script><link rel="modulepreload" crossorigin href="/assets/shared-b.js"><link rel="stylesheet" href="/assets/a.css">',
       'assets/index-a.js': entry,
       'assets/shared-b.js': shared,
       'assets/lazy-page.js': 'x'.repeat(10_000),
@@ -36,8 +39,14 @@ describe('console first-load JS weight', () => {
   });
 
   it('says why when it cannot measure, instead of printing a number', () => {
-    expect(firstLoadJs(join(tmpdir(), 'tp-weight-none-at-all'))).toMatchObject({ measured: false, reason: expect.stringContaining('not built') });
-    expect(firstLoadJs(dist({ 'index.html': '<p>no scripts</p>' }))).toEqual({ measured: false, reason: 'index.html references no script' });
+    expect(firstLoadJs(join(tmpdir(), 'tp-weight-none-at-all'))).toMatchObject({
+      measured: false,
+      reason: expect.stringContaining('not built'),
+    });
+    expect(firstLoadJs(dist({ 'index.html': '<p>no scripts</p>' }))).toEqual({
+      measured: false,
+      reason: 'index.html references no script',
+    });
     expect(firstLoadJs(dist({ 'index.html': '<script src="/assets/gone.js"></script>' }))).toMatchObject({ measured: false });
     expect(firstLoadJs(dist({ 'index.html': '<script src="https://cdn.example/x.js"></script>' }))).toMatchObject({ measured: false });
   });

@@ -30,6 +30,9 @@ describe('clientAddress', () => {
 describe('siteHosts', () => {
   it('adds the forwarded host only with the origin secret', () => {
     expect(siteHosts(event({ host: 'api.example', 'x-forwarded-host': 'site.example' }), SECRET)).toEqual(['api.example']);
-    expect(siteHosts(event({ host: 'api.example', 'x-forwarded-host': 'site.example', 'x-origin-verify': SECRET }), SECRET)).toEqual(['api.example', 'site.example']);
+    expect(siteHosts(event({ host: 'api.example', 'x-forwarded-host': 'site.example', 'x-origin-verify': SECRET }), SECRET)).toEqual([
+      'api.example',
+      'site.example',
+    ]);
   });
 });

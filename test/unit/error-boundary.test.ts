@@ -12,9 +12,23 @@ import { ErrorBody } from '../../lib/schemas';
 process.env.TABLE_NAME ??= 'unused';
 const { apiHandler, fieldPath } = await import('../../lib/http');
 
-const route = { method: 'GET', path: '/api/v1/pipeline', handler: 'get-pipeline', auth: 'none', access: 'none', summary: 'Test', status: 200, response: ErrorBody } as const;
+const route = {
+  method: 'GET',
+  path: '/api/v1/pipeline',
+  handler: 'get-pipeline',
+  auth: 'none',
+  access: 'none',
+  summary: 'Test',
+  status: 200,
+  response: ErrorBody,
+} as const;
 const context = { functionName: 'test', awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
-const event = { httpMethod: 'GET', path: '/api/v1/pipeline', headers: {}, requestContext: { requestId: 'req-1' } } as unknown as APIGatewayProxyEvent;
+const event = {
+  httpMethod: 'GET',
+  path: '/api/v1/pipeline',
+  headers: {},
+  requestContext: { requestId: 'req-1' },
+} as unknown as APIGatewayProxyEvent;
 
 async function answer(err: unknown) {
   const handler = apiHandler(route as never, async () => {
@@ -33,7 +47,9 @@ describe('the error boundary', () => {
   });
 
   it('a code named by the thrower wins (what Idempotency-Key and rate limits use)', async () => {
-    expect((await answer(new AppError(422, 'Idempotency-Key was used with another request', {}, { code: 'idempotency_mismatch' }))).body).toEqual({
+    expect(
+      (await answer(new AppError(422, 'Idempotency-Key was used with another request', {}, { code: 'idempotency_mismatch' }))).body,
+    ).toEqual({
       error: 'Idempotency-Key was used with another request',
       code: 'idempotency_mismatch',
     });

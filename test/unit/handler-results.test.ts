@@ -29,6 +29,7 @@ const candidate = {
 
 // ---- what must not compile -------------------------------------------------------------------
 
+// biome-ignore lint/suspicious/noExportsInTest: exported so that tsc checks every shape below and reports no unused value
 export const wrongShapes = [
   // @ts-expect-error -- PATCH /candidates/{id} answers { data: Candidate }, not the bare candidate
   apiHandler(route('update-candidate'), async () => candidate, { idempotency }),

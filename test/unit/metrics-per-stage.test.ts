@@ -91,7 +91,11 @@ describe.each(STAGE_NAMES)('stage %s', (stage) => {
   it('counts authorizer failures per stage: the access log carries the service, the filter keys by it', () => {
     const [[, filter]] = ofType(templates[stage], 'AWS::Logs::MetricFilter') as [[string, Json]];
     const transformation = filter.Properties.MetricTransformations[0];
-    expect(transformation).toMatchObject({ MetricNamespace: METRICS_NAMESPACE, MetricName: AUTHORIZER_FAILURES_METRIC, Dimensions: [{ Key: 'service', Value: '$.service' }] });
+    expect(transformation).toMatchObject({
+      MetricNamespace: METRICS_NAMESPACE,
+      MetricName: AUTHORIZER_FAILURES_METRIC,
+      Dimensions: [{ Key: 'service', Value: '$.service' }],
+    });
     expect(transformation.DefaultValue).toBeUndefined();
     const [[, apiStage]] = ofType(templates[stage], 'AWS::ApiGateway::Stage') as [[string, Json]];
     const line = JSON.parse(apiStage.Properties.AccessLogSetting.Format.replace('$context.error.messageString', '"x"'));
@@ -101,7 +105,9 @@ describe.each(STAGE_NAMES)('stage %s', (stage) => {
   it("the dashboard's EMF graphs and searches name this stage's service and never the other's", () => {
     const body = dashboardBody(templates[stage]);
     const emf = [...body.matchAll(/\\"TalentPipeline\\",\\"(\w+)\\",\\"service\\",\\"([\w-]+)\\"/g)];
-    expect(emf.map((m) => m[1])).toEqual(expect.arrayContaining(['EventsFannedOut', 'DeliveriesFailed', 'LoginsFailed', AUTHORIZER_FAILURES_METRIC]));
+    expect(emf.map((m) => m[1])).toEqual(
+      expect.arrayContaining(['EventsFannedOut', 'DeliveriesFailed', 'LoginsFailed', AUTHORIZER_FAILURES_METRIC]),
+    );
     for (const [, name, value] of emf) expect(value, name).toBe(service);
     const searches = [...body.matchAll(/SEARCH\('\{TalentPipeline[^']*'/g)].map((m) => m[0]);
     expect(searches.length).toBe(4); // requests per route by 2xx/4xx/5xx, cold starts

@@ -44,8 +44,18 @@ function nag(props: Partial<TalentPipelineStackProps>, addToStack?: (stack: Tale
     const reportFile = path.join(outdir, 'validation-report.json');
     if (!existsSync(reportFile)) throw err;
     const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-    return report.pluginReports.flatMap((p: { violations: Array<{ ruleName: string; severity: string; description: string; violatingConstructs: Array<{ constructPath: string }> }> }) =>
-      p.violations.flatMap((v) => v.violatingConstructs.map((c) => ({ rule: v.ruleName, severity: v.severity, path: c.constructPath, description: v.description }))),
+    return report.pluginReports.flatMap(
+      (p: {
+        violations: Array<{
+          ruleName: string;
+          severity: string;
+          description: string;
+          violatingConstructs: Array<{ constructPath: string }>;
+        }>;
+      }) =>
+        p.violations.flatMap((v) =>
+          v.violatingConstructs.map((c) => ({ rule: v.ruleName, severity: v.severity, path: c.constructPath, description: v.description })),
+        ),
     );
   }
   return [];

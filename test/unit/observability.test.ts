@@ -9,7 +9,15 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lib/routes';
-import { ALARM_MIN_REQUESTS, API_5XX_PERCENT, API_P99_MS, AUTHORIZER_FAILURES_METRIC, DELIVERY_QUEUE_AGE_S, ITERATOR_AGE_MS, METRICS_NAMESPACE } from '../../infra/constructs/monitoring';
+import {
+  ALARM_MIN_REQUESTS,
+  API_5XX_PERCENT,
+  API_P99_MS,
+  AUTHORIZER_FAILURES_METRIC,
+  DELIVERY_QUEUE_AGE_S,
+  ITERATOR_AGE_MS,
+  METRICS_NAMESPACE,
+} from '../../infra/constructs/monitoring';
 import { TalentPipelineStack, type TalentPipelineStackProps } from '../../infra/stack';
 import { STAGES } from '../../infra/stages';
 
@@ -47,14 +55,23 @@ const one = (type: string) => {
   return found[0]!;
 };
 const getAtts = (v: Json): string[] =>
-  Array.isArray(v) ? v.flatMap(getAtts) : v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => (k === 'Fn::GetAtt' ? [(x as string[])[0]!] : k === 'Ref' ? [x as string] : getAtts(x))) : [];
+  Array.isArray(v)
+    ? v.flatMap(getAtts)
+    : v && typeof v === 'object'
+      ? Object.entries(v).flatMap(([k, x]) => (k === 'Fn::GetAtt' ? [(x as string[])[0]!] : k === 'Ref' ? [x as string] : getAtts(x)))
+      : [];
 /** The project's functions: every function but CDK's BucketDeployment handler (Python). */
 const appFunctions = () => ofType('AWS::Lambda::Function').filter(([, f]) => String(f.Properties.Runtime).startsWith('nodejs'));
 const alarms = () => ofType('AWS::CloudWatch::Alarm');
 /** Every metric an alarm reads: its own, or those of its math expression. */
 const alarmMetrics = (a: Json): Json[] =>
-  a.Properties.MetricName ? [a.Properties] : (a.Properties.Metrics ?? []).filter((m: Json) => m.MetricStat).map((m: Json) => ({ ...m.MetricStat.Metric, Stat: m.MetricStat.Stat }));
-const alarmsOn = (namespace: string, metricName: string) => alarms().filter(([, a]) => alarmMetrics(a).some((m) => m.Namespace === namespace && m.MetricName === metricName));
+  a.Properties.MetricName
+    ? [a.Properties]
+    : (a.Properties.Metrics ?? [])
+        .filter((m: Json) => m.MetricStat)
+        .map((m: Json) => ({ ...m.MetricStat.Metric, Stat: m.MetricStat.Stat }));
+const alarmsOn = (namespace: string, metricName: string) =>
+  alarms().filter(([, a]) => alarmMetrics(a).some((m) => m.Namespace === namespace && m.MetricName === metricName));
 const dimension = (m: Json, name: string) => m.Dimensions?.find((d: Json) => d.Name === name)?.Value;
 
 describe('tracing and logs', () => {
@@ -66,13 +83,19 @@ describe('tracing and logs', () => {
 
   it('the stage logs execution errors (never data) into a log group of its own with a retention, made before the stage', () => {
     const [stageId, stage] = one('AWS::ApiGateway::Stage');
-    expect(stage.Properties.MethodSettings).toContainEqual(expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', LoggingLevel: 'ERROR', DataTraceEnabled: false }));
+    expect(stage.Properties.MethodSettings).toContainEqual(
+      expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', LoggingLevel: 'ERROR', DataTraceEnabled: false }),
+    );
     const [apiId] = one('AWS::ApiGateway::RestApi');
-    const groups = ofType('AWS::Logs::LogGroup').filter(([, g]) => JSON.stringify(g.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'));
+    const groups = ofType('AWS::Logs::LogGroup').filter(([, g]) =>
+      JSON.stringify(g.Properties.LogGroupName ?? '').includes('API-Gateway-Execution-Logs_'),
+    );
     expect(groups).toHaveLength(1);
     const [groupId, group] = groups[0]!;
     // API Gateway's own name for it: API-Gateway-Execution-Logs_<rest api id>/<stage>.
-    expect(group.Properties.LogGroupName).toEqual({ 'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: apiId }, `/${stage.Properties.StageName}`]] });
+    expect(group.Properties.LogGroupName).toEqual({
+      'Fn::Join': ['', ['API-Gateway-Execution-Logs_', { Ref: apiId }, `/${stage.Properties.StageName}`]],
+    });
     expect(group.Properties.RetentionInDays).toBe(30);
     expect(res[stageId]!.DependsOn ?? []).toContain(groupId);
   });
@@ -102,7 +125,9 @@ describe('alarms', () => {
     const [, sub] = one('AWS::SNS::Subscription');
     expect(sub.Properties).toMatchObject({ Protocol: 'email', Endpoint: 'oncall@example.com', TopicArn: { Ref: topicId } });
     const [, policy] = one('AWS::SNS::TopicPolicy');
-    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }));
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
     expect(alarms().length).toBeGreaterThan(40);
     for (const [id, a] of alarms()) {
       expect(a.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
@@ -124,7 +149,11 @@ describe('alarms', () => {
     expect(expression).toContain(`requests >= ${ALARM_MIN_REQUESTS}`);
     expect(expression).toContain('100 * errors / requests');
     expect(rate.Properties.Threshold).toBe(API_5XX_PERCENT);
-    expect(alarmMetrics(rate).map((m) => m.MetricName).sort()).toEqual(['5XXError', 'Count']);
+    expect(
+      alarmMetrics(rate)
+        .map((m) => m.MetricName)
+        .sort(),
+    ).toEqual(['5XXError', 'Count']);
     const [[, latency]] = alarmsOn('AWS/ApiGateway', 'Latency') as [[string, Json]];
     expect(latency.Properties.ExtendedStatistic).toBe('p99');
     expect(latency.Properties.Threshold).toBe(API_P99_MS);
@@ -133,12 +162,19 @@ describe('alarms', () => {
   });
 
   it('every function: one alarm on errors plus throttles', () => {
-    const fnIds = appFunctions().map(([id]) => id).sort();
+    const fnIds = appFunctions()
+      .map(([id]) => id)
+      .sort();
     const errorAlarms = alarmsOn('AWS/Lambda', 'Errors');
     const watched = errorAlarms.map(([, a]) => getAtts(alarmMetrics(a).map((m) => dimension(m, 'FunctionName')))[0]).sort();
     expect(watched).toEqual(fnIds);
     for (const [id, a] of errorAlarms) {
-      expect(alarmMetrics(a).map((m) => m.MetricName).sort(), id).toEqual(['Errors', 'Throttles']);
+      expect(
+        alarmMetrics(a)
+          .map((m) => m.MetricName)
+          .sort(),
+        id,
+      ).toEqual(['Errors', 'Throttles']);
       expect(a.Properties.Threshold, id).toBe(1);
     }
   });
@@ -165,7 +201,10 @@ describe('alarms', () => {
     expect(filter.Properties.LogGroupName).toEqual({ Ref: accessLogs });
     expect(filter.Properties.FilterPattern).toContain('AUTHORIZER_FAILURE');
     expect(filter.Properties.FilterPattern).toContain('AUTHORIZER_CONFIGURATION_ERROR');
-    expect(filter.Properties.MetricTransformations[0]).toMatchObject({ MetricNamespace: METRICS_NAMESPACE, MetricName: AUTHORIZER_FAILURES_METRIC });
+    expect(filter.Properties.MetricTransformations[0]).toMatchObject({
+      MetricNamespace: METRICS_NAMESPACE,
+      MetricName: AUTHORIZER_FAILURES_METRIC,
+    });
     expect(alarmsOn(METRICS_NAMESPACE, AUTHORIZER_FAILURES_METRIC)).toHaveLength(1);
   });
 });
@@ -183,7 +222,9 @@ describe('dashboard', () => {
     expect(d.Properties.DashboardName).toBe('TalentPipeline');
     const text = body();
     for (const cls of ['2xx', '4xx', '5xx']) {
-      expect(text).toContain(`SEARCH('{${METRICS_NAMESPACE},route,service,status_class} MetricName=\\"ApiRequests\\" service=\\"${STAGES.prod.serviceName}\\" status_class=\\"${cls}\\"'`);
+      expect(text).toContain(
+        `SEARCH('{${METRICS_NAMESPACE},route,service,status_class} MetricName=\\"ApiRequests\\" service=\\"${STAGES.prod.serviceName}\\" status_class=\\"${cls}\\"'`,
+      );
     }
     expect(text).toContain('filter message = \\"request completed\\"');
     expect(text).toContain('pct(duration_ms, 99) as p99');
@@ -195,11 +236,20 @@ describe('dashboard', () => {
 
   it('shows the webhook pipeline with the contract’s metric names, the failure queues and the stream', () => {
     const text = body();
-    for (const name of ['EventsFannedOut', 'DeliveriesSucceeded', 'DeliveriesFailed', 'DeliveryLatency', 'EndpointsDisabled', 'LoginsFailed', 'Lockouts']) {
+    for (const name of [
+      'EventsFannedOut',
+      'DeliveriesSucceeded',
+      'DeliveriesFailed',
+      'DeliveryLatency',
+      'EndpointsDisabled',
+      'LoginsFailed',
+      'Lockouts',
+    ]) {
       expect(text, name).toContain(`"${METRICS_NAMESPACE}","${name}","service","${STAGES.prod.serviceName}"`);
     }
     expect(text).toContain(`MetricName=\\"ColdStart\\"`);
-    for (const metric of ['ApproximateNumberOfMessagesVisible', 'ApproximateAgeOfOldestMessage', 'IteratorAge']) expect(text).toContain(`"${metric}"`);
+    for (const metric of ['ApproximateNumberOfMessagesVisible', 'ApproximateAgeOfOldestMessage', 'IteratorAge'])
+      expect(text).toContain(`"${metric}"`);
     for (const [queue] of ofType('AWS::SQS::Queue')) expect(text, queue).toContain(`<${queue}>`);
     expect(template.Outputs.DashboardName.Value).toEqual({ Ref: one('AWS::CloudWatch::Dashboard')[0] });
   });

@@ -17,8 +17,7 @@ const NAMED_SCOPES = SCOPES.filter((s) => s !== '*');
 
 const BASE = 'arn:aws:execute-api:eu-west-1:123456789012:a1b2c3d4e5/prod';
 /** The ARN API Gateway builds for a concrete request (path parameters filled in). */
-const requestArn = (r: Pick<Route, 'method' | 'path'>, base = BASE) =>
-  `${base}/${r.method}${r.path.replace(/\{[^}]+\}/g, 'abc-123')}`;
+const requestArn = (r: Pick<Route, 'method' | 'path'>, base = BASE) => `${base}/${r.method}${r.path.replace(/\{[^}]+\}/g, 'abc-123')}`;
 /** The authorizer is called with the ARN of whichever route the token happened to call first. */
 const CALLED_ARN = requestArn(TOKEN_ROUTES[0]!);
 const CONTEXT = { tenantId: 't1', tenantSlug: 'acme', tokenId: 'tok1', scopes: '' };
@@ -33,7 +32,11 @@ describe('route table sanity (what the rest of this file relies on)', () => {
   });
 
   it('every named scope guards at least one route', () => {
-    for (const s of NAMED_SCOPES) expect(TOKEN_ROUTES.some((r) => r.scope === s), s).toBe(true);
+    for (const s of NAMED_SCOPES)
+      expect(
+        TOKEN_ROUTES.some((r) => r.scope === s),
+        s,
+      ).toBe(true);
   });
 });
 
@@ -178,7 +181,12 @@ describe('allows', () => {
     for (const r of TOKEN_ROUTES) {
       expect(allows(['*'], r)).toBe(true);
       expect(allows([r.scope!], r)).toBe(true);
-      expect(allows(NAMED_SCOPES.filter((s) => s !== r.scope), r)).toBe(false);
+      expect(
+        allows(
+          NAMED_SCOPES.filter((s) => s !== r.scope),
+          r,
+        ),
+      ).toBe(false);
     }
   });
 

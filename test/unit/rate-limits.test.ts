@@ -25,7 +25,8 @@ function synth(context: Record<string, unknown> = {}) {
   const stack = new TalentPipelineStack(app, 'TalentPipeline', { consoleDir: CONSOLE_DIR });
   return Template.fromStack(stack);
 }
-const ofType = (t: Template, type: string): [string, Json][] => Object.entries<Json>(t.toJSON().Resources).filter(([, r]) => r.Type === type);
+const ofType = (t: Template, type: string): [string, Json][] =>
+  Object.entries<Json>(t.toJSON().Resources).filter(([, r]) => r.Type === type);
 
 describe('synthesized', () => {
   const t = synth();
@@ -134,7 +135,12 @@ describe('the local limiter', () => {
     const l = createRateLimiter({ ratePerSecond: 100, burst: 100, quotaPerDay: 3 }, () => now);
     for (let i = 0; i < 3; i++) expect(l.take('tok').allowed).toBe(true);
     const over = l.take('tok');
-    expect(over).toMatchObject({ allowed: false, reason: 'quota', retryAfterSeconds: 3600, headers: { 'RateLimit-Limit': '3', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3600' } });
+    expect(over).toMatchObject({
+      allowed: false,
+      reason: 'quota',
+      retryAfterSeconds: 3600,
+      headers: { 'RateLimit-Limit': '3', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3600' },
+    });
     now = Date.UTC(2026, 0, 2, 0, 0, 1);
     expect(l.take('tok').allowed).toBe(true);
   });

@@ -69,7 +69,19 @@ describe('stages', () => {
 
   it('no physical name is fixed, so the two stacks do not collide', () => {
     // Properties that name a resource account- or region-wide.
-    const NAME_PROPS = ['TableName', 'FunctionName', 'QueueName', 'TopicName', 'BucketName', 'RoleName', 'DashboardName', 'AlarmName', 'LogGroupName', 'Name', 'SecretName'];
+    const NAME_PROPS = [
+      'TableName',
+      'FunctionName',
+      'QueueName',
+      'TopicName',
+      'BucketName',
+      'RoleName',
+      'DashboardName',
+      'AlarmName',
+      'LogGroupName',
+      'Name',
+      'SecretName',
+    ];
     const names = (stage: 'dev' | 'prod') =>
       Object.values(templates[stage].Resources).flatMap((r) =>
         Object.entries(r.Properties ?? {})

@@ -17,7 +17,10 @@ describe('update expressions from a changes object', () => {
   });
 
   it('keeps a hand-written condition with its own placeholders, and leaves out empty maps', () => {
-    const parts = update({ gone: $remove() }, { expression: 'id = :id AND #s = :running', names: { '#s': 'status' }, values: { ':id': 'j', ':running': 'running' } });
+    const parts = update(
+      { gone: $remove() },
+      { expression: 'id = :id AND #s = :running', names: { '#s': 'status' }, values: { ':id': 'j', ':running': 'running' } },
+    );
     expect(parts).toEqual({
       UpdateExpression: 'REMOVE #u0',
       ConditionExpression: 'id = :id AND #s = :running',

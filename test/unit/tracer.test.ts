@@ -15,7 +15,10 @@ describe('tracer', () => {
   it('is off outside Lambda: the client is returned untouched and nothing is printed', async () => {
     const out: string[] = [];
     const spies = [process.stdout, process.stderr].map((s) =>
-      vi.spyOn(s, 'write').mockImplementation((chunk: unknown) => (out.push(String(chunk)), true)),
+      vi.spyOn(s, 'write').mockImplementation((chunk: unknown) => {
+        out.push(String(chunk));
+        return true;
+      }),
     );
     const logs = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
       vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void out.push(a.map(String).join(' '))),
@@ -28,7 +31,7 @@ describe('tracer', () => {
       expect(tracer.captureAWSv3Client(client)).toBe(client);
       expect(client.middlewareStack.identify().length).toBe(before);
     } finally {
-      [...spies, ...logs].forEach((s) => s.mockRestore());
+      for (const s of [...spies, ...logs]) s.mockRestore();
     }
     expect(out).toEqual([]);
   });

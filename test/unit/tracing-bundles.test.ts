@@ -44,7 +44,9 @@ describe('a traced API function bundle (get-candidate)', () => {
     expect(traced.inputs).toContain('node_modules/@aws-lambda-powertools/tracer/lib/esm/Tracer.js');
     expect(traced.inputs).toContain('node_modules/aws-xray-sdk-core/dist/lib/patchers/aws3_p.js');
     const leftOut = traced.inputs.filter((i) =>
-      /aws-xray-sdk-core\/dist\/lib\/(aws-xray|index|patchers\/(aws_p|http_p|promise_p)|segments\/plugins\/|database\/)|node_modules\/(semver|emitter-listener|shimmer)\//.test(i),
+      /aws-xray-sdk-core\/dist\/lib\/(aws-xray|index|patchers\/(aws_p|http_p|promise_p)|segments\/plugins\/|database\/)|node_modules\/(semver|emitter-listener|shimmer)\//.test(
+        i,
+      ),
     );
     expect(leftOut).toEqual([]);
     expect(traced.bytes).toBeLessThanOrEqual(BUDGET);
@@ -75,7 +77,10 @@ describe('a traced API function bundle (get-candidate)', () => {
         path: '/api/v1/candidates/3f1c2a9e-8f4b-4c1d-9a7e-2b6d5e4f3a10',
         headers: {},
         pathParameters: { id: '3f1c2a9e-8f4b-4c1d-9a7e-2b6d5e4f3a10' },
-        requestContext: { requestId: 'req-1', authorizer: { tenantId: 'tenant-1', tenantSlug: 'acme', tokenId: 'tok-1', scopes: 'candidates:read' } },
+        requestContext: {
+          requestId: 'req-1',
+          authorizer: { tenantId: 'tenant-1', tenantSlug: 'acme', tokenId: 'tok-1', scopes: 'candidates:read' },
+        },
       };
       const script = `
         const { handler } = await import(${JSON.stringify(traced.outfile)});
@@ -125,12 +130,16 @@ describe('a traced API function bundle (get-candidate)', () => {
 });
 
 describe('UNTRACED_MODULES', () => {
-  it.each([...UNTRACED_MODULES])('%s would pass 400 KB with the Tracer, and ships without X-Ray', async (module) => {
-    const traced = await bundle(module, LAMBDA_ALIASES, `${module}.traced`);
-    expect(traced.bytes).toBeGreaterThan(BUDGET);
-    const shipped = await bundle(module, lambdaAliases(module));
-    expect(shipped.bytes).toBeLessThanOrEqual(BUDGET);
-    expect(shipped.inputs.filter((i) => /aws-xray-sdk-core|@aws-lambda-powertools\/tracer/.test(i))).toEqual([]);
-    expect(readFileSync(shipped.outfile, 'utf8')).not.toMatch(/X-Ray for Node\.js/);
-  }, 60_000);
+  it.each([...UNTRACED_MODULES])(
+    '%s would pass 400 KB with the Tracer, and ships without X-Ray',
+    async (module) => {
+      const traced = await bundle(module, LAMBDA_ALIASES, `${module}.traced`);
+      expect(traced.bytes).toBeGreaterThan(BUDGET);
+      const shipped = await bundle(module, lambdaAliases(module));
+      expect(shipped.bytes).toBeLessThanOrEqual(BUDGET);
+      expect(shipped.inputs.filter((i) => /aws-xray-sdk-core|@aws-lambda-powertools\/tracer/.test(i))).toEqual([]);
+      expect(readFileSync(shipped.outfile, 'utf8')).not.toMatch(/X-Ray for Node\.js/);
+    },
+    60_000,
+  );
 });

@@ -28,7 +28,8 @@ function synth(waf?: boolean): Record<string, { Type: string; Properties: Json }
   return app.synth({ validateOnSynthesis: false }).getStackArtifact(stack.artifactId).template.Resources;
 }
 
-const ofType = (res: Record<string, { Type: string; Properties: Json }>, type: string) => Object.entries(res).filter(([, r]) => r.Type === type);
+const ofType = (res: Record<string, { Type: string; Properties: Json }>, type: string) =>
+  Object.entries(res).filter(([, r]) => r.Type === type);
 
 describe('WAF on the API stage', () => {
   it('by default a regional web ACL guards the stage: a rate limit per address, then the common rule set', () => {
@@ -39,7 +40,11 @@ describe('WAF on the API stage', () => {
     expect(acl.Properties.Scope).toBe('REGIONAL');
     expect(acl.Properties.DefaultAction).toEqual({ Allow: {} });
     const [rate, common] = acl.Properties.Rules;
-    expect(rate.Statement.RateBasedStatement).toEqual({ Limit: WAF_RATE_LIMIT_PER_5_MIN, EvaluationWindowSec: 300, AggregateKeyType: 'IP' });
+    expect(rate.Statement.RateBasedStatement).toEqual({
+      Limit: WAF_RATE_LIMIT_PER_5_MIN,
+      EvaluationWindowSec: 300,
+      AggregateKeyType: 'IP',
+    });
     expect(rate.Action.Block.CustomResponse.ResponseCode).toBe(429);
     const body = acl.Properties.CustomResponseBodies[rate.Action.Block.CustomResponse.CustomResponseBodyKey];
     expect(JSON.parse(body.Content)).toEqual({ error: GATEWAY_ERRORS.throttled.error });

@@ -38,7 +38,11 @@ describe('signatures during a rotation', () => {
   const body = JSON.stringify({ event: 'webhook.test', data: {}, timestamp: '2026-11-22T10:00:00.000Z', tenantSlug: 'demo' });
   const event = { id: `evt_${'b'.repeat(32)}`, type: 'webhook.test', body };
   const [current, previous, stranger] = [generateSecret(), generateSecret(), generateSecret()];
-  const std = (h: Record<string, string>) => ({ 'webhook-id': h['webhook-id']!, 'webhook-timestamp': h['webhook-timestamp']!, 'webhook-signature': h['webhook-signature']! });
+  const std = (h: Record<string, string>) => ({
+    'webhook-id': h['webhook-id']!,
+    'webhook-timestamp': h['webhook-timestamp']!,
+    'webhook-signature': h['webhook-signature']!,
+  });
   const libs = (secret: string, h: Record<string, string>) =>
     [new StandardWebhook(secret), new SvixWebhook(secret)].map((v) => {
       try {

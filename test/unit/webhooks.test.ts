@@ -141,7 +141,13 @@ describe('eventsFromRecord', () => {
     const events = eventsFromRecord(r);
     expect(events.map((e) => e.type)).toEqual(['candidate.updated']);
     expect(events[0]!.timestamp).toBe(T1);
-    expect(events[0]!.data).toMatchObject({ candidateId: CAND, name: 'Renamed', email: 'new@example.com', changed: ['name', 'email'], updatedAt: T1 });
+    expect(events[0]!.data).toMatchObject({
+      candidateId: CAND,
+      name: 'Renamed',
+      email: 'new@example.com',
+      changed: ['name', 'email'],
+      updatedAt: T1,
+    });
   });
 
   it('MODIFY of neither stage nor profile (index keys, last_used) -> nothing', () => {
@@ -323,7 +329,10 @@ describe('retry schedule', () => {
       const attempt = i + 1;
       expect(retryDelayS(attempt, s, undefined, lo), `slot ${attempt} low`).toBe(Math.round(base * 0.8));
       expect(retryDelayS(attempt, s, undefined, hi), `slot ${attempt} high`).toBe(Math.min(Math.round(base * 1.2), MAX_DELAY_S));
-      expect(retryDelayS(attempt, s, undefined, () => 0.5), `slot ${attempt} mid`).toBe(base);
+      expect(
+        retryDelayS(attempt, s, undefined, () => 0.5),
+        `slot ${attempt} mid`,
+      ).toBe(base);
       for (let k = 0; k < 50; k++) {
         const d = retryDelayS(attempt, s)!;
         expect(d).toBeGreaterThanOrEqual(Math.floor(base * 0.8));
@@ -394,9 +403,13 @@ describe('STREAM_FILTER_PATTERNS with matchesPattern', () => {
     const req = { PK: `T#${TENANT}`, SK: 'REQ#1', type: 'requisition', tenant_id: TENANT, id: '1', status: 'open' };
     expect(passes(record('INSERT', req))).toBe(true);
     expect(passes(record('MODIFY', { ...req, status: 'filled' }, req))).toBe(true);
-    expect(passes(record('INSERT', { PK: `T#${TENANT}`, SK: 'REQ#1#H#0000000002', type: 'requisition_status', tenant_id: TENANT }))).toBe(true);
+    expect(passes(record('INSERT', { PK: `T#${TENANT}`, SK: 'REQ#1#H#0000000002', type: 'requisition_status', tenant_id: TENANT }))).toBe(
+      true,
+    );
     expect(passes(record('REMOVE', undefined, req))).toBe(false);
-    expect(passes(record('MODIFY', { PK: `T#${TENANT}`, SK: 'STATS', n_applied: 2 }, { PK: `T#${TENANT}`, SK: 'STATS', n_applied: 1 }))).toBe(false);
+    expect(
+      passes(record('MODIFY', { PK: `T#${TENANT}`, SK: 'STATS', n_applied: 2 }, { PK: `T#${TENANT}`, SK: 'STATS', n_applied: 1 })),
+    ).toBe(false);
     expect(passes(record('INSERT', { PK: 'TOKEN#abc', SK: 'TOKEN', type: 'token', tenant_id: TENANT }))).toBe(false);
     expect(passes(record('INSERT', { PK: `T#${TENANT}`, SK: 'TOKEN#1', type: 'token', tenant_id: TENANT }))).toBe(false);
     expect(passes(record('INSERT', { PK: `T#${TENANT}#WEBHOOKS`, SK: 'ATT#1#2', type: 'webhook_attempt' }))).toBe(false);
@@ -441,7 +454,13 @@ describe('a candidate created straight into an offer stage', () => {
     expect(eventsFromRecord(insert('offer_sent')).map((e) => e.type)).toEqual(['candidate.created', 'offer.sent']);
     const accepted = eventsFromRecord(insert('offer_accepted'));
     expect(accepted.map((e) => e.type)).toEqual(['candidate.created', 'offer.accepted']);
-    expect(accepted[1]!.data).toEqual({ candidateId: 'c1', name: 'Ada', reqId: 'r1', reqTitle: 'Engineer', acceptedAt: '2026-11-21T10:00:00.000Z' });
+    expect(accepted[1]!.data).toEqual({
+      candidateId: 'c1',
+      name: 'Ada',
+      reqId: 'r1',
+      reqTitle: 'Engineer',
+      acceptedAt: '2026-11-21T10:00:00.000Z',
+    });
     expect(eventsFromRecord(insert('interviewed')).map((e) => e.type)).toEqual(['candidate.created']);
   });
 });

@@ -60,5 +60,4 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   throw new ApiError(messageOf(error, response.status), response.status, Number.isFinite(retry) && retry > 0 ? retry : undefined);
 }
 
-export const errorText = (err: unknown) =>
-  err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
+export const errorText = (err: unknown) => (err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err));

@@ -48,15 +48,20 @@ export function Account() {
       <p>
         Signed in as <strong>{session.user.email}</strong> ({session.user.role}) in {session.tenant.name}.
       </p>
-      {mustChange && (
-        <Notice kind="warning">You signed in with a temporary password. Choose your own password to continue.</Notice>
-      )}
+      {mustChange && <Notice kind="warning">You signed in with a temporary password. Choose your own password to continue.</Notice>}
       {done && <Notice kind="success">Password changed. Your other sessions have been signed out.</Notice>}
       <form class="card" onSubmit={submit} aria-labelledby="pw-h" noValidate>
         <h2 id="pw-h">Change password</h2>
         <div class="field">
           <label for="pw-current">Current password</label>
-          <input id="pw-current" type="password" autoComplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+          <input
+            id="pw-current"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="pw-new">New password</label>

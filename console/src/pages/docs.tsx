@@ -3,7 +3,20 @@ import { api, unwrap } from '../api/client';
 import { Link } from '../router';
 import { Empty, Loaded, PageTitle, Scroll, useLoad } from '../ui';
 
-type Schema = { type?: string | string[]; enum?: unknown[]; format?: string; items?: Schema; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; default?: unknown; description?: string; minimum?: number; maximum?: number; maxLength?: number };
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  format?: string;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  anyOf?: Schema[];
+  default?: unknown;
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+};
 type Param = { name: string; in: string; required?: boolean; schema?: Schema };
 type Operation = {
   operationId?: string;
@@ -43,7 +56,15 @@ function auth(op: Operation) {
     const scopes = sec.flatMap((s) => s.bearerAuth ?? []);
     return (
       <span>
-        <span class="badge">Bearer token</span> scope {scopes.length ? scopes.map((s) => <code class="chip" key={s}>{s}</code>) : 'any'} (or <code>*</code>)
+        <span class="badge">Bearer token</span> scope{' '}
+        {scopes.length
+          ? scopes.map((s) => (
+              <code class="chip" key={s}>
+                {s}
+              </code>
+            ))
+          : 'any'}{' '}
+        (or <code>*</code>)
       </span>
     );
   }
@@ -61,7 +82,9 @@ export function Docs() {
       </p>
       <Loaded load={load} what="the API document" retry={reload}>
         {(doc) => {
-          const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+          const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
+            Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+          );
           if (ops.length === 0) return <Empty>The API document lists no routes.</Empty>;
           const publicOps = ops.filter((o) => o.path.startsWith('/api/v1/'));
           const consoleOps = ops.filter((o) => !o.path.startsWith('/api/v1/'));

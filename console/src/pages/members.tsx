@@ -46,7 +46,14 @@ export function Members() {
           onDone={() => setSecret(undefined)}
         />
       )}
-      {admin && !secret && <AddMember onAdded={(email, password) => { setSecret({ email, password }); void reload(); }} />}
+      {admin && !secret && (
+        <AddMember
+          onAdded={(email, password) => {
+            setSecret({ email, password });
+            void reload();
+          }}
+        />
+      )}
       {notice && <Notice kind="success">{notice}</Notice>}
       {rowError && (
         <p class="alert error" role="alert">
@@ -100,7 +107,9 @@ export function Members() {
                                   aria-label={`Make ${other}: ${m.email}`}
                                   onClick={() =>
                                     act(async () => {
-                                      await unwrap(api.PATCH('/api/members/{id}', { params: { path: { id: m.id } }, body: { role: other } }));
+                                      await unwrap(
+                                        api.PATCH('/api/members/{id}', { params: { path: { id: m.id } }, body: { role: other } }),
+                                      );
                                       return `${m.email} is now ${other === 'admin' ? 'an admin' : 'a member'}.`;
                                     })
                                   }
@@ -108,7 +117,11 @@ export function Members() {
                                   Make {other}
                                 </button>
                                 {!self && (
-                                  <button type="button" aria-label={`Reset password of ${m.email}`} onClick={() => setPending({ kind: 'reset', member: m })}>
+                                  <button
+                                    type="button"
+                                    aria-label={`Reset password of ${m.email}`}
+                                    onClick={() => setPending({ kind: 'reset', member: m })}
+                                  >
                                     Reset password
                                   </button>
                                 )}
@@ -118,14 +131,21 @@ export function Members() {
                                   onClick={() =>
                                     act(async () => {
                                       const r = await unwrap(api.DELETE('/api/members/{id}/lockout', { params: { path: { id: m.id } } }));
-                                      return r.cleared ? `Cleared ${r.cleared} lockout${r.cleared === 1 ? '' : 's'} for ${m.email}: they can sign in again.` : `${m.email} was not locked out.`;
+                                      return r.cleared
+                                        ? `Cleared ${r.cleared} lockout${r.cleared === 1 ? '' : 's'} for ${m.email}: they can sign in again.`
+                                        : `${m.email} was not locked out.`;
                                     })
                                   }
                                 >
                                   Clear lockout
                                 </button>
                                 {!self && (
-                                  <button type="button" class="danger" aria-label={`Remove ${m.email}`} onClick={() => setPending({ kind: 'remove', member: m })}>
+                                  <button
+                                    type="button"
+                                    class="danger"
+                                    aria-label={`Remove ${m.email}`}
+                                    onClick={() => setPending({ kind: 'remove', member: m })}
+                                  >
                                     Remove
                                   </button>
                                 )}

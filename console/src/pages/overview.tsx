@@ -76,7 +76,9 @@ function OverviewBody({ d }: { d: OverviewData }) {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Stage</th>
-                  <th scope="col" class="num">Days in stage</th>
+                  <th scope="col" class="num">
+                    Days in stage
+                  </th>
                   <th scope="col">Requisition</th>
                 </tr>
               </thead>
@@ -108,8 +110,12 @@ function OverviewBody({ d }: { d: OverviewData }) {
                   <th scope="col">Title</th>
                   <th scope="col">Department</th>
                   <th scope="col">Location</th>
-                  <th scope="col" class="num">Candidates</th>
-                  <th scope="col" class="num">Offers pending</th>
+                  <th scope="col" class="num">
+                    Candidates
+                  </th>
+                  <th scope="col" class="num">
+                    Offers pending
+                  </th>
                 </tr>
               </thead>
               <tbody>

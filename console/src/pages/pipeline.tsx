@@ -16,8 +16,8 @@ export function PipelineSettings() {
     <>
       <PageTitle title="Pipeline settings">Pipeline settings</PageTitle>
       <p class="lead">
-        A candidate counts as stuck once they have spent this many days in a stage. Stuck candidates are listed on the <Link href="/">overview</Link>{' '}
-        and in <code>GET /api/v1/pipeline</code>.
+        A candidate counts as stuck once they have spent this many days in a stage. Stuck candidates are listed on the{' '}
+        <Link href="/">overview</Link> and in <code>GET /api/v1/pipeline</code>.
       </p>
       <Loaded load={load} what="the pipeline settings" retry={reload}>
         {(s) => <ThresholdForm settings={s} onSaved={reload} />}

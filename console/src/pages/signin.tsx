@@ -4,7 +4,15 @@ import { api, ApiError, errorText, unwrap } from '../api/client';
 import type { Session } from '../session';
 import { duration, Notice, PageTitle } from '../ui';
 
-export function SignIn({ reason, next, onSignedIn }: { reason?: 'expired' | 'signed-out'; next: string; onSignedIn: (s: Session) => void }) {
+export function SignIn({
+  reason,
+  next,
+  onSignedIn,
+}: {
+  reason?: 'expired' | 'signed-out';
+  next: string;
+  onSignedIn: (s: Session) => void;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
@@ -49,7 +57,14 @@ export function SignIn({ reason, next, onSignedIn }: { reason?: 'expired' | 'sig
         </div>
         <div class="field">
           <label for="password">Password</label>
-          <input id="password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          <input
+            id="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
         </div>
         {error && (
           <p class="alert error" role="alert">

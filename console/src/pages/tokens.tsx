@@ -23,8 +23,8 @@ export function Tokens() {
     <>
       <PageTitle title="API tokens">API tokens</PageTitle>
       <p class="lead">
-        Tokens let your own systems call the <a href="/docs">API</a> with <code>Authorization: Bearer …</code>. Give each one only
-        the scopes it needs.
+        Tokens let your own systems call the <a href="/docs">API</a> with <code>Authorization: Bearer …</code>. Give each one only the
+        scopes it needs.
       </p>
       {notice && <Notice kind="success">{notice}</Notice>}
       {created ? (
@@ -116,8 +116,8 @@ export function Tokens() {
       >
         <p>
           Anything using <strong>{revoking?.name}</strong> (<code>{revoking?.hint}</code>) will be refused. Because the API caches
-          authorization for up to {CACHE_SECONDS} seconds, it stops working within {CACHE_SECONDS} seconds, not at once. This cannot
-          be undone.
+          authorization for up to {CACHE_SECONDS} seconds, it stops working within {CACHE_SECONDS} seconds, not at once. This cannot be
+          undone.
         </p>
       </ConfirmDialog>
     </>
@@ -153,7 +153,14 @@ function CreateToken({ admin, onCreated }: { admin: boolean; onCreated: (t: { na
       <h2 id="new-token-h">Create a token</h2>
       <div class="field">
         <label for="token-name">Name</label>
-        <input id="token-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} aria-describedby="token-name-hint" />
+        <input
+          id="token-name"
+          required
+          maxLength={100}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          aria-describedby="token-name-hint"
+        />
         <p class="hint" id="token-name-hint">
           Say what uses it, e.g. “Greenhouse sync”.
         </p>
@@ -170,7 +177,11 @@ function CreateToken({ admin, onCreated }: { admin: boolean; onCreated: (t: { na
             <code>{s}</code> <span class="hint">{SCOPE_HELP[s]}</span>
           </label>
         ))}
-        {!admin && <p class="hint">Only workspace admins can create full-access (<code>*</code>) tokens.</p>}
+        {!admin && (
+          <p class="hint">
+            Only workspace admins can create full-access (<code>*</code>) tokens.
+          </p>
+        )}
       </fieldset>
       {error && (
         <p class="alert error" role="alert">

@@ -248,12 +248,22 @@ function RotateSecret({ id }: { id: string }) {
             onDone={() => setRotated(undefined)}
           />
           <p>
-            The old secret {rotated.previous_secret_expires_at ? <>stops signing at <When iso={rotated.previous_secret_expires_at} /></> : 'no longer signs'}.
+            The old secret{' '}
+            {rotated.previous_secret_expires_at ? (
+              <>
+                stops signing at <When iso={rotated.previous_secret_expires_at} />
+              </>
+            ) : (
+              'no longer signs'
+            )}
+            .
           </p>
         </>
       ) : (
         <>
-          <p class="hint">Rotate when the secret may have leaked. During the grace period each delivery carries a signature from both secrets.</p>
+          <p class="hint">
+            Rotate when the secret may have leaked. During the grace period each delivery carries a signature from both secrets.
+          </p>
           <div class="field">
             <label for="grace">Grace period</label>
             <select id="grace" value={grace} onChange={(e) => setGrace(Number(e.currentTarget.value))}>
@@ -275,7 +285,9 @@ function RotateSecret({ id }: { id: string }) {
         confirmLabel="Rotate secret"
         onClose={() => setOpen(false)}
         onConfirm={async () => {
-          const r = await unwrap(api.POST('/api/webhooks/{id}/rotate-secret', { params: { path: { id } }, body: { grace_seconds: grace } }));
+          const r = await unwrap(
+            api.POST('/api/webhooks/{id}/rotate-secret', { params: { path: { id } }, body: { grace_seconds: grace } }),
+          );
           setRotated(r.webhook);
         }}
       >
@@ -314,7 +326,10 @@ function Replay({ id, onProgress }: { id: string; onProgress: () => void }) {
   return (
     <section class="card" aria-labelledby="replay-h">
       <h2 id="replay-h">Replay events</h2>
-      <p class="hint">Queue again every event that failed to reach this endpoint since a time (at most 14 days back), for example after your receiver was down.</p>
+      <p class="hint">
+        Queue again every event that failed to reach this endpoint since a time (at most 14 days back), for example after your receiver was
+        down.
+      </p>
       <form
         class="row"
         onSubmit={async (e) => {
@@ -322,7 +337,9 @@ function Replay({ id, onProgress }: { id: string; onProgress: () => void }) {
           setBusy(true);
           setError(undefined);
           try {
-            const started = await unwrap(api.POST('/api/webhooks/{id}/replay', { params: { path: { id } }, body: { since: new Date(since).toISOString() } }));
+            const started = await unwrap(
+              api.POST('/api/webhooks/{id}/replay', { params: { path: { id } }, body: { since: new Date(since).toISOString() } }),
+            );
             setJob(started.data);
           } catch (err) {
             setError(errorText(err));
@@ -333,7 +350,14 @@ function Replay({ id, onProgress }: { id: string; onProgress: () => void }) {
       >
         <div class="field">
           <label for="replay-since">Replay events since</label>
-          <input id="replay-since" type="datetime-local" required min={min} value={since} onInput={(e) => setSince(e.currentTarget.value)} />
+          <input
+            id="replay-since"
+            type="datetime-local"
+            required
+            min={min}
+            value={since}
+            onInput={(e) => setSince(e.currentTarget.value)}
+          />
         </div>
         <button type="submit" disabled={busy || job?.status === 'running'}>
           Start replay
@@ -417,9 +441,15 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
                       <th scope="col">Time</th>
                       <th scope="col">Event</th>
                       <th scope="col">Result</th>
-                      <th scope="col" class="num">Status</th>
-                      <th scope="col" class="num">Duration</th>
-                      <th scope="col" class="num">Attempt</th>
+                      <th scope="col" class="num">
+                        Status
+                      </th>
+                      <th scope="col" class="num">
+                        Duration
+                      </th>
+                      <th scope="col" class="num">
+                        Attempt
+                      </th>
                       <th scope="col">Next attempt</th>
                       <th scope="col">Error</th>
                       <th scope="col">
@@ -436,7 +466,13 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
                         <td>
                           <code>{d.event_type}</code>
                         </td>
-                        <td>{d.success ? <span class="ok">Succeeded</span> : <span class="bad">Failed{d.dead_lettered ? ' (gave up)' : ''}</span>}</td>
+                        <td>
+                          {d.success ? (
+                            <span class="ok">Succeeded</span>
+                          ) : (
+                            <span class="bad">Failed{d.dead_lettered ? ' (gave up)' : ''}</span>
+                          )}
+                        </td>
                         <td class="num">{d.response_status || '—'}</td>
                         <td class="num">{d.duration_ms} ms</td>
                         <td class="num">{d.attempt}</td>
@@ -460,7 +496,9 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
                               class="link"
                               onClick={async () => {
                                 try {
-                                  await unwrap(api.POST('/api/webhooks/{id}/resend', { params: { path: { id } }, body: { event_id: d.event_id } }));
+                                  await unwrap(
+                                    api.POST('/api/webhooks/{id}/resend', { params: { path: { id } }, body: { event_id: d.event_id } }),
+                                  );
                                   setResent(`Event ${d.event_id} queued for delivery again.`);
                                 } catch (err) {
                                   setResent(`Could not resend ${d.event_id}: ${errorText(err)}`);

@@ -68,7 +68,9 @@ export function Webhooks() {
                       <th scope="col">Endpoint</th>
                       <th scope="col">Status</th>
                       <th scope="col">Events</th>
-                      <th scope="col" class="num">Failures</th>
+                      <th scope="col" class="num">
+                        Failures
+                      </th>
                       <th scope="col">Last triggered</th>
                     </tr>
                   </thead>
@@ -82,7 +84,15 @@ export function Webhooks() {
                         <td>
                           <StatusBadge w={w} />
                         </td>
-                        <td>{w.events.length ? w.events.map((e) => <code class="chip" key={e}>{e}</code>) : 'all events'}</td>
+                        <td>
+                          {w.events.length
+                            ? w.events.map((e) => (
+                                <code class="chip" key={e}>
+                                  {e}
+                                </code>
+                              ))
+                            : 'all events'}
+                        </td>
                         <td class="num">{w.failure_count}</td>
                         <td>
                           <When iso={w.last_triggered_at} empty="never" />

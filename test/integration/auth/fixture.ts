@@ -3,13 +3,11 @@
  * one tenant with an admin token, a signed-in user and a probe id of each kind, and helpers that
  * call any route of the table with sample input. Each test file that imports it gets its own stack.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionDigest } from '../../../lib/auth/session';
-import { generateToken, tokenDigest } from '../../../lib/auth/token';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { GATEWAY_ERRORS } from '../../../lib/gateway-responses';
 import { SCOPES, type Scope } from '../../../lib/model';
-import { matchPath, routes, type Route } from '../../../lib/routes';
+import { routes, type Route } from '../../../lib/routes';
 import { captureOutput as capture } from '../../helpers/capture';
 import { PASSWORD, startStack, type Stack } from '../../helpers/stack';
 
@@ -89,10 +87,7 @@ export const expectSample = (r: Route, res: Response, what = label(r)) => {
 };
 /** Path of a route with its parameters filled in. */
 export const pathOf = (r: Route, id: string = randomUUID()) => r.path.replace(/\{[^}]+\}/g, id);
-export const callRoute = (
-  r: Route,
-  opts: { token?: string; cookie?: string; headers?: Record<string, string>; id?: string } = {},
-) => {
+export const callRoute = (r: Route, opts: { token?: string; cookie?: string; headers?: Record<string, string>; id?: string } = {}) => {
   const { body } = sampleFor(r);
   const { cookie, id, headers, ...rest } = opts;
   return stack.call(r.method, pathOf(r, id), { ...rest, body, headers: { ...(cookie !== undefined && { Cookie: cookie }), ...headers } });
@@ -119,7 +114,10 @@ beforeAll(async () => {
   adminToken = await tenant.token(['*']);
   user = await tenant.user('admin');
   cookie = await stack.login(user.email, PASSWORD);
-  const probe = await stack.call('POST', '/api/tokens', { body: { name: 'probe', scopes: ['pipeline:read'] }, headers: { Cookie: cookie } });
+  const probe = await stack.call('POST', '/api/tokens', {
+    body: { name: 'probe', scopes: ['pipeline:read'] },
+    headers: { Cookie: cookie },
+  });
   expect(probe.status).toBe(201);
   probeTokenId = probe.body.data.id;
   const hook = await stack.call('POST', '/api/webhooks', { body: { url: 'https://hooks.example.com/probe' }, headers: { Cookie: cookie } });
@@ -141,18 +139,10 @@ export const candidateCount = async () => {
   return res.body.count as number;
 };
 
-
-
-
-
-
-
 export function brokenChecksum(token: string): string {
   const last = token.at(-1)!;
   return token.slice(0, -1) + (last === 'a' ? 'b' : 'a');
 }
-
-
 
 /**
  * Capture everything the process writes (streams and console) and the responses recorded

@@ -12,9 +12,25 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sessionDigest } from '../../../lib/auth/session';
 import { generateToken } from '../../../lib/auth/token';
-import { routes, type Route } from '../../../lib/routes';
+import type { Route } from '../../../lib/routes';
 import { PASSWORD } from '../../helpers/stack';
-import { PUBLIC_ROUTES, SESSION_ROUTES, UNAUTHORIZED, adminToken, callRoute, cookie, expectSample, label, logsOut, probeIdFor, probeTokenId, probeWebhookId, stack, tenant, user } from './fixture';
+import {
+  PUBLIC_ROUTES,
+  SESSION_ROUTES,
+  UNAUTHORIZED,
+  adminToken,
+  callRoute,
+  cookie,
+  expectSample,
+  label,
+  logsOut,
+  probeIdFor,
+  probeTokenId,
+  probeWebhookId,
+  stack,
+  tenant,
+  user,
+} from './fixture';
 
 describe('session routes: the session cookie, checked on every request', () => {
   /** The tenant's token ids, through the API: a refused request must not change them. */
@@ -150,12 +166,17 @@ describe('login lockout (POST /api/session)', () => {
   it('a burst of concurrent wrong passwords counts every failure: the account is locked afterwards', async () => {
     const victim = await tenant.user('member');
     const guesses = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => stack.call('POST', '/api/session', { body: { email: victim.email, password: `wrong guess ${i}` } })),
+      Array.from({ length: 8 }, (_, i) =>
+        stack.call('POST', '/api/session', { body: { email: victim.email, password: `wrong guess ${i}` } }),
+      ),
     );
     // Each refused, as a wrong password (401) or already locked (429); none let in.
     for (const res of guesses) expect([401, 429], res.text).toContain(res.status);
     const after = await stack.call('POST', '/api/session', { body: { email: victim.email, password: PASSWORD } });
-    expect([after.status, after.body], '8 failed logins, then the right password').toEqual([429, { error: expect.stringMatching(/too many failed sign-ins/), code: 'rate_limited' }]);
+    expect([after.status, after.body], '8 failed logins, then the right password').toEqual([
+      429,
+      { error: expect.stringMatching(/too many failed sign-ins/), code: 'rate_limited' },
+    ]);
   });
 
   it('five sequential wrong passwords lock the account, even for the right password (control)', async () => {

@@ -10,8 +10,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateToken, tokenDigest } from '../../../lib/auth/token';
-import { routes } from '../../../lib/routes';
-import { FORBIDDEN, NAMED_SCOPES, TOKEN_ROUTES, UNAUTHORIZED, adminToken, brokenChecksum, callRoute, candidateCount, cookie, expectSample, label, matrix, sampleFor, stack, tenant } from './fixture';
+import {
+  FORBIDDEN,
+  NAMED_SCOPES,
+  TOKEN_ROUTES,
+  UNAUTHORIZED,
+  adminToken,
+  brokenChecksum,
+  callRoute,
+  candidateCount,
+  cookie,
+  expectSample,
+  label,
+  matrix,
+  sampleFor,
+  stack,
+  tenant,
+} from './fixture';
 
 describe('scope matrix', () => {
   it('covers every token route', () => {

@@ -13,9 +13,23 @@ import { describe, expect, it } from 'vitest';
 import { sessionDigest } from '../../../lib/auth/session';
 import { generateToken, tokenDigest } from '../../../lib/auth/token';
 import { GATEWAY_ERRORS } from '../../../lib/gateway-responses';
-import { matchPath, routes } from '../../../lib/routes';
+import { matchPath } from '../../../lib/routes';
 import { PASSWORD } from '../../helpers/stack';
-import { NOT_FOUND, ROUTES, type Response, SESSION_ROUTES, TOKEN_ROUTES, adminToken, brokenChecksum, callRoute, captureOutput, cookie, label, logsOut, stack, tenant, user } from './fixture';
+import {
+  NOT_FOUND,
+  ROUTES,
+  type Response,
+  SESSION_ROUTES,
+  TOKEN_ROUTES,
+  adminToken,
+  brokenChecksum,
+  callRoute,
+  captureOutput,
+  cookie,
+  label,
+  logsOut,
+  stack,
+} from './fixture';
 
 describe('unknown routes', () => {
   /** No credentials, a `*` token, a session cookie: none of them turns a 404 into something else. */
@@ -110,7 +124,12 @@ describe('secrets stay out of logs, responses and the table', () => {
     let authorizerError: Response;
     try {
       for (const r of TOKEN_ROUTES) {
-        for (const [name, token] of [['valid', valid], ['narrow', narrow], ['unknown', unknown], ['broken', broken]] as const) {
+        for (const [name, token] of [
+          ['valid', valid],
+          ['narrow', narrow],
+          ['unknown', unknown],
+          ['broken', broken],
+        ] as const) {
           await record(`${name} ${label(r)}`, callRoute(r, { token }));
         }
         // Accepted spellings of the scheme (RFC 7235) and refused ones, each carrying the token.
@@ -122,20 +141,32 @@ describe('secrets stay out of logs, responses and the table', () => {
       for (const r of SESSION_ROUTES) {
         await record(`token instead of a session ${label(r)}`, callRoute(r, { token: valid }));
       }
-      await record('bad JSON', stack.call('POST', '/api/v1/candidates', { token: valid, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } }));
+      await record(
+        'bad JSON',
+        stack.call('POST', '/api/v1/candidates', { token: valid, rawBody: '{"name":', headers: { 'Content-Type': 'application/json' } }),
+      );
       await record('bad field', stack.call('POST', '/api/v1/candidates', { token: valid, body: { name: 'x', secret: valid } }));
       await record('bad query', stack.call('GET', `/api/v1/candidates?limit=${valid}`, { token: valid }));
       await record('token in query', stack.call('GET', `/api/v1/candidates?token=${valid}`, { token: valid }));
       authorizerError = await record('corrupt grant', stack.call('GET', '/api/v1/pipeline', { token: corrupt }));
-      serverError = await record('corrupt counters', stack.call('POST', '/api/v1/candidates', { token: brokeToken, body: { name: 'Boom' } }));
+      serverError = await record(
+        'corrupt counters',
+        stack.call('POST', '/api/v1/candidates', { token: brokeToken, body: { name: 'Boom' } }),
+      );
     } finally {
       restore();
     }
 
     // The failure paths really failed, and the capture really captured the handler's error log.
-    expect([authorizerError.status, authorizerError.body]).toEqual([500, { error: GATEWAY_ERRORS.authorizerFailure.error, code: 'internal_error' }]);
+    expect([authorizerError.status, authorizerError.body]).toEqual([
+      500,
+      { error: GATEWAY_ERRORS.authorizerFailure.error, code: 'internal_error' },
+    ]);
     const requestId = serverError.headers.get('x-request-id');
-    expect([serverError.status, serverError.body]).toEqual([500, { error: `internal error (request id ${requestId})`, code: 'internal_error' }]);
+    expect([serverError.status, serverError.body]).toEqual([
+      500,
+      { error: `internal error (request id ${requestId})`, code: 'internal_error' },
+    ]);
     const output = captured.join('\n');
     expect(output).toMatch(/"message":"request completed".*"status":500/);
     const logs = stack.logs.slice(logStart).join('\n');
@@ -143,7 +174,10 @@ describe('secrets stay out of logs, responses and the table', () => {
 
     for (const secret of secrets) {
       const digest = tokenDigest(secret);
-      for (const [where, haystack] of [['process output', output], ['gateway logs', logs]] as const) {
+      for (const [where, haystack] of [
+        ['process output', output],
+        ['gateway logs', logs],
+      ] as const) {
         expect(haystack.includes(secret), `token in ${where}`).toBe(false);
         expect(haystack.includes(digest), `digest in ${where}`).toBe(false);
         expect(haystack.includes(secret.slice(4)), `token body in ${where}`).toBe(false);
@@ -159,7 +193,10 @@ describe('secrets stay out of logs, responses and the table', () => {
       }
       if (res.status >= 400) {
         expect(res.body, `${what}: ${res.text}`).toMatchObject({ error: expect.any(String), code: expect.any(String) });
-        expect(Object.keys(res.body).filter((k) => !['error', 'code', 'field'].includes(k)), what).toEqual([]);
+        expect(
+          Object.keys(res.body).filter((k) => !['error', 'code', 'field'].includes(k)),
+          what,
+        ).toEqual([]);
         expect(res.text, `${what}: stack-trace-like text`).not.toMatch(STACK_TRACE);
       }
     }
@@ -192,9 +229,15 @@ describe('secrets stay out of logs, responses and the table', () => {
     let c: string;
     try {
       await record('wrong password', stack.call('POST', '/api/session', { body: { email: member.email, password: wrongPassword } }));
-      await record('unknown email', stack.call('POST', '/api/session', { body: { email: `nobody-${randomUUID()}@example.com`, password: PASSWORD } }));
+      await record(
+        'unknown email',
+        stack.call('POST', '/api/session', { body: { email: `nobody-${randomUUID()}@example.com`, password: PASSWORD } }),
+      );
       login = await record('login', stack.call('POST', '/api/session', { body: { email: member.email, password: PASSWORD } }));
-      c = login.headers.getSetCookie().find((x) => x.startsWith('__Host-tp_session='))!.split(';')[0]!;
+      c = login.headers
+        .getSetCookie()
+        .find((x) => x.startsWith('__Host-tp_session='))!
+        .split(';')[0]!;
       for (const r of SESSION_ROUTES.filter((x) => !logsOut(x))) {
         await record(`session ${label(r)}`, callRoute(r, { cookie: c }));
         await record(`cross-site ${label(r)}`, callRoute(r, { cookie: c, headers: { Origin: 'https://evil.example' } }));
@@ -223,7 +266,11 @@ describe('secrets stay out of logs, responses and the table', () => {
         expect(res.text.includes(secret), `${what}: secret in body ${res.text}`).toBe(false);
         expect(headers.includes(secret), `${what}: secret in headers ${headers}`).toBe(false);
       }
-      if (res.status >= 400) expect(Object.keys(res.body ?? {}).filter((k) => !['error', 'code', 'field'].includes(k)), `${what}: ${res.text}`).toEqual([]);
+      if (res.status >= 400)
+        expect(
+          Object.keys(res.body ?? {}).filter((k) => !['error', 'code', 'field'].includes(k)),
+          `${what}: ${res.text}`,
+        ).toEqual([]);
     }
 
     // Only the session digest and the password hash are stored.

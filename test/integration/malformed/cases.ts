@@ -108,7 +108,7 @@ export const BODY_CASES: Case[] = [
   ['control characters', JSON.stringify({ name: '\u0001\u0002\u001b[31m' })],
   ['duplicate keys', '{"name":"x","name":"y","stage":"applied","stage":"placed"}'],
   ['__proto__ key', '{"__proto__":{"x":1}}'],
-  ['__proto__ next to valid fields', '{"name":"x","candidate_id":"' + randomUUID() + '","stage":"placed","__proto__":{"polluted":1}}'],
+  ['__proto__ next to valid fields', `{"name":"x","candidate_id":"${randomUUID()}","stage":"placed","__proto__":{"polluted":1}}`],
   ['constructor.prototype', '{"constructor":{"prototype":{"polluted":1}}}'],
   ['prototype', '{"prototype":{"polluted":1}}'],
   ['toString as field', '{"name":"x","toString":"y"}'],
@@ -120,13 +120,19 @@ export const BODY_CASES: Case[] = [
   ['boolean fields', '{"name":true,"candidate_id":false,"stage":true}'],
   ['array fields', '{"name":["x"],"candidate_id":["x"],"stage":["placed"]}'],
   ['object fields', '{"name":{"toString":"x"},"candidate_id":{},"stage":{}}'],
-  ['nil uuid', '{"name":"x","req_id":"00000000-0000-0000-0000-000000000000","candidate_id":"00000000-0000-0000-0000-000000000000","stage":"placed"}'],
-  ['max uuid', '{"name":"x","req_id":"ffffffff-ffff-ffff-ffff-ffffffffffff","candidate_id":"ffffffff-ffff-ffff-ffff-ffffffffffff","stage":"placed"}'],
+  [
+    'nil uuid',
+    '{"name":"x","req_id":"00000000-0000-0000-0000-000000000000","candidate_id":"00000000-0000-0000-0000-000000000000","stage":"placed"}',
+  ],
+  [
+    'max uuid',
+    '{"name":"x","req_id":"ffffffff-ffff-ffff-ffff-ffffffffffff","candidate_id":"ffffffff-ffff-ffff-ffff-ffffffffffff","stage":"placed"}',
+  ],
   ['javascript: URL', '{"name":"x","resume_url":"javascript:alert(1)"}'],
   ['data: URL', '{"name":"x","resume_url":"data:text/html,<script>alert(1)</script>"}'],
   ['HTML in name', '{"name":"<script>alert(1)</script>"}'],
   ['DynamoDB expression in name', '{"name":"#pk = :pk OR attribute_exists(PK)"}'],
-  ['key-like name', '{"name":"T#other-tenant","req_id":"' + randomUUID() + '"}'],
+  ['key-like name', `{"name":"T#other-tenant","req_id":"${randomUUID()}"}`],
 ].map(([name, rawBody]) => ({ name: `body ${name}`, rawBody, headers: { 'Content-Type': 'application/json' } }));
 
 export const CONTENT_TYPE_CASES: Case[] = [
@@ -139,11 +145,13 @@ export const CONTENT_TYPE_CASES: Case[] = [
   ['upper-case JSON', 'APPLICATION/JSON'],
   ['garbage', ';;;==='],
   ['very long', `application/json; x=${'y'.repeat(LONG_QUERY)}`],
-].map(([name, type]): Case => ({
-  name: `content-type ${name}`,
-  rawBody: '{"name":"Content Type","candidate_id":"' + randomUUID() + '","stage":"placed"}',
-  headers: type === undefined ? {} : { 'Content-Type': type as string },
-}));
+].map(
+  ([name, type]): Case => ({
+    name: `content-type ${name}`,
+    rawBody: `{"name":"Content Type","candidate_id":"${randomUUID()}","stage":"placed"}`,
+    headers: type === undefined ? {} : { 'Content-Type': type as string },
+  }),
+);
 
 export const HEADER_CASES: Case[] = [
   ['huge Authorization', { Authorization: `Bearer ${'x'.repeat(LONG_QUERY)}` }],
@@ -225,7 +233,10 @@ export const LONE_SURROGATE_LOGIN: Case = {
 /** Token bodies of the right shape with hostile values. */
 export const TOKEN_BODY_CASES: Case[] = [
   ['duplicate scopes', { name: 'dup', scopes: ['pipeline:read', 'pipeline:read'] }],
-  ['every scope', { name: 'all', scopes: ['candidates:read', 'candidates:write', 'requisitions:read', 'pipeline:read', 'pipeline:write', '*'] }],
+  [
+    'every scope',
+    { name: 'all', scopes: ['candidates:read', 'candidates:write', 'requisitions:read', 'pipeline:read', 'pipeline:write', '*'] },
+  ],
   ['too many scopes', { name: 'many', scopes: Array.from({ length: 50 }, () => 'pipeline:read') }],
   ['unknown scope', { name: 'x', scopes: ['admin'] }],
   ['__proto__ scope', { name: 'x', scopes: ['__proto__'] }],

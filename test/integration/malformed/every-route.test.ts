@@ -33,8 +33,16 @@ describe('hostile input sweep', () => {
       // gateway) says that the random id it names is not found.
       const hint = `${label(r)}: a plain valid request must reach its handler (a new route needs its body in validBody()): ${baseline.text.slice(0, 200)}`;
       if (baseline.status === 404) expect(baseline.body, hint).not.toEqual({ error: GATEWAY_ERRORS.notFound.error, code: 'not_found' });
-      if (r.path === '/api/session/password') expect([baseline.status, baseline.body], hint).toEqual([400, { error: 'current_password is incorrect', code: 'invalid_field', field: 'current_password' }]);
-      else if (label(r) === 'POST /api/members') expect([baseline.status, baseline.body], hint).toEqual([409, { error: `a user with email ${sessionUser.email} already exists`, code: 'conflict', field: 'email' }]);
+      if (r.path === '/api/session/password')
+        expect([baseline.status, baseline.body], hint).toEqual([
+          400,
+          { error: 'current_password is incorrect', code: 'invalid_field', field: 'current_password' },
+        ]);
+      else if (label(r) === 'POST /api/members')
+        expect([baseline.status, baseline.body], hint).toEqual([
+          409,
+          { error: `a user with email ${sessionUser.email} already exists`, code: 'conflict', field: 'email' },
+        ]);
       else expect([r.status, 404], hint).toContain(baseline.status);
       // Login counts every attempt in flight towards the lockout (so parallel guesses cannot
       // slip past it); valid logins are therefore sent one at a time.
@@ -136,22 +144,35 @@ describe('query parameters named like Object.prototype members', () => {
       const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => pathParameters[name]!);
       for (const name of NAMES) {
         const event = proxyEvent({
-          method: r.method, path, resource: r.path, pathParameters, headers: {},
-          search: new URLSearchParams(), body: null, sourceIp: '127.0.0.1',
+          method: r.method,
+          path,
+          resource: r.path,
+          pathParameters,
+          headers: {},
+          search: new URLSearchParams(),
+          body: null,
+          sourceIp: '127.0.0.1',
           authorizer: contextFor(r),
         });
         // What the Lambda runtime hands over: the event is parsed JSON, so these are own keys.
         const parsed = JSON.parse(
-          JSON.stringify(event).replace('"queryStringParameters":null', `"queryStringParameters":{"${name}":"x"}`)
+          JSON.stringify(event)
+            .replace('"queryStringParameters":null', `"queryStringParameters":{"${name}":"x"}`)
             .replace('"multiValueQueryStringParameters":null', `"multiValueQueryStringParameters":{"${name}":["x"]}`),
         );
         expect(Object.keys(parsed.queryStringParameters)).toEqual([name]);
         const res = await handler(parsed, lambdaContext(r.handler));
         if (r.query) {
-          expect([res.statusCode, JSON.parse(res.body)], `${label(r)}?${name}=x`).toEqual([400, { error: `unknown query field "${name}"`, code: 'invalid_field', field: name }]);
+          expect([res.statusCode, JSON.parse(res.body)], `${label(r)}?${name}=x`).toEqual([
+            400,
+            { error: `unknown query field "${name}"`, code: 'invalid_field', field: name },
+          ]);
         } else if (r.params) {
           // No query schema: the query string is not read at all; the random id is not found.
-          expect([res.statusCode, JSON.parse(res.body).error], `${label(r)}?${name}=x: ${res.body}`).toEqual([404, expect.stringMatching(/not found$/)]);
+          expect([res.statusCode, JSON.parse(res.body).error], `${label(r)}?${name}=x: ${res.body}`).toEqual([
+            404,
+            expect.stringMatching(/not found$/),
+          ]);
         } else {
           // No query schema: the query string is not read at all.
           expect(res.statusCode, `${label(r)}?${name}=x: ${res.body}`).toBe(r.status);

@@ -63,8 +63,13 @@ export async function freshCookie(user = sessionUser): Promise<string> {
   const id = newSessionId();
   const at = new Date().toISOString();
   await putSession(sessionDigest(id), {
-    tenant_id: tenant.id, tenant_slug: tenant.slug, user_id: user.id, email: user.email,
-    role: 'admin', created_at: at, last_seen_at: at,
+    tenant_id: tenant.id,
+    tenant_slug: tenant.slug,
+    user_id: user.id,
+    email: user.email,
+    role: 'admin',
+    created_at: at,
+    last_seen_at: at,
   });
   return `${SESSION_COOKIE}=${id}`;
 }
@@ -83,9 +88,13 @@ export async function credentialsFor(r: Route): Promise<Record<string, string>> 
 
 /** `{ error, code, field? }`: a sentence, a code from ERROR_CODES, and nothing else. */
 export const isErrorBody = (body: unknown): boolean =>
-  !!body && typeof body === 'object' && !Array.isArray(body) &&
-  Object.keys(body).every((k) => ['error', 'code', 'field'].includes(k)) && typeof (body as { error?: unknown }).error === 'string' &&
-  (body as { error: string }).error.length > 0 && (ERROR_CODES as readonly unknown[]).includes((body as { code?: unknown }).code);
+  !!body &&
+  typeof body === 'object' &&
+  !Array.isArray(body) &&
+  Object.keys(body).every((k) => ['error', 'code', 'field'].includes(k)) &&
+  typeof (body as { error?: unknown }).error === 'string' &&
+  (body as { error: string }).error.length > 0 &&
+  (ERROR_CODES as readonly unknown[]).includes((body as { code?: unknown }).code);
 
 export async function send(r: Route, c: Case) {
   const path = r.path.replace(/\{[^}]+\}/g, c.pathId ?? randomUUID()) + (c.query !== undefined ? `?${c.query}` : '');

@@ -24,11 +24,14 @@ describe('specific expectations', () => {
     expect(res.body.error).toMatch(message);
   });
 
-  it.each(['null', '0', 'true', '"name"', '[]', '[{"name":"x"}]'])('a non-object JSON body %s -> 400 "body must be a JSON object"', async (raw) => {
-    const res = await create(raw);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'body must be a JSON object', code: 'invalid_request' });
-  });
+  it.each(['null', '0', 'true', '"name"', '[]', '[{"name":"x"}]'])(
+    'a non-object JSON body %s -> 400 "body must be a JSON object"',
+    async (raw) => {
+      const res = await create(raw);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'body must be a JSON object', code: 'invalid_request' });
+    },
+  );
 
   it('a deeply nested body is refused with 400, not a crash', async () => {
     for (const raw of [nestedArray(100_000), nested(10_000), `{"name":${nested(5_000)}}`]) {

@@ -64,7 +64,7 @@ describe('fan-out fails part-way through a stream batch', () => {
       },
       { step: 'initialize', name },
     );
-    let first;
+    let first: Awaited<ReturnType<typeof handler>>;
     try {
       first = await handler({ Records: records } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
     } finally {
@@ -78,13 +78,23 @@ describe('fan-out fails part-way through a stream batch', () => {
     const { eventsFromRecord } = await import('../../../lib/webhooks/events');
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
     await until(() => ids.every((id) => hits.some((h) => h.id === id)));
-    expect(hits.filter((h) => h.path === '/fanout').map((h) => h.id).sort()).toEqual(expect.arrayContaining(ids));
+    expect(
+      hits
+        .filter((h) => h.path === '/fanout')
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(expect.arrayContaining(ids));
   });
 });
 
 describe('delivery fails inside a batch, or crashes', () => {
   async function message(tenantId: string, endpointId: string, eventId: string) {
-    const body = JSON.stringify({ event: 'candidate.created', data: { candidateId: eventId }, timestamp: new Date().toISOString(), tenantSlug: 't' });
+    const body = JSON.stringify({
+      event: 'candidate.created',
+      data: { candidateId: eventId },
+      timestamp: new Date().toISOString(),
+      tenantSlug: 't',
+    });
     return JSON.stringify({ v: 1, eventId, eventType: 'candidate.created', tenantId, endpointId, body });
   }
 
@@ -116,13 +126,15 @@ describe('delivery fails inside a batch, or crashes', () => {
         if (!held.length) return next(args);
         failedOnce = true;
         const rest = puts.filter((p) => !isIt(p));
-        const out = (rest.length ? await next({ ...args, input: { ...input, RequestItems: { [table]: rest } } } as typeof args) : { output: {} }) as { output: { UnprocessedItems?: Record<string, Put[]> } };
+        const out = (
+          rest.length ? await next({ ...args, input: { ...input, RequestItems: { [table]: rest } } } as typeof args) : { output: {} }
+        ) as { output: { UnprocessedItems?: Record<string, Put[]> } };
         out.output.UnprocessedItems = { [table]: [...(out.output.UnprocessedItems?.[table] ?? []), ...held] };
         return out as never;
       },
       { step: 'initialize', name },
     );
-    let res;
+    let res: Awaited<ReturnType<typeof handler>>;
     try {
       res = await handler(event, lambdaContext('webhook-delivery'));
     } finally {
@@ -131,7 +143,10 @@ describe('delivery fails inside a batch, or crashes', () => {
     expect(failedOnce).toBe(true);
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
     // SQS hands the unreported message back; this time it goes through, under the same id.
-    const again = await handler({ Records: [{ ...event.Records[1]!, attributes: { ...event.Records[1]!.attributes, ApproximateReceiveCount: '2' } }] }, lambdaContext('webhook-delivery'));
+    const again = await handler(
+      { Records: [{ ...event.Records[1]!, attributes: { ...event.Records[1]!.attributes, ApproximateReceiveCount: '2' } }] },
+      lambdaContext('webhook-delivery'),
+    );
     expect(again.batchItemFailures).toEqual([]);
     const ids = hits.filter((h) => h.path === '/batch').map((h) => h.id);
     expect(ids.filter((id) => id === 'evt_batch_2')).toHaveLength(2); // at least once: sent, then sent again
@@ -146,13 +161,19 @@ describe('delivery fails inside a batch, or crashes', () => {
     const queues = await startQueues({ maxReceiveCount: 10, visibilityTimeoutS: 1 });
     try {
       for (const id of ['evt_crash_1', 'evt_crash_2']) {
-        await queues.client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: await message(tenant.id, endpoint.id, id) }));
+        await queues.client.send(
+          new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: await message(tenant.id, endpoint.id, id) }),
+        );
       }
       let crashes = 0;
-      const poller = startQueuePoller(queues, async (e, ctx) => {
-        if (crashes++ === 0) throw new Error('out of memory');
-        return handler(e, ctx);
-      }, { concurrency: 1 });
+      const poller = startQueuePoller(
+        queues,
+        async (e, ctx) => {
+          if (crashes++ === 0) throw new Error('out of memory');
+          return handler(e, ctx);
+        },
+        { concurrency: 1 },
+      );
       try {
         await until(() => ['evt_crash_1', 'evt_crash_2'].every((id) => hits.some((h) => h.id === id && h.path === '/crash')));
       } finally {

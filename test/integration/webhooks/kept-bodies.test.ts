@@ -36,7 +36,9 @@ async function workspaceWith(paths: string[]) {
   const { generateSecret } = await import('../../../lib/webhooks/sign');
   const endpoints = [];
   for (const p of paths) {
-    endpoints.push(await putEndpoint(tenant.id, { url: `${url}${p}`, secret: generateSecret(), events: ['candidate.created'], description: null }));
+    endpoints.push(
+      await putEndpoint(tenant.id, { url: `${url}${p}`, secret: generateSecret(), events: ['candidate.created'], description: null }),
+    );
   }
   return { tenant, endpoints };
 }
@@ -65,7 +67,9 @@ async function watch<T>(run: () => Promise<T>, unprocessed: (item: Put['PutReque
       const held = puts.filter((p) => unprocessed(p.PutRequest.Item));
       if (!held.length) return next(args);
       const rest = puts.filter((p) => !held.includes(p));
-      const out = (rest.length ? await next({ ...args, input: { ...input, RequestItems: { [table]: rest } } } as typeof args) : { output: {} }) as {
+      const out = (
+        rest.length ? await next({ ...args, input: { ...input, RequestItems: { [table]: rest } } } as typeof args) : { output: {} }
+      ) as {
         output: { UnprocessedItems?: Record<string, Put[]> };
       };
       out.output.UnprocessedItems = { [table]: [...(out.output.UnprocessedItems?.[table] ?? []), ...held] };
@@ -159,12 +163,25 @@ describe('the delivery', () => {
       eventType: 'candidate.created',
       tenantId: tenant.id,
       endpointId: endpoints[0]!.id,
-      body: JSON.stringify({ event: 'candidate.created', data: { candidateId: eventId }, timestamp: new Date().toISOString(), tenantSlug: 't' }),
+      body: JSON.stringify({
+        event: 'candidate.created',
+        data: { candidateId: eventId },
+        timestamp: new Date().toISOString(),
+        tenantSlug: 't',
+      }),
       ...extra,
     });
     const { chunks: out, restore } = captureOutput({ echo: true, stderr: false });
     const { result, log } = await watch(() =>
-      handler({ Records: [deliveryRecord(0, JSON.stringify(message('evt_kept_by_fanout', { kept: true }))), deliveryRecord(1, JSON.stringify(message('evt_queued_before', {})))] }, lambdaContext('webhook-delivery')),
+      handler(
+        {
+          Records: [
+            deliveryRecord(0, JSON.stringify(message('evt_kept_by_fanout', { kept: true }))),
+            deliveryRecord(1, JSON.stringify(message('evt_queued_before', {}))),
+          ],
+        },
+        lambdaContext('webhook-delivery'),
+      ),
     ).finally(restore);
     expect(result.batchItemFailures).toEqual([]);
     // Only this test's events: the background delivery of the previous test's retry writes its
@@ -183,7 +200,10 @@ describe('the delivery', () => {
     expect((await getEvent(tenant.id, 'evt_queued_before'))?.event_type).toBe('candidate.created');
     expect(hits).toEqual(expect.arrayContaining(['evt_kept_by_fanout', 'evt_queued_before']));
     // The batch's delivery metrics are one EMF line, each name with one value per delivery.
-    const emf = out.flatMap((l) => l.split('\n')).filter((l) => l.includes('"DeliveriesSucceeded"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const emf = out
+      .flatMap((l) => l.split('\n'))
+      .filter((l) => l.includes('"DeliveriesSucceeded"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const line = emf.find((l) => Array.isArray(l.DeliveriesSucceeded) && l.DeliveriesSucceeded.length === 2);
     expect(line, 'one EMF line for the batch').toBeDefined();
     expect(line).toMatchObject({ DeliveriesSucceeded: [1, 1], DeliveryAttempt: [1, 1] });

@@ -162,9 +162,7 @@ describe('delivery with allowLoopback', () => {
     const r1 = await sendWebhook(`https://127.0.0.1:${s1.port}/`, body, headers, loose);
     expect(r1).toMatchObject({ status: 429, body: 'slow down', retryAfterMs: 7000 });
 
-    const s2 = await startServer((_req, res) =>
-      res.writeHead(503, { 'retry-after': new Date(Date.now() + 120_000).toUTCString() }).end(),
-    );
+    const s2 = await startServer((_req, res) => res.writeHead(503, { 'retry-after': new Date(Date.now() + 120_000).toUTCString() }).end());
     const r2 = await sendWebhook(`https://127.0.0.1:${s2.port}/`, body, headers, loose);
     expect(r2.status).toBe(503);
     expect(r2.retryAfterMs).toBeGreaterThan(115_000);

@@ -40,7 +40,13 @@ describe('route timeouts in the local gateway', () => {
     const res = await stack.call('POST', `/api/webhooks/${created.body.webhook.id}/test`, { headers: { Cookie: cookie } });
     const took = Date.now() - started;
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ success: false, status: 0, error: 'timeout', errorMessage: 'timeout after 15000 ms', responseBody: '' });
+    expect(res.body).toMatchObject({
+      success: false,
+      status: 0,
+      error: 'timeout',
+      errorMessage: 'timeout after 15000 ms',
+      responseBody: '',
+    });
     expect(took).toBeGreaterThanOrEqual(15_000);
     expect(took).toBeLessThan(20_000);
   }, 40_000);

@@ -10,7 +10,27 @@ import { GATEWAY_ERRORS } from '../../../lib/gateway-responses';
 import { API_PREFIX } from '../../../lib/routes';
 import { PROJECT_ROOT } from '../../../infra/constructs/table-function';
 import { SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
-import { authorizerFunctionId, deliveryDlqId, deliveryQueueId, functionIn, getAtts, label, methodFor, methods, ofType, pascal, PUBLIC_ROUTES, resources, ROUTES, SESSION_ROUTES, sessionAuthorizerFunctionId, sessionAuthorizerId, tableId, template, tokenAuthorizerId } from './fixture';
+import {
+  authorizerFunctionId,
+  deliveryDlqId,
+  deliveryQueueId,
+  functionIn,
+  getAtts,
+  label,
+  methodFor,
+  methods,
+  ofType,
+  pascal,
+  PUBLIC_ROUTES,
+  resources,
+  ROUTES,
+  SESSION_ROUTES,
+  sessionAuthorizerFunctionId,
+  sessionAuthorizerId,
+  tableId,
+  template,
+  tokenAuthorizerId,
+} from './fixture';
 
 describe('API routes', () => {
   it('has exactly the methods of the route table, nothing else', () => {
@@ -23,7 +43,10 @@ describe('API routes', () => {
       expect(m.Integration.Type).toBe('AWS_PROXY');
       const fn = functionIn(m.Integration.Uri);
       // Construct ids come from the handler module name (list-candidates -> ListCandidates).
-      const pascal = r.handler.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+      const pascal = r.handler
+        .split('-')
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join('');
       expect(fn.startsWith(`${pascal}Fn`), `${r.method} ${r.path} -> ${fn}`).toBe(true);
     }
   });
@@ -121,7 +144,9 @@ describe('gateway responses', () => {
   it('the 401 is the JSON error and names no Bearer scheme: token and cookie routes share it', () => {
     const r = responseOf('UNAUTHORIZED');
     expect(r.StatusCode).toBe('401');
-    expect(r.ResponseTemplates).toEqual({ 'application/json': JSON.stringify({ error: GATEWAY_ERRORS.unauthorized.error, code: 'unauthorized' }) });
+    expect(r.ResponseTemplates).toEqual({
+      'application/json': JSON.stringify({ error: GATEWAY_ERRORS.unauthorized.error, code: 'unauthorized' }),
+    });
     expect(Object.keys(r.ResponseParameters).map((k) => k.toLowerCase())).not.toContain('gatewayresponse.header.www-authenticate');
   });
 });
@@ -133,11 +158,23 @@ describe('stage', () => {
     const p = stages[0]![1].Properties;
     expect(p.StageName).toBe('prod');
     expect(p.MethodSettings).toContainEqual(
-      expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, DataTraceEnabled: false }),
+      expect.objectContaining({
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        ThrottlingRateLimit: 50,
+        ThrottlingBurstLimit: 100,
+        DataTraceEnabled: false,
+      }),
     );
     const format: string = p.AccessLogSetting.Format;
     expect(getAtts(p.AccessLogSetting.DestinationArn).every((id) => resources[id]!.Type === 'AWS::Logs::LogGroup')).toBe(true);
-    for (const field of ['$context.requestId', '$context.identity.sourceIp', '$context.httpMethod', '$context.status', '$context.responseLatency']) {
+    for (const field of [
+      '$context.requestId',
+      '$context.identity.sourceIp',
+      '$context.httpMethod',
+      '$context.status',
+      '$context.responseLatency',
+    ]) {
       expect(format).toContain(field);
     }
     expect(format).not.toMatch(/authorization|header|cookie/i);

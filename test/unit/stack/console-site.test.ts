@@ -13,7 +13,22 @@ import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } fr
 import { API_CSP, API_SECURITY_HEADERS, CONSOLE_CSP, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../../../lib/security-headers';
 import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../../infra/constructs/console-site';
 import { SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
-import { appFunctions, assetDirByKey, CONSOLE_DIR, deploymentHandlerIds, functionOf, getAtts, ofType, oneGetAtt, PIPELINE_MODULES, resources, ROUTES, statementsOf, synthTemplate, type Json } from './fixture';
+import {
+  appFunctions,
+  assetDirByKey,
+  CONSOLE_DIR,
+  deploymentHandlerIds,
+  functionOf,
+  getAtts,
+  ofType,
+  oneGetAtt,
+  PIPELINE_MODULES,
+  resources,
+  ROUTES,
+  statementsOf,
+  synthTemplate,
+  type Json,
+} from './fixture';
 
 describe('console and API on one origin', () => {
   /** Routes whose function runs lib/http.ts refuseCrossSite (cookie writes, login included). */
@@ -70,7 +85,12 @@ describe('console and API on one origin', () => {
 
   it('the bucket is private: every public access blocked, TLS enforced, S3-managed encryption, no ACLs', () => {
     const p = resources[bucketId()]!.Properties;
-    expect(p.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(p.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(p.BucketEncryption.ServerSideEncryptionConfiguration).toEqual([{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }]);
     expect(p.OwnershipControls.Rules).toEqual([{ ObjectOwnership: 'BucketOwnerEnforced' }]);
     expect(p.WebsiteConfiguration).toBeUndefined();
@@ -97,7 +117,11 @@ describe('console and API on one origin', () => {
     expect(origin.DomainName).toEqual({ 'Fn::GetAtt': [bucketId(), 'RegionalDomainName'] });
     expect(origin.S3OriginConfig.OriginAccessIdentity).toBe('');
     const oac = resources[oneGetAtt(origin.OriginAccessControlId, 'AWS::CloudFront::OriginAccessControl')]!.Properties;
-    expect(oac.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    expect(oac.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
     expect(ofType('AWS::CloudFront::CloudFrontOriginAccessIdentity')).toEqual([]);
   });
 
@@ -118,7 +142,8 @@ describe('console and API on one origin', () => {
   it('the rewrite function gives client-side routes the page and leaves files alone', () => {
     const code = viewerRequestCode(config().DefaultCacheBehavior);
     const uriFor = (uri: string) => runFunction(code, viewerEvent(uri)).uri;
-    for (const route of ['/settings/tokens', '/', '/webhooks', '/webhooks/wh_123/deliveries', '/members/']) expect(uriFor(route), route).toBe('/index.html');
+    for (const route of ['/settings/tokens', '/', '/webhooks', '/webhooks/wh_123/deliveries', '/members/'])
+      expect(uriFor(route), route).toBe('/index.html');
     for (const file of ['/assets/a.js', '/assets/index-abc123.css', '/favicon.svg', '/index.html']) expect(uriFor(file), file).toBe(file);
   });
 
@@ -157,7 +182,10 @@ describe('console and API on one origin', () => {
     expect(out.headers.host).toEqual({ value: 'd111111abcdef8.cloudfront.net' });
     // A repeated header (CloudFront's multiValue) is replaced as a whole.
     const repeated = viewerEvent('/api/tokens');
-    repeated.request.headers[VIEWER_ADDRESS_HEADER] = { value: '198.51.100.1', multiValue: [{ value: '198.51.100.1' }, { value: '198.51.100.2' }] } as Json;
+    repeated.request.headers[VIEWER_ADDRESS_HEADER] = {
+      value: '198.51.100.1',
+      multiValue: [{ value: '198.51.100.1' }, { value: '198.51.100.2' }],
+    } as Json;
     expect(runFunction(code, repeated).headers[VIEWER_ADDRESS_HEADER]).toEqual({ value: '203.0.113.7' });
   });
 
@@ -165,7 +193,10 @@ describe('console and API on one origin', () => {
     vi.stubEnv('TABLE_NAME', 'stack-test');
     const edge = await import('../../../lib/edge');
     vi.unstubAllEnvs();
-    const forwarded = runFunction(viewerRequestCode(apiBehavior()), viewerEvent('/api/session', { [VIEWER_ADDRESS_HEADER]: '198.51.100.66' }));
+    const forwarded = runFunction(
+      viewerRequestCode(apiBehavior()),
+      viewerEvent('/api/session', { [VIEWER_ADDRESS_HEADER]: '198.51.100.66' }),
+    );
     // What API Gateway hands the function: CloudFront's headers with its own Host, and the edge's IP.
     const headers = Object.fromEntries(Object.entries<Json>(forwarded.headers).map(([k, v]) => [k, v.value as string]));
     const event = (extra: Record<string, string>) => ({
@@ -204,7 +235,12 @@ describe('console and API on one origin', () => {
     const tokenOnly = ROUTES.filter((r) => r.auth === 'token' && !ORIGIN_CHECKED.some((w) => w.handler === r.handler));
     expect(readOnly.length).toBeGreaterThan(0);
     expect(tokenOnly.length).toBeGreaterThan(0);
-    for (const module of [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE, ...PIPELINE_MODULES, ...[...readOnly, ...tokenOnly].map((r) => r.handler)]) {
+    for (const module of [
+      TOKEN_AUTHORIZER_MODULE,
+      SESSION_AUTHORIZER_MODULE,
+      ...PIPELINE_MODULES,
+      ...[...readOnly, ...tokenOnly].map((r) => r.handler),
+    ]) {
       expect(expected, module).not.toContain(functionOf(module));
     }
     // And no function reads the removed SITE_ORIGINS any more.
@@ -226,7 +262,13 @@ describe('console and API on one origin', () => {
       const policy = policyOf(behavior);
       expect(Object.keys(policy).sort()).toEqual(['Comment', 'Name', 'SecurityHeadersConfig']);
       const h = policy.SecurityHeadersConfig;
-      expect(Object.keys(h).sort()).toEqual(['ContentSecurityPolicy', 'ContentTypeOptions', 'FrameOptions', 'ReferrerPolicy', 'StrictTransportSecurity']);
+      expect(Object.keys(h).sort()).toEqual([
+        'ContentSecurityPolicy',
+        'ContentTypeOptions',
+        'FrameOptions',
+        'ReferrerPolicy',
+        'StrictTransportSecurity',
+      ]);
       expect(h.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: csp, Override: true });
       expect(headers['Content-Security-Policy']).toBe(csp);
       expect(h.ContentTypeOptions).toEqual({ Override: true });

@@ -31,17 +31,34 @@ export const ROUTES: readonly Route[] = routes;
 export const label = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
 export const PUBLIC_ROUTES = ROUTES.filter((r) => r.auth === 'none');
 export const SESSION_ROUTES = ROUTES.filter((r) => r.auth === 'session');
-export const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+export const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
 /** What lib/store reads with: GetCommand and QueryCommand (queryAll), nothing else. */
 export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 /** What a write route may do besides reading; ConditionCheckItem for users.ts createUser's transaction. */
 export const ROUTE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
 /** Never granted to any function: bulk writes and table-wide reads or changes. */
-export const FORBIDDEN_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:Scan', 'dynamodb:DeleteTable', 'dynamodb:UpdateTable', 'dynamodb:*', '*'];
+export const FORBIDDEN_ACTIONS = [
+  'dynamodb:BatchWriteItem',
+  'dynamodb:Scan',
+  'dynamodb:DeleteTable',
+  'dynamodb:UpdateTable',
+  'dynamodb:*',
+  '*',
+];
 /** Granted by CDK's grantReadData but called by no function (dev's DescribeTable runs outside Lambda). */
 export const UNUSED_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dynamodb:TransactGetItems'];
 /** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
-export const pascal = (module: string) => module.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+export const pascal = (module: string) =>
+  module
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 /** The webhook pipeline and the stuck index's re-index: functions behind no route. */
 export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE];
 /** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
@@ -136,11 +153,11 @@ export const isLogsOrTraces = (st: Json) => [st.Action].flat().every((a: string)
 /** What a function may do to data: every statement but its logs and traces. */
 export const statementsOf = (fnId: string): Json[] => allStatementsOf(fnId).filter((st) => !isLogsOrTraces(st));
 
-export const actionsOf = (fnId: string): string[] =>
-  statementsOf(fnId).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+export const actionsOf = (fnId: string): string[] => statementsOf(fnId).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 /** The distinct DynamoDB actions of a function, sorted. */
 export const dynamoActionsOf = (fnId: string): string[] => [...new Set(actionsOf(fnId).filter((a) => a.startsWith('dynamodb:')))].sort();
-export const dynamoStatements = (fnId: string) => statementsOf(fnId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+export const dynamoStatements = (fnId: string) =>
+  statementsOf(fnId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
 
 export const tableId = () => {
   const tables = ofType('AWS::DynamoDB::Table');
@@ -192,7 +209,8 @@ export const deliveryQueueId = () => oneGetAtt(mappingOf(functionOf(DELIVERY_MOD
 export const deliveryDlqId = () => oneGetAtt(resources[deliveryQueueId()]!.Properties.RedrivePolicy.deadLetterTargetArn, 'AWS::SQS::Queue');
 export const streamFailureQueueId = () =>
   oneGetAtt(mappingOf(functionOf(FANOUT_MODULE)).DestinationConfig.OnFailure.Destination, 'AWS::SQS::Queue');
-export const streamFailureDlqId = () => oneGetAtt(resources[streamFailureQueueId()]!.Properties.RedrivePolicy.deadLetterTargetArn, 'AWS::SQS::Queue');
+export const streamFailureDlqId = () =>
+  oneGetAtt(resources[streamFailureQueueId()]!.Properties.RedrivePolicy.deadLetterTargetArn, 'AWS::SQS::Queue');
 
 /** Statements of a function that name a given resource. */
 export const statementsOn = (fnId: string, targetId: string) => statementsOf(fnId).filter((s) => getAtts(s.Resource).includes(targetId));
@@ -212,7 +230,11 @@ export const builtKeys = () =>
     .map(([name, build]) => [name, (build as (...a: string[]) => unknown)('tenant-1', 'id-2', 'id-3')] as const)
     .filter((entry): entry is readonly [string, { PK: string; SK: string }] => typeof (entry[1] as Json)?.PK === 'string');
 /** Names of the key builders whose partition key a LeadingKeys pattern admits. */
-export const admittedBy = (pattern: string) => builtKeys().filter(([, key]) => iamLike(pattern).test(key.PK)).map(([name]) => name).sort();
+export const admittedBy = (pattern: string) =>
+  builtKeys()
+    .filter(([, key]) => iamLike(pattern).test(key.PK))
+    .map(([name]) => name)
+    .sort();
 
 // ---------- tests ----------
 

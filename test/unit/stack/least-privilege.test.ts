@@ -8,7 +8,38 @@ import { keys } from '../../../lib/store/table';
 import { AUTHORIZER_WRITABLE, TABLE_ACTIONS } from '../../../infra/constructs/table-function';
 import { FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
-import { actionsOf, actionsOn, admittedBy, appFunctions, authorizerFunctionId, builtKeys, deliveryDlqId, deliveryQueueId, dynamoActionsOf, dynamoStatements, FORBIDDEN_ACTIONS, functionIn, functionOf, getAtts, iamLike, label, methodFor, ofType, READ_ACTIONS, resources, roleOf, ROUTE_WRITE_ACTIONS, ROUTES, sessionAuthorizerFunctionId, statementsOf, streamFailureDlqId, streamFailureQueueId, tableId, UNUSED_ACTIONS, WRITE_ACTIONS } from './fixture';
+import {
+  actionsOf,
+  actionsOn,
+  admittedBy,
+  appFunctions,
+  authorizerFunctionId,
+  builtKeys,
+  deliveryDlqId,
+  deliveryQueueId,
+  dynamoActionsOf,
+  dynamoStatements,
+  FORBIDDEN_ACTIONS,
+  functionIn,
+  functionOf,
+  getAtts,
+  iamLike,
+  label,
+  methodFor,
+  ofType,
+  READ_ACTIONS,
+  resources,
+  roleOf,
+  ROUTE_WRITE_ACTIONS,
+  ROUTES,
+  sessionAuthorizerFunctionId,
+  statementsOf,
+  streamFailureDlqId,
+  streamFailureQueueId,
+  tableId,
+  UNUSED_ACTIONS,
+  WRITE_ACTIONS,
+} from './fixture';
 
 describe('least privilege', () => {
   it('read routes may GetItem and Query (table and indexes), nothing else', () => {
@@ -20,7 +51,10 @@ describe('least privilege', () => {
       const actions = actionsOf(fn);
       expect(dynamoActionsOf(fn), label(r)).toEqual([...READ_ACTIONS].sort());
       for (const a of WRITE_ACTIONS) expect(actions, label(r)).not.toContain(a);
-      expect(actions.some((a) => a === '*' || a === 'dynamodb:*'), label(r)).toBe(false);
+      expect(
+        actions.some((a) => a === '*' || a === 'dynamodb:*'),
+        label(r),
+      ).toBe(false);
       // Query needs the indexes (stage and requisition listings), so this grant does name them.
       const resourcesOf = dynamoStatements(fn).flatMap((st) => [st.Resource].flat());
       expect(resourcesOf, label(r)).toContainEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
@@ -40,7 +74,8 @@ describe('least privilege', () => {
       for (const a of FORBIDDEN_ACTIONS) expect(actions, label(r)).not.toContain(a);
       // Routes that queue deliveries also hold SQS rights, pinned by the next test; the token
       // routes' API Gateway rights (API keys) are pinned by test/unit/rate-limits.test.ts.
-      for (const a of actions.filter((x) => !x.startsWith('sqs:') && !x.startsWith('apigateway:'))) expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
+      for (const a of actions.filter((x) => !x.startsWith('sqs:') && !x.startsWith('apigateway:')))
+        expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
     }
   });
 
@@ -66,7 +101,10 @@ describe('least privilege', () => {
     const table = tableId();
     for (const r of noneRoutes) {
       const fn = functionIn(methodFor(r).Integration.Uri);
-      expect(actionsOf(fn).filter((a) => a.startsWith('dynamodb:') || a === '*'), label(r)).toEqual([]);
+      expect(
+        actionsOf(fn).filter((a) => a.startsWith('dynamodb:') || a === '*'),
+        label(r),
+      ).toEqual([]);
       for (const st of statementsOf(fn)) expect(getAtts(st), label(r)).not.toContain(table);
     }
   });
@@ -126,10 +164,14 @@ describe('least privilege', () => {
     expect(like(token!.get[0]!).test(keys.token(digest).PK)).toBe(true);
     // The listing item touchToken updates lives in the tenant partition; so does every other
     // tenant record, which the dynamodb:Attributes condition keeps to the usage timestamps.
-    const inTenant = builtKeys().filter(([, key]) => key.PK.startsWith(keys.tenantPartition('tenant-1'))).map(([name]) => name).sort();
+    const inTenant = builtKeys()
+      .filter(([, key]) => key.PK.startsWith(keys.tenantPartition('tenant-1')))
+      .map(([name]) => name)
+      .sort();
     expect(inTenant).toContain('tenantToken');
     expect(token!.update.flatMap(admittedBy)).toEqual(inTenant);
-    for (const name of ['token', 'session', 'slug', 'email', 'loginFailures']) expect(token!.update.flatMap(admittedBy)).not.toContain(name);
+    for (const name of ['token', 'session', 'slug', 'email', 'loginFailures'])
+      expect(token!.update.flatMap(admittedBy)).not.toContain(name);
     // Sessions only, both to read and to slide.
     expect(session!.get.flatMap(admittedBy)).toEqual(['session']);
     expect(session!.update.flatMap(admittedBy)).toEqual(['session']);
@@ -149,7 +191,10 @@ describe('least privilege', () => {
           // ListStreams has no resource-level permission; the stream event source needs it.
           expect(targets, id).toEqual(['*']);
           expect(actions, id).toEqual(['dynamodb:ListStreams']);
-          expect([functionOf(FANOUT_MODULE), functionOf(STUCK_REINDEX_MODULE)], 'only the fan-out and the stuck re-index read the stream').toContain(id);
+          expect(
+            [functionOf(FANOUT_MODULE), functionOf(STUCK_REINDEX_MODULE)],
+            'only the fan-out and the stuck re-index read the stream',
+          ).toContain(id);
           continue;
         }
         // The token functions' API keys in the usage plan: pinned by test/unit/rate-limits.test.ts.

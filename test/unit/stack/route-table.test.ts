@@ -6,7 +6,21 @@
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX, type Route } from '../../../lib/routes';
 import { API_INTEGRATION_TIMEOUT_S, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
-import { appFunctions, authorizerOfType, extraFunctionCount, functionOf, label, methods, ofType, pascal, PIPELINE_MODULES, PUBLIC_ROUTES, ROUTES, SESSION_ROUTES, synthTemplate } from './fixture';
+import {
+  appFunctions,
+  authorizerOfType,
+  extraFunctionCount,
+  functionOf,
+  label,
+  methods,
+  ofType,
+  pascal,
+  PIPELINE_MODULES,
+  PUBLIC_ROUTES,
+  ROUTES,
+  SESSION_ROUTES,
+  synthTemplate,
+} from './fixture';
 
 describe('route table drives the stack', () => {
   const synthWithout = (table: readonly Route[]) => synthTemplate({ routes: table });
@@ -39,7 +53,11 @@ describe('route table drives the stack', () => {
     const table = ROUTES.filter((r) => r.auth !== 'session');
     const res = synthWithout(table);
     expect(ofType('AWS::ApiGateway::Authorizer', res).map(([, a]) => a.Properties.Type)).toEqual(['TOKEN']);
-    expect(appFunctions(res).map(([fnId]) => fnId).filter((fnId) => fnId.startsWith(`${pascal(SESSION_AUTHORIZER_MODULE)}Fn`))).toEqual([]);
+    expect(
+      appFunctions(res)
+        .map(([fnId]) => fnId)
+        .filter((fnId) => fnId.startsWith(`${pascal(SESSION_AUTHORIZER_MODULE)}Fn`)),
+    ).toEqual([]);
     expect(appFunctions(res)).toHaveLength(new Set(table.map((r) => r.handler)).size + extraFunctionCount(table));
     expect(extraFunctionCount(table)).toBe(1 + PIPELINE_MODULES.length);
   });
@@ -74,6 +92,10 @@ describe('route table drives the stack', () => {
 
   it('the deployed stack has a REQUEST authorizer exactly when the table has a session route', () => {
     const hasSession = ROUTES.some((r) => r.auth === 'session');
-    expect(ofType('AWS::ApiGateway::Authorizer').map(([, a]) => a.Properties.Type).sort()).toEqual(hasSession ? ['REQUEST', 'TOKEN'] : ['TOKEN']);
+    expect(
+      ofType('AWS::ApiGateway::Authorizer')
+        .map(([, a]) => a.Properties.Type)
+        .sort(),
+    ).toEqual(hasSession ? ['REQUEST', 'TOKEN'] : ['TOKEN']);
   });
 });

@@ -9,10 +9,36 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TABLE_DEF } from '../../../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../../lib/webhooks/config';
-import { API_INTEGRATION_TIMEOUT_S, DEFAULT_ROUTE_TIMEOUT_S, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
+import {
+  API_INTEGRATION_TIMEOUT_S,
+  DEFAULT_ROUTE_TIMEOUT_S,
+  SESSION_AUTHORIZER_MODULE,
+  TOKEN_AUTHORIZER_MODULE,
+} from '../../../infra/constructs/route-api';
 import { DELIVERY_ATTEMPTS } from '../../../infra/constructs/webhook-pipeline';
 import { UNTRACED_MODULES } from '../../../infra/constructs/table-function';
-import { actionsOf, appFunctions, assetDirByKey, authorizerCount, authorizerFunctionIds, extraFunctionCount, functionIn, functionOf, label, LOCAL_ONLY_ENV, methodFor, pascal, PIPELINE_MODULES, resources, routeFunctionIds, ROUTES, SESSION_ROUTES, tableId, template, type Json } from './fixture';
+import {
+  actionsOf,
+  appFunctions,
+  assetDirByKey,
+  authorizerCount,
+  authorizerFunctionIds,
+  extraFunctionCount,
+  functionIn,
+  functionOf,
+  label,
+  LOCAL_ONLY_ENV,
+  methodFor,
+  pascal,
+  PIPELINE_MODULES,
+  resources,
+  routeFunctionIds,
+  ROUTES,
+  SESSION_ROUTES,
+  tableId,
+  template,
+  type Json,
+} from './fixture';
 
 describe('table', () => {
   it('is derived from TABLE_DEF: keys, string attributes, both GSIs with projection ALL', () => {

@@ -12,9 +12,38 @@ import { describe, expect, it } from 'vitest';
 import { keys, WEBHOOK_PARTITION_SUFFIX } from '../../../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE, MAX_RETRY_AFTER_S, maxAttempts, retryDelayS } from '../../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../../lib/webhooks/events';
-import { DELIVERY_ATTEMPTS, DELIVERY_BATCHING_WINDOW, DELIVERY_MODULE, DELIVERY_TIMEOUT, FANOUT_MODULE, STREAM_FAILURE_MAX_RECEIVES } from '../../../infra/constructs/webhook-pipeline';
+import {
+  DELIVERY_ATTEMPTS,
+  DELIVERY_BATCHING_WINDOW,
+  DELIVERY_MODULE,
+  DELIVERY_TIMEOUT,
+  FANOUT_MODULE,
+  STREAM_FAILURE_MAX_RECEIVES,
+} from '../../../infra/constructs/webhook-pipeline';
 import { TalentPipelineStack } from '../../../infra/stack';
-import { actionsOf, actionsOn, admittedBy, builtKeys, CONSOLE_DIR, deliveryDlqId, deliveryQueueId, dynamoStatements, FORBIDDEN_ACTIONS, functionOf, getAtts, iamLike, mappingOf, ofType, resources, streamFailureDlqId, streamFailureQueueId, tableId, UNUSED_ACTIONS, type Json, type CfnResource } from './fixture';
+import {
+  actionsOf,
+  actionsOn,
+  admittedBy,
+  builtKeys,
+  CONSOLE_DIR,
+  deliveryDlqId,
+  deliveryQueueId,
+  dynamoStatements,
+  FORBIDDEN_ACTIONS,
+  functionOf,
+  getAtts,
+  iamLike,
+  mappingOf,
+  ofType,
+  resources,
+  streamFailureDlqId,
+  streamFailureQueueId,
+  tableId,
+  UNUSED_ACTIONS,
+  type Json,
+  type CfnResource,
+} from './fixture';
 
 describe('webhook pipeline', () => {
   const fanoutId = () => functionOf(FANOUT_MODULE);
@@ -83,8 +112,9 @@ describe('webhook pipeline', () => {
 
   it('the delivery queue keeps a message through the longest retry schedule', () => {
     // Every delay at its largest: +20% jitter, or a receiver's Retry-After at the cap, at most 12 h.
-    const delays = Array.from({ length: maxAttempts() - 1 }, (_, i) =>
-      retryDelayS(i + 1, DEFAULT_RETRY_SCHEDULE_S, MAX_RETRY_AFTER_S * 1000, () => 1)!,
+    const delays = Array.from(
+      { length: maxAttempts() - 1 },
+      (_, i) => retryDelayS(i + 1, DEFAULT_RETRY_SCHEDULE_S, MAX_RETRY_AFTER_S * 1000, () => 1)!,
     );
     const longest = delays.reduce((a, b) => a + b, 0) + maxAttempts() * DELIVERY_TIMEOUT.toSeconds();
     // Without it the queue's 4-day default would decide silently.
@@ -132,7 +162,14 @@ describe('webhook pipeline', () => {
     const actions = actionsOf(fn);
     expect(actions).toContain('dynamodb:Query'); // endpoints of a tenant
     expect(actions).toContain('dynamodb:BatchWriteItem'); // kept event bodies
-    for (const a of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Scan', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert']) {
+    for (const a of [
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:Scan',
+      'dynamodb:PartiQLUpdate',
+      'dynamodb:PartiQLInsert',
+    ]) {
       expect(actions).not.toContain(a);
     }
     const stream = ['dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
@@ -165,12 +202,20 @@ describe('webhook pipeline', () => {
       // The table only: no index, no stream.
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
       // BatchWriteItem: a delivery batch's attempt records and kept bodies, under the same condition.
-      for (const a of [st.Action].flat()) expect(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], a).toContain(a);
+      for (const a of [st.Action].flat())
+        expect(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], a).toContain(
+          a,
+        );
     }
     const actions = actionsOf(fn);
     // Query (the workspace's endpoints, a replay's scan of the log) is confined like the rest.
     expect(actions).toContain('dynamodb:Query');
-    for (const a of ['dynamodb:Scan', 'dynamodb:DeleteItem', ...UNUSED_ACTIONS, ...FORBIDDEN_ACTIONS.filter((f) => f !== 'dynamodb:BatchWriteItem')]) {
+    for (const a of [
+      'dynamodb:Scan',
+      'dynamodb:DeleteItem',
+      ...UNUSED_ACTIONS,
+      ...FORBIDDEN_ACTIONS.filter((f) => f !== 'dynamodb:BatchWriteItem'),
+    ]) {
       expect(actions).not.toContain(a);
     }
   });
@@ -188,7 +233,8 @@ describe('webhook pipeline', () => {
   it('delivery consumes and re-times messages on the delivery queue, sends to it (replay, endpoint_disabled) and to the DLQ', () => {
     const fn = deliveryId();
     const onQueue = actionsOn(fn, deliveryQueueId());
-    for (const a of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage']) expect(onQueue).toContain(a);
+    for (const a of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage'])
+      expect(onQueue).toContain(a);
     expect(actionsOn(fn, deliveryDlqId())).toContain('sqs:SendMessage');
     expect(actionsOn(fn, deliveryDlqId())).not.toContain('sqs:ReceiveMessage');
     expect(actionsOn(fn, streamFailureQueueId())).toEqual([]);

@@ -1,16 +1,7 @@
-/**
- * Webhook management endpoints (session routes under /api/webhooks) through the local gateway,
- * with the test operation delivering to a REAL local HTTPS receiver (self-signed cert from global
- * setup, trusted through NODE_EXTRA_CA_CERTS) that verifies both signatures.
- *
- * This file: POST /api/webhooks; GET /api/webhooks and /api/webhooks/{id}; PATCH and DELETE /api/webhooks/{id}; secrets.
- */
-import { once } from 'node:events';
-import https from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../../../lib/model';
 import { PASSWORD } from '../../../helpers/stack';
-import { A, a, allSecrets, as, create, hookUrl, isoMs, receiver, secrets, stack, secretChecks } from './fixture';
+import { A, allSecrets, as, create, hookUrl, isoMs, stack, secretChecks } from './fixture';
 
 describe('POST /api/webhooks', () => {
   it('creates an endpoint: 201, the secret once, all five event types by default', async () => {
@@ -198,7 +189,13 @@ describe('PATCH and DELETE /api/webhooks/{id}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
     const listed = (await A('GET', '/api/webhooks')).body.data.find((x: { id: string }) => x.id === w.id);
-    expect(listed).toMatchObject({ id: w.id, active: false, url: 'https://hooks.example.com/d', status: 'deleted', disabled_reason: 'deleted' });
+    expect(listed).toMatchObject({
+      id: w.id,
+      active: false,
+      url: 'https://hooks.example.com/d',
+      status: 'deleted',
+      disabled_reason: 'deleted',
+    });
     const one = await A('GET', `/api/webhooks/${w.id}`);
     expect(one.status).toBe(200);
     expect(one.body.webhook).toMatchObject({ id: w.id, active: false });

@@ -6,10 +6,9 @@
  * This file: POST /api/webhooks/{id}/test; isolation and access; limits; secrets.
  */
 import { createHmac } from 'node:crypto';
-import https from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../../../helpers/stack';
-import { A, B, a, allSecrets, as, b, counter, create, hookUrl, isoMs, received, receiver, secrets, stack, secretChecks } from './fixture';
+import { A, B, a, allSecrets, as, counter, create, hookUrl, isoMs, received, stack, secretChecks } from './fixture';
 
 describe('POST /api/webhooks/{id}/test', () => {
   it('sends a signed webhook.test, answers the result and records the delivery first', async () => {
@@ -89,9 +88,7 @@ describe('POST /api/webhooks/{id}/test', () => {
     }
     const { deliveries } = (await A('GET', `/api/webhooks/${w.id}`)).body;
     expect(deliveries).toHaveLength(10);
-    expect(deliveries.map((d: any) => d.response_body)).toEqual(
-      Array.from({ length: 10 }, (_, i) => `n=${start + 12 - i}`),
-    );
+    expect(deliveries.map((d: any) => d.response_body)).toEqual(Array.from({ length: 10 }, (_, i) => `n=${start + 12 - i}`));
     const times = deliveries.map((d: any) => Date.parse(d.created_at));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
     expect(new Set(deliveries.map((d: any) => d.id)).size).toBe(10);
@@ -171,7 +168,10 @@ describe('isolation and access', () => {
     const w = await create({ url: hookUrl('/ok-csrf') });
     const n = received.length;
     const listBefore = (await A('GET', '/api/webhooks')).body.data.length;
-    for (const headers of [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }] as Record<string, string>[]) {
+    for (const headers of [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }] as Record<
+      string,
+      string
+    >[]) {
       for (const [method, path, body] of [
         ['POST', '/api/webhooks', { url: 'https://evil.example/hook' }],
         ['PATCH', `/api/webhooks/${w.id}`, { url: 'https://evil.example/hook' }],

@@ -38,7 +38,21 @@ describe('GET /api/webhooks/{id}/deliveries', () => {
     expect([...times].sort((x, y) => y - x)).toEqual(times);
     for (const d of seen) {
       expect(Object.keys(d).sort()).toEqual(
-        ['attempt', 'created_at', 'dead_lettered', 'duration_ms', 'error', 'error_category', 'event_id', 'event_type', 'id', 'next_attempt_at', 'response_body', 'response_status', 'success'].sort(),
+        [
+          'attempt',
+          'created_at',
+          'dead_lettered',
+          'duration_ms',
+          'error',
+          'error_category',
+          'event_id',
+          'event_type',
+          'id',
+          'next_attempt_at',
+          'response_body',
+          'response_status',
+          'success',
+        ].sort(),
       );
       expect(d.error_category).toBe(d.success ? null : 'http_status');
     }
@@ -54,7 +68,10 @@ describe('GET /api/webhooks/{id}/deliveries', () => {
     expect(rest.data.every((d: any) => d.success)).toBe(true);
     expect(new Set([...succeeded.data, ...rest.data].map((d: any) => d.id)).size).toBe(4);
     expect((await A('GET', `/api/webhooks/${ok.id}/deliveries?event_type=webhook.test`)).body.data).toHaveLength(7);
-    expect((await A('GET', `/api/webhooks/${ok.id}/deliveries?event_type=candidate.created`)).body).toEqual({ data: [], next_cursor: null });
+    expect((await A('GET', `/api/webhooks/${ok.id}/deliveries?event_type=candidate.created`)).body).toEqual({
+      data: [],
+      next_cursor: null,
+    });
     // The detail keeps the spec's last 10, now with the category too.
     expect((await A('GET', `/api/webhooks/${ok.id}`)).body.deliveries[0].id).toBe(seen[0].id);
   });

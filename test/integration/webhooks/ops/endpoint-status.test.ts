@@ -36,7 +36,9 @@ describe('deleted and disabled', () => {
     expect(back.status).toBe(409);
     expect(back.body.error).toMatch(/deleted/);
     expect((await C('POST', `/api/webhooks/${gone.id}/rotate-secret`, { body: {} })).status).toBe(409);
-    expect((await C('POST', `/api/webhooks/${off.id}/replay`, { body: { since: new Date(Date.now() - 3600_000).toISOString() } })).status).toBe(409);
+    expect(
+      (await C('POST', `/api/webhooks/${off.id}/replay`, { body: { since: new Date(Date.now() - 3600_000).toISOString() } })).status,
+    ).toBe(409);
     expect((await C('PATCH', `/api/webhooks/${off.id}`, { body: { active: true } })).body.webhook.active).toBe(true);
   });
 });
@@ -55,7 +57,11 @@ describe('an endpoint disabled by the service', () => {
     const got = await until('endpoint_disabled event', async () => at('/watcher').length > 0 && at('/watcher'));
     expect(got).toHaveLength(1);
     const env = JSON.parse(got[0]!.body);
-    expect(env).toMatchObject({ event: 'webhook.endpoint_disabled', tenantSlug: c.slug, data: { webhookId: gone.id, reason: 'receiver answered 410 Gone' } });
+    expect(env).toMatchObject({
+      event: 'webhook.endpoint_disabled',
+      tenantSlug: c.slug,
+      data: { webhookId: gone.id, reason: 'receiver answered 410 Gone' },
+    });
     expect(got[0]!.headers['x-service-event']).toBe('webhook.endpoint_disabled');
     expect(verifiesWith(watcher.secret, got[0]!)).toEqual([true, true]);
     expect(at('/idle')).toHaveLength(0);

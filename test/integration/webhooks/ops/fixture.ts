@@ -92,8 +92,10 @@ afterAll(async () => {
 });
 
 export type CallOpts = { body?: unknown; headers?: Record<string, string> };
-export const as = (cookie: string) => (method: string, path: string, opts: CallOpts = {}) =>
-  stack.call(method, path, { ...opts, headers: { Cookie: cookie, ...opts.headers } });
+export const as =
+  (cookie: string) =>
+  (method: string, path: string, opts: CallOpts = {}) =>
+    stack.call(method, path, { ...opts, headers: { Cookie: cookie, ...opts.headers } });
 export const A = (method: string, path: string, opts?: CallOpts) => as(cookieA)(method, path, opts);
 export const B = (method: string, path: string, opts?: CallOpts) => as(cookieB)(method, path, opts);
 export const M = (method: string, path: string, opts?: CallOpts) => as(cookieMember)(method, path, opts);

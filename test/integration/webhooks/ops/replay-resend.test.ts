@@ -7,7 +7,24 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../../../helpers/stack';
-import { A, as, at, B, create, createCandidate, hookUrl, M, receiverDown, receiverUp, secretChecks, setSlowMs, sleep, stack, until, verifiesWith } from './fixture';
+import {
+  A,
+  as,
+  at,
+  B,
+  create,
+  createCandidate,
+  hookUrl,
+  M,
+  receiverDown,
+  receiverUp,
+  secretChecks,
+  setSlowMs,
+  sleep,
+  stack,
+  until,
+  verifiesWith,
+} from './fixture';
 
 describe('receiver down -> replay since T -> resend', () => {
   it('delivers each missed event exactly once with its original webhook-id; resend verifies', async () => {
@@ -100,7 +117,12 @@ describe('receiver down -> replay since T -> resend', () => {
     const unknown = await A('POST', `/api/webhooks/${w.id}/resend`, { body: { event_id: `evt_${'0'.repeat(32)}` } });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: 'event not found', code: 'not_found', field: 'event_id' });
-    for (const body of [{}, { since: 'yesterday' }, { since: new Date(Date.now() - 15 * 86_400_000).toISOString() }, { since: new Date(Date.now() + 60_000).toISOString() }]) {
+    for (const body of [
+      {},
+      { since: 'yesterday' },
+      { since: new Date(Date.now() - 15 * 86_400_000).toISOString() },
+      { since: new Date(Date.now() + 60_000).toISOString() },
+    ]) {
       const res = await A('POST', `/api/webhooks/${w.id}/replay`, { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toMatch(/since/);

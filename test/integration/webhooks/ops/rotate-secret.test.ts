@@ -14,7 +14,10 @@ describe('POST /api/webhooks/{id}/rotate-secret', () => {
     expect(res.status, res.text).toBe(200);
     const { secret, previous_secret_expires_at } = res.body.webhook;
     allSecrets.push(secret);
-    expect(res.body).toEqual({ success: true, webhook: { id: w.id, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expect.any(String) } });
+    expect(res.body).toEqual({
+      success: true,
+      webhook: { id: w.id, secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expect.any(String) },
+    });
     expect(secret).not.toBe(old);
     expect(Date.parse(previous_secret_expires_at) - Date.now()).toBeGreaterThan(1_000);
     // The secret is shown only here.

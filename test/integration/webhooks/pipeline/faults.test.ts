@@ -5,7 +5,20 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inDlq, isoMs, MAX_ATTEMPTS, signatureChecks, signatureFailures, startReceiver, TIMEOUT_MS, until, workspace, type Hit, type Receiver, type Workspace } from './fixture';
+import {
+  inDlq,
+  isoMs,
+  MAX_ATTEMPTS,
+  signatureChecks,
+  signatureFailures,
+  startReceiver,
+  TIMEOUT_MS,
+  until,
+  workspace,
+  type Hit,
+  type Receiver,
+  type Workspace,
+} from './fixture';
 
 describe('retries, dead letters, 410 and Retry-After', () => {
   // Fault receivers answer with Connection: close so every attempt is a fresh connection (a reset
@@ -83,7 +96,11 @@ describe('retries, dead letters, 410 and Retry-After', () => {
   it('a failing receiver sees the same webhook-id and body bytes on every attempt, each freshly signed', async () => {
     await until('first failures recorded', () => rx.at('/flaky').length >= 2, left());
     // The receiver sees an attempt before the delivery records its failure: wait for the record.
-    const failing = await until('a failure counted', async () => ((await flaky.detail(flakyId)).webhook.failure_count >= 1 ? true : undefined), left());
+    const failing = await until(
+      'a failure counted',
+      async () => ((await flaky.detail(flakyId)).webhook.failure_count >= 1 ? true : undefined),
+      left(),
+    );
     expect(failing).toBe(true);
     await flakySettled();
     const state = flakyState();
@@ -189,7 +206,13 @@ describe('retries, dead letters, 410 and Retry-After', () => {
     );
     expect(d.webhook.disabled_reason).toMatch(/410/);
     expect(d.deliveries).toHaveLength(1);
-    expect(d.deliveries[0]).toMatchObject({ response_status: 410, success: false, attempt: 1, dead_lettered: false, next_attempt_at: null });
+    expect(d.deliveries[0]).toMatchObject({
+      response_status: 410,
+      success: false,
+      attempt: 1,
+      dead_lettered: false,
+      next_attempt_at: null,
+    });
     expect(rx.at('/gone')).toHaveLength(1);
     // Another event: the sentinel endpoint of the same tenant gets it, the disabled one does not.
     const second = (await gone.candidate('Gone Second')).id;

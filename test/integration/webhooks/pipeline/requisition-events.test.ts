@@ -41,9 +41,18 @@ describe('requisition events', () => {
     const byType = (t: string) => hits.filter((h) => h.env.event === t).map((h) => h.env.data);
     for (const h of hits) expect(EVENT_DATA[h.env.event as keyof typeof EVENT_DATA].safeParse(h.env.data).success, h.body).toBe(true);
     expect(byType('requisition.created')).toEqual([
-      expect.objectContaining({ reqId, title: 'Data Engineer', jobType: 'contract', headcount: 1, status: 'open', actor: expect.objectContaining({ type: 'token', name: 'test' }) }),
+      expect.objectContaining({
+        reqId,
+        title: 'Data Engineer',
+        jobType: 'contract',
+        headcount: 1,
+        status: 'open',
+        actor: expect.objectContaining({ type: 'token', name: 'test' }),
+      }),
     ]);
-    expect(byType('requisition.updated')).toEqual([expect.objectContaining({ reqId, title: 'Senior Data Engineer', location: 'Remote', changed: ['title', 'location'] })]);
+    expect(byType('requisition.updated')).toEqual([
+      expect.objectContaining({ reqId, title: 'Senior Data Engineer', location: 'Remote', changed: ['title', 'location'] }),
+    ]);
     const changes = byType('requisition.status_changed').map((d) => [d.from, d.to, d.reason, d.actor.type]);
     expect(changes.sort()).toEqual(
       [
