@@ -17,10 +17,8 @@ import { metrics } from './metrics';
  * requests whose correlation id a reset would wipe.
  */
 export function lambdaHandler<E, R>(fn: (event: E, context: Context) => Promise<R>, opts: { resetKeys?: boolean } = {}) {
-  return (
-    middy<E, R, Error, Context>()
-      .use(injectLambdaContext(logger, { resetKeys: opts.resetKeys ?? false }))
-      .use(logMetrics(metrics, { captureColdStartMetric: true }))
-      .handler(fn)
-  );
+  return middy<E, R, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: opts.resetKeys ?? false }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .handler(fn);
 }

@@ -47,7 +47,8 @@ async function candidatesNamed(tenantId: string, name: string) {
 async function eventsAbout(id: string, type: string) {
   const marker = await post({ name: `Marker ${randomUUID()}` });
   expect(marker.status, marker.text).toBe(201);
-  const seen = () => events.some((e) => e.type === 'candidate.created' && (e.data as { candidateId?: string }).candidateId === marker.body.data.id);
+  const seen = () =>
+    events.some((e) => e.type === 'candidate.created' && (e.data as { candidateId?: string }).candidateId === marker.body.data.id);
   for (const deadline = Date.now() + 20_000; !seen() && Date.now() < deadline; ) await sleep(50);
   expect(seen(), 'the marker event never came through the stream').toBe(true);
   return events.filter((e) => e.type === type && (e.data as { candidateId?: string }).candidateId === id);
