@@ -24,8 +24,8 @@ const readEvent = (name: string) => JSON.parse(readFileSync(join(ROOT, 'events',
 const routeFor = (handler: string) => (routes as readonly Route[]).find((r) => r.handler === handler);
 
 /** `tsx scripts/invoke.ts <name> events/<name>.json`; also reports other DynamoDB Locals seen meanwhile. */
-async function invoke(name: string, opts: { exceptJavaPid?: number } = {}) {
-  const res = await run('scripts/invoke.ts', [name, `events/${name}.json`], dataDir, {
+async function invoke(name: string, opts: { exceptJavaPid?: number; send?: boolean } = {}) {
+  const res = await run('scripts/invoke.ts', [name, `events/${name}.json`, ...(opts.send ? ['--send'] : [])], dataDir, {
     watchJavaFor: dataDir,
     exceptPid: opts.exceptJavaPid,
   });
@@ -89,6 +89,8 @@ describe('sample events cover the functions and the route table', () => {
   });
 });
 
+/** API-token writes: the handlers whose writes become webhook events (scripts/invoke.ts refuses them while endpoints would receive them). */
+const EVENT_SOURCES: string[] = routes.filter((r) => r.auth === 'token' && r.access === 'write').map((r) => r.handler);
 const AUTHORIZERS = ['authorizer', 'session-authorizer'];
 /** Functions behind the table stream and the delivery queue, not behind a route. */
 const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
@@ -157,7 +159,9 @@ describe('npm run invoke', { timeout: 120_000 }, () => {
   describe('while npm start runs: reuses its DynamoDB Local (runtime.json)', () => {
     it.each(invokable)('%s answers its sample event', async (name) => {
       const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
-      const res = await invoke(name, { exceptJavaPid: runtime.javaPid });
+      // By the time the later API-token writes run, the create-webhook sample has given the demo
+      // workspace an active endpoint, so they take --send (the refusal itself is tested below).
+      const res = await invoke(name, { exceptJavaPid: runtime.javaPid, send: EVENT_SOURCES.includes(name) });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).toMatch(new RegExp(`^${name} answered in \\d+(\\.\\d+)? ms$`, 'm'));
       expect(res.otherJava).toEqual([]);
