@@ -13,6 +13,10 @@ export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'WARN' },
     pool: 'forks',
+    // Two test files at a time, one per core. Left to its default, vitest ran one file at a time
+    // here (the files' test time added up to the run's wall time); most files wait on DynamoDB
+    // Local or a subprocess, so a second worker fills the idle core. More than two bought nothing.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
