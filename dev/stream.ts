@@ -46,7 +46,16 @@ export interface StreamPollerOptions {
   log?: (line: string) => void;
 }
 
-export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<void> } {
+export interface StreamPoller {
+  /**
+   * Resolves once the records that were in the stream at start-up have been passed over: from
+   * then on every new write is delivered. A write made before it may be drained with the rest.
+   */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   const streams = new DynamoDBStreamsClient({
     endpoint: opts.endpoint,
     region: LOCAL_REGION,
@@ -141,6 +150,10 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
 
   /** Shards that appear after start-up are new: everything in them is delivered. */
   let started = false;
+  let markReady = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
   const loop = (async () => {
     let lastDiscovery = 0;
     while (running) {
@@ -168,6 +181,7 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
             finished.add(shardId);
           } else iterators.set(shardId, res.NextShardIterator);
         }
+        if (started && draining.size === 0) markReady();
         if (!busy) await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
       } catch (err) {
         if (!running) break;
@@ -180,9 +194,11 @@ export function startStreamPoller(opts: StreamPollerOptions): { stop(): Promise<
   })();
 
   return {
+    ready,
     stop: async () => {
       running = false;
       await loop;
+      markReady();
       streams.destroy();
     },
   };

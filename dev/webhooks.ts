@@ -52,6 +52,8 @@ export async function startWebhookPipeline(opts: {
     checkpointFile: opts.checkpointFile && `${opts.checkpointFile.replace(/\.json$/, '')}-stuck.json`,
     log: opts.log,
   });
+  // Changes made from here on become events: none is drained with the stream's old records.
+  await Promise.all([stream.ready, stuckStream.ready]);
   if (opts.pendingFile) {
     const { restorePending } = await import('./restore');
     const restored = await restorePending({

@@ -25,7 +25,7 @@ import { stageMovePut, type ActorRef } from './stage-history';
 import { reqCounterWrite } from './requisitions';
 import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged, type Thresholds } from './stuck';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
-import { $add, $remove, update } from './update';
+import { $add, $remove, patchDiff, update } from './update';
 
 export interface CandidateRecord {
   id: string;
@@ -401,14 +401,7 @@ export async function updateCandidateProfile(
   let reqSeen = patch.requisition?.item;
   for (let attempt = 1; ; attempt++) {
     if (!current) throw new NotFoundError('candidate');
-    const set: Record<string, unknown> = {};
-    const remove: string[] = [];
-    for (const f of PROFILE_FIELDS) {
-      const v = patch[f];
-      if (v === undefined || v === (current[f] ?? null)) continue;
-      if (v === null) remove.push(f);
-      else set[f] = v;
-    }
+    const { set, remove } = patchDiff(current, patch, PROFILE_FIELDS);
     const oldReq = candidateReqId(current);
     const newReq = patch.requisition === undefined ? oldReq : patch.requisition?.id;
     const reqChanges = newReq !== oldReq;

@@ -19,8 +19,9 @@ import {
   placementOutcome,
   type HireState,
 } from '../domain/requisition-rules';
-import { ddb, tableName } from './client';
+import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, oneOf, optStr, str } from './codec';
+import { patchDiff } from './update';
 import type { ActorRef } from './stage-history';
 import { counter, keys, reqStatusIndexKey, reqStatusPartition, TABLE_DEF } from './table';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
@@ -172,22 +173,11 @@ export async function getRequisitionWithHistory(
   tenantId: string,
   id: string,
 ): Promise<{ item: RequisitionItem; history: ReqStatusChange[] } | undefined> {
-  const items: Item[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.reqWithHistoryPrefix(id) },
-        ScanIndexForward: true,
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const items = await queryAll({
+    ...prefixQuery(keys.tenantPartition(tenantId), keys.reqWithHistoryPrefix(id)),
+    ScanIndexForward: true,
+    ConsistentRead: true,
+  });
   const head = items.find((i) => i.type === 'requisition');
   if (!head) return undefined;
   return { item: requisitionItem(head), history: items.filter((i) => i.type === 'requisition_status').map(statusChangeFromItem) };
@@ -267,14 +257,7 @@ export async function updateRequisitionFields(
   for (let attempt = 1; ; attempt++) {
     if (!current) throw new NotFoundError('requisition');
     if (opts.ifVersion !== undefined && reqVersion(current) !== opts.ifVersion) throw new StaleRequisitionError();
-    const set: Record<string, unknown> = {};
-    const remove: string[] = [];
-    for (const f of PATCH_FIELDS) {
-      const v = patch[f];
-      if (v === undefined || v === (current[f] ?? null)) continue;
-      if (v === null) remove.push(f);
-      else set[f] = v;
-    }
+    const { set, remove } = patchDiff(current, patch, PATCH_FIELDS);
     if (!Object.keys(set).length && !remove.length) return { item: current, changed: [] };
     const changed = [...Object.keys(set), ...remove];
     const hires = reqStageCount(current, 'placed');

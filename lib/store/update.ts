@@ -88,3 +88,23 @@ export function update(changes: Changes, condition?: Condition): UpdateParts {
     ...(Object.keys(values).length && { ExpressionAttributeValues: values }),
   };
 }
+
+/**
+ * What a PATCH body changes on an item: the fields it sets to a new value, and those it clears
+ * with null. A field left out, or given its current value, changes nothing.
+ */
+export function patchDiff<F extends string>(
+  current: Record<string, unknown>,
+  patch: Partial<Record<F, unknown>>,
+  fields: readonly F[],
+): { set: Record<string, unknown>; remove: string[] } {
+  const set: Record<string, unknown> = {};
+  const remove: string[] = [];
+  for (const f of fields) {
+    const v = patch[f];
+    if (v === undefined || v === (current[f] ?? null)) continue;
+    if (v === null) remove.push(f);
+    else set[f] = v;
+  }
+  return { set, remove };
+}

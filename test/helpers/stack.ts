@@ -178,7 +178,7 @@ export async function recordDynamoDbCommands(into: string[], when: () => boolean
 export async function collectEvents(tableName: string, endpoint: string, into: WebhookEvent[]): Promise<{ stop(): Promise<void> }> {
   const { startStreamPoller } = await import('../../dev/stream');
   const { eventsFromRecord } = await import('../../lib/webhooks/events');
-  return startStreamPoller({
+  const poller = startStreamPoller({
     endpoint,
     tableName,
     intervalMs: 50,
@@ -186,4 +186,8 @@ export async function collectEvents(tableName: string, endpoint: string, into: W
       for (const r of e.Records) into.push(...eventsFromRecord(r));
     },
   });
+  // Writes made before the poller has passed over the stream's old records would be drained
+  // with them, never collected.
+  await poller.ready;
+  return poller;
 }

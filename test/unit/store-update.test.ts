@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { $add, $ifNotExists, $increment, $remove, update } from '../../lib/store/update';
+import { $add, $ifNotExists, $increment, $remove, patchDiff, update } from '../../lib/store/update';
 
 describe('update expressions from a changes object', () => {
   it('SETs plain values, REMOVEs and ADDs through placeholders, skipping undefined', () => {
@@ -33,5 +33,18 @@ describe('update expressions from a changes object', () => {
   it('refuses no changes and a condition whose placeholders clash with generated ones', () => {
     expect(() => update({ a: undefined })).toThrow(/no changes/);
     expect(() => update({ a: 1 }, { expression: 'b = :u0', values: { ':u0': 1 } })).toThrow(/clashes/);
+  });
+});
+
+describe('patchDiff', () => {
+  it('sets new values, removes nulls, and skips what is left out or already there', () => {
+    const current = { title: 'A', location: 'Berlin', department: 'Ops' };
+    const patch = { title: 'A', location: null, department: 'Eng', job_type: undefined, headcount: 2 };
+    expect(patchDiff(current, patch, ['title', 'location', 'department', 'job_type', 'headcount'] as const)).toEqual({
+      set: { department: 'Eng', headcount: 2 },
+      remove: ['location'],
+    });
+    // A null for a field the item does not have changes nothing.
+    expect(patchDiff({}, { location: null }, ['location'] as const)).toEqual({ set: {}, remove: [] });
   });
 });
