@@ -220,8 +220,10 @@ export async function moveCandidate(
       if (!reasons) throw err;
       const lost = reasons[0];
       if (lost?.Code === 'ConditionalCheckFailed') {
-        // Someone moved it first: decide again from what they left (or deleted).
+        // Someone moved it first: decide again from what they left (or deleted). Their change
+        // may have put it on another requisition, so the one seen before no longer counts.
         current = itemSeen(lost) ?? (await getCandidate(tenantId, id));
+        reqSeen = undefined;
       } else if (reasons[1]?.Code === 'ConditionalCheckFailed') {
         // The stuck thresholds changed since this container last saw them: use the new ones.
         learnThresholds(tenantId, itemSeen(reasons[1]));

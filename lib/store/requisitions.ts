@@ -399,7 +399,9 @@ export function reqCounterWrite(
   deltas: Record<string, number>,
   opts: { mustBeOpen?: boolean; placing?: boolean; seen?: Item; at: string },
 ): { update: Item; extra: Item[]; stats: Record<string, number> } {
-  const seen = opts.seen && requisitionItem(opts.seen);
+  // Only a read of this requisition counts: a retry after the candidate changed requisition may
+  // still hold the old one's.
+  const seen = opts.seen && opts.seen.id === reqId ? requisitionItem(opts.seen) : undefined;
   if (seen && opts.mustBeOpen && seen.status !== 'open') throw new RequisitionNotOpenError(seen.status);
   const outcome = opts.placing && seen ? placementOutcome(hireStateOf(seen)) : 'counts';
   if (outcome === 'full') throw new HeadcountReachedError(reqStageCount(seen!, 'placed'), reqHeadcount(seen!)!);
