@@ -26,6 +26,9 @@ import type { ActorRef } from './stage-history';
 import { counter, keys, reqStatusIndexKey, reqStatusPartition, TABLE_DEF } from './table';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
 
+/** The index a requisition's status partition lives in (its attribute names come from TABLE_DEF). */
+const BY_STATUS = TABLE_DEF.indexes.byStageOrStatus;
+
 /** Who changed a requisition: a token, a user, or the service itself (an automatic `filled`). */
 export type ReqActor = ActorRef | { type: 'system' };
 export const SYSTEM: ReqActor = { type: 'system' };
@@ -346,17 +349,22 @@ export async function changeStatus(
               Update: {
                 TableName: tableName,
                 Key: keys.requisition(tenantId, id),
-                UpdateExpression: 'SET #status = :to, #v = :nv, updated_at = :at, GSI1PK = :gpk, GSI1SK = :gsk',
+                UpdateExpression: 'SET #status = :to, #v = :nv, updated_at = :at, #gpk = :gpk, #gsk = :gsk',
                 ConditionExpression: `attribute_exists(PK) AND #status = :from AND ${cond.expr}`,
-                ExpressionAttributeNames: { '#status': 'status', '#v': 'version' },
+                ExpressionAttributeNames: {
+                  '#status': 'status',
+                  '#v': 'version',
+                  '#gpk': BY_STATUS.partitionKey,
+                  '#gsk': BY_STATUS.sortKey,
+                },
                 ExpressionAttributeValues: {
                   ...cond.values,
                   ':to': to,
                   ':from': from,
                   ':nv': version,
                   ':at': at,
-                  ':gpk': after.GSI1PK,
-                  ':gsk': after.GSI1SK,
+                  ':gpk': after[BY_STATUS.partitionKey],
+                  ':gsk': after[BY_STATUS.sortKey],
                 },
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
@@ -432,10 +440,11 @@ export function reqCounterWrite(
         ':filled': 'filled',
         ':nv': version,
         ':at': opts.at,
-        ':gpk': reqStatusIndexKey(tenantId, 'filled', reqId).GSI1PK,
+        ':gpk': reqStatusIndexKey(tenantId, 'filled', reqId)[BY_STATUS.partitionKey],
       });
       conditions.push(cond.expr, '#placed >= #fill', '#placed < #hc');
-      sets = ' SET #status = :filled, #v = :nv, updated_at = :at, GSI1PK = :gpk';
+      names['#gpk'] = BY_STATUS.partitionKey;
+      sets = ' SET #status = :filled, #v = :nv, updated_at = :at, #gpk = :gpk';
       extra.push(statusChangePut(tenantId, seen!, version, { from: 'open', to: 'filled', reason: null, actor: SYSTEM, at: opts.at }));
       stats = { [counter.reqStatus('open')]: -1, [counter.reqStatus('filled')]: 1 };
     } else {

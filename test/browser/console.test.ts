@@ -243,6 +243,8 @@ describe('workspace console', { timeout: 90_000 }, () => {
 
     await page.getByRole('button', { name: 'Delete endpoint' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this endpoint?' });
+    // Open before axe runs: checked too early, axe saw the page without it.
+    await dialog.waitFor();
     await check('webhook delete dialog');
     await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
     await heading('Webhooks').waitFor();
