@@ -3,36 +3,13 @@
  * the fan-out really builds (lib/webhooks/events.ts): every event from a representative stream
  * record parses, strictly, with its type's envelope.
  */
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../lib/model';
 import { envelope, eventsFromRecord } from '../../lib/webhooks/events';
 import { envelopeOf, type DeliveredEventType } from '../../lib/webhooks/payloads';
+import { CAND, candidateImage, type Img, REQ, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
 
-const TENANT = '01900000-0000-7000-8000-000000000001';
-const CAND = '01900000-0000-7000-8000-0000000000c1';
-const REQ = '01900000-0000-7000-8000-0000000000a1';
-const T0 = '2025-03-01T10:00:00.000Z';
-const T1 = '2025-03-02T11:30:15.123Z';
-type Img = Record<string, unknown>;
-
-const candidate = (over: Img = {}): Img => ({
-  PK: `T#${TENANT}`,
-  SK: `CAND#${CAND}`,
-  type: 'candidate',
-  tenant_id: TENANT,
-  id: CAND,
-  name: 'Zoë Ådahl',
-  email: 'zoe@example.com',
-  stage: 'applied',
-  req_id: REQ,
-  req_title: 'Backend Engineer',
-  created_at: T0,
-  updated_at: T0,
-  stage_entered_at: T0,
-  ...over,
-});
+const candidate = candidateImage;
 const requisition = (over: Img = {}): Img => ({
   PK: `T#${TENANT}`,
   SK: `REQ#${REQ}`,
@@ -68,15 +45,7 @@ const reqStatus = (over: Img = {}): Img => ({
   actor_email: 'lee@example.com',
   ...over,
 });
-let seq = 0;
-const record = (eventName: 'INSERT' | 'MODIFY', newImage: Img, oldImage?: Img): DynamoDBRecord => ({
-  eventID: `e-${++seq}`,
-  eventName,
-  dynamodb: {
-    NewImage: marshall(newImage, { removeUndefinedValues: true }) as never,
-    ...(oldImage && { OldImage: marshall(oldImage, { removeUndefinedValues: true }) as never }),
-  },
-});
+const record = streamRecord;
 
 const RECORDS = [
   record('INSERT', candidate()),

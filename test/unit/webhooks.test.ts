@@ -21,54 +21,12 @@ import {
 import { envelope, eventsFromRecord, STREAM_FILTER_PATTERNS, type WebhookEvent } from '../../lib/webhooks/events';
 import { deliveryHeaders, generateSecret, SECRET_PREFIX } from '../../lib/webhooks/sign';
 import { verifyWebhook } from '../../lib/webhooks/verify';
+import { CAND, candidateImage, type Img, REQ, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
 
 // ---- stream record builders ---------------------------------------------------------------
 
-const TENANT = '01900000-0000-7000-8000-000000000001';
-const CAND = '01900000-0000-7000-8000-0000000000c1';
-const REQ = '01900000-0000-7000-8000-0000000000a1';
-const T0 = '2025-03-01T10:00:00.000Z';
-const T1 = '2025-03-02T11:30:15.123Z';
-
-type Img = Record<string, unknown>;
-
-function candidate(over: Img = {}): Img {
-  return {
-    PK: `T#${TENANT}`,
-    SK: `CAND#${CAND}`,
-    type: 'candidate',
-    tenant_id: TENANT,
-    id: CAND,
-    name: 'Zoë Ådahl',
-    email: 'zoe@example.com',
-    stage: 'applied',
-    req_id: REQ,
-    req_title: 'Backend Engineer',
-    created_at: T0,
-    updated_at: T0,
-    stage_entered_at: T0,
-    ...over,
-  };
-}
-
-let seq = 0;
-function record(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', newImage?: Img, oldImage?: Img, eventID?: string): DynamoDBRecord {
-  seq++;
-  return {
-    eventID: eventID ?? `stream-event-${seq}`,
-    eventName,
-    eventVersion: '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: 'us-east-1',
-    dynamodb: {
-      Keys: marshall({ PK: (newImage ?? oldImage)!.PK, SK: (newImage ?? oldImage)!.SK }) as never,
-      ...(newImage && { NewImage: marshall(newImage, { removeUndefinedValues: true }) as never }),
-      ...(oldImage && { OldImage: marshall(oldImage, { removeUndefinedValues: true }) as never }),
-      SequenceNumber: String(1000 + seq),
-      StreamViewType: 'NEW_AND_OLD_IMAGES',
-    },
-  };
-}
+const candidate = candidateImage;
+const record = streamRecord;
 
 const move = (from: string, to: string, extra: Img = {}) =>
   record('MODIFY', candidate({ stage: to, updated_at: T1, stage_entered_at: T1, ...extra }), candidate({ stage: from, ...extra }));
