@@ -423,24 +423,13 @@ if (want('6')) {
 } else skipped('Load run (30 s, 16 connections)', 'measured; no errors');
 
 if (want('7')) {
-  console.log('\n7. Workspace console, first page load (the JS index.html loads; budget 150 KB gzipped)');
+  console.log('\n7. Workspace console: first page load (the JS index.html loads; budget 150 KB gzipped) and each route chunk');
   {
     const { ensureConsoleBuilt, CONSOLE_DIST } = await import('../../console/build');
-    const { firstLoadJs, CONSOLE_JS_BUDGET_BYTES } = await import('./console-weight');
+    const { weightReport } = await import('./console-weight');
     const built = await ensureConsoleBuilt();
-    const w =
-      built.status === 'failed' ? { measured: false as const, reason: `the build failed: ${built.error}` } : firstLoadJs(CONSOLE_DIST);
-    if (!w.measured) console.log(`  not measured: ${w.reason}`);
-    else {
-      for (const f of w.files)
-        console.log(
-          `  ${f.path.padEnd(36)} ${(f.raw / 1024).toFixed(1).padStart(6)} KB  gzip ${(f.gzip / 1024).toFixed(1).padStart(5)} KB`,
-        );
-      const share = ((100 * w.gzip) / CONSOLE_JS_BUDGET_BYTES).toFixed(0);
-      console.log(
-        `  total first-load JS: gzip ${(w.gzip / 1024).toFixed(1)} KB of the ${CONSOLE_JS_BUDGET_BYTES / 1024} KB budget (${share}%)${w.gzip > CONSOLE_JS_BUDGET_BYTES ? '  OVER BUDGET' : ''}`,
-      );
-    }
+    const lines = built.status === 'failed' ? [`not measured: the build failed: ${built.error}`] : weightReport(CONSOLE_DIST);
+    for (const line of lines) console.log(`  ${line}`);
   }
 }
 
