@@ -94,11 +94,14 @@ const sampleRequestId = (handler: string) => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
 
+/** `<handler>.json`; a console twin's event is `<handler>.console.json`, as both run one handler. */
+const eventName = (r: Route) => (r.twinOf ? `${r.handler}.console` : r.handler);
+
 for (const r of routes as readonly Route[]) {
   const sample = samples[r.handler] ?? {};
   const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => sample.params?.[name] ?? name);
   const event = proxyEvent({
-    requestId: sampleRequestId(r.handler),
+    requestId: sampleRequestId(eventName(r)),
     requestTimeEpoch: SAMPLE_TIME,
     method: r.method,
     path,
@@ -122,7 +125,7 @@ for (const r of routes as readonly Route[]) {
     sourceIp: '203.0.113.10',
     authorizer: contexts[r.auth],
   });
-  writeFileSync(join(dir, `${r.handler}.json`), `${JSON.stringify(event, null, 2)}\n`);
+  writeFileSync(join(dir, `${eventName(r)}.json`), `${JSON.stringify(event, null, 2)}\n`);
 }
 writeFileSync(
   join(dir, 'authorizer.json'),

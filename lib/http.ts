@@ -14,14 +14,20 @@ import { AppError, errorBody, ForbiddenError, UnsupportedMediaTypeError, Validat
 import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
 import { emitMetric, metrics } from './metrics';
-import { routes, type RouteDef } from './routes';
+import { routes, type Route, type RouteDef } from './routes';
 import { API_SECURITY_HEADERS } from './security-headers';
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export type { SessionPrincipal, TokenPrincipal } from './domain/principal';
 
-type PrincipalOf<R> = R extends { auth: 'token' } ? TokenPrincipal : R extends { auth: 'session' } ? SessionPrincipal : undefined;
+type PrincipalOf<R> = R extends { auth: 'token'; console: true }
+  ? TokenPrincipal | SessionPrincipal
+  : R extends { auth: 'token' }
+    ? TokenPrincipal
+    : R extends { auth: 'session' }
+      ? SessionPrincipal
+      : undefined;
 
 export interface ApiRequest<R extends RouteDef> {
   principal: PrincipalOf<R>;
@@ -80,6 +86,8 @@ export const errorResponse = (
 ) => json(statusCode, errorBody(message, detail.code, detail.field, detail.allowed), headers);
 
 export { header };
+
+const routeName = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
 
 /** The route table line for a handler module. */
 export function route<H extends RouteDef['handler']>(handler: H): Extract<RouteDef, { handler: H }> {
@@ -244,13 +252,15 @@ const REASONS: Record<number, string> = {
  * `ApiRequests` metric per request, whatever the outcome. Its `after` and `onError` run last,
  * so they see the answer the error boundary made.
  */
-const requestLog = (r: RouteDef): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> => {
-  const route = `${r.method} ${r.path}`;
+const requestLog = (
+  servedBy: (event: APIGatewayProxyEvent) => Route,
+): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> => {
   const started = new WeakMap<object, number>();
   const done = (request: middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>) => {
     const id = requestIdOf(request.event);
     const res = request.response;
     if (!res) return; // unhandled: middy rethrows, and the integration fails
+    const route = routeName(servedBy(request.event));
     res.headers = { ...res.headers, 'X-Request-Id': id };
     const status = res.statusCode;
     const tenantId = request.event?.requestContext?.authorizer?.tenantId;
@@ -301,17 +311,20 @@ export function apiHandler<R extends RouteDef>(
   const idem = 'idempotent' in r && r.idempotent ? opts.idempotency : undefined;
   if ('idempotent' in r && r.idempotent && !idem)
     throw new Error(`${r.method} ${r.path} is idempotent but its handler passes no idempotency module`);
+  // A line marked `console` also serves its session twin: the event's resource says which one
+  // API Gateway (or the local gateway) matched, and so which authorizer ran.
+  const twin = 'console' in r && r.console ? routes.find((x) => x.twinOf === r.path && x.method === r.method) : undefined;
+  const servedBy = (event: APIGatewayProxyEvent): Route => (twin && event?.resource === twin.path ? twin : r);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     // resetKeys: the correlation id and tenant of one request never reach the next one's lines.
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(requestLog(r))
+    .use(requestLog(servedBy))
     .use(errorBoundary());
   if ('body' in r) chain.use(httpJsonBodyParser());
-  const cookieWrite = r.auth !== 'token' && r.method !== 'GET';
-  const routeName = `${r.method} ${r.path}`;
   return chain.handler(async (event, context) => {
-    if (cookieWrite) refuseCrossSite(event);
-    const principal = principalOf(event, r.auth);
+    const served = servedBy(event);
+    if (served.auth !== 'token' && served.method !== 'GET') refuseCrossSite(event);
+    const principal = principalOf(event, served.auth);
     if ('role' in r && (principal as SessionPrincipal).role !== r.role) {
       throw new ForbiddenError(
         `only workspace admins may ${r.summary.charAt(0).toLowerCase()}${r.summary
@@ -333,6 +346,6 @@ export function apiHandler<R extends RouteDef>(
     const key = idem?.idempotencyKeyOf(event);
     if (!idem || key === undefined) return respond();
     const tenantId = (principal as TokenPrincipal).tenantId;
-    return idem.idempotent({ tenantId, route: routeName, key, event, context }, respond);
+    return idem.idempotent({ tenantId, route: routeName(served), key, event, context }, respond);
   });
 }

@@ -36,7 +36,8 @@ const DESCRIPTIONS: Record<string, string> = {
     )}. Nothing goes back to draft; a change to the current status is a no-op (200, no event). A reason (1 to 500 characters) is required when the status becomes on_hold or closed. A move into placed that brings hires to the headcount of an open requisition sets it filled by itself (actor system). A refused change is a 409 with code invalid_transition and \`allowed\`, the statuses it may move to.`,
 };
 
-const operationId = (r: Route) => r.handler.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+/** The handler's name in camel case; a console twin adds `ForConsole`, as it shares the handler. */
+const operationId = (r: Route) => `${r.handler.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}${r.twinOf ? 'ForConsole' : ''}`;
 
 function operation(r: Route) {
   const pathSchemas = r.params ? ((schemaOf(r.params, 'input').properties ?? {}) as Record<string, JsonSchema>) : {};
@@ -136,6 +137,9 @@ function operation(r: Route) {
       description: `Requires scope \`${r.scope}\` (or \`*\`).${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}`,
     }),
     ...(r.role && { description: `Requires the workspace role \`${r.role}\`.` }),
+    ...(r.twinOf && {
+      description: `The console's twin of \`${r.method} ${r.twinOf}\`: the same handler, body and answers, with the session cookie instead of a token. Any member may call it; writes must come from the console's own origin.${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}`,
+    }),
     security: r.auth === 'token' ? [{ bearerAuth: r.scope ? [r.scope] : [] }] : r.auth === 'session' ? [{ sessionCookie: [] }] : [],
     parameters,
     ...(r.body && {

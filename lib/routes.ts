@@ -52,6 +52,14 @@ export interface Route {
   ifMatch?: boolean;
   /** Function timeout when the default 10 s is too short; below API Gateway's 29 s integration limit. */
   timeoutSeconds?: number;
+  /**
+   * Token routes only: the console reaches the same handler with the cookie session, at the same
+   * path under `/api` instead of `/api/v1` (its twin in `routes`). Any member may call the twin;
+   * the CSRF rule applies to its writes. See docs/architecture.md, "The console's routes".
+   */
+  console?: true;
+  /** On a console twin: the `/api/v1` path of the token route it mirrors. */
+  twinOf?: string;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -62,10 +70,11 @@ const IN_FLIGHT = 'a request with this Idempotency-Key is still in progress (cod
 const IDEM_CONFLICT = `Too many concurrent writes; try again; or ${IN_FLIGHT}`;
 const IDEM_MISMATCH = 'This Idempotency-Key was used with a different request (code idempotency_mismatch)';
 
-export const routes = [
+const lines = [
   {
     method: 'GET',
     path: '/api/v1/candidates',
+    console: true,
     handler: 'list-candidates',
     auth: 'token',
     scope: 'candidates:read',
@@ -78,6 +87,7 @@ export const routes = [
   {
     method: 'POST',
     path: '/api/v1/candidates',
+    console: true,
     handler: 'create-candidate',
     idempotent: true,
     auth: 'token',
@@ -92,6 +102,7 @@ export const routes = [
   {
     method: 'GET',
     path: '/api/v1/candidates/{id}',
+    console: true,
     handler: 'get-candidate',
     auth: 'token',
     scope: 'candidates:read',
@@ -104,6 +115,7 @@ export const routes = [
   {
     method: 'PATCH',
     path: '/api/v1/candidates/{id}',
+    console: true,
     handler: 'update-candidate',
     idempotent: true,
     auth: 'token',
@@ -119,6 +131,7 @@ export const routes = [
   {
     method: 'GET',
     path: '/api/v1/requisitions',
+    console: true,
     handler: 'list-requisitions',
     auth: 'token',
     scope: 'requisitions:read',
@@ -131,6 +144,7 @@ export const routes = [
   {
     method: 'POST',
     path: '/api/v1/requisitions',
+    console: true,
     handler: 'create-requisition',
     idempotent: true,
     auth: 'token',
@@ -145,6 +159,7 @@ export const routes = [
   {
     method: 'GET',
     path: '/api/v1/requisitions/{id}',
+    console: true,
     handler: 'get-requisition',
     auth: 'token',
     scope: 'requisitions:read',
@@ -158,6 +173,7 @@ export const routes = [
   {
     method: 'PATCH',
     path: '/api/v1/requisitions/{id}',
+    console: true,
     handler: 'update-requisition',
     idempotent: true,
     ifMatch: true,
@@ -179,6 +195,7 @@ export const routes = [
   {
     method: 'POST',
     path: '/api/v1/requisitions/{id}/status',
+    console: true,
     handler: 'change-requisition-status',
     idempotent: true,
     etag: true,
@@ -210,6 +227,7 @@ export const routes = [
   {
     method: 'POST',
     path: '/api/v1/pipeline',
+    console: true,
     handler: 'change-stage',
     idempotent: true,
     auth: 'token',
@@ -559,7 +577,19 @@ export const routes = [
   },
 ] as const satisfies readonly Route[];
 
-export type RouteDef = (typeof routes)[number];
+/** A route table line; the type `apiHandler` and `route()` work with. */
+export type RouteDef = (typeof lines)[number];
+
+export const CONSOLE_PREFIX = '/api';
+
+/** The session twin of a token route marked `console`: same handler, schemas and answers. */
+function consoleTwin(r: Route): Route {
+  const { scope: _scope, console: _console, ...rest } = r;
+  return { ...rest, path: `${CONSOLE_PREFIX}${r.path.slice(API_PREFIX.length)}`, auth: 'session', twinOf: r.path };
+}
+
+/** Every route the API serves: the table's lines, then the console's twins of the lines marked `console`. */
+export const routes: readonly Route[] = [...lines, ...(lines as readonly Route[]).filter((r) => r.console).map(consoleTwin)];
 
 /** Turn `/a/{id}/b` into a matcher that returns the path parameters. */
 export function matchPath(template: string, path: string): Record<string, string> | undefined {

@@ -62,15 +62,17 @@ describe('sample events cover the functions and the route table', () => {
   });
 
   it('every event in events/ belongs to a function', () => {
-    expect(eventNames.filter((e) => !functionNames.includes(e))).toEqual([]);
+    // A console twin's event (`<handler>.console.json`) runs the same handler module.
+    expect(eventNames.filter((e) => !functionNames.includes(e.replace(/\.console$/, '')))).toEqual([]);
   });
 
-  it('every route has events/<handler>.json with its method, resource and path', () => {
-    expect(routes.length).toBeGreaterThan(0);
+  it('every route has events/<handler>.json (a console twin <handler>.console.json) with its method, resource and path', () => {
+    expect(routes.filter((r) => r.twinOf).length).toBeGreaterThan(0);
     for (const r of routes as readonly Route[]) {
-      const file = join(ROOT, 'events', `${r.handler}.json`);
+      const name = r.twinOf ? `${r.handler}.console` : r.handler;
+      const file = join(ROOT, 'events', `${name}.json`);
       expect(existsSync(file), file).toBe(true);
-      const event = readEvent(r.handler);
+      const event = readEvent(name);
       expect({ httpMethod: event.httpMethod, resource: event.resource }, r.handler).toEqual({ httpMethod: r.method, resource: r.path });
       expect(event.requestContext, r.handler).toMatchObject({ httpMethod: r.method, resourcePath: r.path });
       if (!r.path.includes('{')) expect(event.path, r.handler).toBe(r.path);
