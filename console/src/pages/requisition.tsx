@@ -124,7 +124,8 @@ function Board({ r, onChanged, say }: { r: RequisitionDetail; onChanged: () => P
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<Created>();
   const dragged = useRef<Candidate | undefined>(undefined);
-  const focusAfter = useRef<string | undefined>(undefined);
+  /** Where focus goes once the board shows a move: the card in its new column, or that column's heading. */
+  const focusAfter = useRef<{ card?: string; stage: Stage } | undefined>(undefined);
 
   const loadColumn = async (stage: Stage) => {
     setCols((c) => ({ ...c, [stage]: c[stage]?.state === 'ok' ? c[stage] : { state: 'loading' } }));
@@ -160,10 +161,11 @@ function Board({ r, onChanged, say }: { r: RequisitionDetail; onChanged: () => P
 
   // After a move, focus follows the card to its new column (or that column's heading).
   useEffect(() => {
-    const id = focusAfter.current;
-    if (!id) return;
-    const el = document.getElementById(`card-${id}`) ?? document.getElementById(`col-${id}`);
-    if (el) {
+    const to = focusAfter.current;
+    if (!to) return;
+    const el = to.card ? document.getElementById(`card-${to.card}`) : document.getElementById(`col-${to.stage}`);
+    // Until its column is reloaded, the card is still in the column it left.
+    if (el?.closest<HTMLElement>('[data-stage]')?.dataset.stage === to.stage) {
       focusAfter.current = undefined;
       el.focus();
     }
@@ -172,8 +174,7 @@ function Board({ r, onChanged, say }: { r: RequisitionDetail; onChanged: () => P
   const afterMove = async (c: Candidate, o: MoveOutcome) => {
     if (o.kind === 'moved') {
       say({ message: `Moved ${c.name} from ${stageLabel(c.stage)} to ${stageLabel(o.to)}.`, kind: 'success' });
-      if (o.to === 'rejected' && !showRejected) focusAfter.current = 'rejected';
-      else focusAfter.current = c.id;
+      focusAfter.current = o.to === 'rejected' && !showRejected ? { stage: o.to } : { card: c.id, stage: o.to };
       await Promise.all([loadColumn(c.stage), o.to !== 'rejected' || showRejected ? loadColumn(o.to) : undefined, onChanged()]);
     } else if (o.kind === 'stale') {
       say({ message: `${o.message} The board is up to date again.`, kind: 'warning' });
@@ -242,6 +243,7 @@ function Board({ r, onChanged, say }: { r: RequisitionDetail; onChanged: () => P
               <li
                 key={stage}
                 class={collapsed ? 'column collapsed' : 'column'}
+                data-stage={stage}
                 onDragOver={(e) => {
                   if (dragged.current) e.preventDefault();
                 }}
