@@ -98,7 +98,10 @@ export function lazyChunks(distDir: string): LazyWeights {
       files.push({ path: ref, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
       todo.push(...refsIn(ref, DYNAMIC));
     }
-    const name = posix.basename(chunk).replace(/-[\w-]{8}\.js$/, '').replace(/\.js$/, '');
+    const name = posix
+      .basename(chunk)
+      .replace(/-[\w-]{8}\.js$/, '')
+      .replace(/\.js$/, '');
     chunks.push({ name, files, raw: files.reduce((a, f) => a + f.raw, 0), gzip: files.reduce((a, f) => a + f.gzip, 0) });
   }
   return { measured: true, chunks: chunks.sort((a, b) => a.name.localeCompare(b.name)) };

@@ -72,11 +72,18 @@ async function typeInto(field: Locator, text: string) {
   await field.press('Delete');
   await page.keyboard.type(text);
 }
+/** A <select> as evaluate sees it (this file type-checks without the DOM library). */
+type SelectLike = {
+  options: ArrayLike<{ value: string; textContent: string | null }>;
+  selectedOptions: ArrayLike<{ textContent: string | null }>;
+};
+const optionValues = (select: Locator) => select.evaluate((s: SelectLike) => Array.from(s.options, (o) => o.value));
+
 /** Choose a native select's option with the arrow keys, as a keyboard user does. */
 async function choose(select: Locator, label: string) {
   await select.focus();
-  const selected = () => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
-  const options = await select.evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.textContent ?? ''));
+  const selected = () => select.evaluate((s: SelectLike) => s.selectedOptions[0]?.textContent ?? '');
+  const options = await select.evaluate((s: SelectLike) => Array.from(s.options, (o) => o.textContent ?? ''));
   const want = options.indexOf(label);
   expect(want, `option ${label} in ${options.join(', ')}`).toBeGreaterThanOrEqual(0);
   for (let i = 0; i < options.length && (await selected()) !== label; i++) {
@@ -207,7 +214,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
 
   it('puts the requisition on hold with a reason; the status control offers only allowed statuses', async () => {
     const to = page.getByLabel('Change to');
-    expect(await to.evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.value))).toEqual(['on_hold', 'filled', 'closed']);
+    expect(await optionValues(to)).toEqual(['on_hold', 'filled', 'closed']);
     await choose(to, 'On hold');
     const reason = page.getByLabel('Reason');
     await reason.waitFor();
@@ -222,10 +229,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await expect.poll(() => row.textContent()).toContain('Open → On hold');
     expect(await row.textContent()).toContain('Budget review until next quarter');
     expect(await row.textContent()).toContain(admin.email);
-    expect(await page.getByLabel('Change to').evaluate((s: HTMLSelectElement) => [...s.options].map((o) => o.value))).toEqual([
-      'open',
-      'closed',
-    ]);
+    expect(await optionValues(page.getByLabel('Change to'))).toEqual(['open', 'closed']);
     expect(errors).toEqual([]);
   });
 

@@ -54,7 +54,8 @@ describe('console first-load JS weight', () => {
   it('weighs each lazily loaded route chunk with the files it adds, not those the first load has', () => {
     const entry = 'import{a}from"./shared-s1234567.js";const p=()=>import(`./board-b1234567.js`);const q=()=>import("./docs-d1234567.js");';
     const shared = 'export const a=1;'.repeat(30);
-    const board = 'import{a}from"./shared-s1234567.js";import{x}from"./board-dep-c1234567.js";const n=()=>import(`./nested-n1234567.js`);'.repeat(3);
+    const board =
+      'import{a}from"./shared-s1234567.js";import{x}from"./board-dep-c1234567.js";const n=()=>import(`./nested-n1234567.js`);'.repeat(3);
     const boardDep = 'export const x=2;'.repeat(40);
     const docs = 'export const Docs=3;'.repeat(10);
     const nested = 'export const N=4;'.repeat(5);
