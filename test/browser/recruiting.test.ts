@@ -15,6 +15,10 @@ const { freshDir, startLocal, cleanup } = e2eSandbox();
 let browser: Browser | undefined;
 let phone: BrowserContext;
 let page: Page;
+/** The second person: a wide screen with the same sign-in, opened by the race test. */
+let other: Page;
+let otherErrors: string[];
+let designerId: string;
 let errors: string[];
 let stack: Running;
 let origin: string;
@@ -97,16 +101,16 @@ const columnCount = async (on: Page, stage: string) => {
   const text = await on.getByRole('heading', { level: 3, name: new RegExp(`^${stage} \\d+$`) }).textContent();
   return Number(/(\d+)$/.exec(text ?? '')?.[1]);
 };
+const column = (on: Page, stage: string) =>
+  on.locator('.column').filter({ has: on.getByRole('heading', { level: 3, name: new RegExp(`^${stage} `) }) });
 const card = (on: Page, name: string) => on.locator('.card-item').filter({ has: on.getByRole('link', { name, exact: true }) });
 
 describe('recruiting workspace', { timeout: 60_000 }, () => {
-  it('signs in and lists the candidates, at 375 px and from the keyboard', async () => {
+  it('lists the candidates at 375 px, Candidates and Requisitions first in the navigation', async () => {
+    // Signing in is console.test.ts's subject: here the session comes from the API, in the page's cookie jar.
+    const login = await page.request.post('/api/session', { data: admin });
+    expect(login.status()).toBe(200);
     await page.goto('/candidates');
-    await heading('Sign in to your workspace').waitFor();
-    await check('sign-in');
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password', { exact: true }).fill(admin.password);
-    await page.getByLabel('Password', { exact: true }).press('Enter');
     await heading('Candidates').waitFor();
     expect(new URL(page.url()).pathname).toBe('/candidates');
     // Candidates and Requisitions lead the navigation.
@@ -156,6 +160,8 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
   it("edits the candidate's email, with the API's error shown at the field", async () => {
     await press(page.getByRole('link', { name: 'Ada Lovelace' }));
     await heading('Ada Lovelace').waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Stage history' }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await check('candidate');
     const email = page.getByLabel('Email');
     await typeInto(email, 'not-an-email');
@@ -187,7 +193,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
       .first();
     await expect.poll(() => newest.textContent()).toContain(`Moved by${admin.email} (from Interview scheduled)`);
     expect(await newest.getByRole('heading').textContent()).toBe('Interviewed');
-    await check('candidate: moved');
+    expect(errors).toEqual([]);
   });
 
   it("opens the requisition's board at 375 px and moves a card: the column counts follow", async () => {
@@ -272,46 +278,66 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
       viewport: { width: 1280, height: 900 },
       storageState: await phone.storageState(),
     });
-    try {
-      const other = await wide.newPage();
-      other.setDefaultTimeout(15_000);
-      const otherErrors = collectConsoleErrors(other);
-      await trackPageStates(other, reached);
-      const reqs = (await (await page.request.get('/api/requisitions')).json()).data as { id: string; title: string }[];
-      const designer = reqs.find((r) => r.title === 'Product Designer')!;
-      await Promise.all([page.goto(`/requisitions/${designer.id}`), other.goto(`/requisitions/${designer.id}`)]);
-      for (const p of [page, other]) await card(p, 'Katherine Johnson').waitFor();
-      await check('requisition board (wide)', other, otherErrors);
+    other = await wide.newPage();
+    other.setDefaultTimeout(15_000);
+    otherErrors = collectConsoleErrors(other);
+    await trackPageStates(other, reached);
+    const reqs = (await (await page.request.get('/api/requisitions')).json()).data as { id: string; title: string }[];
+    designerId = reqs.find((r) => r.title === 'Product Designer')!.id;
+    await Promise.all([page.goto(`/requisitions/${designerId}`), other.goto(`/requisitions/${designerId}`)]);
+    for (const p of [page, other]) await card(p, 'Katherine Johnson').waitFor();
+    await check('requisition board (wide)', other, otherErrors);
 
-      // The phone moves her first.
-      const mine = card(page, 'Katherine Johnson');
-      await choose(mine.getByLabel(/^Move to/), 'Offer sent');
-      await press(mine.getByRole('button', { name: 'Move Katherine Johnson' }));
-      await page.getByRole('status').filter({ hasText: 'Moved Katherine Johnson from Interviewed to Offer sent.' }).waitFor();
+    // The phone moves her first.
+    const mine = card(page, 'Katherine Johnson');
+    await choose(mine.getByLabel(/^Move to/), 'Offer sent');
+    await press(mine.getByRole('button', { name: 'Move Katherine Johnson' }));
+    await page.getByRole('status').filter({ hasText: 'Moved Katherine Johnson from Interviewed to Offer sent.' }).waitFor();
 
-      // The wide screen still shows her in Interviewed and moves her elsewhere.
-      const theirs = card(other, 'Katherine Johnson');
-      await theirs.getByLabel(/^Move to/).selectOption('rejected');
-      await theirs.getByRole('button', { name: 'Move Katherine Johnson' }).click();
-      await other
-        .getByRole('status')
-        .filter({ hasText: 'Someone else moved Katherine Johnson first: they are now in Offer sent. Nothing was moved.' })
-        .waitFor();
-      const offerSent = other.locator('.column').filter({ has: other.getByRole('heading', { level: 3, name: /^Offer sent/ }) });
-      await offerSent.getByRole('link', { name: 'Katherine Johnson' }).waitFor();
-      await check('requisition board: stale move', other, otherErrors);
+    // The wide screen still shows her in Interviewed and moves her elsewhere.
+    const theirs = card(other, 'Katherine Johnson');
+    await theirs.getByLabel(/^Move to/).selectOption('rejected');
+    await theirs.getByRole('button', { name: 'Move Katherine Johnson' }).click();
+    await other
+      .getByRole('status')
+      .filter({ hasText: 'Someone else moved Katherine Johnson first: they are now in Offer sent. Nothing was moved.' })
+      .waitFor();
+    await column(other, 'Offer sent').getByRole('link', { name: 'Katherine Johnson' }).waitFor();
+    await check('requisition board: stale move', other, otherErrors);
 
-      const list = (await (await page.request.get(`/api/candidates?req_id=${designer.id}`)).json()).data as { id: string; name: string }[];
-      const katherine = list.find((c) => c.name === 'Katherine Johnson')!;
-      const detail = (await (await page.request.get(`/api/candidates/${katherine.id}`)).json()).data;
-      expect(detail.stage).toBe('offer_sent');
-      const moves = detail.stage_history.filter((s: { from_stage: string | null }) => s.from_stage);
-      expect(moves.map((s: { from_stage: string; stage: string }) => `${s.from_stage}>${s.stage}`)).toEqual(['interviewed>offer_sent']);
-      expect(moves[0].actor.email).toBe(admin.email);
-      expect(otherErrors).toEqual([]);
-    } finally {
-      await wide.close();
-    }
+    const list = (await (await page.request.get(`/api/candidates?req_id=${designerId}`)).json()).data as { id: string; name: string }[];
+    const katherine = list.find((c) => c.name === 'Katherine Johnson')!;
+    const detail = (await (await page.request.get(`/api/candidates/${katherine.id}`)).json()).data;
+    expect(detail.stage).toBe('offer_sent');
+    const moves = detail.stage_history.filter((s: { from_stage: string | null }) => s.from_stage);
+    expect(moves.map((s: { from_stage: string; stage: string }) => `${s.from_stage}>${s.stage}`)).toEqual(['interviewed>offer_sent']);
+    expect(moves[0].actor.email).toBe(admin.email);
+    expect(otherErrors).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('on a wide screen: a stuck mark, a card dragged to another column, and a stale save told and reloaded', async () => {
+    const margaret = card(other, 'Margaret Hamilton'); // 4 days in AI screened, past its 2-day threshold
+    await expect.poll(() => margaret.textContent()).toMatch(/4 days in stage\s*Stuck/);
+    const screened = await columnCount(other, 'AI screened');
+    const scheduled = await columnCount(other, 'Interview scheduled');
+    await margaret.dragTo(column(other, 'Interview scheduled'));
+    await other.getByRole('status').filter({ hasText: 'Moved Margaret Hamilton from AI screened to Interview scheduled.' }).waitFor();
+    await expect.poll(() => columnCount(other, 'AI screened')).toBe(screened - 1);
+    await expect.poll(() => columnCount(other, 'Interview scheduled')).toBe(scheduled + 1);
+
+    // The phone saves the details; the wide screen's copy is now stale.
+    const headcount = page.getByLabel('Headcount');
+    await typeInto(headcount, '3');
+    await headcount.press('Enter');
+    await page.getByText('Requisition saved.').waitFor();
+    await other.getByLabel('Location (optional)').fill('Hamburg');
+    await other.getByRole('button', { name: 'Save details' }).click();
+    await other.getByText('Someone else changed this requisition after you opened it.').waitFor();
+    await expect.poll(() => other.getByLabel('Headcount').inputValue()).toBe('3');
+    expect(await other.getByLabel('Location (optional)').inputValue()).toBe('Berlin');
+    await check('requisition: stale save', other, otherErrors);
+    await other.context().close();
     expect(errors).toEqual([]);
   });
 
