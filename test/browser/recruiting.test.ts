@@ -286,6 +286,8 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     designerId = reqs.find((r) => r.title === 'Product Designer')!.id;
     await Promise.all([page.goto(`/requisitions/${designerId}`), other.goto(`/requisitions/${designerId}`)]);
     for (const p of [page, other]) await card(p, 'Katherine Johnson').waitFor();
+    // The board scrolls sideways inside its own region; the page itself does not.
+    expect(await other.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
     await check('requisition board (wide)', other, otherErrors);
 
     // The phone moves her first.

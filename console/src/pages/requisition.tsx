@@ -78,7 +78,7 @@ function Summary({ r }: { r: RequisitionDetail }) {
       </dd>
       <dt>Candidates</dt>
       <dd>
-        {r.candidate_count} ({r.offers_pending} offers pending)
+        {r.candidate_count} ({r.offers_pending} {r.offers_pending === '1' ? 'offer' : 'offers'} pending)
       </dd>
     </dl>
   );
