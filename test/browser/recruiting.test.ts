@@ -343,6 +343,26 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('a column shows 50 cards, then Show more', async () => {
+    const reqs = (await (await page.request.get('/api/requisitions')).json()).data as { id: string; title: string }[];
+    const analyst = reqs.find((r) => r.title === 'Data Analyst')!;
+    const created = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        page.request.post('/api/candidates', { data: { name: `Applicant ${String(i).padStart(2, '0')}`, req_id: analyst.id } }),
+      ),
+    );
+    expect(created.map((r) => r.status())).toEqual(Array(50).fill(201));
+    await page.goto(`/requisitions/${analyst.id}`);
+    await heading('Data Analyst').waitFor();
+    await expect.poll(() => columnCount(page, 'Applied')).toBe(51); // Linus Pauling and the 50
+    const applied = column(page, 'Applied');
+    await expect.poll(() => applied.locator('.card-item').count()).toBe(50);
+    await press(applied.getByRole('button', { name: 'Show more: Applied' }));
+    await expect.poll(() => applied.locator('.card-item').count()).toBe(51);
+    await expect.poll(() => applied.getByRole('button', { name: 'Show more: Applied' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('the overview links stuck candidates and open requisitions to their pages', async () => {
     await press(nav('Overview'));
     await heading('Overview').waitFor();
