@@ -41,7 +41,6 @@ type LiveMessage = { message: string; kind: 'success' | 'warning' } | undefined;
 
 export function RequisitionPage({ id }: { id: string }) {
   const [load, reload] = useLoad(() => fetchRequisition(id), [id]);
-  const [live, setLive] = useState<LiveMessage>();
   const title = load.state === 'ok' ? load.data.title : 'Requisition';
   return (
     <>
@@ -49,13 +48,12 @@ export function RequisitionPage({ id }: { id: string }) {
       <p class="lead">
         <Link href="/requisitions">All requisitions</Link>
       </p>
-      <Live message={live?.message} kind={live?.kind} />
       <Loaded load={load} what="the requisition" retry={reload}>
         {(r) => (
           <>
             <Summary r={r} />
-            <Board r={r} onChanged={reload} say={setLive} />
-            <StatusControl r={r} onChanged={reload} say={setLive} />
+            <Board r={r} onChanged={reload} />
+            <StatusControl r={r} onChanged={reload} />
             <FieldsForm r={r} onChanged={reload} />
             <StatusHistory r={r} />
           </>
@@ -117,7 +115,9 @@ async function fetchColumn(
   return { items, next };
 }
 
-function Board({ r, onChanged, say }: { r: RequisitionDetail; onChanged: () => Promise<void>; say: (m: LiveMessage) => void }) {
+function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promise<void> }) {
+  // Beside the board, not at the top of the page: on a phone the board is far below it.
+  const [live, say] = useState<LiveMessage>();
   const [cols, setCols] = useState<Columns>({});
   const [showRejected, setShowRejected] = useState(false);
   const [thresholds, setThresholds] = useState<Record<string, number>>();
@@ -225,6 +225,7 @@ function Board({ r, onChanged, say }: { r: RequisitionDetail; onChanged: () => P
       <p class="hint" id="board-help">
         Each card has its own “Move to” control. With a mouse you can also drag a card to another column.
       </p>
+      <Live message={live?.message} kind={live?.kind} />
       {/* biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: the board scrolls sideways on wide screens, so it must take focus and be named (axe: scrollable-region-focusable) */}
       <div class="board-wrap" role="region" aria-label="Board columns" tabIndex={0}>
         <ol class="board" aria-describedby="board-help">
@@ -345,7 +346,8 @@ function ColumnBody(props: {
 
 // ---- status ----------------------------------------------------------------------------------
 
-function StatusControl({ r, onChanged, say }: { r: RequisitionDetail; onChanged: () => Promise<void>; say: (m: LiveMessage) => void }) {
+function StatusControl({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promise<void> }) {
+  const [live, say] = useState<LiveMessage>();
   const options = nextStatuses(r.status);
   const [to, setTo] = useState<ReqStatus | ''>(options[0] ?? '');
   const [reason, setReason] = useState('');
@@ -440,6 +442,7 @@ function StatusControl({ r, onChanged, say }: { r: RequisitionDetail; onChanged:
       <button type="submit" class="primary" disabled={busy || !to}>
         {busy ? 'Saving…' : 'Change status'}
       </button>
+      <Live message={live?.message} kind={live?.kind} />
     </form>
   );
 }
