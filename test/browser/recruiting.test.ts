@@ -343,7 +343,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     expect(errors).toEqual([]);
   });
 
-  it('a column shows 50 cards, then Show more', async () => {
+  it('a column shows 50 cards, then Show more; the list loads more the same way', async () => {
     const reqs = (await (await page.request.get('/api/requisitions')).json()).data as { id: string; title: string }[];
     const analyst = reqs.find((r) => r.title === 'Data Analyst')!;
     const created = await Promise.all(
@@ -360,6 +360,13 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await press(applied.getByRole('button', { name: 'Show more: Applied' }));
     await expect.poll(() => applied.locator('.card-item').count()).toBe(51);
     await expect.poll(() => applied.getByRole('button', { name: 'Show more: Applied' }).count()).toBe(0);
+
+    // The candidate list pages the same way.
+    await press(nav('Candidates'));
+    await page.getByRole('status').filter({ hasText: /^62 candidates, 50 shown$/ }).waitFor();
+    await press(page.getByRole('button', { name: 'Load more' }));
+    await page.getByRole('status').filter({ hasText: /^62 candidates$/ }).waitFor();
+    expect(await page.getByRole('table').getByRole('row').count()).toBe(63);
     expect(errors).toEqual([]);
   });
 
