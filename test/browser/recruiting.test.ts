@@ -363,9 +363,15 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
 
     // The candidate list pages the same way.
     await press(nav('Candidates'));
-    await page.getByRole('status').filter({ hasText: /^62 candidates, 50 shown$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^62 candidates, 50 shown$/ })
+      .waitFor();
     await press(page.getByRole('button', { name: 'Load more' }));
-    await page.getByRole('status').filter({ hasText: /^62 candidates$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^62 candidates$/ })
+      .waitFor();
     expect(await page.getByRole('table').getByRole('row').count()).toBe(63);
     expect(errors).toEqual([]);
   });
