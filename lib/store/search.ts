@@ -12,7 +12,7 @@
  * email, so erasing a candidate can find and delete them all. The stream filters (webhook
  * fan-out, stuck re-index) match other types only, so these items make no event.
  */
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Stage } from '../model';
 import { ddb, tableName } from './client';
 import { keys, reqStageIndexKey, TABLE_DEF } from './table';
@@ -247,3 +247,54 @@ export async function reindexCandidate(tenantId: string, candidate: Item): Promi
     throw err;
   }
 }
+
+/**
+ * Backfill a workspace's search items and GSI5 attributes from its candidates (they predate
+ * them, or a fault left one behind): page by page over the candidates, one transaction per
+ * candidate, a few at a time. Idempotent: a second run rewrites the same items. A candidate
+ * that changes while it runs is read again; its own write already did the work.
+ */
+export async function reindexTenant(
+  tenantId: string,
+  onPage: (progress: { candidates: number; written: number }) => void = () => {},
+): Promise<{ candidates: number; written: number }> {
+  const progress = { candidates: 0, written: 0 };
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.candidatePrefix },
+        ConsistentRead: true,
+        Limit: 200,
+        ExclusiveStartKey,
+      }),
+    );
+    const items = page.Items ?? [];
+    for (let i = 0; i < items.length; i += REINDEX_PARALLEL) {
+      await Promise.all(
+        items.slice(i, i + REINDEX_PARALLEL).map(async (first) => {
+          let candidate: Item | undefined = first;
+          for (let attempt = 1; candidate && attempt <= 5; attempt++) {
+            if (await reindexCandidate(tenantId, candidate)) {
+              progress.written += searchItems(tenantId, candidate).length;
+              break;
+            }
+            const { Item: again } = await ddb.send(
+              new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, String(first.id)), ConsistentRead: true }),
+            );
+            candidate = again;
+          }
+          progress.candidates++;
+        }),
+      );
+    }
+    onPage({ ...progress });
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return progress;
+}
+
+/** Candidate transactions a reindex runs at once: quick on a laptop, gentle on a live table. */
+const REINDEX_PARALLEL = 8;

@@ -217,3 +217,51 @@ describe('the board index (req_id and stage)', () => {
     expect(new Set(seen)).toEqual(made);
   });
 });
+
+describe('search reindex (npm run admin -- search reindex <slug>)', () => {
+  it('backfills search items and GSI5 keys of older candidates, and a second run changes nothing', async () => {
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { ddb, tableName } = await import('../../lib/store/client');
+    const { candidateItem } = await import('../../lib/store/candidates');
+    const { reindexTenant } = await import('../../lib/store/search');
+    const { createRequisition } = await import('../../lib/store/requisitions');
+    const { newId } = await import('../../lib/ids');
+    const t = await stack.tenant();
+    const otherToken = await t.token(['*']);
+    const board = (await createRequisition(t.id, { title: 'Old board', status: 'open' })).id;
+    const at = new Date(Date.now() - 86_400_000).toISOString();
+    const old = Array.from({ length: 5 }, (_, i) => {
+      // As written before the search index and GSI5 existed.
+      const {
+        GSI5PK: _p,
+        GSI5SK: _s,
+        ...item
+      } = candidateItem(t.id, {
+        id: newId(),
+        name: `Legacy Person${i}`,
+        email: `legacy${i}@example.com`,
+        stage: 'interviewed',
+        req_id: board,
+        req_title: 'Old board',
+        created_at: at,
+        updated_at: at,
+        stage_entered_at: at,
+      });
+      return item;
+    });
+    for (const Item of old) await ddb.send(new PutCommand({ TableName: tableName, Item }));
+    const find = async (query: string) => (await search(query, otherToken)).body.data.length;
+    expect(await find('q=legacy')).toBe(0);
+    expect(await find(`req_id=${board}&stage=interviewed`)).toBe(0);
+    const pages: number[] = [];
+    const first = await reindexTenant(t.id, (p) => pages.push(p.candidates));
+    // Three tokens each: legacy, person<i>, the email.
+    expect(first).toEqual({ candidates: 5, written: 5 * 3 });
+    expect(pages.at(-1)).toBe(5);
+    expect(await find('q=legacy')).toBe(5);
+    expect(await find('q=legacy3@')).toBe(1);
+    expect(await find(`req_id=${board}&stage=interviewed`)).toBe(5);
+    expect(await reindexTenant(t.id)).toEqual(first);
+    expect(await find('q=legacy')).toBe(5);
+  });
+});
