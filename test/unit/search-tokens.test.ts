@@ -2,8 +2,19 @@
 import { describe, expect, it } from 'vitest';
 // The module also holds the index's Query; its table client is built at import and never used here.
 process.env.TABLE_NAME ??= 'unit-search';
-const { candidateTokens, leadWord, listedAt, MAX_TOKEN_CHARS, MAX_TOKENS, normalize, queryWords, searchKey, searchPartition, toksAttr } =
-  await import('../../lib/store/search');
+const {
+  candidateTokens,
+  leadWord,
+  searchItems,
+  listedAt,
+  MAX_TOKEN_CHARS,
+  MAX_TOKENS,
+  normalize,
+  queryWords,
+  searchKey,
+  searchPartition,
+  toksAttr,
+} = await import('../../lib/store/search');
 
 describe('normalize', () => {
   it('drops case and accents, and folds compatibility forms', () => {
@@ -68,5 +79,34 @@ describe('keys', () => {
     expect(searchPartition('t1', 'ada')).toBe('T#t1#SEARCH#a');
     expect(searchPartition('t1', 'élan')).toBe('T#t1#SEARCH#é');
     expect(searchKey('t1', 'ada', 'c1')).toEqual({ PK: 'T#t1#SEARCH#a', SK: 'ada#c1' });
+  });
+});
+
+const { STREAM_FILTER_PATTERNS, eventsFromRecord } = await import('../../lib/webhooks/events');
+const { STUCK_FILTER_PATTERNS } = await import('../../lib/store/table');
+const { streamRecord, CAND, TENANT, T1 } = await import('../helpers/lambda-records');
+
+describe('search items on the stream', () => {
+  const items = searchItems(TENANT, {
+    id: CAND,
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    stage: 'offer_sent',
+    created_at: T1,
+    updated_at: T1,
+  });
+
+  it('match no stream filter: no webhook fan-out, no stuck re-index', () => {
+    expect(items.map((i) => i.type)).toEqual(['search', 'search', 'search']);
+    for (const pattern of [...STREAM_FILTER_PATTERNS, ...STUCK_FILTER_PATTERNS]) {
+      expect(pattern.dynamodb.NewImage.type.S).not.toContain('search');
+    }
+  });
+
+  it('make no event even if a record reached the fan-out', () => {
+    for (const item of items) {
+      expect(eventsFromRecord(streamRecord('INSERT', item))).toEqual([]);
+      expect(eventsFromRecord(streamRecord('MODIFY', { ...item, stage: 'offer_accepted' }, item))).toEqual([]);
+    }
   });
 });
