@@ -188,9 +188,9 @@ try {
     }
     const line = (label: string, name: string) =>
       console.log(
-        `  ${label.padEnd(44)} ${calls[name]!.padEnd(30)} ${String(rows[name]).padStart(3)} rows  p50 ${pct(times[name]!, 50).toFixed(1)} ms  p95 ${pct(times[name]!, 95).toFixed(1)} ms`,
+        `  ${label.padEnd(54)} ${calls[name]!.padEnd(22)} ${String(rows[name]).padStart(3)} rows  p50 ${pct(times[name]!, 50).toFixed(1)} ms  p95 ${pct(times[name]!, 95).toFixed(1)} ms`,
       );
-    line(`GET /candidates (limit 50), ${seeded} in the workspace`, 'plain');
+    line(`GET /candidates (limit 50), ${seeded.toLocaleString('en')} in the workspace`, 'plain');
     line(`GET /candidates?q=${COMMON_PREFIX} (limit 50)`, 'search');
     line('GET /candidates?req_id&stage (500 on the req)', 'column');
     const plainP50 = pct(times.plain!, 50);
