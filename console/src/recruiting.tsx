@@ -38,8 +38,7 @@ export interface CandidateQuery {
 
 export const fetchCandidates = (query: CandidateQuery) => unwrap(api.GET('/api/candidates', { params: { query } }));
 export type CandidatePage = Awaited<ReturnType<typeof fetchCandidates>>;
-/** `stage_entered_at` is answered on every candidate; older answers lack it. */
-export type Candidate = CandidatePage['data'][number] & { stage_entered_at?: string };
+export type Candidate = CandidatePage['data'][number];
 
 export const fetchCandidate = async (id: string) => (await unwrap(api.GET('/api/candidates/{id}', { params: { path: { id } } }))).data;
 export type CandidateDetail = Awaited<ReturnType<typeof fetchCandidate>>;

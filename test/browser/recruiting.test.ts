@@ -151,7 +151,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await expect.poll(() => search.inputValue()).toBe('lovel');
 
     // The stage filter narrows the search and is kept in the URL too.
-    await choose(page.getByLabel('Stage'), 'Interview scheduled');
+    await choose(page.getByRole('search', { name: 'Find candidates' }).getByLabel('Stage'), 'Interview scheduled');
     await expect.poll(() => new URL(page.url()).searchParams.get('stage')).toBe('interview_scheduled');
     await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
     expect(errors).toEqual([]);

@@ -60,8 +60,7 @@ export function CandidatePage({ id }: { id: string }) {
 }
 
 function StageNow({ c, thresholds }: { c: CandidateDetail; thresholds?: Record<string, number> }) {
-  const since = c.stage_history.at(-1)?.entered_at ?? c.updated_at;
-  const days = daysBetween(since);
+  const days = daysBetween(c.stage_entered_at);
   return (
     <dl class="facts">
       <dt>Now in</dt>

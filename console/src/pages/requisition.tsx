@@ -308,7 +308,7 @@ function ColumnBody(props: {
     <>
       <ul class="cards">
         {col.items.map((c) => {
-          const days = daysBetween(c.stage_entered_at ?? c.updated_at);
+          const days = daysBetween(c.stage_entered_at);
           const stuck = isStuck(c.stage, days, props.thresholds);
           return (
             <li
