@@ -1,8 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 const CONTENTION = ['test/integration/concurrency.test.ts', 'test/integration/requisition-concurrency.test.ts'];
-// One DynamoDB Local for the whole run, started by the first project's setup (test/helpers/global-setup.ts);
-// every test file makes its own table in it.
+// One DynamoDB Local per project that needs it; every integration test file makes its own table.
 const WITH_DYNAMODB = { globalSetup: ['test/helpers/global-setup.ts'] };
 
 /**

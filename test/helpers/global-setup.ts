@@ -37,42 +37,26 @@ async function makeTestCert() {
 const SHARED_TLS = 'TP_TEST_TLS';
 
 export default async function setup(project: TestProject) {
-  const sharedTls = process.env[SHARED_TLS];
-  const owner = !sharedTls;
-  const tls = sharedTls ? (JSON.parse(sharedTls) as Awaited<ReturnType<typeof makeTestCert>>) : await makeTestCert();
+  const shared = process.env[SHARED_TLS];
+  const owner = !shared;
+  const tls = shared ? (JSON.parse(shared) as Awaited<ReturnType<typeof makeTestCert>>) : await makeTestCert();
   if (owner) process.env[SHARED_TLS] = JSON.stringify(tls);
   process.env.NODE_EXTRA_CA_CERTS = tls.certPath;
   project.provide('tls', { cert: tls.cert, key: tls.key });
 
-  const shared = sharedDynamoDb();
-  shared.users++;
   let ddb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
   try {
-    ddb = await (shared.ddb ??= startDynamoDbLocal());
+    ddb = await startDynamoDbLocal();
   } catch (err) {
-    shared.users--;
     if (owner) rmSync(tls.dir, { recursive: true, force: true });
     throw err;
   }
   project.provide('dynamodbEndpoint', ddb.endpoint);
   return async () => {
     try {
-      if (--shared.users === 0) await ddb.stop();
+      await ddb.stop();
     } finally {
       if (owner) rmSync(tls.dir, { recursive: true, force: true });
     }
   };
-}
-
-/**
- * One DynamoDB Local for every project of the run (each test file makes its own table in it):
- * a JVM start costs seconds of CPU and a few hundred MB, and vitest calls every teardown only after
- * all test files have finished. Kept on globalThis because each project may load this module
- * afresh; the last teardown stops it.
- */
-function sharedDynamoDb(): { ddb?: ReturnType<typeof startDynamoDbLocal>; users: number } {
-  const key = Symbol.for('talent-pipeline.test.dynamodb');
-  const g = globalThis as unknown as Record<symbol, { ddb?: ReturnType<typeof startDynamoDbLocal>; users: number }>;
-  g[key] ??= { users: 0 };
-  return g[key];
 }
