@@ -9,6 +9,7 @@
  *  6. an autocannon load run against `npm start`, then a check that the counters are exact;
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
  *  8. search and board pages at 100,000 candidates, and the write cost of the search index (scripts/bench/search.ts);
+ * 10. the board of a requisition with 500 candidates in Chromium: navigation to usable, and a move (scripts/bench/board.ts);
  *  and last, every tracked figure beside its goal (docs/testing.md, "Measurements"), and the machine's load average.
  * A figure that could not be measured is printed as "not measured (reason)", never as a number.
  */
@@ -456,6 +457,18 @@ if (want('8')) {
     'value' in ratio ? ratio.value <= 1.5 : undefined,
   );
 } else skipped('Local p50 of a search page (q, limit 50)', 'at most 1.5× a plain GET /api/v1/candidates page');
+
+if (want('10')) {
+  console.log('\n10. The board of a requisition with 500 candidates, in Chromium against npm start');
+  const { boardBench } = await import('./board');
+  const board = await boardBench().catch((err: Error) => ({ loadMs: `not measured (${err.message})`, moveMs: '' }));
+  goal(
+    'Board of 500 candidates: navigation to usable, Chromium p50',
+    typeof board.loadMs === 'number' ? `${board.loadMs.toFixed(0)} ms` : board.loadMs,
+    'under 1 s locally',
+    typeof board.loadMs === 'number' ? board.loadMs < 1000 : undefined,
+  );
+} else skipped('Board of 500 candidates: navigation to usable, Chromium p50', 'under 1 s locally');
 
 console.log('\nGoals, figure by figure');
 const w = Math.max(...goals.map((g) => g.figure.length));
