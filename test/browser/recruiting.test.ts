@@ -388,6 +388,21 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('a lazily loaded page opened by its URL shows up (its chunk may arrive while the session is still being read)', async () => {
+    // The API reference renders during sign-in checks too, so its chunk can arrive while the shell
+    // swaps trees. A tab of its own: axe on this (long) page is console.test.ts's.
+    const tab = await phone.newPage();
+    const tabErrors = collectConsoleErrors(tab);
+    try {
+      await tab.goto('/docs');
+      await heading('API reference', tab).waitFor();
+      await tab.getByRole('heading', { level: 3, name: /GET\s*\/api\/candidates$/ }).waitFor();
+      expect(tabErrors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('axe checked every page state the tests reached (each route, each dialog)', () => {
     expect(reached.size).toBeGreaterThan(0);
     expect([...reached].filter((state) => !checked.has(state))).toEqual([]);
