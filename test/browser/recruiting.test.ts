@@ -29,13 +29,16 @@ const checked = new Set<string>();
 let axeMs = 0;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  stack = await startLocal(freshDir('recruiting'), 90_000);
+  // Both at once, as console.test.ts does: a missing Chromium still fails at once.
+  const [launched] = await Promise.all([
+    launchChromium().then((b) => (browser = b)),
+    startLocal(freshDir('recruiting'), 90_000).then((s) => (stack = s)),
+  ]);
   origin = new URL(stack.baseUrl).origin;
   const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout());
   if (!login) throw new Error(`no demo login in the banner:\n${stack.stdout()}`);
   admin = { email: login[1]!, password: login[2]! };
-  phone = await browser.newContext({ baseURL: origin, viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
+  phone = await launched.newContext({ baseURL: origin, viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
   page = await phone.newPage();
   page.setDefaultTimeout(15_000);
   errors = collectConsoleErrors(page);
