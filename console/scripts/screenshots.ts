@@ -118,6 +118,8 @@ try {
 
   await page.goto('/docs');
   await h1(page, 'API reference');
+  // The heading comes first; the routes follow once the document is fetched.
+  await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates$/ }).waitFor();
   await page.screenshot({ path: join(out, 'console-docs.png') });
   console.log('docs/console-docs.png');
 

@@ -41,7 +41,9 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>, what:
       );
     };
     useEffect(() => {
-      if (!loaded) fetchPage();
+      // Loaded since this render (by an instance that mounted first and is gone): show it.
+      if (loaded) setPage(() => loaded);
+      else fetchPage();
     }, []);
     if (Page) return <Page {...props} />;
     if (error) return <ErrorBox message={`Could not load ${what}: ${error}`} retry={fetchPage} />;

@@ -29,13 +29,16 @@ const checked = new Set<string>();
 let axeMs = 0;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  stack = await startLocal(freshDir('recruiting'), 90_000);
+  // Both at once, as console.test.ts does: a missing Chromium still fails at once.
+  const [launched] = await Promise.all([
+    launchChromium().then((b) => (browser = b)),
+    startLocal(freshDir('recruiting'), 90_000).then((s) => (stack = s)),
+  ]);
   origin = new URL(stack.baseUrl).origin;
   const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout());
   if (!login) throw new Error(`no demo login in the banner:\n${stack.stdout()}`);
   admin = { email: login[1]!, password: login[2]! };
-  phone = await browser.newContext({ baseURL: origin, viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
+  phone = await launched.newContext({ baseURL: origin, viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
   page = await phone.newPage();
   page.setDefaultTimeout(15_000);
   errors = collectConsoleErrors(page);
@@ -386,6 +389,21 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/candidates\/[0-9a-f-]{36}$/);
     await page.getByRole('heading', { level: 2, name: 'Stage history' }).waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('a lazily loaded page opened by its URL shows up (its chunk may arrive while the session is still being read)', async () => {
+    // The API reference renders during sign-in checks too, so its chunk can arrive while the shell
+    // swaps trees. A tab of its own: axe on this (long) page is console.test.ts's.
+    const tab = await phone.newPage();
+    const tabErrors = collectConsoleErrors(tab);
+    try {
+      await tab.goto('/docs');
+      await heading('API reference', tab).waitFor();
+      await tab.getByRole('heading', { level: 3, name: /GET\s*\/api\/candidates$/ }).waitFor();
+      expect(tabErrors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
   });
 
   it('axe checked every page state the tests reached (each route, each dialog)', () => {
