@@ -3,6 +3,7 @@
  * allows), the status history and the board: a column per stage, each card with its own
  * "Move to…" (dragging a card is an extra for the mouse).
  */
+import { Component } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, errorText, unwrap } from '../api/client';
 import { AddCandidateDialog, type Created } from '../add-candidate';
@@ -136,7 +137,24 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
       setCols((c) => ({ ...c, [stage]: { state: 'error', error: errorText(err) } }));
     }
   };
-  const loadAll = () => Promise.all([...ACTIVE_COLUMNS, ...(showRejected ? (['rejected'] as const) : [])].map(loadColumn));
+  /**
+   * Every column at once, shown in one render: a render per arriving column would draw the whole
+   * board (up to 400 cards) once per column.
+   */
+  const loadAll = async () => {
+    const stages = [...ACTIVE_COLUMNS, ...(showRejected ? (['rejected'] as const) : [])];
+    const loaded = await Promise.all(
+      stages.map(async (stage): Promise<[Stage, Column]> => {
+        try {
+          const p = await fetchColumn(r.id, stage);
+          return [stage, { state: 'ok', items: p.items, next: p.next, count: p.count ?? p.items.length }];
+        } catch (err) {
+          return [stage, { state: 'error', error: errorText(err) }];
+        }
+      }),
+    );
+    setCols((c) => ({ ...c, ...Object.fromEntries(loaded) }));
+  };
 
   const showMore = async (stage: Stage) => {
     const col = cols[stage];
@@ -206,6 +224,8 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
 
   // The list route does not filter by rejected: its count is what the requisition's total leaves.
   const known = ACTIVE_COLUMNS.map((s) => cols[s]).filter((c): c is Extract<Column, { state: 'ok' }> => c?.state === 'ok');
+  const latest = useRef({ showMore, loadColumn, afterMove });
+  latest.current = { showMore, loadColumn, afterMove };
   const rejectedCount =
     known.length === ACTIVE_COLUMNS.length ? Math.max(0, Number(r.candidate_count) - known.reduce((a, c) => a + c.count, 0)) : undefined;
 
@@ -262,13 +282,14 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
                   </button>
                 )}
                 {!collapsed && (
-                  <ColumnBody
+                  <StableColumn
                     col={col}
                     stage={stage}
                     thresholds={thresholds}
-                    more={() => showMore(stage)}
-                    retry={() => loadColumn(stage)}
-                    afterMove={afterMove}
+                    // Through `latest`: a column that skipped a render still calls today's functions.
+                    more={() => latest.current.showMore(stage)}
+                    retry={() => latest.current.loadColumn(stage)}
+                    afterMove={(c, o) => latest.current.afterMove(c, o)}
                     dragged={dragged}
                   />
                 )}
@@ -289,6 +310,21 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
       />
     </section>
   );
+}
+
+type ColumnProps = Parameters<typeof ColumnBody>[0];
+
+/**
+ * A column redraws only when its own page or the thresholds change: a move changes two columns,
+ * and the board's other cards (each with its own Move to control) stay as they are.
+ */
+class StableColumn extends Component<ColumnProps> {
+  override shouldComponentUpdate(next: ColumnProps) {
+    return next.col !== this.props.col || next.thresholds !== this.props.thresholds || next.stage !== this.props.stage;
+  }
+  override render() {
+    return <ColumnBody {...this.props} />;
+  }
 }
 
 function ColumnBody(props: {
