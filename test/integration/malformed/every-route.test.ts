@@ -48,7 +48,19 @@ describe('hostile input sweep', () => {
       // slip past it); valid logins are therefore sent one at a time.
       const results: (readonly [Case, Awaited<ReturnType<typeof send>>])[] = [];
       if (r.path === '/api/session') for (const c of cases) results.push([c, await send(r, c)] as const);
-      else results.push(...(await Promise.all(cases.map(async (c) => [c, await send(r, c)] as const))));
+      else if (label(r) === 'POST /api/webhooks') {
+        // Each accepted case creates an endpoint, and a workspace may have 20 active ones: the
+        // cases go one at a time and each endpoint made is deleted again, so the cap is never
+        // what answers.
+        for (const c of cases) {
+          const res = await send(r, c);
+          results.push([c, res] as const);
+          if (res.status === 201) {
+            const del = await stack.call('DELETE', `/api/webhooks/${res.body.webhook.id}`, { headers: { Cookie: cookie } });
+            expect(del.status, del.text).toBe(200);
+          }
+        }
+      } else results.push(...(await Promise.all(cases.map(async (c) => [c, await send(r, c)] as const))));
       const failures: string[] = [];
       const statuses = new Map<number, number>();
       for (const [c, res] of results) {
