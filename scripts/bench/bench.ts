@@ -9,7 +9,7 @@
  *  6. an autocannon load run against `npm start`, then a check that the counters are exact;
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
  *  8. search and board pages at 100,000 candidates, and the write cost of the search index (scripts/bench/search.ts);
- * 10. the board of a requisition with 500 candidates in Chromium: navigation to usable, and a move (scripts/bench/board.ts);
+ *  9. the board of a requisition with 500 candidates in Chromium: navigation to usable, and a move (scripts/bench/board.ts);
  *  and last, every tracked figure beside its goal (docs/testing.md, "Measurements"), and the machine's load average.
  * A figure that could not be measured is printed as "not measured (reason)", never as a number.
  */
@@ -23,6 +23,7 @@ import { build } from 'esbuild';
 import { routes } from '../../lib/routes';
 import { startDynamoDbLocal } from '../../dev/dynamodb';
 import { ensureTable, localClient } from '../../dev/table';
+import { median, pct, summarize } from './stats';
 
 const root = join(import.meta.dirname, '..', '..');
 const loadAtStart = loadavg()
@@ -39,17 +40,6 @@ const modules = [
 ];
 /** Functions behind no route: the webhook pipeline and the stuck index's re-index. */
 const BACKGROUND = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
-const summarize = (sent: string[]) =>
-  Object.entries(
-    sent.reduce<Record<string, number>>((a, c) => {
-      a[c] = (a[c] ?? 0) + 1;
-      return a;
-    }, {}),
-  )
-    .map(([c, n]) => `${n}×${c.replace('Command', '')}`)
-    .join(' + ');
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 /** A measured number, or why there is none. */
 type Figure = { value: number } | { reason: string };
@@ -458,8 +448,8 @@ if (want('8')) {
   );
 } else skipped('Local p50 of a search page (q, limit 50)', 'at most 1.5× a plain GET /api/v1/candidates page');
 
-if (want('10')) {
-  console.log('\n10. The board of a requisition with 500 candidates, in Chromium against npm start');
+if (want('9')) {
+  console.log('\n9. The board of a requisition with 500 candidates, in Chromium against npm start');
   const { boardBench } = await import('./board');
   const board = await boardBench().catch((err: Error) => ({ loadMs: `not measured (${err.message})`, moveMs: '' }));
   goal(

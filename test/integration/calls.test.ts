@@ -11,7 +11,8 @@ const sent: string[] = [];
 
 /** `reqId` puts them all on one requisition; `search` writes their search items too, as a create would. */
 async function seedCandidates(tenantId: string, n: number, opts: { reqId?: string; search?: boolean } = {}) {
-  const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { batchPut } = await import('../../lib/store/batch');
   const { ddb, tableName } = await import('../../lib/store/client');
   const { candidateItem } = await import('../../lib/store/candidates');
   const { searchItems } = await import('../../lib/store/search');
@@ -32,18 +33,7 @@ async function seedCandidates(tenantId: string, n: number, opts: { reqId?: strin
   // Bulk load bypasses the per-candidate transaction, so set the counters it would have kept.
   const perStage = Object.fromEntries(STAGES.map((s) => [counter.stage(s), items.filter((c) => c.stage === s).length]));
   const written = opts.search ? [...items, ...items.flatMap((c) => searchItems(tenantId, c))] : items;
-  const batches: (typeof items)[] = [];
-  for (let i = 0; i < written.length; i += 25) batches.push(written.slice(i, i + 25));
-  const worker = async () => {
-    for (let batch = batches.pop(); batch; batch = batches.pop()) {
-      let request: Record<string, unknown[]> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
-      while (request && Object.keys(request).length) {
-        const res = await ddb.send(new BatchWriteCommand({ RequestItems: request as never }));
-        request = res.UnprocessedItems as Record<string, unknown[]> | undefined;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
+  expect(await batchPut(written)).toEqual([]);
   const names = Object.keys(perStage);
   await ddb.send(
     new UpdateCommand({
