@@ -6,7 +6,7 @@
 import { Component } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, errorText, unwrap } from '../api/client';
-import { AddCandidateDialog, type Created } from '../add-candidate';
+import { AddCandidateDialog, AddedNotice, type Created } from '../add-candidate';
 import { reqStatusLabel, stageLabel } from '../labels';
 import { Link } from '../router';
 import {
@@ -239,11 +239,7 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
           Add candidate
         </button>
       </div>
-      {added && (
-        <Notice kind="success">
-          {added.name} was added. <Link href={`/candidates/${added.id}`}>Open their profile</Link>.
-        </Notice>
-      )}
+      <AddedNotice added={added} />
       <p class="hint" id="board-help">
         Each card has its own “Move to” control. With a mouse you can also drag a card to another column.
       </p>
