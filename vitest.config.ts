@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 const CONTENTION = ['test/integration/concurrency.test.ts', 'test/integration/requisition-concurrency.test.ts'];
 // One DynamoDB Local per project that needs it; every integration test file makes its own table.
 const WITH_DYNAMODB = { globalSetup: ['test/helpers/global-setup.ts'] };
+// The handlers run in the test's process there: passwords hash at a test cost (test/helpers/cheap-passwords.ts).
+const IN_PROCESS = { ...WITH_DYNAMODB, setupFiles: ['test/helpers/cheap-passwords.ts'] };
 
 /**
  * Tiers (docs/testing.md): `unit` needs no Java and no network; `integration` runs the real
@@ -28,11 +30,11 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, globalSetup: ['test/helpers/unit-global-setup.ts'] },
       },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: CONTENTION, ...WITH_DYNAMODB } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: CONTENTION, ...IN_PROCESS } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_DYNAMODB } },
       // Fifty writers racing on five items, each against the route's 10 s timeout as deployed:
       // beside the other files on two cores the losers' retries run past it. They run alone.
-      { extends: true, test: { name: 'contention', include: CONTENTION, sequence: { groupOrder: 1 }, ...WITH_DYNAMODB } },
+      { extends: true, test: { name: 'contention', include: CONTENTION, sequence: { groupOrder: 1 }, ...IN_PROCESS } },
       // The browser suite (Chromium + its own npm start) runs after the rest, not beside it: on a
       // two-core machine the two together starve DynamoDB Local and the timing-sensitive tests.
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], sequence: { groupOrder: 2 }, ...WITH_DYNAMODB } },

@@ -155,6 +155,9 @@ export const STUCK_JOB_PENDING = 'pending';
  * (its save, each step's cursor, and any counter change in between, which resumes a stalled job).
  * Here, not in stuck.ts, so that the CDK app can read it without a table client.
  */
+/** The stuck re-index function's timeout (seconds), as deployed and as the local runtime enforces it. */
+export const REINDEX_TIMEOUT_S = 60;
+
 export const STUCK_FILTER_PATTERNS = [
   { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['stats'] }, stuck_job: { S: [STUCK_JOB_PENDING] } } } },
 ];

@@ -3,7 +3,7 @@
  * handlers send goes through the one shared client, so a middleware on it counts them.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startStack, type Stack, recordDynamoDbCommands } from '../helpers/stack';
+import { startStack, type Stack, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 import { STAGES } from '../../lib/model';
 
 let stack: Stack;
@@ -47,7 +47,7 @@ async function seedCandidates(tenantId: string, n: number, opts: { reqId?: strin
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack(COUNTING_STACK);
   await recordDynamoDbCommands(sent);
 }, 300_000);
 afterAll(() => stack.close());

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStack, type Stack, type TestTenant, recordDynamoDbCommands } from '../helpers/stack';
+import { startStack, type Stack, type TestTenant, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 
 let stack: Stack;
 let t: TestTenant;
@@ -16,7 +16,7 @@ let token: string;
 const sent: string[] = [];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack(COUNTING_STACK);
   t = await stack.tenant();
   other = await stack.tenant();
   token = await t.token(['candidates:read', 'candidates:write', 'pipeline:write']);

@@ -124,7 +124,12 @@ describe('events reach subscribed endpoints, correctly signed', () => {
     expect(signatureFailures).toEqual([]);
     const list = (await main.session('GET', '/api/webhooks')).body.data;
     const all = list.find((w: any) => w.url === rx.url('/all'));
-    const d = await main.detail(all.id);
+    // The receiver answers before the sender writes its delivery log (in a batch, after the
+    // sends), so the log may trail the receipts for a moment.
+    const d = await until('the delivery log of /all', async () => {
+      const detail = await main.detail(all.id);
+      return detail.deliveries.length >= 9 && detail;
+    });
     expect(d.webhook).toMatchObject({ active: true, failure_count: 0 });
     expect(d.webhook.last_triggered_at).toMatch(isoMs);
     expect(d.deliveries).toHaveLength(9); // the candidate's 8 events and the requisition's
