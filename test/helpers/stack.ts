@@ -3,9 +3,9 @@
  * the local gateway on an ephemeral port, and helpers to make tenants and tokens.
  * Call `startStack()` in beforeAll; it must run before anything imports lib/store.
  */
+import { dynamodbEndpoint } from './dynamodb-endpoint';
 import { randomUUID } from 'node:crypto';
 import { cheapHash } from './cheap-hash';
-import { inject } from 'vitest';
 import { ensureTable, localClient } from '../../dev/table';
 import type { Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
@@ -76,7 +76,7 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const endpoint = inject('dynamodbEndpoint');
+  const endpoint = dynamodbEndpoint();
   const tableName = `test-${randomUUID()}`;
   await ensureTable(localClient(endpoint), tableName);
   process.env.TABLE_NAME = tableName;
