@@ -1,7 +1,8 @@
 /**
- * The checks `npm test` runs before vitest, side by side: Biome, `tsc -p .`, and the console's
- * generated API types followed by `tsc -p console`. Run one after another they took the sum of
- * their times with one core idle (tsc is single-threaded). Each one's output is printed whole
+ * The checks `npm test` runs beside vitest (scripts/test.ts), side by side with each other:
+ * Biome, `tsc -p .`, and the console's generated API types followed by `tsc -p console`. Run
+ * one after another they took the sum of their times with one core idle (tsc is
+ * single-threaded). Each one's output is printed whole
  * when it ends, in the order listed; the exit code is 1 when any of them failed.
  * Run it under `npm run`/`npm test`, which puts node_modules/.bin on PATH.
  */
