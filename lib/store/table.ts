@@ -109,6 +109,11 @@ export const keys = {
    */
   webhook: (tenantId: string, id: string): Key => ({ PK: webhookPartition(tenantId), SK: `WH#${id}` }),
   webhookPrefix: 'WH#',
+  /**
+   * The workspace's webhook counters (`counter.activeEndpoints`). In the webhook partition, not on
+   * STATS, because the delivery function disables endpoints and may write nowhere else.
+   */
+  webhookCounts: (tenantId: string): Key => ({ PK: webhookPartition(tenantId), SK: 'COUNTS' }),
   attempt: (tenantId: string, webhookId: string, attemptId: string): Key => ({
     PK: webhookPartition(tenantId),
     SK: `ATT#${webhookId}#${attemptId}`,
@@ -191,4 +196,6 @@ export const changesPartition = (tenantId: string) => `${t(tenantId)}#CHANGES`;
 export const counter = {
   stage: (stage: Stage) => `n_${stage}`,
   reqStatus: (status: ReqStatus) => `r_${status}`,
+  /** Active webhook endpoints, on the `keys.webhookCounts` item. */
+  activeEndpoints: 'active_endpoints',
 };

@@ -254,3 +254,50 @@ it('Idempotency-Key adds a PutItem and an UpdateItem to a write, and a replay is
   // The updated_after feed: one Query per page, no counter read.
   expect((await callsFor(token, 'GET', '/api/v1/candidates?updated_after=2000-01-01T00:00:00Z')).commands).toEqual(['QueryCommand']);
 });
+
+it('webhook endpoint writes cost a small fixed number of calls; the active count moves inside their transaction', async () => {
+  const t = await stack.tenant();
+  const { PASSWORD } = await import('../helpers/stack');
+  const cookie = await stack.login((await t.user('admin')).email, PASSWORD);
+  const counted = async (method: string, path: string, body?: unknown) => {
+    sent.length = 0;
+    const res = await stack.call(method, path, { body, headers: { Cookie: cookie } });
+    expect(res.status, res.text).toBeLessThan(300);
+    return { commands: [...sent], body: res.body };
+  };
+  const create = (n: number) => counted('POST', '/api/webhooks', { url: `https://hooks.example.com/calls${n}` });
+  // The workspace's first counted write finds no count: its transaction is cancelled, one Query of
+  // the endpoints and one conditional UpdateItem derive the count, and the transaction runs again.
+  const first = await create(1);
+  expect(first.commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+    'QueryCommand',
+    'UpdateItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
+  // From then on, the authorizer's GetItem and one transaction: no listing, no read.
+  const second = await create(2);
+  expect(second.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  const id = second.body.webhook.id;
+  // Not switching it on or off: the endpoint read and one UpdateItem.
+  expect((await counted('PATCH', `/api/webhooks/${id}`, { description: 'calls' })).commands).toEqual([
+    'GetItemCommand',
+    'GetItemCommand',
+    'UpdateItemCommand',
+  ]);
+  for (const active of [false, true]) {
+    expect((await counted('PATCH', `/api/webhooks/${id}`, { active })).commands).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+  }
+  expect((await counted('DELETE', `/api/webhooks/${id}`)).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  // Deleting an inactive endpoint: the transaction's condition fails and shows it inactive; one UpdateItem.
+  expect((await counted('DELETE', `/api/webhooks/${id}`)).commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+    'UpdateItemCommand',
+  ]);
+});
