@@ -64,8 +64,9 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
  * index's attributes: dev/backfill.ts sets them.
  */
 async function addMissingIndexes(client: DynamoDBClient, tableName: string, present: Set<string>) {
-  for (const i of Object.values(TABLE_DEF.indexes)) {
-    if (present.has(i.name)) continue;
+  const missing = Object.values(TABLE_DEF.indexes).filter((i) => !present.has(i.name));
+  if (!missing.length) return;
+  for (const i of missing) {
     // One index build at a time per table, as in DynamoDB: the next waits for this one.
     await indexesActive(client, tableName);
     await client.send(

@@ -10,7 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 const children: ChildProcess[] = [];
 const run = (cmd: string, args: string[], capture: boolean) =>
   new Promise<{ code: number; output: string }>((resolve) => {
-    const child = spawn(cmd, args, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    // TP_EAGER_SYNTH: the unit tier's shared stack synth starts with the run (test/helpers/unit-global-setup.ts).
+    const child = spawn(cmd, args, {
+      stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, TP_EAGER_SYNTH: '1' },
+    });
     children.push(child);
     let output = '';
     child.stdout?.on('data', (d) => (output += d));
