@@ -8,13 +8,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 const children: ChildProcess[] = [];
-const run = (cmd: string, args: string[], capture: boolean) =>
+const run = (cmd: string, args: string[], capture: boolean, env: NodeJS.ProcessEnv = process.env) =>
   new Promise<{ code: number; output: string }>((resolve) => {
-    // TP_EAGER_SYNTH: the unit tier's shared stack synth starts with the run (test/helpers/unit-global-setup.ts).
-    const child = spawn(cmd, args, {
-      stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-      env: { ...process.env, TP_EAGER_SYNTH: '1' },
-    });
+    const child = spawn(cmd, args, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
     children.push(child);
     let output = '';
     child.stdout?.on('data', (d) => (output += d));
@@ -31,7 +27,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 
 const [checks, vitest] = await Promise.all([
   run('tsx', ['scripts/checks.ts'], true),
-  run('vitest', ['run', ...process.argv.slice(2)], false),
+  // TP_EAGER_SYNTH: the unit tier's shared stack synth starts with the run (test/helpers/unit-global-setup.ts).
+  run('vitest', ['run', ...process.argv.slice(2)], false, { ...process.env, TP_EAGER_SYNTH: '1' }),
 ]);
 process.stdout.write(`\n${checks.output}`);
 console.log(`checks: ${checks.code === 0 ? 'passed' : 'FAILED'}; vitest: ${vitest.code === 0 ? 'passed' : 'FAILED'}`);

@@ -279,7 +279,7 @@ const conditional = (cmd: UpdateCommand) => unlessConditionFails(ddb.send(cmd));
  * bounds what one workspace can make us send (and the endpoint listing the fan-out reads).
  */
 export const MAX_ACTIVE_ENDPOINTS = 20;
-export const ACTIVE_CAP_MESSAGE = `a workspace can have at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints`;
+const ACTIVE_CAP_MESSAGE = `a workspace can have at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints`;
 
 const ACTIVE = counter.activeEndpoints;
 
@@ -353,7 +353,7 @@ async function countedWrite(
  * between the read and the write; a writer that finds it missing derives it too, and one of the
  * two writes stores it. Answers the count as stored.
  */
-export async function initActiveCount(tenantId: string): Promise<number> {
+async function initActiveCount(tenantId: string): Promise<number> {
   const items = await queryAll({
     ...prefixQuery(keys.webhookPartition(tenantId), keys.webhookPrefix),
     ProjectionExpression: 'active',
