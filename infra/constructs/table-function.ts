@@ -51,21 +51,21 @@ export const pascal = (module: string) =>
  *   - the X-Ray SDK's entry, by one that loads only what the Powertools Tracer uses
  *     (lib/aws/xray-sdk-core.ts: no SDK v2 or HTTP patchers, no semver, no EC2/ECS plugins), and
  *     cls-hooked's emitter binding (lib/aws/no-emitter-binding.cjs): ~42 KB of each bundle, which
- *     brings the Tracer's cost from ~120 KB to ~78 KB (`npx tsx scripts/bench/tracing-cost.ts`).
+ *     brings the Tracer's cost from ~120 KB to ~78 KB (`npx tsx scripts/bench/tracing-cost.ts`);
+ *   - the SDK's event-stream serde, by a stand-in that refuses (lib/aws/no-event-streams.ts): no
+ *     operation this service calls streams events, and it was ~15–19 KB of every bundle.
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),
   'aws-xray-sdk-core': path.join(PROJECT_ROOT, 'lib', 'aws', 'xray-sdk-core.ts'),
   'emitter-listener': path.join(PROJECT_ROOT, 'lib', 'aws', 'no-emitter-binding.cjs'),
+  '@smithy/core/event-streams': path.join(PROJECT_ROOT, 'lib', 'aws', 'no-event-streams.ts'),
 };
 
 /**
  * API functions whose SDK calls are not traced: each already carries the API Gateway client
- * (token minting and revocation), the SQS client (resend, replay), Powertools Idempotency (the
- * idempotent writes), the webhook sender (test-webhook, 401.5 KB with the Tracer once the route
- * table held the requisition routes) or a transaction that moves the active-endpoint count
- * (create-, update- and delete-webhook, 400.5–403.3 KB with the Tracer), and with the Tracer would be 401–445 KB, over the 400 KB budget per API
- * function. Their bundles alias the Tracer to lib/aws/tracer-off.ts; Lambda's and API
+ * (token minting and revocation), the SQS client (resend, replay) or Powertools Idempotency (the
+ * idempotent writes), and with the Tracer would pass the 400 KB budget per API function. Their bundles alias the Tracer to lib/aws/tracer-off.ts; Lambda's and API
  * Gateway's active tracing still give them their function and integration segments.
  * test/unit/tracing-bundles.test.ts fails if one of them would now fit with the Tracer, and the
  * stack test if any other API function passes 400 KB.
@@ -81,10 +81,6 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'create-requisition',
   'update-requisition',
   'change-requisition-status',
-  'test-webhook',
-  'create-webhook',
-  'update-webhook',
-  'delete-webhook',
 ]);
 
 /** The esbuild aliases of one function's bundle: LAMBDA_ALIASES, and the Tracer off for UNTRACED_MODULES. */
