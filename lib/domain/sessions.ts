@@ -12,7 +12,7 @@ import * as sessionStore from '../store/sessions';
 import { getTenant } from '../store/tenants';
 import { findUserByEmail, getUser, normalizeEmail, setUserPassword, type User } from '../store/users';
 import { auditBy, type SessionPrincipal } from './principal';
-import { putAudit, type AuditEntry, type AuditRequest } from '../store/audit';
+import { auditDecoy, putAudit, type AuditEntry, type AuditRequest } from '../store/audit';
 
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -59,7 +59,7 @@ export async function login(
           ...(lastChance ? [{ field: 'lockout_started', after: true }] : []),
         ]),
       );
-    }
+    } else await auditDecoy();
     throw new UnauthorizedError(BAD_LOGIN);
   }
   await clearFailures(normalized, address);

@@ -146,3 +146,17 @@ export const auditPuts = (tenantId: string, e: AuditEntry, now = Date.now()) =>
 export async function putAudit(tenantId: string, e: AuditEntry, extra: Record<string, unknown>[] = []): Promise<void> {
   await ddb.send(new TransactWriteCommand({ TransactItems: [...extra, ...auditPuts(tenantId, e)] }));
 }
+
+/**
+ * The cost of a record with nothing written: as many ConditionChecks as a record has copies, on
+ * keys that never exist. A wrong password for a member's email writes a record; one for an email
+ * that is nobody's runs this instead, so the two failures still take the same time and a
+ * sign-in's timing does not tell which emails are members'.
+ */
+export async function auditDecoy(): Promise<void> {
+  const PK = keys.auditPartition('-');
+  const checks = Object.values(AUDIT_VIEWS).map((prefix) => ({
+    ConditionCheck: { TableName: tableName, Key: { PK, SK: prefix }, ConditionExpression: 'attribute_not_exists(PK)' },
+  }));
+  await ddb.send(new TransactWriteCommand({ TransactItems: checks })).catch(() => undefined);
+}

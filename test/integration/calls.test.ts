@@ -362,6 +362,15 @@ it('the audit record costs no call of its own: each audited write stays one tran
   expect(sent.filter((c) => c === 'TransactWriteItemsCommand')).toHaveLength(1);
   expect(sent).not.toContain('PutItemCommand');
   const fresh = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  // A wrong password: a member's email gets its record, an email that is nobody's the same-sized
+  // decoy transaction, so the record does not make a member's failure slower than a stranger's.
+  const failed = async (email: string) => {
+    sent.length = 0;
+    expect((await stack.call('POST', '/api/session', { body: { email, password: 'not the password at all' } })).status).toBe(401);
+    return sent.filter((c) => c === 'TransactWriteItemsCommand').length;
+  };
+  expect(await failed(admin.email)).toBe(1);
+  expect(await failed(`nobody-${t.slug}@example.com`)).toBe(1);
   // Sign-out: the authorizer's read and one transaction (the delete and its record).
   expect((await counted('DELETE', '/api/session', undefined, { Cookie: fresh })).commands).toEqual([AUTH, 'TransactWriteItemsCommand']);
 });
