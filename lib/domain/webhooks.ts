@@ -27,7 +27,7 @@ import {
   updateEndpoint,
   type Endpoint,
 } from '../store/webhook-endpoints';
-import { attemptPage, attemptPageKey, lastAttempts } from '../store/webhook-attempts';
+import { attemptItem, attemptPage, attemptPageKey, lastAttempts } from '../store/webhook-attempts';
 import { decodeCursor, encodeCursor } from './cursor';
 import { getEvent, putEvent } from '../store/webhook-events';
 import { MAX_ATTEMPTS } from '../store/tx';
@@ -39,10 +39,8 @@ import { errorMessage } from '../webhooks/outcome';
 import { generateSecret } from '../webhooks/sign';
 import { forbiddenReason } from '../webhooks/ssrf';
 import { auditBy, type SessionPrincipal } from './principal';
-import { auditPuts, putAudit, urlHost, type AuditChange } from '../store/audit';
-import { attemptItem } from '../store/webhook-attempts';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ddb, tableName } from '../store/client';
+import { putAudit, urlHost, type AuditChange } from '../store/audit';
+import { tableName } from '../store/client';
 
 export const statusOf = (e: Endpoint): WebhookStatus =>
   e.deleted_at || e.disabled_reason === 'deleted' ? 'deleted' : e.active ? 'active' : 'disabled';
@@ -185,14 +183,9 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
   const sent = await signAndSend(endpoint, { id: event.id, type: event.type, body });
   // The attempt and the audit record in one transaction.
   const audit = webhookAudit(p, 'webhook.tested', endpoint.id, [{ field: 'result', after: sent.category ?? 'success' }]);
-  await ddb.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: tableName, Item: attemptItem(p.tenantId, endpoint.id, attemptRecord(event, 1, sent)) } },
-        ...auditPuts(p.tenantId, audit),
-      ],
-    }),
-  );
+  await putAudit(p.tenantId, audit, [
+    { Put: { TableName: tableName, Item: attemptItem(p.tenantId, endpoint.id, attemptRecord(event, 1, sent)) } },
+  ]);
   const duration_ms = Math.round(sent.result.durationMs);
   const error_message = errorMessage(sent.result);
   return {

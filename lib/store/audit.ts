@@ -141,7 +141,9 @@ export const auditPuts = (tenantId: string, e: AuditEntry, now = Date.now()) =>
 
 /**
  * A record on its own, for an action that writes nothing else to the table (a resend only
- * queues a message; a failed sign-in only counts): one TransactWriteItems of its copies.
+ * queues a message; a failed sign-in only counts): one TransactWriteItems of its copies. `extra`:
+ * transaction items of the action's own write, when a store function does not make one (a test
+ * send's attempt record).
  */
 export async function putAudit(tenantId: string, e: AuditEntry, extra: Record<string, unknown>[] = []): Promise<void> {
   await ddb.send(new TransactWriteCommand({ TransactItems: [...extra, ...auditPuts(tenantId, e)] }));
