@@ -362,6 +362,12 @@ it('the audit record costs no call of its own: each audited write stays one tran
   expect(sent.filter((c) => c === 'TransactWriteItemsCommand')).toHaveLength(1);
   expect(sent).not.toContain('PutItemCommand');
   const fresh = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  // The audit log's first page: one Query, any filter; with two filters at most two.
+  expect((await counted('GET', '/api/audit')).commands).toEqual([AUTH, 'QueryCommand']);
+  expect((await counted('GET', `/api/audit?target=${hookId}`)).commands).toEqual([AUTH, 'QueryCommand']);
+  const combined = await counted('GET', `/api/audit?actor=${admin.id}&action=webhook.created`);
+  expect(combined.commands.filter((c) => c === 'QueryCommand').length).toBeLessThanOrEqual(2);
+  expect(combined.body.data.map((r: { action: string }) => r.action)).toEqual(['webhook.created']);
   // A wrong password: a member's email gets its record, an email that is nobody's the same-sized
   // decoy transaction, so the record does not make a member's failure slower than a stranger's.
   const failed = async (email: string) => {
