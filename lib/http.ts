@@ -7,9 +7,10 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod/mini';
-import { siteHosts } from './edge';
+import { clientAddress, siteHosts } from './edge';
 import { header } from './headers';
 import type { SessionPrincipal, TokenPrincipal } from './domain/principal';
+import type { AuditRequest } from './store/audit';
 import { AppError, errorBody, ForbiddenError, UnsupportedMediaTypeError, ValidationError, type ErrorCode } from './errors';
 import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
@@ -158,6 +159,13 @@ function queryObject(event: APIGatewayProxyEvent): Record<string, string> {
   return (event.queryStringParameters ?? {}) as Record<string, string>;
 }
 
+/** Where a request came from, as the audit log records it: client address, user agent, request id. */
+export const requestOf = (event: APIGatewayProxyEvent): AuditRequest => ({
+  ip: clientAddress(event),
+  user_agent: header(event, 'user-agent')?.slice(0, 256),
+  request_id: requestIdOf(event),
+});
+
 function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): TokenPrincipal | SessionPrincipal | undefined {
   if (auth === 'none') return undefined;
   const ctx = event.requestContext.authorizer ?? {};
@@ -165,7 +173,7 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     // The authorizer always sets it; reaching here means the function is wired wrongly.
     throw new Error('authorizer context has no tenantId');
   }
-  const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? '') };
+  const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? ''), request: requestOf(event) };
   if (auth === 'token') {
     const tokenName = typeof ctx.tokenName === 'string' ? { tokenName: ctx.tokenName } : {};
     return {

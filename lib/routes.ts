@@ -408,7 +408,7 @@ const lines = [
     path: '/api/webhooks/{id}/resend',
     handler: 'resend-webhook-event',
     auth: 'session',
-    access: 'read',
+    access: 'write',
     queue: true,
     summary: 'Send one event again (same webhook-id and body, fresh signature) as a new attempt series',
     params: s.IdParam,
@@ -574,6 +574,19 @@ const lines = [
     params: s.IdParam,
     status: 200,
     response: s.LockoutCleared,
+  },
+  {
+    method: 'GET',
+    path: '/api/audit',
+    handler: 'list-audit',
+    auth: 'session',
+    role: 'admin',
+    access: 'read',
+    summary: "The workspace's audit log, newest first; a filtered page may be short, with a next_cursor",
+    query: s.AuditQuery,
+    errors: { 403: 'Only workspace admins may read it' },
+    status: 200,
+    response: s.AuditPage,
   },
 ] as const satisfies readonly Route[];
 

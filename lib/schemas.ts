@@ -681,3 +681,48 @@ true satisfies Same<Requisition, model.Requisition>;
 true satisfies Same<Candidate, model.Candidate>;
 true satisfies Same<z.infer<typeof DeliveryRecord>, model.DeliveryRecord>;
 true satisfies Same<Role, model.Role>;
+
+// ---- audit log ------------------------------------------------------------------------------
+
+const auditTime = (name: string) => z.optional(z.iso.datetime({ offset: true, error: `${name} must be an ISO 8601 date-time` }));
+const auditId = (name: string) =>
+  z.optional(z.string({ error: `${name} must be an id` }).check(z.regex(/^[\w.:-]{1,128}$/, { error: `${name} must be an id` })));
+
+/** GET /api/audit: each filter narrows the list; time bounds are inclusive. */
+export const AuditQuery = z.strictObject({
+  actor: auditId('actor'),
+  action: z.optional(
+    z
+      .string({ error: 'action must be a string' })
+      .check(z.regex(/^[a-z_]{1,32}\.[a-z_]{1,48}$/, { error: 'action must be an action name' })),
+  ),
+  target: auditId('target'),
+  from: auditTime('from'),
+  to: auditTime('to'),
+  cursor: z.optional(z.string({ error: 'cursor must be a string' }).check(z.maxLength(1024, { error: 'cursor is not valid' }))),
+  limit: z._default(intParam('limit', 1, 100), 50),
+});
+export type AuditQuery = z.output<typeof AuditQuery>;
+
+/** A changed field: personal fields by name alone; others with their values before and after. */
+const AuditChange = z.object({ field: z.string(), before: z.optional(z.unknown()), after: z.optional(z.unknown()) });
+
+export const AuditRecord = z.object({
+  id: z.uuid(),
+  at: timestamp,
+  action: z.string(),
+  actor: z.object({
+    type: z.enum(['user', 'token', 'system']),
+    id: z.string(),
+    email: z.optional(z.string()),
+    name: z.optional(z.string()),
+  }),
+  target: z.object({ type: z.string(), id: z.string() }),
+  ip: z.nullable(z.string()),
+  user_agent: z.nullable(z.string()),
+  request_id: z.nullable(z.string()),
+  changes: z.array(AuditChange),
+});
+export type AuditRecord = z.infer<typeof AuditRecord>;
+
+export const AuditPage = z.object({ data: z.array(AuditRecord), next_cursor: z.nullable(z.string()) });

@@ -54,6 +54,7 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>, what:
 const RequisitionPage = lazyPage(() => import('./pages/requisition').then((m) => m.RequisitionPage), 'the requisition page');
 const WebhookDetail = lazyPage(() => import('./pages/webhook-detail').then((m) => m.WebhookDetail), 'the webhook page');
 const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API reference');
+const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog), 'the audit log');
 
 const NAV: [string, string][] = [
   ['/candidates', 'Candidates'],
@@ -63,6 +64,7 @@ const NAV: [string, string][] = [
   ['/settings/webhooks', 'Webhooks'],
   ['/settings/members', 'Members'],
   ['/settings/pipeline', 'Pipeline'],
+  ['/settings/audit', 'Audit log'],
   ['/account', 'Account'],
   ['/docs', 'API docs'],
 ];
@@ -225,6 +227,8 @@ function Page({ path }: { path: string }) {
       return <Members />;
     case '/settings/pipeline':
       return <PipelineSettings />;
+    case '/settings/audit':
+      return <AuditLog />;
     case '/account':
       return <Account />;
     case '/docs':

@@ -23,6 +23,15 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The only partitions the delivery function may touch: `T#<any tenant>#WEBHOOKS`. */
 export const WEBHOOK_LEADING_KEYS = [keys.webhookPartition('*')];
 
+/** Every workspace's audit partition, `T#<any tenant>#AUDIT`: records there are only ever put. */
+export const AUDIT_LEADING_KEYS = [keys.auditPartition('*')];
+/**
+ * What no function may do in an audit partition: change or remove a record (BatchWriteItem, which
+ * can delete, too). Denied on every function's role, whatever its grants allow elsewhere, so no
+ * code path and no future grant can edit the log; records leave by TTL only.
+ */
+export const AUDIT_DENIED_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
 /** The handler module's source file: `functions/<module>.ts`. */
 export const entryFor = (module: string) => path.join(PROJECT_ROOT, 'functions', `${module}.ts`);
 
@@ -242,6 +251,15 @@ export class TableFunction extends Construct {
       },
     });
     this.acknowledgeFindings(role, props);
+    // ForAnyValue: a request is refused when any key it names is in an audit partition.
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        effect: iam.Effect.DENY,
+        actions: AUDIT_DENIED_ACTIONS,
+        resources: [props.table.tableArn],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': AUDIT_LEADING_KEYS } },
+      }),
+    );
     const access = props.access;
     if (access === 'none') return;
     if (access === 'read' || access === 'write') {

@@ -1,7 +1,8 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
 import { NotFoundError, RequisitionNotOpenError, ValidationError } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
-import { actorOf, type Principal } from './principal';
+import { actorOf, auditBy, type Principal } from './principal';
+import { diffFields } from '../store/audit';
 import { newId, nowIso } from '../ids';
 import type {
   Candidate,
@@ -50,7 +51,9 @@ export async function createCandidate(p: Principal, input: CreateCandidateBody):
     updated_at: now,
     stage_entered_at: now,
   };
-  await insertCandidate(tenantId, record, req);
+  const fields = ['name', 'email', 'phone', 'resume_url', 'stage', 'req_id'];
+  const audit = auditBy(p, 'candidate.created', { type: 'candidate', id: record.id }, diffFields(fields, undefined, { ...record }));
+  await insertCandidate(tenantId, record, req, audit);
   const { updated_at: _u, ...created } = toCandidate(record as unknown as Record<string, unknown>);
   return created;
 }
@@ -172,6 +175,10 @@ export async function changeStage(p: Principal, input: ChangeStageBody): Promise
   const { before, after } = await moveCandidate(p.tenantId, input.candidate_id, input.stage, nowIso, {
     actor: actorOf(p),
     fromStage: input.from_stage,
+    audit: (before, after) =>
+      auditBy(p, 'candidate.stage_changed', { type: 'candidate', id: input.candidate_id }, [
+        { field: 'stage', before: before.stage, after: after.stage },
+      ]),
   });
   const c = toCandidate(after ?? before);
   return { id: c.id, name: c.name, stage: c.stage, updated_at: c.updated_at };
@@ -210,6 +217,8 @@ export async function getCandidate(p: Principal, id: string): Promise<CandidateD
  * Change a candidate's profile. A new requisition must exist in the tenant; its title is copied
  * onto the candidate as on create. A change to nothing writes nothing.
  */
+const CANDIDATE_FIELDS = ['name', 'email', 'phone', 'resume_url', 'req_id'];
+
 export async function updateCandidate(p: Principal, id: string, input: UpdateCandidateBody): Promise<Candidate> {
   const { tenantId } = p;
   const { req_id, ...fields } = input;
@@ -219,6 +228,8 @@ export async function updateCandidate(p: Principal, id: string, input: UpdateCan
     const req = await openRequisition(tenantId, req_id, false);
     patch.requisition = { id: req.id, title: req.title, item: req };
   }
-  const { before, after } = await updateCandidateProfile(tenantId, id, patch, nowIso);
+  const { before, after } = await updateCandidateProfile(tenantId, id, patch, nowIso, (b, a) =>
+    auditBy(p, 'candidate.updated', { type: 'candidate', id }, diffFields(CANDIDATE_FIELDS, b, a)),
+  );
   return toCandidate(after ?? before);
 }

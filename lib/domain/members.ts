@@ -24,7 +24,8 @@ import {
   type GuardedWrite,
   type User,
 } from '../store/users';
-import type { SessionPrincipal } from './principal';
+import { auditBy, type SessionPrincipal } from './principal';
+import { putAudit } from '../store/audit';
 
 const view = (u: User): Member => ({
   id: u.id,
@@ -44,9 +45,19 @@ export async function addMember(p: SessionPrincipal, { email, role }: { email: s
   if (await findUserByEmail(email))
     throw new ConflictError(`a user with email ${normalizeEmail(email)} already exists`, { field: 'email' });
   const password = temporaryPassword();
-  const user = await createUser(p.tenantId, email, await hashPassword(password), role, { mustChangePassword: true });
+  const user = await createUser(p.tenantId, email, await hashPassword(password), role, {
+    mustChangePassword: true,
+    // A member's email is no candidate's data: the record names whom the admin added.
+    audit: (id) =>
+      auditBy(p, 'member.added', memberTarget(id), [
+        { field: 'email', after: normalizeEmail(email) },
+        { field: 'role', after: role },
+      ]),
+  });
   return { member: view(user), temporary_password: password };
 }
+
+const memberTarget = (id: string) => ({ type: 'member', id });
 
 const LAST_ADMIN = 'a workspace needs at least one admin: make another member an admin first';
 
@@ -84,7 +95,15 @@ export async function changeMemberRole(p: SessionPrincipal, userId: string, role
     (t, others) => role === 'admin' || t.role !== 'admin' || anotherAdmin(others),
     async (t, version) => {
       unchanged = t.role === role;
-      return unchanged ? 'done' : setRole(p.tenantId, userId, role, version);
+      return unchanged
+        ? 'done'
+        : setRole(
+            p.tenantId,
+            userId,
+            role,
+            version,
+            auditBy(p, 'member.role_changed', memberTarget(userId), [{ field: 'role', before: t.role, after: role }]),
+          );
     },
   );
   if (!unchanged) await setRoleOfSessions(p.tenantId, userId, role);
@@ -96,7 +115,8 @@ export async function removeMember(p: SessionPrincipal, userId: string): Promise
     p,
     userId,
     (t, others) => t.role !== 'admin' || anotherAdmin(others),
-    (t, version) => deleteUser(p.tenantId, t, version),
+    (t, version) =>
+      deleteUser(p.tenantId, t, version, auditBy(p, 'member.removed', memberTarget(userId), [{ field: 'role', before: t.role }])),
   );
   await Promise.all([endSessionsOf(p.tenantId, userId), clearAllFailures(target.email)]);
   return { success: true };
@@ -112,14 +132,21 @@ async function member(p: SessionPrincipal, userId: string): Promise<User> {
 export async function resetMemberPassword(p: SessionPrincipal, userId: string) {
   const target = await member(p, userId);
   const password = temporaryPassword();
-  if (!(await setUserPassword(p.tenantId, userId, await hashPassword(password), true))) throw new NotFoundError('member');
+  const audit = auditBy(p, 'member.password_reset', memberTarget(userId));
+  if (!(await setUserPassword(p.tenantId, userId, await hashPassword(password), true, audit))) throw new NotFoundError('member');
   await Promise.all([endSessionsOf(p.tenantId, userId), clearAllFailures(target.email)]);
   return { temporary_password: password };
 }
 
 export async function clearMemberLockout(p: SessionPrincipal, userId: string) {
   const target = await member(p, userId);
-  return { success: true, cleared: await clearAllFailures(target.email) };
+  const cleared = await clearAllFailures(target.email);
+  // The counters are global items, outside any workspace's transaction: recorded once cleared.
+  await putAudit(
+    p.tenantId,
+    auditBy(p, 'member.lockout_cleared', memberTarget(userId), [{ field: 'lockouts', before: cleared, after: 0 }]),
+  );
+  return { success: true, cleared };
 }
 
 /** For the admin CLI: a user in a tenant found by slug. */

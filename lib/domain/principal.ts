@@ -5,6 +5,7 @@
  */
 import type { Role } from '../store/users';
 import type { ActorRef } from '../store/stage-history';
+import type { AuditActor, AuditChange, AuditEntry, AuditRequest, AuditTarget } from '../store/audit';
 
 export interface TokenPrincipal {
   kind: 'token';
@@ -15,6 +16,8 @@ export interface TokenPrincipal {
   /** The token's name, recorded with its id in history; absent for tokens made before it was kept. */
   tokenName?: string;
   scopes: string[];
+  /** Where the request came from, for the audit log (lib/http.ts sets it). */
+  request?: AuditRequest;
 }
 
 export interface SessionPrincipal {
@@ -24,6 +27,8 @@ export interface SessionPrincipal {
   userId: string;
   email: string;
   role: Role;
+  /** Where the request came from, for the audit log (lib/http.ts sets it). */
+  request?: AuditRequest;
 }
 
 export type Principal = TokenPrincipal | SessionPrincipal;
@@ -33,3 +38,21 @@ export const actorOf = (p: Principal): ActorRef =>
   p.kind === 'token'
     ? { type: 'token', id: p.tokenId, ...(p.tokenName && { name: p.tokenName }) }
     : { type: 'user', id: p.userId, email: p.email };
+
+/** The audit log's actor for a principal: a user with their email, or a token with its name. */
+export const auditActorOf = (p: Principal): AuditActor =>
+  p.kind === 'token'
+    ? { type: 'token', id: p.tokenId, ...(p.tokenName && { name: p.tokenName }) }
+    : { type: 'user', id: p.userId, email: p.email };
+
+/**
+ * The audit record of a change a principal makes: pass it to the store write, which appends its
+ * items (lib/store/audit.ts auditPuts) to the write's own transaction.
+ */
+export const auditBy = (p: Principal, action: string, target: AuditTarget, changes?: AuditChange[]): AuditEntry => ({
+  action,
+  actor: auditActorOf(p),
+  target,
+  ...(changes && { changes }),
+  ...(p.request && { request: p.request }),
+});

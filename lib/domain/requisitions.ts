@@ -4,6 +4,7 @@
  * matrix, the reason rule and the filled rule are pure functions in requisition-rules.ts.
  */
 import { NotFoundError, StaleRequisitionError } from '../errors';
+import { newId } from '../ids';
 import type {
   ChangeRequisitionStatusBody,
   CreateRequisitionBody,
@@ -28,7 +29,8 @@ import {
   type RequisitionItem,
 } from '../store/requisitions';
 import { getStats } from '../store/stats';
-import { actorOf, type Principal } from './principal';
+import { actorOf, auditBy, type Principal } from './principal';
+import { diffFields, type AuditChange, type AuditEntry } from '../store/audit';
 import { checkReason } from './requisition-rules';
 
 /** The service itself, for tools that act without a token or a session (the admin CLI). */
@@ -39,6 +41,14 @@ export interface SystemPrincipal {
 export type RequisitionCaller = Principal | SystemPrincipal;
 
 const actorOfCaller = (p: RequisitionCaller): ReqActor => (p.kind === 'system' ? SYSTEM : actorOf(p));
+
+/** The audit record of a requisition change; the admin CLI's changes are the `system` actor's. */
+const audited = (p: RequisitionCaller, action: string, id: string, changes: AuditChange[]): AuditEntry =>
+  p.kind === 'system'
+    ? { action, actor: { type: 'system', id: 'admin-cli' }, target: { type: 'requisition', id }, changes }
+    : auditBy(p, action, { type: 'requisition', id }, changes);
+
+const REQ_FIELDS = ['title', 'department', 'location', 'job_type', 'headcount', 'status'];
 
 export interface RequisitionPage {
   /** With headcount and hires, so a list shows how full each requisition is without a read per row. */
@@ -78,15 +88,17 @@ const toChange = (c: ReqStatusChange) => ({ from: c.from, to: c.to, reason: c.re
 
 /** Create a requisition: no read, one transaction. The admin CLI calls this too. */
 export async function createRequisition(principal: RequisitionCaller, input: CreateRequisitionBody): Promise<RequisitionFull> {
-  const created = await putRequisition(principal.tenantId, {
+  const fields = {
     title: input.title,
     ...(input.department !== undefined && { department: input.department }),
     ...(input.location !== undefined && { location: input.location }),
     ...(input.job_type !== undefined && { job_type: input.job_type }),
     status: input.status,
     headcount: input.headcount,
-    actor: actorOfCaller(principal),
-  });
+  };
+  const id = newId();
+  const audit = audited(principal, 'requisition.created', id, diffFields(REQ_FIELDS, undefined, fields));
+  const created = await putRequisition(principal.tenantId, { ...fields, actor: actorOfCaller(principal) }, id, audit);
   return { ...created, headcount: input.headcount, hires: 0, updated_at: created.created_at };
 }
 
@@ -106,7 +118,11 @@ export async function updateRequisition(
 ): Promise<{ requisition: RequisitionFull; etag: string }> {
   const ifVersion = versionOfIfMatch(ifMatch);
   if (ifVersion === -1) throw new StaleRequisitionError();
-  const { item } = await updateRequisitionFields(principal.tenantId, id, input, { ifVersion, actor: actorOfCaller(principal) });
+  const { item } = await updateRequisitionFields(principal.tenantId, id, input, {
+    ifVersion,
+    actor: actorOfCaller(principal),
+    audit: (before, after) => audited(principal, 'requisition.updated', id, diffFields(REQ_FIELDS, before, after)),
+  });
   return { requisition: toRequisitionFull(item), etag: etagOf(item) };
 }
 
@@ -124,6 +140,12 @@ export async function changeRequisitionStatus(
     reason,
     fromStatus: input.from_status,
     actor: actorOfCaller(principal),
+    audit: (from) =>
+      audited(principal, 'requisition.status_changed', id, [
+        { field: 'status', before: from, after: input.status },
+        // Free text: named, not kept (it could name anyone).
+        ...(reason ? [{ field: 'reason' }] : []),
+      ]),
   });
   return { requisition: toRequisitionFull(item), etag: etagOf(item) };
 }

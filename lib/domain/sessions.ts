@@ -11,7 +11,8 @@ import { clearFailures, LOCK_MS, reserveAttempt } from '../store/login-failures'
 import * as sessionStore from '../store/sessions';
 import { getTenant } from '../store/tenants';
 import { findUserByEmail, getUser, normalizeEmail, setUserPassword, type User } from '../store/users';
-import type { SessionPrincipal } from './principal';
+import { auditBy, type SessionPrincipal } from './principal';
+import { auditDecoy, putAudit, type AuditEntry, type AuditRequest } from '../store/audit';
 
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -27,7 +28,13 @@ const BAD_LOGIN = 'email or password is incorrect';
 const LOCKED = 'too many failed sign-ins from this address; try again later';
 
 /** Takes no principal: it makes one (the session the authorizer reads from the cookie afterwards). */
-export async function login(email: string, password: string, address: string, now = Date.now()): Promise<LoginResult> {
+export async function login(
+  email: string,
+  password: string,
+  address: string,
+  now = Date.now(),
+  request?: AuditRequest,
+): Promise<LoginResult> {
   const normalized = normalizeEmail(email);
   // Counted before the (slow) password check, so parallel guesses cannot exceed the limit.
   const { lockedForMs, lastChance } = await reserveAttempt(normalized, address, now);
@@ -42,23 +49,52 @@ export async function login(email: string, password: string, address: string, no
   const tenant = user && ok ? await getTenant(user.tenant_id) : undefined;
   if (!user || !tenant) {
     loginFailed('bad_credentials', user, lastChance);
+    // Into the account's workspace when the email is a member's; an unknown email belongs to no
+    // workspace (the log line and LoginsFailed count it). Never the password.
+    if (user) {
+      await putAudit(
+        user.tenant_id,
+        signInAudit(user, 'session.sign_in_failed', request, [
+          { field: 'reason', after: 'bad_credentials' },
+          ...(lastChance ? [{ field: 'lockout_started', after: true }] : []),
+        ]),
+      );
+    } else await auditDecoy();
     throw new UnauthorizedError(BAD_LOGIN);
   }
   await clearFailures(normalized, address);
   const sessionId = newSessionId();
   const at = new Date(now).toISOString();
-  await sessionStore.putSession(sessionDigest(sessionId), {
-    tenant_id: tenant.id,
-    tenant_slug: tenant.slug,
-    user_id: user.id,
-    email: user.email,
-    role: user.role,
-    created_at: at,
-    last_seen_at: at,
-  });
+  await sessionStore.putSession(
+    sessionDigest(sessionId),
+    {
+      tenant_id: tenant.id,
+      tenant_slug: tenant.slug,
+      user_id: user.id,
+      email: user.email,
+      role: user.role,
+      created_at: at,
+      last_seen_at: at,
+    },
+    signInAudit(user, 'session.signed_in', request),
+  );
   logger.info('login succeeded', { tenant_id: tenant.id, user_id: user.id });
   return { sessionId, session: sessionInfo(user, tenant) };
 }
+
+/** A sign-in's record: the account is both the actor and the target. */
+const signInAudit = (
+  user: { id: string; email: string },
+  action: string,
+  request: AuditRequest | undefined,
+  changes?: AuditEntry['changes'],
+): AuditEntry => ({
+  action,
+  actor: { type: 'user', id: user.id, email: user.email },
+  target: { type: 'member', id: user.id },
+  ...(changes && { changes }),
+  ...(request && { request }),
+});
 
 /**
  * A refused sign-in (or password check): a log line and LoginsFailed; the one that used up the
@@ -81,9 +117,12 @@ const sessionInfo = (user: User, tenant: { slug: string; name: string }): Sessio
 });
 
 /** Ends the session the cookie names (the principal is that session's); without a cookie there is nothing to end. */
-export async function logout(_p: SessionPrincipal, sessionId: string | undefined): Promise<{ success: true }> {
+export async function logout(p: SessionPrincipal, sessionId: string | undefined): Promise<{ success: true }> {
   if (sessionId) {
-    await sessionStore.deleteSession(sessionDigest(sessionId));
+    await sessionStore.deleteSession(sessionDigest(sessionId), {
+      tenantId: p.tenantId,
+      entry: auditBy(p, 'session.signed_out', { type: 'member', id: p.userId }),
+    });
     logger.info('logout');
   }
   return { success: true };
@@ -120,7 +159,8 @@ export async function changePassword(
   await clearFailures(p.email, address);
   if (body.new_password === body.current_password)
     throw new ValidationError('new_password must differ from the current password', { field: 'new_password' });
-  if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false))) {
+  const audit = auditBy(p, 'member.password_changed', { type: 'member', id: p.userId });
+  if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false, audit))) {
     throw new UnauthorizedError('session is no longer valid');
   }
   await sessionStore.endSessionsOf(p.tenantId, p.userId, sessionDigest(currentSession));

@@ -4,7 +4,7 @@ import { DEFAULT_STUCK_DAYS, STUCK_STAGES, type Stage } from '../model';
 import type { PipelineSettings, PipelineSettingsBody } from '../schemas';
 import { getStats } from '../store/stats';
 import { getTenant, setStuckDays } from '../store/tenants';
-import type { Principal } from './principal';
+import { auditBy, type Principal } from './principal';
 
 type StuckStage = (typeof STUCK_STAGES)[number];
 const defaults = Object.fromEntries(STUCK_STAGES.map((s) => [s, DEFAULT_STUCK_DAYS[s] ?? 0])) as Record<StuckStage, number>;
@@ -26,6 +26,11 @@ export async function updatePipelineSettings(p: Principal, body: PipelineSetting
   const overrides = Object.fromEntries(
     Object.entries(body.stuck_days).filter(([stage, days]) => days !== undefined && days !== defaults[stage as StuckStage]),
   ) as Partial<Record<Stage, number>>;
-  await setStuckDays(p.tenantId, overrides);
-  return { stuck_days: stuckDaysInForce(overrides), defaults };
+  const stuck_days = stuckDaysInForce(overrides);
+  await setStuckDays(
+    p.tenantId,
+    overrides,
+    auditBy(p, 'settings.pipeline_changed', { type: 'workspace', id: p.tenantId }, [{ field: 'stuck_days', after: stuck_days }]),
+  );
+  return { stuck_days, defaults };
 }

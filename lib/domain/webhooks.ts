@@ -27,7 +27,7 @@ import {
   updateEndpoint,
   type Endpoint,
 } from '../store/webhook-endpoints';
-import { attemptPage, attemptPageKey, lastAttempts, putAttempt } from '../store/webhook-attempts';
+import { attemptItem, attemptPage, attemptPageKey, lastAttempts } from '../store/webhook-attempts';
 import { decodeCursor, encodeCursor } from './cursor';
 import { getEvent, putEvent } from '../store/webhook-events';
 import { MAX_ATTEMPTS } from '../store/tx';
@@ -38,7 +38,9 @@ import { attemptRecord, signAndSend } from '../webhooks/attempt';
 import { errorMessage } from '../webhooks/outcome';
 import { generateSecret } from '../webhooks/sign';
 import { forbiddenReason } from '../webhooks/ssrf';
-import type { SessionPrincipal } from './principal';
+import { auditBy, type SessionPrincipal } from './principal';
+import { putAudit, urlHost, type AuditChange } from '../store/audit';
+import { tableName } from '../store/client';
 
 export const statusOf = (e: Endpoint): WebhookStatus =>
   e.deleted_at || e.disabled_reason === 'deleted' ? 'deleted' : e.active ? 'active' : 'disabled';
@@ -67,6 +69,22 @@ function checkTarget(url: string) {
   if (reason) throw new ValidationError(`url must not point at a non-public address: ${host} is ${reason}`, { field: 'url' });
 }
 
+const webhookAudit = (p: SessionPrincipal, action: string, id: string, changes?: AuditChange[]) =>
+  auditBy(p, action, { type: 'webhook', id }, changes);
+
+/** What an update changes, as the audit keeps it: the URL's host only; the description, free text, by name. */
+function webhookChanges(before: Endpoint, changes: UpdateWebhookBody): AuditChange[] {
+  const out: AuditChange[] = [];
+  if (changes.url !== undefined && changes.url !== before.url)
+    out.push({ field: 'url', before: urlHost(before.url), after: urlHost(changes.url) });
+  if (changes.events !== undefined && JSON.stringify(changes.events) !== JSON.stringify(before.events))
+    out.push({ field: 'events', before: before.events, after: changes.events });
+  if (changes.active !== undefined && changes.active !== before.active)
+    out.push({ field: 'active', before: before.active, after: changes.active });
+  if (changes.description !== undefined && changes.description !== before.description) out.push({ field: 'description' });
+  return out;
+}
+
 async function owned(p: SessionPrincipal, id: string): Promise<Endpoint> {
   const endpoint = await getEndpoint(p.tenantId, id);
   if (!endpoint) throw new NotFoundError('webhook');
@@ -79,13 +97,18 @@ export { MAX_ACTIVE_ENDPOINTS } from '../store/webhook-endpoints';
 
 export async function createWebhook(p: SessionPrincipal, body: CreateWebhookBody) {
   checkTarget(body.url);
-  const e = await putEndpoint(p.tenantId, {
-    url: body.url,
-    secret: generateSecret(),
-    // No list means every event type, stored explicitly so the subscription is visible.
-    events: body.events ? [...new Set(body.events)] : [...EVENT_TYPES],
-    description: body.description ?? null,
-  });
+  // No list means every event type, stored explicitly so the subscription is visible.
+  const events = body.events ? [...new Set(body.events)] : [...EVENT_TYPES];
+  const e = await putEndpoint(
+    p.tenantId,
+    { url: body.url, secret: generateSecret(), events, description: body.description ?? null },
+    (id) =>
+      webhookAudit(p, 'webhook.created', id, [
+        { field: 'url', after: urlHost(body.url) },
+        { field: 'events', after: events },
+        { field: 'active', after: true },
+      ]),
+  );
   // Ids and event names only: the URL can carry the receiver's credentials, the secret is one.
   logger.info('webhook created', { webhook_id: e.id, events: e.events, user_id: p.userId });
   return {
@@ -113,7 +136,7 @@ async function applyUpdate(p: SessionPrincipal, id: string, changes: UpdateWebho
   for (let attempt = 1; ; attempt++) {
     const before = await owned(p, id);
     if (statusOf(before) === 'deleted') throw new ConflictError('webhook was deleted; create a new endpoint instead');
-    const e = await updateEndpoint(p.tenantId, before, changes);
+    const e = await updateEndpoint(p.tenantId, before, changes, webhookAudit(p, 'webhook.updated', id, webhookChanges(before, changes)));
     if (e) return { before, e };
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError('webhook is being changed concurrently; try again');
   }
@@ -134,7 +157,7 @@ export async function updateWebhook(p: SessionPrincipal, id: string, body: Updat
  * pending deliveries to it are dropped. It cannot be reactivated.
  */
 export async function deleteWebhook(p: SessionPrincipal, id: string) {
-  await markDeleted(p.tenantId, id);
+  await markDeleted(p.tenantId, id, webhookAudit(p, 'webhook.deleted', id, [{ field: 'status', after: 'deleted' }]));
   logger.info('webhook deleted', { webhook_id: id, user_id: p.userId });
   return { success: true };
 }
@@ -158,7 +181,11 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
   // The route's function has 20 s; one attempt takes at most 15 s, so a slow receiver is a
   // result ("timeout"), never a 500. Signed and sent as a delivery is, by the same code.
   const sent = await signAndSend(endpoint, { id: event.id, type: event.type, body });
-  await putAttempt(p.tenantId, endpoint.id, attemptRecord(event, 1, sent));
+  // The attempt and the audit record in one transaction.
+  const audit = webhookAudit(p, 'webhook.tested', endpoint.id, [{ field: 'result', after: sent.category ?? 'success' }]);
+  await putAudit(p.tenantId, audit, [
+    { Put: { TableName: tableName, Item: attemptItem(p.tenantId, endpoint.id, attemptRecord(event, 1, sent)) } },
+  ]);
   const duration_ms = Math.round(sent.result.durationMs);
   const error_message = errorMessage(sent.result);
   return {
@@ -212,6 +239,9 @@ export async function resendWebhookEvent(p: SessionPrincipal, id: string, body: 
   const endpoint = await deliverable(p, id);
   const event = await getEvent(p.tenantId, body.event_id);
   if (!event) throw new NotFoundError('event', { field: 'event_id' });
+  // Recorded before the message is queued: a resend is never sent unaudited (a failed send
+  // after it leaves the record of a request that answered 500).
+  await putAudit(p.tenantId, webhookAudit(p, 'webhook.resent', id, [{ field: 'event_id', after: event.event_id }]));
   // Loaded on use: the other webhook routes run without the queue's configuration.
   const { enqueue } = await import('../webhooks/queue');
   await enqueue([
@@ -269,7 +299,14 @@ export async function replayWebhook(p: SessionPrincipal, id: string, body: Repla
   if (running >= MAX_RUNNING_REPLAYS) {
     throw new ConflictError(`the workspace already runs ${MAX_RUNNING_REPLAYS} replay jobs; try again when one is done`);
   }
-  const job = await startReplayJob(p.tenantId, endpoint.id, new Date(since).toISOString(), REPLAY_STALE_MS);
+  const sinceIso = new Date(since).toISOString();
+  const job = await startReplayJob(
+    p.tenantId,
+    endpoint.id,
+    sinceIso,
+    REPLAY_STALE_MS,
+    webhookAudit(p, 'webhook.replayed', endpoint.id, [{ field: 'since', after: sinceIso }]),
+  );
   if (!job) {
     const running = await getReplayJob(p.tenantId, endpoint.id);
     // The job that won the race is answered; if it is gone already there is nothing to show.
@@ -304,6 +341,7 @@ export async function rotateWebhookSecret(p: SessionPrincipal, id: string, body:
   const grace = body.grace_seconds ?? DEFAULT_GRACE_S;
   const expires = grace > 0 ? new Date(Date.now() + grace * 1000).toISOString() : null;
   const secret = generateSecret();
-  if (!(await rotateSecret(p.tenantId, id, secret, expires))) throw new NotFoundError('webhook');
+  const audit = webhookAudit(p, 'webhook.secret_rotated', id, [{ field: 'previous_secret_expires_at', after: expires }]);
+  if (!(await rotateSecret(p.tenantId, id, secret, expires, audit))) throw new NotFoundError('webhook');
   return { success: true, webhook: { id, secret, previous_secret_expires_at: expires } };
 }

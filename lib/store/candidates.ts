@@ -2,6 +2,7 @@
  * Candidates. Every write changes the tenant's and the requisition's counters in the same
  * transaction, so counts are exact and reading them costs one GetItem at any tenant size.
  */
+import { auditPuts, type AuditEntry } from './audit';
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import { newId } from '../ids';
@@ -89,7 +90,7 @@ const counterUpdate = (
  * Insert a candidate and bump the counters. A requisition must be open (`reqSeen` is it as the
  * caller read it); one created straight into `placed` counts as a hire and may fill it.
  */
-export async function insertCandidate(tenantId: string, c: CandidateRecord, reqSeen?: Item): Promise<void> {
+export async function insertCandidate(tenantId: string, c: CandidateRecord, reqSeen?: Item, audit?: AuditEntry): Promise<void> {
   const stageCounter = counter.stage(c.stage);
   let seen = reqSeen;
   const transactItems = (thresholds: Thresholds) => {
@@ -116,6 +117,7 @@ export async function insertCandidate(tenantId: string, c: CandidateRecord, reqS
       ...(req?.extra ?? []),
       // Last, so the cancellation reasons above keep their positions.
       ...searchWrites(tenantId, c as unknown as Item),
+      ...(audit ? auditPuts(tenantId, audit) : []),
     ];
   };
   for (let attempt = 1; ; attempt++) {
@@ -157,7 +159,7 @@ export async function moveCandidate(
   id: string,
   stage: Stage,
   now: () => string,
-  opts: { actor?: ActorRef; fromStage?: Stage } = {},
+  opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditOf } = {},
 ): Promise<{ before: Item; after?: Item }> {
   let current = await getCandidate(tenantId, id);
   // The requisition as a failed placement condition saw it (none read up front: most moves are not hires).
@@ -221,6 +223,7 @@ export async function moveCandidate(
             stageMovePut(tenantId, { candidate_id: id, from_stage: from, to_stage: stage, at, actor: opts.actor ?? null }),
             ...(hire?.extra ?? []),
             ...searchWrites(tenantId, after),
+            ...(opts.audit ? auditPuts(tenantId, opts.audit(current, after)) : []),
           ],
         }),
       );
@@ -406,6 +409,9 @@ export interface ProfilePatch {
 
 const PROFILE_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;
 
+/** The audit record of a write, made from the item as read and as written (each retry decides anew). */
+export type AuditOf = (before: Item, after: Item) => AuditEntry;
+
 /**
  * Change a candidate's profile. The update is conditioned on the stage and requisition it was
  * read with (the counters depend on both) and on its updated_at; a lost race reads again and
@@ -417,6 +423,7 @@ export async function updateCandidateProfile(
   id: string,
   patch: ProfilePatch,
   now: () => string,
+  audit?: AuditOf,
 ): Promise<{ before: Item; after?: Item }> {
   let current = await getCandidate(tenantId, id);
   let reqSeen = patch.requisition?.item;
@@ -486,6 +493,7 @@ export async function updateCandidateProfile(
       ...(onto && Object.keys(onto.stats).length ? [counterUpdate(keys.stats(tenantId), onto.stats)] : []),
       // Every copy changes (updated_at at least); tokens the new name or email lost go.
       ...searchWrites(tenantId, after, current),
+      ...(audit ? auditPuts(tenantId, audit(current, after)) : []),
     ];
     try {
       await ddb.send(new TransactWriteCommand({ TransactItems }));

@@ -2,12 +2,13 @@
  * Replay jobs: an endpoint's latest replay, one item per endpoint in the webhook partition
  * (`REPLAY#<webhookId>`), so "one running job per endpoint" is one condition.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPuts, type AuditEntry } from './audit';
 import { newId, nowIso } from '../ids';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { bool, type Item, num, oneOf, optStr, str } from './codec';
 import { keys, TABLE_DEF } from './table';
-import { unlessConditionFails } from './tx';
+import { cancellationReasons, unlessConditionFails } from './tx';
 import { $add, update } from './update';
 import { ATTEMPT_TTL_S } from './webhook-attempts';
 
@@ -71,6 +72,7 @@ export async function startReplayJob(
   webhookId: string,
   since: string,
   staleMs: number,
+  audit?: AuditEntry,
 ): Promise<ReplayJobItem | undefined> {
   const now = nowIso();
   const job: ReplayJobItem = {
@@ -86,22 +88,28 @@ export async function startReplayJob(
     created_at: now,
     updated_at: now,
   };
-  const res = await unlessConditionFails(
-    ddb.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: {
-          ...keys.replay(tenantId, webhookId),
-          type: 'webhook_replay',
-          ...job,
-          [TABLE_DEF.ttlAttribute]: Math.floor(Date.now() / 1000) + ATTEMPT_TTL_S,
+  const put = {
+    TableName: tableName,
+    Item: {
+      ...keys.replay(tenantId, webhookId),
+      type: 'webhook_replay',
+      ...job,
+      [TABLE_DEF.ttlAttribute]: Math.floor(Date.now() / 1000) + ATTEMPT_TTL_S,
+    },
+    ConditionExpression: 'attribute_not_exists(PK) OR #s <> :running OR updated_at < :stale',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':running': 'running', ':stale': new Date(Date.now() - staleMs).toISOString() },
+  };
+  // With its audit record, one transaction: a job that does not start leaves no record.
+  const res = audit
+    ? await ddb.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...auditPuts(tenantId, audit)] })).then(
+        () => true,
+        (err) => {
+          if (cancellationReasons(err)?.[0]?.Code === 'ConditionalCheckFailed') return undefined;
+          throw err;
         },
-        ConditionExpression: 'attribute_not_exists(PK) OR #s <> :running OR updated_at < :stale',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':stale': new Date(Date.now() - staleMs).toISOString() },
-      }),
-    ),
-  );
+      )
+    : await unlessConditionFails(ddb.send(new PutCommand(put)));
   return res ? job : undefined;
 }
 

@@ -1,14 +1,4 @@
-/**
- * Requisitions. Each requisition item carries its own per-stage candidate counters, its
- * headcount and a version; its status changes are immutable items right after it in sort order
- * (keys.reqStatusChange), so one Query reads a requisition with its history.
- *
- * Every write that races is conditioned: profile edits and status changes on the version they
- * read, placements on the hires and headcount (`fill_at` = headcount - 1, because a condition
- * can compare two attributes but not add to one).
- */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError, RequisitionNotOpenError, StaleRequisitionError, StaleStatusError, ConflictError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { REQ_STATUSES, STAGES, type ReqStatus, type Requisition, type Stage } from '../model';
@@ -22,6 +12,7 @@ import {
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, oneOf, optStr, str } from './codec';
 import { patchDiff } from './update';
+import { auditPuts, type AuditEntry } from './audit';
 import type { ActorRef } from './stage-history';
 import { counter, keys, reqStatusIndexKey, reqStatusPartition, TABLE_DEF } from './table';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
@@ -135,7 +126,7 @@ const statsStatusMove = (tenantId: string, deltas: Record<string, number>) => ({
  * Create a requisition at version 1, with its first history record (from null), in one
  * transaction with the tenant's status counter.
  */
-export async function createRequisition(tenantId: string, input: NewRequisition, id = newId()): Promise<Requisition> {
+export async function createRequisition(tenantId: string, input: NewRequisition, id = newId(), audit?: AuditEntry): Promise<Requisition> {
   const { actor = SYSTEM, headcount, ...fields } = input;
   const now = nowIso();
   const item = {
@@ -160,6 +151,7 @@ export async function createRequisition(tenantId: string, input: NewRequisition,
         { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
         statusChangePut(tenantId, { id, title: input.title }, 1, { from: null, to: input.status, reason: null, actor, at: now }),
         statsStatusMove(tenantId, { [counter.reqStatus(input.status)]: 1 }),
+        ...(audit ? auditPuts(tenantId, audit) : []),
       ],
     }),
   );
@@ -254,7 +246,7 @@ export async function updateRequisitionFields(
   tenantId: string,
   id: string,
   patch: RequisitionPatch,
-  opts: { ifVersion?: number; actor: ReqActor },
+  opts: { ifVersion?: number; actor: ReqActor; audit?: (before: RequisitionItem, after: RequisitionItem) => AuditEntry },
 ): Promise<{ item: RequisitionItem; changed: string[] }> {
   let current = await getRequisition(tenantId, id);
   for (let attempt = 1; ; attempt++) {
@@ -294,24 +286,38 @@ export async function updateRequisitionFields(
       values[':hc'] = set.headcount;
       condition += ' AND (attribute_not_exists(#placed) OR #placed <= :hc)';
     }
+    // A transaction, not an UpdateItem, so the audit record goes with the change; it returns no
+    // item, so the one written is the one read with the changes applied.
+    const after = { ...current, ...set } as RequisitionItem;
+    for (const f of remove) delete (after as Item)[f];
     try {
-      const { Attributes } = await ddb.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.requisition(tenantId, id),
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      await ddb.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.requisition(tenantId, id),
+                UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+                ConditionExpression: condition,
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: values,
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
+            ...(opts.audit ? auditPuts(tenantId, opts.audit(current, after)) : []),
+          ],
         }),
       );
-      return { item: requisitionItem(Attributes!), changed: changed.filter((f) => f !== 'fill_at') };
+      return { item: requisitionItem(after), changed: changed.filter((f) => f !== 'fill_at') };
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      current = itemSeen(err as { Item?: Record<string, unknown> }) as RequisitionItem | undefined;
-      current = current && requisitionItem(current);
+      const reasons = cancellationReasons(err);
+      if (!reasons) throw err;
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') {
+        const seen = itemSeen(reasons[0]) as RequisitionItem | undefined;
+        current = seen && requisitionItem(seen);
+      } else if (isTransactionConflict(reasons)) current = await getRequisition(tenantId, id);
+      else throw err;
       if (attempt >= MAX_ATTEMPTS) throw new ConflictError('requisition is being changed concurrently; try again');
       await backoff(attempt);
     }
@@ -328,7 +334,7 @@ export async function changeStatus(
   tenantId: string,
   id: string,
   to: ReqStatus,
-  opts: { reason?: string; fromStatus?: ReqStatus; actor: ReqActor },
+  opts: { reason?: string; fromStatus?: ReqStatus; actor: ReqActor; audit?: (from: ReqStatus) => AuditEntry },
 ): Promise<{ item: RequisitionItem; change?: ReqStatusChange }> {
   let current = await getRequisition(tenantId, id);
   for (let attempt = 1; ; attempt++) {
@@ -371,6 +377,7 @@ export async function changeStatus(
             },
             statusChangePut(tenantId, current, version, change),
             statsStatusMove(tenantId, { [counter.reqStatus(from)]: -1, [counter.reqStatus(to)]: 1 }),
+            ...(opts.audit ? auditPuts(tenantId, opts.audit(from)) : []),
           ],
         }),
       );

@@ -1,5 +1,6 @@
 /** Sessions, keyed by the digest of the cookie value. DynamoDB TTL only tidies up: expiry is checked on every request. */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPuts, type AuditEntry } from './audit';
 import { ABSOLUTE_LIFETIME_MS } from '../auth/session';
 import { ROLES, type Role } from '../model';
 import { ddb, queryAll, tableName } from './client';
@@ -17,20 +18,20 @@ export interface SessionRecord {
   last_seen_at: string;
 }
 
-export async function putSession(digest: string, s: SessionRecord): Promise<void> {
-  await ddb.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...keys.session(digest),
-        type: 'session',
-        ...s,
-        ...userSessionsIndexKey(s.tenant_id, s.user_id, s.created_at),
-        [TABLE_DEF.ttlAttribute]: Math.ceil((Date.parse(s.created_at) + ABSOLUTE_LIFETIME_MS) / 1000) + 3600,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+export async function putSession(digest: string, s: SessionRecord, audit?: AuditEntry): Promise<void> {
+  const put = {
+    TableName: tableName,
+    Item: {
+      ...keys.session(digest),
+      type: 'session',
+      ...s,
+      ...userSessionsIndexKey(s.tenant_id, s.user_id, s.created_at),
+      [TABLE_DEF.ttlAttribute]: Math.ceil((Date.parse(s.created_at) + ABSOLUTE_LIFETIME_MS) / 1000) + 3600,
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+  if (audit) await ddb.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...auditPuts(s.tenant_id, audit)] }));
+  else await ddb.send(new PutCommand(put));
 }
 
 export async function getSession(digest: string): Promise<SessionRecord | undefined> {
@@ -66,8 +67,10 @@ export async function touchSession(digest: string, at: string): Promise<void> {
   );
 }
 
-export async function deleteSession(digest: string): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: keys.session(digest) }));
+export async function deleteSession(digest: string, audit?: { tenantId: string; entry: AuditEntry }): Promise<void> {
+  const del = { TableName: tableName, Key: keys.session(digest) };
+  if (audit) await ddb.send(new TransactWriteCommand({ TransactItems: [{ Delete: del }, ...auditPuts(audit.tenantId, audit.entry)] }));
+  else await ddb.send(new DeleteCommand(del));
 }
 
 /** Digests of a user's sessions (GSI2), for ending or updating them all. */

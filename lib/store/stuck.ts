@@ -24,7 +24,9 @@
  * summary answers from the per-stage index (GSI1) with the thresholds in force.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPuts, type AuditEntry } from './audit';
+import { cancellationReasons } from './tx';
 import { NotFoundError } from '../errors';
 import { DEFAULT_STUCK_DAYS, type Stage } from '../model';
 import { ddb, tableName } from './client';
@@ -102,18 +104,28 @@ export async function queryStuck(tenantId: string, now: number, limit: number): 
  * Store new thresholds: one UpdateItem. The newest save wins (last writer's overrides, highest
  * version); the re-index runs in the background. Two saves at once both succeed.
  */
-export async function saveThresholds(tenantId: string, overrides: StuckDays): Promise<Thresholds> {
+export async function saveThresholds(tenantId: string, overrides: StuckDays, audit?: AuditEntry): Promise<Thresholds> {
+  const save = {
+    TableName: tableName,
+    Key: keys.stats(tenantId),
+    UpdateExpression: 'SET stuck_days = :d, stuck_v = if_not_exists(stuck_v, :zero) + :one, stuck_job = :pending REMOVE stuck_cursor',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':d': overrides, ':zero': 0, ':one': 1, ':pending': STUCK_JOB_PENDING },
+  };
+  if (audit) {
+    // With its audit record: one transaction, which answers no item. This container's belief is
+    // dropped instead of learned; a write on an old belief fails its STATS condition and learns.
+    try {
+      await ddb.send(new TransactWriteCommand({ TransactItems: [{ Update: save }, ...auditPuts(tenantId, audit)] }));
+    } catch (err) {
+      if (cancellationReasons(err)?.[0]?.Code === 'ConditionalCheckFailed') throw new NotFoundError('workspace');
+      throw err;
+    }
+    known.delete(tenantId);
+    return believedThresholds(tenantId);
+  }
   try {
-    const res = await ddb.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.stats(tenantId),
-        UpdateExpression: 'SET stuck_days = :d, stuck_v = if_not_exists(stuck_v, :zero) + :one, stuck_job = :pending REMOVE stuck_cursor',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':d': overrides, ':zero': 0, ':one': 1, ':pending': STUCK_JOB_PENDING },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const res = await ddb.send(new UpdateCommand({ ...save, ReturnValues: 'ALL_NEW' }));
     learnThresholds(tenantId, res.Attributes);
     return believedThresholds(tenantId);
   } catch (err) {

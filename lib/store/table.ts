@@ -63,6 +63,8 @@ export type Key = { PK: string; SK: string };
 const t = (tenantId: string) => `T#${tenantId}`;
 /** The suffix IAM matches on: `T#*#WEBHOOKS`. */
 export const WEBHOOK_PARTITION_SUFFIX = '#WEBHOOKS';
+/** The suffix of audit partitions, `T#*#AUDIT`, on which IAM denies UpdateItem and DeleteItem. */
+export const AUDIT_PARTITION_SUFFIX = '#AUDIT';
 const loginFailPartition = (emailDigest: string) => `LOGINFAIL#${emailDigest}`;
 const webhookPartition = (tenantId: string) => `${t(tenantId)}${WEBHOOK_PARTITION_SUFFIX}`;
 
@@ -139,6 +141,12 @@ export const keys = {
   }),
   stageMovePrefix: (candidateId: string) => `HIST#${candidateId}#`,
   tenantPartition: t,
+  /**
+   * The workspace audit log (lib/store/audit.ts): its own partition, so that IAM can deny every
+   * function UpdateItem and DeleteItem there (dynamodb:LeadingKeys `T#*#AUDIT`).
+   */
+  auditPartition: (tenantId: string) => `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}`,
+  auditRecord: (tenantId: string, sk: string): Key => ({ PK: `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}`, SK: sk }),
   /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
   idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
 };

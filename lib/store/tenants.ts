@@ -6,6 +6,7 @@ import type { Stage } from '../model';
 import { ddb, tableName } from './client';
 import { type Item, optNumberMap, str } from './codec';
 import { saveThresholds } from './stuck';
+import type { AuditEntry } from './audit';
 import { cancellationReasons } from './tx';
 import { keys } from './table';
 
@@ -70,8 +71,8 @@ export async function getTenantBySlug(slug: string): Promise<Tenant> {
  * Replace the tenant's stuck-threshold overrides (on its STATS item); the stuck index catches up
  * in the background (lib/store/stuck.ts).
  */
-export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<Stage, number>>) {
-  await saveThresholds(tenantId, stuckDays);
+export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<Stage, number>>, audit?: AuditEntry) {
+  await saveThresholds(tenantId, stuckDays, audit);
 }
 
 /** The tenant item's codec. */

@@ -6,7 +6,8 @@ import { SCOPES, type CreatedToken, type Scope, type TokenListing } from '../mod
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, optStr, listOf, str } from './codec';
 import { keys } from './table';
-import { unlessConditionFails } from './tx';
+import { cancellationReasons, unlessConditionFails } from './tx';
+import { auditPuts, type AuditEntry } from './audit';
 
 export interface TokenGrant {
   token_id: string;
@@ -27,6 +28,7 @@ export async function createToken(
   scopes: Scope[],
   /** Makes the token's rate-limit API key (lib/auth/usage-keys.ts) once its id is known. */
   usageKeyFor: (tokenId: string) => Promise<{ id: string; value: string } | undefined> = async () => undefined,
+  audit?: (tokenId: string) => AuditEntry,
 ): Promise<CreatedToken> {
   const token = generateToken();
   const digest = tokenDigest(token);
@@ -68,6 +70,7 @@ export async function createToken(
             },
           },
         },
+        ...(audit ? auditPuts(tenant.id, audit(id)) : []),
       ],
     }),
   );
@@ -116,19 +119,26 @@ function tokenFromItem(item: Item): TokenListing {
  * Delete both items of a token; false when the tenant has no such token, else what is left to
  * delete elsewhere (its usage-plan API key id, when it has one).
  */
-export async function revokeToken(tenantId: string, tokenId: string): Promise<false | { usage_key_id?: string }> {
+export async function revokeToken(tenantId: string, tokenId: string, audit?: AuditEntry): Promise<false | { usage_key_id?: string }> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }));
   if (!Item) return false;
   const digest = str(Item, 'digest', 'token');
   const usage_key_id = optStr(Item, 'usage_key_id', 'token');
-  await ddb.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: tableName, Key: keys.token(digest) } },
-        { Delete: { TableName: tableName, Key: keys.tenantToken(tenantId, tokenId) } },
-      ],
-    }),
-  );
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: tableName, Key: keys.token(digest) } },
+          // Conditioned, so that of two revocations racing only one happens and is audited.
+          { Delete: { TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConditionExpression: 'attribute_exists(PK)' } },
+          ...(audit ? auditPuts(tenantId, audit) : []),
+        ],
+      }),
+    );
+  } catch (err) {
+    if (cancellationReasons(err)?.[1]?.Code === 'ConditionalCheckFailed') return false;
+    throw err;
+  }
   return { usage_key_id };
 }
 

@@ -4,6 +4,7 @@
  * tenant item's `members_version`, read together with the users it was decided on, so two admins
  * demoting each other at once cannot both succeed.
  */
+import { auditPuts, type AuditEntry } from './audit';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
@@ -32,7 +33,7 @@ export async function createUser(
   email: string,
   passwordHash: string,
   role: Role,
-  opts: { id?: string; mustChangePassword?: boolean } = {},
+  opts: { id?: string; mustChangePassword?: boolean; audit?: (userId: string) => AuditEntry } = {},
 ): Promise<User> {
   const user: User = {
     id: opts.id ?? newId(),
@@ -61,6 +62,7 @@ export async function createUser(
           },
           // The tenant must exist.
           { ConditionCheck: { TableName: tableName, Key: keys.tenant(tenantId), ConditionExpression: 'attribute_exists(PK)' } },
+          ...(opts.audit ? auditPuts(tenantId, opts.audit(user.id)) : []),
         ],
       }),
     );
@@ -133,7 +135,7 @@ async function guarded(items: NonNullable<ConstructorParameters<typeof TransactW
   }
 }
 
-export function setRole(tenantId: string, userId: string, role: Role, version: number): Promise<GuardedWrite> {
+export function setRole(tenantId: string, userId: string, role: Role, version: number, audit?: AuditEntry): Promise<GuardedWrite> {
   return guarded([
     bumpVersion(tenantId, version),
     {
@@ -146,32 +148,43 @@ export function setRole(tenantId: string, userId: string, role: Role, version: n
         ExpressionAttributeValues: { ':role': role },
       },
     },
+    ...(audit ? auditPuts(tenantId, audit) : []),
   ]);
 }
 
 /** Removes the user and its email lookup, so the email can sign up again elsewhere. */
-export function deleteUser(tenantId: string, user: Pick<User, 'id' | 'email'>, version: number): Promise<GuardedWrite> {
+export function deleteUser(tenantId: string, user: Pick<User, 'id' | 'email'>, version: number, audit?: AuditEntry): Promise<GuardedWrite> {
   return guarded([
     bumpVersion(tenantId, version),
     { Delete: { TableName: tableName, Key: keys.user(tenantId, user.id), ConditionExpression: 'attribute_exists(PK)' } },
     { Delete: { TableName: tableName, Key: keys.email(user.email) } },
+    ...(audit ? auditPuts(tenantId, audit) : []),
   ]);
 }
 
 /** Replace a user's password hash; `mustChange` when someone other than the user chose it. */
-export async function setUserPassword(tenantId: string, userId: string, passwordHash: string, mustChange: boolean): Promise<boolean> {
-  const done = await unlessConditionFails(
-    ddb.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.user(tenantId, userId),
-        UpdateExpression: 'SET password_hash = :h, must_change_password = :m',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':h': passwordHash, ':m': mustChange },
-      }),
-    ),
-  );
-  return done !== undefined;
+export async function setUserPassword(
+  tenantId: string,
+  userId: string,
+  passwordHash: string,
+  mustChange: boolean,
+  audit?: AuditEntry,
+): Promise<boolean> {
+  const set = {
+    TableName: tableName,
+    Key: keys.user(tenantId, userId),
+    UpdateExpression: 'SET password_hash = :h, must_change_password = :m',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':h': passwordHash, ':m': mustChange },
+  };
+  if (!audit) return (await unlessConditionFails(ddb.send(new UpdateCommand(set)))) !== undefined;
+  try {
+    await ddb.send(new TransactWriteCommand({ TransactItems: [{ Update: set }, ...auditPuts(tenantId, audit)] }));
+    return true;
+  } catch (err) {
+    if (cancellationReasons(err)?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw err;
+  }
 }
 
 /** Replace a user's password hash by email (admin tooling and the demo seed). */

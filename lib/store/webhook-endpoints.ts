@@ -1,4 +1,5 @@
 /** Webhook endpoints: one item each in the tenant's webhook partition (`WH#<id>`), and the count of the active ones (`COUNTS`). */
+import { auditPuts, type AuditEntry } from './audit';
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
@@ -78,7 +79,11 @@ export const previousSecret = (e: Endpoint, now = Date.now()): string | undefine
   e.previous_secret && e.previous_secret_expires_at && Date.parse(e.previous_secret_expires_at) > now ? e.previous_secret : undefined;
 
 /** Creates an active endpoint; ConflictError when the workspace has MAX_ACTIVE_ENDPOINTS already. */
-export async function putEndpoint(tenantId: string, e: Pick<Endpoint, 'url' | 'secret' | 'events' | 'description'>): Promise<Endpoint> {
+export async function putEndpoint(
+  tenantId: string,
+  e: Pick<Endpoint, 'url' | 'secret' | 'events' | 'description'>,
+  audit?: (id: string) => AuditEntry,
+): Promise<Endpoint> {
   const now = nowIso();
   const endpoint: Endpoint = {
     id: newId(),
@@ -106,7 +111,7 @@ export async function putEndpoint(tenantId: string, e: Pick<Endpoint, 'url' | 's
     },
     ConditionExpression: 'attribute_not_exists(PK)',
   };
-  const res = await countedWrite(tenantId, { Put: put }, 1);
+  const res = await countedWrite(tenantId, { Put: put }, 1, audit && auditPuts(tenantId, audit(endpoint.id)));
   // A fresh UUIDv7 is never taken; if it were, this is no request's fault.
   if (!res.done) throw new Error('webhook endpoint id already in use');
   return endpoint;
@@ -134,7 +139,12 @@ const exists = { expression: 'attribute_exists(PK)' };
  * Switching it on or off moves the active count in the same transaction; switching it on past
  * MAX_ACTIVE_ENDPOINTS is a ConflictError.
  */
-export async function updateEndpoint(tenantId: string, current: Endpoint, changes: EndpointChanges): Promise<Endpoint | undefined> {
+export async function updateEndpoint(
+  tenantId: string,
+  current: Endpoint,
+  changes: EndpointChanges,
+  audit?: AuditEntry,
+): Promise<Endpoint | undefined> {
   const at = nowIso();
   // Reactivating starts afresh: no failure run, no reason it was disabled.
   const reactivating = changes.active === true;
@@ -150,15 +160,9 @@ export async function updateEndpoint(tenantId: string, current: Endpoint, change
   );
   const Key = keys.webhook(tenantId, current.id);
   const delta = changes.active === undefined || changes.active === current.active ? 0 : changes.active ? 1 : -1;
-  if (!delta) {
-    const res = await unlessConditionFails(ddb.send(new UpdateCommand({ TableName: tableName, Key, ...parts, ReturnValues: 'ALL_NEW' })));
-    return res && endpointFromItem(res.Attributes!);
-  }
-  const res = await countedWrite(
-    tenantId,
-    { Update: { TableName: tableName, Key, ...parts, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
-    delta,
-  );
+  const audits = audit ? auditPuts(tenantId, audit) : [];
+  const endpoint = { Update: { TableName: tableName, Key, ...parts, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } };
+  const res = delta ? await countedWrite(tenantId, endpoint, delta, audits) : { done: await firstHolds([endpoint, ...audits]) };
   if (!res.done) return undefined;
   // A transaction answers no item: the endpoint as this write left it.
   return {
@@ -167,6 +171,24 @@ export async function updateEndpoint(tenantId: string, current: Endpoint, change
     updated_at: at,
     ...(reactivating && { failure_count: 0, failing_since: null, disabled_reason: null }),
   };
+}
+
+/**
+ * Run a transaction whose first item is the endpoint's conditional write (the others, its audit
+ * record); false when that condition failed. A transaction lost to another is tried again.
+ */
+async function firstHolds(items: TransactItem[]): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ddb.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (err) {
+      const reasons = cancellationReasons(err);
+      if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (!reasons || !isTransactionConflict(reasons) || attempt >= MAX_ATTEMPTS) throw err;
+      await backoff(attempt);
+    }
+  }
 }
 
 /**
@@ -228,7 +250,7 @@ export async function recordFailure(tenantId: string, id: string, at: string, di
  * Soft delete: inactive, `disabled_reason` "deleted", kept with its log. Deleting an active
  * endpoint moves the active count in the same transaction.
  */
-export async function markDeleted(tenantId: string, id: string): Promise<void> {
+export async function markDeleted(tenantId: string, id: string, audit?: AuditEntry): Promise<void> {
   const now = nowIso();
   const Key = keys.webhook(tenantId, id);
   const changes = { active: false, disabled_reason: 'deleted', deleted_at: $ifNotExists(now), updated_at: now };
@@ -238,11 +260,13 @@ export async function markDeleted(tenantId: string, id: string): Promise<void> {
       tenantId,
       { Update: { TableName: tableName, Key, ...update(changes, isActive(true)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
       -1,
+      audit && auditPuts(tenantId, audit),
     );
     if (res.done) return;
     if (!res.seen) throw new NotFoundError('webhook');
     // Inactive already, so nothing to count; unless it was switched on again meanwhile.
-    if (await conditional(new UpdateCommand({ TableName: tableName, Key, ...update(changes, isActive(false)) }))) return;
+    const inactive = { Update: { TableName: tableName, Key, ...update(changes, isActive(false)) } };
+    if (await firstHolds([inactive, ...(audit ? auditPuts(tenantId, audit) : [])])) return;
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError('webhook is being changed concurrently; try again');
   }
 }
@@ -251,9 +275,15 @@ export async function markDeleted(tenantId: string, id: string): Promise<void> {
  * Replace the secret; the old one stays as `previous_secret` until `previousExpiresAt` (none when
  * null). A rotation inside a grace window drops the older secret: at most two sign at once.
  */
-export async function rotateSecret(tenantId: string, id: string, secret: string, previousExpiresAt: string | null): Promise<boolean> {
-  const res = await conditional(
-    new UpdateCommand({
+export async function rotateSecret(
+  tenantId: string,
+  id: string,
+  secret: string,
+  previousExpiresAt: string | null,
+  audit?: AuditEntry,
+): Promise<boolean> {
+  const rotate = {
+    Update: {
       TableName: tableName,
       Key: keys.webhook(tenantId, id),
       // Written by hand: `previous_secret = secret` copies an attribute, which the helper does
@@ -263,10 +293,9 @@ export async function rotateSecret(tenantId: string, id: string, secret: string,
         : 'SET secret = :new, updated_at = :now REMOVE previous_secret, previous_secret_expires_at',
       ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
       ExpressionAttributeValues: { ':new': secret, ':now': nowIso(), ...(previousExpiresAt && { ':exp': previousExpiresAt }) },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return res !== undefined;
+    },
+  };
+  return firstHolds([rotate, ...(audit ? auditPuts(tenantId, audit) : [])]);
 }
 
 /** Updates that find the endpoint deleted meanwhile do nothing. */
@@ -326,10 +355,11 @@ async function countedWrite(
   tenantId: string,
   endpoint: TransactItem,
   delta: 1 | -1,
+  audits: TransactItem[] = [],
 ): Promise<{ done: true } | { done: false; seen: Item | undefined }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await ddb.send(new TransactWriteCommand({ TransactItems: [endpoint, countMove(tenantId, delta)] }));
+      await ddb.send(new TransactWriteCommand({ TransactItems: [endpoint, countMove(tenantId, delta), ...audits] }));
       return { done: true };
     } catch (err) {
       const reasons = cancellationReasons(err);

@@ -485,6 +485,38 @@ describe('workspace console', { timeout: 90_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('audit log: the changes above, newest first, filtered by action, older pages, and an NDJSON export of the filter', async () => {
+    await nav('Audit log').click();
+    await heading('Audit log').waitFor();
+    const table = page.getByRole('table', { name: /Audit records/ });
+    await table.waitFor();
+    const actions = await table.locator('tbody tr td:nth-child(2)').allTextContents();
+    // The threshold saved last is the newest record.
+    expect(actions[0]).toBe('settings.pipeline_changed');
+    expect(actions).toContain('session.signed_in');
+    await check('audit log');
+    const older = page.getByRole('button', { name: 'Load older' });
+    if (await older.isVisible()) {
+      await older.click();
+      await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThan(50);
+    }
+    await page.getByLabel('Action').selectOption('token.created');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect
+      .poll(async () => [...new Set(await table.locator('tbody tr td:nth-child(2)').allTextContents())])
+      .toEqual(['token.created']);
+    const shown = await table.locator('tbody tr').count();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export (NDJSON)' }).click()]);
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(shown);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ action: 'token.created', actor: { type: 'user' } });
+    await page.getByRole('status').getByText(`Exported ${shown} records.`).waitFor();
+    await check('audit log, filtered and exported');
+    expect(errors).toEqual([]);
+  });
+
   it('an expired session returns to sign-in, then to the page the user was on', async () => {
     await nav('Webhooks').click();
     await heading('Webhooks').waitFor();

@@ -74,6 +74,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; status: number }> =
   'POST /api/webhooks/{id}/replay': () => ({ body: { since: new Date(Date.now() - 3_600_000).toISOString() }, status: 404 }),
   'GET /api/webhooks/{id}/replay': () => ({ status: 404 }),
   'POST /api/webhooks/{id}/rotate-secret': () => ({ body: {}, status: 404 }),
+  'GET /api/audit': () => ({ status: 200 }),
 };
 export const sampleFor = (r: Route) => {
   // A console twin takes its token route's request and gets the same answer.

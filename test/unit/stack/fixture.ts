@@ -150,8 +150,14 @@ export function allStatementsOf(fnId: string): Json[] {
 /** A statement every function has: writing its own logs, or X-Ray traces (test/unit/observability.test.ts pins them). */
 export const isLogsOrTraces = (st: Json) => [st.Action].flat().every((a: string) => /^(logs|xray):/.test(a));
 
-/** What a function may do to data: every statement but its logs and traces. */
-export const statementsOf = (fnId: string): Json[] => allStatementsOf(fnId).filter((st) => !isLogsOrTraces(st));
+/**
+ * The statement every function has that denies changing or removing audit records
+ * (least-privilege.test.ts, "the audit log cannot be changed", pins it on each).
+ */
+export const isAuditGuard = (st: Json) => st.Effect === 'Deny' && JSON.stringify(st.Condition ?? {}).includes('#AUDIT');
+
+/** What a function may do to data: every statement but its logs, traces and audit guard. */
+export const statementsOf = (fnId: string): Json[] => allStatementsOf(fnId).filter((st) => !isLogsOrTraces(st) && !isAuditGuard(st));
 
 export const actionsOf = (fnId: string): string[] => statementsOf(fnId).flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 /** The distinct DynamoDB actions of a function, sorted. */

@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../../lib/store/table';
-import { AUTHORIZER_WRITABLE, TABLE_ACTIONS } from '../../../infra/constructs/table-function';
+import { AUDIT_DENIED_ACTIONS, AUTHORIZER_WRITABLE, TABLE_ACTIONS } from '../../../infra/constructs/table-function';
 import { FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import {
   actionsOf,
   actionsOn,
   admittedBy,
+  allStatementsOf,
   appFunctions,
   authorizerFunctionId,
   builtKeys,
@@ -24,6 +25,7 @@ import {
   functionOf,
   getAtts,
   iamLike,
+  isAuditGuard,
   label,
   methodFor,
   ofType,
@@ -208,6 +210,25 @@ describe('least privilege', () => {
         }
       }
       expect(resources[roleOf(id)]!.Properties.ManagedPolicyArns, id).toBeUndefined();
+    }
+  });
+
+  it('the audit log cannot be changed: every function is denied UpdateItem, DeleteItem and BatchWriteItem on audit partitions', () => {
+    expect([...AUDIT_DENIED_ACTIONS].sort()).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+    const functions = appFunctions();
+    expect(functions.length).toBeGreaterThan(ROUTES.length / 2);
+    for (const [id] of functions) {
+      const guards = allStatementsOf(id).filter(isAuditGuard);
+      expect(guards, id).toHaveLength(1);
+      const [guard] = guards;
+      expect(guard.Effect, id).toBe('Deny');
+      expect([guard.Action].flat().sort(), id).toEqual([...AUDIT_DENIED_ACTIONS].sort());
+      expect(guard.Resource, id).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+      const patterns = guard.Condition['ForAnyValue:StringLike']['dynamodb:LeadingKeys'];
+      expect(Object.keys(guard.Condition), id).toEqual(['ForAnyValue:StringLike']);
+      // It covers the audit partition of any workspace, and nothing else the service keeps.
+      expect([patterns].flat().flatMap(admittedBy), id).toEqual(['auditRecord']);
+      for (const p of [patterns].flat()) expect(iamLike(p).test(keys.auditRecord('any-tenant', 'T#x').PK), id).toBe(true);
     }
   });
 });
