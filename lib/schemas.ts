@@ -13,6 +13,7 @@ import {
   LIST_STAGES,
   MAX_HEADCOUNT,
   MAX_OFFSET,
+  MAX_RETENTION_DAYS,
   MAX_STUCK_DAYS,
   REASON_MAX,
   REQ_STATUSES,
@@ -201,19 +202,26 @@ export type ChangeRequisitionStatusBody = z.output<typeof ChangeRequisitionStatu
 
 const timestamp = z.iso.datetime();
 
+const erasedName = z.string().check(z.meta({ description: 'An empty string once the candidate was erased (`erased_at` set).' }));
+const erasedOptional = z
+  .nullable(z.string())
+  .check(z.meta({ description: 'Null when not given, and once the candidate was erased (`erased_at` set).' }));
+
 export const Candidate = z.object({
   id: z.uuid(),
-  name: z.string(),
-  email: z.nullable(z.string()),
-  phone: z.nullable(z.string()),
+  name: erasedName,
+  email: erasedOptional,
+  phone: erasedOptional,
   stage: z.enum(STAGES),
-  resume_url: z.nullable(z.string()),
+  resume_url: erasedOptional,
   req_title: z.nullable(z.string()),
   req_id: z.nullable(z.uuid()),
   created_at: timestamp,
   updated_at: timestamp,
   /** When the candidate entered its current stage (its creation, until it first moves). */
   stage_entered_at: timestamp,
+  /** Only on an erased candidate: when its personal data was erased; name is then empty and email, phone and resume_url null. */
+  erased_at: z.optional(timestamp),
 });
 export type Candidate = z.infer<typeof Candidate>;
 
@@ -258,6 +266,24 @@ export const StageChange = z.object({
   updated_at: timestamp,
 });
 export type StageChange = z.infer<typeof StageChange>;
+
+/** How many stored items of each kind an erasure scrubbed (lib/store/erasure.ts SCRUBBED_KINDS). */
+export const ScrubCounts = z.object({
+  candidate: z.int(),
+  search_entries: z.int(),
+  webhook_events: z.int(),
+  delivery_attempts: z.int(),
+  placements: z.int(),
+  idempotency_records: z.int(),
+});
+
+/** The answer to an erasure, the same on every later call. */
+export const ErasureReceipt = z.object({
+  id: z.uuid(),
+  erased_at: timestamp,
+  scrubbed: ScrubCounts,
+});
+export type ErasureReceipt = z.infer<typeof ErasureReceipt>;
 
 const digits = z.string().check(z.regex(/^\d+$/));
 
@@ -651,16 +677,61 @@ const stuckDaysShape = Object.fromEntries(STUCK_STAGES.map((st) => [st, z.option
   [K in (typeof STUCK_STAGES)[number]]: z.ZodMiniOptional<ReturnType<typeof stuckDaysValue>>;
 };
 
+const retentionDaysError = (rule: string) =>
+  `retention.${rule} must be null (off) or a whole number of days between 1 and ${MAX_RETENTION_DAYS}`;
+const retentionDaysValue = (rule: string) =>
+  z.nullable(
+    z
+      .number({ error: retentionDaysError(rule) })
+      .check(
+        z.int({ error: retentionDaysError(rule) }),
+        z.gte(1, { error: retentionDaysError(rule) }),
+        z.lte(MAX_RETENTION_DAYS, { error: retentionDaysError(rule) }),
+      ),
+  );
+
 export const PipelineSettingsBody = z.strictObject({
   /** Stages left out go back to their default; 0 turns a stage's alert off. */
   stuck_days: z.strictObject(stuckDaysShape, { error: 'stuck_days must be an object of stage: days' }),
+  /**
+   * Retention rules: erase candidates `rejected_days` after they were rejected, or after
+   * `inactive_days` without any change; null is off. Left out, the rules stay as they are.
+   */
+  retention: z.optional(
+    z.strictObject(
+      {
+        rejected_days: z._default(retentionDaysValue('rejected_days'), null),
+        inactive_days: z._default(retentionDaysValue('inactive_days'), null),
+      },
+      { error: 'retention must be an object of rule: days or null' },
+    ),
+  ),
 });
 export type PipelineSettingsBody = z.output<typeof PipelineSettingsBody>;
 
 const stuckDaysMap = z.object(
   Object.fromEntries(STUCK_STAGES.map((st) => [st, z.int()])) as Record<(typeof STUCK_STAGES)[number], z.ZodMiniInt>,
 );
-export const PipelineSettings = dataOf(z.object({ stuck_days: stuckDaysMap, defaults: stuckDaysMap }));
+/** The retention rules in force: days, or null when the rule is off (the default). */
+export const RetentionSettings = z.object({ rejected_days: z.nullable(z.int()), inactive_days: z.nullable(z.int()) });
+export const PipelineSettings = dataOf(z.object({ stuck_days: stuckDaysMap, defaults: stuckDaysMap, retention: RetentionSettings }));
+
+/** The rules to preview (as they would be saved); one left out is off. */
+export const RetentionPreviewQuery = z.strictObject({
+  rejected_days: z.optional(intParam('rejected_days', 1, MAX_RETENTION_DAYS)),
+  inactive_days: z.optional(intParam('inactive_days', 1, MAX_RETENTION_DAYS)),
+});
+export type RetentionPreviewQuery = z.output<typeof RetentionPreviewQuery>;
+
+/** How many candidates the next run would erase under each rule (a candidate matched by both counts once, under rejected_days). */
+export const RetentionPreview = z.object({
+  rejected_days: z.int(),
+  inactive_days: z.int(),
+  total: z.int(),
+  /** A rule matched more than the preview counts: the numbers are lower bounds. */
+  capped: z.boolean(),
+});
+export type RetentionPreview = z.infer<typeof RetentionPreview>;
 export type PipelineSettings = z.infer<typeof PipelineSettings>['data'];
 
 export const Overview = dataOf(

@@ -1,7 +1,8 @@
-/** Pipeline settings a workspace admin changes in the console: the stuck threshold per stage. */
+/** Pipeline settings a workspace admin changes in the console: the stuck threshold per stage and the retention rules. */
 import { NotFoundError } from '../errors';
 import { DEFAULT_STUCK_DAYS, STUCK_STAGES, type Stage } from '../model';
 import type { PipelineSettings, PipelineSettingsBody } from '../schemas';
+import { retentionOf } from '../store/retention';
 import { getStats } from '../store/stats';
 import { getTenant, setStuckDays } from '../store/tenants';
 import type { Principal } from './principal';
@@ -18,7 +19,7 @@ export async function getPipelineSettings(p: Principal): Promise<PipelineSetting
   if (!stats.exists) throw new NotFoundError('workspace');
   // A tenant from before the stuck index keeps its thresholds on the tenant item until it saves.
   const overrides = stats.stuckDays ?? (await getTenant(p.tenantId))?.stuck_days;
-  return { stuck_days: stuckDaysInForce(overrides), defaults };
+  return { stuck_days: stuckDaysInForce(overrides), defaults, retention: retentionOf(stats.item) };
 }
 
 /** Replaces the overrides: a stage left out goes back to its default. Only values that differ are kept. */
@@ -26,6 +27,8 @@ export async function updatePipelineSettings(p: Principal, body: PipelineSetting
   const overrides = Object.fromEntries(
     Object.entries(body.stuck_days).filter(([stage, days]) => days !== undefined && days !== defaults[stage as StuckStage]),
   ) as Partial<Record<Stage, number>>;
-  await setStuckDays(p.tenantId, overrides);
-  return { stuck_days: stuckDaysInForce(overrides), defaults };
+  await setStuckDays(p.tenantId, overrides, body.retention);
+  // Rules left out of the body stay as they are: read back only then.
+  const retention = body.retention ?? retentionOf((await getStats(p.tenantId)).item);
+  return { stuck_days: stuckDaysInForce(overrides), defaults, retention };
 }

@@ -212,6 +212,8 @@ export async function resendWebhookEvent(p: SessionPrincipal, id: string, body: 
   const endpoint = await deliverable(p, id);
   const event = await getEvent(p.tenantId, body.event_id);
   if (!event) throw new NotFoundError('event', { field: 'event_id' });
+  if (event.erased_at)
+    throw new ConflictError('the candidate this event names was erased; it is never sent again', { code: 'candidate_erased' });
   // Loaded on use: the other webhook routes run without the queue's configuration.
   const { enqueue } = await import('../webhooks/queue');
   await enqueue([

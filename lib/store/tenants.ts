@@ -5,6 +5,7 @@ import { newId, nowIso } from '../ids';
 import type { Stage } from '../model';
 import { ddb, tableName } from './client';
 import { type Item, optNumberMap, str } from './codec';
+import type { RetentionDays } from './retention';
 import { saveThresholds } from './stuck';
 import { cancellationReasons } from './tx';
 import { keys } from './table';
@@ -70,8 +71,8 @@ export async function getTenantBySlug(slug: string): Promise<Tenant> {
  * Replace the tenant's stuck-threshold overrides (on its STATS item); the stuck index catches up
  * in the background (lib/store/stuck.ts).
  */
-export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<Stage, number>>) {
-  await saveThresholds(tenantId, stuckDays);
+export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<Stage, number>>, retention?: RetentionDays) {
+  await saveThresholds(tenantId, stuckDays, retention);
 }
 
 /** The tenant item's codec. */
