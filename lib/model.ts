@@ -90,6 +90,16 @@ export const RETENTION_RULES = ['rejected_days', 'inactive_days'] as const;
 export type RetentionRule = (typeof RETENTION_RULES)[number];
 export const MAX_RETENTION_DAYS = 3650;
 
+/** Kinds of stored items an erasure scrubs, as its receipt counts them (lib/store/erasure.ts). */
+export const SCRUBBED_KINDS = [
+  'candidate',
+  'search_entries',
+  'webhook_events',
+  'delivery_attempts',
+  'placements',
+  'idempotency_records',
+] as const;
+
 /** At most this many stuck candidates are returned by GET /pipeline. */
 export const STUCK_LIMIT = 50;
 

@@ -15,6 +15,9 @@ import {
   MAX_OFFSET,
   MAX_RETENTION_DAYS,
   MAX_STUCK_DAYS,
+  RETENTION_RULES,
+  type RetentionRule,
+  SCRUBBED_KINDS,
   REASON_MAX,
   REQ_STATUSES,
   ROLES,
@@ -202,10 +205,8 @@ export type ChangeRequisitionStatusBody = z.output<typeof ChangeRequisitionStatu
 
 const timestamp = z.iso.datetime();
 
-const erasedName = z.string().check(z.meta({ description: 'An empty string once the candidate was erased (`erased_at` set).' }));
-const erasedOptional = z
-  .nullable(z.string())
-  .check(z.meta({ description: 'Null when not given, and once the candidate was erased (`erased_at` set).' }));
+const erasedName = z.string().check(z.meta({ description: 'Empty once erased (erased_at).' }));
+const erasedOptional = z.nullable(z.string()).check(z.meta({ description: 'Null once erased (erased_at).' }));
 
 export const Candidate = z.object({
   id: z.uuid(),
@@ -268,14 +269,9 @@ export const StageChange = z.object({
 export type StageChange = z.infer<typeof StageChange>;
 
 /** How many stored items of each kind an erasure scrubbed (lib/store/erasure.ts SCRUBBED_KINDS). */
-export const ScrubCounts = z.object({
-  candidate: z.int(),
-  search_entries: z.int(),
-  webhook_events: z.int(),
-  delivery_attempts: z.int(),
-  placements: z.int(),
-  idempotency_records: z.int(),
-});
+export const ScrubCounts = z.object(
+  Object.fromEntries(SCRUBBED_KINDS.map((k) => [k, z.int()])) as Record<(typeof SCRUBBED_KINDS)[number], z.ZodMiniInt>,
+);
 
 /** The answer to an erasure, the same on every later call. */
 export const ErasureReceipt = z.object({
@@ -677,18 +673,14 @@ const stuckDaysShape = Object.fromEntries(STUCK_STAGES.map((st) => [st, z.option
   [K in (typeof STUCK_STAGES)[number]]: z.ZodMiniOptional<ReturnType<typeof stuckDaysValue>>;
 };
 
-const retentionDaysError = (rule: string) =>
-  `retention.${rule} must be null (off) or a whole number of days between 1 and ${MAX_RETENTION_DAYS}`;
-const retentionDaysValue = (rule: string) =>
+const retentionError = `retention days must be null or 1 to ${MAX_RETENTION_DAYS}`;
+const retentionDays = z.optional(
   z.nullable(
     z
-      .number({ error: retentionDaysError(rule) })
-      .check(
-        z.int({ error: retentionDaysError(rule) }),
-        z.gte(1, { error: retentionDaysError(rule) }),
-        z.lte(MAX_RETENTION_DAYS, { error: retentionDaysError(rule) }),
-      ),
-  );
+      .number({ error: retentionError })
+      .check(z.int({ error: retentionError }), z.gte(1, { error: retentionError }), z.lte(MAX_RETENTION_DAYS, { error: retentionError })),
+  ),
+);
 
 export const PipelineSettingsBody = z.strictObject({
   /** Stages left out go back to their default; 0 turns a stage's alert off. */
@@ -697,15 +689,7 @@ export const PipelineSettingsBody = z.strictObject({
    * Retention rules: erase candidates `rejected_days` after they were rejected, or after
    * `inactive_days` without any change; null is off. Left out, the rules stay as they are.
    */
-  retention: z.optional(
-    z.strictObject(
-      {
-        rejected_days: z._default(retentionDaysValue('rejected_days'), null),
-        inactive_days: z._default(retentionDaysValue('inactive_days'), null),
-      },
-      { error: 'retention must be an object of rule: days or null' },
-    ),
-  ),
+  retention: z.optional(z.strictObject({ rejected_days: retentionDays, inactive_days: retentionDays })),
 });
 export type PipelineSettingsBody = z.output<typeof PipelineSettingsBody>;
 
@@ -713,25 +697,37 @@ const stuckDaysMap = z.object(
   Object.fromEntries(STUCK_STAGES.map((st) => [st, z.int()])) as Record<(typeof STUCK_STAGES)[number], z.ZodMiniInt>,
 );
 /** The retention rules in force: days, or null when the rule is off (the default). */
-export const RetentionSettings = z.object({ rejected_days: z.nullable(z.int()), inactive_days: z.nullable(z.int()) });
-export const PipelineSettings = dataOf(z.object({ stuck_days: stuckDaysMap, defaults: stuckDaysMap, retention: RetentionSettings }));
+const perRule = <T extends z.ZodMiniType>(t: T) =>
+  z.object(Object.fromEntries(RETENTION_RULES.map((r) => [r, t])) as Record<RetentionRule, T>);
+export const RetentionSettings = perRule(z.nullable(z.int()));
 
-/** The rules to preview (as they would be saved); one left out is off. */
-export const RetentionPreviewQuery = z.strictObject({
-  rejected_days: z.optional(intParam('rejected_days', 1, MAX_RETENTION_DAYS)),
-  inactive_days: z.optional(intParam('inactive_days', 1, MAX_RETENTION_DAYS)),
+/**
+ * Rules to preview before saving them (the console's dry run): with either, the answer adds
+ * `retention_preview`; a rule left out is off.
+ */
+export const PipelineSettingsQuery = z.strictObject({
+  preview_rejected_days: z.optional(intParam('preview_rejected_days', 1, MAX_RETENTION_DAYS)),
+  preview_inactive_days: z.optional(intParam('preview_inactive_days', 1, MAX_RETENTION_DAYS)),
 });
-export type RetentionPreviewQuery = z.output<typeof RetentionPreviewQuery>;
+export type PipelineSettingsQuery = z.output<typeof PipelineSettingsQuery>;
 
 /** How many candidates the next run would erase under each rule (a candidate matched by both counts once, under rejected_days). */
 export const RetentionPreview = z.object({
-  rejected_days: z.int(),
-  inactive_days: z.int(),
+  ...perRule(z.int()).shape,
   total: z.int(),
   /** A rule matched more than the preview counts: the numbers are lower bounds. */
   capped: z.boolean(),
 });
 export type RetentionPreview = z.infer<typeof RetentionPreview>;
+export const PipelineSettings = dataOf(
+  z.object({
+    stuck_days: stuckDaysMap,
+    defaults: stuckDaysMap,
+    retention: RetentionSettings,
+    /** Only when the request asked for a preview (preview_rejected_days, preview_inactive_days). */
+    retention_preview: z.optional(RetentionPreview),
+  }),
+);
 export type PipelineSettings = z.infer<typeof PipelineSettings>['data'];
 
 export const Overview = dataOf(

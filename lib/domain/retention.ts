@@ -12,9 +12,8 @@ import { logger } from '../logger';
 import { recentErasures, scrubCopies } from '../store/erasure';
 import { matchingCandidates, workspacesWithRetention, type RetentionDays } from '../store/retention';
 import { getStats } from '../store/stats';
-import type { RetentionPreview, RetentionPreviewQuery } from '../schemas';
+import type { RetentionPreview } from '../schemas';
 import { eraseCandidateAs } from './erasure';
-import type { SessionPrincipal } from './principal';
 import { retentionOf } from '../store/retention';
 import { NotFoundError } from '../errors';
 
@@ -115,9 +114,8 @@ async function statsItem(tenantId: string) {
 }
 
 /** The console's preview before saving rules: how many candidates the next run would erase. */
-export async function previewRetention(p: SessionPrincipal, q: RetentionPreviewQuery): Promise<RetentionPreview> {
-  const rules: RetentionDays = { rejected_days: q.rejected_days ?? null, inactive_days: q.inactive_days ?? null };
-  const run = await runRetention(p.tenantId, { dryRun: true, rules });
+export async function previewRetention(tenantId: string, rules: RetentionDays): Promise<RetentionPreview> {
+  const run = await runRetention(tenantId, { dryRun: true, rules });
   const total = RETENTION_RULES.reduce((n, r) => n + run.matched[r], 0);
   return { ...run.matched, total, capped: RETENTION_RULES.some((r) => run.matched[r] >= MAX_PREVIEW) };
 }

@@ -11,6 +11,7 @@ import { oneOf, optStr, str } from './codec';
 import {
   changeIndexKey,
   changesPartition,
+  copyAttrs,
   counter,
   keys,
   reqCandidatesIndexKey,
@@ -23,7 +24,6 @@ import {
   type IndexDef,
   type PageKeyShape,
 } from './table';
-import { copyAttrs } from './erasure';
 import { searchWrites } from './search';
 import { stageMovePut, type ActorRef } from './stage-history';
 import { reqCounterWrite } from './requisitions';

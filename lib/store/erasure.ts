@@ -15,26 +15,19 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { NotFoundError } from '../errors';
-import type { RetentionRule } from '../model';
+import { SCRUBBED_KINDS, type RetentionRule } from '../model';
+
+export { SCRUBBED_KINDS };
 import { ddb, queryAll, tableName } from './client';
 import type { Item } from './codec';
 import { candidateTokens, searchKey } from './search';
-import { changeIndexKey, copiesPartition, copyIndexKey, keys, TABLE_DEF } from './table';
+import { changeIndexKey, copiesPartition, keys, TABLE_DEF } from './table';
 import { cancellationReasons, isTransactionConflict, backoff, MAX_ATTEMPTS } from './tx';
 import { $remove, update } from './update';
 
 /** The personal fields of a candidate: what erasure empties, everywhere. */
 export const PERSONAL_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;
 
-/** Kinds of stored items an erasure scrubs, as the receipt counts them. */
-export const SCRUBBED_KINDS = [
-  'candidate',
-  'search_entries',
-  'webhook_events',
-  'delivery_attempts',
-  'placements',
-  'idempotency_records',
-] as const;
 export type ScrubbedKind = (typeof SCRUBBED_KINDS)[number];
 export type ScrubCounts = Record<ScrubbedKind, number>;
 
@@ -59,10 +52,6 @@ export const ERASED_MARKER_TTL_S = 33 * 86_400;
 
 const { byRequisitionOrUser } = TABLE_DEF.indexes;
 const copyKeyAttrs = [byRequisitionOrUser.partitionKey, byRequisitionOrUser.sortKey];
-
-/** The copy-index attributes of an item that copies `candidateId`'s personal data (none without one). */
-export const copyAttrs = (tenantId: string, candidateId: string | undefined, sk: string): Item =>
-  candidateId ? copyIndexKey(tenantId, candidateId, sk) : {};
 
 /** Every item the copy index lists for a candidate: keys and type only. */
 export async function listCopies(tenantId: string, candidateId: string): Promise<Item[]> {

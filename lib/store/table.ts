@@ -208,6 +208,9 @@ export const userSessionsPartition = (tenantId: string, userId: string) => `${t(
 export const copyIndexKey = (tenantId: string, candidateId: string, sk: string) =>
   indexKey(TABLE_DEF.indexes.byRequisitionOrUser, copiesPartition(tenantId, candidateId), sk);
 export const copiesPartition = (tenantId: string, candidateId: string) => `${t(tenantId)}#COPIES#${candidateId}`;
+/** The copy-index attributes of an item that copies `candidateId`'s personal data (none without one). */
+export const copyAttrs = (tenantId: string, candidateId: string | undefined, sk: string): Record<string, string> =>
+  candidateId ? copyIndexKey(tenantId, candidateId, sk) : {};
 
 /** GSI4: a tenant's candidates ordered by `updated_at` (ties by id); every write to a candidate moves it. */
 export const changeIndexKey = (tenantId: string, updatedAt: string, id: string) =>

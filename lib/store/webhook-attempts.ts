@@ -7,8 +7,7 @@ import { newId } from '../ids';
 import type { DeliveryRecord } from '../model';
 import { ddb, prefixQuery, queryAll, queryPages, tableName } from './client';
 import { bool, type Item, num, optStr, str } from './codec';
-import { copyAttrs } from './erasure';
-import { keys, TABLE_DEF } from './table';
+import { copyAttrs, keys, TABLE_DEF } from './table';
 
 /** One delivery attempt, as GET /api/webhooks/{id} lists it. */
 export type Attempt = DeliveryRecord;

@@ -7,8 +7,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchPut } from './batch';
 import { ddb, tableName } from './client';
 import { type Item, num, optStr, str } from './codec';
-import { copyAttrs } from './erasure';
-import { keys, TABLE_DEF } from './table';
+import { copyAttrs, keys, TABLE_DEF } from './table';
 import { ATTEMPT_TTL_S } from './webhook-attempts';
 
 export interface StoredEvent {
