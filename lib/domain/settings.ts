@@ -39,12 +39,11 @@ export async function updatePipelineSettings(p: Principal, body: PipelineSetting
   const overrides = Object.fromEntries(
     Object.entries(body.stuck_days).filter(([stage, days]) => days !== undefined && days !== defaults[stage as StuckStage]),
   ) as Partial<Record<Stage, number>>;
-  // A rule left out of `retention` is off; `retention` left out keeps the rules (read back only then).
+  // A rule left out of `retention` is off; `retention` left out keeps the rules (the write answers them).
   const given = body.retention && {
     rejected_days: body.retention.rejected_days ?? null,
     inactive_days: body.retention.inactive_days ?? null,
   };
-  await setStuckDays(p.tenantId, overrides, given);
-  const retention = given ?? retentionOf((await getStats(p.tenantId)).item);
+  const retention = await setStuckDays(p.tenantId, overrides, given);
   return { stuck_days: stuckDaysInForce(overrides), defaults, retention };
 }

@@ -32,7 +32,11 @@ export function retentionOf(stats: Record<string, unknown>): RetentionDays {
  * STATS update and the workspace's entry in the registry (put while a rule is on, deleted when
  * both are off).
  */
-export async function saveWithRetention(tenantId: string, overrides: StuckDays, retention: RetentionDays): Promise<Thresholds> {
+export async function saveWithRetention(
+  tenantId: string,
+  overrides: StuckDays,
+  retention: RetentionDays,
+): Promise<Thresholds & { retention: RetentionDays }> {
   const on = RETENTION_RULES.some((k) => retention[k] !== null);
   const kept = Object.fromEntries(RETENTION_RULES.filter((k) => retention[k] !== null).map((k) => [k, retention[k]]));
   try {
@@ -62,7 +66,7 @@ export async function saveWithRetention(tenantId: string, overrides: StuckDays, 
     throw err;
   }
   // The version is learnt from the next write's condition (lib/store/stuck.ts).
-  return { version: 0, overrides };
+  return { version: 0, overrides, retention };
 }
 
 /** Workspaces with a retention rule on: one Query of the registry. */

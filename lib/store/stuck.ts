@@ -30,7 +30,7 @@ import { DEFAULT_STUCK_DAYS, type Stage } from '../model';
 import { ddb, tableName } from './client';
 import { keys, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
 import { $remove, update } from './update';
-import { saveWithRetention, type RetentionDays } from './retention';
+import { retentionOf, saveWithRetention, type RetentionDays } from './retention';
 
 export { STUCK_FILTER_PATTERNS, STUCK_JOB_PENDING } from './table';
 
@@ -103,7 +103,11 @@ export async function queryStuck(tenantId: string, now: number, limit: number): 
  * Store new thresholds: one UpdateItem. The newest save wins (last writer's overrides, highest
  * version); the re-index runs in the background. Two saves at once both succeed.
  */
-export async function saveThresholds(tenantId: string, overrides: StuckDays, retention?: RetentionDays): Promise<Thresholds> {
+export async function saveThresholds(
+  tenantId: string,
+  overrides: StuckDays,
+  retention?: RetentionDays,
+): Promise<Thresholds & { retention: RetentionDays }> {
   // Retention rules ride on the same STATS write, and list the workspace for the daily run.
   if (retention) return saveWithRetention(tenantId, overrides, retention);
   try {
@@ -118,7 +122,8 @@ export async function saveThresholds(tenantId: string, overrides: StuckDays, ret
       }),
     );
     learnThresholds(tenantId, res.Attributes);
-    return believedThresholds(tenantId);
+    // The retention rules as the item holds them: the save's answer needs no second read.
+    return { ...believedThresholds(tenantId), retention: retentionOf(res.Attributes ?? {}) };
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) throw new NotFoundError('workspace');
     throw err;

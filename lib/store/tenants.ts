@@ -71,8 +71,12 @@ export async function getTenantBySlug(slug: string): Promise<Tenant> {
  * Replace the tenant's stuck-threshold overrides (on its STATS item); the stuck index catches up
  * in the background (lib/store/stuck.ts).
  */
-export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<Stage, number>>, retention?: RetentionDays) {
-  await saveThresholds(tenantId, stuckDays, retention);
+export async function setStuckDays(
+  tenantId: string,
+  stuckDays: Partial<Record<Stage, number>>,
+  retention?: RetentionDays,
+): Promise<RetentionDays> {
+  return (await saveThresholds(tenantId, stuckDays, retention)).retention;
 }
 
 /** The tenant item's codec. */
