@@ -26,6 +26,7 @@ export function CandidatePage({ id }: { id: string }) {
   const [load, reload] = useLoad(() => fetchCandidate(id), [id]);
   const [thresholds, setThresholds] = useState<Record<string, number>>();
   const [live, setLive] = useState<{ message: string; kind: 'success' | 'warning' }>();
+  const [receipt, setReceipt] = useState<string>();
   useEffect(() => {
     fetchThresholds().then(setThresholds, () => setThresholds(undefined));
   }, []);
@@ -54,14 +55,25 @@ export function CandidatePage({ id }: { id: string }) {
               <MoveTo candidate={c} onDone={onMoved} />
             </section>
             {c.erased_at ? (
-              <Notice>
-                This candidate's personal data was erased on <When iso={c.erased_at} />. The stage, requisition and history stay.
-              </Notice>
+              <>
+                {receipt && <Notice kind="success">{receipt}</Notice>}
+                <Notice>
+                  This candidate's personal data was erased on <When iso={c.erased_at} />. The stage, requisition and history stay.
+                </Notice>
+              </>
             ) : (
               <Profile c={c} onSaved={reload} />
             )}
             <History c={c} />
-            {!c.erased_at && <Erase c={c} onErased={reload} />}
+            {!c.erased_at && (
+              <Erase
+                c={c}
+                onErased={async (message) => {
+                  setReceipt(message);
+                  await reload();
+                }}
+              />
+            )}
           </>
         )}
       </Loaded>
@@ -75,11 +87,10 @@ const displayName = (c: CandidateDetail) => (c.erased_at ? 'Erased candidate' : 
  * Erasure, for admins: the name must be typed to confirm, as the change cannot be undone. The
  * receipt says how many stored copies went.
  */
-function Erase({ c, onErased }: { c: CandidateDetail; onErased: () => Promise<void> }) {
+function Erase({ c, onErased }: { c: CandidateDetail; onErased: (receipt: string) => Promise<void> }) {
   const { session } = useSession();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
-  const [done, setDone] = useState<string>();
   if (!isAdmin(session)) return null;
   return (
     <section class="card" aria-labelledby="erase-h">
@@ -88,7 +99,6 @@ function Erase({ c, onErased }: { c: CandidateDetail; onErased: () => Promise<vo
         Removes the name, email, phone and resume link here and from every copy the service keeps (search, webhook bodies, delivery logs,
         retries). The stage, requisition, history and counts stay. Receivers get a <code>candidate.erased</code> event.
       </p>
-      {done && <Notice kind="success">{done}</Notice>}
       <button
         type="button"
         class="danger"
@@ -109,8 +119,7 @@ function Erase({ c, onErased }: { c: CandidateDetail; onErased: () => Promise<vo
         onConfirm={async () => {
           const r = (await unwrap(api.POST('/api/candidates/{id}/erase', { params: { path: { id: c.id } } }))).data;
           const copies = Object.values(r.scrubbed).reduce((a, b) => a + b, 0);
-          setDone(`Erased. ${copies} stored item${copies === 1 ? '' : 's'} scrubbed.`);
-          await onErased();
+          await onErased(`Erased. ${copies} stored item${copies === 1 ? '' : 's'} scrubbed.`);
         }}
       >
         <p>This cannot be undone. Type the candidate's name to confirm.</p>
