@@ -10,6 +10,7 @@
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
  *  8. search and board pages at 100,000 candidates, and the write cost of the search index (scripts/bench/search.ts);
  *  9. the board of a requisition with 500 candidates in Chromium: navigation to usable, and a move (scripts/bench/board.ts);
+ * 10. erasure of a candidate with 40 events delivered to 3 endpoints: time and items scrubbed (scripts/bench/erasure.ts);
  *  and last, every tracked figure beside its goal (docs/testing.md, "Measurements"), and the machine's load average.
  * A figure that could not be measured is printed as "not measured (reason)", never as a number.
  */
@@ -37,9 +38,10 @@ const modules = [
   'webhook-fanout',
   'webhook-delivery',
   'stuck-reindex',
+  'retention',
 ];
-/** Functions behind no route: the webhook pipeline and the stuck index's re-index. */
-const BACKGROUND = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
+/** Functions behind no route: the webhook pipeline, the stuck index's re-index and the retention run. */
+const BACKGROUND = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'retention'];
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 /** A measured number, or why there is none. */
 type Figure = { value: number } | { reason: string };
@@ -459,6 +461,25 @@ if (want('9')) {
     typeof board.loadMs === 'number' ? board.loadMs < 1000 : undefined,
   );
 } else skipped('Board of 500 candidates: navigation to usable, Chromium p50', 'under 1 s locally');
+
+if (want('10')) {
+  console.log('\n10. Erasure of a candidate with 40 events delivered to 3 endpoints (DynamoDB Local)');
+  const run = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/bench/erasure.ts'], {
+    cwd: root,
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  const line = /^RESULT ms=(\S+) items=(\d+) left=(\d+)$/m;
+  process.stdout.write(run.stdout.replace(new RegExp(`${line.source}\\n?`, 'm'), ''));
+  const r = line.exec(run.stdout);
+  goal(
+    'Erasure, 40 events x 3 endpoints: time, items scrubbed',
+    r ? `${Number(r[1]).toFixed(0)} ms, ${r[2]} items, ${r[3]} left in a full Scan` : `not measured (erasure bench exited ${run.status})`,
+    'under 5 s locally, nothing left',
+    r ? Number(r[1]) < 5000 && r[3] === '0' : undefined,
+  );
+} else skipped('Erasure, 40 events x 3 endpoints: time, items scrubbed', 'under 5 s locally, nothing left');
 
 console.log('\nGoals, figure by figure');
 const w = Math.max(...goals.map((g) => g.figure.length));
