@@ -76,6 +76,19 @@ export async function putEvent(tenantId: string, e: { event_id: string; event_ty
   await ddb.send(new PutCommand({ TableName: tableName, Item: eventItem(tenantId, e) }));
 }
 
+/** Whether the candidate was erased (its marker, lib/store/erasure.ts): one GetItem. */
+export async function candidateErased(tenantId: string, candidateId: string): Promise<boolean> {
+  const { Item } = await ddb.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.erasedMarker(tenantId, candidateId),
+      ConsistentRead: true,
+      ProjectionExpression: 'PK',
+    }),
+  );
+  return Boolean(Item);
+}
+
 export async function getEvent(tenantId: string, eventId: string): Promise<StoredEvent | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.event(tenantId, eventId) }));
   // TTL deletion lags: an expired item may still be there for a while.

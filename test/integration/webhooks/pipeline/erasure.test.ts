@@ -47,6 +47,8 @@ let rx: Receiver;
 let candidateId: string;
 let reqId: string;
 let endpointId: string;
+/** The PATCH made with an Idempotency-Key before the erasure, to retry after it. */
+let patchRetry: { key: string; body: Record<string, unknown> };
 
 describe('erasing a candidate', () => {
   it('sets up a candidate whose data has reached kept bodies, attempts, placements and idempotency records', async () => {
@@ -65,10 +67,11 @@ describe('erasing a candidate', () => {
     });
     expect(created.status, created.text).toBe(201);
     candidateId = created.body.data.id;
+    patchRetry = { key: `erase-patch-${Date.now()}`, body: { phone: PHONE, resume_url: 'https://cv.example.org/zelinda.pdf' } };
     const patched = await stack.call('PATCH', `/api/v1/candidates/${candidateId}`, {
       token: ws.token,
-      body: { phone: PHONE, resume_url: 'https://cv.example.org/zelinda.pdf' },
-      headers: { 'Idempotency-Key': `erase-patch-${Date.now()}` },
+      body: patchRetry.body,
+      headers: { 'Idempotency-Key': patchRetry.key },
     });
     expect(patched.status, patched.text).toBe(200);
     await ws.move(candidateId, 'offer_sent');
@@ -182,6 +185,18 @@ describe('erasing a candidate', () => {
     const log = await ws.detail(endpointId);
     const dropped = log.deliveries.find((d: { event_id: string }) => d.event_id === msg.eventId);
     expect(dropped).toMatchObject({ success: false, error_category: 'erased', response_body: null, response_status: 0 });
+    expect(await holders()).toEqual([]);
+  });
+
+  it('answers a retry of an earlier idempotent write from its scrubbed record, writing nothing', async () => {
+    const retry = await stack.call('PATCH', `/api/v1/candidates/${candidateId}`, {
+      token: ws.token,
+      body: patchRetry.body,
+      headers: { 'Idempotency-Key': patchRetry.key },
+    });
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(retry.body.data).toMatchObject({ id: candidateId, name: '', phone: null, resume_url: null, email: null });
     expect(await holders()).toEqual([]);
   });
 
