@@ -45,7 +45,8 @@ function subjectOf(r: DynamoDBRecord): string | undefined {
   const i = newImage(r);
   if (!i || i.erased_at) return undefined;
   if (i.type?.S === 'candidate') return i.id?.S;
-  if (i.type?.S === 'placement') return i.candidate_id?.S;
+  // A placement of a candidate already erased carries an empty name: nothing to hold back.
+  if (i.type?.S === 'placement') return i.candidate_name?.S ? i.candidate_id?.S : undefined;
   return undefined;
 }
 const tenantOfRecord = (r: DynamoDBRecord) => newImage(r)?.tenant_id?.S;

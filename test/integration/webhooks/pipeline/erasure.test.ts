@@ -203,6 +203,11 @@ describe('erasing a candidate', () => {
   it('keeps stage moves working and refuses to set personal fields again', async () => {
     const moved = await ws.move(candidateId, 'onboarding');
     expect(moved).toMatchObject({ id: candidateId, name: '', stage: 'onboarding' });
+    // A hire after the erasure: its placement event carries the empty name and goes out.
+    await ws.move(candidateId, 'placed');
+    await until('the placement delivered', () =>
+      rx.at('/echo').some((h) => h.env?.event === 'placement.created' && h.env.data.candidateId === candidateId && h.env.data.name === ''),
+    );
     const patch = await stack.call('PATCH', `/api/v1/candidates/${candidateId}`, { token: ws.token, body: { name: 'Someone Else' } });
     expect(patch.status).toBe(409);
     expect(patch.body.code).toBe('candidate_erased');
