@@ -16,17 +16,12 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { NotFoundError } from '../errors';
 import { SCRUBBED_KINDS, type RetentionRule } from '../model';
-
-export { SCRUBBED_KINDS };
 import { ddb, queryAll, tableName } from './client';
 import type { Item } from './codec';
 import { candidateTokens, searchKey } from './search';
 import { changeIndexKey, copiesPartition, keys, TABLE_DEF } from './table';
 import { cancellationReasons, isTransactionConflict, backoff, MAX_ATTEMPTS } from './tx';
 import { $remove, update } from './update';
-
-/** The personal fields of a candidate: what erasure empties, everywhere. */
-export const PERSONAL_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;
 
 export type ScrubbedKind = (typeof SCRUBBED_KINDS)[number];
 export type ScrubCounts = Record<ScrubbedKind, number>;
