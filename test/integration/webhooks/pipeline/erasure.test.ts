@@ -211,9 +211,9 @@ describe('erasing a candidate', () => {
     const patch = await stack.call('PATCH', `/api/v1/candidates/${candidateId}`, { token: ws.token, body: { name: 'Someone Else' } });
     expect(patch.status).toBe(409);
     expect(patch.body.code).toBe('candidate_erased');
-    const resend = await ws.session('POST', `/api/webhooks/${endpointId}/resend`, {
-      event_id: (await ws.detail(endpointId)).deliveries.find((d: { event_type: string }) => d.event_type === 'candidate.created').event_id,
-    });
+    // The candidate's own candidate.created, as its receiver got it before the erasure.
+    const created = rx.at('/echo').find((h) => h.env?.event === 'candidate.created' && h.env.data.candidateId === candidateId)!;
+    const resend = await ws.session('POST', `/api/webhooks/${endpointId}/resend`, { event_id: String(created.headers['webhook-id']) });
     expect(resend.status).toBe(409);
     expect(resend.body.code).toBe('candidate_erased');
     await until('the move delivered', () =>
