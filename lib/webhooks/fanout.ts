@@ -92,7 +92,7 @@ export async function webhookFanout(event: DynamoDBStreamEvent, context: Context
     if (!cache.has(tenantId)) cache.set(tenantId, listEndpoints(tenantId));
     return cache.get(tenantId)!;
   };
-  // Whether the batch's candidates were erased since: one read for the whole batch.
+  // Whether the batch's candidates were erased since: read once per batch, a GetItem per distinct candidate, all at once.
   const subjects = event.Records.flatMap((r) => {
     const id = subjectOf(r);
     const tenantId = id && tenantOfRecord(r);
