@@ -83,6 +83,8 @@ const samples: Record<
   'add-member': { body: { email: 'new.recruiter@demo.example', role: 'member' } },
   'change-member-role': { params: { id: MISSING_ID }, body: { role: 'admin' } },
   'remove-member': { params: { id: MISSING_ID } },
+  // An id that exists nowhere: invoking shows the 404 path and erases nothing.
+  'erase-candidate': { params: { id: MISSING_ID } },
   'reset-member-password': { params: { id: MISSING_ID } },
   'clear-member-lockout': { params: { id: MISSING_ID } },
 };
@@ -286,4 +288,24 @@ writeFileSync(
     2,
   )}\n`,
 );
-console.log(`wrote ${routes.length + 5} events to ${dir}`);
+// The daily retention run's EventBridge schedule (infra/constructs/retention.ts). On the demo
+// data it erases nothing: no workspace has a retention rule until one is saved.
+writeFileSync(
+  join(dir, 'retention.json'),
+  `${JSON.stringify(
+    {
+      version: '0',
+      id: 'c4ca4238-a0b9-3382-8dcc-509a6f75849b',
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      account: '123456789012',
+      time: new Date(SAMPLE_TIME).toISOString(),
+      region: 'us-east-1',
+      resources: ['arn:aws:events:us-east-1:123456789012:rule/TalentPipeline-prod-RetentionSchedule'],
+      detail: {},
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`wrote ${routes.length + 6} events to ${dir}`);

@@ -138,6 +138,8 @@ try {
     log: say,
   });
   say('webhook pipeline running (stream poller -> fan-out -> SQS -> delivery)');
+  const { startRetentionTimer } = await import('./retention');
+  startRetentionTimer(say);
 
   const built = await consoleBuild;
   if (built.status === 'failed') console.error(`[local] the console could not be built (the API runs anyway): ${built.error}`);

@@ -20,6 +20,7 @@ import { Monitoring } from './constructs/monitoring';
 import { RouteApi, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from './constructs/route-api';
 import { TokenRateLimits } from './constructs/rate-limits';
 import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reindex';
+import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { ApiFirewall } from './constructs/waf';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { CONSOLE_DIST } from '../console/build';
@@ -114,6 +115,7 @@ export class TalentPipelineStack extends Stack {
     this.deliveryDlq = pipeline.deliveryDlq;
     this.streamFailureQueue = pipeline.streamFailureQueue;
     this.functions.set(STUCK_REINDEX_MODULE, addStuckReindex(this, { table: this.table, failures: pipeline.streamFailureQueue, stage }));
+    this.functions.set(RETENTION_MODULE, addRetention(this, { table: this.table, stage }));
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api,

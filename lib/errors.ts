@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'headcount_reached',
   /** 409: a headcount below the requisition's current hires. */
   'headcount_below_hires',
+  /** 409: the candidate was erased; its personal fields cannot be set again. */
+  'candidate_erased',
   /** 412: If-Match names an ETag the requisition no longer has. */
   'stale_requisition',
   /** 409: a request with this Idempotency-Key is still in flight. */

@@ -22,7 +22,7 @@ type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export type { SessionPrincipal, TokenPrincipal } from './domain/principal';
 
-type PrincipalOf<R> = R extends { auth: 'token'; console: true }
+type PrincipalOf<R> = R extends { auth: 'token'; console: true | { role: 'admin' } }
   ? TokenPrincipal | SessionPrincipal
   : R extends { auth: 'token' }
     ? TokenPrincipal
@@ -333,7 +333,8 @@ export function apiHandler<R extends RouteDef>(
     const served = servedBy(event);
     if (served.auth !== 'token' && served.method !== 'GET') refuseCrossSite(event);
     const principal = principalOf(event, served.auth);
-    if ('role' in r && (principal as SessionPrincipal).role !== r.role) {
+    // The route served decides: a console twin may need a role its token route does not.
+    if (served.role && (principal as SessionPrincipal).role !== served.role) {
       throw new ForbiddenError(
         `only workspace admins may ${r.summary.charAt(0).toLowerCase()}${r.summary
           .slice(1)

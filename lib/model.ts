@@ -47,6 +47,8 @@ export const MAX_HEADCOUNT = 1000;
 export const SCOPES = [
   'candidates:read',
   'candidates:write',
+  /** Erase a candidate's personal data everywhere (POST /candidates/{id}/erase); `candidates:write` does not imply it. */
+  'candidates:erase',
   'requisitions:read',
   'requisitions:write',
   'pipeline:read',
@@ -79,6 +81,28 @@ export const STUCK_STAGES = ACTIVE_STAGES;
 /** The highest threshold a workspace may set: a year. */
 export const MAX_STUCK_DAYS = 365;
 
+/** The scheduled retention run's timeout (the stack's and `npm start`'s): the most a function may run. */
+export const RETENTION_TIMEOUT_S = 900;
+
+/**
+ * Retention rules (lib/domain/retention.ts): a workspace may erase candidates some days after they
+ * were rejected, or after some days without any change. Both off (null) by default; at least a
+ * day, at most ten years.
+ */
+export const RETENTION_RULES = ['rejected_days', 'inactive_days'] as const;
+export type RetentionRule = (typeof RETENTION_RULES)[number];
+export const MAX_RETENTION_DAYS = 3650;
+
+/** Kinds of stored items an erasure scrubs, as its receipt counts them (lib/store/erasure.ts). */
+export const SCRUBBED_KINDS = [
+  'candidate',
+  'search_entries',
+  'webhook_events',
+  'delivery_attempts',
+  'placements',
+  'idempotency_records',
+] as const;
+
 /** At most this many stuck candidates are returned by GET /pipeline. */
 export const STUCK_LIMIT = 50;
 
@@ -90,6 +114,7 @@ export const EVENT_TYPES = [
   'candidate.created',
   'candidate.stage_changed',
   'candidate.updated',
+  'candidate.erased',
   'offer.sent',
   'offer.accepted',
   'placement.created',
@@ -145,6 +170,7 @@ export interface Requisition {
 
 export interface Candidate {
   id: string;
+  /** Empty once the candidate is erased. */
   name: string;
   email: string | null;
   phone: string | null;
@@ -155,6 +181,8 @@ export interface Candidate {
   created_at: string;
   updated_at: string;
   stage_entered_at: string;
+  /** Set once the candidate's personal data was erased (POST /candidates/{id}/erase or a retention rule). */
+  erased_at?: string;
 }
 
 /** One webhook delivery attempt as recorded. */

@@ -34,6 +34,12 @@ const DESCRIPTIONS: Record<string, string> = {
     .join(
       '; ',
     )}. Nothing goes back to draft; a change to the current status is a no-op (200, no event). A reason (1 to 500 characters) is required when the status becomes on_hold or closed. A move into placed that brings hires to the headcount of an open requisition sets it filled by itself (actor system). A refused change is a 409 with code invalid_transition and \`allowed\`, the statuses it may move to.`,
+  'get-pipeline-settings':
+    'Also the retention rules (days, or null when off). With preview_rejected_days and/or preview_inactive_days, `retention_preview` says how many candidates those rules would erase if they ran now (a dry run: nothing is erased).',
+  'update-pipeline-settings':
+    "With `retention`, also the retention rules: erase candidates `rejected_days` after they were rejected, or after `inactive_days` without any change; null (or left out of `retention`) is off. Without `retention`, the rules stay as they are. A run erases as the service (actor system) with the rule's name.",
+  'erase-candidate':
+    "`candidates:write` does not imply this scope. Empties name, email, phone and resume_url on the candidate and on every copy the service keeps (search entries, kept webhook bodies, delivery attempts' response bodies, placements, idempotency records); queued deliveries of its events are dropped and logged with error_category `erased`. The id, stage, requisition, timestamps, stage history and every count stay; stage moves still work; a PATCH of a personal field is then a 409 with code candidate_erased. Sends `candidate.erased` (id and erased_at only). A second call answers the first receipt.",
 };
 
 /** The handler's name in camel case; a console twin adds `ForConsole`, as it shares the handler. */
@@ -136,9 +142,12 @@ function operation(r: Route) {
     ...(r.scope && {
       description: `Requires scope \`${r.scope}\` (or \`*\`).${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}`,
     }),
-    ...(r.role && { description: `Requires the workspace role \`${r.role}\`.` }),
+    ...(!r.scope && !r.role && DESCRIPTIONS[r.handler] && { description: DESCRIPTIONS[r.handler] }),
+    ...(r.role && {
+      description: `Requires the workspace role \`${r.role}\`.${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}`,
+    }),
     ...(r.twinOf && {
-      description: `The console's twin of \`${r.method} ${r.twinOf}\`: the same handler, body and answers, with the session cookie instead of a token. Any member may call it; writes must come from the console's own origin.${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}`,
+      description: `The console's twin of \`${r.method} ${r.twinOf}\`: the same handler, body and answers, with the session cookie instead of a token. ${r.role ? `Only workspace ${r.role}s may call it` : 'Any member may call it'}; writes must come from the console's own origin.${DESCRIPTIONS[r.handler] ? ` ${DESCRIPTIONS[r.handler]}` : ''}`,
     }),
     security: r.auth === 'token' ? [{ bearerAuth: r.scope ? [r.scope] : [] }] : r.auth === 'session' ? [{ sessionCookie: [] }] : [],
     parameters,

@@ -56,8 +56,9 @@ export interface Route {
    * Token routes only: the console reaches the same handler with the cookie session, at the same
    * path under `/api` instead of `/api/v1` (its twin in `routes`). Any member may call the twin;
    * the CSRF rule applies to its writes. See docs/architecture.md, "The console's routes".
+   * `{ role: 'admin' }`: the twin is for workspace admins only (a token needs only the scope).
    */
-  console?: true;
+  console?: true | { role: 'admin' };
   /** On a console twin: the `/api/v1` path of the token route it mirrors. */
   twinOf?: string;
 }
@@ -127,6 +128,21 @@ const lines = [
     errors: { 409: IDEM_CONFLICT, 422: IDEM_MISMATCH },
     status: 200,
     response: s.dataOf(s.Candidate),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/candidates/{id}/erase',
+    // In the console, only admins erase.
+    console: { role: 'admin' },
+    handler: 'erase-candidate',
+    auth: 'token',
+    scope: 'candidates:erase',
+    access: 'write',
+    summary: "Erase a candidate's personal data everywhere; answers a receipt",
+    params: s.IdParam,
+    status: 200,
+    response: s.dataOf(s.ErasureReceipt),
+    timeoutSeconds: 28,
   },
   {
     method: 'GET',
@@ -486,6 +502,7 @@ const lines = [
     auth: 'session',
     access: 'read',
     summary: 'The stuck threshold per stage, with the defaults',
+    query: s.PipelineSettingsQuery,
     status: 200,
     response: s.PipelineSettings,
   },
@@ -496,10 +513,10 @@ const lines = [
     auth: 'session',
     role: 'admin',
     access: 'write',
-    summary: 'Set the stuck thresholds (a stage left out goes back to its default; 0 turns it off)',
+    summary: 'Set the stuck thresholds (a stage left out goes back to its default; 0 turns it off) and, when given, the retention rules',
     body: s.PipelineSettingsBody,
     status: 200,
-    response: s.PipelineSettings,
+    response: s.PipelineSettingsSaved,
   },
   {
     method: 'GET',
@@ -597,8 +614,14 @@ export const CONSOLE_PREFIX = '/api';
 
 /** The session twin of a token route marked `console`: same handler, schemas and answers. */
 function consoleTwin(r: Route): Route {
-  const { scope: _scope, console: _console, ...rest } = r;
-  return { ...rest, path: `${CONSOLE_PREFIX}${r.path.slice(API_PREFIX.length)}`, auth: 'session', twinOf: r.path };
+  const { scope: _scope, console: twin, ...rest } = r;
+  return {
+    ...rest,
+    ...(typeof twin === 'object' && { role: twin.role }),
+    path: `${CONSOLE_PREFIX}${r.path.slice(API_PREFIX.length)}`,
+    auth: 'session',
+    twinOf: r.path,
+  };
 }
 
 /** Every route the API serves: the table's lines, then the console's twins of the lines marked `console`. */

@@ -13,7 +13,11 @@ import {
   LIST_STAGES,
   MAX_HEADCOUNT,
   MAX_OFFSET,
+  MAX_RETENTION_DAYS,
   MAX_STUCK_DAYS,
+  RETENTION_RULES,
+  type RetentionRule,
+  SCRUBBED_KINDS,
   REASON_MAX,
   REQ_STATUSES,
   ROLES,
@@ -201,19 +205,24 @@ export type ChangeRequisitionStatusBody = z.output<typeof ChangeRequisitionStatu
 
 const timestamp = z.iso.datetime();
 
+const erasedName = z.string().check(z.meta({ description: 'Empty once erased (erased_at).' }));
+const erasedOptional = z.nullable(z.string()).check(z.meta({ description: 'Null once erased (erased_at).' }));
+
 export const Candidate = z.object({
   id: z.uuid(),
-  name: z.string(),
-  email: z.nullable(z.string()),
-  phone: z.nullable(z.string()),
+  name: erasedName,
+  email: erasedOptional,
+  phone: erasedOptional,
   stage: z.enum(STAGES),
-  resume_url: z.nullable(z.string()),
+  resume_url: erasedOptional,
   req_title: z.nullable(z.string()),
   req_id: z.nullable(z.uuid()),
   created_at: timestamp,
   updated_at: timestamp,
   /** When the candidate entered its current stage (its creation, until it first moves). */
   stage_entered_at: timestamp,
+  /** Only on an erased candidate: when its personal data was erased; name is then empty and email, phone and resume_url null. */
+  erased_at: z.optional(timestamp),
 });
 export type Candidate = z.infer<typeof Candidate>;
 
@@ -258,6 +267,19 @@ export const StageChange = z.object({
   updated_at: timestamp,
 });
 export type StageChange = z.infer<typeof StageChange>;
+
+/** How many stored items of each kind an erasure scrubbed (lib/store/erasure.ts SCRUBBED_KINDS). */
+export const ScrubCounts = z.object(
+  Object.fromEntries(SCRUBBED_KINDS.map((k) => [k, z.int()])) as Record<(typeof SCRUBBED_KINDS)[number], z.ZodMiniInt>,
+);
+
+/** The answer to an erasure, the same on every later call. */
+export const ErasureReceipt = z.object({
+  id: z.uuid(),
+  erased_at: timestamp,
+  scrubbed: ScrubCounts,
+});
+export type ErasureReceipt = z.infer<typeof ErasureReceipt>;
 
 const digits = z.string().check(z.regex(/^\d+$/));
 
@@ -651,17 +673,70 @@ const stuckDaysShape = Object.fromEntries(STUCK_STAGES.map((st) => [st, z.option
   [K in (typeof STUCK_STAGES)[number]]: z.ZodMiniOptional<ReturnType<typeof stuckDaysValue>>;
 };
 
+const retentionError = `retention days must be null or 1 to ${MAX_RETENTION_DAYS}`;
+const retentionDays = z.optional(
+  z.nullable(
+    z
+      .number({ error: retentionError })
+      .check(z.int({ error: retentionError }), z.gte(1, { error: retentionError }), z.lte(MAX_RETENTION_DAYS, { error: retentionError })),
+  ),
+);
+
 export const PipelineSettingsBody = z.strictObject({
   /** Stages left out go back to their default; 0 turns a stage's alert off. */
   stuck_days: z.strictObject(stuckDaysShape, { error: 'stuck_days must be an object of stage: days' }),
+  /**
+   * Retention rules: erase candidates `rejected_days` after they were rejected, or after
+   * `inactive_days` without any change; null is off. Left out, the rules stay as they are.
+   */
+  retention: z.optional(z.strictObject({ rejected_days: retentionDays, inactive_days: retentionDays })),
 });
 export type PipelineSettingsBody = z.output<typeof PipelineSettingsBody>;
 
 const stuckDaysMap = z.object(
   Object.fromEntries(STUCK_STAGES.map((st) => [st, z.int()])) as Record<(typeof STUCK_STAGES)[number], z.ZodMiniInt>,
 );
-export const PipelineSettings = dataOf(z.object({ stuck_days: stuckDaysMap, defaults: stuckDaysMap }));
+/** The retention rules in force: days, or null when the rule is off (the default). */
+const perRule = <T extends z.ZodMiniType>(t: T) =>
+  z.object(Object.fromEntries(RETENTION_RULES.map((r) => [r, t])) as Record<RetentionRule, T>);
+export const RetentionSettings = perRule(z.nullable(z.int()));
+
+/**
+ * Rules to preview before saving them (the console's dry run): with either, the answer adds
+ * `retention_preview`; a rule left out is off.
+ */
+export const PipelineSettingsQuery = z.strictObject({
+  preview_rejected_days: z.optional(intParam('preview_rejected_days', 1, MAX_RETENTION_DAYS)),
+  preview_inactive_days: z.optional(intParam('preview_inactive_days', 1, MAX_RETENTION_DAYS)),
+});
+export type PipelineSettingsQuery = z.output<typeof PipelineSettingsQuery>;
+
+/** How many candidates the next run would erase under each rule (a candidate matched by both counts once, under rejected_days). */
+export const RetentionPreview = z.object({
+  ...perRule(z.int()).shape,
+  total: z.int(),
+  /** A rule matched more than the preview counts: the numbers are lower bounds. */
+  capped: z.boolean(),
+});
+export type RetentionPreview = z.infer<typeof RetentionPreview>;
+export const PipelineSettings = dataOf(
+  z.object({
+    stuck_days: stuckDaysMap,
+    defaults: stuckDaysMap,
+    retention: RetentionSettings,
+    /** Only when the request asked for a preview (preview_rejected_days, preview_inactive_days). */
+    retention_preview: z.optional(RetentionPreview),
+  }),
+);
 export type PipelineSettings = z.infer<typeof PipelineSettings>['data'];
+/**
+ * PUT's answer: the thresholds in force, and the retention rules when the request set them (the
+ * save is one transaction with its audit record, which answers no item; GET has the rules).
+ */
+export const PipelineSettingsSaved = dataOf(
+  z.object({ stuck_days: stuckDaysMap, defaults: stuckDaysMap, retention: z.optional(RetentionSettings) }),
+);
+export type PipelineSettingsSaved = z.infer<typeof PipelineSettingsSaved>['data'];
 
 export const Overview = dataOf(
   z.object({

@@ -21,6 +21,9 @@ const USAGE = `Usage:
         index (GSI5) from the workspace's candidates; idempotent, progress on stderr
   admin webhooks recount <slug>                              derives the workspace's count of active
         webhook endpoints afresh from its endpoints; prints it
+  admin retention run <slug> [--dry-run]                     runs the workspace's retention rules now
+        (as the daily run does); prints what each rule matched and erased, as JSON (ids, no personal
+        data); --dry-run counts only
 Options:
   --table <name>   act on a deployed table (AWS credentials from the environment);
                    TABLE_NAME does the same. Default: the local data directory (DATA_DIR, .data).
@@ -132,6 +135,7 @@ async function main(argv: string[]): Promise<string> {
       role: { type: 'string' },
       table: { type: 'string' },
       region: { type: 'string' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -146,8 +150,10 @@ async function main(argv: string[]): Promise<string> {
     'user create',
     'search reindex',
     'webhooks recount',
+    'retention run',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (values['dry-run'] && command !== 'retention run') throw new UsageError('--dry-run applies only to retention run');
   const slug = slugArg(rest[0]);
   const maxPositionals = command === 'tenant set-stuck-days' || command === 'user create' ? 2 : 1;
   if (rest.length > maxPositionals) throw new UsageError(`unexpected argument "${rest[maxPositionals]}"`);
@@ -202,6 +208,11 @@ async function main(argv: string[]): Promise<string> {
         const tenant = await tenants.getTenantBySlug(slug);
         const { recountActiveEndpoints } = await import('../lib/store/webhook-endpoints');
         return String(await recountActiveEndpoints(tenant.id));
+      }
+      case 'retention run': {
+        const tenant = await tenants.getTenantBySlug(slug);
+        const { runRetention } = await import('../lib/domain/retention');
+        return JSON.stringify(await runRetention(tenant.id, { dryRun: Boolean(values['dry-run']) }));
       }
       case 'user create': {
         const { addUser } = await import('../lib/domain/members');

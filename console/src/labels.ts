@@ -16,6 +16,7 @@ export const stageLabel = (s: string) => STAGE_LABELS[s] ?? s;
 export const SCOPE_HELP: Record<string, string> = {
   'candidates:read': 'List and read candidates, with their stage history',
   'candidates:write': 'Create and update candidates',
+  'candidates:erase': "Erase a candidate's personal data everywhere (not implied by candidates:write)",
   'requisitions:read': 'List requisitions and read one, with its status history',
   'requisitions:write': 'Create requisitions, edit them and change their status',
   'pipeline:read': 'Read stage counts and stuck candidates',
@@ -27,6 +28,7 @@ export const EVENT_HELP: Record<string, string> = {
   'candidate.created': 'A candidate was created',
   'candidate.stage_changed': 'A candidate moved to another stage',
   'candidate.updated': "A candidate's profile changed (name, email, phone, resume or requisition)",
+  'candidate.erased': "A candidate's personal data was erased (only its id and the time): erase your copies",
   'offer.sent': 'An offer was sent',
   'offer.accepted': 'An offer was accepted',
   'placement.created': 'A candidate was placed',

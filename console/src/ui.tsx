@@ -110,6 +110,8 @@ export function ConfirmDialog(props: {
   children: ComponentChildren;
   confirmLabel: string;
   danger?: boolean;
+  /** Keeps the confirm button off until the dialog's own check passes (a name typed, say). */
+  confirmDisabled?: boolean;
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }) {
@@ -141,7 +143,7 @@ export function ConfirmDialog(props: {
         <button
           type="button"
           class={props.danger ? 'danger' : 'primary'}
-          disabled={busy}
+          disabled={busy || props.confirmDisabled}
           onClick={async () => {
             setBusy(true);
             setError(undefined);

@@ -18,6 +18,7 @@ import { Concern } from './concern';
 import { ACCESS_RANK, pascal, TableFunction, type TableAccess } from './table-function';
 import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
 import { STUCK_REINDEX_MODULE } from './stuck-reindex';
+import { RETENTION_MODULE } from './retention';
 
 /** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
 export const TOKEN_AUTHORIZER_MODULE = 'authorizer';
@@ -226,9 +227,9 @@ export class RouteApi extends Concern {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
-      if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE || r.handler === STUCK_REINDEX_MODULE) {
+      if ([FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE].includes(r.handler)) {
         throw new Error(
-          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module or stuck re-index) as its handler`,
+          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index or retention run) as its handler`,
         );
       }
       const current = accessOf.get(r.handler) ?? 'none';

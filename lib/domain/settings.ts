@@ -1,7 +1,9 @@
-/** Pipeline settings a workspace admin changes in the console: the stuck threshold per stage. */
+/** Pipeline settings a workspace admin changes in the console: the stuck threshold per stage and the retention rules. */
 import { NotFoundError } from '../errors';
 import { DEFAULT_STUCK_DAYS, STUCK_STAGES, type Stage } from '../model';
-import type { PipelineSettings, PipelineSettingsBody } from '../schemas';
+import type { PipelineSettings, PipelineSettingsBody, PipelineSettingsQuery, PipelineSettingsSaved } from '../schemas';
+import { previewRetention } from './retention';
+import { retentionOf } from '../store/retention';
 import { getStats } from '../store/stats';
 import { getTenant, setStuckDays } from '../store/tenants';
 import { auditBy, type Principal } from './principal';
@@ -13,24 +15,42 @@ const defaults = Object.fromEntries(STUCK_STAGES.map((s) => [s, DEFAULT_STUCK_DA
 export const stuckDaysInForce = (overrides: Partial<Record<Stage, number>> = {}) =>
   Object.fromEntries(STUCK_STAGES.map((s) => [s, overrides[s] ?? defaults[s]])) as Record<StuckStage, number>;
 
-export async function getPipelineSettings(p: Principal): Promise<PipelineSettings> {
-  const stats = await getStats(p.tenantId);
+export async function getPipelineSettings(p: Principal, q: PipelineSettingsQuery = {}): Promise<PipelineSettings> {
+  const wantsPreview = q.preview_rejected_days !== undefined || q.preview_inactive_days !== undefined;
+  const [stats, retention_preview] = await Promise.all([
+    getStats(p.tenantId),
+    wantsPreview
+      ? previewRetention(p.tenantId, { rejected_days: q.preview_rejected_days ?? null, inactive_days: q.preview_inactive_days ?? null })
+      : undefined,
+  ]);
   if (!stats.exists) throw new NotFoundError('workspace');
   // A tenant from before the stuck index keeps its thresholds on the tenant item until it saves.
   const overrides = stats.stuckDays ?? (await getTenant(p.tenantId))?.stuck_days;
-  return { stuck_days: stuckDaysInForce(overrides), defaults };
+  return {
+    stuck_days: stuckDaysInForce(overrides),
+    defaults,
+    retention: retentionOf(stats.item),
+    ...(retention_preview && { retention_preview }),
+  };
 }
 
 /** Replaces the overrides: a stage left out goes back to its default. Only values that differ are kept. */
-export async function updatePipelineSettings(p: Principal, body: PipelineSettingsBody): Promise<PipelineSettings> {
+export async function updatePipelineSettings(p: Principal, body: PipelineSettingsBody): Promise<PipelineSettingsSaved> {
   const overrides = Object.fromEntries(
     Object.entries(body.stuck_days).filter(([stage, days]) => days !== undefined && days !== defaults[stage as StuckStage]),
   ) as Partial<Record<Stage, number>>;
   const stuck_days = stuckDaysInForce(overrides);
-  await setStuckDays(
-    p.tenantId,
-    overrides,
-    auditBy(p, 'settings.pipeline_changed', { type: 'workspace', id: p.tenantId }, [{ field: 'stuck_days', after: stuck_days }]),
-  );
-  return { stuck_days, defaults };
+  // A rule left out of `retention` is off; `retention` left out keeps the rules, and the answer
+  // then leaves them out too (the write is one transaction with its audit record, which answers
+  // nothing; GET has them).
+  const retention = body.retention && {
+    rejected_days: body.retention.rejected_days ?? null,
+    inactive_days: body.retention.inactive_days ?? null,
+  };
+  const changes = [{ field: 'stuck_days', after: stuck_days }, ...(retention ? [{ field: 'retention', after: retention }] : [])];
+  await setStuckDays(p.tenantId, overrides, {
+    retention,
+    audit: auditBy(p, 'settings.pipeline_changed', { type: 'workspace', id: p.tenantId }, changes),
+  });
+  return { stuck_days, defaults, ...(retention && { retention }) };
 }

@@ -29,7 +29,7 @@ import {
 } from '../store/webhook-endpoints';
 import { attemptItem, attemptPage, attemptPageKey, lastAttempts } from '../store/webhook-attempts';
 import { decodeCursor, encodeCursor } from './cursor';
-import { getEvent, putEvent } from '../store/webhook-events';
+import { candidateErased, candidateOfBody, getEvent, putEvent } from '../store/webhook-events';
 import { MAX_ATTEMPTS } from '../store/tx';
 import { getReplayJob, listReplayJobs, startReplayJob, updateReplayJob, type ReplayJobItem } from '../store/replay-jobs';
 import { webhookConfig } from '../webhooks/config';
@@ -239,6 +239,11 @@ export async function resendWebhookEvent(p: SessionPrincipal, id: string, body: 
   const endpoint = await deliverable(p, id);
   const event = await getEvent(p.tenantId, body.event_id);
   if (!event) throw new NotFoundError('event', { field: 'event_id' });
+  // Erased: its body is gone, or (a copy the erasure's index read missed) its candidate has a marker.
+  const candidateId = candidateOfBody(event.body);
+  if (event.erased_at || (candidateId && (await candidateErased(p.tenantId, candidateId)))) {
+    throw new ConflictError('the candidate this event names was erased; it is never sent again', { code: 'candidate_erased' });
+  }
   // Recorded before the message is queued: a resend is never sent unaudited (a failed send
   // after it leaves the record of a request that answered 500).
   await putAudit(p.tenantId, webhookAudit(p, 'webhook.resent', id, [{ field: 'event_id', after: event.event_id }]));

@@ -12,6 +12,7 @@ import { oneOf, optStr, str } from './codec';
 import {
   changeIndexKey,
   changesPartition,
+  copyAttrs,
   counter,
   keys,
   reqCandidatesIndexKey,
@@ -208,9 +209,12 @@ export async function moveCandidate(
                     ...Object.fromEntries(stuck.remove.map((a) => [a, $remove()])),
                   },
                   // The counters moved are the requisition's that was read: a PATCH may change it.
+                  // And not erased since it was read: the search entries it writes copy what it read.
                   {
-                    expression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'}`,
-                    names: { '#stage': 'stage', '#req': 'req_id' },
+                    expression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'} AND ${
+                      current.erased_at ? 'attribute_exists(#erased)' : 'attribute_not_exists(#erased)'
+                    }`,
+                    names: { '#stage': 'stage', '#req': 'req_id', '#erased': 'erased_at' },
                     values: { ':from': from, ...(reqId && { ':req': reqId }) },
                   },
                 ),
@@ -255,8 +259,11 @@ export async function moveCandidate(
 /** The placement a move to `placed` creates; its stream record becomes placement.created. */
 function placementItem(tenantId: string, candidate: Item | CandidateRecord, at: string): Item {
   const id = newId();
+  const key = keys.placement(tenantId, id);
   return {
-    ...keys.placement(tenantId, id),
+    ...key,
+    // It copies the candidate's name: erasure finds it by this key.
+    ...copyAttrs(tenantId, String(candidate.id), key.SK),
     type: 'placement',
     id,
     tenant_id: tenantId,
@@ -390,6 +397,7 @@ export function toCandidate(item: Item): Candidate {
     updated_at: str(item, 'updated_at', 'candidate'),
     // Items from before the field was kept entered their stage when they were created.
     stage_entered_at: optStr(item, 'stage_entered_at', 'candidate') ?? str(item, 'created_at', 'candidate'),
+    ...(typeof item.erased_at === 'string' && { erased_at: item.erased_at }),
   };
 }
 
@@ -429,6 +437,11 @@ export async function updateCandidateProfile(
   let reqSeen = patch.requisition?.item;
   for (let attempt = 1; ; attempt++) {
     if (!current) throw new NotFoundError('candidate');
+    if (current.erased_at && PROFILE_FIELDS.some((f) => patch[f] !== undefined)) {
+      throw new ConflictError('this candidate was erased; its name, email, phone and resume_url cannot be set again', {
+        code: 'candidate_erased',
+      });
+    }
     const { set, remove } = patchDiff(current, patch, PROFILE_FIELDS);
     const oldReq = candidateReqId(current);
     const newReq = patch.requisition === undefined ? oldReq : patch.requisition?.id;

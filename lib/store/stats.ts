@@ -16,6 +16,8 @@ export interface Stats {
   stuckDays: StuckDays | undefined;
   /** True when the stuck index (GSI3) reflects the thresholds in force (lib/store/stuck.ts). */
   stuckIndexReady: boolean;
+  /** The item as read (its retention rules: lib/store/retention.ts retentionOf). */
+  item: Record<string, unknown>;
 }
 
 export async function getStats(tenantId: string): Promise<Stats> {
@@ -24,6 +26,7 @@ export async function getStats(tenantId: string): Promise<Stats> {
   learnThresholds(tenantId, Item);
   return {
     exists: Boolean(Item.PK),
+    item: Item,
     stuckDays: Item.stuck_v === undefined ? undefined : (optNumberMap<Stage>(Item, 'stuck_days', 'stats') ?? {}),
     // A tenant from before the stuck index has no stuck_done_v until its first threshold save
     // has re-indexed its candidates.

@@ -32,6 +32,7 @@ import { DEFAULT_STUCK_DAYS, type Stage } from '../model';
 import { ddb, tableName } from './client';
 import { keys, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
 import { $remove, update } from './update';
+import { keptRules, registryWrite, type RetentionDays } from './retention';
 
 export { STUCK_FILTER_PATTERNS, STUCK_JOB_PENDING } from './table';
 
@@ -101,28 +102,48 @@ export async function queryStuck(tenantId: string, now: number, limit: number): 
 }
 
 /**
- * Store new thresholds: one UpdateItem. The newest save wins (last writer's overrides, highest
- * version); the re-index runs in the background. Two saves at once both succeed.
+ * Store new thresholds: one UpdateItem, or one transaction with the retention rules' registry
+ * entry and the audit record. The newest save wins (last writer's overrides, highest version);
+ * the re-index runs in the background. Two saves at once both succeed.
  */
-export async function saveThresholds(tenantId: string, overrides: StuckDays, audit?: AuditEntry): Promise<Thresholds> {
+export async function saveThresholds(
+  tenantId: string,
+  overrides: StuckDays,
+  { retention, audit }: { retention?: RetentionDays; audit?: AuditEntry } = {},
+): Promise<Thresholds & { retention?: RetentionDays }> {
   const save = {
     TableName: tableName,
     Key: keys.stats(tenantId),
-    UpdateExpression: 'SET stuck_days = :d, stuck_v = if_not_exists(stuck_v, :zero) + :one, stuck_job = :pending REMOVE stuck_cursor',
+    UpdateExpression: `SET stuck_days = :d, stuck_v = if_not_exists(stuck_v, :zero) + :one, stuck_job = :pending${retention ? ', retention = :r' : ''} REMOVE stuck_cursor`,
     ConditionExpression: 'attribute_exists(PK)',
-    ExpressionAttributeValues: { ':d': overrides, ':zero': 0, ':one': 1, ':pending': STUCK_JOB_PENDING },
+    ExpressionAttributeValues: {
+      ':d': overrides,
+      ':zero': 0,
+      ':one': 1,
+      ':pending': STUCK_JOB_PENDING,
+      ...(retention && { ':r': keptRules(retention) }),
+    },
   };
-  if (audit) {
-    // With its audit record: one transaction, which answers no item. This container's belief is
-    // dropped instead of learned; a write on an old belief fails its STATS condition and learns.
+  if (audit || retention) {
+    // With its audit record, or with retention rules (which also list or unlist the workspace for
+    // the daily run): one transaction, which answers no item. This container's belief is dropped
+    // instead of learned; a write on an old belief fails its STATS condition and learns.
     try {
-      await ddb.send(new TransactWriteCommand({ TransactItems: [{ Update: save }, ...auditPuts(tenantId, audit)] }));
+      await ddb.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Update: save },
+            ...(retention ? [registryWrite(tenantId, retention)] : []),
+            ...(audit ? auditPuts(tenantId, audit) : []),
+          ],
+        }),
+      );
     } catch (err) {
       if (cancellationReasons(err)?.[0]?.Code === 'ConditionalCheckFailed') throw new NotFoundError('workspace');
       throw err;
     }
     known.delete(tenantId);
-    return believedThresholds(tenantId);
+    return { ...believedThresholds(tenantId), ...(retention && { retention }) };
   }
   try {
     const res = await ddb.send(new UpdateCommand({ ...save, ReturnValues: 'ALL_NEW' }));

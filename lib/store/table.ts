@@ -18,7 +18,10 @@ export const TABLE_DEF = {
   indexes: {
     /** Candidates by stage, ordered by the time they entered it; requisitions by status. */
     byStageOrStatus: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    /** Candidates by requisition, newest first; a user's sessions. */
+    /**
+     * Candidates by requisition, newest first; a user's sessions; and, sparse, every item that
+     * copies one candidate's personal data (`copyIndexKey`), so erasure finds them with one Query.
+     */
     byRequisitionOrUser: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
     /**
      * Sparse: active candidates of stages with a threshold, one partition per tenant, ordered by
@@ -147,6 +150,13 @@ export const keys = {
    */
   auditPartition: (tenantId: string) => `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}`,
   auditRecord: (tenantId: string, sk: string): Key => ({ PK: `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}`, SK: sk }),
+  /**
+   * A candidate was erased: a marker in the webhook partition, so the delivery function (which may
+   * read nowhere else) drops queued deliveries of the candidate's events. No personal data; it
+   * outlives every kept event body (ERASED_MARKER_TTL_S).
+   */
+  erasedMarker: (tenantId: string, candidateId: string): Key => ({ PK: webhookPartition(tenantId), SK: `ERASED#${candidateId}` }),
+  erasedMarkerPrefix: 'ERASED#',
   /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
   idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
 };
@@ -194,6 +204,21 @@ export const reqStagePartition = (tenantId: string, reqId: string, stage: Stage)
 export const userSessionsIndexKey = (tenantId: string, userId: string, createdAt: string) =>
   indexKey(TABLE_DEF.indexes.byRequisitionOrUser, userSessionsPartition(tenantId, userId), createdAt);
 export const userSessionsPartition = (tenantId: string, userId: string) => `${t(tenantId)}#SESSIONS#${userId}`;
+
+/**
+ * GSI2, sparse: an item that holds a copy of a candidate's personal data (a kept webhook body, a
+ * delivery attempt, a placement, an idempotency record) carries this key, set in the same write
+ * that makes the copy, so erasure lists every copy with one Query on one small partition and no
+ * Scan. The sort key is the item's own sort key, so the entries are distinct and ordered by kind.
+ * Not a new GSI: a deployed table adds one GSI per deploy, and the partition prefix `COPIES#`
+ * cannot meet a requisition's or a user's.
+ */
+export const copyIndexKey = (tenantId: string, candidateId: string, sk: string) =>
+  indexKey(TABLE_DEF.indexes.byRequisitionOrUser, copiesPartition(tenantId, candidateId), sk);
+export const copiesPartition = (tenantId: string, candidateId: string) => `${t(tenantId)}#COPIES#${candidateId}`;
+/** The copy-index attributes of an item that copies `candidateId`'s personal data (none without one). */
+export const copyAttrs = (tenantId: string, candidateId: string | undefined, sk: string): Record<string, string> =>
+  candidateId ? copyIndexKey(tenantId, candidateId, sk) : {};
 
 /** GSI4: a tenant's candidates ordered by `updated_at` (ties by id); every write to a candidate moves it. */
 export const changeIndexKey = (tenantId: string, updatedAt: string, id: string) =>

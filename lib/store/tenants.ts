@@ -5,6 +5,7 @@ import { newId, nowIso } from '../ids';
 import type { Stage } from '../model';
 import { ddb, tableName } from './client';
 import { type Item, optNumberMap, str } from './codec';
+import type { RetentionDays } from './retention';
 import { saveThresholds } from './stuck';
 import type { AuditEntry } from './audit';
 import { cancellationReasons } from './tx';
@@ -71,8 +72,12 @@ export async function getTenantBySlug(slug: string): Promise<Tenant> {
  * Replace the tenant's stuck-threshold overrides (on its STATS item); the stuck index catches up
  * in the background (lib/store/stuck.ts).
  */
-export async function setStuckDays(tenantId: string, stuckDays: Partial<Record<Stage, number>>, audit?: AuditEntry) {
-  await saveThresholds(tenantId, stuckDays, audit);
+export async function setStuckDays(
+  tenantId: string,
+  stuckDays: Partial<Record<Stage, number>>,
+  opts: { retention?: RetentionDays; audit?: AuditEntry } = {},
+) {
+  await saveThresholds(tenantId, stuckDays, opts);
 }
 
 /** The tenant item's codec. */

@@ -7,7 +7,7 @@ import { newId } from '../ids';
 import type { DeliveryRecord } from '../model';
 import { ddb, prefixQuery, queryAll, queryPages, tableName } from './client';
 import { bool, type Item, num, optStr, str } from './codec';
-import { keys, TABLE_DEF } from './table';
+import { copyAttrs, keys, TABLE_DEF } from './table';
 
 /** One delivery attempt, as GET /api/webhooks/{id} lists it. */
 export type Attempt = DeliveryRecord;
@@ -136,10 +136,18 @@ export async function attemptOutcomes(tenantId: string, webhookId: string, fromM
  * The item of one attempt (putAttempt writes it; a delivery batch writes many in one call).
  * `series` names a resend or replay (a new attempt series).
  */
-export function attemptItem(tenantId: string, webhookId: string, a: Omit<Attempt, 'id'>, extra: { series?: string } = {}) {
+export function attemptItem(
+  tenantId: string,
+  webhookId: string,
+  a: Omit<Attempt, 'id'>,
+  extra: { series?: string; candidateId?: string } = {},
+) {
   const attempt = { id: newId(), ...a };
+  const key = keys.attempt(tenantId, webhookId, attempt.id);
   return {
-    ...keys.attempt(tenantId, webhookId, attempt.id),
+    ...key,
+    // The receiver's answer may echo the candidate's data: erasure finds the attempt by this key.
+    ...copyAttrs(tenantId, extra.candidateId, key.SK),
     type: 'webhook_attempt',
     ...attempt,
     ...(extra.series && { series: extra.series }),
@@ -152,7 +160,7 @@ export async function putAttempt(
   tenantId: string,
   webhookId: string,
   a: Omit<Attempt, 'id'>,
-  extra: { series?: string } = {},
+  extra: { series?: string; candidateId?: string } = {},
 ): Promise<Attempt> {
   const Item = attemptItem(tenantId, webhookId, a, extra);
   await ddb.send(new PutCommand({ TableName: tableName, Item }));

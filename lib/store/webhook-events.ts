@@ -6,27 +6,47 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchPut } from './batch';
 import { ddb, tableName } from './client';
-import { type Item, num, str } from './codec';
-import { keys, TABLE_DEF } from './table';
+import { type Item, num, optStr, str } from './codec';
+import { copyAttrs, keys, TABLE_DEF } from './table';
 import { ATTEMPT_TTL_S } from './webhook-attempts';
 
 export interface StoredEvent {
   event_id: string;
   event_type: string;
-  /** The exact envelope every delivery of the event sends and signs. */
+  /** The exact envelope every delivery of the event sends and signs; empty once its candidate was erased. */
   body: string;
   stored_at: string;
+  /** Its candidate was erased: the body is gone, and nothing sends the event again. */
+  erased_at?: string;
+}
+
+/**
+ * The candidate whose personal data an event's body carries (candidate, offer and placement
+ * events). None for `candidate.erased` (its `id` alone) or for a change made after the erasure
+ * (its name is empty): those carry none. The body is the envelope `{ event, data, ... }`.
+ */
+export function candidateOfBody(body: string): string | undefined {
+  try {
+    const data = (JSON.parse(body) as { data?: { candidateId?: unknown; name?: unknown } })?.data;
+    return typeof data?.candidateId === 'string' && data.name !== '' ? data.candidateId : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const ENTITY = 'webhook_event';
 
 /** The kept event item's codec. */
-export const storedEventFromItem = (i: Item): StoredEvent => ({
-  event_id: str(i, 'event_id', ENTITY),
-  event_type: str(i, 'event_type', ENTITY),
-  body: str(i, 'body', ENTITY),
-  stored_at: str(i, 'stored_at', ENTITY),
-});
+export const storedEventFromItem = (i: Item): StoredEvent => {
+  const erased_at = optStr(i, 'erased_at', ENTITY);
+  return {
+    event_id: str(i, 'event_id', ENTITY),
+    event_type: str(i, 'event_type', ENTITY),
+    body: erased_at ? '' : str(i, 'body', ENTITY),
+    stored_at: str(i, 'stored_at', ENTITY),
+    ...(erased_at && { erased_at }),
+  };
+};
 
 /**
  * Event bodies outlive every attempt of their event: the last retry comes up to ~28 hours after
@@ -40,8 +60,11 @@ const EVENT_TTL_S = ATTEMPT_TTL_S + 2 * 86_400;
  * writes many in one call). Idempotent: the same event has the same body.
  */
 export function eventItem(tenantId: string, e: { event_id: string; event_type: string; body: string }, now = Date.now()) {
+  const key = keys.event(tenantId, e.event_id);
   return {
-    ...keys.event(tenantId, e.event_id),
+    ...key,
+    // A copy of its candidate's personal data: erasure finds it by this key.
+    ...copyAttrs(tenantId, candidateOfBody(e.body), key.SK),
     type: 'webhook_event',
     ...e,
     stored_at: new Date(now).toISOString(),
@@ -51,6 +74,19 @@ export function eventItem(tenantId: string, e: { event_id: string; event_type: s
 
 export async function putEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
   await ddb.send(new PutCommand({ TableName: tableName, Item: eventItem(tenantId, e) }));
+}
+
+/** Whether the candidate was erased (its marker, lib/store/erasure.ts): one GetItem. */
+export async function candidateErased(tenantId: string, candidateId: string): Promise<boolean> {
+  const { Item } = await ddb.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.erasedMarker(tenantId, candidateId),
+      ConsistentRead: true,
+      ProjectionExpression: 'PK',
+    }),
+  );
+  return Boolean(Item);
 }
 
 export async function getEvent(tenantId: string, eventId: string): Promise<StoredEvent | undefined> {

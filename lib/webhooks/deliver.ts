@@ -14,7 +14,7 @@ import { logger } from '../logger';
 import { MetricUnit } from '../metrics';
 import { attemptItem, putAttempt } from '../store/webhook-attempts';
 import { recordFailure, recordSuccess } from '../store/webhook-endpoints';
-import { eventItem, putEvent, writeLogItems } from '../store/webhook-events';
+import { candidateOfBody, eventItem, putEvent, writeLogItems } from '../store/webhook-events';
 import { attemptRecord, signAndSend } from './attempt';
 import { maxAttempts, retryDelayS, webhookConfig } from './config';
 import { DeliveryBatch, replayFinished } from './delivery-batch';
@@ -38,9 +38,40 @@ async function deadLetter(record: SQSRecord, reason: string) {
 /** One delivery attempt of one message. */
 export async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: DeliveryBatch): Promise<void> {
   const attempt = (msg.attemptsBefore ?? 0) + (Number(record.attributes.ApproximateReceiveCount) || 1);
-  const endpoint = await batch.endpoint(msg.tenantId, msg.endpointId);
+  const candidateId = candidateOfBody(msg.body);
+  const [endpoint, erased] = await Promise.all([
+    batch.endpoint(msg.tenantId, msg.endpointId),
+    candidateId ? batch.erased(msg.tenantId, candidateId) : false,
+  ]);
   if (!endpoint?.active) {
     logger.info('endpoint gone or disabled; event dropped', { eventId: msg.eventId, endpointId: msg.endpointId });
+    await replayFinished(msg, false);
+    return;
+  }
+  if (erased) {
+    // Queued before its candidate was erased: never sent, with or without the data, and recorded
+    // as such. The attempt holds no body and no answer, so it is no copy.
+    logger.info('candidate erased; delivery dropped', { eventId: msg.eventId, endpointId: msg.endpointId });
+    batch.metrics.add('DeliveriesErased');
+    await putAttempt(
+      msg.tenantId,
+      endpoint.id,
+      {
+        event_id: msg.eventId,
+        event_type: msg.eventType,
+        attempt,
+        response_status: 0,
+        success: false,
+        duration_ms: 0,
+        created_at: new Date().toISOString(),
+        error: 'candidate erased; not sent',
+        response_body: null,
+        next_attempt_at: null,
+        dead_lettered: false,
+        error_category: 'erased',
+      },
+      { series: msg.series },
+    );
     await replayFinished(msg, false);
     return;
   }
@@ -53,7 +84,7 @@ export async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: De
   const event = { id: msg.eventId, type: msg.eventType, body: msg.body };
   const sent = await signAndSend(endpoint, event);
   const { result, at, category } = sent;
-  const series = { series: msg.series };
+  const series = { series: msg.series, candidateId };
   // What the log lines say about an attempt: ids, numbers and a category; never the receiver's
   // URL (it can hold credentials), its answer, the payload or the signature.
   const outcome = {
@@ -147,6 +178,14 @@ export async function webhookDelivery(event: SQSEvent, context: Context): Promis
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
   // A batch whose every record failed is normal here (one receiver down), not an invocation error.
   const batch = new DeliveryBatch();
+  // Whether the batch's candidates were erased: read once per batch (a GetItem per distinct candidate, all at once), beside its endpoints'.
+  batch.prefetchErased(
+    event.Records.flatMap((r) => {
+      const m = DeliveryMessage.safeParse(parseJson(r.body));
+      const candidateId = m.success ? candidateOfBody(m.data.body) : undefined;
+      return m.success && candidateId ? [{ tenantId: m.data.tenantId, candidateId }] : [];
+    }),
+  );
   try {
     const response = await processPartialResponse(event, (r: SQSRecord) => handle(r, context, batch), new BatchProcessor(EventType.SQS), {
       context,

@@ -7,6 +7,7 @@
  */
 import { logger } from '../logger';
 import { invocationMetrics } from '../metrics';
+import { erasedAmong } from '../store/erasure';
 import { updateReplayJob } from '../store/replay-jobs';
 import { getEndpoint, touchLastTriggered, type Endpoint } from '../store/webhook-endpoints';
 import { writeLogItems } from '../store/webhook-events';
@@ -37,6 +38,25 @@ export class DeliveryBatch {
     string,
     { items: Record<string, unknown>[]; tenantId: string; endpointId: string; at: string; replay?: DeliveryMessage }
   >();
+
+  private erasedSet?: Promise<Set<string>>;
+  private readonly prefetched = new Set<string>();
+
+  /** Read the erasure markers of these candidates at once (lib/store/erasure.ts). */
+  prefetchErased(pairs: { tenantId: string; candidateId: string }[]) {
+    if (!pairs.length) return;
+    for (const p of pairs) this.prefetched.add(`${p.tenantId}/${p.candidateId}`);
+    this.erasedSet = erasedAmong(pairs);
+    // Awaited by each delivery that needs it; a failed read fails those deliveries (SQS retries them).
+    this.erasedSet.catch(() => {});
+  }
+
+  /** Whether the candidate was erased: from the batch's read, or a read of its own. */
+  async erased(tenantId: string, candidateId: string): Promise<boolean> {
+    const key = `${tenantId}/${candidateId}`;
+    if (this.erasedSet && this.prefetched.has(key)) return (await this.erasedSet).has(key);
+    return (await erasedAmong([{ tenantId, candidateId }])).has(key);
+  }
 
   endpoint(tenantId: string, endpointId: string) {
     const key = `${tenantId}/${endpointId}`;

@@ -157,6 +157,10 @@ export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
   }
   if (record.eventName !== 'MODIFY' || !before) return [];
   const at = after.updated_at as string;
+  // The erasure itself: one event without personal data, never a candidate.updated naming fields.
+  if (typeof after.erased_at === 'string' && before.erased_at === undefined) {
+    return [make('candidate.erased', after.erased_at, { id: after.id, erased_at: after.erased_at })];
+  }
   if (before.stage === after.stage) {
     // A profile change (PATCH); other writes to the item (index keys, say) are no event.
     const changed = PROFILE_FIELDS.filter(([field]) => (before[field] ?? null) !== (after[field] ?? null)).map(([, name]) => name);

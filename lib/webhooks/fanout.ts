@@ -13,6 +13,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
+import { erasedAmong } from '../store/erasure';
 import { getTenant } from '../store/tenants';
 import { listEndpoints, type Endpoint } from '../store/webhook-endpoints';
 import { eventItem, writeLogItems } from '../store/webhook-events';
@@ -35,6 +36,21 @@ const slugOf = (tenantId: string) => {
   return slugs.get(tenantId)!;
 };
 
+const newImage = (r: DynamoDBRecord) => r.dynamodb?.NewImage as Record<string, { S?: string } | undefined> | undefined;
+/**
+ * The candidate whose personal data a record's events carry (a candidate or a placement written
+ * before an erasure); none for an erased image, whose events carry none.
+ */
+function subjectOf(r: DynamoDBRecord): string | undefined {
+  const i = newImage(r);
+  if (!i || i.erased_at) return undefined;
+  if (i.type?.S === 'candidate') return i.id?.S;
+  // A placement of a candidate already erased carries an empty name: nothing to hold back.
+  if (i.type?.S === 'placement') return i.candidate_name?.S ? i.candidate_id?.S : undefined;
+  return undefined;
+}
+const tenantOfRecord = (r: DynamoDBRecord) => newImage(r)?.tenant_id?.S;
+
 /** What one stream record stands for: its events, and the messages to send for them. */
 export interface FanoutPlan {
   events: WebhookEvent[];
@@ -43,9 +59,16 @@ export interface FanoutPlan {
   kept: Record<string, unknown>[];
 }
 
-export async function fanoutPlan(record: DynamoDBRecord, endpointsOf: (tenantId: string) => Promise<Endpoint[]>): Promise<FanoutPlan> {
+export async function fanoutPlan(
+  record: DynamoDBRecord,
+  endpointsOf: (tenantId: string) => Promise<Endpoint[]>,
+  erased: (tenantId: string, candidateId: string) => Promise<boolean> = async () => false,
+): Promise<FanoutPlan> {
   const events = eventsFromRecord(record);
   if (!events.length) return { events, messages: [], kept: [] };
+  // A change made before its candidate was erased, fanned out after: nothing is kept or sent.
+  const subject = subjectOf(record);
+  if (subject && (await erased(events[0]!.tenantId, subject))) return { events: [], messages: [], kept: [] };
   const tenantId = events[0]!.tenantId;
   const [slug, endpoints] = await Promise.all([slugOf(tenantId), endpointsOf(tenantId)]);
   const messages: DeliveryMessage[] = [];
@@ -69,8 +92,16 @@ export async function webhookFanout(event: DynamoDBStreamEvent, context: Context
     if (!cache.has(tenantId)) cache.set(tenantId, listEndpoints(tenantId));
     return cache.get(tenantId)!;
   };
+  // Whether the batch's candidates were erased since: read once per batch, a GetItem per distinct candidate, all at once.
+  const subjects = event.Records.flatMap((r) => {
+    const id = subjectOf(r);
+    const tenantId = id && tenantOfRecord(r);
+    return id && tenantId ? [{ tenantId, candidateId: id }] : [];
+  });
+  const erasedSet = subjects.length ? erasedAmong(subjects) : Promise.resolve(new Set<string>());
+  const erased = async (tenantId: string, candidateId: string) => (await erasedSet).has(`${tenantId}/${candidateId}`);
   // Plan every record first (endpoints read once per tenant), then keep all their bodies at once.
-  const plans = new Map(event.Records.map((r) => [r, fanoutPlan(r, endpointsOf)]));
+  const plans = new Map(event.Records.map((r) => [r, fanoutPlan(r, endpointsOf, erased)]));
   const settled = await Promise.all(
     [...plans.values()].map((p) =>
       p.then(

@@ -58,6 +58,8 @@ export const EVENT_DATA = {
     changed: z.array(z.enum(['name', 'email', 'phone', 'resumeUrl', 'reqId'])),
     updatedAt: at,
   }),
+  /** Only the id and the time: receivers erase their own copies; no personal data is sent. */
+  'candidate.erased': z.strictObject({ id: z.uuid(), erased_at: at }),
   'offer.sent': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, sentAt: at }),
   'offer.accepted': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, acceptedAt: at }),
   'placement.created': z.strictObject({ placementId: z.uuid(), candidateId: z.uuid(), name: z.string(), reqId, reqTitle, placedAt: at }),
@@ -87,6 +89,8 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
   'candidate.created': 'A candidate was created',
   'candidate.stage_changed': "A candidate's stage changed (a real move, never a no-op)",
   'candidate.updated': "A candidate's profile changed (PATCH /api/v1/candidates/{id}; never a stage move)",
+  'candidate.erased':
+    "A candidate's personal data was erased (POST /api/v1/candidates/{id}/erase, or a retention rule); only `id` and `erased_at`: erase your copies",
   'offer.sent': 'A candidate moved to offer_sent, or was created in it',
   'offer.accepted': 'A candidate moved to offer_accepted, or was created in it',
   'placement.created': 'A candidate moved to placed, or was created in it; a placement record was written',

@@ -34,8 +34,9 @@ export async function runReplay(msg: ReplayMessage, context: Context): Promise<v
     const chunk = missed.slice(position, position + 10);
     // Not `kept`: each replayed event's first attempt writes its body again (a fresh 32 days).
     const events = await Promise.all(chunk.map((e) => getEvent(msg.tenantId, e.id)));
+    // An event whose candidate was erased is never sent again.
     const messages = events.flatMap((e) =>
-      e
+      e && !e.erased_at
         ? [
             {
               v: 1 as const,
@@ -51,7 +52,7 @@ export async function runReplay(msg: ReplayMessage, context: Context): Promise<v
         : [],
     );
     if (messages.length < chunk.length)
-      logger.warn('replay: event bodies expired', { jobId: job.id, missing: chunk.length - messages.length });
+      logger.warn('replay: event bodies expired or erased', { jobId: job.id, missing: chunk.length - messages.length });
     await enqueue(messages);
     position += chunk.length;
     await updateReplayJob(msg.tenantId, msg.endpointId, job.id, { queued: messages.length, position });

@@ -10,7 +10,8 @@
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
  *  8. search and board pages at 100,000 candidates, and the write cost of the search index (scripts/bench/search.ts);
  *  9. the board of a requisition with 500 candidates in Chromium: navigation to usable, and a move (scripts/bench/board.ts);
- * 10. the audit log's first page at 100,000 records, unfiltered and under each filter (scripts/bench/audit.ts);
+ * 11. the audit log's first page at 100,000 records, unfiltered and under each filter (scripts/bench/audit.ts);
+ * 12. erasure of a candidate with 40 events delivered to 3 endpoints: time and items scrubbed (scripts/bench/erasure.ts);
  *  and last, every tracked figure beside its goal (docs/testing.md, "Measurements"), and the machine's load average.
  * A figure that could not be measured is printed as "not measured (reason)", never as a number.
  */
@@ -38,9 +39,10 @@ const modules = [
   'webhook-fanout',
   'webhook-delivery',
   'stuck-reindex',
+  'retention',
 ];
-/** Functions behind no route: the webhook pipeline and the stuck index's re-index. */
-const BACKGROUND = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
+/** Functions behind no route: the webhook pipeline, the stuck index's re-index and the retention run. */
+const BACKGROUND = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'retention'];
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 /** A measured number, or why there is none. */
 type Figure = { value: number } | { reason: string };
@@ -461,9 +463,9 @@ if (want('9')) {
   );
 } else skipped('Board of 500 candidates: navigation to usable, Chromium p50', 'under 1 s locally');
 
-if (want('10')) {
+if (want('11')) {
   const size = Number(process.env.BENCH_AUDIT_RECORDS ?? 100_000);
-  console.log(`\n10. The audit log's first page in a workspace of ${size.toLocaleString('en')} records (local gateway + DynamoDB Local)`);
+  console.log(`\n11. The audit log's first page in a workspace of ${size.toLocaleString('en')} records (local gateway + DynamoDB Local)`);
   const auditBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/bench/audit.ts'], {
     cwd: root,
     env: process.env,
@@ -483,6 +485,25 @@ if (want('10')) {
     r && Number(r[1]) >= 100_000 ? Number(r[2]) <= 2 : undefined,
   );
 } else skipped('Audit log first page: DynamoDB calls, worst filter', 'at most 2 at 100,000 records');
+
+if (want('12')) {
+  console.log('\n12. Erasure of a candidate with 40 events delivered to 3 endpoints (DynamoDB Local)');
+  const run = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/bench/erasure.ts'], {
+    cwd: root,
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  const line = /^RESULT ms=(\S+) items=(\d+) left=(\d+)$/m;
+  process.stdout.write(run.stdout.replace(new RegExp(`${line.source}\\n?`, 'm'), ''));
+  const r = line.exec(run.stdout);
+  goal(
+    'Erasure, 40 events x 3 endpoints: time, items scrubbed',
+    r ? `${Number(r[1]).toFixed(0)} ms, ${r[2]} items, ${r[3]} left in a full Scan` : `not measured (erasure bench exited ${run.status})`,
+    'under 5 s locally, nothing left',
+    r ? Number(r[1]) < 5000 && r[3] === '0' : undefined,
+  );
+} else skipped('Erasure, 40 events x 3 endpoints: time, items scrubbed', 'under 5 s locally, nothing left');
 
 console.log('\nGoals, figure by figure');
 const w = Math.max(...goals.map((g) => g.figure.length));

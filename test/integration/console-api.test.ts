@@ -84,7 +84,8 @@ describe('pipeline settings', () => {
     for (const c of [cookie, await stack.login(member.email, PASSWORD)]) {
       const res = await stack.call('GET', '/api/settings/pipeline', as(c));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ data: { stuck_days: defaults, defaults } });
+      // The retention rules sit beside the thresholds, both off by default.
+      expect(res.body).toEqual({ data: { stuck_days: defaults, defaults, retention: { rejected_days: null, inactive_days: null } } });
     }
   });
 

@@ -147,6 +147,15 @@ describe("tenant B cannot change tenant A's data", () => {
     expect(await viewOf(tokenA)).toEqual(snapshot);
   });
 
+  it("POST /candidates/{id}/erase of A's candidate -> 404, and nothing of A changes", async () => {
+    for (const id of candidatesA) {
+      const res = await stack.call('POST', `/api/v1/candidates/${id}/erase`, { token: tokenB });
+      expect(res.status, id).toBe(404);
+      expect(res.body, id).toEqual({ error: 'candidate not found', code: 'not_found' });
+    }
+    expect(await viewOf(tokenA)).toEqual(snapshot);
+  });
+
   it("POST /candidates with A's req_id -> 400 on req_id, and A's counts are unchanged", async () => {
     const res = await stack.call('POST', '/api/v1/candidates', { token: tokenB, body: { name: 'Intruder', req_id: reqA } });
     expect(res.status).toBe(400);

@@ -55,6 +55,12 @@ const RECORDS = [
   record('MODIFY', candidate({ stage: 'offer_sent', updated_at: T1 }), candidate({ stage: 'interviewed' })),
   record('MODIFY', candidate({ name: 'Zoë A.', phone: '+46 70 123', updated_at: T1 }), candidate()),
   record('MODIFY', candidate({ req_id: undefined, req_title: undefined, updated_at: T1 }), candidate()),
+  // The erasure: personal fields emptied, erased_at set.
+  record(
+    'MODIFY',
+    candidate({ name: '', email: undefined, phone: undefined, resume_url: undefined, erased_at: T1, updated_at: T1 }),
+    candidate(),
+  ),
   record('INSERT', {
     PK: `T#${TENANT}`,
     SK: 'PLACEMENT#p1',

@@ -19,12 +19,14 @@ import {
   type FormErrors,
   type MoveOutcome,
 } from '../recruiting';
-import { Loaded, Notice, PageTitle, When, useLoad } from '../ui';
+import { isAdmin, useSession } from '../session';
+import { ConfirmDialog, Loaded, Notice, PageTitle, When, useLoad } from '../ui';
 
 export function CandidatePage({ id }: { id: string }) {
   const [load, reload] = useLoad(() => fetchCandidate(id), [id]);
   const [thresholds, setThresholds] = useState<Record<string, number>>();
   const [live, setLive] = useState<{ message: string; kind: 'success' | 'warning' }>();
+  const [receipt, setReceipt] = useState<string>();
   useEffect(() => {
     fetchThresholds().then(setThresholds, () => setThresholds(undefined));
   }, []);
@@ -37,7 +39,9 @@ export function CandidatePage({ id }: { id: string }) {
 
   return (
     <>
-      <PageTitle title={load.state === 'ok' ? load.data.name : 'Candidate'}>{load.state === 'ok' ? load.data.name : 'Candidate'}</PageTitle>
+      <PageTitle title={load.state === 'ok' ? displayName(load.data) : 'Candidate'}>
+        {load.state === 'ok' ? displayName(load.data) : 'Candidate'}
+      </PageTitle>
       <p class="lead">
         <Link href="/candidates">All candidates</Link>
       </p>
@@ -50,12 +54,88 @@ export function CandidatePage({ id }: { id: string }) {
               <StageNow c={c} thresholds={thresholds} />
               <MoveTo candidate={c} onDone={onMoved} />
             </section>
-            <Profile c={c} onSaved={reload} />
+            {c.erased_at ? (
+              <>
+                {receipt && <Notice kind="success">{receipt}</Notice>}
+                <Notice>
+                  This candidate's personal data was erased on <When iso={c.erased_at} />. The stage, requisition and history stay.
+                </Notice>
+              </>
+            ) : (
+              <Profile c={c} onSaved={reload} />
+            )}
             <History c={c} />
+            {!c.erased_at && (
+              <Erase
+                c={c}
+                onErased={async (message) => {
+                  setReceipt(message);
+                  await reload();
+                }}
+              />
+            )}
           </>
         )}
       </Loaded>
     </>
+  );
+}
+
+const displayName = (c: CandidateDetail) => (c.erased_at ? 'Erased candidate' : c.name);
+
+/**
+ * Erasure, for admins: the name must be typed to confirm, as the change cannot be undone. The
+ * receipt says how many stored copies went.
+ */
+function Erase({ c, onErased }: { c: CandidateDetail; onErased: (receipt: string) => Promise<void> }) {
+  const { session } = useSession();
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  if (!isAdmin(session)) return null;
+  return (
+    <section class="card" aria-labelledby="erase-h">
+      <h2 id="erase-h">Erase personal data</h2>
+      <p class="hint">
+        Removes the name, email, phone and resume link here and from every copy the service keeps (search, webhook bodies, delivery logs,
+        retries). The stage, requisition, history and counts stay. Receivers get a <code>candidate.erased</code> event.
+      </p>
+      <button
+        type="button"
+        class="danger"
+        onClick={() => {
+          setTyped('');
+          setOpen(true);
+        }}
+      >
+        Erase this candidate…
+      </button>
+      <ConfirmDialog
+        open={open}
+        title="Erase this candidate's personal data?"
+        confirmLabel="Erase for good"
+        danger
+        confirmDisabled={typed.trim() !== c.name.trim()}
+        onClose={() => setOpen(false)}
+        onConfirm={async () => {
+          const r = (await unwrap(api.POST('/api/candidates/{id}/erase', { params: { path: { id: c.id } } }))).data;
+          const copies = Object.values(r.scrubbed).reduce((a, b) => a + b, 0);
+          await onErased(`Erased. ${copies} stored item${copies === 1 ? '' : 's'} scrubbed.`);
+        }}
+      >
+        <p>This cannot be undone. Type the candidate's name to confirm.</p>
+        <div class="field">
+          <label for="erase-confirm">Name</label>
+          <input
+            id="erase-confirm"
+            type="text"
+            autoComplete="off"
+            value={typed}
+            placeholder={c.name}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+          />
+        </div>
+      </ConfirmDialog>
+    </section>
   );
 }
 

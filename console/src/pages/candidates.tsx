@@ -235,7 +235,7 @@ function Results(props: {
           {list.items.map((c) => (
             <tr key={c.id}>
               <td data-label="Name">
-                <Link href={`/candidates/${c.id}`}>{c.name}</Link>
+                <Link href={`/candidates/${c.id}`}>{c.name || 'Erased candidate'}</Link>
               </td>
               <td data-label="Email">{c.email ?? '—'}</td>
               <td data-label="Stage">{stageLabel(c.stage)}</td>

@@ -86,7 +86,7 @@ function OverviewBody({ d }: { d: OverviewData }) {
                 {stuck.map((c) => (
                   <tr key={c.id}>
                     <td>
-                      <Link href={`/candidates/${c.id}`}>{c.name}</Link>
+                      <Link href={`/candidates/${c.id}`}>{c.name || 'Erased candidate'}</Link>
                     </td>
                     <td>{stageLabel(c.stage)}</td>
                     <td class="num">{c.days_in_stage}</td>

@@ -358,7 +358,7 @@ function ColumnBody(props: {
               }}
             >
               <Link href={`/candidates/${c.id}`} id={`card-${c.id}`} class="card-name">
-                {c.name}
+                {c.name || 'Erased candidate'}
               </Link>
               <p class="card-meta">
                 {daysText(days)} in stage

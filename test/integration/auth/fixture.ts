@@ -38,6 +38,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; status: number }> =
   'POST /api/v1/candidates': () => ({ body: { name: 'Scope Check' }, status: 201 }),
   'GET /api/v1/candidates/{id}': () => ({ status: 404 }),
   'PATCH /api/v1/candidates/{id}': () => ({ body: { name: 'Scope Check' }, status: 404 }),
+  'POST /api/v1/candidates/{id}/erase': () => ({ status: 404 }),
   'GET /api/v1/requisitions': () => ({ status: 200 }),
   'POST /api/v1/requisitions': () => ({ body: { title: 'Scope Check' }, status: 201 }),
   'GET /api/v1/requisitions/{id}': () => ({ status: 404 }),

@@ -13,6 +13,7 @@ import { beforeAll, expect } from 'vitest';
 import { routes, type Route } from '../../../lib/routes';
 import { keys } from '../../../lib/store/table';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
+import { RETENTION_MODULE } from '../../../infra/constructs/retention';
 import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { TalentPipelineStack, type TalentPipelineStackProps } from '../../../infra/stack';
 import { sharedStack } from '../../helpers/stack-synth';
@@ -59,8 +60,8 @@ export const pascal = (module: string) =>
     .split('-')
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
-/** The webhook pipeline and the stuck index's re-index: functions behind no route. */
-export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE];
+/** The webhook pipeline, the stuck index's re-index and the daily retention run: functions behind no route. */
+export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE];
 /** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
 export const LOCAL_ONLY_ENV = ['WEBHOOK_ALLOW_LOOPBACK', 'SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE'];
 

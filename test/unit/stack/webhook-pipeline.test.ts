@@ -224,7 +224,8 @@ describe('webhook pipeline', () => {
     const [pattern] = dynamoStatements(deliveryId())[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
     const like = iamLike(pattern);
     // webhookCounts: the automatic disable moves the workspace's active-endpoint count.
-    expect(admittedBy(pattern)).toEqual(['attempt', 'event', 'replay', 'webhook', 'webhookCounts']);
+    // erasedMarker: a delivery reads whether its candidate was erased.
+    expect(admittedBy(pattern)).toEqual(['attempt', 'erasedMarker', 'event', 'replay', 'webhook', 'webhookCounts']);
     for (const [name, key] of builtKeys()) expect(like.test(key.PK), name).toBe(key.PK === keys.webhookPartition('tenant-1'));
     // Candidates, users and tokens of the same tenant share its id but not the partition.
     expect(like.test(keys.candidate('tenant-1', 'c').PK)).toBe(false);

@@ -1,0 +1,142 @@
+/**
+ * Retention rules (GDPR article 5: kept no longer than needed). Two workspace rules, both off by
+ * default: erase candidates N days after they were rejected (their entry into `rejected`), and
+ * erase candidates with no change for N days (their `updated_at`). A run finds the matches on the
+ * indexes (lib/store/retention.ts) and erases each one as the actor `system` with the rule's name,
+ * which its receipt keeps (so each erasure's audit record names them). The daily scheduled
+ * function runs every listed workspace; `npm start` runs them on a timer; the admin CLI runs one
+ * workspace on demand, or counts without erasing (`--dry-run`), as the console's preview does.
+ */
+import { RETENTION_RULES, type RetentionRule } from '../model';
+import { logger } from '../logger';
+import { recentErasures, scrubCopies } from '../store/erasure';
+import { matchingCandidates, workspacesWithRetention, type RetentionDays } from '../store/retention';
+import { getStats } from '../store/stats';
+import type { RetentionPreview } from '../schemas';
+import { eraseCandidateAs } from './erasure';
+import { putAudit } from '../store/audit';
+import { retentionOf } from '../store/retention';
+import { NotFoundError } from '../errors';
+
+const DAY_MS = 86_400_000;
+/** Erasures per workspace and run: a first run over a large backlog goes on the next day. */
+export const MAX_ERASURES_PER_RUN = 1_000;
+/** What a preview counts at most per rule: enough to warn before saving, bounded in reads. */
+export const MAX_PREVIEW = 10_000;
+/**
+ * Erasures this recent have their copies swept again on each run: a copy written by a delivery or
+ * fan-out in flight while the erasure ran (or not yet in the copy index) is caught within a day.
+ */
+const RESWEEP_MS = 2 * DAY_MS;
+
+export const cutoffOf = (days: number, nowMs: number) => new Date(nowMs - days * DAY_MS).toISOString();
+
+export interface RetentionRun {
+  tenant_id: string;
+  dry_run: boolean;
+  rules: RetentionDays;
+  /** Candidates each rule matched (not yet erased); one matched by both counts under the first. */
+  matched: Record<RetentionRule, number>;
+  /** The erasures made, each with the rule that made it (actor `system`). Empty on a dry run. */
+  erased: { id: string; rule: RetentionRule; erased_at: string }[];
+  /** Copies of recent erasures found and scrubbed again. */
+  resweep: number;
+  /** True when more matched than one run erases; the next run goes on. */
+  capped: boolean;
+}
+
+/** The matches of each rule at `nowMs`, a candidate counted once (under the first rule). */
+async function matches(tenantId: string, rules: RetentionDays, nowMs: number, limit: number) {
+  const seen = new Set<string>();
+  const byRule = {} as Record<RetentionRule, string[]>;
+  for (const rule of RETENTION_RULES) {
+    const days = rules[rule];
+    byRule[rule] =
+      days === null ? [] : (await matchingCandidates(tenantId, rule, cutoffOf(days, nowMs), limit)).filter((id) => !seen.has(id));
+    for (const id of byRule[rule]) seen.add(id);
+  }
+  return byRule;
+}
+
+/** Run a workspace's rules at `nowMs`; a dry run only counts. */
+export async function runRetention(
+  tenantId: string,
+  opts: { dryRun?: boolean; nowMs?: number; rules?: RetentionDays } = {},
+): Promise<RetentionRun> {
+  const nowMs = opts.nowMs ?? Date.now();
+  const rules = opts.rules ?? retentionOf(await statsItem(tenantId));
+  const byRule = await matches(tenantId, rules, nowMs, opts.dryRun ? MAX_PREVIEW : MAX_ERASURES_PER_RUN + 1);
+  const matched = Object.fromEntries(RETENTION_RULES.map((r) => [r, byRule[r].length])) as Record<RetentionRule, number>;
+  const run: RetentionRun = { tenant_id: tenantId, dry_run: !!opts.dryRun, rules, matched, erased: [], resweep: 0, capped: false };
+  if (opts.dryRun) return run;
+  const todo = RETENTION_RULES.flatMap((rule) => byRule[rule].map((id) => ({ id, rule })));
+  run.capped = todo.length > MAX_ERASURES_PER_RUN;
+  const now = () => new Date(nowMs).toISOString();
+  // Sweep first: the erasures this run makes sweep their own copies.
+  for (const id of await recentErasures(tenantId, new Date(nowMs - RESWEEP_MS).toISOString())) {
+    const counts = await scrubCopies(tenantId, id, now());
+    run.resweep += Object.values(counts).reduce((a, b) => a + b, 0);
+  }
+  for (const { id, rule } of todo.slice(0, MAX_ERASURES_PER_RUN)) {
+    try {
+      const { receipt, first } = await eraseCandidateAs(tenantId, id, { type: 'system', rule });
+      if (first) run.erased.push({ id, rule, erased_at: receipt.erased_at });
+    } catch (err) {
+      // Deleted meanwhile: nothing left to erase.
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  }
+  // The run itself, beside each erasure's own record: what the rules matched and erased.
+  await putAudit(tenantId, {
+    action: 'retention.run',
+    actor: { type: 'system', id: 'retention', name: 'retention run' },
+    target: { type: 'workspace', id: tenantId },
+    changes: [
+      { field: 'rules', after: rules },
+      { field: 'matched', after: matched },
+      { field: 'erased', after: run.erased.length },
+      { field: 'resweep', after: run.resweep },
+      { field: 'capped', after: run.capped },
+    ],
+  });
+  return run;
+}
+
+/** The scheduled function (functions/retention.ts): every workspace's rules, the totals logged. */
+export async function retention() {
+  const total = await runAllRetention();
+  logger.info('retention runs done', total);
+  return total;
+}
+
+/** Every workspace with a rule on: the scheduled function's work. Counts only in the log. */
+export async function runAllRetention(nowMs = Date.now()): Promise<{ workspaces: number; erased: number; resweep: number }> {
+  const total = { workspaces: 0, erased: 0, resweep: 0 };
+  for (const tenantId of await workspacesWithRetention()) {
+    const run = await runRetention(tenantId, { nowMs });
+    total.workspaces++;
+    total.erased += run.erased.length;
+    total.resweep += run.resweep;
+    logger.info('retention run', {
+      tenant_id: tenantId,
+      erased: run.erased.length,
+      by_rule: Object.fromEntries(RETENTION_RULES.map((r) => [r, run.erased.filter((e) => e.rule === r).length])),
+      resweep: run.resweep,
+      capped: run.capped,
+    });
+  }
+  return total;
+}
+
+async function statsItem(tenantId: string) {
+  const stats = await getStats(tenantId);
+  if (!stats.exists) throw new NotFoundError('workspace');
+  return stats.item;
+}
+
+/** The console's preview before saving rules: how many candidates the next run would erase. */
+export async function previewRetention(tenantId: string, rules: RetentionDays): Promise<RetentionPreview> {
+  const run = await runRetention(tenantId, { dryRun: true, rules });
+  const total = RETENTION_RULES.reduce((n, r) => n + run.matched[r], 0);
+  return { ...run.matched, total, capped: RETENTION_RULES.some((r) => run.matched[r] >= MAX_PREVIEW) };
+}

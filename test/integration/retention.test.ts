@@ -1,0 +1,130 @@
+/**
+ * Retention rules with a fake clock: a workspace's rules are saved through the console route (one
+ * STATS write, the workspace listed for the daily run), previewed as a dry run, and run as they
+ * would be days later. A dry run erases nothing; a real run erases exactly what it counted, as
+ * the actor `system` with the rule's name, and leaves every count as it was.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
+
+let stack: Stack;
+let ws: TestTenant;
+let token: string;
+let admin: string;
+let member: string;
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  stack = await startStack();
+  ws = await stack.tenant();
+  token = await ws.token(['*']);
+  admin = await stack.login((await ws.user('admin')).email, PASSWORD);
+  member = await stack.login((await ws.user('member')).email, PASSWORD);
+});
+afterAll(() => stack.close());
+
+const session = (cookie: string, method: string, path: string, body?: unknown) =>
+  stack.call(method, path, { headers: { Cookie: cookie }, ...(body !== undefined && { body }) });
+async function candidate(name: string, stage = 'applied') {
+  const res = await stack.call('POST', '/api/v1/candidates', { token, body: { name, email: `${name.toLowerCase()}@example.org`, stage } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as string;
+}
+const get = async (id: string) => (await stack.call('GET', `/api/v1/candidates/${id}`, { token })).body.data;
+
+describe('retention rules', () => {
+  let rejected: string;
+  let active: string;
+  let placed: string;
+
+  it('are off by default, saved beside the stuck thresholds by an admin only, and list the workspace for the daily run', async () => {
+    rejected = await candidate('Rejectee', 'rejected');
+    active = await candidate('Activa');
+    placed = await candidate('Placida', 'placed');
+    const before = await session(admin, 'GET', '/api/settings/pipeline');
+    expect(before.body.data.retention).toEqual({ rejected_days: null, inactive_days: null });
+    const { workspacesWithRetention } = await import('../../lib/store/retention');
+    expect(await workspacesWithRetention()).not.toContain(ws.id);
+
+    const refused = await session(member, 'PUT', '/api/settings/pipeline', { stuck_days: {}, retention: { rejected_days: 30 } });
+    expect(refused.status).toBe(403);
+    const bad = await session(admin, 'PUT', '/api/settings/pipeline', { stuck_days: {}, retention: { rejected_days: 0 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('retention.rejected_days');
+
+    const saved = await session(admin, 'PUT', '/api/settings/pipeline', {
+      stuck_days: { applied: 4 },
+      retention: { rejected_days: 30, inactive_days: 365 },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.data.retention).toEqual({ rejected_days: 30, inactive_days: 365 });
+    expect(saved.body.data.stuck_days.applied).toBe(4);
+    // A save without retention leaves the rules as they are.
+    const stuckOnly = await session(admin, 'PUT', '/api/settings/pipeline', { stuck_days: { applied: 5 } });
+    expect(stuckOnly.body.data.retention).toEqual({ rejected_days: 30, inactive_days: 365 });
+    expect((await session(member, 'GET', '/api/settings/pipeline')).body.data.retention).toEqual({ rejected_days: 30, inactive_days: 365 });
+    expect(await workspacesWithRetention()).toContain(ws.id);
+  });
+
+  it('preview what the next run would erase, erasing nothing', async () => {
+    const now = await session(admin, 'GET', '/api/settings/pipeline?preview_rejected_days=30&preview_inactive_days=365');
+    expect(now.status, now.text).toBe(200);
+    expect(now.body.data.retention_preview).toEqual({ rejected_days: 0, inactive_days: 0, total: 0, capped: false });
+    // Without preview days, no preview (and no read beyond the settings).
+    expect((await session(admin, 'GET', '/api/settings/pipeline')).body.data.retention_preview).toBeUndefined();
+    const bad = await session(admin, 'GET', '/api/settings/pipeline?preview_rejected_days=0');
+    expect(bad.status).toBe(400);
+    // A rule of one day with everything created just now still matches nothing today.
+    const short = await session(admin, 'GET', '/api/settings/pipeline?preview_rejected_days=1&preview_inactive_days=1');
+    expect(short.body.data.retention_preview.total).toBe(0);
+  });
+
+  it('dry run versus real run on a fake clock: the same matches, only the real run erases, as system with the rule', async () => {
+    const { runRetention } = await import('../../lib/domain/retention');
+    const counts = (await stack.call('GET', '/api/v1/pipeline', { token })).body.data;
+
+    const later = Date.now() + 31 * DAY;
+    const dry = await runRetention(ws.id, { dryRun: true, nowMs: later });
+    expect(dry.matched).toEqual({ rejected_days: 1, inactive_days: 0 });
+    expect(dry.erased).toEqual([]);
+    expect((await get(rejected)).name).toBe('Rejectee');
+
+    const real = await runRetention(ws.id, { nowMs: later });
+    expect(real.matched).toEqual(dry.matched);
+    expect(real.erased.map((e) => [e.id, e.rule])).toEqual([[rejected, 'rejected_days']]);
+    const erased = await get(rejected);
+    expect(erased).toMatchObject({ name: '', email: null, stage: 'rejected' });
+    expect(erased.erased_at).toBe(real.erased[0]!.erased_at);
+    // The receipt keeps who erased: the service, by the rule (what the audit record will name).
+    const { getCandidate } = await import('../../lib/store/candidates');
+    expect(((await getCandidate(ws.id, rejected))!.erasure as { actor: unknown }).actor).toEqual({ type: 'system', rule: 'rejected_days' });
+    // A second run the same day finds nothing more.
+    expect((await runRetention(ws.id, { nowMs: later })).erased).toEqual([]);
+
+    // A year on, the inactivity rule matches the two others (the erased one no longer counts).
+    const yearOn = Date.now() + 366 * DAY;
+    const dry2 = await runRetention(ws.id, { dryRun: true, nowMs: yearOn });
+    expect(dry2.matched).toEqual({ rejected_days: 0, inactive_days: 2 });
+    const preview = await session(admin, 'GET', '/api/settings/pipeline?preview_rejected_days=30&preview_inactive_days=365');
+    expect(preview.body.data.retention_preview.total).toBe(0); // today, nothing
+    const real2 = await runRetention(ws.id, { nowMs: yearOn });
+    expect(real2.erased.map((e) => e.id).sort()).toEqual([active, placed].sort());
+    expect(real2.erased.every((e) => e.rule === 'inactive_days')).toBe(true);
+
+    const after = (await stack.call('GET', '/api/v1/pipeline', { token })).body.data;
+    expect(after.stage_counts).toEqual(counts.stage_counts);
+    expect(after.total_active).toBe(counts.total_active);
+    const listed = await stack.call('GET', '/api/v1/candidates?limit=10', { token });
+    expect(listed.body.count).toBe(3);
+  });
+
+  it('turned off, unlist the workspace', async () => {
+    const off = await session(admin, 'PUT', '/api/settings/pipeline', {
+      stuck_days: {},
+      retention: { rejected_days: null, inactive_days: null },
+    });
+    expect(off.body.data.retention).toEqual({ rejected_days: null, inactive_days: null });
+    const { workspacesWithRetention } = await import('../../lib/store/retention');
+    expect(await workspacesWithRetention()).not.toContain(ws.id);
+  });
+});
