@@ -59,9 +59,10 @@ describe('retention rules', () => {
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body.data.retention).toEqual({ rejected_days: 30, inactive_days: 365 });
     expect(saved.body.data.stuck_days.applied).toBe(4);
-    // A save without retention leaves the rules as they are.
+    // A save without retention leaves the rules as they are (and its answer leaves them out).
     const stuckOnly = await session(admin, 'PUT', '/api/settings/pipeline', { stuck_days: { applied: 5 } });
-    expect(stuckOnly.body.data.retention).toEqual({ rejected_days: 30, inactive_days: 365 });
+    expect(stuckOnly.status, stuckOnly.text).toBe(200);
+    expect(stuckOnly.body.data).not.toHaveProperty('retention');
     expect((await session(member, 'GET', '/api/settings/pipeline')).body.data.retention).toEqual({ rejected_days: 30, inactive_days: 365 });
     expect(await workspacesWithRetention()).toContain(ws.id);
   });
@@ -98,6 +99,16 @@ describe('retention rules', () => {
     // The receipt keeps who erased: the service, by the rule (what the audit record will name).
     const { getCandidate } = await import('../../lib/store/candidates');
     expect(((await getCandidate(ws.id, rejected))!.erasure as { actor: unknown }).actor).toEqual({ type: 'system', rule: 'rejected_days' });
+    // The audit log names the rule as the actor of the erasure, and records the run.
+    const logged = await session(admin, 'GET', `/api/audit?target=${rejected}`);
+    expect(logged.status, logged.text).toBe(200);
+    expect(logged.body.data.filter((r: { action: string }) => r.action === 'candidate.erased')).toEqual([
+      expect.objectContaining({ actor: { type: 'system', id: 'retention:rejected_days', name: 'rejected_days' } }),
+    ]);
+    const runs = await session(admin, 'GET', '/api/audit?action=retention.run');
+    expect(runs.body.data).toHaveLength(1);
+    expect(runs.body.data[0]).toMatchObject({ actor: { type: 'system', id: 'retention' }, target: { type: 'workspace', id: ws.id } });
+    expect(runs.body.data[0].changes).toContainEqual({ field: 'erased', after: 1 });
     // A second run the same day finds nothing more.
     expect((await runRetention(ws.id, { nowMs: later })).erased).toEqual([]);
 

@@ -113,6 +113,9 @@ describe('erasing a candidate', () => {
     const ok = await ws.session('POST', `/api/candidates/${other.id}/erase`);
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.data.id).toBe(other.id);
+    const logged = await ws.session('GET', `/api/audit?target=${other.id}&action=candidate.erased`);
+    expect(logged.body.data).toHaveLength(1);
+    expect(logged.body.data[0].actor.type).toBe('user');
   });
 
   it('scrubs every copy, answers a receipt (the same twice), keeps the counts, and leaves nothing in a full Scan', async () => {
@@ -132,6 +135,19 @@ describe('erasing a candidate', () => {
     const again = await stack.call('POST', `/api/v1/candidates/${candidateId}/erase`, { token: ws.token });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
+    // One audit record, written with the erasure (the second call wrote nothing): the token, the
+    // personal fields by name, and what was scrubbed.
+    const logged = await ws.session('GET', `/api/audit?target=${candidateId}&action=candidate.erased`);
+    expect(logged.status, logged.text).toBe(200);
+    expect(logged.body.data).toHaveLength(1);
+    expect(logged.body.data[0]).toMatchObject({ actor: { type: 'token' }, target: { type: 'candidate', id: candidateId } });
+    expect(logged.body.data[0].changes).toEqual([
+      { field: 'name' },
+      { field: 'email' },
+      { field: 'phone' },
+      { field: 'resume_url' },
+      { field: 'scrubbed', after: receipt.scrubbed },
+    ]);
 
     // The erasure's own event, without personal data.
     const erased = await until('candidate.erased', () =>
