@@ -29,6 +29,10 @@ const errorResponse = (description: string) => ({
  * every function bundles the table, only the OpenAPI function needs these.
  */
 const DESCRIPTIONS: Record<string, string> = {
+  'create-import':
+    'The whole file is read and checked before anything is written: an unknown column (or NDJSON key) is a 400 naming it. Rows are created one by one in the background, each exactly as POST /api/v1/candidates would create it; a row whose email is already in the workspace, or in an earlier row of the file, is skipped (code duplicate_email). Follow the job with GET /api/v1/candidates/imports/{id} and read the refused rows at /errors; `import.completed` is sent when it ends.',
+  'create-import.body':
+    'CSV with a header row (columns name, email, phone, resume_url, req_id, stage; any order and case; UTF-8, with or without a BOM; CRLF or LF), or NDJSON with one object per line with those keys. An empty cell is no value. At most 5 MB and 10,000 rows.',
   'change-requisition-status': `The status matrix: ${Object.entries(REQ_TRANSITIONS)
     .map(([from, to]) => `${from} → ${to.join(', ')}`)
     .join(
@@ -107,6 +111,10 @@ function operation(r: Route) {
     responses['413'] = errorResponse(GATEWAY_ERRORS.requestTooLarge.error);
     responses['415'] = errorResponse('Content-Type is not application/json');
   }
+  if (r.upload)
+    responses['400'] = errorResponse(
+      'Invalid query, or a file refused as a whole (its header, columns, keys or row count); the message says why',
+    );
   responses['429'] =
     r.auth === 'token'
       ? {
@@ -146,6 +154,13 @@ function operation(r: Route) {
       requestBody: {
         required: true,
         content: { 'application/json': { schema: schemaOf(r.body, 'input') } },
+      },
+    }),
+    ...(r.upload && {
+      requestBody: {
+        required: true,
+        description: DESCRIPTIONS[`${r.handler}.body`],
+        content: Object.fromEntries(r.upload.map((type) => [type, { schema: { type: 'string' } }])),
       },
     }),
     responses,

@@ -666,3 +666,69 @@ true satisfies Same<Requisition, model.Requisition>;
 true satisfies Same<Candidate, model.Candidate>;
 true satisfies Same<z.infer<typeof DeliveryRecord>, model.DeliveryRecord>;
 true satisfies Same<Role, model.Role>;
+
+// ---- bulk import -------------------------------------------------------------------------
+
+export const IMPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+
+export const ImportQuery = z.strictObject({
+  /** `true`: check every row and write nothing. */
+  dry_run: z.optional(z.enum(['true', 'false'], { error: 'dry_run must be true or false' })),
+});
+export type ImportQuery = z.output<typeof ImportQuery>;
+
+export const ImportErrorsQuery = z.strictObject({
+  cursor: z.optional(z.string({ error: 'cursor must be a string' }).check(z.maxLength(512, { error: 'cursor is not valid' }))),
+  limit: z._default(intParam('limit', 1, 500), 100),
+});
+export type ImportErrorsQuery = z.output<typeof ImportErrorsQuery>;
+
+const ImportCounts = z.object({
+  /** Rows in the file (blank lines are not rows). */
+  total: z.int(),
+  created: z.int(),
+  /** Duplicates: an email already in the workspace, or in an earlier row of the file. */
+  skipped: z.int(),
+  failed: z.int(),
+});
+
+export const ImportJob = z.object({
+  id: z.uuid(),
+  dry_run: z.literal(false),
+  status: z.enum(IMPORT_STATUSES),
+  format: z.enum(['csv', 'ndjson']),
+  counts: ImportCounts,
+  /** Rows done so far (created, skipped or failed), for a progress bar: processed / counts.total. */
+  processed: z.int(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: z.nullable(timestamp),
+});
+export type ImportJob = z.output<typeof ImportJob>;
+
+/** A row that was not imported: its number in the file, the column at fault, a code and a sentence. */
+export const ImportRowError = z.object({
+  row: z.int(),
+  /** `failed` (the row is wrong) or `skipped` (a duplicate). */
+  outcome: z.enum(['failed', 'skipped']),
+  field: z.nullable(z.string()),
+  code: z.string(),
+  error: z.string(),
+});
+export type ImportRowError = z.output<typeof ImportRowError>;
+
+export const DRY_RUN_ERRORS = 100;
+/** A dry run: what the import would do, and its first row errors; nothing is written. */
+export const ImportDryRun = z.object({
+  dry_run: z.literal(true),
+  format: z.enum(['csv', 'ndjson']),
+  /** `created`: the rows that would be created. */
+  counts: ImportCounts,
+  /** The first 100 row errors, in row order. */
+  errors: z.array(ImportRowError),
+  /** More row errors than `errors` holds. */
+  errors_truncated: z.boolean(),
+});
+export type ImportDryRun = z.output<typeof ImportDryRun>;
+
+export const ImportErrorPage = z.object({ data: z.array(ImportRowError), next_cursor: z.nullable(z.string()) });

@@ -185,15 +185,21 @@ describe('paths follow the route table', () => {
         for (const p of params) expect(p.required, p.name).toBe(true);
       });
 
-      it(r.body ? 'has a required JSON request body' : 'has no request body', () => {
-        const o = op(r.method, r.path);
-        if (r.body) {
-          expect(o.requestBody.required).toBe(true);
-          expect(o.requestBody.content['application/json'].schema.type).toBe('object');
-        } else {
-          expect(o.requestBody).toBeUndefined();
-        }
-      });
+      it(
+        r.body ? 'has a required JSON request body' : r.upload ? 'has a required file body of its media types' : 'has no request body',
+        () => {
+          const o = op(r.method, r.path);
+          if (r.body) {
+            expect(o.requestBody.required).toBe(true);
+            expect(o.requestBody.content['application/json'].schema.type).toBe('object');
+          } else if (r.upload) {
+            expect(o.requestBody.required).toBe(true);
+            expect(Object.keys(o.requestBody.content)).toEqual(r.upload);
+          } else {
+            expect(o.requestBody).toBeUndefined();
+          }
+        },
+      );
     });
   }
 });
