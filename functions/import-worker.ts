@@ -6,7 +6,7 @@
  * the job item (lib/domain/imports.ts runImport).
  */
 import type { Context, SQSEvent } from 'aws-lambda';
-import { failImport, runImport } from '../lib/domain/imports';
+import { failImport, runImport } from '../lib/imports/worker';
 import { ImportMessage, queueImport } from '../lib/imports/queue';
 import { logger } from '../lib/logger';
 

@@ -33,4 +33,5 @@ export const EVENT_HELP: Record<string, string> = {
   'requisition.created': 'A requisition was created',
   'requisition.updated': "A requisition's title, department, location, job type or headcount changed",
   'requisition.status_changed': 'A requisition was opened, put on hold, filled or closed',
+  'import.completed': 'A bulk import of candidates ended (its counts)',
 };

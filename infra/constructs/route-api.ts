@@ -247,11 +247,18 @@ export class RouteApi extends Concern {
         this.functions.get(r.handler) ??
         this.tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(timeoutOf.get(r.handler)!), `${r.method} ${r.path}`);
       const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-      const method = this.resourceFor(r.path).addMethod(r.method, new apigateway.LambdaIntegration(fn, { proxy: true }), {
-        ...authorizerFor(r.auth),
-        requestValidator: validator,
-        requestParameters: Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true])),
-      });
+      // No test-invoke permission: it would double the Lambda permissions (one per method each),
+      // and the stack must stay under CloudFormation's 500 resources; the console's "Test" button
+      // is the only thing that needs it.
+      const method = this.resourceFor(r.path).addMethod(
+        r.method,
+        new apigateway.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }),
+        {
+          ...authorizerFor(r.auth),
+          requestValidator: validator,
+          requestParameters: Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true])),
+        },
+      );
       Validations.of(method).acknowledge(
         r.auth === 'none'
           ? {

@@ -1,0 +1,169 @@
+/**
+ * The import worker's side of a job (functions/import-worker.ts): slices of rows created one by
+ * one, each as POST /candidates would create it, and counted once. Apart from lib/domain/imports.ts
+ * so that the import's API function does not bundle the candidate writes.
+ */
+import { createHash } from 'node:crypto';
+import { failed, judgeRow, mapLimit, type Outcome, type Requisitions, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import { nowIso } from '../ids';
+import { logger } from '../logger';
+import { getCandidate, insertCandidate, type CandidateRecord } from '../store/candidates';
+import {
+  advanceImportJob,
+  finishImportJob,
+  getChunk,
+  getImportJob,
+  type ImportJobItem,
+  putRowErrors,
+  type SliceCounts,
+  startImportJob,
+  type StoredRowError,
+  takeImportLock,
+} from '../store/imports';
+import type { ImportRow } from './parse';
+
+/**
+ * The candidate id of a job's row: a UUIDv7 whose time is the job's creation and whose random
+ * bits are the row number then a hash of (job, row). The same row of the same job always gets the
+ * same id, and a job's candidates sort in row order, next to each other.
+ */
+export function importCandidateId(jobId: string, createdMs: number, row: number): string {
+  const b = Buffer.alloc(16);
+  b.writeUIntBE(createdMs, 0, 6);
+  const h = createHash('sha256').update(`${jobId}:${row}`).digest();
+  b[6] = 0x70 | ((row >> 10) & 0x0f);
+  b[7] = (row >> 2) & 0xff;
+  b[8] = 0x80 | ((row & 0x03) << 4) | (h[0]! & 0x0f);
+  h.copy(b, 9, 1, 8);
+  const x = b.toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** One row created (or found created by an earlier run), or why not. */
+async function importRow(tenantId: string, r: ImportRow, reqs: Requisitions, candidateId: string): Promise<Outcome> {
+  const judged = await judgeRow(tenantId, r, reqs, candidateId);
+  if (judged.kind !== 'create') return judged;
+  const input = r.body!;
+  const now = nowIso();
+  const record: CandidateRecord = {
+    id: candidateId,
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    resume_url: input.resume_url,
+    stage: input.stage,
+    req_id: input.req_id,
+    req_title: judged.req?.title,
+    created_at: now,
+    updated_at: now,
+    stage_entered_at: now,
+  };
+  try {
+    await insertCandidate(tenantId, record, judged.req as unknown as Record<string, unknown> | undefined);
+    return { kind: 'created' };
+  } catch (err) {
+    if (err instanceof ConflictError && err.code === 'conflict') {
+      // The id exists: an earlier run created this row. Anything else is contention: the slice is retried.
+      if (await getCandidate(tenantId, candidateId)) return { kind: 'created' };
+      throw err;
+    }
+    if (err instanceof NotFoundError)
+      return failed(new ValidationError('req_id names no requisition in this workspace', { field: 'req_id' }));
+    // The requisition closed or filled meanwhile (409 requisition_not_open, headcount_reached).
+    if (err instanceof AppError && err.status < 500) return failed(err);
+    throw err;
+  }
+}
+
+/** Rows counted per job update: the progress a GET sees moves this many at a time. */
+export const SLICE_ROWS = 100;
+/** The lock's lease, renewed every slice: a crashed run frees the workspace this long after. */
+export const LOCK_LEASE_MS = 2 * 60_000;
+/** Seconds before a busy workspace's job is tried again. */
+export const BUSY_RETRY_S = 5;
+/** A run stops this long before its time is up and queues the rest of the job. */
+const STOP_BEFORE_MS = 20_000;
+
+export interface RunOptions {
+  timeLeftMs(): number;
+  /** Queue another run of this job (after `delayS`). */
+  requeue(delayS: number): Promise<void>;
+}
+
+/** Where row `index` of the job sits: its chunk and its place in that chunk. */
+function locate(job: ImportJobItem, index: number) {
+  let start = 0;
+  for (let n = 0; n < job.chunk_rows.length; n++) {
+    const size = job.chunk_rows[n]!;
+    if (index < start + size) return { chunk: n, offset: index - start, size };
+    start += size;
+  }
+  throw new Error(`import ${job.id}: row index ${index} is past its chunks`);
+}
+
+/**
+ * One run of a job: from where its item says, slice after slice, until the job is done or the
+ * run's time is nearly up (then the rest is queued). Safe to run twice at once or again after a
+ * crash: rows are created once (their ids), and counted once (the conditional advance).
+ */
+export async function runImport(
+  tenantId: string,
+  jobId: string,
+  opts: RunOptions,
+): Promise<'completed' | 'failed' | 'waiting' | 'continued' | 'gone'> {
+  let job = await getImportJob(tenantId, jobId);
+  if (!job || job.status === 'completed' || job.status === 'failed') return 'gone';
+  if (!(await takeImportLock(tenantId, jobId, LOCK_LEASE_MS))) {
+    await opts.requeue(BUSY_RETRY_S);
+    return 'waiting';
+  }
+  await startImportJob(tenantId, jobId, nowIso());
+  const chunks = new Map<number, ImportRow[] | undefined>();
+  for (;;) {
+    job = (await getImportJob(tenantId, jobId))!;
+    if (job.status !== 'running' && job.status !== 'queued') return 'gone';
+    if (job.next_row >= job.total) {
+      await finishImportJob(tenantId, job, { status: 'completed' }, nowIso());
+      logger.info('import completed', { job_id: jobId, total: job.total, created: job.created, skipped: job.skipped, failed: job.failed });
+      return 'completed';
+    }
+    if (opts.timeLeftMs() < STOP_BEFORE_MS) {
+      await opts.requeue(0);
+      return 'continued';
+    }
+    const { chunk, offset, size } = locate(job, job.next_row);
+    if (!chunks.has(chunk)) chunks.set(chunk, await getChunk(tenantId, jobId, chunk));
+    const rows = chunks.get(chunk);
+    if (!rows) {
+      await finishImportJob(tenantId, job, { status: 'failed', error: 'the file expired before the import ran; post it again' }, nowIso());
+      logger.warn('import failed: its file expired', { job_id: jobId });
+      return 'failed';
+    }
+    const slice = rows.slice(offset, Math.min(size, offset + SLICE_ROWS));
+    const reqs = requisitionReader(tenantId);
+    const outcomes = await mapLimit(slice, ROW_CONCURRENCY, (r) =>
+      importRow(tenantId, r, reqs, importCandidateId(jobId, job!.created_ms, r.row)),
+    );
+    const counts: SliceCounts = { created: 0, skipped: 0, failed: 0 };
+    const errors: StoredRowError[] = [];
+    outcomes.forEach((o, i) => {
+      counts[o.kind]++;
+      if (o.kind !== 'created') errors.push({ row: slice[i]!.row, ...o.error });
+    });
+    await putRowErrors(tenantId, jobId, errors);
+    await advanceImportJob(tenantId, jobId, job.next_row, job.next_row + slice.length, counts, nowIso());
+    if (!(await takeImportLock(tenantId, jobId, LOCK_LEASE_MS))) {
+      // The lease ran out and another job took the workspace: this one waits its turn again.
+      await opts.requeue(BUSY_RETRY_S);
+      return 'waiting';
+    }
+  }
+}
+
+/** Give a job up: it ends `failed` with the sentence, and the workspace is free for the next import. */
+export async function failImport(tenantId: string, jobId: string, why: string): Promise<void> {
+  const job = await getImportJob(tenantId, jobId);
+  if (!job || job.status === 'completed' || job.status === 'failed') return;
+  await finishImportJob(tenantId, job, { status: 'failed', error: why }, nowIso());
+}
