@@ -30,7 +30,7 @@ const errorResponse = (description: string) => ({
  */
 const DESCRIPTIONS: Record<string, string> = {
   'create-import':
-    'The whole file is read and checked before anything is written: an unknown column (or NDJSON key) is a 400 naming it. Rows are created one by one in the background, each exactly as POST /api/v1/candidates would create it; a row whose email is already in the workspace, or in an earlier row of the file, is skipped (code duplicate_email). Follow the job with GET /api/v1/candidates/imports/{id} and read the refused rows at /errors; `import.completed` is sent when it ends.',
+    'At most 5 MB and 10,000 rows; `dry_run=true` checks every row and writes nothing (200 with the counts and the first 100 row errors). A 202 answers the new job; a 200 without dry_run answers the job that imported the same bytes in the last 7 days. The whole file is read and checked before anything is written: an unknown column (or NDJSON key) is a 400 naming it. Rows are created one by one in the background, each exactly as POST /api/v1/candidates would create it; a row whose email is already in the workspace, or in an earlier row of the file, is skipped (code duplicate_email). Follow the job with GET /api/v1/candidates/imports/{id} and read the refused rows at /errors; `import.completed` is sent when it ends.',
   'create-import.body':
     'CSV with a header row (columns name, email, phone, resume_url, req_id, stage; any order and case; UTF-8, with or without a BOM; CRLF or LF), or NDJSON with one object per line with those keys. An empty cell is no value. At most 5 MB and 10,000 rows.',
   'change-requisition-status': `The status matrix: ${Object.entries(REQ_TRANSITIONS)

@@ -678,27 +678,22 @@ export const ImportQuery = z.strictObject({
 export type ImportQuery = z.output<typeof ImportQuery>;
 
 export const ImportErrorsQuery = z.strictObject({
-  cursor: z.optional(z.string({ error: 'cursor must be a string' }).check(z.maxLength(512, { error: 'cursor is not valid' }))),
+  cursor: ListDeliveriesQuery.shape.cursor,
   limit: z._default(intParam('limit', 1, 500), 100),
 });
 export type ImportErrorsQuery = z.output<typeof ImportErrorsQuery>;
 
-const ImportCounts = z.object({
-  /** Rows in the file (blank lines are not rows). */
-  total: z.int(),
-  created: z.int(),
-  /** Duplicates: an email already in the workspace, or in an earlier row of the file. */
-  skipped: z.int(),
-  failed: z.int(),
-});
+const importFormat = z.enum(['csv', 'ndjson']);
+/** `total`: rows in the file; `skipped`: duplicates (an email already in the workspace or in an earlier row). */
+const ImportCounts = z.object({ total: z.int(), created: z.int(), skipped: z.int(), failed: z.int() });
 
 export const ImportJob = z.object({
   id: z.uuid(),
   dry_run: z.literal(false),
   status: z.enum(IMPORT_STATUSES),
-  format: z.enum(['csv', 'ndjson']),
+  format: importFormat,
   counts: ImportCounts,
-  /** Rows done so far (created, skipped or failed), for a progress bar: processed / counts.total. */
+  /** Rows done so far (created, skipped or failed): processed / counts.total is the progress. */
   processed: z.int(),
   created_at: timestamp,
   updated_at: timestamp,
@@ -706,10 +701,9 @@ export const ImportJob = z.object({
 });
 export type ImportJob = z.output<typeof ImportJob>;
 
-/** A row that was not imported: its number in the file, the column at fault, a code and a sentence. */
+/** A row not imported: its number in the file, `failed` or `skipped` (a duplicate), the column at fault, a code and a sentence. */
 export const ImportRowError = z.object({
   row: z.int(),
-  /** `failed` (the row is wrong) or `skipped` (a duplicate). */
   outcome: z.enum(['failed', 'skipped']),
   field: z.nullable(z.string()),
   code: z.string(),
@@ -718,17 +712,15 @@ export const ImportRowError = z.object({
 export type ImportRowError = z.output<typeof ImportRowError>;
 
 export const DRY_RUN_ERRORS = 100;
-/** A dry run: what the import would do, and its first row errors; nothing is written. */
+/** A dry run: the counts (`created`: would be created) and the first 100 row errors; nothing is written. */
 export const ImportDryRun = z.object({
   dry_run: z.literal(true),
-  format: z.enum(['csv', 'ndjson']),
-  /** `created`: the rows that would be created. */
+  format: importFormat,
   counts: ImportCounts,
-  /** The first 100 row errors, in row order. */
   errors: z.array(ImportRowError),
   /** More row errors than `errors` holds. */
   errors_truncated: z.boolean(),
 });
 export type ImportDryRun = z.output<typeof ImportDryRun>;
 
-export const ImportErrorPage = z.object({ data: z.array(ImportRowError), next_cursor: z.nullable(z.string()) });
+export const ImportErrorPage = z.object({ data: z.array(ImportRowError), next_cursor: DeliveryPage.shape.next_cursor });

@@ -82,6 +82,11 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'update-requisition',
   'change-requisition-status',
   'test-webhook',
+  // 401-403 KB with the Tracer once the route table (in every bundle) held the import routes.
+  'create-webhook',
+  'update-webhook',
+  'list-webhook-deliveries',
+  'rotate-webhook-secret',
 ]);
 
 /** The esbuild aliases of one function's bundle: LAMBDA_ALIASES, and the Tracer off for UNTRACED_MODULES. */
