@@ -13,9 +13,11 @@ import { Members } from './pages/members';
 import { PipelineSettings } from './pages/pipeline';
 import { Account } from './pages/account';
 import { Docs } from './pages/docs';
+import { ImportCandidates } from './pages/import';
 
 const NAV: [string, string][] = [
   ['/', 'Overview'],
+  ['/candidates/import', 'Import'],
   ['/settings/tokens', 'API tokens'],
   ['/settings/webhooks', 'Webhooks'],
   ['/settings/members', 'Members'],
@@ -167,6 +169,8 @@ function Page({ path }: { path: string }) {
       return <Account />;
     case '/docs':
       return <Docs />;
+    case '/candidates/import':
+      return <ImportCandidates />;
     default:
       return (
         <>
