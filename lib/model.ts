@@ -155,6 +155,7 @@ export interface Candidate {
   req_id: string | null;
   created_at: string;
   updated_at: string;
+  stage_entered_at: string;
 }
 
 /** One webhook delivery attempt as recorded. */

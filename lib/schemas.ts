@@ -47,6 +47,19 @@ export const ListCandidatesQuery = z.strictObject({
       .check(z.minLength(1, { error: 'cursor must not be empty' }), z.maxLength(2048, { error: 'cursor must be at most 2048 characters' })),
   ),
   /**
+   * Search: candidates with a word of the name, or the email, starting with each word of `q`
+   * (case and accents ignored), in matched word then id order. Pages with cursor, not offset;
+   * not with updated_after. `count` is then the page's length.
+   */
+  q: z.optional(
+    z.string({ error: 'q must be a string' }).check(
+      z.trim(),
+      z.minLength(1, { error: 'q must not be empty' }),
+      z.maxLength(100, { error: 'q must be at most 100 characters' }),
+      z.refine((s) => /[\p{L}\p{N}]/u.test(s), { error: 'q must contain a letter or a digit' }),
+    ),
+  ),
+  /**
    * ISO 8601 date-time with Z or an offset: only candidates created or changed at or after it,
    * oldest change first (a sync feed). Not with stage, req_id or offset; page with cursor.
    */
@@ -199,6 +212,8 @@ export const Candidate = z.object({
   req_id: z.nullable(z.uuid()),
   created_at: timestamp,
   updated_at: timestamp,
+  /** When the candidate entered its current stage (its creation, until it first moves). */
+  stage_entered_at: timestamp,
 });
 export type Candidate = z.infer<typeof Candidate>;
 

@@ -17,6 +17,8 @@ const USAGE = `Usage:
   admin requisition create <slug> --title <title> [--department <d>] [--location <l>]
         [--job-type ${JOB_TYPES.join('|')}] [--headcount <1-${MAX_HEADCOUNT}>]
         [--status ${CREATE_STATUSES.join('|')}]        prints only the new id (the API's rules)
+  admin search reindex <slug>                                backfills the search index and board
+        index (GSI5) from the workspace's candidates; idempotent, progress on stderr
 Options:
   --table <name>   act on a deployed table (AWS credentials from the environment);
                    TABLE_NAME does the same. Default: the local data directory (DATA_DIR, .data).
@@ -134,7 +136,7 @@ async function main(argv: string[]): Promise<string> {
   const [entity, action, ...rest] = positionals;
   if (values.help || !entity) throw new UsageError('');
   const command = `${entity} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant set-stuck-days', 'token create', 'requisition create', 'user create'];
+  const known = ['tenant create', 'tenant set-stuck-days', 'token create', 'requisition create', 'user create', 'search reindex'];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const slug = slugArg(rest[0]);
   const maxPositionals = command === 'tenant set-stuck-days' || command === 'user create' ? 2 : 1;
@@ -177,6 +179,14 @@ async function main(argv: string[]): Promise<string> {
         // The stuck index catches up in the background (the stream job of npm start or the stack).
         await tenants.setStuckDays(tenant.id, { ...current, ...stuck });
         return JSON.stringify({ ...current, ...stuck });
+      }
+      case 'search reindex': {
+        const tenant = await tenants.getTenantBySlug(slug);
+        const { reindexTenant } = await import('../lib/store/search');
+        const done = await reindexTenant(tenant.id, (p) =>
+          process.stderr.write(`reindexed ${p.candidates} candidates (${p.written} search items written)\n`),
+        );
+        return JSON.stringify(done);
       }
       case 'user create': {
         const { addUser } = await import('../lib/domain/members');

@@ -27,6 +27,7 @@ import {
   type CandidateRecord,
   type ProfilePatch,
 } from '../store/candidates';
+import { queryWords, searchCandidates, searchPartition, leadWord } from '../store/search';
 import { queryStageMoves, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
 import { getStats } from '../store/stats';
@@ -76,6 +77,7 @@ export interface CandidatePage {
 
 export async function listCandidates(p: Principal, q: ListCandidatesQuery): Promise<CandidatePage> {
   const { tenantId } = p;
+  if (q.q !== undefined) return search(tenantId, q, q.q);
   if (q.updated_after !== undefined) return listChanges(tenantId, q, q.updated_after);
   const query: CandidateQuery = q.req_id
     ? { kind: 'requisition', reqId: q.req_id, stage: q.stage }
@@ -132,6 +134,36 @@ async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfte
 }
 
 /**
+ * Search (`q`): one Query on the search index per call, at most two per page, however many
+ * candidates the workspace has. Candidates come in matched word then id order, each once.
+ * `count` is the page's length: counting every match would read them all. A page the filters
+ * leave short may still have a `next_cursor`: the index goes on after it.
+ */
+async function search(tenantId: string, q: ListCandidatesQuery, text: string): Promise<CandidatePage> {
+  if (q.updated_after !== undefined) {
+    throw new ValidationError('q cannot be combined with updated_after; search, or sync, one at a time', { field: 'q' });
+  }
+  if (q.offset > 0)
+    throw new ValidationError('q pages with cursor, not offset: pass the next_cursor of the previous page', { field: 'offset' });
+  const words = queryWords(text);
+  const lead = leadWord(words);
+  const escaped = lead.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const scope = {
+    tenantId,
+    filters: JSON.stringify([q.stage ?? null, q.req_id ?? null, null, words]),
+    key: {
+      attrs: ['PK', 'SK'],
+      partitions: { PK: searchPartition(tenantId, lead) },
+      sortKey: new RegExp(`^${escaped}.*#[0-9a-f-]{36}$`, 'su'),
+    },
+  };
+  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
+  const { items, lastKey } = await searchCandidates(tenantId, { words, stage: q.stage, reqId: q.req_id }, q.limit, startKey);
+  const next_cursor = lastKey ? encodeCursor(scope, lastKey) : null;
+  return { items: items.map(toCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
+}
+
+/**
  * Any stage may move to any stage; a move to the current stage changes nothing. A real move
  * records who made it in the candidate's stage history. With `from_stage`, a candidate no longer
  * in that stage is a 409 naming its current stage (Greenhouse v3's guard against stale moves).
@@ -149,12 +181,12 @@ export async function changeStage(p: Principal, input: ChangeStageBody): Promise
  * The stays a candidate's moves describe, oldest first. The first stay starts at creation; a
  * candidate never moved has been in its stage since it entered it.
  */
-export function stageStays(c: Candidate & { stage_entered_at?: string }, moves: StageMove[]): StageStay[] {
+export function stageStays(c: Candidate, moves: StageMove[]): StageStay[] {
   const stays: StageStay[] = [
     {
       stage: moves[0]?.from_stage ?? c.stage,
       from_stage: null,
-      entered_at: moves.length ? c.created_at : (c.stage_entered_at ?? c.created_at),
+      entered_at: moves.length ? c.created_at : c.stage_entered_at,
       exited_at: null,
       actor: null,
     },
@@ -171,7 +203,7 @@ export async function getCandidate(p: Principal, id: string): Promise<CandidateD
   const [item, moves] = await Promise.all([getCandidateItem(p.tenantId, id), queryStageMoves(p.tenantId, id)]);
   if (!item) throw new NotFoundError('candidate');
   const candidate = toCandidate(item);
-  return { ...candidate, stage_history: stageStays({ ...candidate, stage_entered_at: item.stage_entered_at as string }, moves) };
+  return { ...candidate, stage_history: stageStays(candidate, moves) };
 }
 
 /**

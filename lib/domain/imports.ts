@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError, ConflictError, NotFoundError, RequisitionNotOpenError, ValidationError } from '../errors';
-import { candidateIdsByEmail } from '../imports/emails';
+import { candidateIdsByEmail } from '../store/search';
 import { chunkRows, type ImportFormat, type ImportRow, MAX_IMPORT_BYTES, readImportFile, type RowError } from '../imports/parse';
 import { queueImport } from '../imports/queue';
 import { newId, nowIso } from '../ids';

@@ -15,12 +15,15 @@ import {
   keys,
   reqCandidatesIndexKey,
   reqCandidatesPartition,
+  reqStageIndexKey,
+  reqStagePartition,
   stageIndexKey,
   stagePartition,
   TABLE_DEF,
   type IndexDef,
   type PageKeyShape,
 } from './table';
+import { searchWrites } from './search';
 import { stageMovePut, type ActorRef } from './stage-history';
 import { reqCounterWrite } from './requisitions';
 import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged, type Thresholds } from './stuck';
@@ -51,6 +54,7 @@ export function candidateItem(tenantId: string, c: CandidateRecord, thresholds: 
     ...stageIndexKey(tenantId, c.stage, c.stage_entered_at, c.id),
     ...stuckAttrs(tenantId, thresholds, c).set,
     ...(c.req_id ? reqCandidatesIndexKey(tenantId, c.req_id, c.id) : {}),
+    ...(c.req_id ? reqStageIndexKey(tenantId, c.req_id, c.stage, c.stage_entered_at, c.id) : {}),
     ...changeIndexKey(tenantId, c.updated_at, c.id),
     type: 'candidate',
     tenant_id: tenantId,
@@ -110,6 +114,8 @@ export async function insertCandidate(tenantId: string, c: CandidateRecord, reqS
       // Created straight into `placed`: the placement exists as it does after a move there.
       ...(c.stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, c, c.created_at) } }] : []),
       ...(req?.extra ?? []),
+      // Last, so the cancellation reasons above keep their positions.
+      ...searchWrites(tenantId, c as unknown as Item),
     ];
   };
   for (let attempt = 1; ; attempt++) {
@@ -162,6 +168,7 @@ export async function moveCandidate(
     if (opts.fromStage && from !== opts.fromStage) throw new StaleStageError(from, opts.fromStage);
     if (from === stage) return { before: current };
     const at = now();
+    const reqId = candidateReqId(current);
     const after: Item = {
       ...current,
       ...stageIndexKey(tenantId, stage, at, id),
@@ -170,8 +177,9 @@ export async function moveCandidate(
       updated_at: at,
       stage_entered_at: at,
     };
+    const board = reqId ? reqStageIndexKey(tenantId, reqId, stage, at, id) : undefined;
+    Object.assign(after, board);
     const deltas = { [counter.stage(from)]: -1, [counter.stage(stage)]: 1 };
-    const reqId = candidateReqId(current);
     const thresholds = believedThresholds(tenantId);
     const stuck = stuckAttrs(tenantId, thresholds, { id, stage, stage_entered_at: at });
     Object.assign(after, stuck.set);
@@ -193,6 +201,7 @@ export async function moveCandidate(
                     stage_entered_at: at,
                     ...stageIndexKey(tenantId, stage, at, id),
                     ...changeIndexKey(tenantId, at, id),
+                    ...board,
                     ...stuck.set,
                     ...Object.fromEntries(stuck.remove.map((a) => [a, $remove()])),
                   },
@@ -211,6 +220,7 @@ export async function moveCandidate(
             ...(stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, current, at) } }] : []),
             stageMovePut(tenantId, { candidate_id: id, from_stage: from, to_stage: stage, at, actor: opts.actor ?? null }),
             ...(hire?.extra ?? []),
+            ...searchWrites(tenantId, after),
           ],
         }),
       );
@@ -264,7 +274,7 @@ export type CandidateQuery =
   | { kind: 'changes'; since: string };
 
 function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
-  const { byStageOrStatus, byRequisitionOrUser, byChange } = TABLE_DEF.indexes;
+  const { byStageOrStatus, byRequisitionOrUser, byChange, byRequisitionStage } = TABLE_DEF.indexes;
   switch (q.kind) {
     case 'changes':
       // `<since>#<id>` sorts after `<since>`, so a change at exactly `since` is included.
@@ -287,16 +297,21 @@ function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
         ScanIndexForward: false,
       };
     case 'requisition':
+      // A board column: one partition per requisition and stage, newest stage entry first.
+      if (q.stage)
+        return {
+          TableName: tableName,
+          IndexName: byRequisitionStage.name,
+          KeyConditionExpression: '#bpk = :pk',
+          ExpressionAttributeNames: { '#bpk': byRequisitionStage.partitionKey },
+          ExpressionAttributeValues: { ':pk': reqStagePartition(tenantId, q.reqId, q.stage) },
+          ScanIndexForward: false,
+        };
       return {
         TableName: tableName,
         IndexName: byRequisitionOrUser.name,
         KeyConditionExpression: `${byRequisitionOrUser.partitionKey} = :pk`,
-        ExpressionAttributeValues: {
-          ':pk': reqCandidatesPartition(tenantId, q.reqId),
-          ...(q.stage && { ':stage': q.stage }),
-        },
-        // A requisition's candidates are few next to the tenant's, so the stage is a filter here.
-        ...(q.stage && { FilterExpression: '#stage = :stage', ExpressionAttributeNames: { '#stage': 'stage' } }),
+        ExpressionAttributeValues: { ':pk': reqCandidatesPartition(tenantId, q.reqId) },
         ScanIndexForward: false,
       };
   }
@@ -309,7 +324,7 @@ function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
 export async function queryCandidates(tenantId: string, q: CandidateQuery, offset: number, limit: number): Promise<Item[]> {
   const base = queryInput(tenantId, q);
   let startKey: Item | undefined;
-  const { byStageOrStatus, byRequisitionOrUser } = TABLE_DEF.indexes;
+  const { byStageOrStatus, byRequisitionOrUser, byRequisitionStage } = TABLE_DEF.indexes;
   const keyAttrs = [
     TABLE_DEF.partitionKey,
     TABLE_DEF.sortKey,
@@ -317,6 +332,8 @@ export async function queryCandidates(tenantId: string, q: CandidateQuery, offse
     byStageOrStatus.sortKey,
     byRequisitionOrUser.partitionKey,
     byRequisitionOrUser.sortKey,
+    byRequisitionStage.partitionKey,
+    byRequisitionStage.sortKey,
   ];
   for (let skip = offset; skip > 0; ) {
     const page = await ddb.send(
@@ -368,6 +385,8 @@ export function toCandidate(item: Item): Candidate {
     req_id: optStr(item, 'req_id', 'candidate') ?? null,
     created_at: str(item, 'created_at', 'candidate'),
     updated_at: str(item, 'updated_at', 'candidate'),
+    // Items from before the field was kept entered their stage when they were created.
+    stage_entered_at: optStr(item, 'stage_entered_at', 'candidate') ?? str(item, 'created_at', 'candidate'),
   };
 }
 
@@ -409,14 +428,23 @@ export async function updateCandidateProfile(
     const reqChanges = newReq !== oldReq;
     if (reqChanges) {
       if (patch.requisition) {
+        const entered = optStr(current, 'stage_entered_at', 'candidate') ?? str(current, 'created_at', 'candidate');
         Object.assign(
           set,
           { req_id: patch.requisition.id, req_title: patch.requisition.title },
           reqCandidatesIndexKey(tenantId, patch.requisition.id, id),
+          reqStageIndexKey(tenantId, patch.requisition.id, candidateStage(current), entered, id),
         );
       } else {
-        const { byRequisitionOrUser } = TABLE_DEF.indexes;
-        remove.push('req_id', 'req_title', byRequisitionOrUser.partitionKey, byRequisitionOrUser.sortKey);
+        const { byRequisitionOrUser, byRequisitionStage } = TABLE_DEF.indexes;
+        remove.push(
+          'req_id',
+          'req_title',
+          byRequisitionOrUser.partitionKey,
+          byRequisitionOrUser.sortKey,
+          byRequisitionStage.partitionKey,
+          byRequisitionStage.sortKey,
+        );
       }
     }
     if (!Object.keys(set).length && !remove.length) return { before: current };
@@ -456,6 +484,8 @@ export async function updateCandidateProfile(
       ...(reqChanges && oldReq ? [counterUpdate(keys.requisition(tenantId, oldReq), { c_total: -1, [stageCounter]: -1 })] : []),
       ...(onto ? [onto.update, ...onto.extra] : []),
       ...(onto && Object.keys(onto.stats).length ? [counterUpdate(keys.stats(tenantId), onto.stats)] : []),
+      // Every copy changes (updated_at at least); tokens the new name or email lost go.
+      ...searchWrites(tenantId, after, current),
     ];
     try {
       await ddb.send(new TransactWriteCommand({ TransactItems }));
@@ -486,7 +516,7 @@ const CANDIDATE_SK = new RegExp(`^${keys.candidatePrefix}[0-9a-f-]{36}$`);
  * partition values such a key must carry; anything else is not its key.
  */
 export function candidatePageKey(tenantId: string, q: CandidateQuery): PageKeyShape {
-  const { byStageOrStatus, byRequisitionOrUser, byChange } = TABLE_DEF.indexes;
+  const { byStageOrStatus, byRequisitionOrUser, byChange, byRequisitionStage } = TABLE_DEF.indexes;
   const table = {
     attrs: [TABLE_DEF.partitionKey, TABLE_DEF.sortKey],
     partitions: { [TABLE_DEF.partitionKey]: keys.tenantPartition(tenantId) },
@@ -498,13 +528,14 @@ export function candidatePageKey(tenantId: string, q: CandidateQuery): PageKeySh
   });
   if (q.kind === 'changes') return on(byChange, changesPartition(tenantId));
   if (q.kind === 'stage') return on(byStageOrStatus, stagePartition(tenantId, q.stage));
+  if (q.kind === 'requisition' && q.stage) return on(byRequisitionStage, reqStagePartition(tenantId, q.reqId, q.stage));
   if (q.kind === 'requisition') return on(byRequisitionOrUser, reqCandidatesPartition(tenantId, q.reqId));
   return { ...table, sortKey: CANDIDATE_SK };
 }
 
 /**
  * One page of candidates starting after `startKey` (a page key of the same query), in the same
- * order as queryCandidates. One Query unless a filter (requisition plus stage) leaves it short.
+ * order as queryCandidates. One Query: no list here is filtered.
  */
 export async function queryCandidatesAfter(
   tenantId: string,

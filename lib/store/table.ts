@@ -11,7 +11,7 @@ export const TABLE_DEF = {
   sortKey: 'SK',
   /**
    * Overloaded indexes, keyed by what they serve; each access pattern below names the one it
-   * uses. The physical names (GSI1..GSI4) and key attributes stay as deployed whatever the keys
+   * uses. The physical names (GSI1..GSI5) and key attributes stay as deployed whatever the keys
    * here are called: renaming a GSI on a live table deletes it and builds a new one, and the
    * queries that need it fail until the backfill ends.
    */
@@ -31,6 +31,11 @@ export const TABLE_DEF = {
      * candidates carry GSI4PK. GSI4, not GSI3, so a stuck index can take GSI3.
      */
     byChange: { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' },
+    /**
+     * Sparse: candidates on a requisition, one partition per requisition and stage, newest stage
+     * entry first: a board column is one Query however large the requisition.
+     */
+    byRequisitionStage: { name: 'GSI5', partitionKey: 'GSI5PK', sortKey: 'GSI5SK' },
   },
   stream: 'NEW_AND_OLD_IMAGES',
   ttlAttribute: 'expires_at',
@@ -182,6 +187,11 @@ export const reqStatusPartition = (tenantId: string, status: ReqStatus) => `${t(
 export const reqCandidatesIndexKey = (tenantId: string, reqId: string, id: string) =>
   indexKey(TABLE_DEF.indexes.byRequisitionOrUser, reqCandidatesPartition(tenantId, reqId), id);
 export const reqCandidatesPartition = (tenantId: string, reqId: string) => `${t(tenantId)}#REQ#${reqId}`;
+
+/** GSI5: a requisition's candidates in one stage, by the time they entered it. */
+export const reqStageIndexKey = (tenantId: string, reqId: string, stage: Stage, enteredAt: string, id: string) =>
+  indexKey(TABLE_DEF.indexes.byRequisitionStage, reqStagePartition(tenantId, reqId, stage), `${enteredAt}#${id}`);
+export const reqStagePartition = (tenantId: string, reqId: string, stage: Stage) => `${t(tenantId)}#REQ#${reqId}#STAGE#${stage}`;
 
 /** GSI2: a user's sessions, so that removing the user or resetting a password ends them all. */
 export const userSessionsIndexKey = (tenantId: string, userId: string, createdAt: string) =>

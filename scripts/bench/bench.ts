@@ -8,6 +8,7 @@
  *     second of one delivery worker against a pre-filled queue (scripts/bench/delivery.ts);
  *  6. an autocannon load run against `npm start`, then a check that the counters are exact;
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
+ *  8. search and board pages at 100,000 candidates, and the write cost of the search index (scripts/bench/search.ts);
  *  and last, every tracked figure beside its goal (docs/testing.md, "Measurements"), and the machine's load average.
  * A figure that could not be measured is printed as "not measured (reason)", never as a number.
  */
@@ -443,6 +444,29 @@ if (want('7')) {
     }
   }
 }
+
+if (want('8')) {
+  const size = Number(process.env.BENCH_SEARCH_CANDIDATES ?? 100_000);
+  console.log(`\n8. Search and board pages in a workspace of ${size.toLocaleString('en')} candidates (local gateway + DynamoDB Local)`);
+  const searchBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/bench/search.ts'], {
+    cwd: root,
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  const figureLine = /^RESULT size=(\d+) plain_p50=(\S+) search_p50=(\S+)$/m;
+  process.stdout.write(searchBench.stdout.replace(new RegExp(`${figureLine.source}\\n?`, 'm'), ''));
+  const r = figureLine.exec(searchBench.stdout);
+  const ratio: Figure = r
+    ? { value: Number(r[3]) / Number(r[2]) }
+    : { reason: `search bench exited ${searchBench.status} before measuring it` };
+  goal(
+    `Local p50 of a search page (q, limit 50)${r ? `, ${Number(r[1]).toLocaleString('en')} candidates` : ''}`,
+    r ? `${Number(r[3]).toFixed(1)} ms (${show(ratio, '×', 2)} the plain list's ${Number(r[2]).toFixed(1)} ms)` : show(ratio, ''),
+    'at most 1.5× a plain GET /api/v1/candidates page',
+    'value' in ratio ? ratio.value <= 1.5 : undefined,
+  );
+} else skipped('Local p50 of a search page (q, limit 50)', 'at most 1.5× a plain GET /api/v1/candidates page');
 
 console.log('\nGoals, figure by figure');
 const w = Math.max(...goals.map((g) => g.figure.length));

@@ -9,10 +9,12 @@ import { STAGES } from '../../lib/model';
 let stack: Stack;
 const sent: string[] = [];
 
-async function seedCandidates(tenantId: string, n: number) {
+/** `reqId` puts them all on one requisition; `search` writes their search items too, as a create would. */
+async function seedCandidates(tenantId: string, n: number, opts: { reqId?: string; search?: boolean } = {}) {
   const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
   const { ddb, tableName } = await import('../../lib/store/client');
   const { candidateItem } = await import('../../lib/store/candidates');
+  const { searchItems } = await import('../../lib/store/search');
   const { keys, counter } = await import('../../lib/store/table');
   const { newId } = await import('../../lib/ids');
   const entered = new Date(Date.now() - 40 * 86_400_000).toISOString();
@@ -21,6 +23,7 @@ async function seedCandidates(tenantId: string, n: number) {
       id: newId(),
       name: `Bulk ${i}`,
       stage: STAGES[i % STAGES.length]!,
+      req_id: opts.reqId,
       created_at: entered,
       updated_at: entered,
       stage_entered_at: entered,
@@ -28,8 +31,9 @@ async function seedCandidates(tenantId: string, n: number) {
   );
   // Bulk load bypasses the per-candidate transaction, so set the counters it would have kept.
   const perStage = Object.fromEntries(STAGES.map((s) => [counter.stage(s), items.filter((c) => c.stage === s).length]));
+  const written = opts.search ? [...items, ...items.flatMap((c) => searchItems(tenantId, c))] : items;
   const batches: (typeof items)[] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  for (let i = 0; i < written.length; i += 25) batches.push(written.slice(i, i + 25));
   const worker = async () => {
     for (let batch = batches.pop(); batch; batch = batches.pop()) {
       let request: Record<string, unknown[]> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
@@ -81,6 +85,43 @@ it('GET /api/v1/pipeline makes the same DynamoDB calls with 100 and with 10,000 
   const total = Object.values(bigCalls.body.data.stage_counts as Record<string, number>).reduce((a, b) => a + b, 0);
   expect(total).toBe(10_000);
   expect(bigCalls.body.data.stuck_candidates).toHaveLength(50);
+}, 300_000);
+
+it('a search page and a board column page cost at most 2 calls, with 100 or 5,000 candidates', async () => {
+  const { createRequisition } = await import('../../lib/store/requisitions');
+  const sizes = [100, 5_000];
+  const calls: Record<string, string[]>[] = [];
+  for (const n of sizes) {
+    const t = await stack.tenant();
+    const req = await createRequisition(t.id, { title: 'Board', status: 'open' });
+    await seedCandidates(t.id, n, { reqId: req.id, search: true });
+    const token = await t.token(['candidates:read']);
+    const at = async (path: string) => {
+      const { commands, body } = await callsFor(token, 'GET', path);
+      return { commands, body };
+    };
+    const search = await at('/api/v1/candidates?q=bulk');
+    expect(search.body.data).toHaveLength(50);
+    // A selective filter on a common word: still at most two Queries, and a cursor to go on.
+    const filtered = await at('/api/v1/candidates?q=bulk&stage=placed&limit=200');
+    if (n > 1_000) expect(filtered.body.next_cursor).not.toBeNull();
+    const words = await at('/api/v1/candidates?q=bulk%2099');
+    expect(words.body.data.map((c: { name: string }) => c.name)).toContain('Bulk 99');
+    const column = await at(`/api/v1/candidates?req_id=${req.id}&stage=interviewed`);
+    expect(column.body.data.every((c: { stage: string }) => c.stage === 'interviewed')).toBe(true);
+    expect(column.body.data.length).toBe(Math.min(50, Math.ceil((n - STAGES.indexOf('interviewed')) / STAGES.length)));
+    calls.push({ search: search.commands, filtered: filtered.commands, words: words.commands, column: column.commands.sort() });
+  }
+  for (const c of calls) {
+    for (const key of ['search', 'filtered', 'words']) {
+      expect(c[key]!.length, key).toBeLessThanOrEqual(2);
+      expect(new Set(c[key]), key).toEqual(new Set(['QueryCommand']));
+    }
+    // The requisition's counters (the exact count) and one Query of its GSI5 column.
+    expect(c.column).toEqual(['GetItemCommand', 'QueryCommand']);
+  }
+  // A page with nothing filtered out needs one Query at any size.
+  expect(calls.map((c) => c.search)).toEqual([['QueryCommand'], ['QueryCommand']]);
 }, 300_000);
 
 it('list and write routes cost a small fixed number of calls', async () => {

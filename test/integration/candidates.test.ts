@@ -101,6 +101,7 @@ describe('GET /api/v1/candidates', () => {
       'req_title',
       'resume_url',
       'stage',
+      'stage_entered_at',
       'updated_at',
     ]);
   });

@@ -25,6 +25,7 @@ const candidate = {
   req_id: null,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
+  stage_entered_at: '2026-01-01T00:00:00.000Z',
 };
 
 // ---- what must not compile -------------------------------------------------------------------

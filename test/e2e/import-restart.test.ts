@@ -1,0 +1,88 @@
+/**
+ * A bulk import survives a restart of `npm start` (its SQS lives in memory): a 5,000-row import
+ * is stopped midway, and the restarted npm start finishes it from where it stopped, with exact
+ * counts and no candidate twice.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { e2eSandbox, sleep, stopLocal } from '../helpers/processes';
+
+const { freshDir, startLocal, cleanup } = e2eSandbox();
+afterAll(() => cleanup(10_000), 60_000);
+
+const ROWS = 5_000;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('npm start restart during an import', { timeout: 240_000 }, () => {
+  it('resumes the job where it stopped: exact counts, every row once', async () => {
+    const dataDir = freshDir('import-restart');
+    const first = await startLocal(dataDir);
+    const call = (base: string, token: string, path: string, init: RequestInit = {}) =>
+      fetch(`${base}${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, ...init.headers } }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as any,
+      }));
+    const count = async (base: string, token: string) => (await call(base, token, '/candidates?limit=1')).body.count as number;
+    const before = await count(first.baseUrl, first.demoToken);
+    const csv = ['name,email', ...Array.from({ length: ROWS }, (_, i) => `Restart Person ${i},restart-${i}@import.example`)].join('\n');
+    const posted = await call(first.baseUrl, first.demoToken, '/candidates/imports', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/csv' },
+      body: csv,
+    });
+    expect(posted.status).toBe(202);
+    const id = posted.body.data.id as string;
+    const job = (base: string, token: string) => call(base, token, `/candidates/imports/${id}`).then((r) => r.body.data);
+
+    // Stopped once some rows are counted, long before all of them are.
+    const midway = await until(
+      'the import to start',
+      async () => {
+        const j = await job(first.baseUrl, first.demoToken);
+        return j.processed > 0 && j;
+      },
+      60_000,
+    );
+    expect(midway.processed).toBeLessThan(ROWS);
+    expect(await stopLocal(first)).toEqual({ code: 0, signal: null });
+
+    const second = await startLocal(dataDir);
+    expect(second.stdout()).toMatch(/resumed 1 unfinished import/);
+    const done = await until(
+      'the import to end',
+      async () => {
+        const j = await job(second.baseUrl, second.demoToken);
+        return j.status !== 'queued' && j.status !== 'running' && j;
+      },
+      180_000,
+    );
+    expect(done).toMatchObject({ status: 'completed', counts: { total: ROWS, created: ROWS, skipped: 0, failed: 0 }, processed: ROWS });
+    // The workspace's exact counter, and the candidates themselves: each email once.
+    expect(await count(second.baseUrl, second.demoToken)).toBe(before + ROWS);
+    const emails = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const page: { body: { data: { email: string | null }[]; next_cursor: string | null } } = await call(
+        second.baseUrl,
+        second.demoToken,
+        `/candidates?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      for (const c of page.body.data)
+        if (c.email?.endsWith('@import.example')) {
+          expect(emails.has(c.email)).toBe(false);
+          emails.add(c.email);
+        }
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(emails.size).toBe(ROWS);
+    expect(await stopLocal(second)).toEqual({ code: 0, signal: null });
+  });
+});
