@@ -17,6 +17,7 @@ import type { StageConfig } from '../stages';
 import { Concern } from './concern';
 import { ACCESS_RANK, pascal, TableFunction, type TableAccess } from './table-function';
 import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
+import { IMPORT_WORKER_MODULE } from './import-queue';
 import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 
 /** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
@@ -226,9 +227,9 @@ export class RouteApi extends Concern {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
-      if (r.handler === FANOUT_MODULE || r.handler === DELIVERY_MODULE || r.handler === STUCK_REINDEX_MODULE) {
+      if ([FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, IMPORT_WORKER_MODULE].includes(r.handler)) {
         throw new Error(
-          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module or stuck re-index) as its handler`,
+          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index or import worker) as its handler`,
         );
       }
       const current = accessOf.get(r.handler) ?? 'none';

@@ -9,6 +9,7 @@
  *  6. an autocannon load run against `npm start`, then a check that the counters are exact;
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
  *  8. search and board pages at 100,000 candidates, and the write cost of the search index (scripts/bench/search.ts);
+ *  9. a bulk import of 10,000 rows, POST to completed, and the peak memory of a 5 MB file (scripts/bench/imports.ts);
  *  and last, every tracked figure beside its goal (docs/testing.md, "Measurements"), and the machine's load average.
  * A figure that could not be measured is printed as "not measured (reason)", never as a number.
  */
@@ -467,6 +468,36 @@ if (want('8')) {
     'value' in ratio ? ratio.value <= 1.5 : undefined,
   );
 } else skipped('Local p50 of a search page (q, limit 50)', 'at most 1.5× a plain GET /api/v1/candidates page');
+
+if (want('9')) {
+  console.log('\n9. Bulk import: 10,000 rows (1% invalid, 1% duplicates) through the local gateway and import worker');
+  const importBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/bench/imports.ts'], {
+    cwd: root,
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'WARN' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  const line = /^RESULT seconds=(\S+) rows=(\d+) rps=(\S+) cpu=(\S+) rss=(\S+) heap=(\S+) mb=(\S+) exact=(\w+)$/m;
+  const printed = importBench.stdout.split('\n').filter((l) => !l.startsWith('{') && !line.test(l));
+  process.stdout.write(`${printed.join('\n')}\n`);
+  const r = line.exec(importBench.stdout);
+  const why = `import bench exited ${importBench.status} before measuring it`;
+  goal(
+    'Local import of 10,000 rows, POST to completed',
+    r ? `${r[1]} s (${r[3]} rows/s, ${r[4]} ms CPU per row; counts and events exact: ${r[8]})` : `not measured (${why})`,
+    'at most 60 s',
+    r ? Number(r[1]) <= 60 : undefined,
+  );
+  goal(
+    'Peak memory importing a 5 MB file',
+    r ? `${r[5]} MB RSS, heap +${r[6]} MB (${r[7]} MB file; gateway and worker in one process)` : `not measured (${why})`,
+    'below 256 MB',
+    r ? Number(r[5]) < 256 : undefined,
+  );
+} else {
+  skipped('Local import of 10,000 rows, POST to completed', 'at most 60 s');
+  skipped('Peak memory importing a 5 MB file', 'below 256 MB');
+}
 
 console.log('\nGoals, figure by figure');
 const w = Math.max(...goals.map((g) => g.figure.length));

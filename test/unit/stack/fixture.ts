@@ -14,6 +14,7 @@ import { routes, type Route } from '../../../lib/routes';
 import { keys } from '../../../lib/store/table';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
+import { IMPORT_WORKER_MODULE } from '../../../infra/constructs/import-queue';
 import { TalentPipelineStack, type TalentPipelineStackProps } from '../../../infra/stack';
 import { sharedStack } from '../../helpers/stack-synth';
 
@@ -60,7 +61,7 @@ export const pascal = (module: string) =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
 /** The webhook pipeline and the stuck index's re-index: functions behind no route. */
-export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE];
+export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, IMPORT_WORKER_MODULE];
 /** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
 export const LOCAL_ONLY_ENV = ['WEBHOOK_ALLOW_LOOPBACK', 'SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE'];
 
@@ -206,6 +207,8 @@ export function oneGetAtt(value: Json, type: string): string {
 
 /** The webhook queues, found by their roles in the template rather than by name. */
 export const deliveryQueueId = () => oneGetAtt(mappingOf(functionOf(DELIVERY_MODULE)).EventSourceArn, 'AWS::SQS::Queue');
+export const importQueueId = () => oneGetAtt(mappingOf(functionOf(IMPORT_WORKER_MODULE)).EventSourceArn, 'AWS::SQS::Queue');
+export const importDlqId = () => oneGetAtt(resources[importQueueId()]!.Properties.RedrivePolicy.deadLetterTargetArn, 'AWS::SQS::Queue');
 export const deliveryDlqId = () => oneGetAtt(resources[deliveryQueueId()]!.Properties.RedrivePolicy.deadLetterTargetArn, 'AWS::SQS::Queue');
 export const streamFailureQueueId = () =>
   oneGetAtt(mappingOf(functionOf(FANOUT_MODULE)).DestinationConfig.OnFailure.Destination, 'AWS::SQS::Queue');
