@@ -5,9 +5,8 @@
  * sentence, never a cell's value), the workspace's lock (`IMPORT_LOCK`) and a pointer from each
  * file's digest to its job (`IMPORT_FILE#<digest>`).
  */
-import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportFormat, ImportRow, RowError } from '../imports/parse';
-import { batchPut } from './batch';
 import { ddb, tableName } from './client';
 import { type Item, num, oneOf, optStr, str } from './codec';
 import { keys, TABLE_DEF, type PageKeyShape } from './table';
@@ -92,15 +91,24 @@ const chunkItem = (tenantId: string, jobId: string, n: number, rows: ImportRow[]
   [TABLE_DEF.ttlAttribute]: epoch(CHUNK_TTL_S),
 });
 
-async function deleteItems(itemKeys: { PK: string; SK: string }[]) {
-  for (let i = 0; i < itemKeys.length; i += 25) {
-    let left = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; left.length && attempt < 5; attempt++) {
-      const res = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: left } }));
-      left = (res.UnprocessedItems?.[tableName] ?? []) as typeof left;
-    }
-  }
+/**
+ * Single-item writes, a few at a time: the import's functions have the route functions' write
+ * rights (PutItem, UpdateItem, DeleteItem, ConditionCheckItem), never BatchWriteItem
+ * (test/unit/stack/least-privilege.test.ts), and a job has a few dozen such items at most.
+ */
+async function eachAtMost<T>(items: T[], n: number, fn: (item: T) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
+
+const deleteItems = (itemKeys: { PK: string; SK: string }[]) =>
+  eachAtMost(itemKeys, 10, (Key) => ddb.send(new DeleteCommand({ TableName: tableName, Key })));
+
+const putItems = (items: Item[]) => eachAtMost(items, 10, (Item) => ddb.send(new PutCommand({ TableName: tableName, Item })));
 
 /**
  * Store a new job: its chunks first, then the job and the file's pointer in one transaction. When
@@ -113,8 +121,7 @@ export async function createImportJob(
   chunks: ImportRow[][],
 ): Promise<{ created: true } | { created: false; existing: string }> {
   const chunkItems = chunks.map((rows, n) => chunkItem(tenantId, job.id, n, rows));
-  const unwritten = await batchPut(chunkItems);
-  if (unwritten.length) throw new Error(`import: ${unwritten.length} of ${chunkItems.length} chunks could not be written`);
+  await putItems(chunkItems);
   const now = Math.floor(Date.now() / 1000);
   try {
     await ddb.send(
@@ -326,8 +333,7 @@ export async function putRowErrors(tenantId: string, jobId: string, errors: Stor
     message: e.message,
     [TABLE_DEF.ttlAttribute]: epoch(JOB_TTL_S),
   }));
-  const unwritten = await batchPut(items);
-  if (unwritten.length) throw new Error(`import: ${unwritten.length} row errors could not be written`);
+  await putItems(items);
 }
 
 const ERROR_SK = /^IMPORT#[0-9a-f-]{36}#E#\d{6}$/;
