@@ -133,7 +133,11 @@ export async function runImport(
       return 'continued';
     }
     const { chunk, offset, size } = locate(job, job.next_row);
-    if (!chunks.has(chunk)) chunks.set(chunk, await getChunk(tenantId, jobId, chunk));
+    if (!chunks.has(chunk)) {
+      // One chunk in memory at a time: a run of a 5 MB file never holds the whole file.
+      chunks.clear();
+      chunks.set(chunk, await getChunk(tenantId, jobId, chunk));
+    }
     const rows = chunks.get(chunk);
     if (!rows) {
       await finishImportJob(tenantId, job, { status: 'failed', error: 'the file expired before the import ran; post it again' }, nowIso());
