@@ -97,8 +97,29 @@ try {
   await h1(page, 'Pipeline settings');
   await shot(page, 'pipeline');
 
+  await page.goto('/candidates');
+  await h1(page, 'Candidates');
+  await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+  await shot(page, 'candidates');
+  await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+  await h1(page, 'Ada Lovelace');
+  await page.getByRole('heading', { level: 2, name: 'Stage history' }).waitFor();
+  await shot(page, 'candidate');
+
+  await page.goto('/requisitions');
+  await h1(page, 'Requisitions');
+  await page.getByRole('link', { name: 'Senior Backend Engineer' }).waitFor();
+  await shot(page, 'requisitions');
+  await page.getByRole('link', { name: 'Senior Backend Engineer' }).click();
+  await h1(page, 'Senior Backend Engineer');
+  await page.locator('.card-item').first().waitFor();
+  await page.getByRole('heading', { level: 3, name: /^Placed \d+$/ }).waitFor();
+  await shot(page, 'requisition');
+
   await page.goto('/docs');
   await h1(page, 'API reference');
+  // The heading comes first; the routes follow once the document is fetched.
+  await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates$/ }).waitFor();
   await page.screenshot({ path: join(out, 'console-docs.png') });
   console.log('docs/console-docs.png');
 
@@ -108,6 +129,12 @@ try {
   await page.getByRole('figure', { name: 'Candidates per stage' }).waitFor();
   await page.screenshot({ path: join(out, 'console-overview-375.png') });
   console.log('docs/console-overview-375.png');
+  await page.goto('/requisitions');
+  await page.getByRole('link', { name: 'Product Designer' }).click();
+  await h1(page, 'Product Designer');
+  await page.getByRole('heading', { level: 3, name: /^Placed \d+$/ }).waitFor();
+  await page.screenshot({ path: join(out, 'console-board-375.png') });
+  console.log('docs/console-board-375.png');
 } finally {
   await browser.close();
   receiver.closeAllConnections();

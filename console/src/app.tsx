@@ -1,4 +1,5 @@
 /** The shell: session bootstrapping, redirects, the navigation and the page for the URL. */
+import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, onSessionExpired, unwrap } from './api/client';
 import { Link, navigate, useLocation } from './router';
@@ -8,16 +9,57 @@ import { SignIn } from './pages/signin';
 import { Overview } from './pages/overview';
 import { Tokens } from './pages/tokens';
 import { Webhooks } from './pages/webhooks';
-import { WebhookDetail } from './pages/webhook-detail';
 import { Members } from './pages/members';
 import { PipelineSettings } from './pages/pipeline';
 import { Account } from './pages/account';
-import { Docs } from './pages/docs';
-import { ImportCandidates } from './pages/import';
+import { Candidates } from './pages/candidates';
+import { CandidatePage } from './pages/candidate';
+import { Requisitions } from './pages/requisitions';
+
+/**
+ * A page loaded on first visit: the board, a webhook's delivery log and the API reference are
+ * each their own chunk, so the first load carries only the shell and the everyday pages.
+ */
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>, what: string) {
+  let loaded: ComponentType<P> | undefined;
+  let pending: Promise<ComponentType<P>> | undefined;
+  return function LazyPage(props: P) {
+    const [Page, setPage] = useState<ComponentType<P> | undefined>(() => loaded);
+    const [error, setError] = useState<string>();
+    const fetchPage = () => {
+      setError(undefined);
+      pending ??= load();
+      pending.then(
+        (p) => {
+          loaded = p;
+          setPage(() => p);
+        },
+        (err) => {
+          pending = undefined; // a later visit (or "Try again") fetches it again
+          setError(errorText(err));
+        },
+      );
+    };
+    useEffect(() => {
+      // Loaded since this render (by an instance that mounted first and is gone): show it.
+      if (loaded) setPage(() => loaded);
+      else fetchPage();
+    }, []);
+    if (Page) return <Page {...props} />;
+    if (error) return <ErrorBox message={`Could not load ${what}: ${error}`} retry={fetchPage} />;
+    return <Loading what={what} />;
+  };
+}
+
+const RequisitionPage = lazyPage(() => import('./pages/requisition').then((m) => m.RequisitionPage), 'the requisition page');
+const WebhookDetail = lazyPage(() => import('./pages/webhook-detail').then((m) => m.WebhookDetail), 'the webhook page');
+const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API reference');
+const ImportCandidates = lazyPage(() => import('./pages/import').then((m) => m.ImportCandidates), 'the import page');
 
 const NAV: [string, string][] = [
+  ['/candidates', 'Candidates'],
+  ['/requisitions', 'Requisitions'],
   ['/', 'Overview'],
-  ['/candidates/import', 'Import'],
   ['/settings/tokens', 'API tokens'],
   ['/settings/webhooks', 'Webhooks'],
   ['/settings/members', 'Members'],
@@ -151,10 +193,31 @@ export function App() {
 
 const isCurrent = (path: string, href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`));
 
+/** The last path segment after `prefix`, decoded; undefined when the path is not `prefix/<one segment>`. */
+const idAfter = (prefix: string, path: string) => {
+  const m = new RegExp(`^${prefix}/([^/]+)$`).exec(path);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return undefined;
+  }
+};
+
 function Page({ path }: { path: string }) {
-  const hook = /^\/settings\/webhooks\/([^/]+)$/.exec(path);
-  if (hook) return <WebhookDetail id={decodeURIComponent(hook[1]!)} />;
+  const hook = idAfter('/settings/webhooks', path);
+  if (hook) return <WebhookDetail id={hook} />;
+  // Before the candidate ids: `import` is a page, not a candidate.
+  if (path === '/candidates/import') return <ImportCandidates />;
+  const candidate = idAfter('/candidates', path);
+  if (candidate) return <CandidatePage key={candidate} id={candidate} />;
+  const req = idAfter('/requisitions', path);
+  if (req) return <RequisitionPage key={req} id={req} />;
   switch (path) {
+    case '/candidates':
+      return <Candidates />;
+    case '/requisitions':
+      return <Requisitions />;
     case '/':
       return <Overview />;
     case '/settings/tokens':
@@ -169,8 +232,6 @@ function Page({ path }: { path: string }) {
       return <Account />;
     case '/docs':
       return <Docs />;
-    case '/candidates/import':
-      return <ImportCandidates />;
     default:
       return (
         <>

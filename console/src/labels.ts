@@ -35,3 +35,21 @@ export const EVENT_HELP: Record<string, string> = {
   'requisition.status_changed': 'A requisition was opened, put on hold, filled or closed',
   'import.completed': 'A bulk import of candidates ended (its counts)',
 };
+
+export const REQ_STATUS_LABELS: Record<string, string> = {
+  open: 'Open',
+  on_hold: 'On hold',
+  filled: 'Filled',
+  draft: 'Draft',
+  closed: 'Closed',
+};
+export const reqStatusLabel = (s: string) => REQ_STATUS_LABELS[s] ?? s;
+
+export const JOB_TYPE_LABELS: Record<string, string> = {
+  direct_hire: 'Direct hire',
+  contract: 'Contract',
+  contract_to_hire: 'Contract to hire',
+  temporary: 'Temporary',
+  internship: 'Internship',
+};
+export const jobTypeLabel = (s: string) => JOB_TYPE_LABELS[s] ?? s;

@@ -35,13 +35,17 @@ const reached = new Set<string>();
 const checked = new Set<string>();
 
 beforeAll(async () => {
-  browser = await launchChromium(); // first: a missing Chromium fails at once, with how to install it
-  stack = await startLocal(freshDir('browser'), 90_000);
+  // Both at once (each takes seconds); a missing Chromium still fails at once, with how to install
+  // it, and afterAll stops the npm start it did not wait for.
+  const [launched] = await Promise.all([
+    launchChromium().then((b) => (browser = b)),
+    startLocal(freshDir('browser'), 90_000).then((s) => (stack = s)),
+  ]);
   origin = new URL(stack.baseUrl).origin;
   const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout());
   if (!login) throw new Error(`no demo login in the banner:\n${stack.stdout()}`);
   admin = { email: login[1]!, password: login[2]! };
-  context = await browser.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
+  context = await launched.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
   errors = collectConsoleErrors(page);

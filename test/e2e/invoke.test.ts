@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '../../dev/demo-data';
 import { routes, type Route } from '../../lib/routes';
-import { e2eSandbox, javaFor, ROOT, run, stopLocal, type Running } from '../helpers/processes';
+import { type Batch, e2eSandbox, javaFor, ROOT, run, startBatch, stopLocal, type Running } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
 
 const functionNames = readdirSync(join(ROOT, 'functions'))
@@ -23,12 +23,14 @@ const invokable = functionNames.filter((f) => eventNames.includes(f));
 const readEvent = (name: string) => JSON.parse(readFileSync(join(ROOT, 'events', `${name}.json`), 'utf8'));
 const routeFor = (handler: string) => (routes as readonly Route[]).find((r) => r.handler === handler);
 
-/** `tsx scripts/invoke.ts <name> events/<name>.json`; also reports other DynamoDB Locals seen meanwhile. */
-async function invoke(name: string, opts: { exceptJavaPid?: number; send?: boolean } = {}) {
-  const res = await run('scripts/invoke.ts', [name, `events/${name}.json`, ...(opts.send ? ['--send'] : [])], dataDir, {
-    watchJavaFor: dataDir,
-    exceptPid: opts.exceptJavaPid,
-  });
+/**
+ * `tsx scripts/invoke.ts <name> events/<name>.json`, or the same arguments as one line of a
+ * running `--batch` process; also reports other DynamoDB Locals seen meanwhile.
+ */
+async function invoke(name: string, opts: { exceptJavaPid?: number; send?: boolean; batch?: Batch } = {}) {
+  const args = [name, `events/${name}.json`, ...(opts.send ? ['--send'] : [])];
+  const watch = { watchJavaFor: dataDir, exceptPid: opts.exceptJavaPid };
+  const res = await (opts.batch ? opts.batch.run(args, watch) : run('scripts/invoke.ts', args, dataDir, watch));
   // The result is printed pretty (multi-line) last; anything before it would be log lines.
   const start = res.stdout.search(/^\{$/m);
   let result: any;
@@ -159,15 +161,38 @@ describe('npm run invoke', { timeout: 120_000 }, () => {
   });
 
   describe('while npm start runs: reuses its DynamoDB Local (runtime.json)', () => {
+    // One `--batch` process answers the samples (a process per sample cost ~1.5 s each in Node
+    // start-up and module loading); the fan-out's dry run, which needs a queue of its own, and
+    // the refusal, --send and own-DynamoDB-Local cases below run as separate commands.
+    let batch: Batch;
+    beforeAll(() => {
+      batch = startBatch('scripts/invoke.ts', dataDir);
+    });
+    afterAll(async () => {
+      expect(await batch.close()).toEqual({ code: 0, signal: null });
+    });
+
     it.each(invokable)('%s answers its sample event', async (name) => {
       const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
       // By the time the later API-token writes run, the create-webhook sample has given the demo
       // workspace an active endpoint, so they take --send (the refusal itself is tested below).
-      const res = await invoke(name, { exceptJavaPid: runtime.javaPid, send: EVENT_SOURCES.includes(name) });
+      const send = EVENT_SOURCES.includes(name);
+      const dryRun = name === 'webhook-fanout';
+      const res = await invoke(name, { exceptJavaPid: runtime.javaPid, send, batch: dryRun ? undefined : batch });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).toMatch(new RegExp(`^${name} answered in \\d+(\\.\\d+)? ms$`, 'm'));
       expect(res.otherJava).toEqual([]);
       expectSampleResult(name, res.result, res.stdout);
+    });
+
+    it('a batch refuses the fan-out dry run and a malformed line, and goes on', async () => {
+      const dry = await batch.run(['webhook-fanout', 'events/webhook-fanout.json']);
+      expect([dry.code, dry.stderr]).toEqual([2, expect.stringMatching(/needs a queue of its own: run it alone, without --batch/)]);
+      const unknown = await batch.run(['no-such-function', 'events/get-pipeline.json']);
+      expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringMatching(/^Usage: npm run invoke/)]);
+      const next = await invoke('get-pipeline', { batch });
+      expect(next.code, next.stderr).toBe(0);
+      expectSampleResult('get-pipeline', next.result, next.stdout);
     });
   });
 

@@ -75,12 +75,12 @@ interface Spawned {
  * signalled). One process, as `npm start` runs it: the tsx CLI would put a relay process in
  * between, which a signal to the top pid alone reaches first.
  */
-function spawnTsx(script: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
+function spawnTsx(script: string, args: string[], env: NodeJS.ProcessEnv, stdin: 'ignore' | 'pipe' = 'ignore'): Spawned {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
@@ -163,6 +163,73 @@ export async function run(
   clearTimeout(timer);
   await watcher;
   return { code, stdout: stdout(), stderr: stderr(), otherJava: [...otherJava] };
+}
+
+export interface Batch {
+  /** One invocation of the batch: what a `run` of the same arguments would have given. */
+  run(args: string[], opts?: { watchJavaFor?: string; exceptPid?: number }): Promise<RunResult>;
+  /** Close stdin and wait for the process to finish (killed after `timeoutMs`). */
+  close(timeoutMs?: number): Promise<Exit>;
+}
+
+/**
+ * `tsx <script> --batch` on `dataDir`: one process answering one JSON line per JSON argument
+ * array written to its stdin (scripts/invoke.ts), so that many invocations pay for starting Node
+ * and loading their modules once. Invocations run one at a time, in the order given.
+ */
+export function startBatch(script: string, dataDir: string, opts: { env?: Record<string, string> } = {}): Batch {
+  const { child, stderr, exited } = spawnTsx(script, ['--batch'], childEnv(dataDir, opts.env), 'pipe');
+  let buffered = '';
+  const waiting: ((line: string) => void)[] = [];
+  const lines: string[] = [];
+  child.stdout!.on('data', (d) => {
+    buffered += d;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      const next = waiting.shift();
+      if (next) next(line);
+      else lines.push(line);
+    }
+  });
+  let exit: Exit | undefined;
+  void exited.then((e) => {
+    exit = e;
+    for (const w of waiting.splice(0)) w('');
+  });
+  let queue: Promise<unknown> = Promise.resolve();
+  const one = async (args: string[], o: { watchJavaFor?: string; exceptPid?: number }): Promise<RunResult> => {
+    const answer = new Promise<string>((r) => (lines.length ? r(lines.shift()!) : exit ? r('') : waiting.push(r)));
+    child.stdin!.write(`${JSON.stringify(args)}\n`);
+    const otherJava = new Set<number>();
+    let done = false;
+    const watcher = (async () => {
+      while (o.watchJavaFor && !done) {
+        for (const p of javaFor(o.watchJavaFor)) if (p.pid !== o.exceptPid) otherJava.add(p.pid);
+        await sleep(50);
+      }
+    })();
+    const line = await answer;
+    done = true;
+    await watcher;
+    if (!line) throw new Error(`the batch exited (${JSON.stringify(exit)}) before answering ${JSON.stringify(args)}\n${stderr()}`);
+    const { code, stdout, stderr: err } = JSON.parse(line) as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr: err, otherJava: [...otherJava] };
+  };
+  return {
+    run(args, o = {}) {
+      const result = queue.then(() => one(args, o));
+      queue = result.catch(() => {});
+      return result;
+    },
+    async close(timeoutMs = 30_000) {
+      child.stdin!.end();
+      const timer = setTimeout(() => killQuietly(-child.pid!, 'SIGKILL'), timeoutMs);
+      const e = await exited;
+      clearTimeout(timer);
+      return e;
+    },
+  };
 }
 
 /**

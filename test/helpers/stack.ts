@@ -3,7 +3,7 @@
  * the local gateway on an ephemeral port, and helpers to make tenants and tokens.
  * Call `startStack()` in beforeAll; it must run before anything imports lib/store.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { inject } from 'vitest';
 import { ensureTable, localClient } from '../../dev/table';
 import type { Scope } from '../../lib/model';
@@ -76,6 +76,21 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
   }
 }
 
+/**
+ * The stored hash of the test users: scrypt at N=2^10 instead of the 2^17 that hashPassword
+ * uses. verifyPassword takes N, r and p from the stored hash, so a test login through the real
+ * route and the real check costs ~1 ms of CPU instead of ~0.3 s (about 150 logins in the
+ * integration tier). Production code has no way to hash at this cost. Users made through the API
+ * (members, password changes, the demo admin of `npm start`) still get full-strength hashes, and
+ * test/unit/password.test.ts holds hashPassword to its parameters.
+ */
+function cheapHash(password: string): string {
+  const params = { N: 2 ** 10, r: 8, p: 1 };
+  const salt = randomBytes(16);
+  const key = scryptSync(password.normalize('NFC'), salt, 32, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const endpoint = inject('dynamodbEndpoint');
   const tableName = `test-${randomUUID()}`;
@@ -96,9 +111,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const { createTenant } = await import('../../lib/store/tenants');
   const { createToken } = await import('../../lib/store/tokens');
   const { createUser } = await import('../../lib/store/users');
-  const { hashPassword } = await import('../../lib/auth/password');
-  // scrypt is deliberately slow: hash the shared test password once per file.
-  const passwordHash = hashPassword(PASSWORD);
+  const passwordHash = cheapHash(PASSWORD);
   const gateway = createGateway({
     log: (l) => logs.push(l),
     authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds,
@@ -140,7 +153,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         slug: t.slug,
         token: async (scopes: Scope[] = ['*']) => (await createToken(t, 'test', scopes)).token,
         user: async (role = 'admin', email = `${role}-${randomUUID().slice(0, 8)}@${slug}.example.com`) => {
-          const u = await createUser(t.id, email, await passwordHash, role);
+          const u = await createUser(t.id, email, passwordHash, role);
           return { id: u.id, email: u.email };
         },
       };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstLoadJs } from '../../scripts/bench/console-weight';
+import { firstLoadJs, lazyChunks, weightReport } from '../../scripts/bench/console-weight';
 
 const dirs: string[] = [];
 const dist = (files: Record<string, string>) => {
@@ -49,5 +49,51 @@ describe('console first-load JS weight', () => {
     });
     expect(firstLoadJs(dist({ 'index.html': '<script src="/assets/gone.js"></script>' }))).toMatchObject({ measured: false });
     expect(firstLoadJs(dist({ 'index.html': '<script src="https://cdn.example/x.js"></script>' }))).toMatchObject({ measured: false });
+  });
+
+  it('weighs each lazily loaded route chunk with the files it adds, not those the first load has', () => {
+    const entry = 'import{a}from"./shared-s1234567.js";const p=()=>import(`./board-b1234567.js`);const q=()=>import("./docs-d1234567.js");';
+    const shared = 'export const a=1;'.repeat(30);
+    const board =
+      'import{a}from"./shared-s1234567.js";import{x}from"./board-dep-c1234567.js";const n=()=>import(`./nested-n1234567.js`);'.repeat(3);
+    const boardDep = 'export const x=2;'.repeat(40);
+    const docs = 'export const Docs=3;'.repeat(10);
+    const nested = 'export const N=4;'.repeat(5);
+    const d = dist({
+      'index.html': '<script type="module" src="/assets/index-a.js"></script>',
+      'assets/index-a.js': entry,
+      'assets/shared-s1234567.js': shared,
+      'assets/board-b1234567.js': board,
+      'assets/board-dep-c1234567.js': boardDep,
+      'assets/docs-d1234567.js': docs,
+      'assets/nested-n1234567.js': nested,
+      'assets/unreferenced-u1234567.js': 'x'.repeat(5_000),
+    });
+    const w = lazyChunks(d);
+    expect(w.measured).toBe(true);
+    if (!w.measured) return;
+    const gz = (s: string) => gzipSync(s, { level: 9 }).length;
+    expect(w.chunks.map((c) => [c.name, c.files.map((f) => f.path)])).toEqual([
+      ['board', ['/assets/board-b1234567.js', '/assets/board-dep-c1234567.js']],
+      ['docs', ['/assets/docs-d1234567.js']],
+      ['nested', ['/assets/nested-n1234567.js']],
+    ]);
+    expect(w.chunks[0]!.gzip).toBe(gz(board) + gz(boardDep));
+    expect(w.chunks[1]!.raw).toBe(docs.length);
+
+    const lines = weightReport(d);
+    expect(lines.find((l) => l.startsWith('total first-load JS'))).toMatch(/of the 150 KB budget/);
+    expect(lines.filter((l) => l.startsWith('route chunk ')).map((l) => l.split(/\s+/)[2])).toEqual(['board', 'docs', 'nested']);
+  });
+
+  it('says why route chunks were not measured, and says so when there are none', () => {
+    expect(weightReport(join(tmpdir(), 'tp-weight-none-at-all'))).toEqual([expect.stringMatching(/^not measured: .*not built/)]);
+    const missing = dist({
+      'index.html': '<script src="/assets/index-a.js"></script>',
+      'assets/index-a.js': 'const p=()=>import("./gone-g1234567.js");',
+    });
+    expect(lazyChunks(missing)).toMatchObject({ measured: false, reason: expect.stringContaining('gone-g1234567.js') });
+    const single = dist({ 'index.html': '<script src="/assets/index-a.js"></script>', 'assets/index-a.js': 'console.log(1);' });
+    expect(weightReport(single).at(-1)).toBe('route chunks: none (every page is in the first load)');
   });
 });

@@ -17,6 +17,8 @@ export class ApiError extends Error {
     readonly status: number,
     /** Seconds from Retry-After (429), when the server sent one. */
     readonly retryAfter?: number,
+    /** The body's `code`, `field` (the input at fault, as sent) and `allowed` (next statuses), when it had them. */
+    readonly detail: { code?: string; field?: string; allowed?: string[] } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -38,6 +40,16 @@ api.use({
   },
 });
 
+const detailOf = (error: unknown): ApiError['detail'] => {
+  if (!error || typeof error !== 'object') return {};
+  const e = error as Record<string, unknown>;
+  return {
+    ...(typeof e.code === 'string' && { code: e.code }),
+    ...(typeof e.field === 'string' && { field: e.field }),
+    ...(Array.isArray(e.allowed) && { allowed: e.allowed.filter((a): a is string => typeof a === 'string') }),
+  };
+};
+
 const messageOf = (error: unknown, status: number) =>
   error && typeof error === 'object' && 'error' in error && typeof error.error === 'string'
     ? error.error
@@ -48,6 +60,13 @@ const messageOf = (error: unknown, status: number) =>
  * API's `{ error }` message (or a plain sentence when the network failed).
  */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  return (await unwrapWithResponse(call)).data;
+}
+
+/** `unwrap`, keeping the response for its headers (the ETag a later If-Match sends back). */
+export async function unwrapWithResponse<T>(
+  call: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<{ data: T; response: Response }> {
   let result: { data?: T; error?: unknown; response: Response };
   try {
     result = await call;
@@ -55,9 +74,14 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
     throw new ApiError('Could not reach the server. Check your connection and try again.', 0);
   }
   const { data, error, response } = result;
-  if (response.ok && data !== undefined) return data;
+  if (response.ok && data !== undefined) return { data, response };
   const retry = Number(response.headers.get('retry-after'));
-  throw new ApiError(messageOf(error, response.status), response.status, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+  throw new ApiError(
+    messageOf(error, response.status),
+    response.status,
+    Number.isFinite(retry) && retry > 0 ? retry : undefined,
+    detailOf(error),
+  );
 }
 
 export const errorText = (err: unknown) => (err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err));

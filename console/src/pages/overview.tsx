@@ -85,7 +85,9 @@ function OverviewBody({ d }: { d: OverviewData }) {
               <tbody>
                 {stuck.map((c) => (
                   <tr key={c.id}>
-                    <td>{c.name}</td>
+                    <td>
+                      <Link href={`/candidates/${c.id}`}>{c.name}</Link>
+                    </td>
                     <td>{stageLabel(c.stage)}</td>
                     <td class="num">{c.days_in_stage}</td>
                     <td>{c.req_title ?? '—'}</td>
@@ -100,7 +102,10 @@ function OverviewBody({ d }: { d: OverviewData }) {
       <section aria-labelledby="reqs-h">
         <h2 id="reqs-h">Open requisitions</h2>
         {d.requisitions.length === 0 ? (
-          <Empty>No open requisitions. Requisitions come from your ATS sync; once one is open it shows here with its candidates.</Empty>
+          <Empty>
+            No open requisitions. Create one on the <Link href="/requisitions">requisitions</Link> page or from your ATS sync; once one is
+            open it shows here with its candidates.
+          </Empty>
         ) : (
           <Scroll label="Open requisitions">
             <table>
@@ -121,7 +126,9 @@ function OverviewBody({ d }: { d: OverviewData }) {
               <tbody>
                 {d.requisitions.map((r) => (
                   <tr key={r.id}>
-                    <td>{r.title}</td>
+                    <td>
+                      <Link href={`/requisitions/${r.id}`}>{r.title}</Link>
+                    </td>
                     <td>{r.department ?? '—'}</td>
                     <td>{r.location ?? '—'}</td>
                     <td class="num">{r.candidate_count}</td>

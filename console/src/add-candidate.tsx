@@ -1,0 +1,171 @@
+/** "Add candidate": a native dialog, from the candidate list or pre-set to one requisition. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, unwrap } from './api/client';
+import { reqStatusLabel, stageLabel } from './labels';
+import {
+  Field,
+  FormDialog,
+  fetchRequisitions,
+  formErrors,
+  noErrors,
+  STAGES,
+  type FormErrors,
+  type Requisition,
+  type Stage,
+} from './recruiting';
+
+const FIELDS = ['name', 'email', 'phone', 'resume_url', 'req_id', 'stage'] as const;
+
+export interface Created {
+  id: string;
+  name: string;
+}
+
+/**
+ * `requisition` fixes the requisition (the board's own); without it the dialog offers the open
+ * ones. A requisition that is not open is still sent: the API's 409 says why it refuses.
+ */
+export function AddCandidateDialog({
+  open,
+  onClose,
+  onCreated,
+  requisition,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (c: Created) => void;
+  requisition?: { id: string; title: string; status: string };
+}) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [phone, setPhone] = useState('');
+  const [resume, setResume] = useState('');
+  const [reqId, setReqId] = useState(requisition?.id ?? '');
+  const [stage, setStage] = useState<Stage>('applied');
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const [busy, setBusy] = useState(false);
+  const [openReqs, setOpenReqs] = useState<Requisition[] | 'error'>();
+  const nameRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    setName('');
+    setEmail('');
+    setPhone('');
+    setResume('');
+    setReqId(requisition?.id ?? '');
+    setStage('applied');
+    setErrors(noErrors);
+    if (!requisition) fetchRequisitions('open').then(setOpenReqs, () => setOpenReqs('error'));
+    nameRef.current?.focus();
+  }, [open]);
+
+  const submit = async () => {
+    if (!name.trim()) return setErrors({ fields: { name: 'Enter the candidate’s name.' } });
+    setBusy(true);
+    setErrors(noErrors);
+    try {
+      const body = {
+        name: name.trim(),
+        stage,
+        ...(email.trim() && { email: email.trim() }),
+        ...(phone.trim() && { phone: phone.trim() }),
+        ...(resume.trim() && { resume_url: resume.trim() }),
+        ...(reqId && { req_id: reqId }),
+      };
+      const { data } = await unwrap(api.POST('/api/candidates', { body }));
+      onCreated({ id: data.id, name: data.name });
+    } catch (err) {
+      setErrors(formErrors(err, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reqError = errors.fields.req_id;
+  return (
+    <FormDialog
+      open={open}
+      title={requisition ? `Add a candidate to ${requisition.title}` : 'Add a candidate'}
+      submitLabel="Add candidate"
+      busy={busy}
+      error={errors.general}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <Field id="new-name" label="Name" required value={name} onInput={setName} error={errors.fields.name} inputRef={nameRef} />
+      <Field id="new-email" label="Email" type="email" value={email} onInput={setEmail} error={errors.fields.email} />
+      <Field id="new-phone" label="Phone" type="tel" value={phone} onInput={setPhone} error={errors.fields.phone} />
+      <Field
+        id="new-resume"
+        label="Resume URL"
+        type="url"
+        value={resume}
+        onInput={setResume}
+        error={errors.fields.resume_url}
+        hint="An http:// or https:// link."
+      />
+      {requisition ? (
+        <div class="field">
+          <p class="fixed">
+            <span class="label">Requisition</span> {requisition.title} <span class="badge">{reqStatusLabel(requisition.status)}</span>
+          </p>
+          {reqError && (
+            <p class="field-error" id="new-req-error" role="alert">
+              {reqError}
+            </p>
+          )}
+        </div>
+      ) : (
+        <div class="field">
+          <label for="new-req">
+            Requisition<span class="optional"> (optional)</span>
+          </label>
+          <select
+            id="new-req"
+            value={reqId}
+            onChange={(e) => setReqId(e.currentTarget.value)}
+            aria-invalid={reqError ? 'true' : undefined}
+            aria-describedby={reqError ? 'new-req-error' : 'new-req-hint'}
+          >
+            <option value="">No requisition</option>
+            {Array.isArray(openReqs) &&
+              openReqs.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.title}
+                </option>
+              ))}
+          </select>
+          <p class="hint" id="new-req-hint">
+            {openReqs === undefined
+              ? 'Loading the open requisitions…'
+              : openReqs === 'error'
+                ? 'Could not load the open requisitions; you can add the candidate without one.'
+                : 'Only open requisitions take candidates.'}
+          </p>
+          {reqError && (
+            <p class="field-error" id="new-req-error" role="alert">
+              {reqError}
+            </p>
+          )}
+        </div>
+      )}
+      <div class="field">
+        <label for="new-stage">Stage</label>
+        <select
+          id="new-stage"
+          value={stage}
+          onChange={(e) => setStage(e.currentTarget.value as Stage)}
+          aria-invalid={errors.fields.stage ? 'true' : undefined}
+        >
+          {STAGES.map((s) => (
+            <option key={s} value={s}>
+              {stageLabel(s)}
+            </option>
+          ))}
+        </select>
+        {errors.fields.stage && <p class="field-error">{errors.fields.stage}</p>}
+      </div>
+    </FormDialog>
+  );
+}

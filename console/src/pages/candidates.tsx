@@ -1,0 +1,265 @@
+/** Candidates: search as you type, stage and requisition filters in the URL, "Load more", add one. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorText } from '../api/client';
+import { AddCandidateDialog, type Created } from '../add-candidate';
+import { stageLabel } from '../labels';
+import { Link, navigate, useLocation } from '../router';
+import { fetchAllRequisitions, fetchCandidates, LIST_STAGES, type Candidate, type CandidateQuery, type Requisition } from '../recruiting';
+import { Empty, ErrorBox, Loading, Notice, PageTitle, When } from '../ui';
+
+const PAGE = 50;
+const DEBOUNCE_MS = 250;
+type Filters = { q: string; stage: string; req_id: string };
+
+const toUrl = (f: Filters) => {
+  const p = new URLSearchParams();
+  if (f.q.trim()) p.set('q', f.q.trim());
+  if (f.stage) p.set('stage', f.stage);
+  if (f.req_id) p.set('req_id', f.req_id);
+  const s = p.toString();
+  return s ? `/candidates?${s}` : '/candidates';
+};
+
+type List =
+  | { state: 'loading'; items?: Candidate[] }
+  | { state: 'error'; error: string; items?: Candidate[] }
+  | { state: 'ok'; items: Candidate[]; count: number; next: string | null; loadingMore?: boolean; moreError?: string };
+
+export function Candidates() {
+  const { query } = useLocation();
+  const filters: Filters = { q: query.get('q') ?? '', stage: query.get('stage') ?? '', req_id: query.get('req_id') ?? '' };
+  const key = toUrl(filters);
+  const [text, setText] = useState(filters.q);
+  const [list, setList] = useState<List>({ state: 'loading' });
+  const [reqs, setReqs] = useState<Requisition[]>();
+  const [adding, setAdding] = useState(false);
+  const [added, setAdded] = useState<Created>();
+  const seq = useRef(0);
+  const typed = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const apiQuery = (cursor?: string): CandidateQuery => ({
+    limit: PAGE,
+    ...(filters.q.trim() && { q: filters.q.trim() }),
+    ...(filters.stage && { stage: filters.stage as CandidateQuery['stage'] }),
+    ...(filters.req_id && { req_id: filters.req_id }),
+    ...(cursor && { cursor }),
+  });
+
+  const load = async () => {
+    const mine = ++seq.current;
+    // The rows on screen stay while the next answer is on its way: typing does not blank the table.
+    setList((l) => ({ state: 'loading', items: l.items }));
+    try {
+      const page = await fetchCandidates(apiQuery());
+      if (mine === seq.current) setList({ state: 'ok', items: page.data, count: page.count, next: page.next_cursor });
+    } catch (err) {
+      if (mine === seq.current) setList({ state: 'error', error: errorText(err) });
+    }
+  };
+
+  const loadMore = async () => {
+    if (list.state !== 'ok' || !list.next) return;
+    const mine = seq.current;
+    setList({ ...list, loadingMore: true, moreError: undefined });
+    try {
+      const page = await fetchCandidates(apiQuery(list.next));
+      if (mine === seq.current) setList({ state: 'ok', items: [...list.items, ...page.data], count: page.count, next: page.next_cursor });
+    } catch (err) {
+      if (mine === seq.current) setList({ ...list, loadingMore: false, moreError: errorText(err) });
+    }
+  };
+
+  useEffect(() => void load(), [key]);
+  // Back and forward change the URL: the box follows it.
+  useEffect(() => {
+    if (filters.q !== text.trim()) setText(filters.q);
+  }, [filters.q]);
+  useEffect(() => {
+    fetchAllRequisitions().then(setReqs, () => setReqs([]));
+    return () => clearTimeout(typed.current);
+  }, []);
+
+  const onType = (v: string) => {
+    setText(v);
+    clearTimeout(typed.current);
+    // Each settled query is one history entry, so Back returns to the previous search.
+    typed.current = setTimeout(() => navigate(toUrl({ ...filters, q: v })), DEBOUNCE_MS);
+  };
+  const setFilter = (f: Partial<Filters>) => {
+    clearTimeout(typed.current);
+    navigate(toUrl({ ...filters, q: text, ...f }));
+  };
+  const filtered = Boolean(filters.q.trim() || filters.stage || filters.req_id);
+
+  return (
+    <>
+      <PageTitle title="Candidates">Candidates</PageTitle>
+      <div class="page-actions">
+        <button type="button" class="primary" onClick={() => setAdding(true)}>
+          Add candidate
+        </button>{' '}
+        <Link href="/candidates/import">Import from a CSV file</Link>
+      </div>
+      {added && (
+        <Notice kind="success">
+          {added.name} was added. <Link href={`/candidates/${added.id}`}>Open their profile</Link>.
+        </Notice>
+      )}
+      <search aria-label="Find candidates">
+        <form
+          class="filters"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setFilter({});
+          }}
+        >
+          <div class="field grow">
+            <label for="cand-q">Search</label>
+            <input
+              id="cand-q"
+              type="search"
+              value={text}
+              autoComplete="off"
+              aria-describedby="cand-q-hint"
+              onInput={(e) => onType(e.currentTarget.value)}
+            />
+            <p class="hint" id="cand-q-hint">
+              The start of any part of the name, or of the email.
+            </p>
+          </div>
+          <div class="field">
+            <label for="cand-stage">Stage</label>
+            <select id="cand-stage" value={filters.stage} onChange={(e) => setFilter({ stage: e.currentTarget.value })}>
+              <option value="">All stages</option>
+              {LIST_STAGES.map((s) => (
+                <option key={s} value={s}>
+                  {stageLabel(s)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="cand-req">Requisition</label>
+            <select id="cand-req" value={filters.req_id} onChange={(e) => setFilter({ req_id: e.currentTarget.value })}>
+              <option value="">All requisitions</option>
+              {filters.req_id && !reqs?.some((r) => r.id === filters.req_id) && <option value={filters.req_id}>This requisition</option>}
+              {reqs?.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.title}
+                </option>
+              ))}
+            </select>
+          </div>
+        </form>
+      </search>
+      <p class="result-status" role="status">
+        {list.state === 'loading'
+          ? 'Searching…'
+          : list.state === 'ok'
+            ? filters.q.trim()
+              ? `${list.items.length}${list.next ? '+' : ''} match${list.items.length === 1 && !list.next ? '' : 'es'}`
+              : `${list.count} candidate${list.count === 1 ? '' : 's'}${list.items.length < list.count ? `, ${list.items.length} shown` : ''}`
+            : ''}
+      </p>
+      <Results
+        list={list}
+        filtered={filtered}
+        filters={filters}
+        retry={load}
+        loadMore={loadMore}
+        clear={() => {
+          setText('');
+          navigate('/candidates');
+        }}
+        add={() => setAdding(true)}
+      />
+      <AddCandidateDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        onCreated={(c) => {
+          setAdding(false);
+          setAdded(c);
+          void load();
+        }}
+      />
+    </>
+  );
+}
+
+function Results(props: {
+  list: List;
+  filtered: boolean;
+  filters: Filters;
+  retry: () => void;
+  loadMore: () => void;
+  clear: () => void;
+  add: () => void;
+}) {
+  const { list } = props;
+  if (list.state === 'error') return <ErrorBox message={`Could not load the candidates: ${list.error}`} retry={props.retry} />;
+  if (!list.items) return <Loading what="the candidates" />;
+  if (list.items.length === 0) {
+    if (list.state === 'loading') return <Loading what="the candidates" />;
+    return props.filtered ? (
+      <Empty>
+        <p>
+          Nothing matches
+          {props.filters.q.trim() ? ` “${props.filters.q.trim()}”` : ''}
+          {props.filters.stage ? ` in ${stageLabel(props.filters.stage)}` : ''}
+          {props.filters.req_id ? ' on this requisition' : ''}. Try the start of another part of the name or email, or clear the filters.
+        </p>
+        <button type="button" onClick={props.clear}>
+          Clear search and filters
+        </button>
+      </Empty>
+    ) : (
+      <Empty>
+        <p>
+          No candidates yet. Add the first one with “Add candidate”, or send them from your ATS with <code>POST /api/v1/candidates</code>.
+        </p>
+        <button type="button" onClick={props.add}>
+          Add the first candidate
+        </button>
+      </Empty>
+    );
+  }
+  return (
+    <>
+      <table class="stack">
+        <caption class="sr-only">Candidates, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Stage</th>
+            <th scope="col">Requisition</th>
+            <th scope="col">Last change</th>
+          </tr>
+        </thead>
+        <tbody aria-busy={list.state === 'loading' ? 'true' : undefined}>
+          {list.items.map((c) => (
+            <tr key={c.id}>
+              <td data-label="Name">
+                <Link href={`/candidates/${c.id}`}>{c.name}</Link>
+              </td>
+              <td data-label="Email">{c.email ?? '—'}</td>
+              <td data-label="Stage">{stageLabel(c.stage)}</td>
+              <td data-label="Requisition">
+                {c.req_id ? <Link href={`/requisitions/${c.req_id}`}>{c.req_title ?? 'Requisition'}</Link> : '—'}
+              </td>
+              <td data-label="Last change">
+                <When iso={c.updated_at} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {list.state === 'ok' && list.moreError && <ErrorBox message={`Could not load more: ${list.moreError}`} retry={props.loadMore} />}
+      {list.state === 'ok' && list.next && (
+        <button type="button" onClick={props.loadMore} disabled={list.loadingMore}>
+          {list.loadingMore ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+    </>
+  );
+}

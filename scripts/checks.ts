@@ -1,0 +1,50 @@
+/**
+ * The checks `npm test` runs before vitest, side by side: Biome, `tsc -p .`, and the console's
+ * generated API types followed by `tsc -p console`. Run one after another they took the sum of
+ * their times with one core idle (tsc is single-threaded). Each one's output is printed whole
+ * when it ends, in the order listed; the exit code is 1 when any of them failed.
+ * Run it under `npm run`/`npm test`, which puts node_modules/.bin on PATH.
+ */
+import { spawn } from 'node:child_process';
+
+const checks: { name: string; steps: string[][] }[] = [
+  { name: 'biome check .', steps: [['biome', 'check', '.']] },
+  { name: 'tsc -p .', steps: [['tsc', '-p', '.']] },
+  {
+    name: 'console:types, tsc -p console',
+    steps: [
+      ['tsx', 'console/scripts/api-types.ts'],
+      ['tsc', '-p', 'console'],
+    ],
+  },
+];
+
+function step([cmd, ...args]: string[], output: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => output.push(String(d)));
+    child.stderr.on('data', (d) => output.push(String(d)));
+    child.on('error', (err) => {
+      output.push(`${cmd}: ${err.message}\n`);
+      resolve(1);
+    });
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const started = performance.now();
+const results = checks.map(async ({ name, steps }) => {
+  const output: string[] = [];
+  let code = 0;
+  for (const s of steps) {
+    code = await step(s, output);
+    if (code !== 0) break;
+  }
+  return { name, code, output: output.join(''), seconds: (performance.now() - started) / 1000 };
+});
+let failed = 0;
+for (const r of await Promise.all(results)) {
+  process.stdout.write(`> ${r.name}: ${r.code === 0 ? 'ok' : `failed (exit ${r.code})`} after ${r.seconds.toFixed(1)} s\n${r.output}`);
+  if (r.code !== 0) failed++;
+}
+process.exitCode = failed ? 1 : 0;
