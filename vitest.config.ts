@@ -1,8 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 const CONTENTION = ['test/integration/concurrency.test.ts', 'test/integration/requisition-concurrency.test.ts'];
-// One DynamoDB Local per project that needs it; every integration test file makes its own table.
-const WITH_DYNAMODB = { globalSetup: ['test/helpers/global-setup.ts'] };
+// The self-signed certificate of the test HTTPS receivers, for every tier that runs the sender.
+const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts'] };
+// The tiers that run the handlers in the test's process: one DynamoDB Local per worker for each
+// project (every test file makes its own table), and passwords hashed at a test cost
+// (test/helpers/cheap-passwords.ts). e2e and browser start `npm start`, which runs its own.
+const IN_PROCESS = {
+  globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/dynamodb-setup.ts'],
+  setupFiles: ['test/helpers/cheap-passwords.ts'],
+};
 
 /**
  * Tiers (docs/testing.md): `unit` needs no Java and no network; `integration` runs the real
@@ -28,14 +35,15 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, globalSetup: ['test/helpers/unit-global-setup.ts'] },
       },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: CONTENTION, ...WITH_DYNAMODB } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_DYNAMODB } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: CONTENTION, ...IN_PROCESS } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_TLS } },
       // Fifty writers racing on five items, each against the route's 10 s timeout as deployed:
       // beside the other files on two cores the losers' retries run past it. They run alone.
-      { extends: true, test: { name: 'contention', include: CONTENTION, sequence: { groupOrder: 1 }, ...WITH_DYNAMODB } },
-      // The browser suite (Chromium + its own npm start) runs after the rest, not beside it: on a
-      // two-core machine the two together starve DynamoDB Local and the timing-sensitive tests.
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], sequence: { groupOrder: 2 }, ...WITH_DYNAMODB } },
+      { extends: true, test: { name: 'contention', include: CONTENTION, sequence: { groupOrder: 1 }, ...IN_PROCESS } },
+      // In the first group with the rest, where its two files start first (vitest orders a group's
+      // projects by name): the longest files start first and the short ones fill in at the end.
+      // Run after the rest, the browser files' last 35 s kept one core idle.
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], ...WITH_TLS } },
     ],
   },
 });

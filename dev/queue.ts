@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createSqsServer } from 'local-aws-sqs';
-import { DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY } from '../lib/webhooks/config';
+import { DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY, DELIVERY_TIMEOUT_S } from '../lib/webhooks/config';
 import { freePort } from './dynamodb';
 import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './events';
 import { invocation } from './invocation';
@@ -146,7 +146,7 @@ export function startQueuePoller(
         };
         let failed = new Set<string>();
         try {
-          const context = lambdaContext(functionName, opts.timeoutMs ?? 30_000);
+          const context = lambdaContext(functionName, opts.timeoutMs ?? DELIVERY_TIMEOUT_S * 1000);
           const res = await invocation(context.awsRequestId, () => handler(event, context));
           failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (err) {

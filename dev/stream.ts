@@ -38,6 +38,8 @@ export interface StreamPollerOptions {
   filters?: readonly unknown[];
   /** The function's name in the Lambda context it is handed. */
   functionName?: string;
+  /** The function's timeout as deployed (ms): middy ends an invocation that runs out of it. */
+  timeoutMs: number;
   /** Where shard checkpoints persist across restarts. */
   checkpointFile?: string;
   intervalMs?: number;
@@ -127,7 +129,7 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     for (let attempt = 1; pending.length && running; attempt++) {
       let failedAt: string | undefined;
       try {
-        const context = lambdaContext(opts.functionName ?? 'webhook-fanout');
+        const context = lambdaContext(opts.functionName ?? 'webhook-fanout', opts.timeoutMs);
         const res = await invocation(context.awsRequestId, () => opts.handler({ Records: pending } as DynamoDBStreamEvent, context));
         failedAt = res?.batchItemFailures?.[0]?.itemIdentifier;
       } catch (err) {

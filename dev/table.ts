@@ -64,8 +64,11 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
  * index's attributes: dev/backfill.ts sets them.
  */
 async function addMissingIndexes(client: DynamoDBClient, tableName: string, present: Set<string>) {
-  for (const i of Object.values(TABLE_DEF.indexes)) {
-    if (present.has(i.name)) continue;
+  const missing = Object.values(TABLE_DEF.indexes).filter((i) => !present.has(i.name));
+  if (!missing.length) return;
+  for (const i of missing) {
+    // One index build at a time per table, as in DynamoDB: the next waits for this one.
+    await indexesActive(client, tableName);
     await client.send(
       new UpdateTableCommand({
         TableName: tableName,
@@ -84,5 +87,16 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, pres
         ],
       }),
     );
+  }
+  await indexesActive(client, tableName);
+}
+
+async function indexesActive(client: DynamoDBClient, tableName: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).every((g) => g.IndexStatus === 'ACTIVE')) return;
+    if (Date.now() > deadline) throw new Error(`the indexes of ${tableName} were not active after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

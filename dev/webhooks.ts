@@ -23,7 +23,7 @@ export async function startWebhookPipeline(opts: {
   log?: (line: string) => void;
   concurrency?: number;
 }): Promise<WebhookPipeline> {
-  const { maxAttempts } = await import('../lib/webhooks/config');
+  const { maxAttempts, FANOUT_TIMEOUT_S } = await import('../lib/webhooks/config');
   // Visibility timeout: 6x the function timeout, as the stack sets it. The emulator counts
   // visibility changes as receives, so its redrive (a crash backstop) gets generous headroom;
   // the delivery handler dead-letters explicitly after the last attempt, as deployed.
@@ -34,11 +34,12 @@ export async function startWebhookPipeline(opts: {
   const { handler: fanout } = await init(() => import('../functions/webhook-fanout'));
   const { handler: delivery } = await init(() => import('../functions/webhook-delivery'));
   const { handler: stuckReindex } = await init(() => import('../functions/stuck-reindex'));
-  const { STUCK_FILTER_PATTERNS } = await import('../lib/store/stuck');
+  const { STUCK_FILTER_PATTERNS, REINDEX_TIMEOUT_S } = await import('../lib/store/table');
   const stream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,
     handler: fanout,
+    timeoutMs: FANOUT_TIMEOUT_S * 1000,
     checkpointFile: opts.checkpointFile,
     log: opts.log,
   });
@@ -49,6 +50,7 @@ export async function startWebhookPipeline(opts: {
     handler: stuckReindex,
     filters: STUCK_FILTER_PATTERNS,
     functionName: 'stuck-reindex',
+    timeoutMs: REINDEX_TIMEOUT_S * 1000,
     checkpointFile: opts.checkpointFile && `${opts.checkpointFile.replace(/\.json$/, '')}-stuck.json`,
     log: opts.log,
   });

@@ -343,7 +343,7 @@ export const CandidateList = z.object({
   /** Pass as `cursor` for the next page; null on the last page. */
   next_cursor: z.nullable(z.string()),
 });
-export const RequisitionList = z.object({ data: z.array(Requisition), count: z.int() });
+export const RequisitionList = z.object({ data: z.array(RequisitionFull), count: z.int() });
 export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });
 
 // ---- workspace identity (session routes) --------------------------------------------------
@@ -667,7 +667,7 @@ export const Overview = dataOf(
   z.object({
     pipeline: PipelineSummary,
     /** Open requisitions, newest first, at most 50. */
-    requisitions: z.array(Requisition),
+    requisitions: z.array(RequisitionFull),
     open_requisitions: z.int(),
   }),
 );

@@ -19,6 +19,8 @@ const USAGE = `Usage:
         [--status ${CREATE_STATUSES.join('|')}]        prints only the new id (the API's rules)
   admin search reindex <slug>                                backfills the search index and board
         index (GSI5) from the workspace's candidates; idempotent, progress on stderr
+  admin webhooks recount <slug>                              derives the workspace's count of active
+        webhook endpoints afresh from its endpoints; prints it
 Options:
   --table <name>   act on a deployed table (AWS credentials from the environment);
                    TABLE_NAME does the same. Default: the local data directory (DATA_DIR, .data).
@@ -136,7 +138,15 @@ async function main(argv: string[]): Promise<string> {
   const [entity, action, ...rest] = positionals;
   if (values.help || !entity) throw new UsageError('');
   const command = `${entity} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant set-stuck-days', 'token create', 'requisition create', 'user create', 'search reindex'];
+  const known = [
+    'tenant create',
+    'tenant set-stuck-days',
+    'token create',
+    'requisition create',
+    'user create',
+    'search reindex',
+    'webhooks recount',
+  ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   const slug = slugArg(rest[0]);
   const maxPositionals = command === 'tenant set-stuck-days' || command === 'user create' ? 2 : 1;
@@ -187,6 +197,11 @@ async function main(argv: string[]): Promise<string> {
           process.stderr.write(`reindexed ${p.candidates} candidates (${p.written} search items written)\n`),
         );
         return JSON.stringify(done);
+      }
+      case 'webhooks recount': {
+        const tenant = await tenants.getTenantBySlug(slug);
+        const { recountActiveEndpoints } = await import('../lib/store/webhook-endpoints');
+        return String(await recountActiveEndpoints(tenant.id));
       }
       case 'user create': {
         const { addUser } = await import('../lib/domain/members');

@@ -1,11 +1,12 @@
 /**
- * The checks `npm test` runs before vitest, side by side: Biome, `tsc -p .`, and the console's
- * generated API types followed by `tsc -p console`. Run one after another they took the sum of
- * their times with one core idle (tsc is single-threaded). Each one's output is printed whole
+ * The checks `npm test` runs beside vitest (scripts/test.ts), side by side with each other:
+ * Biome, `tsc -p .`, and the console's generated API types followed by `tsc -p console`. Run
+ * one after another they took the sum of their times with one core idle (tsc is
+ * single-threaded). Each one's output is printed whole
  * when it ends, in the order listed; the exit code is 1 when any of them failed.
  * Run it under `npm run`/`npm test`, which puts node_modules/.bin on PATH.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 const checks: { name: string; steps: string[][] }[] = [
   { name: 'biome check .', steps: [['biome', 'check', '.']] },
@@ -19,9 +20,19 @@ const checks: { name: string; steps: string[][] }[] = [
   },
 ];
 
+const running = new Set<ChildProcess>();
+// Stopped (by npm test's runner, or Ctrl-C), stop the checks too rather than leave them behind.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    for (const c of running) c.kill(signal);
+    process.exit(1);
+  });
+
 function step([cmd, ...args]: string[], output: string[]): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    child.on('exit', () => running.delete(child));
     child.stdout.on('data', (d) => output.push(String(d)));
     child.stderr.on('data', (d) => output.push(String(d)));
     child.on('error', (err) => {

@@ -2,6 +2,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, unwrap } from './api/client';
 import { reqStatusLabel, stageLabel } from './labels';
+import { Link } from './router';
+import { Notice } from './ui';
 import {
   Field,
   FormDialog,
@@ -25,6 +27,16 @@ export interface Created {
  * `requisition` fixes the requisition (the board's own); without it the dialog offers the open
  * ones. A requisition that is not open is still sent: the API's 409 says why it refuses.
  */
+/** What the page says once the dialog has added someone: who, and a link to their profile. */
+export function AddedNotice({ added }: { added?: Created }) {
+  if (!added) return null;
+  return (
+    <Notice kind="success">
+      {added.name} was added. <Link href={`/candidates/${added.id}`}>Open their profile</Link>.
+    </Notice>
+  );
+}
+
 export function AddCandidateDialog({
   open,
   onClose,

@@ -8,24 +8,32 @@ export type Load<T> =
   | { state: 'error'; data?: undefined; error: string }
   | { state: 'ok'; data: T; error?: undefined };
 
-/** Run `fn` on mount (and when `deps` change); `reload()` runs it again, keeping the old data meanwhile. */
+/**
+ * Run `fn` on mount (and when `deps` change); `reload()` runs it again, keeping the old data
+ * meanwhile. `pending` is true while a run is in flight, so a page can hold back actions that
+ * build on the data shown (a next page) until the newer data has landed.
+ */
 export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []) {
   const [load, setLoad] = useState<Load<T>>({ state: 'loading' });
+  const [pending, setPending] = useState(true);
   const seq = useRef(0);
   const run = useCallback(async () => {
     const mine = ++seq.current;
+    setPending(true);
     try {
       const data = await fn();
       if (mine === seq.current) setLoad({ state: 'ok', data });
     } catch (err) {
       if (mine === seq.current) setLoad({ state: 'error', error: errorText(err) });
+    } finally {
+      if (mine === seq.current) setPending(false);
     }
   }, deps);
   useEffect(() => {
     setLoad({ state: 'loading' });
     void run();
   }, [run]);
-  return [load, run] as const;
+  return [load, run, pending] as const;
 }
 
 export function Loading({ what }: { what: string }) {

@@ -11,13 +11,13 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { keys, STUCK_FILTER_PATTERNS } from '../../lib/store/table';
+import { keys, REINDEX_TIMEOUT_S, STUCK_FILTER_PATTERNS } from '../../lib/store/table';
 import { TableFunction } from './table-function';
 import type { StageConfig } from '../stages';
 
 export const STUCK_REINDEX_MODULE = 'stuck-reindex';
 /** A step reads one page (500 candidates) and rewrites the changed ones, 16 at a time. */
-export const STUCK_REINDEX_TIMEOUT = Duration.seconds(60);
+export const STUCK_REINDEX_TIMEOUT = Duration.seconds(REINDEX_TIMEOUT_S);
 
 export interface StuckReindexProps {
   table: dynamodb.ITable;

@@ -62,8 +62,9 @@ export const LAMBDA_ALIASES: Record<string, string> = {
 /**
  * API functions whose SDK calls are not traced: each already carries the API Gateway client
  * (token minting and revocation), the SQS client (resend, replay), Powertools Idempotency (the
- * idempotent writes) or the webhook sender (test-webhook, 401.5 KB with the Tracer once the route
- * table held the requisition routes), and with the Tracer would be 401–445 KB, over the 400 KB budget per API
+ * idempotent writes), the webhook sender (test-webhook, 401.5 KB with the Tracer once the route
+ * table held the requisition routes) or a transaction that moves the active-endpoint count
+ * (create-, update- and delete-webhook, 400.5–403.3 KB with the Tracer), and with the Tracer would be 401–445 KB, over the 400 KB budget per API
  * function. Their bundles alias the Tracer to lib/aws/tracer-off.ts; Lambda's and API
  * Gateway's active tracing still give them their function and integration segments.
  * test/unit/tracing-bundles.test.ts fails if one of them would now fit with the Tracer, and the
@@ -82,9 +83,10 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'update-requisition',
   'change-requisition-status',
   'test-webhook',
-  // 401-403 KB with the Tracer once the route table (in every bundle) held the import routes.
   'create-webhook',
   'update-webhook',
+  'delete-webhook',
+  // 401-403 KB with the Tracer once the route table (in every bundle) held the import routes.
   'list-webhook-deliveries',
   'rotate-webhook-secret',
 ]);

@@ -11,7 +11,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE } from '../../lib/webhooks/config';
+import { DEFAULT_RETRY_SCHEDULE_S, DELIVERY_BATCH_SIZE, DELIVERY_TIMEOUT_S, FANOUT_TIMEOUT_S } from '../../lib/webhooks/config';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import type { StageConfig } from '../stages';
 import { Concern } from './concern';
@@ -24,7 +24,7 @@ export const DELIVERY_MODULE = 'webhook-delivery';
  * A delivery batch of up to DELIVERY_BATCH_SIZE messages is sent in parallel and each attempt takes at most
  * WEBHOOK_TIMEOUT_MS (15 s), plus the DynamoDB and SQS calls around it.
  */
-export const DELIVERY_TIMEOUT = Duration.seconds(30);
+export const DELIVERY_TIMEOUT = Duration.seconds(DELIVERY_TIMEOUT_S);
 /**
  * One second, the least Lambda allows with batches over 10 (DELIVERY_BATCH_SIZE, 50): a backlog
  * fills a batch at once, and a quiet queue adds at most this to a first attempt (and to the
@@ -120,7 +120,13 @@ export class WebhookPipeline extends Concern {
     // Reads tenants and endpoints and keeps event bodies ('fanout' access). Records are handled in order, each
     // with one SQS call per 10 messages: 60 s leaves room for throttling retries, since a timeout
     // re-runs the whole batch and repeats deliveries (receivers deduplicate by event id).
-    const fanout = tableFunction(FANOUT_MODULE, 'fanout', Duration.seconds(60), 'Webhooks: table stream -> delivery queue', queueEnv);
+    const fanout = tableFunction(
+      FANOUT_MODULE,
+      'fanout',
+      Duration.seconds(FANOUT_TIMEOUT_S),
+      'Webhooks: table stream -> delivery queue',
+      queueEnv,
+    );
     deliveryQueue.grantSendMessages(fanout);
     fanout.addEventSource(
       new DynamoEventSource(props.table, {

@@ -8,7 +8,6 @@ import type {
   ChangeRequisitionStatusBody,
   CreateRequisitionBody,
   ListRequisitionsQuery,
-  Requisition,
   RequisitionDetail,
   RequisitionFull,
   UpdateRequisitionBody,
@@ -42,7 +41,8 @@ export type RequisitionCaller = Principal | SystemPrincipal;
 const actorOfCaller = (p: RequisitionCaller): ReqActor => (p.kind === 'system' ? SYSTEM : actorOf(p));
 
 export interface RequisitionPage {
-  items: Requisition[];
+  /** With headcount and hires, so a list shows how full each requisition is without a read per row. */
+  items: RequisitionFull[];
   count: number;
 }
 
@@ -51,7 +51,7 @@ export const listRequisitions = (p: Principal, q: ListRequisitionsQuery): Promis
 /** `counters` lets a caller that reads the STATS item anyway (the overview) share its read. */
 export async function requisitionPage(tenantId: string, q: ListRequisitionsQuery, counters = getStats(tenantId)): Promise<RequisitionPage> {
   const [items, stats] = await Promise.all([queryRequisitionsByStatus(tenantId, q.status, q.limit), counters]);
-  return { items: items.map(toRequisition), count: stats.reqStatus(q.status) };
+  return { items: items.map(toRequisitionFull), count: stats.reqStatus(q.status) };
 }
 
 /** The ETag of a requisition's version: it changes with every field or status change. */

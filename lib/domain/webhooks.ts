@@ -30,6 +30,7 @@ import {
 import { attemptPage, attemptPageKey, lastAttempts, putAttempt } from '../store/webhook-attempts';
 import { decodeCursor, encodeCursor } from './cursor';
 import { getEvent, putEvent } from '../store/webhook-events';
+import { MAX_ATTEMPTS } from '../store/tx';
 import { getReplayJob, listReplayJobs, startReplayJob, updateReplayJob, type ReplayJobItem } from '../store/replay-jobs';
 import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
@@ -72,22 +73,12 @@ async function owned(p: SessionPrincipal, id: string): Promise<Endpoint> {
   return endpoint;
 }
 
-/**
- * Active endpoints per workspace. Each event becomes one delivery per endpoint, so the cap
- * bounds what one workspace can make us send (and the endpoint listing the fan-out reads).
- */
-export const MAX_ACTIVE_ENDPOINTS = 20;
-
-async function ensureRoomForOneMore(p: SessionPrincipal) {
-  const active = (await listEndpoints(p.tenantId)).filter((e) => e.active).length;
-  if (active >= MAX_ACTIVE_ENDPOINTS) {
-    throw new ConflictError(`a workspace can have at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints`);
-  }
-}
+// The cap on active endpoints is kept by the store, in the same transaction as each write that
+// switches an endpoint on or off (lib/store/webhook-endpoints.ts, countedWrite).
+export { MAX_ACTIVE_ENDPOINTS } from '../store/webhook-endpoints';
 
 export async function createWebhook(p: SessionPrincipal, body: CreateWebhookBody) {
   checkTarget(body.url);
-  await ensureRoomForOneMore(p);
   const e = await putEndpoint(p.tenantId, {
     url: body.url,
     secret: generateSecret(),
@@ -114,16 +105,27 @@ export async function getWebhook(p: SessionPrincipal, id: string) {
   return { webhook, deliveries };
 }
 
+/**
+ * Read, check, write; read again whenever the endpoint changed in between: whether the write
+ * switches it on or off (and so counts towards the cap) depends on what it was.
+ */
+async function applyUpdate(p: SessionPrincipal, id: string, changes: UpdateWebhookBody): Promise<{ before: Endpoint; e: Endpoint }> {
+  for (let attempt = 1; ; attempt++) {
+    const before = await owned(p, id);
+    if (statusOf(before) === 'deleted') throw new ConflictError('webhook was deleted; create a new endpoint instead');
+    const e = await updateEndpoint(p.tenantId, before, changes);
+    if (e) return { before, e };
+    if (attempt >= MAX_ATTEMPTS) throw new ConflictError('webhook is being changed concurrently; try again');
+  }
+}
+
 export async function updateWebhook(p: SessionPrincipal, id: string, body: UpdateWebhookBody) {
   if (!Object.keys(body).length) throw new ValidationError('body must change at least one of url, events, active, description');
   if (body.url) checkTarget(body.url);
-  const current = await owned(p, id);
-  if (statusOf(current) === 'deleted') throw new ConflictError('webhook was deleted; create a new endpoint instead');
-  if (body.active === true && !current.active) await ensureRoomForOneMore(p);
   const changes = { ...body, ...(body.events && { events: [...new Set(body.events)] }) };
-  const e = await updateEndpoint(p.tenantId, id, changes);
+  const { before, e } = await applyUpdate(p, id, changes);
   logger.info('webhook updated', { webhook_id: id, changed: Object.keys(body), active: e.active, user_id: p.userId });
-  if (current.active && !e.active) logger.info('webhook disabled', { webhook_id: id, reason: 'disabled by a user', user_id: p.userId });
+  if (before.active && !e.active) logger.info('webhook disabled', { webhook_id: id, reason: 'disabled by a user', user_id: p.userId });
   return { success: true, webhook: { id: e.id, active: e.active } };
 }
 

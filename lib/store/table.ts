@@ -109,6 +109,11 @@ export const keys = {
    */
   webhook: (tenantId: string, id: string): Key => ({ PK: webhookPartition(tenantId), SK: `WH#${id}` }),
   webhookPrefix: 'WH#',
+  /**
+   * The workspace's webhook counters (`counter.activeEndpoints`). In the webhook partition, not on
+   * STATS, because the delivery function disables endpoints and may write nowhere else.
+   */
+  webhookCounts: (tenantId: string): Key => ({ PK: webhookPartition(tenantId), SK: 'COUNTS' }),
   attempt: (tenantId: string, webhookId: string, attemptId: string): Key => ({
     PK: webhookPartition(tenantId),
     SK: `ATT#${webhookId}#${attemptId}`,
@@ -174,6 +179,9 @@ export const STUCK_JOB_PENDING = 'pending';
  * (its save, each step's cursor, and any counter change in between, which resumes a stalled job).
  * Here, not in stuck.ts, so that the CDK app can read it without a table client.
  */
+/** The stuck re-index function's timeout (seconds), as deployed and as the local runtime enforces it. */
+export const REINDEX_TIMEOUT_S = 60;
+
 export const STUCK_FILTER_PATTERNS = [
   { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['stats'] }, stuck_job: { S: [STUCK_JOB_PENDING] } } } },
 ];
@@ -207,4 +215,6 @@ export const changesPartition = (tenantId: string) => `${t(tenantId)}#CHANGES`;
 export const counter = {
   stage: (stage: Stage) => `n_${stage}`,
   reqStatus: (status: ReqStatus) => `r_${status}`,
+  /** Active webhook endpoints, on the `keys.webhookCounts` item. */
+  activeEndpoints: 'active_endpoints',
 };

@@ -1,14 +1,13 @@
-/** Webhook endpoints: one item each in the tenant's webhook partition (`WH#<id>`). */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError } from '../errors';
+/** Webhook endpoints: one item each in the tenant's webhook partition (`WH#<id>`), and the count of the active ones (`COUNTS`). */
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { EVENT_TYPES, type EventType } from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { bool, type Item, listOf, num, optStr, str } from './codec';
-import { keys } from './table';
-import { unlessConditionFails } from './tx';
-import { $ifNotExists, $increment, $remove, update } from './update';
+import { counter, keys } from './table';
+import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS, unlessConditionFails } from './tx';
+import { $add, $ifNotExists, $increment, $remove, type Condition, update } from './update';
 
 export interface Endpoint {
   id: string;
@@ -78,6 +77,7 @@ export const endpointFromItem = (i: Item): Endpoint => ({
 export const previousSecret = (e: Endpoint, now = Date.now()): string | undefined =>
   e.previous_secret && e.previous_secret_expires_at && Date.parse(e.previous_secret_expires_at) > now ? e.previous_secret : undefined;
 
+/** Creates an active endpoint; ConflictError when the workspace has MAX_ACTIVE_ENDPOINTS already. */
 export async function putEndpoint(tenantId: string, e: Pick<Endpoint, 'url' | 'secret' | 'events' | 'description'>): Promise<Endpoint> {
   const now = nowIso();
   const endpoint: Endpoint = {
@@ -95,19 +95,20 @@ export async function putEndpoint(tenantId: string, e: Pick<Endpoint, 'url' | 's
     previous_secret: null,
     previous_secret_expires_at: null,
   };
-  await ddb.send(
-    new PutCommand({
-      TableName: tableName,
-      // Absent, not NULL: if_not_exists(failing_since, …) must see no attribute to start a run.
-      Item: {
-        ...keys.webhook(tenantId, endpoint.id),
-        type: 'webhook',
-        ...Object.fromEntries(Object.entries(endpoint).filter(([, v]) => v !== null)),
-        all_events: allEventsOf(endpoint.events),
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  const put = {
+    TableName: tableName,
+    // Absent, not NULL: if_not_exists(failing_since, …) must see no attribute to start a run.
+    Item: {
+      ...keys.webhook(tenantId, endpoint.id),
+      type: 'webhook',
+      ...Object.fromEntries(Object.entries(endpoint).filter(([, v]) => v !== null)),
+      all_events: allEventsOf(endpoint.events),
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  };
+  const res = await countedWrite(tenantId, { Put: put }, 1);
+  // A fresh UUIDv7 is never taken; if it were, this is no request's fault.
+  if (!res.done) throw new Error('webhook endpoint id already in use');
   return endpoint;
 }
 
@@ -127,27 +128,45 @@ type EndpointChanges = Partial<Pick<Endpoint, 'url' | 'events' | 'active' | 'des
 /** The endpoint exists (never recreate one that is not there). */
 const exists = { expression: 'attribute_exists(PK)' };
 
-/** Apply changes to an existing endpoint; NotFoundError if the tenant has no such endpoint. */
-export async function updateEndpoint(tenantId: string, id: string, changes: EndpointChanges): Promise<Endpoint> {
+/**
+ * Apply changes to the endpoint `current` describes. Undefined when it is no longer so (deleted,
+ * switched on or off, or gone since it was read): the caller reads it again and decides anew.
+ * Switching it on or off moves the active count in the same transaction; switching it on past
+ * MAX_ACTIVE_ENDPOINTS is a ConflictError.
+ */
+export async function updateEndpoint(tenantId: string, current: Endpoint, changes: EndpointChanges): Promise<Endpoint | undefined> {
+  const at = nowIso();
   // Reactivating starts afresh: no failure run, no reason it was disabled.
-  const reactivating = changes.active === true && { failure_count: 0, failing_since: $remove(), disabled_reason: $remove() };
-  try {
-    const { Attributes } = await ddb.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.webhook(tenantId, id),
-        ...update(
-          { ...changes, ...(changes.events && { all_events: allEventsOf(changes.events) }), updated_at: nowIso(), ...reactivating },
-          exists,
-        ),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return endpointFromItem(Attributes!);
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new NotFoundError('webhook');
-    throw err;
+  const reactivating = changes.active === true;
+  const parts = update(
+    {
+      ...changes,
+      ...(changes.events && { all_events: allEventsOf(changes.events) }),
+      updated_at: at,
+      ...(reactivating && { failure_count: 0, failing_since: $remove(), disabled_reason: $remove() }),
+    },
+    // As read: so that of two writes that switch it on (or off), one counts and the other reads again.
+    { expression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at) AND active = :was', values: { ':was': current.active } },
+  );
+  const Key = keys.webhook(tenantId, current.id);
+  const delta = changes.active === undefined || changes.active === current.active ? 0 : changes.active ? 1 : -1;
+  if (!delta) {
+    const res = await unlessConditionFails(ddb.send(new UpdateCommand({ TableName: tableName, Key, ...parts, ReturnValues: 'ALL_NEW' })));
+    return res && endpointFromItem(res.Attributes!);
   }
+  const res = await countedWrite(
+    tenantId,
+    { Update: { TableName: tableName, Key, ...parts, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+    delta,
+  );
+  if (!res.done) return undefined;
+  // A transaction answers no item: the endpoint as this write left it.
+  return {
+    ...current,
+    ...changes,
+    updated_at: at,
+    ...(reactivating && { failure_count: 0, failing_since: null, disabled_reason: null }),
+  };
 }
 
 /**
@@ -179,43 +198,52 @@ export async function recordSuccess(tenantId: string, id: string, at: string): P
 
 /**
  * A failed attempt: count it, start the failure run if none is open, and disable the endpoint
- * when `disable` names a reason.
+ * when `disable` names a reason (moving the active count with it). `disabledNow` is true when
+ * this call disabled it; one a user or another failure switched off already stays as it is.
  */
 export async function recordFailure(tenantId: string, id: string, at: string, disable?: string): Promise<{ disabledNow: boolean }> {
-  const res = await conditional(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.webhook(tenantId, id),
-      ...update(
-        {
-          last_triggered_at: at,
-          failure_count: $increment(1),
-          failing_since: $ifNotExists(at),
-          ...(disable && { active: false, disabled_reason: disable }),
+  const Key = keys.webhook(tenantId, id);
+  const failure = { last_triggered_at: at, failure_count: $increment(1), failing_since: $ifNotExists(at) };
+  if (disable) {
+    const res = await countedWrite(
+      tenantId,
+      {
+        Update: {
+          TableName: tableName,
+          Key,
+          ...update({ ...failure, active: false, disabled_reason: disable }, isActive(true)),
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
-        exists,
-      ),
-      ReturnValues: 'UPDATED_OLD',
-    }),
-  );
-  // UPDATED_OLD holds `active` only when this update changed it: this call disabled the endpoint.
-  return { disabledNow: !!disable && res?.Attributes?.active === true };
+      },
+      -1,
+    );
+    if (res.done) return { disabledNow: true };
+    if (!res.seen) return { disabledNow: false };
+  }
+  await conditional(new UpdateCommand({ TableName: tableName, Key, ...update(failure, exists) }));
+  return { disabledNow: false };
 }
 
-/** Soft delete: inactive, `disabled_reason` "deleted", kept with its log. */
+/**
+ * Soft delete: inactive, `disabled_reason` "deleted", kept with its log. Deleting an active
+ * endpoint moves the active count in the same transaction.
+ */
 export async function markDeleted(tenantId: string, id: string): Promise<void> {
   const now = nowIso();
-  try {
-    await ddb.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.webhook(tenantId, id),
-        ...update({ active: false, disabled_reason: 'deleted', deleted_at: $ifNotExists(now), updated_at: now }, exists),
-      }),
+  const Key = keys.webhook(tenantId, id);
+  const changes = { active: false, disabled_reason: 'deleted', deleted_at: $ifNotExists(now), updated_at: now };
+  for (let attempt = 1; ; attempt++) {
+    // Most deletes are of an active endpoint: that is tried first, and a failed condition shows the item.
+    const res = await countedWrite(
+      tenantId,
+      { Update: { TableName: tableName, Key, ...update(changes, isActive(true)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+      -1,
     );
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new NotFoundError('webhook');
-    throw err;
+    if (res.done) return;
+    if (!res.seen) throw new NotFoundError('webhook');
+    // Inactive already, so nothing to count; unless it was switched on again meanwhile.
+    if (await conditional(new UpdateCommand({ TableName: tableName, Key, ...update(changes, isActive(false)) }))) return;
+    if (attempt >= MAX_ATTEMPTS) throw new ConflictError('webhook is being changed concurrently; try again');
   }
 }
 
@@ -243,3 +271,122 @@ export async function rotateSecret(tenantId: string, id: string, secret: string,
 
 /** Updates that find the endpoint deleted meanwhile do nothing. */
 const conditional = (cmd: UpdateCommand) => unlessConditionFails(ddb.send(cmd));
+
+// ---- the active-endpoint count ---------------------------------------------------------------
+
+/**
+ * Active endpoints per workspace. Each event becomes one delivery per endpoint, so the cap
+ * bounds what one workspace can make us send (and the endpoint listing the fan-out reads).
+ */
+export const MAX_ACTIVE_ENDPOINTS = 20;
+const ACTIVE_CAP_MESSAGE = `a workspace can have at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints`;
+
+const ACTIVE = counter.activeEndpoints;
+
+/** The endpoint exists and is (or is not) active. */
+const isActive = (active: boolean): Condition => ({
+  expression: 'attribute_exists(PK) AND active = :active',
+  values: { ':active': active },
+});
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * The count's part of a write that switches an endpoint on or off. It must exist (see
+ * countedWrite); going up, it must stay within the cap.
+ */
+function countMove(tenantId: string, delta: 1 | -1): TransactItem {
+  const names = { '#active': ACTIVE };
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.webhookCounts(tenantId),
+      ...update(
+        { [ACTIVE]: $add(delta) },
+        delta > 0
+          ? { expression: 'attribute_exists(#active) AND #active < :max', names, values: { ':max': MAX_ACTIVE_ENDPOINTS } }
+          : { expression: 'attribute_exists(#active)', names },
+      ),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/**
+ * Write `endpoint` (an action on the endpoint item, with ALL_OLD on a failed condition) and move
+ * the workspace's active count by `delta`, in one transaction: the count always equals the active
+ * endpoints, so its condition makes the cap exact however many writers race. Not done when the
+ * endpoint's own condition failed (`seen`: the item as it was, if any). ConflictError when the
+ * cap is reached.
+ *
+ * A workspace from before the count has no count yet: the first counted write that finds none
+ * derives it (initActiveCount) and tries again.
+ */
+async function countedWrite(
+  tenantId: string,
+  endpoint: TransactItem,
+  delta: 1 | -1,
+): Promise<{ done: true } | { done: false; seen: Item | undefined }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ddb.send(new TransactWriteCommand({ TransactItems: [endpoint, countMove(tenantId, delta)] }));
+      return { done: true };
+    } catch (err) {
+      const reasons = cancellationReasons(err);
+      if (!reasons) throw err;
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') return { done: false, seen: itemSeen(reasons[0]) };
+      if (reasons[1]?.Code === 'ConditionalCheckFailed') {
+        if (itemSeen(reasons[1])?.[ACTIVE] === undefined) await initActiveCount(tenantId);
+        else if (delta > 0) throw new ConflictError(ACTIVE_CAP_MESSAGE);
+        else throw err;
+      } else if (isTransactionConflict(reasons)) await backoff(attempt);
+      else throw err;
+      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('webhook endpoints are being changed concurrently; try again');
+    }
+  }
+}
+
+/**
+ * Store the count of the workspace's active endpoints if it has none: one consistent Query of its
+ * endpoints and a write on condition that the count is still missing. Exact even while endpoints
+ * change: every write that switches one on or off requires the count to exist, so none lands
+ * between the read and the write; a writer that finds it missing derives it too, and one of the
+ * two writes stores it. Answers the count as stored.
+ */
+async function initActiveCount(tenantId: string): Promise<number> {
+  const items = await queryAll({
+    ...prefixQuery(keys.webhookPartition(tenantId), keys.webhookPrefix),
+    ProjectionExpression: 'active',
+    ConsistentRead: true,
+  });
+  const active = items.filter((i) => i.active === true).length;
+  const stored = await conditional(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.webhookCounts(tenantId),
+      ...update(
+        { type: 'webhook_counts', [ACTIVE]: active },
+        { expression: 'attribute_not_exists(#active)', names: { '#active': ACTIVE } },
+      ),
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  // Another writer derived it first, from the same endpoints.
+  return stored ? Number(stored.Attributes![ACTIVE]) : ((await getActiveCount(tenantId)) ?? active);
+}
+
+/**
+ * Derive the count afresh from the endpoints (the admin CLI's repair, e.g. after endpoints were
+ * written by a release from before the count): drop it, then initActiveCount. Writes in between
+ * find no count and derive it themselves, so whichever write stores it stores the exact number.
+ */
+export async function recountActiveEndpoints(tenantId: string): Promise<number> {
+  await ddb.send(new UpdateCommand({ TableName: tableName, Key: keys.webhookCounts(tenantId), ...update({ [ACTIVE]: $remove() }) }));
+  return initActiveCount(tenantId);
+}
+
+/** The stored count of active endpoints; undefined before it is first derived. */
+export async function getActiveCount(tenantId: string): Promise<number | undefined> {
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.webhookCounts(tenantId), ConsistentRead: true }));
+  return Item?.[ACTIVE] === undefined ? undefined : Number(Item[ACTIVE]);
+}

@@ -6,6 +6,9 @@ import { config } from '../config';
  * the local poller's (dev/queue.ts).
  */
 export const DELIVERY_BATCH_SIZE = 50;
+/** Function timeouts (seconds), as the stack deploys them and the local runtime enforces them. */
+export const FANOUT_TIMEOUT_S = 60;
+export const DELIVERY_TIMEOUT_S = 30;
 /** Delivery invocations at once per event source: Lambda's maxConcurrency, the local pollers. */
 export const DELIVERY_MAX_CONCURRENCY = 4;
 

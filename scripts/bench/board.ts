@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STAGES } from '../../lib/model';
 import { launchChromium } from '../../test/helpers/browser';
+import { median } from './stats';
 
 const root = join(import.meta.dirname, '..', '..');
 const CANDIDATES = 500;
 const LOADS = 5;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** `npm start` on a fresh data directory, rate limits off (the seeding is 500 writes). */
 async function startLocal(dataDir: string) {

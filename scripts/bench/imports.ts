@@ -1,5 +1,5 @@
 /**
- * Bulk import, measured locally (`npm run bench`, section 9; alone: `tsx scripts/bench/imports.ts
+ * Bulk import, measured locally (`npm run bench`, section 10; alone: `tsx scripts/bench/imports.ts
  * [rows]`): a CSV of 10,000 rows (1% invalid, 1% duplicates) from POST to `completed` through the
  * local gateway and the local import worker on DynamoDB Local, with the counters checked and the
  * `candidate.created` events counted from the table's stream; rows per second, CPU per row, and
@@ -53,11 +53,13 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
     const imports = await startImportPipeline();
     const { startStreamPoller } = await import('../../dev/stream');
     const { eventsFromRecord } = await import('../../lib/webhooks/events');
+    const { FANOUT_TIMEOUT_S } = await import('../../lib/webhooks/config');
     let createdEvents = 0;
     const stream = startStreamPoller({
       endpoint: ddbLocal.endpoint,
       tableName,
       intervalMs: 100,
+      timeoutMs: FANOUT_TIMEOUT_S * 1000,
       handler: async (e) => {
         for (const r of e.Records) createdEvents += eventsFromRecord(r).filter((x) => x.type === 'candidate.created').length;
       },

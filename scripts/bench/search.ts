@@ -12,17 +12,7 @@
 import '../../dev/quiet-sdk';
 import { startDynamoDbLocal } from '../../dev/dynamodb';
 import { ensureTable, localClient } from '../../dev/table';
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
-const summarize = (sent: string[]) =>
-  Object.entries(
-    sent.reduce<Record<string, number>>((a, c) => {
-      a[c] = (a[c] ?? 0) + 1;
-      return a;
-    }, {}),
-  )
-    .map(([c, n]) => `${n}×${c.replace('Command', '')}`)
-    .join(' + ');
+import { pct, summarize } from './stats';
 
 const TARGET = Number(process.env.BENCH_SEARCH_CANDIDATES ?? 100_000);
 const SEED_SECONDS = Number(process.env.BENCH_SEARCH_SEED_SECONDS ?? 600);
@@ -53,7 +43,8 @@ try {
   await ensureTable(localClient(ddbLocal.endpoint), 'bench');
   Object.assign(process.env, { TABLE_NAME: 'bench', DYNAMODB_ENDPOINT: ddbLocal.endpoint, POWERTOOLS_LOG_LEVEL: 'ERROR' });
   const { ddb, ddbClient, tableName } = await import('../../lib/store/client');
-  const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { batchPut } = await import('../../lib/store/batch');
   const { candidateItem } = await import('../../lib/store/candidates');
   const { searchItems } = await import('../../lib/store/search');
   const { keys, counter } = await import('../../lib/store/table');
@@ -120,18 +111,8 @@ try {
       perStage[counter.stage(c.stage)] = (perStage[counter.stage(c.stage)] ?? 0) + 1;
       if (c.req_id) boardStages[counter.stage(c.stage)] = (boardStages[counter.stage(c.stage)] ?? 0) + 1;
     }
-    const batches: (typeof items)[] = [];
-    for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-    const worker = async () => {
-      for (let batch = batches.pop(); batch; batch = batches.pop()) {
-        let request: Record<string, unknown[]> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
-        while (request && Object.keys(request).length) {
-          const res = await ddb.send(new BatchWriteCommand({ RequestItems: request as never }));
-          request = res.UnprocessedItems as Record<string, unknown[]> | undefined;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
+    const unwritten = await batchPut(items);
+    if (unwritten.length) throw new Error(`${unwritten.length} items of the seed were not written`);
     seeded += records.length;
     itemsWritten += items.length;
     if (seeded % 20_000 === 0) console.error(`  seeded ${seeded} candidates…`);

@@ -21,6 +21,7 @@ import { build } from 'esbuild';
 import { routes } from '../../lib/routes';
 import { LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../../infra/constructs/table-function';
 import { esbuildOptions } from './bundles';
+import { median } from './stats';
 
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-'));
 const all = [
@@ -33,7 +34,6 @@ const all = [
 ];
 const modules = process.argv.length > 2 ? process.argv.slice(2) : all;
 const RUNS = Number(process.env.TRACING_INIT_RUNS ?? 9);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const kb = (n: number) => (n / 1024).toFixed(1);
 
 const TRACER_OFF = { '@aws-lambda-powertools/tracer': join(PROJECT_ROOT, 'lib', 'aws', 'tracer-off.ts') };

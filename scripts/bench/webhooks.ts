@@ -11,8 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { startDynamoDbLocal } from '../../dev/dynamodb';
 import { ensureTable, localClient } from '../../dev/table';
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+import { pct } from './stats';
 
 const arrivals = new Map<string, number>();
 const receiver = createServer({ cert: readFileSync(process.env.BENCH_CERT!), key: readFileSync(process.env.BENCH_KEY!) }, (req, res) => {

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIST, CONSOLE_ROOT } from '../../console/build';
 import { CONSOLE_JS_BUDGET_BYTES, firstLoadJs } from '../../scripts/bench/console-weight';
-import { axe, collectConsoleErrors, launchChromium, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
+import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
 import { e2eSandbox, sleep, type Running } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
 
@@ -35,16 +35,16 @@ const reached = new Set<string>();
 const checked = new Set<string>();
 
 beforeAll(async () => {
-  // Both at once (each takes seconds); a missing Chromium still fails at once, with how to install
-  // it, and afterAll stops the npm start it did not wait for.
-  const [launched] = await Promise.all([
-    launchChromium().then((b) => (browser = b)),
-    startLocal(freshDir('browser'), 90_000).then((s) => (stack = s)),
-  ]);
-  origin = new URL(stack.baseUrl).origin;
-  const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout());
-  if (!login) throw new Error(`no demo login in the banner:\n${stack.stdout()}`);
-  admin = { email: login[1]!, password: login[2]! };
+  let launched: Browser;
+  ({
+    browser: launched,
+    stack,
+    origin,
+    admin,
+  } = await chromiumWithStack(
+    () => startLocal(freshDir('browser'), 90_000),
+    (b) => (browser = b),
+  ));
   context = await launched.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);

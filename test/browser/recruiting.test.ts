@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { axe, collectConsoleErrors, launchChromium, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
-import { e2eSandbox, type Running } from '../helpers/processes';
+import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
+import { e2eSandbox } from '../helpers/processes';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
 let browser: Browser | undefined;
@@ -20,7 +20,6 @@ let other: Page;
 let otherErrors: string[];
 let designerId: string;
 let errors: string[];
-let stack: Running;
 let origin: string;
 let admin: { email: string; password: string };
 const axeRuns: AxeSummary[] = [];
@@ -29,15 +28,15 @@ const checked = new Set<string>();
 let axeMs = 0;
 
 beforeAll(async () => {
-  // Both at once, as console.test.ts does: a missing Chromium still fails at once.
-  const [launched] = await Promise.all([
-    launchChromium().then((b) => (browser = b)),
-    startLocal(freshDir('recruiting'), 90_000).then((s) => (stack = s)),
-  ]);
-  origin = new URL(stack.baseUrl).origin;
-  const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout());
-  if (!login) throw new Error(`no demo login in the banner:\n${stack.stdout()}`);
-  admin = { email: login[1]!, password: login[2]! };
+  let launched: Browser;
+  ({
+    browser: launched,
+    origin,
+    admin,
+  } = await chromiumWithStack(
+    () => startLocal(freshDir('recruiting'), 90_000),
+    (b) => (browser = b),
+  ));
   phone = await launched.newContext({ baseURL: origin, viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
   page = await phone.newPage();
   page.setDefaultTimeout(15_000);

@@ -1,7 +1,10 @@
 /**
  * A scheduled retry survives a restart of `npm start` (its SQS lives in memory): the first
- * attempt fails, npm start stops before the retry is due, the receiver recovers, and the restarted
- * npm start delivers attempt 2 of the same event, once.
+ * attempt fails, npm start stops, the receiver recovers only then, and the restarted npm start
+ * delivers the next attempt of the same event, once. The retry is due 6.4-9.6 s after the first
+ * attempt; on a loaded machine the stop can take longer, and attempt 2 then fails against the
+ * still-down receiver before the stop: the restart then delivers attempt 3. Either way the one
+ * success can only come from the restarted process.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -10,7 +13,7 @@ import { tlsServers } from '../helpers/tls-servers';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
 const servers = tlsServers(inject('tls'));
-const hits: { headers: IncomingHttpHeaders; body: string }[] = [];
+const hits: { headers: IncomingHttpHeaders; body: string; ok: boolean }[] = [];
 let healthy = false;
 
 afterAll(async () => {
@@ -31,7 +34,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
   it('delivers the scheduled retry after the restart, with the same webhook-id, exactly once', async () => {
     const receiver = await servers.start((req, res, body) => {
-      hits.push({ headers: req.headers, body: body.toString('utf8') });
+      hits.push({ headers: req.headers, body: body.toString('utf8'), ok: healthy });
       res.writeHead(healthy ? 200 : 503).end(healthy ? 'ok' : 'down for maintenance');
     });
     const dataDir = freshDir('restart');
@@ -75,14 +78,16 @@ describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
     expect(attempt1).toMatchObject({ attempt: 1, success: false, response_status: 503, dead_lettered: false });
     expect(Date.parse(attempt1.next_attempt_at)).toBeGreaterThan(Date.now());
     expect(await stopLocal(first)).toEqual({ code: 0, signal: null });
-    expect(hits).toHaveLength(1);
+    const failed = hits.length;
+    expect(failed).toBeGreaterThanOrEqual(1);
+    expect(hits.every((h) => !h.ok)).toBe(true);
 
     healthy = true;
     const second = await startLocal(dataDir, undefined, env);
     expect(second.stdout()).toMatch(/restored 1 scheduled retries/);
-    await until('attempt 2 delivered', async () => hits.length >= 2, 40_000);
-    expect(hits[1]!.headers['webhook-id']).toBe(hits[0]!.headers['webhook-id']);
-    expect(hits[1]!.body).toBe(hits[0]!.body);
+    const delivered = await until('the retry delivered', async () => hits.find((h) => h.ok), 40_000);
+    expect(delivered.headers['webhook-id']).toBe(hits[0]!.headers['webhook-id']);
+    expect(delivered.body).toBe(hits[0]!.body);
     const site2 = second.baseUrl.replace(/\/api\/v1$/, '');
     const login2 = await fetch(`${site2}/api/session`, {
       method: 'POST',
@@ -93,15 +98,13 @@ describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
       .getSetCookie()
       .find((c) => c.startsWith('__Host-tp_session='))!
       .split(';')[0]!;
-    const log = await until('attempt 2 recorded', async () => {
+    const log = await until('the delivered attempt recorded', async () => {
       const d = ((await (await fetch(`${site2}/api/webhooks/${id}/deliveries`, { headers: { Cookie: cookie2 } })).json()) as any).data;
-      return d.length === 2 && d;
+      return d.length === failed + 1 && d;
     });
-    expect(log.map((d: any) => [d.attempt, d.success])).toEqual([
-      [2, true],
-      [1, false],
-    ]);
+    // Newest first: the success, then every failed attempt before the restart.
+    expect(log.map((d: any) => [d.attempt, d.success])).toEqual(Array.from({ length: failed + 1 }, (_, i) => [failed + 1 - i, i === 0]));
     await sleep(1_000);
-    expect(hits).toHaveLength(2);
+    expect(hits.filter((h) => h.ok)).toHaveLength(1);
   });
 });

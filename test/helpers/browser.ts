@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Running } from './processes';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,6 +29,24 @@ export async function launchChromium(): Promise<Browser> {
     );
   }
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/**
+ * Chromium and the local stack, started at once (each takes seconds), so a missing Chromium still
+ * fails at once with how to install it. `onBrowser` gets the browser as soon as it is up, so that
+ * an afterAll can close it even when the stack failed to start. The demo login is the banner's.
+ */
+export async function chromiumWithStack(start: () => Promise<Running>, onBrowser: (b: Browser) => void) {
+  const [browser, stack] = await Promise.all([
+    launchChromium().then((b) => {
+      onBrowser(b);
+      return b;
+    }),
+    start(),
+  ]);
+  const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout());
+  if (!login) throw new Error(`no demo login in the banner:\n${stack.stdout()}`);
+  return { browser, stack, origin: new URL(stack.baseUrl).origin, admin: { email: login[1]!, password: login[2]! } };
 }
 
 /**

@@ -3,11 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { localhostCertificate } from '../../dev/dev-receiver';
-import { startDynamoDbLocal } from '../../dev/dynamodb';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    dynamodbEndpoint: string;
     /** Self-signed cert (SAN: IP 127.0.0.1, IP ::1, DNS localhost) that the workers trust. */
     tls: { cert: string; key: string };
   }
@@ -44,19 +42,7 @@ export default async function setup(project: TestProject) {
   process.env.NODE_EXTRA_CA_CERTS = tls.certPath;
   project.provide('tls', { cert: tls.cert, key: tls.key });
 
-  let ddb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
-  try {
-    ddb = await startDynamoDbLocal();
-  } catch (err) {
+  return () => {
     if (owner) rmSync(tls.dir, { recursive: true, force: true });
-    throw err;
-  }
-  project.provide('dynamodbEndpoint', ddb.endpoint);
-  return async () => {
-    try {
-      await ddb.stop();
-    } finally {
-      if (owner) rmSync(tls.dir, { recursive: true, force: true });
-    }
   };
 }

@@ -4,21 +4,21 @@
  *
  * Bundling 40-odd functions is the slowest thing in the unit tier (over two minutes on two busy
  * cores), and each test file runs in a process of its own, so an in-memory cache would not be
- * shared. The first file to ask synthesizes into the directory the unit project's global setup
- * (test/helpers/unit-global-setup.ts) made; a `mkdir` lock makes that one file even when files
- * run in parallel, and the others wait for it and read the cloud assembly from disk. Synthesis
- * stays lazy (not in the global setup) so that running any other unit file costs nothing extra.
+ * shared. The first to ask synthesizes into the directory the unit project's global setup
+ * (test/helpers/unit-global-setup.ts) made; a `mkdir` lock makes that one even when files run in
+ * parallel, and the others wait for it and read the cloud assembly from disk. Under `npm test`
+ * the global setup starts it at once in a process of its own (stack-synth-main.ts); otherwise it
+ * stays lazy, so that running any other unit file costs nothing extra.
  *
  * A test that needs the construct tree (cdk-nag's Validations plugin) or other props cannot use
  * this and synthesizes its own stack.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { App } from 'aws-cdk-lib';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { inject } from 'vitest';
-import { TalentPipelineStack } from '../../infra/stack';
+import { synthesizeInto } from './stack-synth-main';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -46,32 +46,10 @@ export async function sharedStack(): Promise<SharedStack> {
   const done = path.join(root, 'done.json');
   const failed = path.join(root, 'failed.txt');
 
-  let owner = true;
-  try {
-    mkdirSync(path.join(root, 'lock'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    owner = false;
-  }
-  if (owner) {
-    try {
-      const started = performance.now();
-      const app = new App({ outdir: assemblyDir });
-      const stack = new TalentPipelineStack(app, 'TalentPipeline', { consoleDir });
-      app.synth();
-      const ms = Math.round(performance.now() - started);
-      // Written whole, then renamed: a waiting file never reads half of it.
-      writeFileSync(`${done}.tmp`, JSON.stringify({ artifactId: stack.artifactId, ms }));
-      renameSync(`${done}.tmp`, done);
-      console.info(`shared synth with bundling took ${ms} ms`);
-    } catch (err) {
-      writeFileSync(failed, String((err as Error).stack ?? err));
-      throw err;
-    }
-  } else {
+  if (!synthesizeInto(root, consoleDir)) {
     const deadline = Date.now() + WAIT_MS;
     while (!existsSync(done)) {
-      if (existsSync(failed)) throw new Error(`the shared synth failed in another test file:\n${readFileSync(failed, 'utf8')}`);
+      if (existsSync(failed)) throw new Error(`the shared synth failed in another process:\n${readFileSync(failed, 'utf8')}`);
       if (Date.now() > deadline) throw new Error(`no shared synth after ${WAIT_MS / 1000} s (${root})`);
       await sleep(200);
     }

@@ -3,8 +3,9 @@
  * the local gateway on an ephemeral port, and helpers to make tenants and tokens.
  * Call `startStack()` in beforeAll; it must run before anything imports lib/store.
  */
-import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
-import { inject } from 'vitest';
+import { dynamodbEndpoint } from './dynamodb-endpoint';
+import { randomUUID } from 'node:crypto';
+import { cheapHash } from './cheap-hash';
 import { ensureTable, localClient } from '../../dev/table';
 import type { Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
@@ -76,23 +77,8 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
   }
 }
 
-/**
- * The stored hash of the test users: scrypt at N=2^10 instead of the 2^17 that hashPassword
- * uses. verifyPassword takes N, r and p from the stored hash, so a test login through the real
- * route and the real check costs ~1 ms of CPU instead of ~0.3 s (about 150 logins in the
- * integration tier). Production code has no way to hash at this cost. Users made through the API
- * (members, password changes, the demo admin of `npm start`) still get full-strength hashes, and
- * test/unit/password.test.ts holds hashPassword to its parameters.
- */
-function cheapHash(password: string): string {
-  const params = { N: 2 ** 10, r: 8, p: 1 };
-  const salt = randomBytes(16);
-  const key = scryptSync(password.normalize('NFC'), salt, 32, params);
-  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
-}
-
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const endpoint = inject('dynamodbEndpoint');
+  const endpoint = dynamodbEndpoint();
   const tableName = `test-${randomUUID()}`;
   await ensureTable(localClient(endpoint), tableName);
   process.env.TABLE_NAME = tableName;
@@ -177,8 +163,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
 /**
  * From now on, push the name of every DynamoDB command the handlers send into `into` (while
- * `when()` holds): the call-count tests' view of the shared client.
+ * `when()` holds): the call-count tests' view of the shared client. The authorizer shares that
+ * client, so a stack that counts starts with COUNTING_STACK: its token cache outlives the file,
+ * and a count never includes an authorizer call because the file ran past the deployed 60 s.
  */
+export const COUNTING_STACK: StackOptions = { authorizerCacheTtlSeconds: 3600 };
+
 export async function recordDynamoDbCommands(into: string[], when: () => boolean = () => true): Promise<void> {
   const { ddbClient } = await import('../../lib/store/client');
   ddbClient.middlewareStack.add(
@@ -201,6 +191,7 @@ export async function collectEvents(tableName: string, endpoint: string, into: W
     endpoint,
     tableName,
     intervalMs: 50,
+    timeoutMs: 60_000,
     handler: async (e) => {
       for (const r of e.Records) into.push(...eventsFromRecord(r));
     },

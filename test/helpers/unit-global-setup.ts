@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,11 @@ declare module 'vitest' {
 
 /**
  * Global setup of the `unit` project: a directory for the shared stack synth and a built-console
- * stand-in inside it. It synthesizes nothing itself: a run of unit files that never ask for the
- * stack (test/helpers/stack-synth.ts) must not pay for the bundling.
+ * stand-in inside it. Under `npm test` (TP_EAGER_SYNTH, set by scripts/test.ts) it also starts
+ * the synth at once in a process of its own: the bundling (about 30 s of one core) then overlaps
+ * the browser and e2e files' waits instead of holding up the unit tier, which vitest runs last.
+ * Otherwise it synthesizes nothing: a run of unit files that never ask for the stack
+ * (test/helpers/stack-synth.ts) must not pay for the bundling.
  */
 export default function setup(project: TestProject) {
   const root = mkdtempSync(join(tmpdir(), 'tp-stack-synth-'));
@@ -27,10 +31,17 @@ export default function setup(project: TestProject) {
   writeFileSync(join(consoleDir, 'assets', 'index-abc123.js'), 'console.log(1);');
   writeFileSync(join(consoleDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   project.provide('stackSynth', { root, consoleDir });
+  const eager =
+    process.env.TP_EAGER_SYNTH === '1'
+      ? spawn(process.execPath, ['--import', 'tsx', 'test/helpers/stack-synth-main.ts', root, consoleDir], { stdio: 'ignore' })
+      : undefined;
   // Watch mode keeps this directory across reruns: the stack code may have changed, so a rerun
   // synthesizes again.
   project.onTestsRerun(() => {
     for (const entry of ['lock', 'done.json', 'failed.txt', 'cdk.out']) rmSync(join(root, entry), { recursive: true, force: true });
   });
-  return () => rmSync(root, { recursive: true, force: true });
+  return () => {
+    if (eager && eager.exitCode === null && eager.signalCode === null) eager.kill();
+    rmSync(root, { recursive: true, force: true });
+  };
 }

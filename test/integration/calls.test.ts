@@ -3,7 +3,7 @@
  * handlers send goes through the one shared client, so a middleware on it counts them.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startStack, type Stack, recordDynamoDbCommands } from '../helpers/stack';
+import { startStack, type Stack, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 import { STAGES } from '../../lib/model';
 
 let stack: Stack;
@@ -11,7 +11,8 @@ const sent: string[] = [];
 
 /** `reqId` puts them all on one requisition; `search` writes their search items too, as a create would. */
 async function seedCandidates(tenantId: string, n: number, opts: { reqId?: string; search?: boolean } = {}) {
-  const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { batchPut } = await import('../../lib/store/batch');
   const { ddb, tableName } = await import('../../lib/store/client');
   const { candidateItem } = await import('../../lib/store/candidates');
   const { searchItems } = await import('../../lib/store/search');
@@ -32,18 +33,7 @@ async function seedCandidates(tenantId: string, n: number, opts: { reqId?: strin
   // Bulk load bypasses the per-candidate transaction, so set the counters it would have kept.
   const perStage = Object.fromEntries(STAGES.map((s) => [counter.stage(s), items.filter((c) => c.stage === s).length]));
   const written = opts.search ? [...items, ...items.flatMap((c) => searchItems(tenantId, c))] : items;
-  const batches: (typeof items)[] = [];
-  for (let i = 0; i < written.length; i += 25) batches.push(written.slice(i, i + 25));
-  const worker = async () => {
-    for (let batch = batches.pop(); batch; batch = batches.pop()) {
-      let request: Record<string, unknown[]> | undefined = { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) };
-      while (request && Object.keys(request).length) {
-        const res = await ddb.send(new BatchWriteCommand({ RequestItems: request as never }));
-        request = res.UnprocessedItems as Record<string, unknown[]> | undefined;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
+  expect(await batchPut(written)).toEqual([]);
   const names = Object.keys(perStage);
   await ddb.send(
     new UpdateCommand({
@@ -57,7 +47,7 @@ async function seedCandidates(tenantId: string, n: number, opts: { reqId?: strin
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack(COUNTING_STACK);
   await recordDynamoDbCommands(sent);
 }, 300_000);
 afterAll(() => stack.close());
@@ -70,26 +60,26 @@ async function callsFor(token: string, method: string, path: string, body?: unkn
   return { commands: [...sent], body: res.body };
 }
 
-it('GET /api/v1/pipeline makes the same DynamoDB calls with 100 and with 10,000 candidates', async () => {
+it('GET /api/v1/pipeline makes the same DynamoDB calls with 100 and with 2,000 candidates', async () => {
   const small = await stack.tenant();
   const big = await stack.tenant();
   await seedCandidates(small.id, 100);
-  await seedCandidates(big.id, 10_000);
+  await seedCandidates(big.id, 2_000);
   const smallCalls = await callsFor(await small.token(['pipeline:read']), 'GET', '/api/v1/pipeline');
   const bigCalls = await callsFor(await big.token(['pipeline:read']), 'GET', '/api/v1/pipeline');
   expect(bigCalls.commands.sort()).toEqual(smallCalls.commands.sort());
   // One GetItem (counters and thresholds: the STATS item) and one Query of the stuck index.
   expect(smallCalls.commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   expect(smallCalls.commands.some((c) => c.includes('Scan'))).toBe(false);
-  // The answer is still exact and complete at 10,000.
+  // The answer is still exact and complete at 2,000.
   const total = Object.values(bigCalls.body.data.stage_counts as Record<string, number>).reduce((a, b) => a + b, 0);
-  expect(total).toBe(10_000);
+  expect(total).toBe(2_000);
   expect(bigCalls.body.data.stuck_candidates).toHaveLength(50);
 }, 300_000);
 
-it('a search page and a board column page cost at most 2 calls, with 100 or 5,000 candidates', async () => {
+it('a search page and a board column page cost at most 2 calls, with 100 or 2,500 candidates', async () => {
   const { createRequisition } = await import('../../lib/store/requisitions');
-  const sizes = [100, 5_000];
+  const sizes = [100, 2_500];
   const calls: Record<string, string[]>[] = [];
   for (const n of sizes) {
     const t = await stack.tenant();
@@ -263,4 +253,51 @@ it('Idempotency-Key adds a PutItem and an UpdateItem to a write, and a replay is
   expect(sent).toEqual(['PutItemCommand', 'GetItemCommand', 'DeleteItemCommand']);
   // The updated_after feed: one Query per page, no counter read.
   expect((await callsFor(token, 'GET', '/api/v1/candidates?updated_after=2000-01-01T00:00:00Z')).commands).toEqual(['QueryCommand']);
+});
+
+it('webhook endpoint writes cost a small fixed number of calls; the active count moves inside their transaction', async () => {
+  const t = await stack.tenant();
+  const { PASSWORD } = await import('../helpers/stack');
+  const cookie = await stack.login((await t.user('admin')).email, PASSWORD);
+  const counted = async (method: string, path: string, body?: unknown) => {
+    sent.length = 0;
+    const res = await stack.call(method, path, { body, headers: { Cookie: cookie } });
+    expect(res.status, res.text).toBeLessThan(300);
+    return { commands: [...sent], body: res.body };
+  };
+  const create = (n: number) => counted('POST', '/api/webhooks', { url: `https://hooks.example.com/calls${n}` });
+  // The workspace's first counted write finds no count: its transaction is cancelled, one Query of
+  // the endpoints and one conditional UpdateItem derive the count, and the transaction runs again.
+  const first = await create(1);
+  expect(first.commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+    'QueryCommand',
+    'UpdateItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
+  // From then on, the authorizer's GetItem and one transaction: no listing, no read.
+  const second = await create(2);
+  expect(second.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  const id = second.body.webhook.id;
+  // Not switching it on or off: the endpoint read and one UpdateItem.
+  expect((await counted('PATCH', `/api/webhooks/${id}`, { description: 'calls' })).commands).toEqual([
+    'GetItemCommand',
+    'GetItemCommand',
+    'UpdateItemCommand',
+  ]);
+  for (const active of [false, true]) {
+    expect((await counted('PATCH', `/api/webhooks/${id}`, { active })).commands).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+  }
+  expect((await counted('DELETE', `/api/webhooks/${id}`)).commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  // Deleting an inactive endpoint: the transaction's condition fails and shows it inactive; one UpdateItem.
+  expect((await counted('DELETE', `/api/webhooks/${id}`)).commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+    'UpdateItemCommand',
+  ]);
 });

@@ -3,9 +3,10 @@
  * changes with requisition counters moved in the same transaction, and the candidate.updated
  * event (read from the table's stream, as the fan-out reads it).
  */
+import { dynamodbEndpoint } from '../helpers/dynamodb-endpoint';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, type TestTenant, collectEvents } from '../helpers/stack';
 import type { WebhookEvent } from '../../lib/webhooks/events';
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const { createRequisition } = await import('../../lib/store/requisitions');
   reqA = (await createRequisition(t.id, { title: 'Backend Engineer', status: 'open' })).id;
   reqB = (await createRequisition(t.id, { title: 'Data Engineer', status: 'open' })).id;
-  poller = await collectEvents(stack.tableName, inject('dynamodbEndpoint'), events);
+  poller = await collectEvents(stack.tableName, dynamodbEndpoint(), events);
 });
 afterAll(async () => {
   await poller?.stop();

@@ -3,7 +3,7 @@
  * writes happen, one Query per page, and refusal of edited, foreign or mismatched cursors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack, type TestTenant, recordDynamoDbCommands } from '../helpers/stack';
+import { startStack, type Stack, type TestTenant, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 import { STAGES } from '../../lib/model';
 
 let stack: Stack;
@@ -60,7 +60,7 @@ async function seed(tenantId: string, n: number, req?: { id: string; title: stri
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack(COUNTING_STACK);
   t = await stack.tenant();
   token = await t.token(['*']);
   const { createRequisition } = await import('../../lib/store/requisitions');

@@ -4,9 +4,10 @@
  * (tenant and route), and ten racing retries giving one write and one event (read from the
  * table's stream, as the fan-out reads it).
  */
+import { dynamodbEndpoint } from '../helpers/dynamodb-endpoint';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack, type TestTenant, collectEvents } from '../helpers/stack';
 import type { WebhookEvent } from '../../lib/webhooks/events';
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
   t = await stack.tenant();
   other = await stack.tenant();
   token = await t.token(['*']);
-  poller = await collectEvents(stack.tableName, inject('dynamodbEndpoint'), events);
+  poller = await collectEvents(stack.tableName, dynamodbEndpoint(), events);
 });
 afterAll(async () => {
   await poller?.stop();

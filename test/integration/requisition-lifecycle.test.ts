@@ -41,17 +41,21 @@ describe('POST /api/v1/requisitions', () => {
     });
     const list = await stack.call('GET', '/api/v1/requisitions', { token });
     expect(list.body.data.map((r: { id: string }) => r.id)).toContain(res.body.data.id);
-    // The list keeps the spec's shape exactly.
+    // The spec's fields, plus how full it is (headcount, hires) and its last change: the
+    // console's list shows hires / headcount without a read per row.
     expect(Object.keys(list.body.data[0]).sort()).toEqual([
       'candidate_count',
       'created_at',
       'department',
+      'headcount',
+      'hires',
       'id',
       'job_type',
       'location',
       'offers_pending',
       'status',
       'title',
+      'updated_at',
     ]);
   });
 

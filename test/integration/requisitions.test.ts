@@ -39,6 +39,10 @@ describe('GET /api/v1/requisitions', () => {
       candidate_count: '0',
       offers_pending: '0',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      // Beyond the spec's fields: how full it is, so a list needs no read per row.
+      headcount: null,
+      hires: 0,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
   });
 

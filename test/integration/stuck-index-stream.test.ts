@@ -5,14 +5,14 @@
  * while the job runs, and back to two calls once the index has converged.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startStack, PASSWORD, type Stack, recordDynamoDbCommands } from '../helpers/stack';
+import { startStack, PASSWORD, type Stack, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 import { expectedEntries, expectedStuck, indexEntries, seedVaried } from '../helpers/stuck';
 
 let stack: Stack;
 const sent: string[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ webhooks: {} });
+  stack = await startStack({ ...COUNTING_STACK, webhooks: {} });
   // Only the summary's own calls: the gateway marks them (see summary()).
   await recordDynamoDbCommands(sent, () => counting);
 }, 120_000);

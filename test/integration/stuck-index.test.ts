@@ -5,14 +5,14 @@
  * by hand here; stuck-index-stream.test.ts runs them from the table stream as npm start does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, PASSWORD, type Stack, recordDynamoDbCommands } from '../helpers/stack';
+import { startStack, PASSWORD, type Stack, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 import { expectedEntries, expectedStuck, indexEntries, seedVaried, type Seeded } from '../helpers/stuck';
 
 let stack: Stack;
 const sent: string[] = [];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack(COUNTING_STACK);
   await recordDynamoDbCommands(sent);
 }, 120_000);
 afterAll(() => stack.close());

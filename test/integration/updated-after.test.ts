@@ -4,10 +4,11 @@
  * machinery (one Query per page), resumes from the last updated_at seen, and refuses what it
  * cannot combine.
  */
+import { dynamodbEndpoint } from '../helpers/dynamodb-endpoint';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startStack, type Stack, type TestTenant, recordDynamoDbCommands } from '../helpers/stack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack, type TestTenant, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 
 let stack: Stack;
 let t: TestTenant;
@@ -16,7 +17,7 @@ let token: string;
 const sent: string[] = [];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack(COUNTING_STACK);
   t = await stack.tenant();
   other = await stack.tenant();
   token = await t.token(['candidates:read', 'candidates:write', 'pipeline:write']);
@@ -167,7 +168,7 @@ describe('an older local table', () => {
   it('npm start adds the missing indexes (GSI2, the stuck index GSI3, GSI4, the board index GSI5) to a table made before them', async () => {
     const { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
     const { ensureTable, localClient } = await import('../../dev/table');
-    const client = localClient(inject('dynamodbEndpoint'));
+    const client = localClient(dynamodbEndpoint());
     const TableName = `old-${randomUUID()}`;
     const key = (n: string, KeyType: 'HASH' | 'RANGE') => ({ AttributeName: n, KeyType });
     await client.send(

@@ -1,11 +1,11 @@
 /** Candidates: search as you type, stage and requisition filters in the URL, "Load more", add one. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from '../api/client';
-import { AddCandidateDialog, type Created } from '../add-candidate';
+import { AddCandidateDialog, AddedNotice, type Created } from '../add-candidate';
 import { stageLabel } from '../labels';
 import { Link, navigate, useLocation } from '../router';
 import { fetchAllRequisitions, fetchCandidates, LIST_STAGES, type Candidate, type CandidateQuery, type Requisition } from '../recruiting';
-import { Empty, ErrorBox, Loading, Notice, PageTitle, When } from '../ui';
+import { Empty, ErrorBox, Loading, PageTitle, When } from '../ui';
 
 const PAGE = 50;
 const DEBOUNCE_MS = 250;
@@ -100,11 +100,7 @@ export function Candidates() {
         </button>{' '}
         <Link href="/candidates/import">Import from a CSV file</Link>
       </div>
-      {added && (
-        <Notice kind="success">
-          {added.name} was added. <Link href={`/candidates/${added.id}`}>Open their profile</Link>.
-        </Notice>
-      )}
+      <AddedNotice added={added} />
       <search aria-label="Find candidates">
         <form
           class="filters"

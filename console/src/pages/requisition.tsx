@@ -6,7 +6,7 @@
 import { Component } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, errorText, unwrap } from '../api/client';
-import { AddCandidateDialog, type Created } from '../add-candidate';
+import { AddCandidateDialog, AddedNotice, type Created } from '../add-candidate';
 import { reqStatusLabel, stageLabel } from '../labels';
 import { Link } from '../router';
 import {
@@ -141,8 +141,10 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
    * Every column at once, shown in one render: a render per arriving column would draw the whole
    * board (up to 400 cards) once per column.
    */
-  const loadAll = async () => {
+  const loadAll = async (thresholdsToo = false) => {
     const stages = [...ACTIVE_COLUMNS, ...(showRejected ? (['rejected'] as const) : [])];
+    // The thresholds decide every card's Stuck mark: arriving apart, they would draw the board twice.
+    const th = thresholdsToo ? fetchThresholds().catch(() => undefined) : undefined;
     const loaded = await Promise.all(
       stages.map(async (stage): Promise<[Stage, Column]> => {
         try {
@@ -153,6 +155,7 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
         }
       }),
     );
+    if (thresholdsToo) setThresholds(await th);
     setCols((c) => ({ ...c, ...Object.fromEntries(loaded) }));
   };
 
@@ -170,8 +173,7 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
   };
 
   useEffect(() => {
-    void loadAll();
-    fetchThresholds().then(setThresholds, () => setThresholds(undefined));
+    void loadAll(true);
   }, [r.id]);
   useEffect(() => {
     if (showRejected) void loadColumn('rejected');
@@ -237,11 +239,7 @@ function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promis
           Add candidate
         </button>
       </div>
-      {added && (
-        <Notice kind="success">
-          {added.name} was added. <Link href={`/candidates/${added.id}`}>Open their profile</Link>.
-        </Notice>
-      )}
+      <AddedNotice added={added} />
       <p class="hint" id="board-help">
         Each card has its own “Move to” control. With a mouse you can also drag a card to another column.
       </p>

@@ -7,7 +7,6 @@ import {
   CREATE_STATUSES,
   Field,
   FormDialog,
-  fetchRequisition,
   fetchRequisitions,
   formErrors,
   JOB_TYPES,
@@ -18,27 +17,11 @@ import {
 } from '../recruiting';
 import { Empty, Loaded, Notice, PageTitle, useLoad } from '../ui';
 
-/** Headcount and hires are on the requisition itself, not on the list's rows: read each row's requisition. */
-async function withHires(status: ReqStatus) {
-  const rows = await fetchRequisitions(status);
-  const full = await Promise.all(
-    rows.map((r) =>
-      'headcount' in r
-        ? (r as typeof r & { headcount: number | null; hires: number })
-        : fetchRequisition(r.id).then(
-            (d) => ({ ...r, headcount: d.headcount, hires: d.hires }),
-            () => ({ ...r, headcount: null, hires: undefined }),
-          ),
-    ),
-  );
-  return full;
-}
-
 export function Requisitions() {
   const { query } = useLocation();
   const raw = query.get('status');
   const status: ReqStatus = (REQ_STATUSES as readonly string[]).includes(raw ?? '') ? (raw as ReqStatus) : 'open';
-  const [load, reload] = useLoad(() => withHires(status), [status]);
+  const [load, reload] = useLoad(() => fetchRequisitions(status), [status]);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ id: string; title: string }>();
 

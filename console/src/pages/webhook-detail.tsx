@@ -2,7 +2,7 @@
  * One webhook endpoint: edit, enable/disable, delete, send a test, rotate the secret, replay,
  * and the delivery log (paged, filtered, response bodies on demand, resend).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
 import { ConfirmDialog, Empty, ErrorBox, Loaded, Loading, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
@@ -388,11 +388,14 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
   const [status, setStatus] = useState<'' | 'failed' | 'succeeded'>('');
   const [eventType, setEventType] = useState('');
   const filters = { ...(status && { status }), ...(eventType && { event_type: eventType }) };
-  const [load, reload] = useLoad(() => fetchDeliveries(id, filters), [id, status, eventType, version]);
+  const [load, reload, refreshing] = useLoad(() => fetchDeliveries(id, filters), [id, status, eventType, version]);
   const [older, setOlder] = useState<Delivery[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [moreError, setMoreError] = useState<string>();
   const [resent, setResent] = useState<string>();
+  // The first page shown now; an older page fetched for another one is dropped when it lands.
+  const shown = useRef(load);
+  shown.current = load;
   useEffect(() => {
     setOlder([]);
     setCursor(load.state === 'ok' ? load.data.next_cursor : null);
@@ -518,10 +521,15 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
               {cursor && (
                 <button
                   type="button"
+                  // A refresh in flight replaces the first page and forgets older ones when it
+                  // lands: older pages wait for it, or they would vanish right after showing.
+                  disabled={refreshing}
                   onClick={async () => {
                     setMoreError(undefined);
+                    const base = load;
                     try {
                       const next = await fetchDeliveries(id, { ...filters, cursor });
+                      if (shown.current !== base) return;
                       setOlder((o) => [...o, ...next.data]);
                       setCursor(next.next_cursor);
                     } catch (err) {

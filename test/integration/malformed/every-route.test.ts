@@ -21,6 +21,22 @@ import { PASSWORD } from '../../helpers/stack';
 import { casesFor, type Case } from './cases';
 import { cookie, credentialsFor, isErrorBody, label, ROUTES, send, sessionUser, stack, validBody } from './fixture';
 
+/**
+ * The cases of a route, 8 in flight at a time, answers in case order. A sweep checks answers, it
+ * is not a load test: 85 creates at once all update the workspace's counter item in their
+ * transactions, and on two busy cores the last of them waited past the route's 10 s.
+ */
+async function inPool<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, size = 8): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
+    }),
+  );
+  return out;
+}
+
 describe('hostile input sweep', () => {
   const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
@@ -48,7 +64,19 @@ describe('hostile input sweep', () => {
       // slip past it); valid logins are therefore sent one at a time.
       const results: (readonly [Case, Awaited<ReturnType<typeof send>>])[] = [];
       if (r.path === '/api/session') for (const c of cases) results.push([c, await send(r, c)] as const);
-      else results.push(...(await Promise.all(cases.map(async (c) => [c, await send(r, c)] as const))));
+      else if (label(r) === 'POST /api/webhooks') {
+        // Each accepted case creates an endpoint, and a workspace may have 20 active ones: the
+        // cases go one at a time and each endpoint made is deleted again, so the cap is never
+        // what answers.
+        for (const c of cases) {
+          const res = await send(r, c);
+          results.push([c, res] as const);
+          if (res.status === 201) {
+            const del = await stack.call('DELETE', `/api/webhooks/${res.body.webhook.id}`, { headers: { Cookie: cookie } });
+            expect(del.status, del.text).toBe(200);
+          }
+        }
+      } else results.push(...(await inPool(cases, async (c) => [c, await send(r, c)] as const)));
       const failures: string[] = [];
       const statuses = new Map<number, number>();
       for (const [c, res] of results) {

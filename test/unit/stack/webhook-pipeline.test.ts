@@ -224,7 +224,8 @@ describe('webhook pipeline', () => {
   it('the delivery condition admits exactly the webhook and attempt keys of any tenant', () => {
     const [pattern] = dynamoStatements(deliveryId())[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
     const like = iamLike(pattern);
-    expect(admittedBy(pattern)).toEqual(['attempt', 'event', 'replay', 'webhook']);
+    // webhookCounts: the automatic disable moves the workspace's active-endpoint count.
+    expect(admittedBy(pattern)).toEqual(['attempt', 'event', 'replay', 'webhook', 'webhookCounts']);
     for (const [name, key] of builtKeys()) expect(like.test(key.PK), name).toBe(key.PK === keys.webhookPartition('tenant-1'));
     // Candidates, users and tokens of the same tenant share its id but not the partition.
     expect(like.test(keys.candidate('tenant-1', 'c').PK)).toBe(false);

@@ -230,8 +230,9 @@ describe('retries, dead letters, 410 and Retry-After', () => {
     await until('the retry after Retry-After', () => rx.at('/slow').length >= 2, left());
     const [first, second] = rx.at('/slow') as [Hit, Hit];
     const gap = second.at - first.at;
+    // Load can only delay the retry, so its arrival bounds the wait from below; the record
+    // bounds it from above: the retry was scheduled for the 2 s asked, not a later slot.
     expect(gap).toBeGreaterThanOrEqual(1_900);
-    expect(gap).toBeLessThan(6_000);
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     const d = await until(
       'the success recorded',
@@ -243,7 +244,9 @@ describe('retries, dead letters, 410 and Retry-After', () => {
     );
     const [ok, throttled] = d.deliveries;
     expect(throttled).toMatchObject({ attempt: 1, response_status: 429, success: false });
-    expect(Date.parse(throttled.next_attempt_at) - Date.parse(throttled.created_at)).toBeGreaterThanOrEqual(1_900);
+    const scheduled = Date.parse(throttled.next_attempt_at) - Date.parse(throttled.created_at);
+    expect(scheduled).toBeGreaterThanOrEqual(1_900);
+    expect(scheduled).toBeLessThan(3_000);
     expect(ok).toMatchObject({ response_status: 200, success: true });
     // Control: without Retry-After, a 500 on the same 0 s slot was retried much sooner.
     const flakyHits = rx.at('/flaky').filter((h) => h.env.data.candidateId === flakyCands[0]);
