@@ -100,14 +100,14 @@ export async function judgeRow(
 }
 
 /** Run `fn` over `items`, `limit` at a time, keeping the order of the results. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
       while (next < items.length) {
         const i = next++;
-        out[i] = await fn(items[i]!);
+        out[i] = await fn(items[i]!, i);
       }
     }),
   );

@@ -1,14 +1,14 @@
 /**
- * The import worker's side of a job (functions/import-worker.ts): slices of rows created one by
- * one, each as POST /candidates would create it, and counted once. Apart from lib/domain/imports.ts
+ * The import worker's side of a job (functions/import-worker.ts): slices of rows created several
+ * per transaction, each as POST /candidates would create it, and counted once. Apart from lib/domain/imports.ts
  * so that the import's API function does not bundle the candidate writes.
  */
 import { createHash } from 'node:crypto';
-import { failed, judgeRow, mapLimit, type Outcome, type Requisitions, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
+import { failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { nowIso } from '../ids';
 import { logger } from '../logger';
-import { getCandidate, insertCandidate, type CandidateRecord } from '../store/candidates';
+import { getCandidate, insertCandidates, type CandidateRecord, type NewCandidate } from '../store/candidates';
 import {
   advanceImportJob,
   finishImportJob,
@@ -40,13 +40,11 @@ export function importCandidateId(jobId: string, createdMs: number, row: number)
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
-/** One row created (or found created by an earlier run), or why not. */
-async function importRow(tenantId: string, r: ImportRow, reqs: Requisitions, candidateId: string): Promise<Outcome> {
-  const judged = await judgeRow(tenantId, r, reqs, candidateId);
-  if (judged.kind !== 'create') return judged;
+/** A created row's candidate, as POST /candidates would make it. */
+function recordOf(r: ImportRow, candidateId: string, reqTitle: string | undefined): CandidateRecord {
   const input = r.body!;
   const now = nowIso();
-  const record: CandidateRecord = {
+  return {
     id: candidateId,
     name: input.name,
     email: input.email,
@@ -54,26 +52,90 @@ async function importRow(tenantId: string, r: ImportRow, reqs: Requisitions, can
     resume_url: input.resume_url,
     stage: input.stage,
     req_id: input.req_id,
-    req_title: judged.req?.title,
+    req_title: reqTitle,
     created_at: now,
     updated_at: now,
     stage_entered_at: now,
   };
-  try {
-    await insertCandidate(tenantId, record, judged.req as unknown as Record<string, unknown> | undefined);
-    return { kind: 'created' };
-  } catch (err) {
-    if (err instanceof ConflictError && err.code === 'conflict') {
-      // The id exists: an earlier run created this row. Anything else is contention: the slice is retried.
-      if (await getCandidate(tenantId, candidateId)) return { kind: 'created' };
-      throw err;
-    }
-    if (err instanceof NotFoundError)
-      return failed(new ValidationError('req_id names no requisition in this workspace', { field: 'req_id' }));
-    // The requisition closed or filled meanwhile (409 requisition_not_open, headcount_reached).
-    if (err instanceof AppError && err.status < 500) return failed(err);
+}
+
+/** What an insert that went alone threw, as the row's outcome; errors of ours (5xx) fail the slice, which is retried. */
+async function outcomeOfError(tenantId: string, candidateId: string, err: unknown): Promise<Outcome> {
+  if (err instanceof ConflictError && err.code === 'conflict') {
+    // The id exists: an earlier run created this row. Anything else is contention: the slice is retried.
+    if (await getCandidate(tenantId, candidateId)) return { kind: 'created' };
     throw err;
   }
+  if (err instanceof NotFoundError)
+    return failed(new ValidationError('req_id names no requisition in this workspace', { field: 'req_id' }));
+  // The requisition closed or filled meanwhile (409 requisition_not_open, headcount_reached).
+  if (err instanceof AppError && err.status < 500) return failed(err);
+  throw err;
+}
+
+/**
+ * `fn` over `items`, `limit` at a time, each item's result as its own promise, so a caller can use
+ * the first results while the later ones are still running.
+ */
+function eachLimited<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R>[] {
+  const settle: { resolve(v: R): void; reject(e: unknown): void }[] = [];
+  const results = items.map(
+    (_, i) =>
+      new Promise<R>((resolve, reject) => {
+        settle[i] = { resolve, reject };
+      }),
+  );
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i).then(settle[i]!.resolve, settle[i]!.reject);
+    }
+  };
+  for (let w = 0; w < Math.min(limit, items.length); w++) void worker();
+  // A rejection the caller never reaches (an earlier group failed the slice) must not end the process.
+  for (const r of results) r.catch(() => {});
+  return results;
+}
+
+/** Rows handed to insertCandidates at once: about one transaction's worth (a row is ~4 actions). */
+const GROUP_ROWS = 24;
+
+/**
+ * A slice's rows: each judged (its own error, a duplicate email, its requisition), then those to
+ * create inserted together, several per transaction (insertCandidates), each as POST /candidates
+ * would create it. A row found created by an earlier run counts as created. The judging (one
+ * consistent Query per email) runs ahead while the rows judged before it are written: the rows
+ * of one file never share an email (readImportFile), so no later row's judgement waits on an
+ * earlier row's write.
+ */
+async function importSlice(tenantId: string, job: Pick<ImportJobItem, 'id' | 'created_ms'>, slice: ImportRow[]): Promise<Outcome[]> {
+  const reqs = requisitionReader(tenantId);
+  const ids = slice.map((r) => importCandidateId(job.id, job.created_ms, r.row));
+  const judging = eachLimited(slice, ROW_CONCURRENCY, (r, i) => judgeRow(tenantId, r, reqs, ids[i]));
+  const outcomes: Outcome[] = [];
+  for (let start = 0; start < slice.length; start += GROUP_ROWS) {
+    const judged = await Promise.all(judging.slice(start, start + GROUP_ROWS));
+    const toCreate: { at: number; entry: NewCandidate }[] = [];
+    judged.forEach((j, n) => {
+      const i = start + n;
+      if (j.kind !== 'create') outcomes[i] = j;
+      else
+        toCreate.push({
+          at: i,
+          entry: { record: recordOf(slice[i]!, ids[i]!, j.req?.title), reqSeen: j.req as unknown as Record<string, unknown> | undefined },
+        });
+    });
+    const results = await insertCandidates(
+      tenantId,
+      toCreate.map((c) => c.entry),
+    );
+    for (const [n, res] of results.entries()) {
+      const i = toCreate[n]!.at;
+      outcomes[i] = res.kind === 'error' ? await outcomeOfError(tenantId, ids[i]!, res.error) : { kind: 'created' };
+    }
+  }
+  return outcomes;
 }
 
 /** Rows counted per job update: the progress a GET sees moves this many at a time. */
@@ -145,10 +207,7 @@ export async function runImport(
       return 'failed';
     }
     const slice = rows.slice(offset, Math.min(size, offset + SLICE_ROWS));
-    const reqs = requisitionReader(tenantId);
-    const outcomes = await mapLimit(slice, ROW_CONCURRENCY, (r) =>
-      importRow(tenantId, r, reqs, importCandidateId(jobId, job!.created_ms, r.row)),
-    );
+    const outcomes = await importSlice(tenantId, job, slice);
     const counts: SliceCounts = { created: 0, skipped: 0, failed: 0 };
     const errors: StoredRowError[] = [];
     outcomes.forEach((o, i) => {
