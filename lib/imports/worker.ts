@@ -8,7 +8,14 @@ import { failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } fr
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { nowIso } from '../ids';
 import { logger } from '../logger';
-import { getCandidate, insertCandidates, type CandidateRecord, type NewCandidate } from '../store/candidates';
+import {
+  getCandidate,
+  insertCandidates,
+  MAX_TRANSACT_ITEMS,
+  ownActions,
+  type CandidateRecord,
+  type NewCandidate,
+} from '../store/candidates';
 import {
   advanceImportJob,
   finishImportJob,
@@ -98,48 +105,55 @@ function eachLimited<T, R>(items: T[], limit: number, fn: (item: T, index: numbe
   return results;
 }
 
-/** Rows handed to insertCandidates at once: about one transaction's worth (a row is ~4 actions). */
-const GROUP_ROWS = 24;
-
 /**
  * A slice's rows: each judged (its own error, a duplicate email, its requisition), then those to
- * create inserted together, several per transaction (insertCandidates), each as POST /candidates
- * would create it. A row found created by an earlier run counts as created. The judging (one
- * consistent Query per email) runs ahead while the rows judged before it are written: the rows
- * of one file never share an email (readImportFile), so no later row's judgement waits on an
- * earlier row's write.
+ * create inserted together, a transaction's worth at a time (insertCandidates), each as POST
+ * /candidates would create it. A row found created by an earlier run counts as created. The
+ * judging (one consistent Query per email) runs ahead while the rows judged before it are
+ * written: the rows of one file never share an email (readImportFile), so no row's judgement
+ * waits on another row's write.
  */
 async function importSlice(tenantId: string, job: Pick<ImportJobItem, 'id' | 'created_ms'>, slice: ImportRow[]): Promise<Outcome[]> {
   const reqs = requisitionReader(tenantId);
   const ids = slice.map((r) => importCandidateId(job.id, job.created_ms, r.row));
   const judging = eachLimited(slice, ROW_CONCURRENCY, (r, i) => judgeRow(tenantId, r, reqs, ids[i]));
   const outcomes: Outcome[] = [];
-  for (let start = 0; start < slice.length; start += GROUP_ROWS) {
-    const judged = await Promise.all(judging.slice(start, start + GROUP_ROWS));
-    const toCreate: { at: number; entry: NewCandidate }[] = [];
-    judged.forEach((j, n) => {
-      const i = start + n;
-      if (j.kind !== 'create') outcomes[i] = j;
-      else
-        toCreate.push({
-          at: i,
-          entry: { record: recordOf(slice[i]!, ids[i]!, j.req?.title), reqSeen: j.req as unknown as Record<string, unknown> | undefined },
-        });
-    });
+  let pending: { at: number; entry: NewCandidate }[] = [];
+  let actions = 0;
+  const reqIds = new Set<string>();
+  const write = async () => {
     const results = await insertCandidates(
       tenantId,
-      toCreate.map((c) => c.entry),
+      pending.map((c) => c.entry),
     );
     for (const [n, res] of results.entries()) {
-      const i = toCreate[n]!.at;
+      const i = pending[n]!.at;
       outcomes[i] = res.kind === 'error' ? await outcomeOfError(tenantId, ids[i]!, res.error) : { kind: 'created' };
     }
+    pending = [];
+    actions = 0;
+    reqIds.clear();
+  };
+  for (let i = 0; i < slice.length; i++) {
+    const j = await judging[i]!;
+    if (j.kind !== 'create') {
+      outcomes[i] = j;
+      continue;
+    }
+    const record = recordOf(slice[i]!, ids[i]!, j.req?.title);
+    // One transaction's worth: the workspace's counter, each requisition's, and each row's own actions.
+    const more = ownActions(record) + (record.req_id && !reqIds.has(record.req_id) ? 1 : 0);
+    if (pending.length && 1 + actions + more > MAX_TRANSACT_ITEMS) await write();
+    pending.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined } });
+    actions += more;
+    if (record.req_id) reqIds.add(record.req_id);
   }
+  if (pending.length) await write();
   return outcomes;
 }
 
 /** Rows counted per job update: the progress a GET sees moves this many at a time. */
-export const SLICE_ROWS = 100;
+export const SLICE_ROWS = 250;
 /** The lock's lease, renewed every slice: a crashed run frees the workspace this long after. */
 export const LOCK_LEASE_MS = 2 * 60_000;
 /** Seconds before a busy workspace's job is tried again. */

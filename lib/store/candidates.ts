@@ -160,8 +160,8 @@ export type InsertResult = { kind: 'created' } | { kind: 'exists' } | { kind: 'e
 /** Whether a candidate goes through insertCandidate alone: a hire on a requisition may fill it. */
 const hiresOnRequisition = (c: CandidateRecord) => c.req_id !== undefined && c.stage === 'placed';
 
-/** Actions a candidate adds to a batch besides the counters. */
-const ownActions = (c: CandidateRecord) => 1 + (c.stage === 'placed' ? 1 : 0) + candidateTokens(c).length;
+/** Actions a candidate adds to a batch of insertCandidates besides the counters. */
+export const ownActions = (c: CandidateRecord) => 1 + (c.stage === 'placed' ? 1 : 0) + candidateTokens(c).length;
 
 /**
  * Insert many candidates, as many per transaction as DynamoDB allows, each exactly as

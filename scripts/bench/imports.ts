@@ -2,10 +2,15 @@
  * Bulk import, measured locally (`npm run bench`, section 10; alone: `tsx scripts/bench/imports.ts
  * [rows]`): a CSV of 10,000 rows (1% invalid, 1% duplicates) from POST to `completed` through the
  * local gateway and the local import worker on DynamoDB Local, with the counters checked and the
- * `candidate.created` events counted from the table's stream; rows per second, CPU per row, and
- * the process's peak memory while it parses and runs a 5 MB file. Printed, never asserted.
+ * `candidate.created` events counted from the table's stream; rows per second, CPU per row (this
+ * process's, and DynamoDB Local's), and the bundled worker's peak memory running the job of a
+ * 5 MB file. Printed, never asserted.
  */
 import '../../dev/quiet-sdk';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from '../../dev/dynamodb';
 import { ensureTable, localClient } from '../../dev/table';
@@ -15,13 +20,17 @@ export interface ImportFigures {
   seconds: number;
   rowsPerSecond: number;
   cpuMsPerRow: number;
+  /** DynamoDB Local's CPU (its Java process, from /proc) per row; undefined where /proc is not there. */
+  dbCpuMsPerRow: number | undefined;
   counts: { total: number; created: number; skipped: number; failed: number };
   countersExact: boolean;
   createdEvents: number;
   fileBytes: number;
   peakRssMb: number;
-  /** The worker process's peak RSS running the 5 MB file's job, and that job's counts. */
+  /** The bundled worker's peak RSS running the 5 MB file's job, its RSS once loaded, its peak heap, and that job's counts. */
   workerPeakRssMb: number;
+  workerInitRssMb: number;
+  workerPeakHeapMb: number;
   workerCounts: unknown;
   /** The JavaScript heap's peak above where it stood before the POST: what the file's parsing and import add. */
   heapGrowthMb: number;
@@ -40,6 +49,17 @@ export function benchCsv(rows: number, pad = 0, tag = 'person'): string {
     else lines.push(`Person ${i},${tag}-${i}@bench.example,+1 555 ${String(i).padStart(7, '0')},applied,${cv}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A process's CPU time so far (user + system, ms), from /proc; undefined where there is none. */
+function javaCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function measureImport(rows = 10_000): Promise<ImportFigures> {
@@ -93,6 +113,7 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
     }, 20);
     const csv = benchCsv(rows);
     const cpu0 = process.cpuUsage();
+    const db0 = javaCpuMs(ddbLocal.pid);
     const t0 = performance.now();
     const job = (await call('POST', '/candidates/imports', csv)).data;
     let done: any;
@@ -103,6 +124,7 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
     }
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const db1 = javaCpuMs(ddbLocal.pid);
     // The events of the last rows may still be on their way through the stream.
     for (let i = 0; i < 100 && createdEvents < done.counts.created; i++) await new Promise((r) => setTimeout(r, 100));
     const stats = await getStats(tenant.id);
@@ -119,11 +141,14 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
       seconds,
       rowsPerSecond: rows / seconds,
       cpuMsPerRow: (cpu.user + cpu.system) / 1000 / rows,
+      dbCpuMsPerRow: db0 !== undefined && db1 !== undefined ? (db1 - db0) / rows : undefined,
       counts: done.counts,
       countersExact: stats.total === done.counts.created,
       createdEvents,
       fileBytes: Buffer.byteLength(big),
       workerPeakRssMb: worker.rssMb,
+      workerInitRssMb: worker.initMb,
+      workerPeakHeapMb: worker.heapMb,
       workerCounts: worker.counts,
       peakRssMb: peakRss / 1024 / 1024,
       heapGrowthMb: (peakHeap - heapBefore) / 1024 / 1024,
@@ -133,10 +158,31 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
   }
 }
 
-/** Store the job of `csv` as the POST does (no queue), then run it in a child process; its peak RSS. */
+/**
+ * The worker as its Lambda runs it: its bundle (the stack's esbuild options) loaded by a plain
+ * Node process, the handler given the job's SQS message, memory sampled every 10 ms. Not run
+ * through tsx: its transpiler and source maps add about 70 MB that no Lambda has.
+ */
+const HARNESS = `
+const [bundle, tenantId, jobId] = process.argv.slice(1);
+let rss = 0, heap = 0;
+const sample = () => { const m = process.memoryUsage(); rss = Math.max(rss, m.rss); heap = Math.max(heap, m.heapUsed); };
+const timer = setInterval(sample, 10);
+const { handler } = await import(bundle);
+sample();
+const init = process.memoryUsage().rss;
+const body = JSON.stringify({ v: 1, tenantId, jobId });
+await handler({ Records: [{ messageId: 'bench', body }] }, { getRemainingTimeInMillis: () => 15 * 60_000, awsRequestId: 'bench', functionName: 'import-worker' });
+clearInterval(timer);
+sample();
+const mb = (n) => (n / 1024 / 1024).toFixed(0);
+console.log('WORKER rss=' + mb(rss) + ' init=' + mb(init) + ' heap=' + mb(heap));
+`;
+
+/** Store the job of `csv` as the POST does (no queue), then run it in the bundled worker; its peak memory and the job's counts. */
 async function workerPeak(tenantId: string, csv: string, endpoint: string, tableName: string) {
   const { readImportFile, chunkRows } = await import('../../lib/imports/parse');
-  const { createImportJob } = await import('../../lib/store/imports');
+  const { createImportJob, getImportJob } = await import('../../lib/store/imports');
   const { newId, nowIso } = await import('../../lib/ids');
   const rows = readImportFile(csv, 'csv');
   const chunks = chunkRows(rows);
@@ -153,43 +199,47 @@ async function workerPeak(tenantId: string, csv: string, endpoint: string, table
     updated_at: at,
   };
   await createImportJob(tenantId, job, chunks);
-  const { spawnSync } = await import('node:child_process');
-  const child = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--worker', tenantId, id], {
-    env: { ...process.env, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, IMPORT_QUEUE_URL: 'unused', POWERTOOLS_LOG_LEVEL: 'WARN' },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const m = /^WORKER rss=(\S+) counts=(.*)$/m.exec(child.stdout);
-  return m ? { rssMb: Number(m[1]), counts: JSON.parse(m[2]!) } : { rssMb: Number.NaN, counts: `worker exited ${child.status}` };
+  const { bundle } = await import('./bundles');
+  const dir = mkdtempSync(join(tmpdir(), 'tp-import-worker-'));
+  const file = join(dir, 'import-worker.mjs');
+  try {
+    await bundle('import-worker', file);
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', HARNESS, file, tenantId, id], {
+      env: {
+        ...process.env,
+        TABLE_NAME: tableName,
+        DYNAMODB_ENDPOINT: endpoint,
+        IMPORT_QUEUE_URL: 'unused',
+        POWERTOOLS_LOG_LEVEL: 'WARN',
+        AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const m = /^WORKER rss=(\d+) init=(\d+) heap=(\d+)$/m.exec(child.stdout);
+    const j = await getImportJob(tenantId, id);
+    const counts = { status: j?.status, created: j?.created, skipped: j?.skipped, failed: j?.failed };
+    return m
+      ? { rssMb: Number(m[1]), initMb: Number(m[2]), heapMb: Number(m[3]), counts }
+      : { rssMb: Number.NaN, initMb: Number.NaN, heapMb: Number.NaN, counts: `worker exited ${child.status}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-if (process.argv[2] === '--worker') {
-  // The worker alone, as its Lambda runs it: one run of the job, with all the time it needs.
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const { runImport } = await import('../../lib/imports/worker');
-  const { getImportJob } = await import('../../lib/store/imports');
-  const [tenantId, jobId] = [process.argv[3]!, process.argv[4]!];
-  await runImport(tenantId, jobId, { timeLeftMs: () => 15 * 60_000, requeue: async () => {} });
-  clearInterval(sampler);
-  const j = await getImportJob(tenantId, jobId);
-  console.log(
-    `WORKER rss=${(peak / 1024 / 1024).toFixed(0)} counts=${JSON.stringify({ status: j?.status, created: j?.created, skipped: j?.skipped, failed: j?.failed })}`,
-  );
-  process.exit(0);
-} else if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}`) {
   const f = await measureImport(Number(process.argv[2] ?? 10_000));
   console.log(
     [
       `import of ${f.rows} rows (1% invalid, 1% duplicates), POST to completed: ${f.seconds.toFixed(1)} s (goal ≤ 60 s), ${f.rowsPerSecond.toFixed(0)} rows/s`,
       `  counts ${JSON.stringify(f.counts)}; workspace counter exact: ${f.countersExact}; candidate.created events: ${f.createdEvents}`,
-      `  CPU of this process (gateway, worker, SDK) per row: ${f.cpuMsPerRow.toFixed(2)} ms`,
-      `  worker process alone, running the job of a ${(f.fileBytes / 1024 / 1024).toFixed(1)} MB file: peak RSS ${f.workerPeakRssMb.toFixed(0)} MB (goal < 256 MB); counts ${JSON.stringify(f.workerCounts)}`,
+      `  CPU per row: ${f.cpuMsPerRow.toFixed(2)} ms in this process (gateway, worker, SDK, stream reader), ${f.dbCpuMsPerRow === undefined ? 'not measured (no /proc)' : `${f.dbCpuMsPerRow.toFixed(2)} ms`} in DynamoDB Local`,
+      `  the bundled worker alone, running the job of a ${(f.fileBytes / 1024 / 1024).toFixed(1)} MB file: peak RSS ${f.workerPeakRssMb.toFixed(0)} MB (goal < 256 MB; ${f.workerInitRssMb.toFixed(0)} MB once loaded, heap peak ${f.workerPeakHeapMb.toFixed(0)} MB); counts ${JSON.stringify(f.workerCounts)}`,
       `  this process (gateway, every handler, worker, stream reader) during the ${f.rows}-row run: peak RSS ${f.peakRssMb.toFixed(0)} MB, heap growth ${f.heapGrowthMb.toFixed(0)} MB`,
     ].join('\n'),
   );
   console.log(
-    `RESULT seconds=${f.seconds.toFixed(1)} rows=${f.rows} rps=${f.rowsPerSecond.toFixed(0)} cpu=${f.cpuMsPerRow.toFixed(2)} rss=${f.workerPeakRssMb.toFixed(0)} heap=${f.heapGrowthMb.toFixed(0)} mb=${(f.fileBytes / 1024 / 1024).toFixed(1)} exact=${f.countersExact && f.createdEvents === f.counts.created}`,
+    `RESULT seconds=${f.seconds.toFixed(1)} rows=${f.rows} rps=${f.rowsPerSecond.toFixed(0)} cpu=${f.cpuMsPerRow.toFixed(2)} dbcpu=${f.dbCpuMsPerRow?.toFixed(2) ?? 'none'} rss=${f.workerPeakRssMb.toFixed(0)} heap=${f.heapGrowthMb.toFixed(0)} mb=${(f.fileBytes / 1024 / 1024).toFixed(1)} exact=${f.countersExact && f.createdEvents === f.counts.created}`,
   );
   process.exit(0);
 }
