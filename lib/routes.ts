@@ -151,7 +151,7 @@ const lines = [
     errors: { 409: IDEM_CONFLICT, 413: 'File over 5 MB', 415: 'Not text/csv or application/x-ndjson in UTF-8', 422: IDEM_MISMATCH },
     status: 202,
     alsoStatus: { 200: 'A dry run, or the same file imported in the last 7 days: that job' },
-    response: s.dataOf(z.union([s.ImportJob, s.ImportDryRun])),
+    response: s.dataOf(s.ImportAnswer),
     timeoutSeconds: 28,
   },
   {

@@ -704,7 +704,11 @@ const ImportCounts = z.object({ total: z.int(), created: z.int(), skipped: z.int
 
 export const ImportJob = z.object({
   id: z.uuid(),
-  dry_run: z.literal(false),
+  /**
+   * Always false here, true on a dry run's answer. Typed as a literal only in the OpenAPI
+   * document (lib/openapi.ts): z.literal would add its zod code to every function's bundle.
+   */
+  dry_run: z.boolean(),
   status: z.enum(IMPORT_STATUSES),
   format: importFormat,
   counts: ImportCounts,
@@ -729,7 +733,8 @@ export type ImportRowError = z.output<typeof ImportRowError>;
 export const DRY_RUN_ERRORS = 100;
 /** A dry run: the counts (`created`: would be created) and the first 100 row errors; nothing is written. */
 export const ImportDryRun = z.object({
-  dry_run: z.literal(true),
+  /** Always true (see ImportJob). */
+  dry_run: z.boolean(),
   format: importFormat,
   counts: ImportCounts,
   errors: z.array(ImportRowError),
@@ -737,5 +742,12 @@ export const ImportDryRun = z.object({
   errors_truncated: z.boolean(),
 });
 export type ImportDryRun = z.output<typeof ImportDryRun>;
+
+/**
+ * POST /candidates/imports answers a job or a dry run's result: typed as that union for the
+ * handler. Only the OpenAPI document reads the schema, and it has its own z.union (lib/openapi.ts
+ * RESPONSES), so that no function bundles z.union's code for it.
+ */
+export const ImportAnswer = ImportJob as unknown as z.ZodMiniType<ImportJob | ImportDryRun>;
 
 export const ImportErrorPage = z.object({ data: z.array(ImportRowError), next_cursor: DeliveryPage.shape.next_cursor });

@@ -9,7 +9,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteComma
 import type { ImportFormat, ImportRow, RowError } from '../imports/parse';
 import { ddb, tableName } from './client';
 import { type Item, num, oneOf, optStr, str } from './codec';
-import { keys, TABLE_DEF, type PageKeyShape } from './table';
+import { type Key, keys, TABLE_DEF, type PageKeyShape } from './table';
 import { cancellationReasons, itemSeen, unlessConditionFails } from './tx';
 import { $add, update } from './update';
 
@@ -44,6 +44,32 @@ export interface ImportJobItem {
   error?: string;
 }
 
+/**
+ * The import's keys: apart from `keys` (lib/store/table.ts), which every function bundles, so that
+ * only the import's functions carry them.
+ */
+export const importKeys = {
+  /**
+   * A bulk import: the job, then its file's chunks and its row errors right after it in sort
+   * order (`IMPORT#<job>#C#…`, `IMPORT#<job>#E#…`), so erasure and cleanup find them by prefix.
+   */
+  importJob: (tenantId: string, jobId: string): Key => ({ PK: keys.tenantPartition(tenantId), SK: `IMPORT#${jobId}` }),
+  importChunk: (tenantId: string, jobId: string, n: number): Key => ({
+    PK: keys.tenantPartition(tenantId),
+    SK: `IMPORT#${jobId}#C#${String(n).padStart(4, '0')}`,
+  }),
+  importChunkPrefix: (jobId: string) => `IMPORT#${jobId}#C#`,
+  importError: (tenantId: string, jobId: string, row: number): Key => ({
+    PK: keys.tenantPartition(tenantId),
+    SK: `IMPORT#${jobId}#E#${String(row).padStart(6, '0')}`,
+  }),
+  importErrorPrefix: (jobId: string) => `IMPORT#${jobId}#E#`,
+  /** The workspace's import lock: one running import per workspace is one condition on it. */
+  importLock: (tenantId: string): Key => ({ PK: keys.tenantPartition(tenantId), SK: 'IMPORT_LOCK' }),
+  /** A file's digest pointing at the job that imported it: the same bytes posted again get that job. */
+  importFile: (tenantId: string, digest: string): Key => ({ PK: keys.tenantPartition(tenantId), SK: `IMPORT_FILE#${digest}` }),
+};
+
 const ENTITY = 'import_job';
 
 export function importJobFromItem(i: Item): ImportJobItem {
@@ -71,19 +97,23 @@ export function importJobFromItem(i: Item): ImportJobItem {
 const epoch = (s: number) => Math.floor(Date.now() / 1000) + s;
 
 export async function getImportJob(tenantId: string, jobId: string): Promise<ImportJobItem | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.importJob(tenantId, jobId), ConsistentRead: true }));
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: importKeys.importJob(tenantId, jobId), ConsistentRead: true }),
+  );
   return Item ? importJobFromItem(Item) : undefined;
 }
 
 /** The job that imported these bytes in the last FILE_TTL_S, if any. */
 export async function jobOfFile(tenantId: string, digest: string): Promise<string | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.importFile(tenantId, digest), ConsistentRead: true }));
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: importKeys.importFile(tenantId, digest), ConsistentRead: true }),
+  );
   if (!Item || Number(Item.expires_at) < Date.now() / 1000) return undefined;
   return String(Item.job_id);
 }
 
 const chunkItem = (tenantId: string, jobId: string, n: number, rows: ImportRow[]): Item => ({
-  ...keys.importChunk(tenantId, jobId, n),
+  ...importKeys.importChunk(tenantId, jobId, n),
   type: 'import_chunk',
   tenant_id: tenantId,
   job_id: jobId,
@@ -131,7 +161,7 @@ export async function createImportJob(
             Put: {
               TableName: tableName,
               Item: {
-                ...keys.importJob(tenantId, job.id),
+                ...importKeys.importJob(tenantId, job.id),
                 type: 'import_job',
                 tenant_id: tenantId,
                 ...job,
@@ -149,7 +179,7 @@ export async function createImportJob(
             Put: {
               TableName: tableName,
               Item: {
-                ...keys.importFile(tenantId, job.digest),
+                ...importKeys.importFile(tenantId, job.digest),
                 type: 'import_file',
                 tenant_id: tenantId,
                 job_id: job.id,
@@ -178,16 +208,16 @@ export async function createImportJob(
 /** Undo a job that could not be queued: nothing of it stays, so the same file can be posted again. */
 export async function discardImportJob(tenantId: string, job: Pick<ImportJobItem, 'id' | 'digest' | 'chunk_rows'>) {
   await deleteItems([
-    keys.importJob(tenantId, job.id),
-    keys.importFile(tenantId, job.digest),
-    ...job.chunk_rows.map((_, n) => keys.importChunk(tenantId, job.id, n)),
+    importKeys.importJob(tenantId, job.id),
+    importKeys.importFile(tenantId, job.digest),
+    ...job.chunk_rows.map((_, n) => importKeys.importChunk(tenantId, job.id, n)),
   ]);
 }
 
 /** One chunk's rows; undefined when the chunk is gone (the job outlived its file). */
 export async function getChunk(tenantId: string, jobId: string, n: number): Promise<ImportRow[] | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.importChunk(tenantId, jobId, n), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName, Key: importKeys.importChunk(tenantId, jobId, n), ConsistentRead: true }),
   );
   return Item ? (JSON.parse(String(Item.rows)) as ImportRow[]) : undefined;
 }
@@ -203,7 +233,7 @@ export async function takeImportLock(tenantId: string, jobId: string, leaseMs: n
     ddb.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.importLock(tenantId),
+        Key: importKeys.importLock(tenantId),
         ...update(
           { type: 'import_lock', tenant_id: tenantId, job_id: jobId, lease_until: now + leaseMs },
           {
@@ -224,7 +254,7 @@ export async function startImportJob(tenantId: string, jobId: string, at: string
     ddb.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.importJob(tenantId, jobId),
+        Key: importKeys.importJob(tenantId, jobId),
         ...update(
           { status: 'running', updated_at: at },
           { expression: '#st = :queued', names: { '#st': 'status' }, values: { ':queued': 'queued' } },
@@ -249,7 +279,7 @@ export async function advanceImportJob(tenantId: string, jobId: string, from: nu
     ddb.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.importJob(tenantId, jobId),
+        Key: importKeys.importJob(tenantId, jobId),
         ...update(
           {
             next_row: to,
@@ -284,7 +314,7 @@ export async function finishImportJob(
   const jobUpdate = {
     Update: {
       TableName: tableName,
-      Key: keys.importJob(tenantId, job.id),
+      Key: importKeys.importJob(tenantId, job.id),
       ...update(
         { status: outcome.status, updated_at: at, completed_at: at, ...(outcome.status === 'failed' && { error: outcome.error }) },
         { expression: '#st IN (:queued, :running)', names: { '#st': 'status' }, values: { ':queued': 'queued', ':running': 'running' } },
@@ -294,7 +324,7 @@ export async function finishImportJob(
   const lockRelease = {
     Delete: {
       TableName: tableName,
-      Key: keys.importLock(tenantId),
+      Key: importKeys.importLock(tenantId),
       ConditionExpression: 'attribute_not_exists(PK) OR #job = :job',
       ExpressionAttributeNames: { '#job': 'job_id' },
       ExpressionAttributeValues: { ':job': job.id },
@@ -312,7 +342,7 @@ export async function finishImportJob(
       if (reasons?.[1]?.Code !== 'ConditionalCheckFailed') throw err;
     }
   }
-  await deleteItems(job.chunk_rows.map((_, n) => keys.importChunk(tenantId, job.id, n)));
+  await deleteItems(job.chunk_rows.map((_, n) => importKeys.importChunk(tenantId, job.id, n)));
 }
 
 export interface StoredRowError extends RowError {
@@ -322,7 +352,7 @@ export interface StoredRowError extends RowError {
 /** Keep row errors; written again by a retried run, they stay the same items. */
 export async function putRowErrors(tenantId: string, jobId: string, errors: StoredRowError[]): Promise<void> {
   const items = errors.map((e) => ({
-    ...keys.importError(tenantId, jobId, e.row),
+    ...importKeys.importError(tenantId, jobId, e.row),
     type: 'import_error',
     tenant_id: tenantId,
     job_id: jobId,
@@ -351,7 +381,7 @@ export async function queryRowErrors(tenantId: string, jobId: string, limit: num
     new QueryCommand({
       TableName: tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.importErrorPrefix(jobId) },
+      ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': importKeys.importErrorPrefix(jobId) },
       ScanIndexForward: true,
       // One more than the page: a next page exists only if it has a row, never an empty last page.
       Limit: limit + 1,

@@ -141,25 +141,6 @@ export const keys = {
   tenantPartition: t,
   /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
   idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
-  /**
-   * A bulk import: the job, then its file's chunks and its row errors right after it in sort
-   * order (`IMPORT#<job>#C#…`, `IMPORT#<job>#E#…`), so erasure and cleanup find them by prefix.
-   */
-  importJob: (tenantId: string, jobId: string): Key => ({ PK: t(tenantId), SK: `IMPORT#${jobId}` }),
-  importChunk: (tenantId: string, jobId: string, n: number): Key => ({
-    PK: t(tenantId),
-    SK: `IMPORT#${jobId}#C#${String(n).padStart(4, '0')}`,
-  }),
-  importChunkPrefix: (jobId: string) => `IMPORT#${jobId}#C#`,
-  importError: (tenantId: string, jobId: string, row: number): Key => ({
-    PK: t(tenantId),
-    SK: `IMPORT#${jobId}#E#${String(row).padStart(6, '0')}`,
-  }),
-  importErrorPrefix: (jobId: string) => `IMPORT#${jobId}#E#`,
-  /** The workspace's import lock: one running import per workspace is one condition on it. */
-  importLock: (tenantId: string): Key => ({ PK: t(tenantId), SK: 'IMPORT_LOCK' }),
-  /** A file's digest pointing at the job that imported it: the same bytes posted again get that job. */
-  importFile: (tenantId: string, digest: string): Key => ({ PK: t(tenantId), SK: `IMPORT_FILE#${digest}` }),
 };
 
 /** GSI1: candidates of one stage ordered by stage entry time (oldest first = longest waiting). */

@@ -12,6 +12,7 @@ import { SESSION_COOKIE } from '../../lib/auth/session';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { LIST_STAGES, MAX_OFFSET, REQ_STATUSES, SCOPES, STAGES } from '../../lib/model';
 import { routes, type Route } from '../../lib/routes';
+import { responseOf } from '../../lib/openapi';
 import { PASSWORD, startStack, type Stack } from '../helpers/stack';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -151,7 +152,7 @@ describe('paths follow the route table', () => {
         }
         const success = responses[String(r.status)].content['application/json'].schema;
         expect(success.type).toBe('object');
-        const { $schema: _, ...expected } = z.toJSONSchema(r.response, { io: 'output', unrepresentable: 'any' }) as Json;
+        const { $schema: _, ...expected } = z.toJSONSchema(responseOf(r), { io: 'output', unrepresentable: 'any' }) as Json;
         expect(success).toEqual(expected);
       });
 
