@@ -18,6 +18,7 @@ import {
 } from '../store/candidates';
 import {
   advanceImportJob,
+  deleteChunk,
   finishImportJob,
   getChunk,
   getImportJob,
@@ -216,6 +217,9 @@ export async function runImport(
     }
     const rows = chunks.get(chunk);
     if (!rows) {
+      chunks.delete(chunk);
+      // Another run of the job counted this chunk's last rows and deleted it meanwhile: go on from where it got.
+      if ((await getImportJob(tenantId, jobId))?.next_row !== job.next_row) continue;
       await finishImportJob(tenantId, job, { status: 'failed', error: 'the file expired before the import ran; post it again' }, nowIso());
       logger.warn('import failed: its file expired', { job_id: jobId });
       return 'failed';
@@ -229,7 +233,13 @@ export async function runImport(
       if (o.kind !== 'created') errors.push({ row: slice[i]!.row, ...o.error });
     });
     await putRowErrors(tenantId, jobId, errors);
-    await advanceImportJob(tenantId, jobId, job.next_row, job.next_row + slice.length, counts, nowIso());
+    const counted = await advanceImportJob(tenantId, jobId, job.next_row, job.next_row + slice.length, counts, nowIso());
+    if (counted && offset + slice.length === size) {
+      // The chunk's rows are all counted: no run reads it again, and its personal data goes now,
+      // not when the job ends (the job's end and the chunk's TTL are the backstops).
+      await deleteChunk(tenantId, jobId, chunk);
+      chunks.delete(chunk);
+    }
     if (!(await takeImportLock(tenantId, jobId, LOCK_LEASE_MS))) {
       // The lease ran out and another job took the workspace: this one waits its turn again.
       await opts.requeue(BUSY_RETRY_S);

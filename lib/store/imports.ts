@@ -222,6 +222,11 @@ export async function getChunk(tenantId: string, jobId: string, n: number): Prom
   return Item ? (JSON.parse(String(Item.rows)) as ImportRow[]) : undefined;
 }
 
+/** Delete one chunk of the file, once every row in it is counted. */
+export async function deleteChunk(tenantId: string, jobId: string, n: number): Promise<void> {
+  await ddb.send(new DeleteCommand({ TableName: tableName, Key: importKeys.importChunk(tenantId, jobId, n) }));
+}
+
 /**
  * Take (or keep) the workspace's import lock for `jobId` until `leaseMs` from now. False while
  * another job holds a lease that has not run out: one import runs per workspace at a time, so
