@@ -107,6 +107,13 @@ function eachLimited<T, R>(items: T[], limit: number, fn: (item: T, index: numbe
 }
 
 /**
+ * A local test hook (set only by test/e2e/import-restart.test.ts on `npm start`, never by the
+ * stack): a run stops for good once it has written the rows up to this row of the file, before
+ * counting them, as a process killed at that moment would; the test restarts npm start there.
+ */
+const HOLD_AT_ROW = Number(process.env.TP_IMPORT_HOLD_AT_ROW) || undefined;
+
+/**
  * A slice's rows: each judged (its own error, a duplicate email, its requisition), then those to
  * create inserted together, a transaction's worth at a time (insertCandidates), each as POST
  * /candidates would create it. A row found created by an earlier run counts as created. The
@@ -130,6 +137,10 @@ async function importSlice(tenantId: string, job: Pick<ImportJobItem, 'id' | 'cr
     for (const [n, res] of results.entries()) {
       const i = pending[n]!.at;
       outcomes[i] = res.kind === 'error' ? await outcomeOfError(tenantId, ids[i]!, res.error) : { kind: 'created' };
+    }
+    if (HOLD_AT_ROW !== undefined && pending.some((p) => slice[p.at]!.row >= HOLD_AT_ROW)) {
+      logger.warn('import held by TP_IMPORT_HOLD_AT_ROW', { job_id: job.id });
+      await new Promise(() => {});
     }
     pending = [];
     actions = 0;
