@@ -78,17 +78,26 @@ type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchRespons
 export function startQueuePoller(
   q: Pick<LocalQueues, 'client' | 'queueUrl'>,
   handler: SqsHandler,
-  opts: { concurrency?: number; batchSize?: number; log?: (line: string) => void } = {},
+  opts: {
+    concurrency?: number;
+    batchSize?: number;
+    log?: (line: string) => void;
+    /** Another queue's consumer (the import worker): its name, function and timeout. */
+    queueName?: string;
+    functionName?: string;
+    timeoutMs?: number;
+  } = {},
 ): { stop(): Promise<void>; drainUnattempted(): Promise<string[]> } {
   let running = true;
   const batchSize = opts.batchSize ?? DELIVERY_BATCH_SIZE;
+  const functionName = opts.functionName ?? 'webhook-delivery';
   /**
    * Receive counts, kept here: local-aws-sqs neither returns ApproximateReceiveCount to current
    * SDKs nor counts as SQS does (it also counts visibility changes). The delivery handler reads
    * the count as the attempt number, so it must be right.
    */
   const receives = new Map<string, number>();
-  const arn = `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${DELIVERY_QUEUE}`;
+  const arn = `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${opts.queueName ?? DELIVERY_QUEUE}`;
   const worker = async () => {
     while (running) {
       try {
@@ -137,12 +146,12 @@ export function startQueuePoller(
         };
         let failed = new Set<string>();
         try {
-          const context = lambdaContext('webhook-delivery', DELIVERY_TIMEOUT_S * 1000);
+          const context = lambdaContext(functionName, opts.timeoutMs ?? DELIVERY_TIMEOUT_S * 1000);
           const res = await invocation(context.awsRequestId, () => handler(event, context));
           failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch (err) {
           // A crashed invocation: nothing is deleted; the messages return after the queue's visibility timeout.
-          opts.log?.(`[queue] delivery threw: ${(err as Error).message}`);
+          opts.log?.(`[queue] ${functionName} threw: ${(err as Error).message}`);
           continue;
         }
         const done = Messages.filter((m) => !failed.has(m.MessageId!));

@@ -73,11 +73,13 @@ let shuttingDown = false;
 let ddb: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
 let gateway: import('./gateway').LocalGateway | undefined;
 let webhooks: import('./webhooks').WebhookPipeline | undefined;
+let imports: import('./imports').ImportPipeline | undefined;
 async function shutdown(signal: string, code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
   say(`${signal}: stopping`);
   await gateway?.close();
+  await imports?.stop();
   await webhooks?.stop();
   // Before DynamoDB Local is ready, process.exit below stops its Java (dev/dynamodb.ts).
   await ddb?.stop();
@@ -140,6 +142,9 @@ try {
   say('webhook pipeline running (stream poller -> fan-out -> SQS -> delivery)');
   const { startRetentionTimer } = await import('./retention');
   startRetentionTimer(say);
+  const { startImportPipeline } = await import('./imports');
+  imports = await startImportPipeline({ sqs: webhooks.queues, log: say });
+  say(`import worker running${imports.resumed ? ` (resumed ${imports.resumed} unfinished imports)` : ''}`);
 
   const built = await consoleBuild;
   if (built.status === 'failed') console.error(`[local] the console could not be built (the API runs anyway): ${built.error}`);

@@ -19,6 +19,7 @@ import { withoutConcerns } from './constructs/concern';
 import { Monitoring } from './constructs/monitoring';
 import { RouteApi, SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from './constructs/route-api';
 import { TokenRateLimits } from './constructs/rate-limits';
+import { ImportQueue } from './constructs/import-queue';
 import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reindex';
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { ApiFirewall } from './constructs/waf';
@@ -58,6 +59,8 @@ export class TalentPipelineStack extends Stack {
   readonly deliveryDlq: sqs.Queue;
   /** Stream batches the fan-out gave up on (their shard positions, not the records). */
   readonly streamFailureQueue: sqs.Queue;
+  /** Bulk import runs (infra/constructs/import-queue.ts). */
+  readonly importQueue: sqs.Queue;
   /** CloudFront in front of the console bucket and, under /api, the REST API. */
   readonly site: ConsoleSite;
   /** The alarm topic, the alarms and the dashboard. */
@@ -116,6 +119,10 @@ export class TalentPipelineStack extends Stack {
     this.streamFailureQueue = pipeline.streamFailureQueue;
     this.functions.set(STUCK_REINDEX_MODULE, addStuckReindex(this, { table: this.table, failures: pipeline.streamFailureQueue, stage }));
     this.functions.set(RETENTION_MODULE, addRetention(this, { table: this.table, stage }));
+    // Bulk import: its queue, DLQ and worker; the import route's function may queue jobs.
+    const imports = new ImportQueue(this, 'Imports', { table: this.table, functions: this.functions, stage });
+    for (const fn of routeApi.functionsOf((r) => Boolean(r.importQueue))) imports.allowQueueing(fn);
+    this.importQueue = imports.queue;
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api,
@@ -129,6 +136,8 @@ export class TalentPipelineStack extends Stack {
       alarmEmail: props.alarmEmail,
       serviceName: stage.serviceName,
     });
+
+    imports.notify(this.monitoring.topic);
 
     new CfnOutput(this, 'SiteUrl', {
       value: this.site.url,
@@ -145,6 +154,7 @@ export class TalentPipelineStack extends Stack {
       value: this.streamFailureQueue.queueUrl,
       description: 'Table stream batches the fan-out gave up on (shard and sequence numbers, replay within 24 h)',
     });
+    new CfnOutput(this, 'ImportQueueUrl', { value: imports.queue.queueUrl, description: 'Bulk import runs, one message per job run' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Every alarm notifies this topic' });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
   }

@@ -23,6 +23,8 @@ export interface Config {
   /** WEBHOOK_QUEUE_URL and WEBHOOK_DLQ_URL: required by the functions that queue deliveries. */
   readonly webhookQueueUrl: string;
   readonly webhookDlqUrl: string;
+  /** IMPORT_QUEUE_URL: required by the functions that queue import work (the import POST and its worker). */
+  readonly importQueueUrl: string;
   /** SQS_ENDPOINT: set only for the local queue of `npm start` and the tests. */
   readonly sqsEndpoint: string | undefined;
   /** WEBHOOK_RETRY_SCHEDULE, unparsed (lib/webhooks/config.ts checks it); unset in the stack. */
@@ -48,6 +50,7 @@ const readers: { [K in keyof Config]: () => Config[K] } = {
   usagePlanName: () => optional('USAGE_PLAN_NAME'),
   webhookQueueUrl: () => required('WEBHOOK_QUEUE_URL'),
   webhookDlqUrl: () => required('WEBHOOK_DLQ_URL'),
+  importQueueUrl: () => required('IMPORT_QUEUE_URL'),
   sqsEndpoint: () => optional('SQS_ENDPOINT'),
   webhookRetrySchedule: () => optional('WEBHOOK_RETRY_SCHEDULE'),
   webhookTimeoutMs: () => positiveNumber('WEBHOOK_TIMEOUT_MS', 15_000, 15_000),

@@ -121,6 +121,7 @@ export const EVENT_TYPES = [
   'requisition.created',
   'requisition.updated',
   'requisition.status_changed',
+  'import.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by the test operation; not subscribable. */

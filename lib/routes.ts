@@ -41,6 +41,13 @@ export interface Route {
   response: z.ZodMiniType;
   /** The function sends to the webhook delivery queue (resend, replay): it gets the queue's URL and send rights. */
   queue?: boolean;
+  /** The function sends to the import queue (bulk import): it gets that queue's URL and send rights. */
+  importQueue?: boolean;
+  /**
+   * The body is a file of one of these media types, not JSON: the handler reads it raw (no `body`
+   * schema), and the OpenAPI document names the types.
+   */
+  upload?: readonly string[];
   /**
    * Accepts an Idempotency-Key header (lib/idempotency.ts): a retry with the same key and request
    * gets the first answer again instead of a second write.
@@ -143,6 +150,52 @@ const lines = [
     status: 200,
     response: s.dataOf(s.ErasureReceipt),
     timeoutSeconds: 28,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/candidates/imports',
+    console: true,
+    handler: 'create-import',
+    idempotent: true,
+    importQueue: true,
+    auth: 'token',
+    scope: 'candidates:write',
+    access: 'write',
+    summary: 'Import candidates from a CSV or NDJSON file',
+    query: s.ImportQuery,
+    upload: ['text/csv', 'application/x-ndjson'],
+    errors: { 409: IDEM_CONFLICT, 413: 'File over 5 MB', 415: 'Not text/csv or application/x-ndjson in UTF-8', 422: IDEM_MISMATCH },
+    status: 202,
+    alsoStatus: { 200: 'A dry run, or the same file imported in the last 7 days: that job' },
+    response: s.dataOf(s.ImportAnswer),
+    timeoutSeconds: 28,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/candidates/imports/{id}',
+    console: true,
+    handler: 'get-import',
+    auth: 'token',
+    scope: 'candidates:read',
+    access: 'read',
+    summary: 'An import job and its progress',
+    params: s.IdParam,
+    status: 200,
+    response: s.dataOf(s.ImportJob),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/candidates/imports/{id}/errors',
+    console: true,
+    handler: 'list-import-errors',
+    auth: 'token',
+    scope: 'candidates:read',
+    access: 'read',
+    summary: "An import's refused rows, in row order",
+    params: s.IdParam,
+    query: s.ImportErrorsQuery,
+    status: 200,
+    response: s.ImportErrorPage,
   },
   {
     method: 'GET',

@@ -801,3 +801,73 @@ export const AuditRecord = z.object({
 export type AuditRecord = z.infer<typeof AuditRecord>;
 
 export const AuditPage = z.object({ data: z.array(AuditRecord), next_cursor: z.nullable(z.string()) });
+
+// ---- bulk import -------------------------------------------------------------------------
+
+export const IMPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+
+export const ImportQuery = z.strictObject({
+  /** `true`: check every row and write nothing. */
+  dry_run: z.optional(z.enum(['true', 'false'], { error: 'dry_run must be true or false' })),
+});
+export type ImportQuery = z.output<typeof ImportQuery>;
+
+export const ImportErrorsQuery = z.strictObject({
+  cursor: ListDeliveriesQuery.shape.cursor,
+  limit: z._default(intParam('limit', 1, 500), 100),
+});
+export type ImportErrorsQuery = z.output<typeof ImportErrorsQuery>;
+
+const importFormat = z.enum(['csv', 'ndjson']);
+/** `total`: rows in the file; `skipped`: duplicates (an email already in the workspace or in an earlier row). */
+const ImportCounts = z.object({ total: z.int(), created: z.int(), skipped: z.int(), failed: z.int() });
+
+export const ImportJob = z.object({
+  id: z.uuid(),
+  /**
+   * Always false here, true on a dry run's answer. Typed as a literal only in the OpenAPI
+   * document (lib/openapi.ts): z.literal would add its zod code to every function's bundle.
+   */
+  dry_run: z.boolean(),
+  status: z.enum(IMPORT_STATUSES),
+  format: importFormat,
+  counts: ImportCounts,
+  /** Rows done so far (created, skipped or failed): processed / counts.total is the progress. */
+  processed: z.int(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: z.nullable(timestamp),
+});
+export type ImportJob = z.output<typeof ImportJob>;
+
+/** A row not imported: its number in the file, `failed` or `skipped` (a duplicate), the column at fault, a code and a sentence. */
+export const ImportRowError = z.object({
+  row: z.int(),
+  outcome: z.enum(['failed', 'skipped']),
+  field: z.nullable(z.string()),
+  code: z.string(),
+  error: z.string(),
+});
+export type ImportRowError = z.output<typeof ImportRowError>;
+
+export const DRY_RUN_ERRORS = 100;
+/** A dry run: the counts (`created`: would be created) and the first 100 row errors; nothing is written. */
+export const ImportDryRun = z.object({
+  /** Always true (see ImportJob). */
+  dry_run: z.boolean(),
+  format: importFormat,
+  counts: ImportCounts,
+  errors: z.array(ImportRowError),
+  /** More row errors than `errors` holds. */
+  errors_truncated: z.boolean(),
+});
+export type ImportDryRun = z.output<typeof ImportDryRun>;
+
+/**
+ * POST /candidates/imports answers a job or a dry run's result: typed as that union for the
+ * handler. Only the OpenAPI document reads the schema, and it has its own z.union (lib/openapi.ts
+ * RESPONSES), so that no function bundles z.union's code for it.
+ */
+export const ImportAnswer = ImportJob as unknown as z.ZodMiniType<ImportJob | ImportDryRun>;
+
+export const ImportErrorPage = z.object({ data: z.array(ImportRowError), next_cursor: DeliveryPage.shape.next_cursor });

@@ -55,6 +55,7 @@ const RequisitionPage = lazyPage(() => import('./pages/requisition').then((m) =>
 const WebhookDetail = lazyPage(() => import('./pages/webhook-detail').then((m) => m.WebhookDetail), 'the webhook page');
 const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API reference');
 const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog), 'the audit log');
+const ImportCandidates = lazyPage(() => import('./pages/import').then((m) => m.ImportCandidates), 'the import page');
 
 const NAV: [string, string][] = [
   ['/candidates', 'Candidates'],
@@ -208,6 +209,8 @@ const idAfter = (prefix: string, path: string) => {
 function Page({ path }: { path: string }) {
   const hook = idAfter('/settings/webhooks', path);
   if (hook) return <WebhookDetail id={hook} />;
+  // Before the candidate ids: `import` is a page, not a candidate.
+  if (path === '/candidates/import') return <ImportCandidates />;
   const candidate = idAfter('/candidates', path);
   if (candidate) return <CandidatePage key={candidate} id={candidate} />;
   const req = idAfter('/requisitions', path);

@@ -35,6 +35,7 @@ export const EVENT_HELP: Record<string, string> = {
   'requisition.created': 'A requisition was created',
   'requisition.updated': "A requisition's title, department, location, job type or headcount changed",
   'requisition.status_changed': 'A requisition was opened, put on hold, filled or closed',
+  'import.completed': 'A bulk import of candidates ended (its counts)',
 };
 
 export const REQ_STATUS_LABELS: Record<string, string> = {

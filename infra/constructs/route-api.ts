@@ -17,6 +17,7 @@ import type { StageConfig } from '../stages';
 import { Concern } from './concern';
 import { ACCESS_RANK, pascal, TableFunction, type TableAccess } from './table-function';
 import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
+import { IMPORT_WORKER_MODULE } from './import-queue';
 import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { RETENTION_MODULE } from './retention';
 
@@ -227,9 +228,9 @@ export class RouteApi extends Concern {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
-      if ([FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE].includes(r.handler)) {
+      if ([FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE, IMPORT_WORKER_MODULE].includes(r.handler)) {
         throw new Error(
-          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index or retention run) as its handler`,
+          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run or import worker) as its handler`,
         );
       }
       const current = accessOf.get(r.handler) ?? 'none';

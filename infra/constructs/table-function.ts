@@ -86,6 +86,7 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'resend-webhook-event',
   'change-stage',
   'create-candidate',
+  'create-import',
   'update-candidate',
   'create-requisition',
   'update-requisition',

@@ -298,3 +298,24 @@ export async function reindexTenant(
 
 /** Candidate transactions a reindex runs at once: quick on a laptop, gentle on a live table. */
 const REINDEX_PARALLEL = 8;
+
+/**
+ * The candidates of a workspace whose email is `email`, case and accent blind: one Query on the
+ * email's own search items (the whole email is one token). Consistent, so a candidate just
+ * written is found.
+ */
+export async function candidateIdsByEmail(tenantId: string, email: string): Promise<string[]> {
+  const wanted = normalize(email).trim();
+  const token = cut(wanted);
+  const { Items = [] } = await ddb.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': searchPartition(tenantId, token), ':sk': `${token}#` },
+      ProjectionExpression: 'candidate_id, email',
+      ConsistentRead: true,
+    }),
+  );
+  // A name word can be the same token, and a cut token is shared by longer emails: compare the email.
+  return Items.filter((i) => typeof i.email === 'string' && normalize(i.email).trim() === wanted).map((i) => String(i.candidate_id));
+}

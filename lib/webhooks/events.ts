@@ -27,6 +27,7 @@ export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement'] } } } },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
+  { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['import_job'] }, status: { S: ['completed'] } } } },
 ];
 
 export const eventId = (streamEventId: string, type: string) =>
@@ -117,6 +118,27 @@ export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
   const before = image(record.dynamodb?.OldImage);
   if (!after || !record.eventID) return [];
   if (after.type === 'requisition' || after.type === 'requisition_status') return requisitionEvents(record, after, before);
+  if (after.type === 'import_job') {
+    // The change to completed, once; counts only, never a row.
+    if (record.eventName !== 'MODIFY' || after.status !== 'completed' || before?.status === 'completed') return [];
+    return [
+      {
+        id: eventId(record.eventID, 'import.completed'),
+        type: 'import.completed',
+        tenantId: after.tenant_id as string,
+        timestamp: after.completed_at as string,
+        data: {
+          importId: after.id,
+          format: after.format,
+          total: after.total,
+          created: after.n_created ?? 0,
+          skipped: after.n_skipped ?? 0,
+          failed: after.n_failed ?? 0,
+          completedAt: after.completed_at,
+        },
+      },
+    ];
+  }
   const make = (type: EventType, timestamp: string, data: Record<string, unknown>): WebhookEvent => ({
     id: eventId(record.eventID!, type),
     type,

@@ -80,6 +80,15 @@ export const EVENT_DATA = {
     actor,
     changedAt: at,
   }),
+  'import.completed': z.strictObject({
+    importId: z.uuid(),
+    format: z.enum(['csv', 'ndjson']),
+    total: z.int(),
+    created: z.int(),
+    skipped: z.int(),
+    failed: z.int(),
+    completedAt: at,
+  }),
   [TEST_EVENT]: z.strictObject({ webhookId: z.uuid(), message: z.string() }),
   [ENDPOINT_DISABLED_EVENT]: z.strictObject({ webhookId: z.uuid(), reason: z.string(), disabledAt: at }),
 } satisfies Record<EventType | typeof TEST_EVENT | typeof ENDPOINT_DISABLED_EVENT, z.ZodMiniType>;
@@ -99,6 +108,8 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
     "A requisition's title, department, location, job_type or headcount changed (PATCH /api/v1/requisitions/{id}); `changed` names them",
   'requisition.status_changed':
     'A requisition changed status (POST /api/v1/requisitions/{id}/status, or `filled` by itself when a placement reached its headcount, actor `system`); never a no-op',
+  'import.completed':
+    'A bulk import (POST /api/v1/candidates/imports) ended: its counts, never its rows; each created candidate also sent candidate.created',
   [TEST_EVENT]: 'The test operation (POST /api/webhooks/{id}/test); not subscribable',
   [ENDPOINT_DISABLED_EVENT]:
     'The service disabled another endpoint of the workspace; sent to every other active endpoint, not subscribable',

@@ -10,6 +10,7 @@
  *  7. the workspace console's first-load JavaScript, gzipped, beside its 150 KB budget;
  *  8. search and board pages at 100,000 candidates, and the write cost of the search index (scripts/bench/search.ts);
  *  9. the board of a requisition with 500 candidates in Chromium: navigation to usable, and a move (scripts/bench/board.ts);
+ * 10. a bulk import of 10,000 rows, POST to completed, and the peak memory of a 5 MB file (scripts/bench/imports.ts);
  * 11. the audit log's first page at 100,000 records, unfiltered and under each filter (scripts/bench/audit.ts);
  * 12. erasure of a candidate with 40 events delivered to 3 endpoints: time and items scrubbed (scripts/bench/erasure.ts);
  *  and last, every tracked figure beside its goal (docs/testing.md, "Measurements"), and the machine's load average.
@@ -462,6 +463,38 @@ if (want('9')) {
     typeof board.loadMs === 'number' ? board.loadMs < 1000 : undefined,
   );
 } else skipped('Board of 500 candidates: navigation to usable, Chromium p50', 'under 1 s locally');
+
+if (want('10')) {
+  console.log('\n10. Bulk import: 10,000 rows (1% invalid, 1% duplicates) through the local gateway and import worker');
+  const importBench = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['scripts/bench/imports.ts'], {
+    cwd: root,
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'WARN' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  const line = /^RESULT seconds=(\S+) rows=(\d+) rps=(\S+) cpu=(\S+) dbcpu=(\S+) rss=(\S+) heap=(\S+) mb=(\S+) exact=(\w+)$/m;
+  const printed = importBench.stdout.split('\n').filter((l) => !l.startsWith('{') && !line.test(l));
+  process.stdout.write(`${printed.join('\n')}\n`);
+  const r = line.exec(importBench.stdout);
+  const why = `import bench exited ${importBench.status} before measuring it`;
+  goal(
+    'Local import of 10,000 rows, POST to completed',
+    r
+      ? `${r[1]} s (${r[3]} rows/s; CPU per row ${r[4]} ms in Node, ${r[5] === 'none' ? 'not measured (no /proc)' : `${r[5]} ms`} in DynamoDB Local; counts and events exact: ${r[9]})`
+      : `not measured (${why})`,
+    'at most 60 s',
+    r ? Number(r[1]) <= 60 : undefined,
+  );
+  goal(
+    'Peak memory importing a 5 MB file',
+    r ? `${r[6]} MB peak RSS (the bundled worker alone, ${r[8]} MB file)` : `not measured (${why})`,
+    'below 256 MB',
+    r ? Number(r[6]) < 256 : undefined,
+  );
+} else {
+  skipped('Local import of 10,000 rows, POST to completed', 'at most 60 s');
+  skipped('Peak memory importing a 5 MB file', 'below 256 MB');
+}
 
 if (want('11')) {
   const size = Number(process.env.BENCH_AUDIT_RECORDS ?? 100_000);

@@ -49,6 +49,8 @@ export interface StackOptions {
    * these delivery settings (the same environment variables the functions read).
    */
   webhooks?: { retrySchedule?: string; allowLoopback?: boolean; timeoutMs?: number; disableAfterMs?: number };
+  /** Run the import queue and its worker (dev/imports.ts), on the webhook pipeline's SQS when it runs. */
+  imports?: boolean;
 }
 
 /**
@@ -88,6 +90,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   if (w?.disableAfterMs !== undefined) process.env.WEBHOOK_DISABLE_AFTER_MS = String(w.disableAfterMs);
   const logs: string[] = [];
   const pipeline = w ? await (await import('../../dev/webhooks')).startWebhookPipeline({ log: (l) => logs.push(l) }) : undefined;
+  const imports = opts.imports
+    ? await (await import('../../dev/imports')).startImportPipeline({ sqs: pipeline?.queues, log: (l) => logs.push(l) })
+    : undefined;
   const { createGateway } = await import('../../dev/gateway');
   const { createTenant } = await import('../../lib/store/tenants');
   const { createToken } = await import('../../lib/store/tokens');
@@ -149,6 +154,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     pipeline,
     close: async () => {
       await gateway.close();
+      await imports?.stop();
       await pipeline?.stop();
     },
   };

@@ -39,7 +39,7 @@ describe('error bodies', () => {
 describe('413', () => {
   for (const r of routes as readonly Route[]) {
     const o = () => doc.paths[r.path][r.method.toLowerCase()];
-    if (r.body) {
+    if (r.body || r.upload) {
       it(`${r.method} ${r.path} takes a body and declares 413 with the Error body`, () => {
         expect(o().responses['413']?.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
       });

@@ -12,6 +12,7 @@ import { SESSION_COOKIE } from '../../lib/auth/session';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { LIST_STAGES, MAX_OFFSET, REQ_STATUSES, SCOPES, STAGES } from '../../lib/model';
 import { routes, type Route } from '../../lib/routes';
+import { responseOf } from '../../lib/openapi';
 import { PASSWORD, startStack, type Stack } from '../helpers/stack';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -151,7 +152,7 @@ describe('paths follow the route table', () => {
         }
         const success = responses[String(r.status)].content['application/json'].schema;
         expect(success.type).toBe('object');
-        const { $schema: _, ...expected } = z.toJSONSchema(r.response, { io: 'output', unrepresentable: 'any' }) as Json;
+        const { $schema: _, ...expected } = z.toJSONSchema(responseOf(r), { io: 'output', unrepresentable: 'any' }) as Json;
         expect(success).toEqual(expected);
       });
 
@@ -185,15 +186,21 @@ describe('paths follow the route table', () => {
         for (const p of params) expect(p.required, p.name).toBe(true);
       });
 
-      it(r.body ? 'has a required JSON request body' : 'has no request body', () => {
-        const o = op(r.method, r.path);
-        if (r.body) {
-          expect(o.requestBody.required).toBe(true);
-          expect(o.requestBody.content['application/json'].schema.type).toBe('object');
-        } else {
-          expect(o.requestBody).toBeUndefined();
-        }
-      });
+      it(
+        r.body ? 'has a required JSON request body' : r.upload ? 'has a required file body of its media types' : 'has no request body',
+        () => {
+          const o = op(r.method, r.path);
+          if (r.body) {
+            expect(o.requestBody.required).toBe(true);
+            expect(o.requestBody.content['application/json'].schema.type).toBe('object');
+          } else if (r.upload) {
+            expect(o.requestBody.required).toBe(true);
+            expect(Object.keys(o.requestBody.content)).toEqual(r.upload);
+          } else {
+            expect(o.requestBody).toBeUndefined();
+          }
+        },
+      );
     });
   }
 });

@@ -45,6 +45,20 @@ const reqStatus = (over: Img = {}): Img => ({
   actor_email: 'lee@example.com',
   ...over,
 });
+const importJob = (over: Img = {}): Img => ({
+  PK: `T#${TENANT}`,
+  SK: 'IMPORT#01900000-0000-7000-8000-0000000000c1',
+  type: 'import_job',
+  tenant_id: TENANT,
+  id: '01900000-0000-7000-8000-0000000000c1',
+  status: 'running',
+  format: 'csv',
+  total: 100,
+  next_row: 100,
+  created_at: T0,
+  updated_at: T0,
+  ...over,
+});
 const record = streamRecord;
 
 const RECORDS = [
@@ -80,6 +94,11 @@ const RECORDS = [
   record(
     'INSERT',
     reqStatus({ from_status: 'open', to_status: 'filled', actor_type: 'system', actor_id: undefined, actor_name: undefined }),
+  ),
+  record(
+    'MODIFY',
+    importJob({ status: 'completed', n_created: 97, n_skipped: 2, n_failed: 1, completed_at: T1, updated_at: T1 }),
+    importJob(),
   ),
 ];
 

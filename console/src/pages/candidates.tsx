@@ -97,7 +97,8 @@ export function Candidates() {
       <div class="page-actions">
         <button type="button" class="primary" onClick={() => setAdding(true)}>
           Add candidate
-        </button>
+        </button>{' '}
+        <Link href="/candidates/import">Import from a CSV file</Link>
       </div>
       <AddedNotice added={added} />
       <search aria-label="Find candidates">

@@ -27,7 +27,7 @@ export let cookie: string;
 export let loginUser: { id: string; email: string };
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ imports: true });
   tenant = await stack.tenant();
   token = await tenant.token(['*']);
   sessionUser = await tenant.user('admin');
@@ -101,10 +101,17 @@ export async function send(r: Route, c: Case) {
   // Header and cookie cases bring their own Authorization or Cookie, which replaces the
   // route's credential of that kind; the other kind is still sent.
   const headers = { ...(await credentialsFor(r)), ...(c.headers ?? {}) };
-  // A route without a body still gets a JSON body for POST, so the request is otherwise valid.
-  const rawBody = c.rawBody ?? (r.method === 'GET' ? undefined : JSON.stringify(validBody(r)));
-  if (rawBody !== undefined && !c.rawBody && !('Content-Type' in headers)) headers['Content-Type'] = 'application/json';
+  // A route without a body still gets a JSON body for POST, so the request is otherwise valid;
+  // an upload route gets a file of its first media type.
+  const upload = r.upload && !c.rawBody ? validUpload(r) : undefined;
+  const rawBody = c.rawBody ?? upload?.text ?? (r.method === 'GET' ? undefined : JSON.stringify(validBody(r)));
+  if (rawBody !== undefined && !c.rawBody && !('Content-Type' in headers)) headers['Content-Type'] = upload?.type ?? 'application/json';
   return stack.call(r.method, path, { rawBody, headers });
+}
+
+/** A file an upload route accepts (one valid row), for cases that only mangle the query, headers or path. */
+export function validUpload(r: Route): { type: string; text: string } {
+  return { type: r.upload![0]!, text: `name\nValid Body ${randomUUID().slice(0, 8)}\n` };
 }
 
 /** A body the route accepts, for cases that only mangle the query, headers or path. */

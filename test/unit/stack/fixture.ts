@@ -15,6 +15,7 @@ import { keys } from '../../../lib/store/table';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import { RETENTION_MODULE } from '../../../infra/constructs/retention';
 import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
+import { IMPORT_WORKER_MODULE } from '../../../infra/constructs/import-queue';
 import { TalentPipelineStack, type TalentPipelineStackProps } from '../../../infra/stack';
 import { sharedStack } from '../../helpers/stack-synth';
 
@@ -60,8 +61,8 @@ export const pascal = (module: string) =>
     .split('-')
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
-/** The webhook pipeline, the stuck index's re-index and the daily retention run: functions behind no route. */
-export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE];
+/** The webhook pipeline, the stuck index's re-index, the daily retention run and the import worker: functions behind no route. */
+export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE, IMPORT_WORKER_MODULE];
 /** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
 export const LOCAL_ONLY_ENV = ['WEBHOOK_ALLOW_LOOPBACK', 'SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE'];
 
@@ -213,6 +214,8 @@ export function oneGetAtt(value: Json, type: string): string {
 
 /** The webhook queues, found by their roles in the template rather than by name. */
 export const deliveryQueueId = () => oneGetAtt(mappingOf(functionOf(DELIVERY_MODULE)).EventSourceArn, 'AWS::SQS::Queue');
+export const importQueueId = () => oneGetAtt(mappingOf(functionOf(IMPORT_WORKER_MODULE)).EventSourceArn, 'AWS::SQS::Queue');
+export const importDlqId = () => oneGetAtt(resources[importQueueId()]!.Properties.RedrivePolicy.deadLetterTargetArn, 'AWS::SQS::Queue');
 export const deliveryDlqId = () => oneGetAtt(resources[deliveryQueueId()]!.Properties.RedrivePolicy.deadLetterTargetArn, 'AWS::SQS::Queue');
 export const streamFailureQueueId = () =>
   oneGetAtt(mappingOf(functionOf(FANOUT_MODULE)).DestinationConfig.OnFailure.Destination, 'AWS::SQS::Queue');

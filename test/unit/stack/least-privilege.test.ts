@@ -18,6 +18,8 @@ import {
   builtKeys,
   deliveryDlqId,
   deliveryQueueId,
+  importDlqId,
+  importQueueId,
   dynamoActionsOf,
   dynamoStatements,
   FORBIDDEN_ACTIONS,
@@ -87,6 +89,8 @@ describe('least privilege', () => {
     for (const r of ROUTES) {
       const fn = functionIn(methodFor(r).Integration.Uri);
       const sqsActions = actionsOf(fn).filter((a) => a.startsWith('sqs:'));
+      // The import route's rights on its own queue: pinned by the next test.
+      if ('importQueue' in r && r.importQueue) continue;
       if (!queueRoutes.includes(r)) {
         expect(sqsActions, label(r)).toEqual([]);
         continue;
@@ -94,6 +98,18 @@ describe('least privilege', () => {
       expect(actionsOn(fn, deliveryQueueId()), label(r)).toContain('sqs:SendMessage');
       for (const a of sqsActions) expect(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], label(r)).toContain(a);
       expect(actionsOn(fn, deliveryDlqId()), label(r)).toEqual([]);
+    }
+  });
+
+  it('only routes marked `importQueue` (the import) may send to the import queue, and to nothing else', () => {
+    const importRoutes = ROUTES.filter((r) => 'importQueue' in r && r.importQueue);
+    expect(importRoutes.map(label).sort()).toEqual(['POST /api/candidates/imports', 'POST /api/v1/candidates/imports']);
+    for (const r of importRoutes) {
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      expect(actionsOn(fn, importQueueId()), label(r)).toContain('sqs:SendMessage');
+      for (const a of actionsOf(fn).filter((x) => x.startsWith('sqs:')))
+        expect(['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'], label(r)).toContain(a);
+      expect(actionsOn(fn, deliveryQueueId()), label(r)).toEqual([]);
     }
   });
 
@@ -181,10 +197,12 @@ describe('least privilege', () => {
     expect(like(session!.get[0]!).test(keys.token(digest).PK)).toBe(false);
   });
 
-  it('function policies name only the table, its indexes and stream, and the webhook queues; "*" only for ListStreams', () => {
+  it('function policies name only the table, its indexes and stream, and the webhook and import queues; "*" only for ListStreams', () => {
     const table = tableId();
     const queues = ofType('AWS::SQS::Queue').map(([qid]) => qid);
-    expect(queues.sort()).toEqual([deliveryQueueId(), deliveryDlqId(), streamFailureQueueId(), streamFailureDlqId()].sort());
+    expect(queues.sort()).toEqual(
+      [deliveryQueueId(), deliveryDlqId(), streamFailureQueueId(), streamFailureDlqId(), importQueueId(), importDlqId()].sort(),
+    );
     for (const [id] of appFunctions()) {
       for (const s of statementsOf(id)) {
         const actions: string[] = [s.Action].flat();

@@ -90,7 +90,8 @@ describe('webhook pipeline', () => {
 
   it('every queue is encrypted and refuses requests without TLS', () => {
     const queues = ofType('AWS::SQS::Queue');
-    expect(queues).toHaveLength(4);
+    // The webhook pipeline's four and the import queue with its DLQ.
+    expect(queues).toHaveLength(6);
     for (const [id, { Properties: p }] of queues) {
       expect(p.SqsManagedSseEnabled === true || p.KmsMasterKeyId !== undefined, id).toBe(true);
       const policies = ofType('AWS::SQS::QueuePolicy').filter(([, qp]) => qp.Properties.Queues.some((q: Json) => q.Ref === id));

@@ -1,0 +1,223 @@
+/**
+ * Bulk import of candidates. The POST reads and validates the whole file, stores it as chunk
+ * items and queues the job; the worker (functions/import-worker.ts) creates the rows a slice at a
+ * time, each row exactly as POST /candidates would (same schema, same requisition rules, the
+ * store's insertCandidate with its counters), and counts each slice once.
+ *
+ * Nothing twice: a row's candidate id is derived from the job and the row, so a row retried after
+ * a crash hits the existing candidate and counts as created; the job's `next_row` moves only by a
+ * conditional update from where the slice started; one import runs per workspace (a lock item),
+ * so two imports never race on one email.
+ */
+import { createHash } from 'node:crypto';
+import { AppError, ConflictError, NotFoundError, RequisitionNotOpenError, ValidationError } from '../errors';
+import { candidateIdsByEmail } from '../store/search';
+import { chunkRows, type ImportFormat, type ImportRow, MAX_IMPORT_BYTES, readImportFile, type RowError } from '../imports/parse';
+import { queueImport } from '../imports/queue';
+import { newId, nowIso } from '../ids';
+import { logger } from '../logger';
+import { DRY_RUN_ERRORS, type ImportDryRun, type ImportErrorsQuery, type ImportJob, type ImportRowError } from '../schemas';
+import {
+  createImportJob,
+  discardImportJob,
+  getImportJob,
+  type ImportJobItem,
+  jobOfFile,
+  queryRowErrors,
+  rowErrorPageKey,
+} from '../store/imports';
+import { getRequisition, type RequisitionItem } from '../store/requisitions';
+import { decodeCursor, encodeCursor } from './cursor';
+import type { Principal } from './principal';
+
+/** The job as the API shows it. */
+export function toImportJob(j: ImportJobItem): ImportJob {
+  return {
+    id: j.id,
+    dry_run: false,
+    status: j.status,
+    format: j.format,
+    counts: { total: j.total, created: j.created, skipped: j.skipped, failed: j.failed },
+    processed: j.created + j.skipped + j.failed,
+    created_at: j.created_at,
+    updated_at: j.updated_at,
+    completed_at: j.completed_at ?? null,
+  };
+}
+
+export type Outcome = { kind: 'created' } | { kind: 'skipped' | 'failed'; error: RowError };
+
+export const failed = (err: AppError): Outcome => ({
+  kind: 'failed',
+  error: { field: err.field ?? null, code: err.code, message: err.message },
+});
+
+/** Requisitions as read once per slice (or dry run); the insert checks `open` again in its own condition. */
+export type Requisitions = (id: string) => Promise<RequisitionItem | undefined>;
+export const requisitionReader = (tenantId: string): Requisitions => {
+  const seen = new Map<string, Promise<RequisitionItem | undefined>>();
+  return (id) => {
+    if (!seen.has(id)) seen.set(id, getRequisition(tenantId, id));
+    return seen.get(id)!;
+  };
+};
+
+/**
+ * One row's fate as far as it can be told without writing: its own error, a duplicate email, or
+ * its requisition. `candidateId` is the id the row gets: its own candidate found means an earlier
+ * run created it. Undefined: the row may be created (with the requisition it goes on).
+ */
+export async function judgeRow(
+  tenantId: string,
+  r: ImportRow,
+  reqs: Requisitions,
+  candidateId?: string,
+): Promise<Outcome | { kind: 'create'; req?: RequisitionItem }> {
+  if (r.error) return { kind: r.error.skipped ? 'skipped' : 'failed', error: r.error };
+  const input = r.body!;
+  if (input.email !== undefined) {
+    const ids = await candidateIdsByEmail(tenantId, input.email);
+    // This very row, created by an earlier run of the job that stopped before counting it.
+    if (candidateId && ids.includes(candidateId)) return { kind: 'created' };
+    if (ids.length) {
+      return {
+        kind: 'skipped',
+        error: {
+          field: 'email',
+          code: 'duplicate_email',
+          message: 'email is already used by a candidate in this workspace',
+          skipped: true,
+        },
+      };
+    }
+  }
+  const req = input.req_id ? await reqs(input.req_id) : undefined;
+  if (input.req_id) {
+    if (!req) return failed(new ValidationError('req_id names no requisition in this workspace', { field: 'req_id' }));
+    if (req.status !== 'open') return failed(new RequisitionNotOpenError(req.status));
+  }
+  return { kind: 'create', req };
+}
+
+/** Run `fn` over `items`, `limit` at a time, keeping the order of the results. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Rows judged at once: each is an email lookup and a transaction on the workspace's counters. */
+export const ROW_CONCURRENCY = 8;
+
+const asRowError = (row: number, o: Outcome): ImportRowError | undefined =>
+  o.kind === 'created' ? undefined : { row, outcome: o.kind, field: o.error.field, code: o.error.code, error: o.error.message };
+
+/** A dry run: every row judged as the worker would, nothing written. */
+async function dryRun(tenantId: string, format: ImportFormat, rows: ImportRow[]): Promise<ImportDryRun> {
+  const reqs = requisitionReader(tenantId);
+  const outcomes = await mapLimit(rows, ROW_CONCURRENCY * 2, async (r): Promise<Outcome> => {
+    const judged = await judgeRow(tenantId, r, reqs);
+    return judged.kind === 'create' ? { kind: 'created' } : judged;
+  });
+  const counts = { total: rows.length, created: 0, skipped: 0, failed: 0 };
+  const errors: ImportRowError[] = [];
+  outcomes.forEach((o, i) => {
+    counts[o.kind]++;
+    const e = asRowError(rows[i]!.row, o);
+    if (e) errors.push(e);
+  });
+  return { dry_run: true, format, counts, errors: errors.slice(0, DRY_RUN_ERRORS), errors_truncated: errors.length > DRY_RUN_ERRORS };
+}
+
+export type CreateImportResult = { kind: 'dry_run'; result: ImportDryRun } | { kind: 'job'; job: ImportJob; fresh: boolean };
+
+/**
+ * POST /candidates/imports: the whole file is read and checked first (a refused header, size or
+ * row count writes nothing); a dry run stops there. The same bytes posted again within 7 days
+ * get the earlier job, not a second import.
+ */
+export async function createImport(
+  p: Principal,
+  input: { text: string; format: ImportFormat; dryRun: boolean },
+): Promise<CreateImportResult> {
+  const { tenantId } = p;
+  if (Buffer.byteLength(input.text) > MAX_IMPORT_BYTES) {
+    throw new AppError(
+      413,
+      `the file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split it into several imports`,
+      {},
+      {
+        code: 'payload_too_large',
+      },
+    );
+  }
+  const rows = readImportFile(input.text, input.format);
+  if (input.dryRun) return { kind: 'dry_run', result: await dryRun(tenantId, input.format, rows) };
+  const digest = createHash('sha256').update(`${input.format}\n${input.text}`).digest('hex');
+  const earlier = await jobOfFile(tenantId, digest);
+  const earlierJob = earlier && (await getImportJob(tenantId, earlier));
+  if (earlierJob) return { kind: 'job', job: toImportJob(earlierJob), fresh: false };
+  const chunks = chunkRows(rows);
+  const at = nowIso();
+  const job = {
+    id: newId(),
+    format: input.format,
+    total: rows.length,
+    chunk_rows: chunks.map((c) => c.length),
+    created_ms: Date.parse(at),
+    digest,
+    created_at: at,
+    updated_at: at,
+  };
+  const stored = await createImportJob(tenantId, job, chunks);
+  if (!stored.created) {
+    const other = await getImportJob(tenantId, stored.existing);
+    if (!other) throw new ConflictError('the same file is being imported right now; try again');
+    return { kind: 'job', job: toImportJob(other), fresh: false };
+  }
+  try {
+    await queueImport({ tenantId, jobId: job.id });
+  } catch (err) {
+    // Not queued, so never run: leave nothing behind, and the same file can be posted again.
+    await discardImportJob(tenantId, job);
+    throw err;
+  }
+  logger.info('import queued', { job_id: job.id, rows: rows.length, chunks: chunks.length, format: input.format });
+  return {
+    kind: 'job',
+    job: toImportJob({ ...job, status: 'queued', created: 0, skipped: 0, failed: 0, next_row: 0 }),
+    fresh: true,
+  };
+}
+
+export async function getImport(p: Principal, id: string): Promise<ImportJob> {
+  const job = await getImportJob(p.tenantId, id);
+  if (!job) throw new NotFoundError('import');
+  return toImportJob(job);
+}
+
+/** The job's failed and skipped rows in row order, paged with a cursor. */
+export async function listImportErrors(
+  p: Principal,
+  id: string,
+  q: ImportErrorsQuery,
+): Promise<{ items: ImportRowError[]; next_cursor: string | null }> {
+  const { tenantId } = p;
+  const job = await getImportJob(tenantId, id);
+  if (!job) throw new NotFoundError('import');
+  const scope = { tenantId, filters: JSON.stringify(['import-errors', id]), key: rowErrorPageKey(tenantId) };
+  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
+  if (startKey && !startKey.SK!.startsWith(`IMPORT#${id}#E#`))
+    throw new ValidationError('cursor is not valid: it belongs to another list; start again without it', { field: 'cursor' });
+  const page = await queryRowErrors(tenantId, id, q.limit, startKey);
+  const last = page.more && page.items.length ? page.items.at(-1)!.key : undefined;
+  return { items: page.items.map(({ key: _k, ...e }) => e), next_cursor: last ? encodeCursor(scope, last) : null };
+}

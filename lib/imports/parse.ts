@@ -1,0 +1,262 @@
+/**
+ * Bulk import files: CSV (a header row, then one candidate per record) or NDJSON (one JSON object
+ * per line), read whole and checked before anything is written. Pure: no table, no network.
+ *
+ * Row numbers are what the uploader sees: in a CSV the header is row 1 and the first candidate
+ * row 2, as a spreadsheet numbers them (a quoted cell spanning lines is still one row); in NDJSON
+ * the line number. Blank lines are not rows.
+ */
+import { UnsupportedMediaTypeError, ValidationError, type ErrorCode } from '../errors';
+import { parse } from '../http';
+import { CreateCandidateBody } from '../schemas';
+
+/** The create fields, the only columns (or NDJSON keys) an import file may have. */
+export const IMPORT_COLUMNS = ['name', 'email', 'phone', 'resume_url', 'req_id', 'stage'] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+export const MAX_IMPORT_ROWS = 10_000;
+export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** The codes a row's error may have: the API's own, plus the import's. */
+export type RowErrorCode = ErrorCode | 'duplicate_email' | 'invalid_row';
+
+/** Why a row was not imported; `field` names the column at fault when there is one. */
+export interface RowError {
+  field: string | null;
+  code: RowErrorCode;
+  message: string;
+  /** Skipped (a duplicate) rather than failed. */
+  skipped?: true;
+}
+
+/** One row of the file after validation: the create body it stands for, or why it has none. */
+export interface ImportRow {
+  row: number;
+  body?: CreateCandidateBody;
+  error?: RowError;
+}
+
+const MEDIA_TYPES: Record<string, ImportFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
+
+/** The file format a Content-Type names; anything else is a 415. Only UTF-8 is read. */
+export function formatOf(contentType: string | undefined): ImportFormat {
+  const [type = '', ...params] = (contentType ?? '').split(';').map((s) => s.trim().toLowerCase());
+  const format = MEDIA_TYPES[type];
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length);
+  if (!format || (charset !== undefined && charset.replace(/"/g, '') !== 'utf-8')) {
+    throw new UnsupportedMediaTypeError('Content-Type must be text/csv or application/x-ndjson (UTF-8)');
+  }
+  return format;
+}
+
+const KNOWN = new Set<string>(IMPORT_COLUMNS);
+const list = (names: string[]) =>
+  names
+    .slice(0, 5)
+    .map((n) => JSON.stringify(n.slice(0, 64)))
+    .join(', ') + (names.length > 5 ? ', …' : '');
+
+function refuseUnknown(unknown: string[], what: 'column' | 'key') {
+  if (!unknown.length) return;
+  throw new ValidationError(
+    `unknown ${what}${unknown.length > 1 ? 's' : ''} ${list(unknown)}; the ${what}s are ${IMPORT_COLUMNS.join(', ')}`,
+    { field: unknown[0]!.slice(0, 64) },
+  );
+}
+
+const tooMany = (rows: number) =>
+  new ValidationError(`the file has ${rows} rows; an import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en')}`);
+
+type Raw = { row: number; values?: Record<string, unknown>; error?: RowError };
+
+/**
+ * RFC 4180 records: cells split on commas, `"` quoting (a doubled `""` inside), quoted cells may
+ * span lines, CRLF or LF, a leading BOM dropped, empty lines skipped. Written here rather than
+ * taken from a library: the import's API function must stay within the 400 KB bundle budget.
+ */
+export function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let cell = '';
+  let line = 1;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const endRecord = () => {
+    record.push(cell);
+    cell = '';
+    if (record.length > 1 || record[0] !== '') records.push(record);
+    record = [];
+  };
+  const refuse = (why: string, at: number) => new ValidationError(`the file is not valid CSV near line ${at}: ${why}`);
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"' && cell === '') {
+      const started = line;
+      i++;
+      for (;;) {
+        if (i >= text.length) throw refuse('a quoted cell is never closed', started);
+        const q = text[i]!;
+        if (q === '"') {
+          if (text[i + 1] === '"') {
+            cell += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        if (q === '\n') line++;
+        cell += q;
+        i++;
+      }
+      const next = text[i];
+      if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r')
+        throw refuse('a quote inside a quoted cell is not doubled', line);
+      // An empty quoted cell must not read as "nothing yet": mark it, then keep it empty.
+      if (cell === '') cell = '\u0000';
+      continue;
+    }
+    if (c === ',') {
+      record.push(cell === '\u0000' ? '' : cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      // CRLF: the LF ends the record.
+    } else if (c === '\n') {
+      if (cell === '\u0000') cell = '';
+      endRecord();
+      line++;
+    } else cell += c;
+    i++;
+  }
+  if (cell === '\u0000') cell = '';
+  if (cell !== '' || record.length) endRecord();
+  return records;
+}
+
+/** CSV records with the header checked; cells as strings, an empty cell is no value. */
+function csvRows(text: string): Raw[] {
+  const records = csvRecords(text).map((record) => ({ record }));
+  const [head, ...data] = records;
+  if (!head) throw new ValidationError('the file is empty; its first row must name the columns');
+  const columns = head.record.map((c) => c.trim().toLowerCase());
+  refuseUnknown(
+    head.record.filter((_, i) => !KNOWN.has(columns[i]!)),
+    'column',
+  );
+  const twice = columns.find((c, i) => columns.indexOf(c) !== i);
+  if (twice) throw new ValidationError(`the column ${JSON.stringify(twice)} appears twice`, { field: twice });
+  if (!columns.includes('name'))
+    throw new ValidationError('the file has no name column; the first row must name the columns', { field: 'name' });
+  const rows: Raw[] = [];
+  data.forEach(({ record }, i) => {
+    const row = i + 2;
+    // A row of empty cells is what a spreadsheet exports for its blank rows: not a candidate.
+    if (record.every((c) => !c.trim())) return;
+    if (record.slice(columns.length).some((c) => c.trim())) {
+      rows.push({
+        row,
+        error: { field: null, code: 'invalid_row', message: `row has ${record.length} cells; the header has ${columns.length}` },
+      });
+      return;
+    }
+    const values: Record<string, unknown> = {};
+    columns.forEach((c, j) => {
+      const cell = record[j];
+      if (cell !== undefined && cell.trim() !== '') values[c] = cell;
+    });
+    rows.push({ row, values });
+  });
+  return rows;
+}
+
+/** NDJSON lines; every line's keys are checked before any row is judged. */
+function ndjsonRows(text: string): Raw[] {
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  const rows: Raw[] = [];
+  const unknown = new Set<string>();
+  lines.forEach((raw, i) => {
+    const line = raw.replace(/\r$/, '');
+    if (!line.trim()) return;
+    const row = i + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      rows.push({ row, error: { field: null, code: 'invalid_row', message: 'line is not valid JSON' } });
+      return;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      rows.push({ row, error: { field: null, code: 'invalid_row', message: 'line is not a JSON object' } });
+      return;
+    }
+    const values: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (!KNOWN.has(k)) unknown.add(k);
+      else if (v !== null && v !== '') values[k] = v;
+    }
+    rows.push({ row, values });
+  });
+  refuseUnknown([...unknown], 'key');
+  return rows;
+}
+
+/** Case blind and accent blind, as the search index compares emails. */
+export const normalizeEmail = (email: string) => email.trim().normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * Read and validate a whole file: its rows with the create body each stands for (the same schema
+ * and sentences as POST /candidates), or the error that keeps it out. A row whose email (case
+ * blind) a valid earlier row already has is skipped as a duplicate. Refusals of the file as a
+ * whole (header, size, row count) throw a ValidationError before any row is judged.
+ */
+export function readImportFile(text: string, format: ImportFormat): ImportRow[] {
+  const raw = format === 'csv' ? csvRows(text) : ndjsonRows(text);
+  if (!raw.length) throw new ValidationError('the file has no rows to import');
+  if (raw.length > MAX_IMPORT_ROWS) throw tooMany(raw.length);
+  const firstRowOf = new Map<string, number>();
+  return raw.map(({ row, values, error }): ImportRow => {
+    if (error) return { row, error };
+    let body: CreateCandidateBody;
+    try {
+      body = parse(CreateCandidateBody, values, 'body');
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      return { row, error: { field: err.field ?? null, code: err.code, message: err.message } };
+    }
+    if (body.email !== undefined) {
+      const email = normalizeEmail(body.email);
+      const first = firstRowOf.get(email);
+      if (first !== undefined) {
+        return {
+          row,
+          error: { field: 'email', code: 'duplicate_email', message: `email appears earlier in this file, in row ${first}`, skipped: true },
+        };
+      }
+      firstRowOf.set(email, row);
+    }
+    return { row, body };
+  });
+}
+
+/** Rows packed into chunk items: at most this many rows, and this many bytes of JSON, per item. */
+export const CHUNK_ROWS = 500;
+export const CHUNK_BYTES = 300 * 1024;
+
+/** The rows in order, cut so that each chunk stays far below DynamoDB's 400 KB item limit. */
+export function chunkRows(rows: ImportRow[]): ImportRow[][] {
+  const chunks: ImportRow[][] = [];
+  let current: ImportRow[] = [];
+  let bytes = 0;
+  for (const r of rows) {
+    const size = Buffer.byteLength(JSON.stringify(r));
+    if (current.length && (current.length >= CHUNK_ROWS || bytes + size > CHUNK_BYTES)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(r);
+    bytes += size + 1;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
+}

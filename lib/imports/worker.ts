@@ -1,0 +1,267 @@
+/**
+ * The import worker's side of a job (functions/import-worker.ts): slices of rows created several
+ * per transaction, each as POST /candidates would create it, and counted once. Apart from lib/domain/imports.ts
+ * so that the import's API function does not bundle the candidate writes.
+ */
+import { createHash } from 'node:crypto';
+import { failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import { nowIso } from '../ids';
+import { logger } from '../logger';
+import {
+  getCandidate,
+  insertCandidates,
+  MAX_TRANSACT_ITEMS,
+  ownActions,
+  type CandidateRecord,
+  type NewCandidate,
+} from '../store/candidates';
+import {
+  advanceImportJob,
+  deleteChunk,
+  finishImportJob,
+  getChunk,
+  getImportJob,
+  type ImportJobItem,
+  putRowErrors,
+  type SliceCounts,
+  startImportJob,
+  type StoredRowError,
+  takeImportLock,
+} from '../store/imports';
+import type { ImportRow } from './parse';
+
+/**
+ * The candidate id of a job's row: a UUIDv7 whose time is the job's creation and whose random
+ * bits are the row number then a hash of (job, row). The same row of the same job always gets the
+ * same id, and a job's candidates sort in row order, next to each other.
+ */
+export function importCandidateId(jobId: string, createdMs: number, row: number): string {
+  const b = Buffer.alloc(16);
+  b.writeUIntBE(createdMs, 0, 6);
+  const h = createHash('sha256').update(`${jobId}:${row}`).digest();
+  b[6] = 0x70 | ((row >> 10) & 0x0f);
+  b[7] = (row >> 2) & 0xff;
+  b[8] = 0x80 | ((row & 0x03) << 4) | (h[0]! & 0x0f);
+  h.copy(b, 9, 1, 8);
+  const x = b.toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** A created row's candidate, as POST /candidates would make it. */
+function recordOf(r: ImportRow, candidateId: string, reqTitle: string | undefined): CandidateRecord {
+  const input = r.body!;
+  const now = nowIso();
+  return {
+    id: candidateId,
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    resume_url: input.resume_url,
+    stage: input.stage,
+    req_id: input.req_id,
+    req_title: reqTitle,
+    created_at: now,
+    updated_at: now,
+    stage_entered_at: now,
+  };
+}
+
+/** What an insert that went alone threw, as the row's outcome; errors of ours (5xx) fail the slice, which is retried. */
+async function outcomeOfError(tenantId: string, candidateId: string, err: unknown): Promise<Outcome> {
+  if (err instanceof ConflictError && err.code === 'conflict') {
+    // The id exists: an earlier run created this row. Anything else is contention: the slice is retried.
+    if (await getCandidate(tenantId, candidateId)) return { kind: 'created' };
+    throw err;
+  }
+  if (err instanceof NotFoundError)
+    return failed(new ValidationError('req_id names no requisition in this workspace', { field: 'req_id' }));
+  // The requisition closed or filled meanwhile (409 requisition_not_open, headcount_reached).
+  if (err instanceof AppError && err.status < 500) return failed(err);
+  throw err;
+}
+
+/**
+ * `fn` over `items`, `limit` at a time, each item's result as its own promise, so a caller can use
+ * the first results while the later ones are still running.
+ */
+function eachLimited<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R>[] {
+  const settle: { resolve(v: R): void; reject(e: unknown): void }[] = [];
+  const results = items.map(
+    (_, i) =>
+      new Promise<R>((resolve, reject) => {
+        settle[i] = { resolve, reject };
+      }),
+  );
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i).then(settle[i]!.resolve, settle[i]!.reject);
+    }
+  };
+  for (let w = 0; w < Math.min(limit, items.length); w++) void worker();
+  // A rejection the caller never reaches (an earlier group failed the slice) must not end the process.
+  for (const r of results) r.catch(() => {});
+  return results;
+}
+
+/**
+ * A local test hook (set only by test/e2e/import-restart.test.ts on `npm start`, never by the
+ * stack): a run stops for good once it has written the rows up to this row of the file, before
+ * counting them, as a process killed at that moment would; the test restarts npm start there.
+ */
+const HOLD_AT_ROW = Number(process.env.TP_IMPORT_HOLD_AT_ROW) || undefined;
+
+/**
+ * A slice's rows: each judged (its own error, a duplicate email, its requisition), then those to
+ * create inserted together, a transaction's worth at a time (insertCandidates), each as POST
+ * /candidates would create it. A row found created by an earlier run counts as created. The
+ * judging (one consistent Query per email) runs ahead while the rows judged before it are
+ * written: the rows of one file never share an email (readImportFile), so no row's judgement
+ * waits on another row's write.
+ */
+async function importSlice(tenantId: string, job: Pick<ImportJobItem, 'id' | 'created_ms'>, slice: ImportRow[]): Promise<Outcome[]> {
+  const reqs = requisitionReader(tenantId);
+  const ids = slice.map((r) => importCandidateId(job.id, job.created_ms, r.row));
+  const judging = eachLimited(slice, ROW_CONCURRENCY, (r, i) => judgeRow(tenantId, r, reqs, ids[i]));
+  const outcomes: Outcome[] = [];
+  let pending: { at: number; entry: NewCandidate }[] = [];
+  let actions = 0;
+  const reqIds = new Set<string>();
+  const write = async () => {
+    const results = await insertCandidates(
+      tenantId,
+      pending.map((c) => c.entry),
+    );
+    for (const [n, res] of results.entries()) {
+      const i = pending[n]!.at;
+      outcomes[i] = res.kind === 'error' ? await outcomeOfError(tenantId, ids[i]!, res.error) : { kind: 'created' };
+    }
+    if (HOLD_AT_ROW !== undefined && pending.some((p) => slice[p.at]!.row >= HOLD_AT_ROW)) {
+      logger.warn('import held by TP_IMPORT_HOLD_AT_ROW', { job_id: job.id });
+      await new Promise(() => {});
+    }
+    pending = [];
+    actions = 0;
+    reqIds.clear();
+  };
+  for (let i = 0; i < slice.length; i++) {
+    const j = await judging[i]!;
+    if (j.kind !== 'create') {
+      outcomes[i] = j;
+      continue;
+    }
+    const record = recordOf(slice[i]!, ids[i]!, j.req?.title);
+    // One transaction's worth: the workspace's counter, each requisition's, and each row's own actions.
+    const more = ownActions(record) + (record.req_id && !reqIds.has(record.req_id) ? 1 : 0);
+    if (pending.length && 1 + actions + more > MAX_TRANSACT_ITEMS) await write();
+    pending.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined } });
+    actions += more;
+    if (record.req_id) reqIds.add(record.req_id);
+  }
+  if (pending.length) await write();
+  return outcomes;
+}
+
+/** Rows counted per job update: the progress a GET sees moves this many at a time. */
+export const SLICE_ROWS = 250;
+/** The lock's lease, renewed every slice: a crashed run frees the workspace this long after. */
+export const LOCK_LEASE_MS = 2 * 60_000;
+/** Seconds before a busy workspace's job is tried again. */
+export const BUSY_RETRY_S = 5;
+/** A run stops this long before its time is up and queues the rest of the job. */
+const STOP_BEFORE_MS = 20_000;
+
+export interface RunOptions {
+  timeLeftMs(): number;
+  /** Queue another run of this job (after `delayS`). */
+  requeue(delayS: number): Promise<void>;
+}
+
+/** Where row `index` of the job sits: its chunk and its place in that chunk. */
+function locate(job: ImportJobItem, index: number) {
+  let start = 0;
+  for (let n = 0; n < job.chunk_rows.length; n++) {
+    const size = job.chunk_rows[n]!;
+    if (index < start + size) return { chunk: n, offset: index - start, size };
+    start += size;
+  }
+  throw new Error(`import ${job.id}: row index ${index} is past its chunks`);
+}
+
+/**
+ * One run of a job: from where its item says, slice after slice, until the job is done or the
+ * run's time is nearly up (then the rest is queued). Safe to run twice at once or again after a
+ * crash: rows are created once (their ids), and counted once (the conditional advance).
+ */
+export async function runImport(
+  tenantId: string,
+  jobId: string,
+  opts: RunOptions,
+): Promise<'completed' | 'failed' | 'waiting' | 'continued' | 'gone'> {
+  let job = await getImportJob(tenantId, jobId);
+  if (!job || job.status === 'completed' || job.status === 'failed') return 'gone';
+  if (!(await takeImportLock(tenantId, jobId, LOCK_LEASE_MS))) {
+    await opts.requeue(BUSY_RETRY_S);
+    return 'waiting';
+  }
+  await startImportJob(tenantId, jobId, nowIso());
+  const chunks = new Map<number, ImportRow[] | undefined>();
+  for (;;) {
+    job = (await getImportJob(tenantId, jobId))!;
+    if (job.status !== 'running' && job.status !== 'queued') return 'gone';
+    if (job.next_row >= job.total) {
+      await finishImportJob(tenantId, job, { status: 'completed' }, nowIso());
+      logger.info('import completed', { job_id: jobId, total: job.total, created: job.created, skipped: job.skipped, failed: job.failed });
+      return 'completed';
+    }
+    if (opts.timeLeftMs() < STOP_BEFORE_MS) {
+      await opts.requeue(0);
+      return 'continued';
+    }
+    const { chunk, offset, size } = locate(job, job.next_row);
+    if (!chunks.has(chunk)) {
+      // One chunk in memory at a time: a run of a 5 MB file never holds the whole file.
+      chunks.clear();
+      chunks.set(chunk, await getChunk(tenantId, jobId, chunk));
+    }
+    const rows = chunks.get(chunk);
+    if (!rows) {
+      chunks.delete(chunk);
+      // Another run of the job counted this chunk's last rows and deleted it meanwhile: go on from where it got.
+      if ((await getImportJob(tenantId, jobId))?.next_row !== job.next_row) continue;
+      await finishImportJob(tenantId, job, { status: 'failed', error: 'the file expired before the import ran; post it again' }, nowIso());
+      logger.warn('import failed: its file expired', { job_id: jobId });
+      return 'failed';
+    }
+    const slice = rows.slice(offset, Math.min(size, offset + SLICE_ROWS));
+    const outcomes = await importSlice(tenantId, job, slice);
+    const counts: SliceCounts = { created: 0, skipped: 0, failed: 0 };
+    const errors: StoredRowError[] = [];
+    outcomes.forEach((o, i) => {
+      counts[o.kind]++;
+      if (o.kind !== 'created') errors.push({ row: slice[i]!.row, ...o.error });
+    });
+    await putRowErrors(tenantId, jobId, errors);
+    const counted = await advanceImportJob(tenantId, jobId, job.next_row, job.next_row + slice.length, counts, nowIso());
+    if (counted && offset + slice.length === size) {
+      // The chunk's rows are all counted: no run reads it again, and its personal data goes now,
+      // not when the job ends (the job's end and the chunk's TTL are the backstops).
+      await deleteChunk(tenantId, jobId, chunk);
+      chunks.delete(chunk);
+    }
+    if (!(await takeImportLock(tenantId, jobId, LOCK_LEASE_MS))) {
+      // The lease ran out and another job took the workspace: this one waits its turn again.
+      await opts.requeue(BUSY_RETRY_S);
+      return 'waiting';
+    }
+  }
+}
+
+/** Give a job up: it ends `failed` with the sentence, and the workspace is free for the next import. */
+export async function failImport(tenantId: string, jobId: string, why: string): Promise<void> {
+  const job = await getImportJob(tenantId, jobId);
+  if (!job || job.status === 'completed' || job.status === 'failed') return;
+  await finishImportJob(tenantId, job, { status: 'failed', error: why }, nowIso());
+}

@@ -1,0 +1,185 @@
+/**
+ * The import's batched create (lib/store/candidates.ts insertCandidates) against DynamoDB Local:
+ * several candidates per transaction with one update per counter item, exact counters, and a
+ * cancelled transaction that never fails a row's neighbours.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/stack';
+import type { CandidateRecord, InsertResult, NewCandidate } from '../../lib/store/candidates';
+import type { Stage } from '../../lib/model';
+
+let stack: Stack;
+let tenantId: string;
+let token: string;
+let store: typeof import('../../lib/store/candidates');
+
+beforeAll(async () => {
+  stack = await startStack();
+  const t = await stack.tenant();
+  tenantId = t.id;
+  token = await t.token(['*']);
+  store = await import('../../lib/store/candidates');
+});
+afterAll(() => stack.close());
+
+const record = (name: string, extra: Partial<CandidateRecord> = {}): CandidateRecord => {
+  const at = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    name,
+    email: `${name.toLowerCase().replace(/\s+/g, '.')}-${randomUUID().slice(0, 6)}@batch.example`,
+    stage: 'applied',
+    created_at: at,
+    updated_at: at,
+    stage_entered_at: at,
+    ...extra,
+  };
+};
+
+async function requisition(status: 'open' | 'closed', headcount?: number) {
+  const created = await stack.call('POST', '/api/v1/requisitions', {
+    token,
+    body: { title: `Req ${randomUUID().slice(0, 4)}`, headcount },
+  });
+  expect(created.status, created.text).toBe(201);
+  const id: string = created.body.data.id;
+  if (status === 'closed') {
+    const res = await stack.call('POST', `/api/v1/requisitions/${id}/status`, { token, body: { status: 'closed', reason: 'Done' } });
+    expect(res.status, res.text).toBe(200);
+  }
+  const { getRequisition } = await import('../../lib/store/requisitions');
+  return (await getRequisition(tenantId, id))!;
+}
+
+const stageCounts = async () => {
+  const { getStats } = await import('../../lib/store/stats');
+  const s = await getStats(tenantId);
+  const stages: Stage[] = ['applied', 'ai_screened', 'interviewed', 'placed'];
+  return { total: s.total, ...(Object.fromEntries(stages.map((st) => [st, s.stage(st)])) as Record<Stage, number>) };
+};
+
+/** Every candidate's items as the single create writes them: the candidate, and as many search items as tokens. */
+async function stored(c: CandidateRecord) {
+  const { getCandidate } = store;
+  const { candidateIdsByEmail } = await import('../../lib/store/search');
+  return { candidate: await getCandidate(tenantId, c.id), byEmail: c.email ? await candidateIdsByEmail(tenantId, c.email) : [] };
+}
+
+describe('insertCandidates', () => {
+  it('creates a file-sized batch in transactions of at most 100 actions, one counter update per counter item, counters exact', async () => {
+    const req = await requisition('open');
+    const before = await stageCounts();
+    const { ddb } = await import('../../lib/store/client');
+    const sizes: number[] = [];
+    const send = ddb.send.bind(ddb);
+    // Watch the transactions this call sends: their sizes, and one update per counter item in each.
+    const spy = (cmd: { input?: { TransactItems?: { Update?: { Key: { SK: string } } }[] } }, ...rest: unknown[]) => {
+      const items = cmd.input?.TransactItems;
+      if (items) {
+        sizes.push(items.length);
+        const counters = items.filter((i) => i.Update).map((i) => i.Update!.Key.SK);
+        expect(new Set(counters).size).toBe(counters.length);
+      }
+      return (send as (...a: unknown[]) => unknown)(cmd, ...rest);
+    };
+    (ddb as unknown as { send: unknown }).send = spy;
+    const entries: NewCandidate[] = Array.from({ length: 60 }, (_, i) => ({
+      record: record(`Batch Person ${i}`, {
+        stage: (['applied', 'ai_screened', 'interviewed'] as const)[i % 3],
+        ...(i % 4 === 0 && { req_id: req.id, req_title: req.title }),
+      }),
+      reqSeen: i % 4 === 0 ? req : undefined,
+    }));
+    // Created placed with no requisition: its placement is written as the single create writes it.
+    entries.push({ record: record('Placed Nowhere', { stage: 'placed' }) });
+    let results: InsertResult[];
+    try {
+      results = await store.insertCandidates(tenantId, entries);
+    } finally {
+      (ddb as unknown as { send: unknown }).send = send;
+    }
+    expect(results.every((r) => r.kind === 'created')).toBe(true);
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(sizes.length).toBeLessThan(entries.length / 5);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
+    const after = await stageCounts();
+    expect(after).toEqual({
+      total: before.total + 61,
+      applied: before.applied + 20,
+      ai_screened: before.ai_screened + 20,
+      interviewed: before.interviewed + 20,
+      placed: before.placed + 1,
+    });
+    const { getRequisition } = await import('../../lib/store/requisitions');
+    expect((await getRequisition(tenantId, req.id))!.c_total).toBe(15);
+    for (const e of [entries[0]!, entries[59]!, entries[60]!]) {
+      const s = await stored(e.record);
+      expect(s.candidate?.name).toBe(e.record.name);
+      expect(s.byEmail).toEqual([e.record.id]);
+    }
+    const list = await stack.call('GET', `/api/v1/candidates?req_id=${req.id}&limit=100`, { token });
+    expect(list.body.count).toBe(15);
+  });
+
+  it('a requisition closed after it was read refuses its rows as the single create does; their neighbours are created', async () => {
+    const open = await requisition('open');
+    const closed = await requisition('closed');
+    const before = await stageCounts();
+    // Read while open: the judge saw it open, and it closed before the write.
+    const seenOpen = { ...closed, status: 'open' as const };
+    const entries: NewCandidate[] = [
+      { record: record('Before Closed') },
+      { record: record('On Closed One', { req_id: closed.id, req_title: closed.title }), reqSeen: seenOpen },
+      { record: record('On Open', { req_id: open.id, req_title: open.title }), reqSeen: open },
+      { record: record('On Closed Two', { req_id: closed.id, req_title: closed.title }), reqSeen: seenOpen },
+      { record: record('After Closed') },
+    ];
+    const results = await store.insertCandidates(tenantId, entries);
+    expect(results.map((r) => (r.kind === 'error' ? (r.error as { code?: string }).code : r.kind))).toEqual([
+      'created',
+      'requisition_not_open',
+      'created',
+      'requisition_not_open',
+      'created',
+    ]);
+    expect((await stageCounts()).total).toBe(before.total + 3);
+    expect((await stored(entries[1]!.record)).candidate).toBeUndefined();
+    const { getRequisition } = await import('../../lib/store/requisitions');
+    expect([(await getRequisition(tenantId, closed.id))!.c_total, (await getRequisition(tenantId, open.id))!.c_total]).toEqual([0, 1]);
+  });
+
+  it('a row whose id is taken (an earlier run created it) is `exists`, counted nowhere again; a row DynamoDB refuses fails alone', async () => {
+    const earlier = record('Earlier Run');
+    await store.insertCandidate(tenantId, earlier);
+    const before = await stageCounts();
+    const entries: NewCandidate[] = [
+      { record: record('Fresh One') },
+      { record: earlier },
+      // An item over DynamoDB's 400 KB: the whole transaction is refused, then this row alone.
+      { record: record('Too Big', { resume_url: `https://cv.example/${'x'.repeat(420_000)}` }) },
+      { record: record('Fresh Two') },
+    ];
+    const results = await store.insertCandidates(tenantId, entries);
+    expect(results.map((r) => r.kind)).toEqual(['created', 'exists', 'error', 'created']);
+    expect((await stageCounts()).total).toBe(before.total + 2);
+    expect((await stored(entries[2]!.record)).candidate).toBeUndefined();
+  });
+
+  it('a hire on a requisition goes alone: it fills the requisition, and the next hire is refused as on POST /candidates', async () => {
+    const req = await requisition('open', 1);
+    const entries: NewCandidate[] = [
+      { record: record('Hired First', { stage: 'placed', req_id: req.id, req_title: req.title }), reqSeen: req },
+      { record: record('Hired Second', { stage: 'placed', req_id: req.id, req_title: req.title }), reqSeen: req },
+      { record: record('Neighbour') },
+    ];
+    const results = await store.insertCandidates(tenantId, entries);
+    expect(results.map((r) => (r.kind === 'error' ? (r.error as { code?: string }).code : r.kind))).toEqual([
+      'created',
+      'requisition_not_open',
+      'created',
+    ]);
+    const res = await stack.call('GET', `/api/v1/requisitions/${req.id}`, { token });
+    expect(res.body.data.status).toBe('filled');
+  });
+});
