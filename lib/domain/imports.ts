@@ -28,7 +28,7 @@ import {
 } from '../store/imports';
 import { getRequisition, type RequisitionItem } from '../store/requisitions';
 import { decodeCursor, encodeCursor } from './cursor';
-import type { Principal } from './principal';
+import { auditActorOf, auditBy, type Principal } from './principal';
 
 /** The job as the API shows it. */
 export function toImportJob(j: ImportJobItem): ImportJob {
@@ -176,8 +176,19 @@ export async function createImport(
     digest,
     created_at: at,
     updated_at: at,
+    // The rows' audit records name who posted the file, though the worker creates them.
+    actor: auditActorOf(p),
+    ...(p.request && { request: p.request }),
   };
-  const stored = await createImportJob(tenantId, job, chunks);
+  const stored = await createImportJob(
+    tenantId,
+    job,
+    chunks,
+    auditBy(p, 'import.created', { type: 'import', id: job.id }, [
+      { field: 'format', after: input.format },
+      { field: 'rows', after: rows.length },
+    ]),
+  );
   if (!stored.created) {
     const other = await getImportJob(tenantId, stored.existing);
     if (!other) throw new ConflictError('the same file is being imported right now; try again');

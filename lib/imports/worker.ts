@@ -4,6 +4,7 @@
  * so that the import's API function does not bundle the candidate writes.
  */
 import { createHash } from 'node:crypto';
+import { diffFields, type AuditEntry } from '../store/audit';
 import { failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { nowIso } from '../ids';
@@ -107,6 +108,21 @@ function eachLimited<T, R>(items: T[], limit: number, fn: (item: T, index: numbe
 }
 
 /**
+ * A row's audit record, as POST /candidates writes it, by whoever posted the file, naming the
+ * import it came from.
+ */
+const createdAudit = (job: Pick<ImportJobItem, 'id' | 'actor' | 'request'>, record: CandidateRecord): AuditEntry => ({
+  action: 'candidate.created',
+  actor: job.actor!,
+  target: { type: 'candidate', id: record.id },
+  changes: [
+    ...diffFields(['name', 'email', 'phone', 'resume_url', 'stage', 'req_id'], undefined, { ...record }),
+    { field: 'import_id', after: job.id },
+  ],
+  ...(job.request && { request: job.request }),
+});
+
+/**
  * A local test hook (set only by test/e2e/import-restart.test.ts on `npm start`, never by the
  * stack): a run stops for good once it has written the rows up to this row of the file, before
  * counting them, as a process killed at that moment would; the test restarts npm start there.
@@ -121,7 +137,11 @@ const HOLD_AT_ROW = Number(process.env.TP_IMPORT_HOLD_AT_ROW) || undefined;
  * written: the rows of one file never share an email (readImportFile), so no row's judgement
  * waits on another row's write.
  */
-async function importSlice(tenantId: string, job: Pick<ImportJobItem, 'id' | 'created_ms'>, slice: ImportRow[]): Promise<Outcome[]> {
+async function importSlice(
+  tenantId: string,
+  job: Pick<ImportJobItem, 'id' | 'created_ms' | 'actor' | 'request'>,
+  slice: ImportRow[],
+): Promise<Outcome[]> {
   const reqs = requisitionReader(tenantId);
   const ids = slice.map((r) => importCandidateId(job.id, job.created_ms, r.row));
   const judging = eachLimited(slice, ROW_CONCURRENCY, (r, i) => judgeRow(tenantId, r, reqs, ids[i]));
@@ -153,10 +173,11 @@ async function importSlice(tenantId: string, job: Pick<ImportJobItem, 'id' | 'cr
       continue;
     }
     const record = recordOf(slice[i]!, ids[i]!, j.req?.title);
+    const audit = job.actor && createdAudit(job, record);
     // One transaction's worth: the workspace's counter, each requisition's, and each row's own actions.
-    const more = ownActions(record) + (record.req_id && !reqIds.has(record.req_id) ? 1 : 0);
+    const more = ownActions(record, audit !== undefined) + (record.req_id && !reqIds.has(record.req_id) ? 1 : 0);
     if (pending.length && 1 + actions + more > MAX_TRANSACT_ITEMS) await write();
-    pending.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined } });
+    pending.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined, audit } });
     actions += more;
     if (record.req_id) reqIds.add(record.req_id);
   }

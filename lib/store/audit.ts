@@ -62,6 +62,8 @@ export interface AuditEntry {
 /** The sort-key prefixes of the four copies, one per access pattern. */
 export const AUDIT_VIEWS = { all: 'T#', actor: 'A#', target: 'O#', action: 'X#' } as const;
 export type AuditView = keyof typeof AUDIT_VIEWS;
+/** Transaction actions one record takes: a copy per view. */
+export const AUDIT_COPIES = Object.keys(AUDIT_VIEWS).length;
 
 /** The prefix under which a view keeps the records of one value (actor id, target id or action). */
 export const viewPrefix = (view: AuditView, value = '') => (view === 'all' ? AUDIT_VIEWS.all : `${AUDIT_VIEWS[view]}${value}#`);

@@ -2,7 +2,7 @@
  * Candidates. Every write changes the tenant's and the requisition's counters in the same
  * transaction, so counts are exact and reading them costs one GetItem at any tenant size.
  */
-import { auditPuts, type AuditEntry } from './audit';
+import { AUDIT_COPIES, auditPuts, type AuditEntry } from './audit';
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import { newId } from '../ids';
@@ -155,6 +155,8 @@ export const MAX_TRANSACT_ITEMS = 100;
 export interface NewCandidate {
   record: CandidateRecord;
   reqSeen?: Item;
+  /** Its audit record, written in the same transaction as the candidate. */
+  audit?: AuditEntry;
 }
 
 /** Each candidate's fate: created now, found already there (its id taken), or what insertCandidate threw for it. */
@@ -163,8 +165,9 @@ export type InsertResult = { kind: 'created' } | { kind: 'exists' } | { kind: 'e
 /** Whether a candidate goes through insertCandidate alone: a hire on a requisition may fill it. */
 const hiresOnRequisition = (c: CandidateRecord) => c.req_id !== undefined && c.stage === 'placed';
 
-/** Actions a candidate adds to a batch of insertCandidates besides the counters. */
-export const ownActions = (c: CandidateRecord) => 1 + (c.stage === 'placed' ? 1 : 0) + candidateTokens(c).length;
+/** Actions a candidate (with its audit record, if any) adds to a batch of insertCandidates besides the counters. */
+export const ownActions = (c: CandidateRecord, audited = false) =>
+  1 + (c.stage === 'placed' ? 1 : 0) + candidateTokens(c).length + (audited ? AUDIT_COPIES : 0);
 
 /**
  * Insert many candidates, as many per transaction as DynamoDB allows, each exactly as
@@ -183,13 +186,13 @@ export async function insertCandidates(tenantId: string, entries: NewCandidate[]
   const results = new Array<InsertResult>(entries.length);
   const alone = async (i: number) => {
     try {
-      await insertCandidate(tenantId, entries[i]!.record, entries[i]!.reqSeen);
+      await insertCandidate(tenantId, entries[i]!.record, entries[i]!.reqSeen, entries[i]!.audit);
       results[i] = { kind: 'created' };
     } catch (error) {
       results[i] = { kind: 'error', error };
     }
   };
-  const sizes = entries.map((e) => ownActions(e.record));
+  const sizes = entries.map((e) => ownActions(e.record, e.audit !== undefined));
   let batch: number[] = [];
   let actions = 1;
   let reqs = new Set<string>();
@@ -245,12 +248,14 @@ async function insertBatch(
       counterUpdate(keys.stats(tenantId), stats, false, thresholdsUnchanged(thresholds)),
       ...reqIds.map((id) => reqCounterWrite(tenantId, id, byReq.get(id)!, { mustBeOpen: true, at: records[0]!.created_at }).update),
     ];
-    for (const c of records) {
+    for (const [n, c] of records.entries()) {
+      const audit = entries[left[n]!]!.audit;
       putAt.push(transactItems.length);
       transactItems.push(
         candidatePut(tenantId, c, thresholds),
         ...createdPlacement(tenantId, c),
         ...searchWrites(tenantId, c as unknown as Item),
+        ...(audit ? auditPuts(tenantId, audit) : []),
       );
     }
     try {

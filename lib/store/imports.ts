@@ -5,6 +5,7 @@
  * sentence, never a cell's value), the workspace's lock (`IMPORT_LOCK`) and a pointer from each
  * file's digest to its job (`IMPORT_FILE#<digest>`).
  */
+import { auditPuts, type AuditActor, type AuditEntry, type AuditRequest } from './audit';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ImportFormat, ImportRow, RowError } from '../imports/parse';
 import { ddb, tableName } from './client';
@@ -42,6 +43,10 @@ export interface ImportJobItem {
   updated_at: string;
   completed_at?: string;
   error?: string;
+  /** Who posted the import: the actor of its rows' audit records (absent on jobs from before the audit log). */
+  actor?: AuditActor;
+  /** Where the import was posted from, for the same records. */
+  request?: AuditRequest;
 }
 
 /**
@@ -91,6 +96,8 @@ export function importJobFromItem(i: Item): ImportJobItem {
     updated_at: str(i, 'updated_at', ENTITY),
     ...(completed_at && { completed_at }),
     ...(error && { error }),
+    ...(i.actor !== undefined && { actor: i.actor as AuditActor }),
+    ...(i.request !== undefined && { request: i.request as AuditRequest }),
   };
 }
 
@@ -149,6 +156,7 @@ export async function createImportJob(
   tenantId: string,
   job: Omit<ImportJobItem, 'created' | 'skipped' | 'failed' | 'next_row' | 'status'>,
   chunks: ImportRow[][],
+  audit?: AuditEntry,
 ): Promise<{ created: true } | { created: false; existing: string }> {
   const chunkItems = chunks.map((rows, n) => chunkItem(tenantId, job.id, n, rows));
   await putItems(chunkItems);
@@ -192,6 +200,7 @@ export async function createImportJob(
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
           },
+          ...(audit ? auditPuts(tenantId, audit) : []),
         ],
       }),
     );

@@ -13,10 +13,12 @@ let token: string;
 let otherToken: string;
 let openReq: string;
 let closedReq: string;
+let tenant: Awaited<ReturnType<Stack['tenant']>>;
 
 beforeAll(async () => {
   stack = await startStack({ imports: true });
   const t = await stack.tenant();
+  tenant = t;
   token = await t.token(['*']);
   otherToken = await (await stack.tenant()).token(['*']);
   const { createRequisition } = await import('../../lib/store/requisitions');
@@ -250,6 +252,45 @@ describe('NDJSON files', () => {
     expect((await allErrors(job.id)).map((e) => [e.row, e.code, e.error])).toEqual([[4, 'invalid_row', 'line is not a JSON object']]);
     const bad = await post('{"name":"A","nick":"B"}\n', { type: 'application/x-ndjson' });
     expect([bad.status, bad.body.field]).toEqual([400, 'nick']);
+  });
+});
+
+describe('audit log', () => {
+  it('records the import, and each created row as a creation by the token that posted the file', async () => {
+    const { PASSWORD } = await import('../helpers/stack');
+    const cookie = await stack.login((await tenant.user('admin')).email, PASSWORD);
+    const audit = async (q: string) => {
+      const res = await stack.call('GET', `/api/audit?${q}&limit=100`, { headers: { Cookie: cookie } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.data as {
+        action: string;
+        actor: { type: string };
+        target: { id: string };
+        changes: { field: string; after?: unknown }[];
+      }[];
+    };
+    const posted = await post(
+      'name,email,phone\nAudit One,audit1@import.example,+1 555 0100\nAudit Two,audit2@import.example,\nAudit Bad,not-an-email,\n',
+    );
+    expect(posted.status, posted.text).toBe(202);
+    const job = await finished(posted.body.data.id);
+    expect(job.counts).toMatchObject({ created: 2, failed: 1 });
+    const imported = await audit(`action=import.created&target=${job.id}`);
+    expect(imported).toHaveLength(1);
+    expect(imported[0]!.actor.type).toBe('token');
+    expect(imported[0]!.changes).toEqual([
+      { field: 'format', after: 'csv' },
+      { field: 'rows', after: 3 },
+    ]);
+    const rows = (await audit('action=candidate.created')).filter((r) =>
+      r.changes.some((c) => c.field === 'import_id' && c.after === job.id),
+    );
+    expect(rows).toHaveLength(2);
+    for (const r of rows) {
+      expect(r.actor.type).toBe('token');
+      // Personal fields by name only: no value of the file's cells.
+      expect(JSON.stringify(r)).not.toMatch(/Audit|audit[12]@|555/);
+    }
   });
 });
 
