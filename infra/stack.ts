@@ -131,6 +131,7 @@ export class TalentPipelineStack extends Stack {
       routeModules: [...new Set(routes.map((r) => r.handler))],
       authorizers: [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE].flatMap((m) => this.functions.get(m) ?? []),
       pipeline,
+      imports: { queue: imports.queue, dlq: imports.dlq },
       accessLogs: routeApi.accessLogs,
       alarmTopic: props.alarmTopic,
       alarmEmail: props.alarmEmail,

@@ -37,6 +37,12 @@ export interface Config {
   readonly webhookAllowLoopback: boolean;
   /** LAMBDA_TASK_ROOT is set: this runs in Lambda (the X-Ray facade segment exists). */
   readonly inLambda: boolean;
+  /**
+   * TP_IMPORT_HOLD_AT_ROW: a local test hook (set only by test/e2e/import-restart.test.ts on
+   * `npm start`, never by the stack): an import run stops for good once it has written the rows up
+   * to this row, before counting them, as a process killed at that moment would.
+   */
+  readonly importHoldAtRow: number | undefined;
   /** npm_package_name/version, which X-Ray's SDK records; set only under `npm run`. */
   readonly npmPackageName: string | undefined;
   readonly npmPackageVersion: string | undefined;
@@ -57,6 +63,7 @@ const readers: { [K in keyof Config]: () => Config[K] } = {
   webhookDisableAfterMs: () => positiveNumber('WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000),
   webhookAllowLoopback: () => optional('WEBHOOK_ALLOW_LOOPBACK') === 'true',
   inLambda: () => optional('LAMBDA_TASK_ROOT') !== undefined,
+  importHoldAtRow: () => Number(optional('TP_IMPORT_HOLD_AT_ROW')) || undefined,
   npmPackageName: () => optional('npm_package_name'),
   npmPackageVersion: () => optional('npm_package_version'),
 };

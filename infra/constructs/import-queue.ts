@@ -71,16 +71,12 @@ export class ImportQueue extends Concern {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       threshold: 1,
     };
+    // The worker's errors alarm like every function's (infra/constructs/monitoring.ts).
     this.alarms.push(
       new cloudwatch.Alarm(this, 'ImportDlqAlarm', {
         ...defaults,
         metric: this.dlq.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM }),
         alarmDescription: 'An import run crashed again and again. Runbook: docs/operating.md, "An import that does not end".',
-      }),
-      new cloudwatch.Alarm(this, 'ImportWorkerErrorsAlarm', {
-        ...defaults,
-        metric: this.worker.metricErrors({ period: five, statistic: cloudwatch.Stats.SUM }),
-        alarmDescription: 'The import worker failed or timed out. Runbook: docs/operating.md, "An import that does not end".',
       }),
     );
   }

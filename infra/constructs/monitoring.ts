@@ -51,6 +51,8 @@ export interface MonitoringProps {
   routeModules: readonly string[];
   authorizers: readonly NodejsFunction[];
   pipeline: WebhookPipeline;
+  /** The bulk import's queue and dead-letter queue (infra/constructs/import-queue.ts alarms on the DLQ). */
+  imports: { queue: sqs.IQueue; dlq: sqs.IQueue };
   /** The API access log (infra/constructs/route-api.ts ACCESS_LOG_FIELDS). */
   accessLogs: logs.ILogGroup;
   /** An existing topic to notify; without it the stack makes its own. */
@@ -326,6 +328,11 @@ export class Monitoring extends Concern {
           statistic: cloudwatch.Stats.MAXIMUM,
           label: 'stream-failure DLQ',
         }),
+        props.imports.dlq.metricApproximateNumberOfMessagesVisible({
+          period: five,
+          statistic: cloudwatch.Stats.MAXIMUM,
+          label: 'import DLQ',
+        }),
       ]),
       graph('Delivery queue: depth and oldest message (s)', [
         pipeline.deliveryQueue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM }),
@@ -333,6 +340,10 @@ export class Monitoring extends Concern {
         pipeline.deliveryQueue.metricApproximateAgeOfOldestMessage({ period: five, statistic: cloudwatch.Stats.MAXIMUM }),
       ]),
       graph('Stream iterator age (ms)', [pipeline.fanout.metric('IteratorAge', { period: five, statistic: cloudwatch.Stats.MAXIMUM })]),
+      graph('Import runs queued: depth and oldest (s)', [
+        props.imports.queue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: cloudwatch.Stats.MAXIMUM }),
+        props.imports.queue.metricApproximateAgeOfOldestMessage({ period: five, statistic: cloudwatch.Stats.MAXIMUM }),
+      ]),
     );
 
     dashboard.addWidgets(new cloudwatch.TextWidget({ markdown: '## Functions, sign-in and the table', width: 24, height: 1 }));

@@ -4,6 +4,7 @@
  * so that the import's API function does not bundle the candidate writes.
  */
 import { createHash } from 'node:crypto';
+import { config } from '../config';
 import { diffFields, type AuditEntry } from '../store/audit';
 import { failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -122,12 +123,8 @@ const createdAudit = (job: Pick<ImportJobItem, 'id' | 'actor' | 'request'>, reco
   ...(job.request && { request: job.request }),
 });
 
-/**
- * A local test hook (set only by test/e2e/import-restart.test.ts on `npm start`, never by the
- * stack): a run stops for good once it has written the rows up to this row of the file, before
- * counting them, as a process killed at that moment would; the test restarts npm start there.
- */
-const HOLD_AT_ROW = Number(process.env.TP_IMPORT_HOLD_AT_ROW) || undefined;
+/** The local test hook of lib/config.ts (importHoldAtRow): the restart test restarts npm start there. */
+const HOLD_AT_ROW = config.importHoldAtRow;
 
 /**
  * A slice's rows: each judged (its own error, a duplicate email, its requisition), then those to

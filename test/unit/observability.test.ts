@@ -184,12 +184,19 @@ describe('alarms', () => {
     expect(iterator.Properties.Threshold).toBe(ITERATOR_AGE_MS);
     const [[, age]] = alarmsOn('AWS/SQS', 'ApproximateAgeOfOldestMessage') as [[string, Json]];
     expect(age.Properties.Threshold).toBe(DELIVERY_QUEUE_AGE_S);
-    // The delivery DLQ, the stream-failure queue and its DLQ: the first message alarms.
+    // The delivery DLQ, the stream-failure queue and its DLQ, and the import's DLQ: the first
+    // message alarms. The import queue itself holds runs the worker takes one at a time.
     const depth = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible');
     const queues = ofType('AWS::SQS::Queue').map(([id]) => id);
     const watched = depth.map(([, a]) => getAtts(dimension(a.Properties, 'QueueName'))[0]);
-    expect(new Set(watched).size).toBe(3);
-    expect(queues.filter((q) => !watched.includes(q))).toEqual([getAtts(dimension(age.Properties, 'QueueName'))[0]]);
+    expect(new Set(watched).size).toBe(4);
+    // The queues with an event source mapping: the delivery queue (its age alarms) and the import queue.
+    const consumed = ofType('AWS::Lambda::EventSourceMapping').flatMap(([, m]) => getAtts(m.Properties.EventSourceArn));
+    const importQueue = consumed.filter((q) => queues.includes(q) && q !== getAtts(dimension(age.Properties, 'QueueName'))[0]);
+    expect(importQueue).toHaveLength(1);
+    expect(queues.filter((q) => !watched.includes(q)).sort()).toEqual(
+      [getAtts(dimension(age.Properties, 'QueueName'))[0], importQueue[0]].sort(),
+    );
     for (const [id, a] of depth) expect(a.Properties.Threshold, id).toBe(1);
   });
 

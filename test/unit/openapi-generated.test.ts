@@ -1,13 +1,20 @@
 /**
- * The `openapi` function serves lib/openapi.generated.json (bundled, no zod converter at run
- * time). It must be exactly what lib/openapi.ts makes from today's route table and schemas.
+ * The `openapi` function serves lib/openapi.generated.json, packed (lib/openapi.generated.packed.ts:
+ * bundled, no zod converter at run time). Both must be exactly what lib/openapi.ts makes from
+ * today's route table and schemas.
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
 import { GENERATED_OPENAPI, generatedOpenApi } from '../../scripts/openapi-json';
 
 it('lib/openapi.generated.json is the document lib/openapi.ts generates (run `npm run openapi` after changing a route or schema)', () => {
   expect(readFileSync(GENERATED_OPENAPI, 'utf8')).toBe(generatedOpenApi());
+});
+
+it('lib/openapi.generated.packed.ts, which the function bundles, unpacks to that same document', async () => {
+  const { default: packed } = await import('../../lib/openapi.generated.packed');
+  expect(JSON.parse(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8'))).toEqual(JSON.parse(generatedOpenApi()));
 });
 
 it('it names every route of the table', async () => {
