@@ -36,9 +36,25 @@ const contexts: Record<Route['auth'], Record<string, unknown> | undefined> = {
  */
 const samples: Record<
   string,
-  { query?: Record<string, string>; body?: unknown; params?: Record<string, string>; headers?: Record<string, string> }
+  {
+    query?: Record<string, string>;
+    body?: unknown;
+    /** A body that is not JSON (the import's CSV), sent as is with its own Content-Type. */
+    rawBody?: string;
+    params?: Record<string, string>;
+    headers?: Record<string, string>;
+  }
 > = {
   'list-candidates': { query: { stage: 'applied', limit: '20' } },
+  // A dry run: every row judged, nothing written (invoking it never adds candidates).
+  'create-import': {
+    query: { dry_run: 'true' },
+    rawBody: 'name,email,stage\nJordan Import,jordan.import@example.com,applied\nNo Email,,not-a-stage\n',
+    headers: { 'Content-Type': 'text/csv' },
+  },
+  // An import that exists nowhere: invoking shows the 404 path.
+  'get-import': { params: { id: MISSING_ID } },
+  'list-import-errors': { params: { id: MISSING_ID }, query: { limit: '100' } },
   'create-candidate': {
     body: { name: 'Jordan Rivers', email: 'jordan.rivers@example.com', phone: '+1 555 0199', req_id: DEMO.requisitions[0]!.id },
     // Invoking it twice shows the replay (Idempotent-Replayed: true) instead of a second candidate.
@@ -123,7 +139,7 @@ for (const r of routes as readonly Route[]) {
         r.method !== 'GET' && { Origin: 'https://abc123.execute-api.us-east-1.amazonaws.com', 'Sec-Fetch-Site': 'same-origin' }),
     },
     search: new URLSearchParams(sample.query),
-    body: sample.body ? JSON.stringify(sample.body) : null,
+    body: sample.rawBody ?? (sample.body ? JSON.stringify(sample.body) : null),
     sourceIp: '203.0.113.10',
     authorizer: contexts[r.auth],
   });
@@ -248,6 +264,34 @@ writeFileSync(
     2,
   )}\n`,
 );
+// The import worker's queue message for a job that exists nowhere: the run finds nothing to do.
+writeFileSync(
+  join(dir, 'import-worker.json'),
+  `${JSON.stringify(
+    {
+      Records: [
+        {
+          messageId: '7c2a5e1b-93d4-4f6a-8b0c-1d2e3f4a5b6c',
+          receiptHandle: 'AQEBz3kLmN8pQrStUvWxYz0a1b2c3d4e5f...',
+          body: JSON.stringify({ v: 1, tenantId: DEMO.tenantId, jobId: MISSING_ID }),
+          attributes: {
+            ApproximateReceiveCount: '1',
+            SentTimestamp: '1795248000123',
+            SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+            ApproximateFirstReceiveTimestamp: '1795248000150',
+          },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:imports',
+          awsRegion: 'us-east-1',
+        },
+      ],
+    },
+    null,
+    2,
+  )}\n`,
+);
 // The stream's view of a threshold save: the demo tenant's STATS item with a re-index pending.
 // Invoked, it runs one step of the stuck index's re-index (idle when nothing is pending).
 const statsKeys = { PK: { S: `T#${DEMO.tenantId}` }, SK: { S: 'STATS' } };
@@ -308,4 +352,4 @@ writeFileSync(
     2,
   )}\n`,
 );
-console.log(`wrote ${routes.length + 6} events to ${dir}`);
+console.log(`wrote ${routes.length + 7} events to ${dir}`);

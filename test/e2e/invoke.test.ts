@@ -97,7 +97,7 @@ describe('sample events cover the functions and the route table', () => {
 const EVENT_SOURCES: string[] = routes.filter((r) => r.auth === 'token' && r.access === 'write').map((r) => r.handler);
 const AUTHORIZERS = ['authorizer', 'session-authorizer'];
 /** Functions behind the table stream and the delivery queue, not behind a route. */
-const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex'];
+const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'import-worker'];
 /** Functions behind a schedule, not behind a route: the daily retention run. */
 const SCHEDULED = ['retention'];
 const MISSING_ID_SAMPLES: Record<string, string> = {
@@ -111,6 +111,8 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'reset-member-password': 'member',
   'clear-member-lockout': 'member',
   'erase-candidate': 'candidate',
+  'get-import': 'import',
+  'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',
   'replay-webhook': 'webhook',
@@ -135,6 +137,12 @@ function expectSampleResult(name: string, result: any, stdout: string) {
     expect(result).toEqual({ workspaces: 0, erased: 0, resweep: 0 });
     return;
   }
+  if (name === 'import-worker') {
+    // One job per message (batch size 1): a run that fails throws, so success answers nothing.
+    // The sample's job exists nowhere: nothing to do.
+    expect(result).toBeUndefined();
+    return;
+  }
   if (PIPELINE.includes(name)) {
     // Queue and stream consumers answer with the records to retry: none here.
     expect(result).toEqual({ batchItemFailures: [] });
@@ -146,6 +154,11 @@ function expectSampleResult(name: string, result: any, stdout: string) {
     // These samples name ids that exist nowhere, so invoking them shows the 404 path and changes nothing.
     expect(result.statusCode).toBe(404);
     expect(body).toEqual({ error: `${MISSING_ID_SAMPLES[name]} not found`, code: 'not_found' });
+    return;
+  }
+  if (name === 'create-import') {
+    // The sample is a dry run: the rows judged (one would be created, one fails), nothing written.
+    expect([result.statusCode, body.data.dry_run, body.data.counts]).toEqual([200, true, { total: 2, created: 1, skipped: 0, failed: 1 }]);
     return;
   }
   if (name === 'change-password') {
