@@ -5,6 +5,7 @@
  * paged, and shows a workspace nothing of another's.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { scanTable } from '../helpers/scan';
 import { tlsServers, type TestServer } from '../helpers/tls-servers';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 
@@ -328,23 +329,11 @@ describe('GET /api/audit', () => {
   });
 
   it('no record holds a candidate name, email or phone, in any copy', async () => {
-    const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb, tableName } = await import('../../lib/store/client');
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await ddb.send(
-        new ScanCommand({
-          TableName: tableName,
-          FilterExpression: '#t = :audit',
-          ExpressionAttributeNames: { '#t': 'type' },
-          ExpressionAttributeValues: { ':audit': 'audit' },
-          ExclusiveStartKey,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const items = await scanTable({
+      FilterExpression: '#t = :audit',
+      ExpressionAttributeNames: { '#t': 'type' },
+      ExpressionAttributeValues: { ':audit': 'audit' },
+    });
     expect(items.length).toBeGreaterThan(40);
     const text = JSON.stringify(items);
     for (const personal of ['Grace Hopper', 'grace@example.com', 'grace.h@example.com', '555 0143', 'Stale Move'])

@@ -3,8 +3,8 @@
  * counted (each deleted as the job passes it, not at the job's end), and row errors that name the
  * row, column and code, never a cell's value.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanTable } from '../helpers/scan';
 import { startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
@@ -17,25 +17,12 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** The import's own items of the table (job, chunks, errors, file pointer), as stored. */
-async function importItems() {
-  const { ddb, tableName } = await import('../../lib/store/client');
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: 'begins_with(#t, :import)',
-        ExpressionAttributeNames: { '#t': 'type' },
-        ExpressionAttributeValues: { ':import': 'import_' },
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
-}
+const importItems = () =>
+  scanTable({
+    FilterExpression: 'begins_with(#t, :import)',
+    ExpressionAttributeNames: { '#t': 'type' },
+    ExpressionAttributeValues: { ':import': 'import_' },
+  });
 
 describe('what an import keeps', () => {
   it('deletes each chunk once its rows are counted, and keeps no cell value in its row errors', async () => {

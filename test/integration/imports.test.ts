@@ -3,9 +3,9 @@
  * edge cases, every kind of refused row with its row number, no duplicates on a re-post, the dry
  * run writing nothing, counters, idempotency and isolation.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanTable } from '../helpers/scan';
 import { startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
@@ -66,17 +66,7 @@ async function candidatesByEmail() {
   return { count: res.body.count as number, byEmail: new Map((res.body.data as { email: string }[]).map((c) => [c.email, c])) };
 }
 
-const scanKeys = async () => {
-  const { ddb, tableName } = await import('../../lib/store/client');
-  const keys: string[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey, ProjectionExpression: 'PK, SK' }));
-    keys.push(...(page.Items ?? []).map((i) => `${i.PK} ${i.SK}`));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return keys.sort();
-};
+const scanKeys = async () => (await scanTable({ ProjectionExpression: 'PK, SK' })).map((i) => `${i.PK} ${i.SK}`).sort();
 
 describe('CSV files', () => {
   it('reads quoted commas, quotes and newlines, a BOM, CRLF, accents and emoji, trailing blank lines, any column order', async () => {

@@ -6,6 +6,7 @@
  * queued before the erasure is never sent; counts stay; a stage move still works.
  */
 import { describe, expect, it } from 'vitest';
+import { scanTable } from '../../../helpers/scan';
 import { type Receiver, signatureChecks, stack, startReceiver, until, workspace, type Workspace } from './fixture';
 
 const NAME = 'Zelinda Quorvath-Maple';
@@ -14,23 +15,10 @@ const PHONE = '+44 7700 900417';
 /** What must not survive, compared case-insensitively (search tokens are lower case). */
 const NEEDLES = ['Zelinda', 'Quorvath', 'Maple', EMAIL, PHONE, '7700 900417'];
 
-type Item = Record<string, unknown>;
-async function scan(): Promise<Item[]> {
-  const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { ddb } = await import('../../../../lib/store/client');
-  const items: Item[] = [];
-  let ExclusiveStartKey: Item | undefined;
-  do {
-    const page = await ddb.send(new ScanCommand({ TableName: stack.tableName, ExclusiveStartKey }));
-    items.push(...((page.Items ?? []) as Item[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items;
-}
 /** Every item any attribute of which holds any needle, by kind. */
 async function holders(): Promise<{ kind: string; needle: string }[]> {
   const found: { kind: string; needle: string }[] = [];
-  for (const item of await scan()) {
+  for (const item of await scanTable({ TableName: stack.tableName })) {
     const text = JSON.stringify(item).toLowerCase();
     for (const needle of NEEDLES) {
       if (!text.includes(needle.toLowerCase())) continue;
