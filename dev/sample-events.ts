@@ -237,60 +237,35 @@ const message = {
   }),
   kept: true,
 };
+/** An SQS event of one message, as Lambda hands it to a queue consumer. */
+const sqsEvent = (messageId: string, body: string, queue: string) => ({
+  Records: [
+    {
+      messageId,
+      receiptHandle: 'AQEBwJnKyrHigUMZj6rYigCgxlaS3SLy0a...',
+      body,
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: '1795248000123',
+        SenderId: 'AIDAIENQZJOLO23YVJ4VO',
+        ApproximateFirstReceiveTimestamp: '1795248000150',
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${queue}`,
+      awsRegion: 'us-east-1',
+    },
+  ],
+});
 writeFileSync(
   join(dir, 'webhook-delivery.json'),
-  `${JSON.stringify(
-    {
-      Records: [
-        {
-          messageId: '059f36b4-87a3-44ab-83d2-661975830a7d',
-          receiptHandle: 'AQEBwJnKyrHigUMZj6rYigCgxlaS3SLy0a...',
-          body: JSON.stringify(message),
-          attributes: {
-            ApproximateReceiveCount: '1',
-            SentTimestamp: '1795248000123',
-            SenderId: 'AIDAIENQZJOLO23YVJ4VO',
-            ApproximateFirstReceiveTimestamp: '1795248000150',
-          },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:webhook-deliveries',
-          awsRegion: 'us-east-1',
-        },
-      ],
-    },
-    null,
-    2,
-  )}\n`,
+  `${JSON.stringify(sqsEvent('059f36b4-87a3-44ab-83d2-661975830a7d', JSON.stringify(message), 'webhook-deliveries'), null, 2)}\n`,
 );
 // The import worker's queue message for a job that exists nowhere: the run finds nothing to do.
 writeFileSync(
   join(dir, 'import-worker.json'),
-  `${JSON.stringify(
-    {
-      Records: [
-        {
-          messageId: '7c2a5e1b-93d4-4f6a-8b0c-1d2e3f4a5b6c',
-          receiptHandle: 'AQEBz3kLmN8pQrStUvWxYz0a1b2c3d4e5f...',
-          body: JSON.stringify({ v: 1, tenantId: DEMO.tenantId, jobId: MISSING_ID }),
-          attributes: {
-            ApproximateReceiveCount: '1',
-            SentTimestamp: '1795248000123',
-            SenderId: 'AIDAIENQZJOLO23YVJ4VO',
-            ApproximateFirstReceiveTimestamp: '1795248000150',
-          },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:imports',
-          awsRegion: 'us-east-1',
-        },
-      ],
-    },
-    null,
-    2,
-  )}\n`,
+  `${JSON.stringify(sqsEvent('7c2a5e1b-93d4-4f6a-8b0c-1d2e3f4a5b6c', JSON.stringify({ v: 1, tenantId: DEMO.tenantId, jobId: MISSING_ID }), 'imports'), null, 2)}\n`,
 );
 // The stream's view of a threshold save: the demo tenant's STATS item with a re-index pending.
 // Invoked, it runs one step of the stuck index's re-index (idle when nothing is pending).
