@@ -36,6 +36,62 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []) {
   return [load, run, pending] as const;
 }
 
+/** A page of a cursor-paged list, as the API answers it. */
+export interface Page<R> {
+  data: R[];
+  next_cursor: string | null;
+}
+
+/**
+ * The older pages of a list whose first page is `load` (from useLoad, `refreshing` its pending
+ * flag): the rows they added, and the "Load older" button with its error, to render below the
+ * list. A new first page forgets the older ones. The button waits while a refresh is in flight:
+ * the refresh replaces the first page and forgets older pages when it lands, so they would
+ * vanish right after showing; an older page fetched for a first page since replaced is dropped.
+ */
+export function useOlderPages<R>(
+  load: Load<Page<R>>,
+  refreshing: boolean,
+  fetchOlder: (cursor: string) => Promise<Page<R>>,
+  label: string,
+): [R[], ComponentChildren] {
+  const [older, setOlder] = useState<R[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string>();
+  const shown = useRef(load);
+  shown.current = load;
+  useEffect(() => {
+    setOlder([]);
+    setCursor(load.state === 'ok' ? load.data.next_cursor : null);
+  }, [load]);
+  const more = (
+    <>
+      {error && <ErrorBox message={error} />}
+      {cursor && (
+        <button
+          type="button"
+          disabled={refreshing}
+          onClick={async () => {
+            setError(undefined);
+            const base = load;
+            try {
+              const next = await fetchOlder(cursor);
+              if (shown.current !== base) return;
+              setOlder((o) => [...o, ...next.data]);
+              setCursor(next.next_cursor);
+            } catch (err) {
+              setError(errorText(err));
+            }
+          }}
+        >
+          {label}
+        </button>
+      )}
+    </>
+  );
+  return [older, more];
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p class="loading" role="status">

@@ -2,10 +2,10 @@
  * The workspace audit log (admins): filters, newest first, "Load older", and an NDJSON export of
  * every record the filters match, page by page. Its own chunk: only admins ever open it.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, errorText, unwrap, type paths } from '../api/client';
 import { isAdmin, useSession } from '../session';
-import { Empty, ErrorBox, Loaded, Notice, PageTitle, Scroll, useLoad, When } from '../ui';
+import { Empty, Loaded, Notice, PageTitle, Scroll, useLoad, useOlderPages, When } from '../ui';
 
 type Query = NonNullable<paths['/api/audit']['get']['parameters']['query']>;
 const fetchAudit = (q: Query) => unwrap(api.GET('/api/audit', { params: { query: q } }));
@@ -80,15 +80,7 @@ function AuditRecords() {
   const [filters, setFilters] = useState<Filters>(NONE);
   const query = queryOf(filters);
   const [load, reload, refreshing] = useLoad(() => fetchAudit({ ...query, limit: 50 }), [JSON.stringify(query)]);
-  const [older, setOlder] = useState<Rec[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [moreError, setMoreError] = useState<string>();
-  const shown = useRef(load);
-  shown.current = load;
-  useEffect(() => {
-    setOlder([]);
-    setCursor(load.state === 'ok' ? load.data.next_cursor : null);
-  }, [load]);
+  const [older, more] = useOlderPages(load, refreshing, (cursor) => fetchAudit({ ...query, limit: 50, cursor }), 'Load older');
 
   const field = (name: keyof Filters, label: string, props: Record<string, unknown> = {}) => (
     <div class="field">
@@ -195,27 +187,7 @@ function AuditRecords() {
                   </table>
                 </Scroll>
               )}
-              {moreError && <ErrorBox message={moreError} />}
-              {cursor && (
-                <button
-                  type="button"
-                  disabled={refreshing}
-                  onClick={async () => {
-                    setMoreError(undefined);
-                    const base = load;
-                    try {
-                      const next = await fetchAudit({ ...query, limit: 50, cursor });
-                      if (shown.current !== base) return;
-                      setOlder((o) => [...o, ...next.data]);
-                      setCursor(next.next_cursor);
-                    } catch (err) {
-                      setMoreError(errorText(err));
-                    }
-                  }}
-                >
-                  Load older
-                </button>
-              )}
+              {more}
             </>
           );
         }}

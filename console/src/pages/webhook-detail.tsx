@@ -2,10 +2,10 @@
  * One webhook endpoint: edit, enable/disable, delete, send a test, rotate the secret, replay,
  * and the delivery log (paged, filtered, response bodies on demand, resend).
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
-import { ConfirmDialog, Empty, ErrorBox, Loaded, Loading, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
+import { ConfirmDialog, Empty, ErrorBox, Loaded, Loading, Notice, PageTitle, Scroll, ShownOnce, When, useLoad, useOlderPages } from '../ui';
 import { EVENT_TYPES, EventChecks, StatusBadge, statusOf, UrlField, urlProblem, type EventList } from '../webhook-common';
 
 const fetchWebhook = async (id: string) => unwrap(api.GET('/api/webhooks/{id}', { params: { path: { id } } }));
@@ -379,8 +379,6 @@ function Replay({ id, onProgress }: { id: string; onProgress: () => void }) {
   );
 }
 
-type DeliveryPage = Awaited<ReturnType<typeof fetchDeliveries>>;
-type Delivery = DeliveryPage['data'][number];
 const fetchDeliveries = (id: string, q: { cursor?: string; status?: 'failed' | 'succeeded'; event_type?: string }) =>
   unwrap(api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id }, query: { limit: 10, ...q } } }));
 
@@ -389,17 +387,8 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
   const [eventType, setEventType] = useState('');
   const filters = { ...(status && { status }), ...(eventType && { event_type: eventType }) };
   const [load, reload, refreshing] = useLoad(() => fetchDeliveries(id, filters), [id, status, eventType, version]);
-  const [older, setOlder] = useState<Delivery[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [moreError, setMoreError] = useState<string>();
+  const [older, more] = useOlderPages(load, refreshing, (cursor) => fetchDeliveries(id, { ...filters, cursor }), 'Load older deliveries');
   const [resent, setResent] = useState<string>();
-  // The first page shown now; an older page fetched for another one is dropped when it lands.
-  const shown = useRef(load);
-  shown.current = load;
-  useEffect(() => {
-    setOlder([]);
-    setCursor(load.state === 'ok' ? load.data.next_cursor : null);
-  }, [load]);
 
   return (
     <section aria-labelledby="log-h">
@@ -517,29 +506,7 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
                   </tbody>
                 </table>
               </Scroll>
-              {moreError && <ErrorBox message={moreError} />}
-              {cursor && (
-                <button
-                  type="button"
-                  // A refresh in flight replaces the first page and forgets older ones when it
-                  // lands: older pages wait for it, or they would vanish right after showing.
-                  disabled={refreshing}
-                  onClick={async () => {
-                    setMoreError(undefined);
-                    const base = load;
-                    try {
-                      const next = await fetchDeliveries(id, { ...filters, cursor });
-                      if (shown.current !== base) return;
-                      setOlder((o) => [...o, ...next.data]);
-                      setCursor(next.next_cursor);
-                    } catch (err) {
-                      setMoreError(errorText(err));
-                    }
-                  }}
-                >
-                  Load older deliveries
-                </button>
-              )}
+              {more}
             </>
           );
         }}
