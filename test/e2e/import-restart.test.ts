@@ -4,7 +4,8 @@
  * finishes it from where it stopped, with exact counts and no candidate twice.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { e2eSandbox, sleep, stopLocal } from '../helpers/processes';
+import { e2eSandbox, stopLocal } from '../helpers/processes';
+import { until } from '../helpers/until';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
 afterAll(() => cleanup(10_000), 60_000);
@@ -16,16 +17,6 @@ afterAll(() => cleanup(10_000), 60_000);
 const ROWS = 600;
 const HOLD_AT = 300;
 const SLICE = 250;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 describe('npm start restart during an import', { timeout: 180_000 }, () => {
   it('resumes the job where it stopped: exact counts, every row once', async () => {

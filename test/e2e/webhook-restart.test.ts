@@ -9,6 +9,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { e2eSandbox, sleep, stopLocal } from '../helpers/processes';
+import { until as waitUntil } from '../helpers/until';
 import { tlsServers } from '../helpers/tls-servers';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
@@ -21,15 +22,8 @@ afterAll(async () => {
   await servers.closeAll();
 }, 60_000);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** Its waits span a restart: 30 s unless told. */
+const until = <T>(what: string, probe: () => T | Promise<T>, timeoutMs = 30_000) => waitUntil(what, probe, timeoutMs);
 
 describe('npm start restart between two attempts', { timeout: 120_000 }, () => {
   it('delivers the scheduled retry after the restart, with the same webhook-id, exactly once', async () => {

@@ -8,6 +8,7 @@
  * invocations, so only sequential calls pin a line to its request.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { until } from '../helpers/until';
 import { captureOutput, type CapturedOutput } from '../helpers/capture';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { tlsServers, type TestServer } from '../helpers/tls-servers';
@@ -16,8 +17,6 @@ import { tlsServers, type TestServer } from '../helpers/tls-servers';
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
 // What Lambda sets for an on-demand instance; Powertools counts a cold start only then.
 process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let output: CapturedOutput;
 
@@ -80,16 +79,6 @@ function completed(res: { status: number; headers: Headers }, route: string) {
 }
 
 const withCookie = (c: string, headers: Record<string, string> = {}) => ({ headers: { Cookie: c, ...headers } });
-
-async function until<T>(what: string, fn: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('request lines and request ids', () => {
   it('a failed and a good sign-in: login lines, request completed, X-Request-Id = correlation id', async () => {

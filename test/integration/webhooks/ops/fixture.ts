@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+export { until } from '../../../helpers/until';
 import { captureOutput, type CapturedOutput } from '../../../helpers/capture';
 import { tlsServers, type TestServer } from '../../../helpers/tls-servers';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
@@ -108,16 +109,6 @@ export async function create(body: Record<string, unknown>, call = A): Promise<{
   expect(res.status, res.text).toBe(201);
   allSecrets.push(res.body.webhook.secret);
   return res.body.webhook;
-}
-
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
 }
 
 export async function createCandidate(name: string) {

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { until as waitUntil } from '../../../helpers/until';
 import { tlsServers } from '../../../helpers/tls-servers';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 
@@ -96,15 +97,8 @@ export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 export let stack: Stack;
 
-export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
-}
+/** Pipeline waits: 15 s unless told. */
+export const until = <T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000) => waitUntil(what, probe, timeoutMs, 25);
 
 export interface Workspace {
   tenant: TestTenant;
