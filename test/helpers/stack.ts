@@ -51,6 +51,12 @@ export interface StackOptions {
   webhooks?: { retrySchedule?: string; allowLoopback?: boolean; timeoutMs?: number; disableAfterMs?: number };
   /** Run the import queue and its worker (dev/imports.ts), on the webhook pipeline's SQS when it runs. */
   imports?: boolean;
+  /**
+   * Give the table a stream (always with `webhooks`; `collectEvents` needs it). Off otherwise:
+   * every stream of the worker's DynamoDB Local slows all its requests (dev/table.ts), and a
+   * worker makes a table per test file.
+   */
+  stream?: boolean;
 }
 
 /**
@@ -80,7 +86,7 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const endpoint = dynamodbEndpoint();
   const tableName = `test-${randomUUID()}`;
-  await ensureTable(localClient(endpoint), tableName);
+  await ensureTable(localClient(endpoint), tableName, { stream: opts.stream ?? opts.webhooks !== undefined });
   process.env.TABLE_NAME = tableName;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   const w = opts.webhooks;
@@ -182,7 +188,8 @@ export async function recordDynamoDbCommands(into: string[], when: () => boolean
 
 /**
  * A stream poller on the test table that pushes into `into` the webhook events every record
- * yields, as the fan-out would see them. `stop()` it in afterAll.
+ * yields, as the fan-out would see them. `stop()` it in afterAll. The table needs a stream:
+ * `startStack({ stream: true })`.
  */
 export async function collectEvents(tableName: string, endpoint: string, into: WebhookEvent[]): Promise<{ stop(): Promise<void> }> {
   const { startStreamPoller } = await import('../../dev/stream');

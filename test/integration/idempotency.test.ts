@@ -19,7 +19,7 @@ const events: WebhookEvent[] = [];
 let poller: { stop(): Promise<void> };
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ stream: true });
   t = await stack.tenant();
   other = await stack.tenant();
   token = await t.token(['*']);
