@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -32,23 +32,48 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const canConnect = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = new Socket();
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
+/**
+ * Whether DynamoDB Local itself answers on `port`: a ListTables answered as DynamoDB answers it.
+ * A port that merely accepts connections may be someone else's (below).
+ */
+async function answersAsDynamoDb(port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-amz-json-1.0',
+        'X-Amz-Target': 'DynamoDB_20120810.ListTables',
+        // DynamoDB Local checks that a request is signed, not the signature.
+        Authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      },
+      body: '{}',
+      signal: AbortSignal.timeout(5_000),
     });
-    s.once('error', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.connect(port, '127.0.0.1');
-  });
+    return res.ok && Array.isArray(((await res.json()) as { TableNames?: unknown }).TableNames);
+  } catch {
+    return false;
+  }
+}
 
 /** Start DynamoDB Local. `dbPath` persists data there; without it the data lives in memory. */
 export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number } = {}): Promise<DynamoDbLocal> {
-  const port = opts.port ?? (await freePort());
+  // A port from freePort() is free when asked, not when Java binds it a second or two later:
+  // another process may take it meanwhile (seen: another npm start's local SQS, which then
+  // answered our DynamoDB requests). Java then fails to bind and exits; a port we chose
+  // ourselves is chosen again.
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port ?? (await freePort());
+    try {
+      return await startOn(port, opts.dbPath);
+    } catch (err) {
+      if (opts.port !== undefined || !(err instanceof PortTakenError) || attempt >= 5) throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOn(port: number, dbPath: string | undefined): Promise<DynamoDbLocal> {
   const dir = emulatorDir();
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
@@ -65,10 +90,10 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
     '-sharedDb',
     // No telemetry from a local tool (and no outbound connection attempts on closed networks).
     '-disableTelemetry',
-    ...(opts.dbPath ? ['-dbPath', opts.dbPath] : ['-inMemory']),
+    ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory']),
   ];
   // DynamoDB Local writes a metadata file into its working directory: keep it out of the repo.
-  const java: ChildProcess = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: opts.dbPath ?? tmpdir() });
+  const java: ChildProcess = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dbPath ?? tmpdir() });
   // Our exit, a crash or a stop before Java is ready included, must not leave Java behind.
   process.once('exit', () => {
     if (java.exitCode === null && java.signalCode === null) java.kill('SIGKILL');
@@ -86,7 +111,13 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
       new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)),
     ]);
     if (failed) throw failed;
-    if (await canConnect(port)) break;
+    // Its main thread dies on a taken port, but the JVM lives on without listening.
+    if (/Failed to bind|BindException/.test(stderr)) {
+      java.kill('SIGKILL');
+      throw new PortTakenError(`port ${port} is taken: DynamoDB Local could not listen on it`);
+    }
+    // Connectable is not enough: only DynamoDB Local's own answer says that Java holds the port.
+    if (await answersAsDynamoDb(port)) break;
     if (Date.now() > deadline) {
       java.kill('SIGKILL');
       throw new Error(`DynamoDB Local did not listen on port ${port} within 30 s`);

@@ -7,10 +7,11 @@
  * Needs TABLE_NAME and DYNAMODB_ENDPOINT set; sets IMPORT_QUEUE_URL (and SQS_ENDPOINT when it
  * starts its own SQS server).
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createSqsServer } from 'local-aws-sqs';
-import { freePort } from './dynamodb';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './events';
 import { init } from './invocation';
 import { startQueuePoller } from './queue';
@@ -69,13 +70,14 @@ async function resumeUnfinished(sqs: SQSClient, queueUrl: string): Promise<numbe
 export async function startImportPipeline(
   opts: { sqs?: { endpoint: string; client: SQSClient }; log?: (line: string) => void; concurrency?: number } = {},
 ): Promise<ImportPipeline> {
-  let server: import('node:http').Server | undefined;
+  let server: Server | undefined;
   let endpoint = opts.sqs?.endpoint;
   let client = opts.sqs?.client;
   if (!endpoint || !client) {
-    const port = await freePort();
-    server = (await createSqsServer({ port, hostname: '127.0.0.1', accountId: LOCAL_ACCOUNT, region: LOCAL_REGION })) as never;
-    endpoint = `http://127.0.0.1:${port}`;
+    // Port 0, as in dev/queue.ts.
+    const sqs = (await createSqsServer({ port: 0, hostname: '127.0.0.1', accountId: LOCAL_ACCOUNT, region: LOCAL_REGION })) as never as Server;
+    server = sqs;
+    endpoint = `http://127.0.0.1:${(sqs.address() as AddressInfo).port}`;
     client = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     process.env.SQS_ENDPOINT = endpoint;
   }

@@ -4,6 +4,7 @@
  * invokes the delivery handler with Lambda-shaped batches and deletes what it did not report
  * as failed (failed messages come back when their visibility timeout, set by the handler, ends).
  */
+import type { AddressInfo } from 'node:net';
 import {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
@@ -15,7 +16,6 @@ import {
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createSqsServer } from 'local-aws-sqs';
 import { DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY, DELIVERY_TIMEOUT_S } from '../lib/webhooks/config';
-import { freePort } from './dynamodb';
 import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './events';
 import { invocation } from './invocation';
 
@@ -32,9 +32,10 @@ export const DELIVERY_DLQ = 'webhook-deliveries-dlq';
 
 /** Start the SQS server and create the queues as the stack defines them. */
 export async function startQueues(opts: { maxReceiveCount: number; visibilityTimeoutS: number }): Promise<LocalQueues> {
-  const port = await freePort();
-  const server = await createSqsServer({ port, hostname: '127.0.0.1', accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
-  const endpoint = `http://127.0.0.1:${port}`;
+  // Port 0: the kernel's free port, taken in the same call (a port chosen first may be taken by
+  // another process before the server listens; createSqsServer never settles then).
+  const server = await createSqsServer({ port: 0, hostname: '127.0.0.1', accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = new SQSClient({
     endpoint,
     region: LOCAL_REGION,
