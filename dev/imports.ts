@@ -14,7 +14,7 @@ import { DeleteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib
 import { createSqsServer } from 'local-aws-sqs';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './events';
 import { init } from './invocation';
-import { startQueuePoller } from './queue';
+import { startQueuePoller, wakePollersOnSend } from './queue';
 import { localClient } from './table';
 
 export const IMPORT_QUEUE = 'candidate-imports';
@@ -75,8 +75,14 @@ export async function startImportPipeline(
   let client = opts.sqs?.client;
   if (!endpoint || !client) {
     // Port 0, as in dev/queue.ts.
-    const sqs = (await createSqsServer({ port: 0, hostname: '127.0.0.1', accountId: LOCAL_ACCOUNT, region: LOCAL_REGION })) as never as Server;
+    const sqs = (await createSqsServer({
+      port: 0,
+      hostname: '127.0.0.1',
+      accountId: LOCAL_ACCOUNT,
+      region: LOCAL_REGION,
+    })) as never as Server;
     server = sqs;
+    wakePollersOnSend(sqs);
     endpoint = `http://127.0.0.1:${(sqs.address() as AddressInfo).port}`;
     client = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     process.env.SQS_ENDPOINT = endpoint;
