@@ -127,7 +127,7 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, in
   return out;
 }
 
-/** Rows judged at once: each is an email lookup and a transaction on the workspace's counters. */
+/** Rows judged at once (their emails already read: what is left is a requisition's read, once per requisition). */
 export const ROW_CONCURRENCY = 8;
 
 const asRowError = (row: number, o: Outcome): ImportRowError | undefined =>
