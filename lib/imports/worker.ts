@@ -8,7 +8,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { config } from '../config';
 import { ImportMessage, queueImport } from './queue';
 import { diffFields, type AuditEntry } from '../store/audit';
-import { failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
+import { emailOwners, failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { nowIso } from '../ids';
 import { logger } from '../logger';
@@ -132,9 +132,9 @@ const HOLD_AT_ROW = config.importHoldAtRow;
  * A slice's rows: each judged (its own error, a duplicate email, its requisition), then those to
  * create inserted together, a transaction's worth at a time (insertCandidates), each as POST
  * /candidates would create it. A row found created by an earlier run counts as created. The
- * judging (one consistent Query per email) runs ahead while the rows judged before it are
- * written: the rows of one file never share an email (readImportFile), so no row's judgement
- * waits on another row's write.
+ * slice's emails are read together before any of its rows is written (emailOwners: a few
+ * consistent Queries for the whole slice): the rows of one file never share an email
+ * (readImportFile), so no row's judgement waits on another row's write.
  */
 async function importSlice(
   tenantId: string,
@@ -143,7 +143,8 @@ async function importSlice(
 ): Promise<Outcome[]> {
   const reqs = requisitionReader(tenantId);
   const ids = slice.map((r) => importCandidateId(job.id, job.created_ms, r.row));
-  const judging = eachLimited(slice, ROW_CONCURRENCY, (r, i) => judgeRow(tenantId, r, reqs, ids[i]));
+  const owners = await emailOwners(tenantId, slice);
+  const judging = eachLimited(slice, ROW_CONCURRENCY, (r, i) => judgeRow(r, owners, reqs, ids[i]));
   const outcomes: Outcome[] = [];
   let pending: { at: number; entry: NewCandidate }[] = [];
   let actions = 0;

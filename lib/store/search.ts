@@ -319,3 +319,96 @@ export async function candidateIdsByEmail(tenantId: string, email: string): Prom
   // A name word can be the same token, and a cut token is shared by longer emails: compare the email.
   return Items.filter((i) => typeof i.email === 'string' && normalize(i.email).trim() === wanted).map((i) => String(i.candidate_id));
 }
+
+/** Byte order, as DynamoDB orders sort keys (UTF-16 order differs past the surrogates). */
+const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * candidateIdsByEmail for many emails at once (an import's slice): the emails' tokens grouped by
+ * search partition, and each group read as one key range from its first unanswered token to its
+ * last, page by page, skipping the gaps between the tokens. Emails that sort near each other (a
+ * file's rows often do) cost one Query for many; a group whose range proves sparse (a page that
+ * answers fewer than two of its tokens) has its remaining tokens read one exact Query each, as
+ * candidateIdsByEmail does, so a spread-out file never reads much more than it would one by one.
+ * Consistent, keyed by the email as given.
+ */
+export async function candidateIdsByEmails(tenantId: string, emails: readonly string[]): Promise<Map<string, string[]>> {
+  const wantedOf = new Map(emails.map((e) => [e, normalize(e).trim()]));
+  const byToken = new Map<string, string[]>();
+  const groups = new Map<string, string[]>();
+  for (const wanted of new Set(wantedOf.values())) {
+    const token = cut(wanted);
+    if (!byToken.has(token)) {
+      byToken.set(token, []);
+      const pk = searchPartition(tenantId, token);
+      groups.set(pk, [...(groups.get(pk) ?? []), token]);
+    }
+  }
+  const found = new Map<string, { candidate_id: string; email: string }[]>();
+  const keep = (items: Item[]) => {
+    for (const i of items) {
+      const sk = String(i.SK);
+      const token = sk.slice(0, sk.lastIndexOf('#'));
+      if (byToken.has(token) && typeof i.email === 'string')
+        found.set(token, [...(found.get(token) ?? []), { candidate_id: String(i.candidate_id), email: i.email }]);
+    }
+  };
+  const exact = async (pk: string, token: string) => {
+    let ExclusiveStartKey: Item | undefined;
+    do {
+      const page = await ddb.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+          ExpressionAttributeValues: { ':pk': pk, ':sk': `${token}#` },
+          ProjectionExpression: 'SK, candidate_id, email',
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      keep(page.Items ?? []);
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  };
+  const ranged = async (pk: string, tokens: string[]) => {
+    // Sorted as their keys are: `<token>#<id>`, so a token that prefixes another sorts by '#'.
+    tokens.sort((a, b) => byteOrder(`${a}#`, `${b}#`));
+    let next = 0;
+    let startKey: Item | undefined;
+    while (next < tokens.length) {
+      const left = tokens.length - next;
+      const page = await ddb.send(
+        new QueryCommand({
+          TableName: tableName,
+          // Every key of a token `t` is below `t$` ('$' follows '#'), so the range ends with the last token's keys.
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': pk, ':from': `${tokens[next]}#`, ':to': `${tokens.at(-1)}$` },
+          ProjectionExpression: 'SK, candidate_id, email',
+          ConsistentRead: true,
+          Limit: Math.min(100, 2 * left + 8),
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      keep(page.Items ?? []);
+      const last = page.LastEvaluatedKey?.SK as string | undefined;
+      if (last === undefined) return;
+      const before = next;
+      // A token is answered once the page has passed all of its keys.
+      while (next < tokens.length && byteOrder(`${tokens[next]}$`, last) <= 0) next++;
+      if (next < tokens.length && next - before < 2 && !last.startsWith(`${tokens[next]}#`)) {
+        for (const t of tokens.slice(next)) await exact(pk, t);
+        return;
+      }
+      // Mid-token: go on from the page's end; otherwise jump over the gap to the next token.
+      startKey = next < tokens.length && last.startsWith(`${tokens[next]}#`) ? page.LastEvaluatedKey : undefined;
+    }
+  };
+  await Promise.all([...groups].map(([pk, tokens]) => (tokens.length === 1 ? exact(pk, tokens[0]!) : ranged(pk, tokens))));
+  const out = new Map<string, string[]>();
+  for (const [email, wanted] of wantedOf) {
+    const items = found.get(cut(wanted)) ?? [];
+    // As candidateIdsByEmail: a name word can be the same token, and a cut token is shared by longer emails.
+    out.set(email, [...new Set(items.filter((i) => normalize(i.email).trim() === wanted).map((i) => i.candidate_id))]);
+  }
+  return out;
+}

@@ -183,3 +183,41 @@ describe('insertCandidates', () => {
     expect(res.body.data.status).toBe('filled');
   });
 });
+
+describe('candidateIdsByEmails (the slice duplicate check)', () => {
+  it('answers every email as candidateIdsByEmail does: dense and sparse ranges, prefixes, case, long pages', async () => {
+    const { candidateIdsByEmail, candidateIdsByEmails } = await import('../../lib/store/search');
+    const tag = randomUUID().slice(0, 6);
+    const records: CandidateRecord[] = [
+      // 140 emails that sort together, more than one page of the range Query.
+      ...Array.from({ length: 140 }, (_, i) => record(`Dense ${i}`, { email: `dense${tag}-${i}@x.example` })),
+      // A token that prefixes others (the '#' between token and id sorts below '-' and '.').
+      record('Prefix', { email: `p${tag}@x.example` }),
+      record('Prefix Longer', { email: `p${tag}@x.example.org` }),
+      record('Prefix Dash', { email: `p${tag}@x.example-b` }),
+      // A name word equal to an email: a token that is not an email match.
+      record(`q${tag}@x.example`, { email: `other-${tag}@y.example` }),
+      // Spread over partitions, far apart.
+      ...['a', 'm', 'z', 'é'].map((c) => record(`Spread ${c}`, { email: `${c}${tag}@far.example` })),
+    ];
+    const results = await store.insertCandidates(
+      tenantId,
+      records.map((r) => ({ record: r })),
+    );
+    expect(results.every((r) => r.kind === 'created')).toBe(true);
+    const asked = [
+      ...records.map((r) => r.email!),
+      `DENSE${tag}-7@X.example`,
+      `dense${tag}-1000@x.example`,
+      `q${tag}@x.example`,
+      `p${tag}@x.exampl`,
+      `nobody-${tag}@x.example`,
+      `ê${tag}@far.example`,
+      ...Array.from({ length: 30 }, (_, i) => `dense${tag}-${i}0@nowhere.example`),
+    ];
+    const many = await candidateIdsByEmails(tenantId, asked);
+    for (const email of asked) expect(many.get(email), email).toEqual(await candidateIdsByEmail(tenantId, email));
+    expect(many.get(records[0]!.email!)).toEqual([records[0]!.id]);
+    expect(many.get(`q${tag}@x.example`)).toEqual([]);
+  });
+});
