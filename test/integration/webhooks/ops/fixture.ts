@@ -32,34 +32,35 @@ export interface Received {
 const servers = tlsServers(inject('tls'));
 export const received: Received[] = [];
 let receiver: TestServer | undefined;
-let port = 0;
+/**
+ * While down, the receiver drops every connection as a dead host's network would, without
+ * answering. It keeps its port: closed and listened on again, the port could be taken by another
+ * process in between.
+ */
+let down = false;
 /** How long the receiver waits before answering 200 (see `setSlowMs`). */
 let slowMs = 0;
 /** Makes the receiver answer 200 after `ms` (0: at once). */
 export const setSlowMs = (ms: number) => void (slowMs = ms);
 
-/** Starts the receiver; after `receiverDown`, on the port it had. */
+/** Starts the receiver, or brings it back after `receiverDown`. */
 export async function receiverUp() {
-  receiver = await servers.start(
-    async (req, res, body) => {
-      const path = req.url!;
-      received.push({ path, headers: req.headers, body: body.toString('utf8') });
-      if (path.startsWith('/gone')) return void res.writeHead(410).end('gone');
-      if (path.startsWith('/fail')) return void res.writeHead(500).end('receiver broke');
-      if (path.startsWith('/redirect')) return void res.writeHead(302, { location: 'https://example.com/' }).end();
-      if (slowMs) await sleep(slowMs);
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    },
-    { port },
-  );
-  port = receiver.port;
+  down = false;
+  receiver ??= await servers.start(async (req, res, body) => {
+    if (down) return void req.socket.destroy();
+    const path = req.url!;
+    received.push({ path, headers: req.headers, body: body.toString('utf8') });
+    if (path.startsWith('/gone')) return void res.writeHead(410).end('gone');
+    if (path.startsWith('/fail')) return void res.writeHead(500).end('receiver broke');
+    if (path.startsWith('/redirect')) return void res.writeHead(302, { location: 'https://example.com/' }).end();
+    if (slowMs) await sleep(slowMs);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  });
 }
 export async function receiverDown() {
-  const r = receiver!;
-  receiver = undefined;
-  await r.close();
+  down = true;
 }
-export const hookUrl = (path: string) => `https://127.0.0.1:${port}${path}`;
+export const hookUrl = (path: string) => receiver!.url(path);
 export const at = (path: string) => received.filter((r) => r.path === path);
 
 // ---- stack ----------------------------------------------------------------------------------
