@@ -36,8 +36,6 @@ export interface StartOptions {
   key?: string;
   /** Record the request and call the handler as soon as it starts (body not read, `body` empty). */
   onRequestStart?: boolean;
-  /** Listen on this port (a receiver that comes back where it was); default: any free port. */
-  port?: number;
 }
 
 /** Starts test servers with `pems` by default; `closeAll()` (for afterAll) closes every one. */
@@ -80,7 +78,7 @@ export function tlsServers(pems: { cert: string; key: string }) {
       return server;
     };
     const v4 = make();
-    v4.listen(opts.port ?? 0, '127.0.0.1');
+    v4.listen(0, '127.0.0.1');
     await once(v4, 'listening');
     state.port = (v4.address() as AddressInfo).port;
     const v6 = make();
