@@ -159,6 +159,21 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('a slow typist keeps what they typed, and Back skips the prefixes that settled on the way', async () => {
+    await page.goto('/candidates');
+    const search = page.getByLabel('Search');
+    await search.focus();
+    // Slower than the search's 250 ms debounce: every prefix settles, and is searched, on the way.
+    await page.keyboard.type('lovel', { delay: 400 });
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('lovel');
+    expect(await search.inputValue()).toBe('lovel');
+    await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    await page.goBack();
+    await expect.poll(() => search.inputValue()).toBe('');
+    expect(new URL(page.url()).searchParams.get('q')).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
   it("edits the candidate's email, with the API's error shown at the field", async () => {
     await press(page.getByRole('link', { name: 'Ada Lovelace' }));
     await heading('Ada Lovelace').waitFor();

@@ -36,6 +36,8 @@ export function Candidates() {
   const [added, setAdded] = useState<Created>();
   const seq = useRef(0);
   const typed = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** The query of the history entry that typing made last, while it is still the one shown. */
+  const typedEntry = useRef<string | undefined>(undefined);
 
   const apiQuery = (cursor?: string): CandidateQuery => ({
     limit: PAGE,
@@ -72,6 +74,10 @@ export function Candidates() {
   useEffect(() => void load(), [key]);
   // Back and forward change the URL: the box follows it.
   useEffect(() => {
+    // The URL of a query that settled while typing: the box may already be ahead of it.
+    if (filters.q === typedEntry.current) return;
+    // Back or forward: the box shows that query, and the next settled one is a new entry.
+    typedEntry.current = undefined;
     if (filters.q !== text.trim()) setText(filters.q);
   }, [filters.q]);
   useEffect(() => {
@@ -82,11 +88,19 @@ export function Candidates() {
   const onType = (v: string) => {
     setText(v);
     clearTimeout(typed.current);
-    // Each settled query is one history entry, so Back returns to the previous search.
-    typed.current = setTimeout(() => navigate(toUrl({ ...filters, q: v })), DEBOUNCE_MS);
+    // Each settled query is one history entry, so Back returns to the previous search. Typing on
+    // from a query that settled while typing (a slow typist, a busy machine) refines it: its
+    // entry is replaced, so Back never stops at "l" on its way from "lovel".
+    typed.current = setTimeout(() => {
+      const shown = new URLSearchParams(location.search).get('q') ?? '';
+      const refines = typedEntry.current === shown && v.startsWith(shown) && v !== shown;
+      navigate(toUrl({ ...filters, q: v }), { replace: refines });
+      typedEntry.current = v;
+    }, DEBOUNCE_MS);
   };
   const setFilter = (f: Partial<Filters>) => {
     clearTimeout(typed.current);
+    typedEntry.current = undefined;
     navigate(toUrl({ ...filters, q: text, ...f }));
   };
   const filtered = Boolean(filters.q.trim() || filters.stage || filters.req_id);
