@@ -6,9 +6,14 @@ const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts'] };
 // The tiers that run the handlers in the test's process: one DynamoDB Local per worker for each
 // project (every test file makes its own table), and passwords hashed at a test cost
 // (test/helpers/cheap-passwords.ts). e2e and browser start `npm start`, which runs its own.
+const ENV = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'WARN' };
 const IN_PROCESS = {
   globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/dynamodb-setup.ts'],
   setupFiles: ['test/helpers/cheap-passwords.ts'],
+  // The X-Ray SDK without its automatic mode, as `npm start` runs the functions (dev/untraced.ts),
+  // and no EMF metric lines (thousands per run), as `npm start` prints none: the files that
+  // check metrics turn them back on.
+  env: { ...ENV, AWS_XRAY_MANUAL_MODE: 'true', POWERTOOLS_METRICS_DISABLED: 'true' },
 };
 
 /**
@@ -18,7 +23,7 @@ const IN_PROCESS = {
  */
 export default defineConfig({
   test: {
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'WARN' },
+    env: ENV,
     pool: 'forks',
     // Two test files at a time, one per core. Left to its default, vitest ran one file at a time
     // here (the files' test time added up to the run's wall time); most files wait on DynamoDB

@@ -4,6 +4,7 @@
  * process that started us (a SIGTERM to `npm start` alone, whether npm passes it on or not).
  */
 import './quiet-sdk';
+import './untraced';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import '../dev/quiet-sdk';
+import '../dev/untraced';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/auth/password';
 import { CREATE_STATUSES, DEFAULT_STUCK_DAYS, JOB_TYPES, MAX_HEADCOUNT, SCOPES, type Scope, type Stage } from '../lib/model';
 import { CreateRequisitionBody } from '../lib/schemas';

@@ -20,6 +20,7 @@
  * own) is refused there, and {{DEMO_SESSION}} is one session for the batch (see demoSession).
  */
 import '../dev/quiet-sdk';
+import '../dev/untraced';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';

@@ -15,6 +15,8 @@ import { tlsServers, type TestServer } from '../helpers/tls-servers';
 
 // The level these lines need (the suite runs at WARN): DEBUG, to see the DEBUG-only lines too.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
+// The in-process tiers run without metrics (vitest.config.ts); this file checks them.
+process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 // What Lambda sets for an on-demand instance; Powertools counts a cold start only then.
 process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
 

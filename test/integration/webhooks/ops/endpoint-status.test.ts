@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../../../helpers/stack';
 import { as, at, captured, create, hookUrl, secretChecks, stack, until, verifiesWith } from './fixture';
 
+// The in-process tiers run without metrics (vitest.config.ts); this file checks the disable metric.
+process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+
 describe('deleted and disabled', () => {
   it('a deleted endpoint says so, can be filtered, and cannot be reactivated or rotated', async () => {
     const c = await stack.tenant();
