@@ -12,6 +12,9 @@ import { candidateInsert, deliveryRecord } from '../../helpers/lambda-records';
 import { startStack, type Stack } from '../../helpers/stack';
 import { tlsServers } from '../../helpers/tls-servers';
 
+// The in-process tiers run without metrics (vitest.config.ts); this file checks the batch's EMF line.
+process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+
 let stack: Stack;
 const servers = tlsServers(inject('tls'));
 let url: string;
