@@ -4,7 +4,7 @@
  * process and stop it ourselves: signals to a wrapper do not always reach it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -55,12 +55,39 @@ async function answersAsDynamoDb(port: number): Promise<boolean> {
   }
 }
 
+/**
+ * Whether process `pid` holds the listening TCP socket of `port` (from /proc: the socket's inode
+ * among the process's open files). Undefined where /proc cannot tell.
+ */
+function listensOn(pid: number, port: number): boolean | undefined {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  try {
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const f = line.trim().split(/\s+/);
+        // local_address is ADDR:PORT in hex; state 0A is LISTEN; the inode is the 10th field.
+        if (f[1]?.endsWith(`:${hex}`) && f[3] === '0A') inodes.add(f[9]!);
+      }
+    }
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Start DynamoDB Local. `dbPath` persists data there; without it the data lives in memory. */
 export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number } = {}): Promise<DynamoDbLocal> {
   // A port from freePort() is free when asked, not when Java binds it a second or two later:
   // another process may take it meanwhile (seen: another npm start's local SQS, which then
-  // answered our DynamoDB requests). Java then fails to bind and exits; a port we chose
-  // ourselves is chosen again.
+  // answered our DynamoDB requests). Java then fails to bind (its JVM lives on, not listening);
+  // a port we chose ourselves is chosen again.
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await freePort());
     try {
@@ -116,8 +143,13 @@ async function startOn(port: number, dbPath: string | undefined): Promise<Dynamo
       java.kill('SIGKILL');
       throw new PortTakenError(`port ${port} is taken: DynamoDB Local could not listen on it`);
     }
-    // Connectable is not enough: only DynamoDB Local's own answer says that Java holds the port.
-    if (await answersAsDynamoDb(port)) break;
+    // Connectable is not enough: it must be DynamoDB Local answering, and our Java holding the
+    // port (another DynamoDB Local may have taken it first).
+    if (await answersAsDynamoDb(port)) {
+      if (listensOn(java.pid!, port) !== false) break;
+      java.kill('SIGKILL');
+      throw new PortTakenError(`port ${port} is taken by another DynamoDB Local`);
+    }
     if (Date.now() > deadline) {
       java.kill('SIGKILL');
       throw new Error(`DynamoDB Local did not listen on port ${port} within 30 s`);
