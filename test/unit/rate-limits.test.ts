@@ -4,10 +4,10 @@
  */
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../../dev/rate-limiter';
 import { TalentPipelineStack } from '../../infra/stack';
 import { DEPLOYED_RETRY_AFTER, RATE_LIMIT_ENV, RATE_LIMITED, rateLimitsFrom, TOKEN_RATE_LIMITS } from '../../lib/rate-limits';
@@ -20,8 +20,15 @@ const CONSOLE_DIR = mkdtempSync(path.join(tmpdir(), 'rate-limits-console-'));
 mkdirSync(path.join(CONSOLE_DIR, 'assets'));
 writeFileSync(path.join(CONSOLE_DIR, 'index.html'), '<!doctype html><title>Talent Pipeline</title>');
 
+const made = [CONSOLE_DIR];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function synth(context: Record<string, unknown> = {}) {
-  const app = new App({ outdir: mkdtempSync(path.join(tmpdir(), 'rate-limits-')), context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const outdir = mkdtempSync(path.join(tmpdir(), 'rate-limits-'));
+  made.push(outdir);
+  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const stack = new TalentPipelineStack(app, 'TalentPipeline', { consoleDir: CONSOLE_DIR });
   return Template.fromStack(stack);
 }

@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import { esbuildOptions } from '../../scripts/bench/bundles';
 
 const BUDGET = 400 * 1024;
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-test-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 async function bundle(module: string, alias: Record<string, string>, name = module) {
   const outfile = join(out, `${name}.mjs`);
