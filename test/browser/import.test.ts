@@ -26,6 +26,13 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  // Playwright asks Chromium to intercept file choosers when the page gets its first 'filechooser'
+  // listener, without waiting for Chromium's answer, and stops when the last one goes. A
+  // `waitForEvent('filechooser')` alone is that first listener each time, so its key press could
+  // reach the page before the interception was back on: the chooser then opened unseen (seen
+  // failing: the second file chosen in this file). One listener for the page's whole life keeps
+  // the interception on from before the first navigation.
+  page.on('filechooser', () => {});
   errors = collectConsoleErrors(page);
   await page.goto('/signin?next=/candidates/import');
   await page.getByLabel('Email').fill(login[1]!);
