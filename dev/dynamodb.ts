@@ -82,8 +82,27 @@ function listensOn(pid: number, port: number): boolean | undefined {
   }
 }
 
+/**
+ * How DynamoDB Local's JVM compiles: `quick` stops at the first JIT tier (C1), `full` adds the
+ * optimising tier (C2). Measured on two cores: C2 spends more CPU compiling than it saves in runs
+ * of seconds to a few minutes of light or bursty load (Java CPU per webhook delivery 2.8 ms with
+ * C2, 1.3 ms without; two integration test files 29.5 s against 18.3 s), while under load
+ * sustained past about 20 s it halves what an item costs once compiled (a transaction's put
+ * 0.58 ms of Java CPU against 0.91 ms; 10,000 imported rows 63.8 s against 90.3 s). So the tests
+ * and the one-shot CLIs run `quick`; `npm start`, a server that may take an import, and the
+ * long benches run `full`. `DYNAMODB_LOCAL_JIT` (`quick` or `full`) sets the default.
+ */
+export type Jit = 'quick' | 'full';
+export function jitFromEnv(fallback: Jit): Jit {
+  const v = process.env.DYNAMODB_LOCAL_JIT;
+  if (v === undefined || v === '') return fallback;
+  if (v !== 'quick' && v !== 'full') throw new Error(`DYNAMODB_LOCAL_JIT must be quick or full, got "${v}"`);
+  return v;
+}
+
 /** Start DynamoDB Local. `dbPath` persists data there; without it the data lives in memory. */
-export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number; jit?: Jit } = {}): Promise<DynamoDbLocal> {
+  const jit = opts.jit ?? jitFromEnv('quick');
   // A port from freePort() is free when asked, not when Java binds it a second or two later:
   // another process may take it meanwhile (seen: another npm start's local SQS, which then
   // answered our DynamoDB requests). Java then fails to bind (its JVM lives on, not listening);
@@ -91,7 +110,7 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await freePort());
     try {
-      return await startOn(port, opts.dbPath);
+      return await startOn(port, opts.dbPath, jit);
     } catch (err) {
       if (opts.port !== undefined || !(err instanceof PortTakenError) || attempt >= 5) throw err;
     }
@@ -100,15 +119,12 @@ export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number 
 
 class PortTakenError extends Error {}
 
-async function startOn(port: number, dbPath: string | undefined): Promise<DynamoDbLocal> {
+async function startOn(port: number, dbPath: string | undefined, jit: Jit): Promise<DynamoDbLocal> {
   const dir = emulatorDir();
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
     '-Xms64m',
-    // C1 only: the JIT's second tier (C2) spends more CPU compiling than it saves in a run of
-    // minutes on two cores. Measured: DynamoDB Local's CPU per webhook delivery 2.8 -> 1.3 ms
-    // (`npm run bench`), and two integration test files' CPU 29.5 -> 18.3 s.
-    '-XX:TieredStopAtLevel=1',
+    ...(jit === 'quick' ? ['-XX:TieredStopAtLevel=1'] : []),
     '-jar',
     join(dir, 'DynamoDBLocal.jar'),
     '-port',

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startDynamoDbLocal } from './dynamodb';
+import { type Jit, jitFromEnv, startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
 import { ensureTable, localClient } from './table';
 import { RATE_LIMIT_ENV, rateLimitsFrom } from '../lib/rate-limits';
@@ -35,6 +35,15 @@ const host = process.env.HOST ?? '127.0.0.1';
 const dynamodbPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined;
 if (dynamodbPort !== undefined && (!Number.isInteger(dynamodbPort) || dynamodbPort < 1 || dynamodbPort > 65535)) {
   console.error(`DYNAMODB_PORT must be a port number, got "${process.env.DYNAMODB_PORT}"`);
+  process.exit(2);
+}
+
+let jit: Jit;
+try {
+  // A server that may run for hours and take a 10,000-row import: the optimising JIT pays back.
+  jit = jitFromEnv('full');
+} catch (err) {
+  console.error((err as Error).message);
   process.exit(2);
 }
 
@@ -108,6 +117,7 @@ say('starting DynamoDB Local (Java)…');
 ddb = await startDynamoDbLocal({
   dbPath: dbPath(dir),
   port: dynamodbPort,
+  jit,
 }).catch((err: Error) => {
   clearRuntime(dir);
   console.error(err.message);
