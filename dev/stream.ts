@@ -18,6 +18,7 @@ import { STREAM_FILTER_PATTERNS } from '../lib/webhooks/events';
 import { lambdaContext, LOCAL_REGION } from './events';
 import { invocation } from './invocation';
 import { localClient } from './table';
+import { withoutCallLogging } from '../lib/aws/no-call-logging';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a stream handler may return nothing, as Lambda allows
 type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
@@ -65,9 +66,8 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     region: LOCAL_REGION,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  // Its GetRecords pages (up to 1,000 records with both images) are not copied for a no-op log
-  // line (lib/store/client.ts says why).
-  streams.middlewareStack.remove('loggerMiddleware');
+  // Its GetRecords pages (up to 1,000 records with both images) are not copied for a no-op log line.
+  withoutCallLogging(streams);
   const checkpoints: Record<string, string> =
     opts.checkpointFile && existsSync(opts.checkpointFile) ? JSON.parse(readFileSync(opts.checkpointFile, 'utf8')) : {};
   const save = () => {

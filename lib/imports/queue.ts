@@ -1,6 +1,7 @@
 /** The import queue: one message per job run; the worker picks the job up where its item says. */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
+import { withoutCallLogging } from '../aws/no-call-logging';
 import { config } from '../config';
 import { tracer } from '../tracer';
 
@@ -16,10 +17,12 @@ export type ImportMessage = z.infer<typeof ImportMessage>;
 let client: SQSClient | undefined;
 const sqs = () => {
   if (!client) {
-    client = new SQSClient({
-      region: config.region,
-      ...(config.sqsEndpoint && { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-    });
+    client = withoutCallLogging(
+      new SQSClient({
+        region: config.region,
+        ...(config.sqsEndpoint && { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      }),
+    );
     tracer.captureAWSv3Client(client);
   }
   return client;

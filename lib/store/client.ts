@@ -6,6 +6,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { withoutCallLogging } from '../aws/no-call-logging';
 import { config } from '../config';
 import { tracer } from '../tracer';
 
@@ -18,11 +19,7 @@ export const ddbClient = new DynamoDBClient({
   }),
   maxAttempts: 5,
 });
-// The SDK's logger middleware copies every command's input and output through the model's
-// sensitive-data filter for `logger.info`, even when the logger is the default no-op, whose
-// `info` does nothing with them: a full copy of a 100-item transaction per call. We never log SDK
-// calls, so it goes (the bulk import's worker spent about 2 s of 20 s of its CPU there).
-ddbClient.middlewareStack.remove('loggerMiddleware');
+withoutCallLogging(ddbClient);
 // Before the document client is made from it: that one shares this client's middleware stack.
 tracer.captureAWSv3Client(ddbClient);
 

@@ -1,6 +1,7 @@
 /** The delivery queue: one message per (event, endpoint). Client built once per cold start. */
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
+import { withoutCallLogging } from '../aws/no-call-logging';
 import { config } from '../config';
 import { tracer } from '../tracer';
 
@@ -10,13 +11,15 @@ export const queueConfig = {
   dlqUrl: config.webhookDlqUrl,
 };
 
-export const sqs = new SQSClient({
-  region: config.region,
-  ...(config.sqsEndpoint && {
-    endpoint: config.sqsEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+export const sqs = withoutCallLogging(
+  new SQSClient({
+    region: config.region,
+    ...(config.sqsEndpoint && {
+      endpoint: config.sqsEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
   }),
-});
+);
 // Each SendMessage(Batch) as an X-Ray subsegment, in every function that queues (a no-op outside Lambda).
 tracer.captureAWSv3Client(sqs);
 

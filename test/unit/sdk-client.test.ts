@@ -1,14 +1,24 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-describe('the DynamoDB client (lib/store/client.ts)', () => {
+/** The middleware names of a client's stack; retryMiddleware is there so the check cannot pass on the wrong names. */
+function stackOf(client: { middlewareStack: { identify(): string[] } }) {
+  const names = client.middlewareStack.identify();
+  expect(names.some((n) => n.startsWith('retryMiddleware'))).toBe(true);
+  return names;
+}
+
+describe('the SDK clients we build (lib/aws/no-call-logging.ts)', () => {
   afterEach(() => vi.unstubAllEnvs());
 
-  it('has no logger middleware: no command copies its input and output for a log line nobody writes', async () => {
-    vi.stubEnv('TABLE_NAME', process.env.TABLE_NAME ?? 'unit-test-table');
+  it('carry no logger middleware: no command copies its input and output for a log line nobody writes', async () => {
+    for (const [k, v] of [
+      ['TABLE_NAME', 'unit-test-table'],
+      ['WEBHOOK_QUEUE_URL', 'http://127.0.0.1:1/queue/unit'],
+      ['WEBHOOK_DLQ_URL', 'http://127.0.0.1:1/queue/unit-dlq'],
+    ] as const)
+      vi.stubEnv(k, process.env[k] ?? v);
     const { ddbClient } = await import('../../lib/store/client');
-    const names = ddbClient.middlewareStack.identify();
-    // The stack as the SDK builds it, so the check below cannot pass by looking at the wrong names.
-    expect(names.some((n) => n.startsWith('retryMiddleware'))).toBe(true);
-    expect(names.filter((n) => n.startsWith('loggerMiddleware'))).toEqual([]);
+    const { sqs } = await import('../../lib/webhooks/queue');
+    for (const client of [ddbClient, sqs]) expect(stackOf(client).filter((n) => n.startsWith('loggerMiddleware'))).toEqual([]);
   });
 });
