@@ -16,6 +16,7 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './events';
 import { init } from './invocation';
 import { startQueuePoller, wakePollersOnSend } from './queue';
 import { localClient } from './table';
+import { withoutCallLogging } from '../lib/aws/no-call-logging';
 
 export const IMPORT_QUEUE = 'candidate-imports';
 export const IMPORT_DLQ = 'candidate-imports-dlq';
@@ -84,7 +85,9 @@ export async function startImportPipeline(
     server = sqs;
     wakePollersOnSend(sqs);
     endpoint = `http://127.0.0.1:${(sqs.address() as AddressInfo).port}`;
-    client = new SQSClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    client = withoutCallLogging(
+      new SQSClient({ endpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    );
     process.env.SQS_ENDPOINT = endpoint;
   }
   const { QueueUrl: dlqUrl } = await client.send(new CreateQueueCommand({ QueueName: IMPORT_DLQ }));

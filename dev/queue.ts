@@ -19,6 +19,7 @@ import { createSqsServer } from 'local-aws-sqs';
 import { DELIVERY_BATCH_SIZE, DELIVERY_MAX_CONCURRENCY, DELIVERY_TIMEOUT_S } from '../lib/webhooks/config';
 import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './events';
 import { invocation } from './invocation';
+import { withoutCallLogging } from '../lib/aws/no-call-logging';
 
 export interface LocalQueues {
   endpoint: string;
@@ -38,11 +39,13 @@ export async function startQueues(opts: { maxReceiveCount: number; visibilityTim
   const server = await createSqsServer({ port: 0, hostname: '127.0.0.1', accountId: LOCAL_ACCOUNT, region: LOCAL_REGION });
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   wakePollersOnSend(server);
-  const client = new SQSClient({
-    endpoint,
-    region: LOCAL_REGION,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = withoutCallLogging(
+    new SQSClient({
+      endpoint,
+      region: LOCAL_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
   const { QueueUrl: dlqUrl } = await client.send(new CreateQueueCommand({ QueueName: DELIVERY_DLQ }));
   const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
   const { QueueUrl: queueUrl } = await client.send(

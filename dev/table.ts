@@ -8,14 +8,17 @@ import {
   ResourceNotFoundException,
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
+import { withoutCallLogging } from '../lib/aws/no-call-logging';
 import { TABLE_DEF } from '../lib/store/table';
 
 export const localClient = (endpoint: string) =>
-  new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  withoutCallLogging(
+    new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
 
 /**
  * `stream: false` is for test tables nothing reads the stream of. DynamoDB Local keeps every

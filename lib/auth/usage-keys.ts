@@ -22,6 +22,7 @@ import {
 import { config } from '../config';
 import { logger } from '../logger';
 import { tracer } from '../tracer';
+import { withoutCallLogging } from '../aws/no-call-logging';
 
 export interface UsageKey {
   id: string;
@@ -31,7 +32,8 @@ export interface UsageKey {
 let client: APIGatewayClient | undefined;
 // Wrapped like the table's client. The two functions that call it (create-token, revoke-token) are
 // in UNTRACED_MODULES for now, so the wrap is a no-op there until they fit the budget with it.
-const gateway = () => (client ??= tracer.captureAWSv3Client(new APIGatewayClient({ region: config.region, maxAttempts: 5 })));
+const gateway = () =>
+  (client ??= tracer.captureAWSv3Client(withoutCallLogging(new APIGatewayClient({ region: config.region, maxAttempts: 5 }))));
 const planName = () => config.usagePlanName;
 let planIdOnce: Promise<string> | undefined;
 
