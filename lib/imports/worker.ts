@@ -13,6 +13,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '../erro
 import { nowIso } from '../ids';
 import { logger } from '../logger';
 import {
+  batchActions,
   getCandidate,
   insertCandidates,
   MAX_TRANSACT_ITEMS,
@@ -174,9 +175,9 @@ async function importSlice(
     }
     const record = recordOf(slice[i]!, ids[i]!, j.req?.title);
     const audit = job.actor && createdAudit(job, record);
-    // One transaction's worth: the workspace's counter, each requisition's, and each row's own actions.
+    // One transaction's worth: the workspace's counter and the audit group's shared copies, each requisition's counter, and each row's own actions.
     const more = ownActions(record, audit !== undefined) + (record.req_id && !reqIds.has(record.req_id) ? 1 : 0);
-    if (pending.length && 1 + actions + more > MAX_TRANSACT_ITEMS) await write();
+    if (pending.length && batchActions(audit !== undefined) + actions + more > MAX_TRANSACT_ITEMS) await write();
     pending.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined, audit } });
     actions += more;
     if (record.req_id) reqIds.add(record.req_id);

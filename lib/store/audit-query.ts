@@ -3,7 +3,9 @@
  * has its own copy of every record, so a page is a key-range Query of one view, newest first:
  * by target when a target is given, else by actor, else by action, else all. The other filters
  * given with it become a FilterExpression; such a page reads at most MAX_CALLS × FILTERED_READ
- * records and may come back short, with a cursor to go on.
+ * records and may come back short, with a cursor to go on. A group's shared copy (auditGroupItems)
+ * is expanded into its records where it is read, so a page shows records only, and a cursor may
+ * point inside a group.
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { CorruptItemError, type Item, oneOf, str } from './codec';
@@ -74,8 +76,34 @@ export function auditQueryInput(tenantId: string, f: AuditFilter): QueryCommandI
 }
 
 /**
+ * The records of a page's items, in key order (newest first): an item of one record as it is; a
+ * group's shared copy as its records, newest (highest id) first, each keyed where a copy of its
+ * own would be (its view's prefix, the group's time, its id). Records at or after `startSK` (the
+ * cursor's key, which may be inside a group) were on earlier pages and are left out.
+ */
+export function expandAuditItems(items: Item[], startSK?: string): Item[] {
+  const out: Item[] = [];
+  for (const item of items) {
+    const { records, ...shared } = item;
+    if (!Array.isArray(records)) {
+      out.push(item);
+      continue;
+    }
+    const sk = String(item.SK);
+    const prefix = sk.slice(0, sk.length - `${String(item.at)}#${String(item.id)}`.length);
+    for (const r of [...(records as Item[])].reverse()) {
+      const SK = `${prefix}${String(item.at)}#${String(r.id)}`;
+      if (startSK === undefined || SK < startSK) out.push({ ...shared, ...r, SK });
+    }
+  }
+  return out;
+}
+
+/**
  * Up to `limit` records after `startKey`, newest first, and the key to go on from (undefined at
  * the end). Unfiltered: one Query of `limit`. Filtered: at most MAX_CALLS Queries of FILTERED_READ.
+ * Groups are expanded (expandAuditItems): a page that ends inside one ends at its last record's
+ * key, which is no item's; the next Query starts there and meets the group's copy again.
  */
 export async function queryAudit(
   tenantId: string,
@@ -90,7 +118,7 @@ export async function queryAudit(
   let lastKey: Record<string, unknown> | undefined;
   for await (const page of queryPages(input, { startKey, limit: () => (filtered ? FILTERED_READ : limit - items.length) })) {
     calls++;
-    items.push(...(page.Items ?? []));
+    items.push(...expandAuditItems(page.Items ?? [], startKey?.SK as string | undefined));
     lastKey = page.LastEvaluatedKey;
     if (items.length >= limit || calls >= MAX_CALLS) break;
   }

@@ -4,6 +4,9 @@
  * prefixes that make every filter of GET /api/audit a key-range Query, newest first:
  *   `T#<at>#<id>` all records; `A#<actor id>#<at>#<id>`; `O#<target id>#<at>#<id>`;
  *   `X#<action>#<at>#<id>`.
+ * Records of one actor's one action made in one transaction (an import's rows) may be written as
+ * a group (auditGroupItems): each keeps its own target copy, and the group shares one copy in each
+ * of the other three views, which the read side expands back into the records.
  * Copies are put only where absent and never updated or deleted (IAM denies UpdateItem and
  * DeleteItem on the partition); they leave by TTL after 400 days. A record never holds a
  * candidate's personal values: personal fields are named, not valued, so erasure needs nothing
@@ -97,33 +100,34 @@ export function diffFields(
   return out;
 }
 
-/** The items of one record: its four copies, complete each, so any view reads a page in one Query. */
-export function auditItems(tenantId: string, e: AuditEntry, now = Date.now()): Record<string, unknown>[] {
-  const at = e.at ?? new Date(now).toISOString();
-  // Random, not UUIDv7: the key orders by `at` first, and the uuid package stays out of bundles without it.
-  const id = randomUUID();
-  // A safety net under diffFields: whatever a caller passes, a candidate's personal values stay out.
-  const changes = (e.changes ?? []).map((c) =>
-    e.target.type === 'candidate' && PERSONAL_FIELDS.includes(c.field) ? { field: c.field } : c,
-  );
+/** A record's changes as stored: a safety net under diffFields, so a candidate's personal values stay out whatever a caller passes. */
+const storedChanges = (e: AuditEntry): AuditChange[] =>
+  (e.changes ?? []).map((c) => (e.target.type === 'candidate' && PERSONAL_FIELDS.includes(c.field) ? { field: c.field } : c));
+
+/** What a record says besides its id, target and changes: who, what, when, from where, and until when it is kept. */
+function sharedFields(e: AuditEntry, at: string, now: number) {
   const { ip, user_agent, request_id } = e.request ?? {};
-  const record = {
+  return {
     type: 'audit',
-    id,
     at,
     action: e.action,
     actor_type: e.actor.type,
     actor_id: e.actor.id,
     ...(e.actor.email && { actor_email: e.actor.email }),
     ...(e.actor.name && { actor_name: e.actor.name }),
-    target_type: e.target.type,
-    target_id: e.target.id,
     ...(ip && { ip }),
     ...(user_agent && { user_agent: user_agent.slice(0, 256) }),
     ...(request_id && { request_id }),
-    changes,
     expires_at: Math.floor(now / 1000) + AUDIT_TTL_DAYS * 86_400,
   };
+}
+
+/** The items of one record: its four copies, complete each, so any view reads a page in one Query. */
+export function auditItems(tenantId: string, e: AuditEntry, now = Date.now()): Record<string, unknown>[] {
+  const at = e.at ?? new Date(now).toISOString();
+  // Random, not UUIDv7: the key orders by `at` first, and the uuid package stays out of bundles without it.
+  const id = randomUUID();
+  const record = { ...sharedFields(e, at, now), id, target_type: e.target.type, target_id: e.target.id, changes: storedChanges(e) };
   const PK = keys.auditPartition(tenantId);
   const tail = `${at}#${id}`;
   return [
@@ -134,12 +138,71 @@ export function auditItems(tenantId: string, e: AuditEntry, now = Date.now()): R
   ].map((SK) => ({ PK, SK, ...record }));
 }
 
+/** Records one group may hold: the ids of its records end in four hex digits counting from 0. */
+export const MAX_GROUP_RECORDS = 0x10000;
+/** Transaction actions a group takes besides its records' target copies: one copy in each other view. */
+export const AUDIT_GROUP_COPIES = AUDIT_COPIES - 1;
+
+/** Whether two entries can share a group: the same action by the same actor from the same request. */
+export const sameGroup = (a: AuditEntry, b: AuditEntry) =>
+  a.action === b.action &&
+  a.actor.type === b.actor.type &&
+  a.actor.id === b.actor.id &&
+  a.actor.email === b.actor.email &&
+  a.actor.name === b.actor.name &&
+  JSON.stringify(a.request ?? {}) === JSON.stringify(b.request ?? {});
+
+/**
+ * The items of records that share their action, actor and request (sameGroup) and are made in
+ * one transaction, at one time (the first entry's `at`, or now): each record's own target copy,
+ * complete, plus ONE copy in each of the views all, actor and action holding every record's id,
+ * target and changes (`records`). A group of n costs n + 3 items instead of 4n.
+ *
+ * The records' ids are one random id whose last four hex digits count 0, 1, 2, ...; the shared
+ * copies sit at the first (smallest) id. So no other record's key can fall between a group's
+ * records, and a page that ends inside a group ends at the key its next record would have had
+ * (lib/store/audit-query.ts expands a group and resumes inside it from that key).
+ */
+export function auditGroupItems(tenantId: string, entries: AuditEntry[], now = Date.now()): Record<string, unknown>[] {
+  const first = entries[0];
+  if (!first) return [];
+  if (entries.length > MAX_GROUP_RECORDS) throw new Error(`an audit group holds at most ${MAX_GROUP_RECORDS} records`);
+  if (!entries.every((e) => sameGroup(e, first))) throw new Error('an audit group is one action of one actor from one request');
+  const at = first.at ?? new Date(now).toISOString();
+  const base = randomUUID().slice(0, 32);
+  const shared = sharedFields(first, at, now);
+  const records = entries.map((e, n) => ({
+    id: `${base}${n.toString(16).padStart(4, '0')}`,
+    target_type: e.target.type,
+    target_id: e.target.id,
+    changes: storedChanges(e),
+  }));
+  const PK = keys.auditPartition(tenantId);
+  const tail = `${at}#${records[0]!.id}`;
+  return [
+    ...records.map((r) => ({ PK, SK: `${viewPrefix('target', r.target_id)}${at}#${r.id}`, ...shared, ...r })),
+    ...[viewPrefix('all'), viewPrefix('actor', first.actor.id), viewPrefix('action', first.action)].map((prefix) => ({
+      PK,
+      SK: `${prefix}${tail}`,
+      ...shared,
+      id: records[0]!.id,
+      records,
+    })),
+  ];
+}
+
 /**
  * The transaction items that record one change: append them to the change's own
  * TransactWriteItems, so there is no change without its record and no record without the change.
  */
-export const auditPuts = (tenantId: string, e: AuditEntry, now = Date.now()) =>
-  auditItems(tenantId, e, now).map((Item) => ({ Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }));
+export const auditPuts = (tenantId: string, e: AuditEntry, now = Date.now()) => putsOf(auditItems(tenantId, e, now));
+
+/** The transaction items of a group of records (auditGroupItems), for the transaction that makes all their changes. */
+export const auditGroupPuts = (tenantId: string, entries: AuditEntry[], now = Date.now()) =>
+  putsOf(auditGroupItems(tenantId, entries, now));
+
+const putsOf = (items: Record<string, unknown>[]) =>
+  items.map((Item) => ({ Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }));
 
 /**
  * A record on its own, for an action that writes nothing else to the table (a resend only

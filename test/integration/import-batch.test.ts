@@ -122,6 +122,40 @@ describe('insertCandidates', () => {
     expect(list.body.count).toBe(15);
   });
 
+  it("records each transaction's candidates as one audit group: one record each, n + 3 items per transaction", async () => {
+    const { auditPartition } = (await import('../../lib/store/table')).keys;
+    const { queryAll, tableName } = await import('../../lib/store/client');
+    const { queryAudit } = await import('../../lib/store/audit-query');
+    const actor = { type: 'token' as const, id: `tok-${randomUUID()}`, name: 'Importer' };
+    const entries: NewCandidate[] = Array.from({ length: 30 }, (_, i) => {
+      const r = record(`Audited Person ${i}`);
+      return {
+        record: r,
+        audit: { action: 'candidate.created', actor, target: { type: 'candidate', id: r.id }, changes: [{ field: 'name' }] },
+      };
+    });
+    const results = await store.insertCandidates(tenantId, entries);
+    expect(results.every((r) => r.kind === 'created')).toBe(true);
+    // The actor's view of the log: one record per candidate, read from the groups' shared copies.
+    const { items } = await queryAudit(tenantId, { actor: actor.id }, 100);
+    expect(items.map((i) => i.target_id).sort()).toEqual(entries.map((e) => e.record.id).sort());
+    expect(new Set(items.map((i) => i.id)).size).toBe(30);
+    // Stored: 30 target copies, and 3 shared copies per transaction (30 rows of 5 actions each take two).
+    const stored = await queryAll({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk',
+      FilterExpression: 'actor_id = :a',
+      ExpressionAttributeValues: { ':pk': auditPartition(tenantId), ':a': actor.id },
+    });
+    expect(stored.filter((i) => !('records' in i))).toHaveLength(30);
+    expect(stored.filter((i) => 'records' in i)).toHaveLength(6);
+    // A call whose records are not one action of one actor is refused before anything is written.
+    const other = { ...entries[0]!.audit!, actor: { type: 'token' as const, id: 'tok-other' } };
+    const mixed = [record('Mixed One'), record('Mixed Two')].map((r, i) => ({ record: r, audit: i ? other : entries[0]!.audit }));
+    await expect(store.insertCandidates(tenantId, mixed)).rejects.toThrow(/one action of one actor/);
+    expect(await store.getCandidate(tenantId, mixed[0]!.record.id)).toBeUndefined();
+  });
+
   it('a requisition closed after it was read refuses its rows as the single create does; their neighbours are created', async () => {
     const open = await requisition('open');
     const closed = await requisition('closed');

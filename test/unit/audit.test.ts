@@ -1,6 +1,7 @@
 /**
  * The audit record's shape and key layout (lib/store/audit.ts, lib/store/audit-query.ts): four
- * complete copies per record, personal values never kept, webhook URLs as hosts, a 400-day TTL,
+ * complete copies per record (a group of n records in n + 3 items, read back as the same
+ * records), personal values never kept, webhook URLs as hosts, a 400-day TTL,
  * each filter a key range of its own view, and no stream consumer woken by a record.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,8 +14,8 @@ import { streamRecord, TENANT } from '../helpers/lambda-records';
 process.env.TABLE_NAME ??= 'unused';
 const { matchesPattern } = await import('../../dev/stream');
 const { auditActorOf, auditBy } = await import('../../lib/domain/principal');
-const { AUDIT_TTL_DAYS, auditItems, auditPuts, diffFields, urlHost, viewPrefix } = await import('../../lib/store/audit');
-const { auditFromItem, auditPageKey, auditPlan, auditQueryInput } = await import('../../lib/store/audit-query');
+const { AUDIT_TTL_DAYS, auditGroupItems, auditItems, auditPuts, diffFields, urlHost, viewPrefix } = await import('../../lib/store/audit');
+const { auditFromItem, auditPageKey, auditPlan, auditQueryInput, expandAuditItems } = await import('../../lib/store/audit-query');
 
 const NOW = Date.parse('2026-03-01T10:00:00.000Z');
 const session = {
@@ -149,5 +150,69 @@ describe('audit queries', () => {
     expect(key.sortKey.test(`${viewPrefix('target', 'c-1')}${item!.at}#${item!.id}`)).toBe(true);
     expect(key.sortKey.test(`${viewPrefix('target', 'c-2')}${item!.at}#${item!.id}`)).toBe(false);
     expect(key.sortKey.test(`${viewPrefix('all')}${item!.at}#${item!.id}`)).toBe(false);
+  });
+});
+
+describe("a group of records (one transaction of one actor's one action)", () => {
+  const created = (id: string) =>
+    auditBy(token, 'candidate.created', { type: 'candidate', id }, [
+      ...diffFields(['name', 'email', 'stage'], undefined, { name: 'Ada Lovelace', email: 'ada@example.com', stage: 'applied' }),
+      { field: 'import_id', after: 'job-1' },
+    ]);
+  const entries = ['c-1', 'c-2', 'c-3'].map(created);
+  const items = auditGroupItems(TENANT, entries, NOW);
+  const at = '2026-03-01T10:00:00.000Z';
+  const targets = items.slice(0, 3);
+  const shared = items.slice(3);
+
+  it("is each record's own target copy plus one shared copy per other view: n + 3 items", () => {
+    expect(items).toHaveLength(6);
+    const ids = targets.map((t) => t.id as string);
+    // One random id whose last four hex digits count from 0: no other id can fall between them.
+    expect(ids.map((id) => id.slice(0, 32))).toEqual(Array(3).fill(ids[0]!.slice(0, 32)));
+    expect(ids.map((id) => id.slice(32))).toEqual(['0000', '0001', '0002']);
+    expect(targets.map((t) => t.SK)).toEqual(ids.map((id, n) => `O#c-${n + 1}#${at}#${id}`));
+    expect(shared.map((t) => t.SK)).toEqual([`T#${at}#${ids[0]}`, `A#tok-1#${at}#${ids[0]}`, `X#candidate.created#${at}#${ids[0]}`]);
+    for (const i of items)
+      expect([i.PK, i.type, i.expires_at]).toEqual([`T#${TENANT}#AUDIT`, 'audit', Math.floor(NOW / 1000) + AUDIT_TTL_DAYS * 86_400]);
+    // A target copy is a complete record, as a single record's copy is.
+    const single = auditItems(TENANT, entries[0]!, NOW)[2]!;
+    const { id: _i, SK: _s, ...own } = targets[0]!;
+    const { id: _i0, SK: _s0, ...alone } = single;
+    expect(own).toEqual(alone);
+  });
+
+  it('reads back, in every shared view, as the same records as their target copies say, newest id first', () => {
+    for (const copy of shared) {
+      const records = expandAuditItems([copy]);
+      expect(records.map((r) => r.SK)).toEqual(
+        [...targets].reverse().map((t) => `${String(copy.SK).slice(0, String(copy.SK).indexOf(at))}${at}#${t.id}`),
+      );
+      expect(records.map(auditFromItem)).toEqual([...targets].reverse().map(auditFromItem));
+      for (const r of records) {
+        expect(r).not.toHaveProperty('records');
+        expect(AuditRecord.safeParse(auditFromItem(r)).success).toBe(true);
+      }
+    }
+  });
+
+  it('resumes after a cursor inside the group, and leaves records of one item alone', () => {
+    const copy = shared[0]!;
+    const [newest, middle, oldest] = expandAuditItems([copy]);
+    expect(expandAuditItems([copy], String(newest!.SK)).map((r) => r.id)).toEqual([middle!.id, oldest!.id]);
+    expect(expandAuditItems([copy], String(middle!.SK)).map((r) => r.id)).toEqual([oldest!.id]);
+    // The oldest record's key is the shared copy's own: a Query after it never returns the copy.
+    expect(oldest!.SK).toBe(copy.SK);
+    const lone = auditItems(TENANT, entries[0]!, NOW)[0]!;
+    expect(expandAuditItems([lone, copy], String(middle!.SK))).toEqual([lone, oldest]);
+  });
+
+  it('is one action of one actor from one request: anything else is refused', () => {
+    expect(() => auditGroupItems(TENANT, [entries[0]!, { ...entries[1]!, action: 'candidate.updated' }], NOW)).toThrow(/one action/);
+    expect(() => auditGroupItems(TENANT, [entries[0]!, { ...entries[1]!, actor: { type: 'token', id: 'tok-2' } }], NOW)).toThrow(
+      /one actor/,
+    );
+    expect(() => auditGroupItems(TENANT, [entries[0]!, { ...entries[1]!, request: { ip: '192.0.2.9' } }], NOW)).toThrow(/one request/);
+    expect(auditGroupItems(TENANT, [], NOW)).toEqual([]);
   });
 });
