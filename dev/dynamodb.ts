@@ -88,8 +88,8 @@ function listensOn(pid: number, port: number): boolean | undefined {
  * of seconds to a few minutes of light or bursty load (Java CPU per webhook delivery 2.8 ms with
  * C2, 1.3 ms without; two integration test files 29.5 s against 18.3 s), while under load
  * sustained past about 20 s it cuts what an item costs by about a third once compiled (a
- * transaction's put 0.58 ms of Java CPU against 0.91 ms; 10,000 imported rows a median 66 s over
- * five runs against 90 s). So the tests and the one-shot CLIs run `quick`; `npm start`, a server
+ * transaction's put 0.58 ms of Java CPU against 0.91 ms; 10,000 imported rows a median 49 s over
+ * eight runs against 75 s). So the tests and the one-shot CLIs run `quick`; `npm start`, a server
  * that may take an import, and the long benches run `full`. `DYNAMODB_LOCAL_JIT` (`quick` or
  * `full`) sets the default.
  */
