@@ -112,7 +112,7 @@ describe('changing the limits', () => {
     const p = ofType(t, 'AWS::ApiGateway::UsagePlan')[0]![1].Properties;
     expect(p.Throttle).toEqual({ RateLimit: 50, BurstLimit: 100 });
     expect(p.Quota).toBeUndefined();
-  });
+  }, 120_000); // a whole synth (about 15 s of CPU, the nested stacks included): slow on two shared cores
 
   it('refuses a value that is not a whole number, or a burst below the rate', () => {
     expect(() => synth({ rateLimitPerSecond: 'ten' })).toThrow(/rateLimitPerSecond must be a whole number/);

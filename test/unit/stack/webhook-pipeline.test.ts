@@ -264,5 +264,5 @@ describe('webhook pipeline', () => {
     }
     const [[ownTopic]] = ofType('AWS::SNS::Topic') as [[string, CfnResource]];
     for (const [id, a] of ofType('AWS::CloudWatch::Alarm')) expect(a.Properties.AlarmActions, id).toEqual([{ Ref: ownTopic }]);
-  });
+  }, 120_000); // a whole synth (about 15 s of CPU, the nested stacks included): slow on two shared cores
 });
