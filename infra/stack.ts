@@ -2,8 +2,11 @@
  * The deployed shape, composed of one construct per concern (infra/constructs/): the DynamoDB
  * table derived from TABLE_DEF, the REST API generated from the route table with its authorizers
  * (RouteApi), the webhook pipeline (table stream -> fan-out -> delivery queue -> delivery), and
- * the console on the same CloudFront origin as the API (ConsoleSite). Adding a route to
- * lib/routes.ts needs no change here. The local runtime (dev/) deploys nothing.
+ * the console on the same CloudFront origin as the API (ConsoleSite). The route functions go to
+ * nested stacks by API resource (infra/constructs/route-stacks.ts) so that every stack stays under
+ * CloudFormation's resource limit; what holds data or a name stays here, under the logical ids it
+ * had when this was one stack (test/unit/stack-split.test.ts). Adding a route to lib/routes.ts
+ * needs no change here. The local runtime (dev/) deploys nothing.
  */
 import { CfnOutput, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';

@@ -94,8 +94,9 @@ export class Monitoring extends Concern {
       alarmId: string,
       metric: cloudwatch.IMetric,
       options: Omit<cloudwatch.CreateAlarmOptions, 'evaluationPeriods'> & { evaluationPeriods?: number },
+      scope: Construct = this,
     ) => {
-      const a = new cloudwatch.Alarm(this, alarmId, {
+      const a = new cloudwatch.Alarm(scope, alarmId, {
         metric,
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -155,7 +156,10 @@ export class Monitoring extends Concern {
     });
 
     // ---- Every function: errors (crashes, timeouts) and throttles ----
+    // Each alarm goes in its function's stack: a route function's in its nested stack
+    // (infra/constructs/route-stacks.ts), where it costs this stack no resource and no output.
     for (const [module, fn] of props.functions) {
+      const scope = Stack.of(fn) === Stack.of(this) ? this : Stack.of(fn);
       alarm(
         `${pascal(module)}ErrorsOrThrottles`,
         new cloudwatch.MathExpression({
@@ -171,6 +175,7 @@ export class Monitoring extends Concern {
           alarmDescription: `functions/${module}.ts crashed, timed out or was throttled. Its log group has the error (docs/operating.md, "Logs Insights queries": one request, errors).`,
           threshold: 1,
         },
+        scope,
       );
     }
 

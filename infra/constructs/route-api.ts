@@ -1,12 +1,14 @@
 /**
  * The REST API generated from the route table (lib/routes.ts): one resource per path, one method
  * per route, one function per handler module, guarded by the TOKEN or REQUEST authorizer, with
- * API Gateway's own refusals answered as `{ error }` and a JSON access log. Adding a route to
- * lib/routes.ts needs no change here.
+ * API Gateway's own refusals answered as `{ error }` and a JSON access log. The route functions
+ * live in nested stacks by resource (infra/constructs/route-stacks.ts); the API, its methods and
+ * the authorizers stay in the stack. Adding a route to lib/routes.ts needs no change here.
  */
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -20,6 +22,7 @@ import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
 import { IMPORT_WORKER_MODULE } from './import-queue';
 import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { RETENTION_MODULE } from './retention';
+import { RouteFunctionStack, routeStackIds } from './route-stacks';
 
 /** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
 export const TOKEN_AUTHORIZER_MODULE = 'authorizer';
@@ -116,6 +119,8 @@ export class RouteApi extends Concern {
   private readonly functions: Map<string, NodejsFunction>;
   private readonly table: dynamodb.ITable;
   private readonly stage: StageConfig;
+  /** The nested stacks of the route functions, by construct id (routeStackIds). */
+  readonly routeStacks = new Map<string, RouteFunctionStack>();
 
   constructor(scope: Construct, id: string, props: RouteApiProps) {
     super(scope, id);
@@ -244,23 +249,48 @@ export class RouteApi extends Concern {
       timeoutOf.set(r.handler, Math.max(timeout, timeoutOf.get(r.handler) ?? 0));
     }
 
+    const stackIds = routeStackIds(props.routes);
+    const routeStack = (module: string): RouteFunctionStack => {
+      const stackId = stackIds.get(module)!;
+      const existing = this.routeStacks.get(stackId);
+      if (existing) return existing;
+      const created = new RouteFunctionStack(this, stackId);
+      this.routeStacks.set(stackId, created);
+      return created;
+    };
+    const invoker = new iam.ServicePrincipal('apigateway.amazonaws.com');
     for (const r of props.routes) {
       const fn =
         this.functions.get(r.handler) ??
-        this.tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(timeoutOf.get(r.handler)!), `${r.method} ${r.path}`);
+        this.tableFunction(
+          r.handler,
+          accessOf.get(r.handler)!,
+          Duration.seconds(timeoutOf.get(r.handler)!),
+          `${r.method} ${r.path}`,
+          routeStack(r.handler),
+        );
       const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-      // No test-invoke permission: it would double the Lambda permissions (one per method each),
-      // and the stack must stay under CloudFormation's 500 resources; the console's "Test" button
-      // is the only thing that needs it.
+      // LambdaIntegration would put its invoke permission beside the method, in this stack; this
+      // one goes beside the function, in its nested stack. The same ARN as a proxy integration's.
+      // It reaches this stack as a nested stack output named after the function's construct path,
+      // so replacing the function changes this template, and with it the deployment's logical id:
+      // the stage is deployed again and never calls a deleted function.
       const method = this.resourceFor(r.path).addMethod(
         r.method,
-        new apigateway.LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }),
+        new apigateway.AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations` }),
         {
           ...authorizerFor(r.auth),
           requestValidator: validator,
           requestParameters: Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true])),
         },
       );
+      // Only this method of this stage may invoke it. No test-invoke permission: it would double
+      // the permissions, and only the console's "Test" button needs it. The stage by name, not by
+      // reference: the stage depends on the methods, which depend on the function's stack.
+      fn.addPermission(`ApiPermission${r.method}${pascal(r.path)}`, {
+        principal: invoker,
+        sourceArn: this.api.arnForExecuteApi(r.method, r.path.replace(/\{[^}]*\}/g, '*'), API_STAGE_NAME),
+      });
       Validations.of(method).acknowledge(
         r.auth === 'none'
           ? {
@@ -296,8 +326,14 @@ export class RouteApi extends Concern {
     return [...new Set(this.routes.filter(pick).map((r) => this.functions.get(r.handler)!))];
   }
 
-  private tableFunction(module: string, access: TableAccess, timeout: Duration, description: string): NodejsFunction {
-    const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description, stage: this.stage }).fn;
+  private tableFunction(
+    module: string,
+    access: TableAccess,
+    timeout: Duration,
+    description: string,
+    scope: Construct = this,
+  ): NodejsFunction {
+    const fn = new TableFunction(scope, pascal(module), { module, table: this.table, access, timeout, description, stage: this.stage }).fn;
     this.functions.set(module, fn);
     return fn;
   }

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Stack, Validations, type CfnElement, type Duration } from 'aws-cdk-lib';
+import { Names, Stack, Validations, type CfnElement, type Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -293,9 +293,15 @@ export class TableFunction extends Construct {
         "Only actions without resource-level permissions use '*': X-Ray's PutTraceSegments and PutTelemetryRecords (active tracing) and, for the stream fan-out, dynamodb:ListStreams; the stack test pins this.",
     });
     if (props.access === 'read' || props.access === 'write') {
-      const table = Stack.of(this).getLogicalId(props.table.node.defaultChild as CfnElement);
+      const cfnTable = props.table.node.defaultChild as CfnElement;
+      // In the table's own stack the ARN is its GetAtt; in a nested stack of route functions
+      // (infra/constructs/route-stacks.ts) a parameter, which CDK names after the table's unique id.
+      const tableArn =
+        Stack.of(cfnTable) === Stack.of(this)
+          ? `${Stack.of(this).getLogicalId(cfnTable)}.Arn`
+          : `referenceto${Names.nodeUniqueId(cfnTable.node)}Arn`;
       Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${table}.Arn>/index/*]`,
+        id: `AwsSolutions-IAM5[Resource::<${tableArn}>/index/*]`,
         reason: "The table's own indexes (Query on GSIs for listings), with the same actions as on the table; no other table's.",
       });
     }

@@ -16,16 +16,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { inject } from 'vitest';
 import { synthesizeInto } from './stack-synth-main';
+import { flattenedTemplate, stackTemplates, type StackTemplate } from './stack-templates';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 export interface SharedStack {
-  /** The stack's CloudFormation template. */
+  /**
+   * The stack's CloudFormation template with its nested stacks merged in (stack-templates.ts
+   * flattenedTemplate): the deployed system as one template.
+   */
   template: { Resources: Record<string, Json>; Outputs: Record<string, Json> };
+  /** Each template as CloudFormation receives it: the stack's, then its nested stacks'. */
+  stacks: StackTemplate[];
   /** The cloud assembly directory, with the bundles. */
   assemblyDir: string;
   /** Asset S3 object key -> its directory inside the cloud assembly (function bundles, the console). */
@@ -56,12 +61,16 @@ export async function sharedStack(): Promise<SharedStack> {
   }
 
   const { artifactId } = JSON.parse(readFileSync(done, 'utf8')) as { artifactId: string };
-  const assembly = new CloudAssembly(assemblyDir);
-  const artifact = assembly.getStackArtifact(artifactId);
   const manifest = JSON.parse(readFileSync(path.join(assemblyDir, `${artifactId}.assets.json`), 'utf8'));
   const assetDirByKey = new Map<string, string>();
   for (const file of Object.values<Json>(manifest.files)) {
     for (const dest of Object.values<Json>(file.destinations)) assetDirByKey.set(dest.objectKey, path.join(assemblyDir, file.source.path));
   }
-  return { template: artifact.template, assemblyDir, assetDirByKey, consoleDir };
+  return {
+    template: flattenedTemplate(assemblyDir, artifactId),
+    stacks: stackTemplates(assemblyDir, artifactId),
+    assemblyDir,
+    assetDirByKey,
+    consoleDir,
+  };
 }

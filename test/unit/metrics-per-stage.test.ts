@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZER_FAILURES_METRIC, METRICS_NAMESPACE } from '../../infra/constructs/monitoring';
 import { TalentPipelineStack } from '../../infra/stack';
 import { STAGE_NAMES, STAGES, type StageName } from '../../infra/stages';
+import { flattenedTemplate } from '../helpers/stack-templates';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -34,7 +35,7 @@ beforeAll(() => {
     STAGE_NAMES.map((stage) => [stage, new TalentPipelineStack(app, `TalentPipeline-${stage}`, { consoleDir: CONSOLE_DIR, stage, env })]),
   ) as Record<StageName, TalentPipelineStack>;
   const assembly = app.synth();
-  for (const stage of STAGE_NAMES) templates[stage] = assembly.getStackArtifact(stacks[stage].artifactId).template;
+  for (const stage of STAGE_NAMES) templates[stage] = flattenedTemplate(assembly.directory, stacks[stage].artifactId);
 }, 180_000);
 
 afterAll(() => {

@@ -20,6 +20,7 @@ import {
 } from '../../infra/constructs/monitoring';
 import { TalentPipelineStack, type TalentPipelineStackProps } from '../../infra/stack';
 import { STAGES } from '../../infra/stages';
+import { flattenedTemplate } from '../helpers/stack-templates';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -35,7 +36,7 @@ function synth(props: Partial<TalentPipelineStackProps> = {}): { Resources: Reso
   dirs.push(outdir);
   const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new TalentPipelineStack(app, 'TalentPipeline', { consoleDir: CONSOLE_DIR, ...props });
-  return app.synth().getStackArtifact(stack.artifactId).template;
+  return flattenedTemplate(app.synth().directory, stack.artifactId);
 }
 
 let template: { Resources: Resources; Outputs: Json };

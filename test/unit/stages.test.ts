@@ -9,6 +9,7 @@ import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TalentPipelineStack } from '../../infra/stack';
 import { flag, stageNamed, STAGES } from '../../infra/stages';
+import { flattenedTemplate } from '../helpers/stack-templates';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -31,7 +32,7 @@ beforeAll(() => {
     prod: new TalentPipelineStack(app, 'TalentPipeline-prod', { consoleDir: CONSOLE_DIR, stage: 'prod', env }),
   };
   const assembly = app.synth();
-  for (const stage of ['dev', 'prod'] as const) templates[stage] = assembly.getStackArtifact(stacks[stage].artifactId).template;
+  for (const stage of ['dev', 'prod'] as const) templates[stage] = flattenedTemplate(assembly.directory, stacks[stage].artifactId);
 }, 180_000);
 
 afterAll(() => {

@@ -6,6 +6,7 @@ import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
 import { TalentPipelineStack } from '../../infra/stack';
+import { flattenedTemplate } from '../helpers/stack-templates';
 import { WAF_COUNT_ONLY, WAF_RATE_LIMIT_PER_5_MIN } from '../../infra/constructs/waf';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -25,7 +26,7 @@ function synth(waf?: boolean): Record<string, { Type: string; Properties: Json }
   dirs.push(outdir);
   const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new TalentPipelineStack(app, 'TalentPipeline', { consoleDir: CONSOLE_DIR, waf });
-  return app.synth({ validateOnSynthesis: false }).getStackArtifact(stack.artifactId).template.Resources;
+  return flattenedTemplate(app.synth({ validateOnSynthesis: false }).directory, stack.artifactId).Resources;
 }
 
 const ofType = (res: Record<string, { Type: string; Properties: Json }>, type: string) =>

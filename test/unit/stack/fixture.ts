@@ -18,6 +18,7 @@ import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhoo
 import { IMPORT_WORKER_MODULE } from '../../../infra/constructs/import-queue';
 import { TalentPipelineStack, type TalentPipelineStackProps } from '../../../infra/stack';
 import { sharedStack } from '../../helpers/stack-synth';
+import { flattenedTemplate } from '../../helpers/stack-templates';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
@@ -254,7 +255,7 @@ export function synthTemplate(props: TalentPipelineStackProps, context: Record<s
   try {
     const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
     const stack = new TalentPipelineStack(app, 'Extended', { consoleDir: CONSOLE_DIR, ...props });
-    return app.synth().getStackArtifact(stack.artifactId).template.Resources as Record<string, CfnResource>;
+    return flattenedTemplate(app.synth().directory, stack.artifactId).Resources as Record<string, CfnResource>;
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
