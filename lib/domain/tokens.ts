@@ -36,9 +36,9 @@ export async function createToken(p: SessionPrincipal, body: { name: string; sco
     );
   } catch (err) {
     // The session's role was lowered, or the user removed, since the session was checked.
-    if (err instanceof tokenStore.MakerChangedError)
-      throw new ForbiddenError('your role or membership changed while the token was being made; sign in again', { field: 'scopes' });
-    throw err;
+    if (!(err instanceof tokenStore.MakerChangedError)) throw err;
+    await deleteUsageKey(err.usageKeyId);
+    throw new ForbiddenError('your role or membership changed while the token was being made; sign in again', { field: 'scopes' });
   }
   // The id and the scope names; never the token, its digest or its name (free text).
   logger.info('token created', { token_id: created.id, scopes: created.scopes, user_id: p.userId });

@@ -30,7 +30,12 @@ export interface TokenMaker extends TokenCreator {
 }
 
 /** Thrown by createToken when the maker is gone or no longer has the role the scopes were checked against. */
-export class MakerChangedError extends Error {}
+export class MakerChangedError extends Error {
+  /** The usage-plan API key made for the token that was not made, to delete. */
+  constructor(readonly usageKeyId: string | undefined) {
+    super('token maker changed');
+  }
+}
 
 const creatorAttributes = (c: TokenCreator | undefined) => c && { created_by_id: c.id, created_by_email: c.email };
 
@@ -59,64 +64,62 @@ export async function createToken(
   const usageKey = await usageKeyFor(id);
   const created_at = nowIso();
   const creator = maker && { id: maker.id, email: maker.email };
-  const send = ddb.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName,
-            Item: {
-              ...keys.token(digest),
-              type: 'token_lookup',
-              token_id: id,
-              tenant_id: tenant.id,
-              tenant_slug: tenant.slug,
-              token_name: name,
-              scopes,
-              ...(usageKey && { usage_key: usageKey.value }),
-              ...creatorAttributes(creator),
-            },
-            ConditionExpression: 'attribute_not_exists(PK)',
+  const write = new TransactWriteCommand({
+    TransactItems: [
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.token(digest),
+            type: 'token_lookup',
+            token_id: id,
+            tenant_id: tenant.id,
+            tenant_slug: tenant.slug,
+            token_name: name,
+            scopes,
+            ...(usageKey && { usage_key: usageKey.value }),
+            ...creatorAttributes(creator),
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.tenantToken(tenant.id, id),
+            type: 'token',
+            id,
+            name,
+            scopes,
+            hint: tokenHint(token),
+            digest,
+            created_at,
+            ...(usageKey && { usage_key_id: usageKey.id }),
+            ...creatorAttributes(creator),
           },
         },
-        {
-          Put: {
-            TableName: tableName,
-            Item: {
-              ...keys.tenantToken(tenant.id, id),
-              type: 'token',
-              id,
-              name,
-              scopes,
-              hint: tokenHint(token),
-              digest,
-              created_at,
-              ...(usageKey && { usage_key_id: usageKey.id }),
-              ...creatorAttributes(creator),
-            },
-          },
-        },
-        ...(audit ? auditPuts(tenant.id, audit(id)) : []),
-        ...(maker
-          ? [
-              {
-                ConditionCheck: {
-                  TableName: tableName,
-                  Key: keys.user(tenant.id, maker.id),
-                  ConditionExpression: '#role = :role',
-                  ExpressionAttributeNames: { '#role': 'role' },
-                  ExpressionAttributeValues: { ':role': maker.role },
-                },
+      },
+      ...(audit ? auditPuts(tenant.id, audit(id)) : []),
+      ...(maker
+        ? [
+            {
+              ConditionCheck: {
+                TableName: tableName,
+                Key: keys.user(tenant.id, maker.id),
+                ConditionExpression: '#role = :role',
+                ExpressionAttributeNames: { '#role': 'role' },
+                ExpressionAttributeValues: { ':role': maker.role },
               },
-            ]
-          : []),
-      ],
-    }),
-  );
+            },
+          ]
+        : []),
+    ],
+  });
   try {
-    await send;
+    await ddb.send(write);
   } catch (err) {
-    if (maker && cancellationReasons(err)?.at(-1)?.Code === 'ConditionalCheckFailed') throw new MakerChangedError('token maker changed');
+    if (maker && cancellationReasons(err)?.at(-1)?.Code === 'ConditionalCheckFailed') throw new MakerChangedError(usageKey?.id);
     throw err;
   }
   return { id, name, scopes, token, created_at };
