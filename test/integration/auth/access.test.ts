@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../lib/model';
 import { scopesOf } from '../../../lib/permissions';
-import { PASSWORD, startStack, type Stack } from '../../helpers/stack';
+import { PASSWORD, recordDynamoDbCommands, startStack, type Stack } from '../../helpers/stack';
 
 let stack: Stack;
 /** The gateway's clock: it moves only when a test moves it. */
@@ -150,6 +150,27 @@ describe('every token names its creator', () => {
     const other = await stack.call('POST', '/api/v1/candidates', { token: ws, body: { name: 'Workspace Made' } });
     const [wsRecord] = await auditOf(admin.cookie, `target=${other.body.data.id}`);
     expect(wsRecord!.actor).not.toHaveProperty('created_by');
+  });
+});
+
+describe('the authorizer reads the creator from the one item it already reads', () => {
+  it('a cache miss costs one GetItem and the best-effort last_used_at update, a hit nothing', async () => {
+    const { member } = await workspace();
+    const own = await mint(member.cookie, ['pipeline:read']);
+    const sent: string[] = [];
+    let counting = false;
+    await recordDynamoDbCommands(sent, () => counting);
+    const count = async () => {
+      sent.length = 0;
+      counting = true;
+      const res = await stack.call('GET', '/api/v1/pipeline', { token: own.token });
+      counting = false;
+      expect(res.status).toBe(200);
+      return [...sent].sort();
+    };
+    // GET /api/v1/pipeline alone: the STATS GetItem and the stuck Query (test/integration/calls.test.ts).
+    expect(await count()).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
+    expect(await count()).toEqual(['GetItemCommand', 'QueryCommand']);
   });
 });
 
