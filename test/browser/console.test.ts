@@ -555,6 +555,9 @@ describe('workspace console', { timeout: 90_000 }, () => {
   it('an expired session returns to sign-in, then to the page the user was on', async () => {
     await nav('Webhooks').click();
     await heading('Webhooks').waitFor();
+    // The list's request must be answered first: a 401 to it would send the page to sign-in
+    // before the click below, which would then find no navigation to click.
+    await page.getByRole('region', { name: 'Webhook endpoints table' }).waitFor();
     await context.clearCookies(); // what the idle timeout does, as the browser sees it
     await nav('API tokens').click();
     await heading('Sign in to your workspace').waitFor();
