@@ -36,6 +36,8 @@ export interface GatewayOptions {
    * given: `npm start` passes the deployed numbers (lib/rate-limits.ts); tests and the bench opt in.
    */
   rateLimits?: RateLimits;
+  /** The clock the authorizer cache expires by; tests move it to prove the cache's bound without waiting. */
+  now?: () => number;
 }
 
 /** The deployed stack's cache TTL; revoked tokens stop working within this time. */
@@ -75,6 +77,7 @@ export interface LocalGateway {
 export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   const ttlMs = (opts.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
   const cache = new Map<string, { result: APIGatewayAuthorizerResult; expires: number }>();
+  const now = opts.now ?? Date.now;
   const handlers = new Map<string, Promise<ProxyHandler>>();
   const handlerFor = (name: string) => {
     if (!handlers.has(name)) handlers.set(name, loadHandler<ProxyHandler>(name));
@@ -87,11 +90,11 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
 
   async function authorize(authorization: string, method: string, path: string) {
     const hit = cache.get(authorization);
-    if (hit && hit.expires > Date.now()) return hit.result;
+    if (hit && hit.expires > now()) return hit.result;
     const context = lambdaContext('authorizer');
     const fn = await authorizer;
     const result = await invocation(context.awsRequestId, () => fn(tokenAuthorizerEvent(authorization, method, path), context));
-    if (ttlMs > 0) cache.set(authorization, { result, expires: Date.now() + ttlMs });
+    if (ttlMs > 0) cache.set(authorization, { result, expires: now() + ttlMs });
     return result;
   }
 

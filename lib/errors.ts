@@ -15,7 +15,7 @@ export const ERROR_CODES = [
   'invalid_field',
   /** 401: no credentials, or they are invalid, expired or revoked. */
   'unauthorized',
-  /** 403: signed in but not allowed (role, cross-site request, granting `*`). */
+  /** 403: signed in but not allowed (role, cross-site request, a token scope beyond the caller's role). */
   'forbidden',
   /** 403: the API token lacks the scope the route requires. */
   'missing_scope',

@@ -176,11 +176,14 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
   const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? ''), request: requestOf(event) };
   if (auth === 'token') {
     const tokenName = typeof ctx.tokenName === 'string' ? { tokenName: ctx.tokenName } : {};
+    const creator =
+      typeof ctx.creatorId === 'string' && ctx.creatorId ? { creator: { id: ctx.creatorId, email: String(ctx.creatorEmail ?? '') } } : {};
     return {
       kind: 'token',
       ...tenant,
       tokenId: String(ctx.tokenId ?? ''),
       ...tokenName,
+      ...creator,
       scopes: String(ctx.scopes ?? '')
         .split(' ')
         .filter(Boolean),

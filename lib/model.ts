@@ -136,6 +136,12 @@ export const ENDPOINT_DISABLED_EVENT = 'webhook.endpoint_disabled';
 // The HTTP schemas (lib/schemas.ts) describe these same shapes for the API and are checked
 // against them at compile time there, so the store needs no HTTP schema.
 
+/** The workspace user who made a token: its scopes never exceed what their role may do. */
+export interface TokenCreator {
+  id: string;
+  email: string;
+}
+
 /** An API token as listed: never the token or its digest. */
 export interface TokenListing {
   id: string;
@@ -145,6 +151,8 @@ export interface TokenListing {
   hint: string;
   created_at: string;
   last_used_at: string | null;
+  /** Null for a workspace token: made before creators were recorded, or with the admin CLI. */
+  created_by: TokenCreator | null;
 }
 
 /** A token just created: the only time its value is shown. */

@@ -55,6 +55,12 @@ const DESCRIPTIONS: Record<string, string> = {
     'Also the retention rules (days, or null when off). With preview_rejected_days and/or preview_inactive_days, `retention_preview` says how many candidates those rules would erase if they ran now (a dry run: nothing is erased).',
   'update-pipeline-settings':
     "With `retention`, also the retention rules: erase candidates `rejected_days` after they were rejected, or after `inactive_days` without any change; null (or left out of `retention`) is off. Without `retention`, the rules stay as they are. A run erases as the service (actor system) with the rule's name.",
+  'create-token':
+    "A token's scopes never exceed what its creator's role may do: a member may grant every scope but `candidates:erase` and `*`; asking for more is a 403 with field scopes, naming them. The token records its creator (`created_by` in the listing, and in the audit records of what it does). When an admin lowers the creator's role its scopes are narrowed to the new role (revoked when none is left); when the creator is removed it is revoked. Either way it answers 401 or 403 within 60 s (the authorizer's cache).",
+  'list-tokens':
+    '`created_by` is the workspace user who made the token, or null for a workspace token (made before creators were recorded, or with the admin CLI).',
+  'revoke-token':
+    "A member revokes the tokens they made; only admins revoke someone else's, or a workspace token (403). The token stops working within 60 s (the authorizer's cache).",
   'erase-candidate':
     "`candidates:write` does not imply this scope. Empties name, email, phone and resume_url on the candidate and on every copy the service keeps (search entries, kept webhook bodies, delivery attempts' response bodies, placements, idempotency records); queued deliveries of its events are dropped and logged with error_category `erased`. The id, stage, requisition, timestamps, stage history and every count stay; stage moves still work; a PATCH of a personal field is then a 409 with code candidate_erased. Sends `candidate.erased` (id and erased_at only). A second call answers the first receipt.",
 };

@@ -418,11 +418,16 @@ export const CreatedToken = z.object({
   created_at: timestamp,
 });
 
+/** The workspace user who made a token (their id and email). */
+export const TokenCreator = z.object({ id: z.string(), email: z.string() });
+
 export const TokenListing = z.object({
   ...z.pick(CreatedToken, { id: true, name: true, scopes: true, created_at: true }).shape,
   /** Prefix and last four characters; never the token or its digest. */
   hint: z.string(),
   last_used_at: z.nullable(timestamp),
+  /** Null for a workspace token: made before creators were recorded, or with the admin CLI. */
+  created_by: z.nullable(TokenCreator),
 });
 
 export const IdParam = z.strictObject({ id: uuid('id') });
@@ -791,6 +796,8 @@ export const AuditRecord = z.object({
     id: z.string(),
     email: z.optional(z.string()),
     name: z.optional(z.string()),
+    /** A token's creator; absent for workspace tokens and records made before creators were kept. */
+    created_by: z.optional(TokenCreator),
   }),
   target: z.object({ type: z.string(), id: z.string() }),
   ip: z.nullable(z.string()),

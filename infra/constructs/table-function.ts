@@ -82,6 +82,9 @@ export const LAMBDA_ALIASES: Record<string, string> = {
 export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'create-token',
   'revoke-token',
+  // They revoke the tokens of the member they remove or demote.
+  'remove-member',
+  'change-member-role',
   'replay-webhook',
   'resend-webhook-event',
   'change-stage',
@@ -127,8 +130,9 @@ export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhoo
 /**
  * Exactly the DynamoDB actions the code uses (lib/store): GetItem and Query to read; grantReadData
  * would add Scan, which no request path may use, and BatchGetItem, which nothing calls.
- * TransactWriteItems is authorised by the Put/Update/Delete/ConditionCheck inside it; the only
- * ConditionCheck is users.ts createUser's (the tenant must exist), a write.
+ * TransactWriteItems is authorised by the Put/Update/Delete/ConditionCheck inside it; the
+ * ConditionChecks (users.ts createUser's: the tenant must exist; tokens.ts createToken's: the
+ * maker's role) are writes.
  */
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 export const TABLE_ACTIONS: Record<'none' | 'read' | 'write', string[]> = {

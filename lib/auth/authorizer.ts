@@ -41,6 +41,8 @@ export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise
     tenantSlug: grant.tenant_slug,
     tokenId: grant.token_id,
     ...(grant.token_name !== undefined && { tokenName: grant.token_name }),
+    // The audit record of what the token does names its creator too, read from this one item.
+    ...(grant.created_by && { creatorId: grant.created_by.id, creatorEmail: grant.created_by.email }),
     scopes: grant.scopes.join(' '),
   });
   // API Gateway answers 403 for a route the policy leaves out. It caches the policy per token,

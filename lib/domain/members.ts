@@ -24,8 +24,10 @@ import {
   type GuardedWrite,
   type User,
 } from '../store/users';
+import { narrows } from '../permissions';
 import { auditBy, type SessionPrincipal } from './principal';
 import { putAudit } from '../store/audit';
+import { sweepTokensOf } from './tokens';
 
 const view = (u: User): Member => ({
   id: u.id,
@@ -89,7 +91,7 @@ const anotherAdmin = (others: User[]) => others.some((u) => u.role === 'admin');
 
 export async function changeMemberRole(p: SessionPrincipal, userId: string, role: Role): Promise<Member> {
   let unchanged = false;
-  const target = await guardedChange(
+  const before = await guardedChange(
     p,
     userId,
     (t, others) => role === 'admin' || t.role !== 'admin' || anotherAdmin(others),
@@ -106,10 +108,25 @@ export async function changeMemberRole(p: SessionPrincipal, userId: string, role
           );
     },
   );
-  if (!unchanged) await setRoleOfSessions(p.tenantId, userId, role);
-  return view({ ...target, role });
+  await followRole(p, userId, before.role, role);
+  return view({ ...before, role });
 }
 
+/**
+ * A lowered role ends the user's sessions and narrows their tokens to it; a raised one reaches
+ * their sessions on the next request. The same role again re-applies it to their sessions and
+ * tokens, which finishes a change interrupted after its write.
+ */
+async function followRole(p: SessionPrincipal, userId: string, from: Role, to: Role) {
+  const lowered = from !== to && narrows(from, to);
+  await Promise.all([
+    lowered ? endSessionsOf(p.tenantId, userId) : setRoleOfSessions(p.tenantId, userId, to),
+    // A role that may hold every scope has no token to narrow.
+    narrows('admin', to) && sweepTokensOf(p, userId, to),
+  ]);
+}
+
+/** Removing a member ends their sessions and revokes every token they made. */
 export async function removeMember(p: SessionPrincipal, userId: string): Promise<{ success: true }> {
   const target = await guardedChange(
     p,
@@ -117,8 +134,12 @@ export async function removeMember(p: SessionPrincipal, userId: string): Promise
     (t, others) => t.role !== 'admin' || anotherAdmin(others),
     (t, version) =>
       deleteUser(p.tenantId, t, version, auditBy(p, 'member.removed', memberTarget(userId), [{ field: 'role', before: t.role }])),
-  );
-  await Promise.all([endSessionsOf(p.tenantId, userId), clearAllFailures(target.email)]);
+  ).catch(async (err: unknown) => {
+    // Removed already: a removal interrupted after its write is finished by asking again.
+    if (err instanceof NotFoundError) await Promise.all([endSessionsOf(p.tenantId, userId), sweepTokensOf(p, userId, undefined)]);
+    throw err;
+  });
+  await Promise.all([endSessionsOf(p.tenantId, userId), clearAllFailures(target.email), sweepTokensOf(p, userId, undefined)]);
   return { success: true };
 }
 

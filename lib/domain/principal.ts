@@ -15,6 +15,8 @@ export interface TokenPrincipal {
   tokenId: string;
   /** The token's name, recorded with its id in history; absent for tokens made before it was kept. */
   tokenName?: string;
+  /** The user who made the token; absent for workspace tokens (made before creators were kept, or by the admin CLI). */
+  creator?: { id: string; email: string };
   scopes: string[];
   /** Where the request came from, for the audit log (lib/http.ts sets it). */
   request?: AuditRequest;
@@ -39,10 +41,10 @@ export const actorOf = (p: Principal): ActorRef =>
     ? { type: 'token', id: p.tokenId, ...(p.tokenName && { name: p.tokenName }) }
     : { type: 'user', id: p.userId, email: p.email };
 
-/** The audit log's actor for a principal: a user with their email, or a token with its name. */
+/** The audit log's actor for a principal: a user with their email, or a token with its name and creator. */
 export const auditActorOf = (p: Principal): AuditActor =>
   p.kind === 'token'
-    ? { type: 'token', id: p.tokenId, ...(p.tokenName && { name: p.tokenName }) }
+    ? { type: 'token', id: p.tokenId, ...(p.tokenName && { name: p.tokenName }), ...(p.creator && { created_by: p.creator }) }
     : { type: 'user', id: p.userId, email: p.email };
 
 /**

@@ -147,6 +147,9 @@ export function auditFromItem(item: Item) {
       id: str(item, 'actor_id', 'audit'),
       ...(typeof item.actor_email === 'string' && { email: item.actor_email }),
       ...(typeof item.actor_name === 'string' && { name: item.actor_name }),
+      ...(typeof item.actor_created_by_id === 'string' && {
+        created_by: { id: item.actor_created_by_id, email: str(item, 'actor_created_by_email', 'audit') },
+      }),
     },
     target: { type: str(item, 'target_type', 'audit'), id: str(item, 'target_id', 'audit') },
     ip: opt('ip'),

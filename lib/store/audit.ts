@@ -31,6 +31,8 @@ export interface AuditActor {
   email?: string;
   /** A token's name, or a system job's. */
   name?: string;
+  /** The workspace user who made the token (absent for workspace tokens). */
+  created_by?: { id: string; email: string };
 }
 
 export interface AuditTarget {
@@ -115,6 +117,7 @@ function sharedFields(e: AuditEntry, at: string, now: number) {
     actor_id: e.actor.id,
     ...(e.actor.email && { actor_email: e.actor.email }),
     ...(e.actor.name && { actor_name: e.actor.name }),
+    ...(e.actor.created_by && { actor_created_by_id: e.actor.created_by.id, actor_created_by_email: e.actor.created_by.email }),
     ...(ip && { ip }),
     ...(user_agent && { user_agent: user_agent.slice(0, 256) }),
     ...(request_id && { request_id }),
@@ -150,6 +153,7 @@ export const sameGroup = (a: AuditEntry, b: AuditEntry) =>
   a.actor.id === b.actor.id &&
   a.actor.email === b.actor.email &&
   a.actor.name === b.actor.name &&
+  a.actor.created_by?.id === b.actor.created_by?.id &&
   JSON.stringify(a.request ?? {}) === JSON.stringify(b.request ?? {});
 
 /**

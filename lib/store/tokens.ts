@@ -2,7 +2,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, tokenDigest, tokenHint } from '../auth/token';
 import { newId, nowIso } from '../ids';
-import { SCOPES, type CreatedToken, type Scope, type TokenListing } from '../model';
+import { SCOPES, type CreatedToken, type Role, type Scope, type TokenCreator, type TokenListing } from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, optStr, listOf, str } from './codec';
 import { keys } from './table';
@@ -18,9 +18,31 @@ export interface TokenGrant {
   token_name?: string;
   /** The token's API key value in the usage plan (deployed only): the authorizer's usageIdentifierKey. */
   usage_key?: string;
+  /** Who made it, for the audit records of what it does; absent on workspace tokens. */
+  created_by?: TokenCreator;
 }
 
-export type { CreatedToken, TokenListing };
+export type { CreatedToken, TokenCreator, TokenListing };
+
+/** The user making a token, and the role their scopes were checked against. */
+export interface TokenMaker extends TokenCreator {
+  role: Role;
+}
+
+/** Thrown by createToken when the maker is gone or no longer has the role the scopes were checked against. */
+export class MakerChangedError extends Error {
+  /** The usage-plan API key made for the token that was not made, to delete. */
+  constructor(readonly usageKeyId: string | undefined) {
+    super('token maker changed');
+  }
+}
+
+const creatorAttributes = (c: TokenCreator | undefined) => c && { created_by_id: c.id, created_by_email: c.email };
+
+function creatorOf(item: Item, entity: string): TokenCreator | undefined {
+  const id = optStr(item, 'created_by_id', entity);
+  return id === undefined ? undefined : { id, email: str(item, 'created_by_email', entity) };
+}
 
 export async function createToken(
   tenant: { id: string; slug: string },
@@ -29,51 +51,77 @@ export async function createToken(
   /** Makes the token's rate-limit API key (lib/auth/usage-keys.ts) once its id is known. */
   usageKeyFor: (tokenId: string) => Promise<{ id: string; value: string } | undefined> = async () => undefined,
   audit?: (tokenId: string) => AuditEntry,
+  /**
+   * The user making it (absent: a workspace token, made by the admin CLI or a seed). The write is
+   * conditioned on their user item still holding `role`, so a token cannot be made with a role
+   * lowered or a membership removed in the meantime (those sweep the user's tokens after they commit).
+   */
+  maker?: TokenMaker,
 ): Promise<CreatedToken> {
   const token = generateToken();
   const digest = tokenDigest(token);
   const id = newId();
   const usageKey = await usageKeyFor(id);
   const created_at = nowIso();
-  await ddb.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName,
-            Item: {
-              ...keys.token(digest),
-              type: 'token_lookup',
-              token_id: id,
-              tenant_id: tenant.id,
-              tenant_slug: tenant.slug,
-              token_name: name,
-              scopes,
-              ...(usageKey && { usage_key: usageKey.value }),
-            },
-            ConditionExpression: 'attribute_not_exists(PK)',
+  const creator = maker && { id: maker.id, email: maker.email };
+  const write = new TransactWriteCommand({
+    TransactItems: [
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.token(digest),
+            type: 'token_lookup',
+            token_id: id,
+            tenant_id: tenant.id,
+            tenant_slug: tenant.slug,
+            token_name: name,
+            scopes,
+            ...(usageKey && { usage_key: usageKey.value }),
+            ...creatorAttributes(creator),
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.tenantToken(tenant.id, id),
+            type: 'token',
+            id,
+            name,
+            scopes,
+            hint: tokenHint(token),
+            digest,
+            created_at,
+            ...(usageKey && { usage_key_id: usageKey.id }),
+            ...creatorAttributes(creator),
           },
         },
-        {
-          Put: {
-            TableName: tableName,
-            Item: {
-              ...keys.tenantToken(tenant.id, id),
-              type: 'token',
-              id,
-              name,
-              scopes,
-              hint: tokenHint(token),
-              digest,
-              created_at,
-              ...(usageKey && { usage_key_id: usageKey.id }),
+      },
+      ...(audit ? auditPuts(tenant.id, audit(id)) : []),
+      ...(maker
+        ? [
+            {
+              ConditionCheck: {
+                TableName: tableName,
+                Key: keys.user(tenant.id, maker.id),
+                ConditionExpression: '#role = :role',
+                ExpressionAttributeNames: { '#role': 'role' },
+                ExpressionAttributeValues: { ':role': maker.role },
+              },
             },
-          },
-        },
-        ...(audit ? auditPuts(tenant.id, audit(id)) : []),
-      ],
-    }),
-  );
+          ]
+        : []),
+    ],
+  });
+  try {
+    await ddb.send(write);
+  } catch (err) {
+    if (maker && cancellationReasons(err)?.at(-1)?.Code === 'ConditionalCheckFailed') throw new MakerChangedError(usageKey?.id);
+    throw err;
+  }
   return { id, name, scopes, token, created_at };
 }
 
@@ -87,6 +135,7 @@ export async function findTokenGrant(digest: string): Promise<TokenGrant | undef
 function tokenGrantFromItem(item: Item): TokenGrant {
   const usage_key = optStr(item, 'usage_key', 'token_lookup');
   const token_name = optStr(item, 'token_name', 'token_lookup');
+  const created_by = creatorOf(item, 'token_lookup');
   return {
     token_id: str(item, 'token_id', 'token_lookup'),
     tenant_id: str(item, 'tenant_id', 'token_lookup'),
@@ -94,6 +143,7 @@ function tokenGrantFromItem(item: Item): TokenGrant {
     scopes: listOf(item, 'scopes', SCOPES, 'token_lookup'),
     ...(usage_key !== undefined && { usage_key }),
     ...(token_name !== undefined && { token_name }),
+    ...(created_by && { created_by }),
   };
 }
 
@@ -112,16 +162,81 @@ function tokenFromItem(item: Item): TokenListing {
     hint: str(item, 'hint', 'token'),
     created_at: str(item, 'created_at', 'token'),
     last_used_at: optStr(item, 'last_used_at', 'token') ?? null,
+    created_by: creatorOf(item, 'token') ?? null,
   };
 }
 
 /**
- * Delete both items of a token; false when the tenant has no such token, else what is left to
- * delete elsewhere (its usage-plan API key id, when it has one).
+ * The tokens one user made, with their digests (to reach the lookup items). A Query of the
+ * tenant's token items, which a workspace has a handful of, read consistently so that a token
+ * made just before a membership change is found by the sweep that follows it.
  */
-export async function revokeToken(tenantId: string, tokenId: string, audit?: AuditEntry): Promise<false | { usage_key_id?: string }> {
+export async function tokensCreatedBy(tenantId: string, userId: string): Promise<Array<TokenListing & { digest: string }>> {
+  const q = prefixQuery(keys.tenantPartition(tenantId), keys.tokenPrefix);
+  const items = await queryAll({
+    ...q,
+    ConsistentRead: true,
+    FilterExpression: 'created_by_id = :user',
+    ExpressionAttributeValues: { ...q.ExpressionAttributeValues, ':user': userId },
+  });
+  return items.map((i) => ({ ...tokenFromItem(i), digest: str(i, 'digest', 'token') }));
+}
+
+/**
+ * Set a token's scopes on both its items (the lookup the authorizer reads and the listing);
+ * false when it was revoked in the meantime.
+ */
+export async function setTokenScopes(
+  tenantId: string,
+  token: { id: string; digest: string },
+  scopes: Scope[],
+  audit?: AuditEntry,
+): Promise<boolean> {
+  const set = (Key: Record<string, string>) => ({
+    Update: {
+      TableName: tableName,
+      Key,
+      UpdateExpression: 'SET scopes = :scopes',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':scopes': scopes },
+    },
+  });
+  try {
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          set(keys.token(token.digest)),
+          set(keys.tenantToken(tenantId, token.id)),
+          ...(audit ? auditPuts(tenantId, audit) : []),
+        ],
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (
+      cancellationReasons(err)
+        ?.slice(0, 2)
+        .some((r) => r.Code === 'ConditionalCheckFailed')
+    )
+      return false;
+    throw err;
+  }
+}
+
+/**
+ * Delete both items of a token; false when the tenant has no such token, else what is left to
+ * delete elsewhere (its usage-plan API key id, when it has one). `allow` sees who made the token
+ * before anything is deleted, and throws to refuse.
+ */
+export async function revokeToken(
+  tenantId: string,
+  tokenId: string,
+  audit?: AuditEntry,
+  allow?: (createdBy: TokenCreator | undefined) => void,
+): Promise<false | { usage_key_id?: string }> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }));
   if (!Item) return false;
+  allow?.(creatorOf(Item, 'token'));
   const digest = str(Item, 'digest', 'token');
   const usage_key_id = optStr(Item, 'usage_key_id', 'token');
   try {

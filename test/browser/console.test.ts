@@ -156,6 +156,12 @@ describe('workspace console', { timeout: 90_000 }, () => {
     expect((await call()).status).toBe(200);
 
     await page.getByRole('button', { name: 'I have copied it' }).click();
+    // Who made each token: the admin's own, and the seeded demo token, which has no recorded creator.
+    const mine = page.getByRole('row').filter({ hasText: 'Browser test sync' });
+    await expect.poll(() => mine.textContent()).toContain(admin.email);
+    const seeded = page.getByRole('row').filter({ hasText: 'demo (npm start)' });
+    await expect.poll(() => seeded.textContent()).toContain('unknown (workspace token)');
+    expect(await page.getByRole('columnheader', { name: 'Created by' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Revoke Browser test sync' }).click();
     const dialog = page.getByRole('dialog', { name: /Revoke the token “Browser test sync”/ });
     await expect.poll(() => dialog.textContent()).toMatch(/within 60 seconds/);
@@ -337,8 +343,15 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await check('account (failed save)');
   });
 
-  it('members: the admin adds a member, changes roles, resets and removes; the member sees no admin actions', async () => {
-    const email = 'recruiter@demo.example';
+  // The member of the next three tests, in a browser of their own at 375 px.
+  const recruiter = 'recruiter@demo.example';
+  let memberContext: BrowserContext | undefined;
+  let m: Page;
+  let mErrors: string[];
+  let temp: string;
+
+  it('members: the admin adds a member and changes roles; the member signs in and sees no admin actions', async () => {
+    const email = recruiter;
     await nav('Members').click();
     await heading('Members').waitFor();
     await page.getByRole('cell', { name: admin.email }).first().waitFor();
@@ -347,7 +360,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Role').selectOption('member');
     await page.getByRole('button', { name: 'Add member' }).click();
-    const temp = await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue();
+    temp = await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue();
     expect(temp.length).toBeGreaterThanOrEqual(12);
     await check('members: temporary password');
     await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -363,44 +376,66 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await page.getByText(/was not locked out|Cleared \d+ lockout/).waitFor();
 
     // The member, in a browser of their own: the temporary password leads to the account page first.
-    const memberContext = await browser!.newContext({ baseURL: origin, viewport: { width: 375, height: 800 } });
-    const m = await memberContext.newPage();
+    memberContext = await browser!.newContext({ baseURL: origin, viewport: { width: 375, height: 800 } });
+    m = await memberContext.newPage();
     await trackPageStates(m, reached);
     m.setDefaultTimeout(15_000);
-    const mErrors = collectConsoleErrors(m);
-    try {
-      await m.goto('/settings/members');
-      await m.getByRole('heading', { level: 1, name: 'Sign in to your workspace' }).waitFor();
-      await signIn(email, temp, m);
-      await m.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
-      await m.getByText('You signed in with a temporary password').waitFor();
-      await check('account (must change password, 375 px)', m, mErrors);
-      const mine = 'a recruiter password of my own';
-      await m.getByLabel('Current password').fill(temp);
-      await m.getByLabel('New password', { exact: true }).fill(mine);
-      await m.getByLabel('New password again').fill(mine);
-      await m.getByRole('button', { name: 'Change password' }).click();
-      await m.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    mErrors = collectConsoleErrors(m);
+    await m.goto('/settings/members');
+    await m.getByRole('heading', { level: 1, name: 'Sign in to your workspace' }).waitFor();
+    await signIn(email, temp, m);
+    await m.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+    await m.getByText('You signed in with a temporary password').waitFor();
+    await check('account (must change password, 375 px)', m, mErrors);
+    const mine = 'a recruiter password of my own';
+    await m.getByLabel('Current password').fill(temp);
+    await m.getByLabel('New password', { exact: true }).fill(mine);
+    await m.getByLabel('New password again').fill(mine);
+    await m.getByRole('button', { name: 'Change password' }).click();
+    await m.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 
-      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members', exact: true }).click();
-      await m.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
-      await m.getByText('Only workspace admins can add or change members.').waitFor();
-      await m.getByRole('cell', { name: admin.email }).first().waitFor();
-      expect(await m.getByRole('button', { name: /^(Make|Remove|Reset password|Clear lockout)/ }).count()).toBe(0);
-      expect(await m.getByRole('button', { name: 'Add member' }).count()).toBe(0);
-      await check('members (member, 375 px)', m, mErrors);
+    await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members', exact: true }).click();
+    await m.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    await m.getByText('Only workspace admins can add or change members.').waitFor();
+    await m.getByRole('cell', { name: admin.email }).first().waitFor();
+    expect(await m.getByRole('button', { name: /^(Make|Remove|Reset password|Clear lockout)/ }).count()).toBe(0);
+    expect(await m.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+    await check('members (member, 375 px)', m, mErrors);
 
-      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens', exact: true }).click();
-      await m.getByRole('checkbox', { name: /candidates:read/ }).waitFor();
-      expect(await m.getByRole('checkbox', { name: /^\*/ }).count()).toBe(0);
-      await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pipeline', exact: true }).click();
-      await m.getByText('Only workspace admins can change these.').waitFor();
-      expect(await m.getByRole('button', { name: 'Save thresholds' }).count()).toBe(0);
-      await check('pipeline (member, 375 px)', m, mErrors);
-    } finally {
-      await memberContext.close();
-    }
+    await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pipeline', exact: true }).click();
+    await m.getByText('Only workspace admins can change these.').waitFor();
+    expect(await m.getByRole('button', { name: 'Save thresholds' }).count()).toBe(0);
+    await check('pipeline (member, 375 px)', m, mErrors);
+    expect(errors).toEqual([]);
+  });
 
+  it("the member's tokens stay within their role and webhooks are read-only to them", async () => {
+    const menu = (name: string) => m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+    await menu('API tokens').click();
+    await m.getByRole('checkbox', { name: /candidates:read/ }).waitFor();
+    // Only the scopes a member may grant; and no revoking a token someone else made.
+    expect(await m.getByRole('checkbox', { name: /^\*/ }).count()).toBe(0);
+    expect(await m.getByRole('checkbox', { name: /candidates:erase/ }).count()).toBe(0);
+    await m.getByRole('row').filter({ hasText: 'demo (npm start)' }).waitFor();
+    expect(await m.getByRole('button', { name: /^Revoke/ }).count()).toBe(0);
+    await check('tokens (member, 375 px)', m, mErrors);
+
+    // Webhooks: readable, but every action is for admins.
+    await menu('Webhooks').click();
+    await m.getByText('Only workspace admins can add, change, test or delete endpoints').waitFor();
+    expect(await m.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    await check('webhooks (member, 375 px)', m, mErrors);
+    await m.getByRole('region', { name: 'Webhook endpoints table' }).getByRole('link').first().click();
+    await m.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
+    await m.getByRole('heading', { name: 'Delivery log' }).waitFor();
+    const actions = /^(Send test|Disable|Enable|Delete endpoint|Save changes|Rotate secret|Start replay|Resend)/;
+    expect(await m.getByRole('button', { name: actions }).count()).toBe(0);
+    await check('webhook detail (member, 375 px)', m, mErrors);
+  });
+
+  it("members: the admin resets the member's password and removes them", async () => {
+    await memberContext?.close();
+    const email = recruiter;
     await page.getByRole('button', { name: `Reset password of ${email}` }).click();
     const reset = page.getByRole('dialog', { name: `Reset the password of ${email}?` });
     await reset.waitFor();
@@ -520,6 +555,9 @@ describe('workspace console', { timeout: 90_000 }, () => {
   it('an expired session returns to sign-in, then to the page the user was on', async () => {
     await nav('Webhooks').click();
     await heading('Webhooks').waitFor();
+    // The list's request must be answered first: a 401 to it would send the page to sign-in
+    // before the click below, which would then find no navigation to click.
+    await page.getByRole('region', { name: 'Webhook endpoints table' }).waitFor();
     await context.clearCookies(); // what the idle timeout does, as the browser sees it
     await nav('API tokens').click();
     await heading('Sign in to your workspace').waitFor();

@@ -42,6 +42,8 @@ export interface Stack {
 
 export interface StackOptions {
   authorizerCacheTtlSeconds?: number;
+  /** The local gateway's clock for its authorizer cache (dev/gateway.ts): a test moves it past the TTL. */
+  now?: () => number;
   /** Per-token rate limits in the local gateway; off unless given (test/integration/rate-limits.test.ts). */
   rateLimits?: import('../../lib/rate-limits').RateLimits;
   /**
@@ -108,6 +110,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     log: (l) => logs.push(l),
     authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds,
     rateLimits: opts.rateLimits,
+    now: opts.now,
   });
   const url = await gateway.listen(0);
   // The document as a client would fetch it, served by the same gateway and handler.

@@ -79,11 +79,16 @@ describe('synthesized', () => {
     });
   });
 
-  it('only the token functions manage API keys: /apikeys and this plan, found by its name', () => {
+  it('only the token functions (and the member changes that revoke tokens) manage API keys: /apikeys and this plan, found by its name', () => {
     const [[planId, plan]] = ofType(t, 'AWS::ApiGateway::UsagePlan') as [[string, Json]];
     const fns = ofType(t, 'AWS::Lambda::Function');
     const withPlan = fns.filter(([, f]) => f.Properties.Environment?.Variables?.USAGE_PLAN_NAME);
-    expect(withPlan.map(([id]) => id.replace(/Fn[0-9A-F]{8}$/, '')).sort()).toEqual(['CreateToken', 'RevokeToken']);
+    expect(withPlan.map(([id]) => id.replace(/Fn[0-9A-F]{8}$/, '')).sort()).toEqual([
+      'ChangeMemberRole',
+      'CreateToken',
+      'RemoveMember',
+      'RevokeToken',
+    ]);
     for (const [, f] of withPlan) expect(f.Properties.Environment.Variables.USAGE_PLAN_NAME).toBe(plan.Properties.UsagePlanName);
     const statements = ofType(t, 'AWS::IAM::Policy').flatMap(([id, p]) =>
       p.Properties.PolicyDocument.Statement.map((s: Json) => ({ id, roles: JSON.stringify(p.Properties.Roles), ...s })),
@@ -96,7 +101,11 @@ describe('synthesized', () => {
     const post = create.find((s) => s.Action === 'apigateway:POST')!;
     expect(JSON.stringify(post.Resource)).toContain(`"Ref":"${planId}"`);
     expect(JSON.stringify(post.Resource)).toContain('::/apikeys');
-    expect(of('RevokeToken').flatMap((s) => [].concat(s.Action))).toEqual(['apigateway:DELETE']);
+    for (const deleter of ['RevokeToken', 'RemoveMember', 'ChangeMemberRole'])
+      expect(
+        of(deleter).flatMap((s) => [].concat(s.Action)),
+        deleter,
+      ).toEqual(['apigateway:DELETE']);
     expect(apigw).toHaveLength(create.length + of('RevokeToken').length);
     expect(JSON.stringify(apigw)).not.toMatch(/"apigateway:\*"|"Resource":"\*"/);
   });

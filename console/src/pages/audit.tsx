@@ -165,6 +165,7 @@ function AuditRecords() {
                           </td>
                           <td>
                             {r.actor.type}: {r.actor.email ?? r.actor.name ?? ''} <code class="hint">{r.actor.id}</code>
+                            {r.actor.created_by && <div class="hint">made by {r.actor.created_by.email}</div>}
                           </td>
                           <td>
                             {r.target.type} <code class="hint">{r.target.id}</code>

@@ -1,14 +1,14 @@
-/** API tokens: list, create (shown once), revoke. */
+/** API tokens: list with who made each, create (shown once, within the creator's role), revoke. */
 import { useState } from 'preact/hooks';
+import { mayRevoke, scopesOf } from '../../../lib/permissions';
 import { api, errorText, unwrap } from '../api/client';
 import { SCOPE_HELP } from '../labels';
-import { isAdmin, useSession } from '../session';
+import { type Session, useSession } from '../session';
 import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
 
 const fetchTokens = async () => (await unwrap(api.GET('/api/tokens'))).data;
 type Token = Awaited<ReturnType<typeof fetchTokens>>[number];
 type Scope = Token['scopes'][number];
-const SCOPES = Object.keys(SCOPE_HELP) as Scope[];
 /** The authorizer caches a token's result this long (the deployed API's TTL). */
 const CACHE_SECONDS = 60;
 
@@ -24,7 +24,7 @@ export function Tokens() {
       <PageTitle title="API tokens">API tokens</PageTitle>
       <p class="lead">
         Tokens let your own systems call the <a href="/docs">API</a> with <code>Authorization: Bearer …</code>. Give each one only the
-        scopes it needs.
+        scopes it needs. A token can never do more than its creator’s role allows, and stops working when its creator is removed.
       </p>
       {notice && <Notice kind="success">{notice}</Notice>}
       {created ? (
@@ -36,7 +36,7 @@ export function Tokens() {
         />
       ) : (
         <CreateToken
-          admin={isAdmin(session)}
+          session={session}
           onCreated={(t) => {
             setNotice(undefined);
             setCreated(t);
@@ -59,6 +59,7 @@ export function Tokens() {
                       <th scope="col">Name</th>
                       <th scope="col">Scopes</th>
                       <th scope="col">Hint</th>
+                      <th scope="col">Created by</th>
                       <th scope="col">Created</th>
                       <th scope="col">Last used</th>
                       <th scope="col">
@@ -80,6 +81,7 @@ export function Tokens() {
                         <td>
                           <code>{t.hint}</code>
                         </td>
+                        <td>{t.created_by ? t.created_by.email : <span class="hint">unknown (workspace token)</span>}</td>
                         <td>
                           <When iso={t.created_at} />
                         </td>
@@ -87,9 +89,11 @@ export function Tokens() {
                           <When iso={t.last_used_at} empty="never" />
                         </td>
                         <td>
-                          <button type="button" class="danger" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
-                            Revoke
-                          </button>
+                          {mayRevoke(session.user.role, session.user.id, t.created_by?.id) && (
+                            <button type="button" class="danger" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
+                              Revoke
+                            </button>
+                          )}
                         </td>
                       </tr>
                     ))}
@@ -124,12 +128,14 @@ export function Tokens() {
   );
 }
 
-function CreateToken({ admin, onCreated }: { admin: boolean; onCreated: (t: { name: string; token: string }) => void }) {
+function CreateToken({ session, onCreated }: { session: Session; onCreated: (t: { name: string; token: string }) => void }) {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>([]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const offered = SCOPES.filter((s) => s !== '*' || admin);
+  // Only what the role may grant: the API refuses anything beyond it.
+  const offered = scopesOf(session.user.role);
+  const admin = session.user.role === 'admin';
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -179,7 +185,8 @@ function CreateToken({ admin, onCreated }: { admin: boolean; onCreated: (t: { na
         ))}
         {!admin && (
           <p class="hint">
-            Only workspace admins can create full-access (<code>*</code>) tokens.
+            Only workspace admins can create tokens that erase candidates (<code>candidates:erase</code>) or have full access (
+            <code>*</code>).
           </p>
         )}
       </fieldset>

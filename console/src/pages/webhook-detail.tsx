@@ -1,10 +1,12 @@
 /**
  * One webhook endpoint: edit, enable/disable, delete, send a test, rotate the secret, replay,
- * and the delivery log (paged, filtered, response bodies on demand, resend).
+ * and the delivery log (paged, filtered, response bodies on demand, resend). Members read the
+ * endpoint and its log; the actions are for admins, as the API's routes are.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
+import { isAdmin, useSession } from '../session';
 import { ConfirmDialog, Empty, ErrorBox, Loaded, Loading, Notice, PageTitle, Scroll, ShownOnce, When, useLoad, useOlderPages } from '../ui';
 import { EVENT_TYPES, EventChecks, StatusBadge, statusOf, UrlField, urlProblem, type EventList } from '../webhook-common';
 
@@ -28,7 +30,9 @@ export function WebhookDetail({ id }: { id: string }) {
 }
 
 function Endpoint({ hook, reload }: { hook: Hook; reload: () => Promise<void> }) {
+  const admin = isAdmin(useSession().session);
   const status = statusOf(hook);
+  const changeable = admin && status !== 'deleted';
   const [notice, setNotice] = useState<string>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -73,7 +77,7 @@ function Endpoint({ hook, reload }: { hook: Hook; reload: () => Promise<void> })
         </dl>
         {notice && <Notice kind="success">{notice}</Notice>}
         {error && <ErrorBox message={error} />}
-        {status !== 'deleted' && (
+        {changeable && (
           <div class="actions">
             {status === 'active' ? (
               <button type="button" onClick={() => setActive(false)} disabled={busy}>
@@ -90,9 +94,12 @@ function Endpoint({ hook, reload }: { hook: Hook; reload: () => Promise<void> })
           </div>
         )}
         {status === 'deleted' && <p class="hint">This endpoint was deleted. Its delivery log stays readable below.</p>}
+        {!admin && status !== 'deleted' && (
+          <p class="hint">Only workspace admins can change, test, replay or delete this endpoint, or rotate its secret.</p>
+        )}
       </section>
 
-      {status !== 'deleted' && (
+      {changeable && (
         <>
           <SendTest id={hook.id} onSent={() => setLogVersion((v) => v + 1)} />
           <EditEndpoint hook={hook} onSaved={reload} />
@@ -100,7 +107,7 @@ function Endpoint({ hook, reload }: { hook: Hook; reload: () => Promise<void> })
           <Replay id={hook.id} onProgress={() => setLogVersion((v) => v + 1)} />
         </>
       )}
-      <DeliveryLog id={hook.id} version={logVersion} canResend={status !== 'deleted'} />
+      <DeliveryLog id={hook.id} version={logVersion} canResend={changeable} />
 
       <ConfirmDialog
         open={confirmDelete}

@@ -1,8 +1,9 @@
-/** Webhook endpoints: list with status, create (secret shown once). */
+/** Webhook endpoints: list with status for every member; admins create them (secret shown once). */
 import { useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { Link } from '../router';
-import { Empty, Loaded, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
+import { isAdmin, useSession } from '../session';
+import { Empty, Loaded, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
 import { EventChecks, StatusBadge, UrlField, urlProblem, type EventList } from '../webhook-common';
 
 type Filter = '' | 'active' | 'disabled' | 'deleted';
@@ -10,6 +11,7 @@ const fetchWebhooks = async (status: Filter) =>
   (await unwrap(api.GET('/api/webhooks', { params: { query: status ? { status } : {} } }))).data;
 
 export function Webhooks() {
+  const admin = isAdmin(useSession().session);
   const [filter, setFilter] = useState<Filter>('');
   const [load, reload] = useLoad(() => fetchWebhooks(filter), [filter]);
   const [created, setCreated] = useState<{ url: string; secret: string; id: string }>();
@@ -33,13 +35,15 @@ export function Webhooks() {
             <Link href={`/settings/webhooks/${created.id}`}>Open the new endpoint</Link> to send a test event.
           </p>
         </>
-      ) : (
+      ) : admin ? (
         <CreateWebhook
           onCreated={(c) => {
             setCreated(c);
             void reload();
           }}
         />
+      ) : (
+        <Notice>Only workspace admins can add, change, test or delete endpoints: an endpoint receives every candidate’s data.</Notice>
       )}
       <section aria-labelledby="hooks-h">
         <h2 id="hooks-h">Endpoints</h2>
@@ -58,7 +62,9 @@ export function Webhooks() {
               <Empty>
                 {filter
                   ? `No ${filter} endpoints. Choose “All endpoints” to see the others.`
-                  : "No endpoints yet. Add your receiver's https:// URL above, then send it a test event from its page."}
+                  : admin
+                    ? "No endpoints yet. Add your receiver's https:// URL above, then send it a test event from its page."
+                    : 'No endpoints yet.'}
               </Empty>
             ) : (
               <Scroll label="Webhook endpoints">

@@ -23,7 +23,7 @@ beforeAll(async () => {
   delete process.env.WEBHOOK_TIMEOUT_MS;
   stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0' } });
   const t = await stack.tenant();
-  cookie = await stack.login((await t.user('member')).email, PASSWORD);
+  cookie = await stack.login((await t.user('admin')).email, PASSWORD);
 });
 
 afterAll(async () => {

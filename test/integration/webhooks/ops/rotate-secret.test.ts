@@ -49,7 +49,9 @@ describe('POST /api/webhooks/{id}/rotate-secret', () => {
     await A('POST', `/api/webhooks/${w.id}/test`);
     expect(verifiesWith(secret, at('/rotate').at(-1)!)).toEqual([false, false]);
     expect(verifiesWith(now.secret, at('/rotate').at(-1)!)).toEqual([true, true]);
-    const dflt = (await M('POST', `/api/webhooks/${w.id}/rotate-secret`, { body: {} })).body.webhook;
+    // Rotating is for admins only: a member's attempt changes nothing.
+    expect((await M('POST', `/api/webhooks/${w.id}/rotate-secret`, { body: {} })).status).toBe(403);
+    const dflt = (await A('POST', `/api/webhooks/${w.id}/rotate-secret`, { body: {} })).body.webhook;
     allSecrets.push(dflt.secret);
     expect(Date.parse(dflt.previous_secret_expires_at) - Date.now()).toBeGreaterThan(86_000_000);
   });
