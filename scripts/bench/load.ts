@@ -12,6 +12,12 @@ import { cpuMsOf } from './cpu';
 
 const STAGES = ['applied', 'ai_screened', 'interview_scheduled', 'interviewed', 'offer_sent', 'offer_accepted', 'onboarding', 'placed'];
 
+/** `200 × 1234, 409 × 5`: autocannon's count of answers by status. */
+const statuses = (r: autocannon.Result) =>
+  Object.entries(r.statusCodeStats ?? {})
+    .map(([code, { count }]) => `${code} × ${count ?? 0}`)
+    .join(', ') || 'none';
+
 export interface LoadFigures {
   rps: number;
   p50: number;
@@ -90,7 +96,7 @@ export async function loadRun(opts: { root: string; dataDir: string; seconds: nu
     const lines = [
       ...(warm ? [`warm-up: ${warm.requests.total} requests in ${opts.warmupSeconds} s (${warm.requests.average.toFixed(0)} req/s)`] : []),
       `measured: ${n} requests in ${opts.seconds} s: ${summary}`,
-      `(errors, warm-up included = ${result.errors + (warm?.errors ?? 0)} connection errors + ${result.timeouts + (warm?.timeouts ?? 0)} timeouts + ${result.non2xx + (warm?.non2xx ?? 0)} non-2xx)`,
+      `(errors, warm-up included = ${result.errors + (warm?.errors ?? 0)} connection errors + ${result.timeouts + (warm?.timeouts ?? 0)} timeouts + ${result.non2xx + (warm?.non2xx ?? 0)} non-2xx; answers by status, measured phase: ${statuses(result)})`,
       `CPU per request: npm start ${ms(figures.nodeMs)} (gateway, functions, stream and queue pollers), its DynamoDB Local ${ms(figures.dbMs)}`,
     ];
 
