@@ -11,11 +11,13 @@
  * (count, mean, total busy time), and the HTTPS attempts, measured around each call.
  */
 import '../../dev/quiet-sdk';
+// The X-Ray SDK in manual mode, as `npm start` runs the functions: the CPU figures are its own.
+import '../../dev/untraced';
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDynamoDbLocal } from '../../dev/dynamodb';
+import { jitFromEnv, startDynamoDbLocal } from '../../dev/dynamodb';
 import { ensureTable, localClient } from '../../dev/table';
+import { cpuMsOf, ownCpuMs } from './cpu';
 
 const total = Number(process.argv[2] ?? 3000);
 // The receiver runs in its own process: its TLS and HTTP work is not the worker's.
@@ -47,23 +49,8 @@ const timing = (prefix: string) => (next: (a: unknown) => Promise<unknown>, ctx:
   }
 };
 
-/** CPU time (user + system) a process has used so far, from /proc; undefined where there is none. */
-const cpuMsOf = (pid: number): number | undefined => {
-  try {
-    // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux); the
-    // command name (field 2) is in parentheses and may hold spaces, so count from its end.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-};
-const ownCpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-
-const ddbLocal = await startDynamoDbLocal();
+// The JIT npm start gives DynamoDB Local: the CPU figures are npm start's.
+const ddbLocal = await startDynamoDbLocal({ jit: jitFromEnv('full') });
 try {
   await ensureTable(localClient(ddbLocal.endpoint), 'bench');
   Object.assign(process.env, {
@@ -90,7 +77,11 @@ try {
   const profile = process.env.BENCH_PROFILE === '1';
 
   /** One round on a fresh endpoint: fill the queue with n messages, then run one worker until it is empty. */
-  async function round(n: number, report: boolean, label = ''): Promise<{ rate: number; ok: boolean } | undefined> {
+  async function round(
+    n: number,
+    report: boolean,
+    label = '',
+  ): Promise<{ rate: number; ok: boolean; cpuMs: number | undefined; dbMs: number | undefined } | undefined> {
     await ask('reset');
     const endpoint = await putEndpoint(tenant.id, {
       url: `https://127.0.0.1:${port}/hook`,
@@ -206,9 +197,13 @@ try {
     );
     // CPU per delivery does not depend on what else the machine runs, as deliveries/s does: it is
     // the figure to compare two versions of the worker by on a busy machine.
-    const perDelivery = (k: keyof typeof cpuBefore) => {
+    const perDeliveryOf = (k: keyof typeof cpuBefore) => {
       const [a, b] = [cpuBefore[k], cpuAfter[k]];
-      return a === undefined || b === undefined ? 'not measured (no /proc)' : `${((b - a) / n).toFixed(3)} ms`;
+      return a === undefined || b === undefined ? undefined : (b - a) / n;
+    };
+    const perDelivery = (k: keyof typeof cpuBefore) => {
+      const ms = perDeliveryOf(k);
+      return ms === undefined ? 'not measured (no /proc)' : `${ms.toFixed(3)} ms`;
     };
     console.log(
       `  CPU per delivery: worker and local SQS ${perDelivery('worker')}, DynamoDB Local ${perDelivery('table')}, receiver ${perDelivery('receiver')}`,
@@ -225,7 +220,7 @@ try {
         );
       }
     }
-    return { rate: n / wall, ok };
+    return { rate: n / wall, ok, cpuMs: perDeliveryOf('worker'), dbMs: perDeliveryOf('table') };
   }
 
   if (profile) {
@@ -245,7 +240,11 @@ try {
   const median = rates[Math.floor(rates.length / 2)]!;
   if (rounds > 1)
     console.log(`  median of ${rounds} rounds: ${median.toFixed(0)} deliveries/s (${rates[0]!.toFixed(0)}-${rates.at(-1)!.toFixed(0)})`);
-  console.log(`RESULT delivery_per_s=${median.toFixed(1)} ok=${results.every((r) => r.ok)}`);
+  const medianOf = (xs: (number | undefined)[]) =>
+    xs.some((x) => x === undefined) ? 'none' : [...(xs as number[])].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(3);
+  console.log(
+    `RESULT delivery_per_s=${median.toFixed(1)} ok=${results.every((r) => r.ok)} cpu_ms=${medianOf(results.map((r) => r.cpuMs))} dbcpu_ms=${medianOf(results.map((r) => r.dbMs))}`,
+  );
   await queues.stop();
 } finally {
   receiver.disconnect();

@@ -7,13 +7,16 @@
  * 5 MB file. Printed, never asserted.
  */
 import '../../dev/quiet-sdk';
+// The X-Ray SDK in manual mode, as `npm start` runs the functions: the CPU figures are its own.
+import '../../dev/untraced';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from '../../dev/dynamodb';
 import { ensureTable, localClient } from '../../dev/table';
+import { cpuMsOf } from './cpu';
 
 export interface ImportFigures {
   rows: number;
@@ -49,17 +52,6 @@ export function benchCsv(rows: number, pad = 0, tag = 'person'): string {
     else lines.push(`Person ${i},${tag}-${i}@bench.example,+1 555 ${String(i).padStart(7, '0')},applied,${cv}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** A process's CPU time so far (user + system, ms), from /proc; undefined where there is none. */
-function javaCpuMs(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function measureImport(rows = 10_000): Promise<ImportFigures> {
@@ -114,7 +106,7 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
     }, 20);
     const csv = benchCsv(rows);
     const cpu0 = process.cpuUsage();
-    const db0 = javaCpuMs(ddbLocal.pid);
+    const db0 = cpuMsOf(ddbLocal.pid);
     const t0 = performance.now();
     const job = (await call('POST', '/candidates/imports', csv)).data;
     let done: any;
@@ -125,7 +117,7 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
     }
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    const db1 = javaCpuMs(ddbLocal.pid);
+    const db1 = cpuMsOf(ddbLocal.pid);
     // The events of the last rows may still be on their way through the stream.
     for (let i = 0; i < 100 && createdEvents < done.counts.created; i++) await new Promise((r) => setTimeout(r, 100));
     // A second more, so an event too many would show; then the reader stops, before the 5 MB
@@ -211,7 +203,8 @@ async function workerPeak(tenantId: string, csv: string, endpoint: string, table
     await bundle('import-worker', file);
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', HARNESS, file, tenantId, id], {
       env: {
-        ...process.env,
+        // Not this process's X-Ray mode (dev/untraced.ts): the worker's memory as Lambda runs it.
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'AWS_XRAY_MANUAL_MODE')),
         TABLE_NAME: tableName,
         DYNAMODB_ENDPOINT: endpoint,
         IMPORT_QUEUE_URL: 'unused',

@@ -1,13 +1,33 @@
 /**
  * The bench's load run: `npm start` in a child process, autocannon with a mix of reads and
- * writes through the demo token, then an exact check of the counters against the records.
+ * writes through the demo token (a warm-up phase, then the measured one), the CPU per request of
+ * npm start's own process and of its DynamoDB Local over the measured phase, then an exact check
+ * of the counters against the records.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { cpuMsOf } from './cpu';
 
 const STAGES = ['applied', 'ai_screened', 'interview_scheduled', 'interviewed', 'offer_sent', 'offer_accepted', 'onboarding', 'placed'];
 
-export async function loadRun(opts: { root: string; dataDir: string; seconds: number; connections: number }) {
+/** `200 × 1234, 409 × 5`: autocannon's count of answers by status. */
+const statuses = (r: autocannon.Result) =>
+  Object.entries(r.statusCodeStats ?? {})
+    .map(([code, { count }]) => `${code} × ${count ?? 0}`)
+    .join(', ') || 'none';
+
+export interface LoadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU per request over the measured phase: npm start's process, and its DynamoDB Local's. */
+  nodeMs: number | undefined;
+  dbMs: number | undefined;
+}
+
+export async function loadRun(opts: { root: string; dataDir: string; seconds: number; warmupSeconds: number; connections: number }) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'dev/start.ts'], {
     cwd: opts.root,
     // RATE_LIMITS=off: one demo token at 16 connections would measure the per-token limit
@@ -53,17 +73,37 @@ export async function loadRun(opts: { root: string; dataDir: string; seconds: nu
       },
     ];
     const before = (await get('/api/v1/pipeline')).data;
-    const result = await autocannon({ url: base, connections: opts.connections, duration: opts.seconds, headers, requests });
-    const errors = result.errors + result.timeouts + result.non2xx;
-    const summary = `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${errors} errors`;
+    const run = (duration: number) => autocannon({ url: base, connections: opts.connections, duration, headers, requests });
+    // The warm-up: the JITs of both processes compile the hot paths here, not in the measured phase.
+    const warm = opts.warmupSeconds > 0 ? await run(opts.warmupSeconds) : undefined;
+    await new Promise((r) => setTimeout(r, 2_000)); // its last requests and their stream records settle
+    const { javaPid } = JSON.parse(readFileSync(join(opts.dataDir, 'runtime.json'), 'utf8')) as { javaPid: number };
+    const cpu0 = { node: cpuMsOf(child.pid!), db: cpuMsOf(javaPid) };
+    const result = await run(opts.seconds);
+    const cpu1 = { node: cpuMsOf(child.pid!), db: cpuMsOf(javaPid) };
+    const n = result.requests.total;
+    const per = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || !n ? undefined : (b - a) / n);
+    const figures: LoadFigures = {
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      nodeMs: per(cpu0.node, cpu1.node),
+      dbMs: per(cpu0.db, cpu1.db),
+    };
+    const errors = result.errors + result.timeouts + result.non2xx + (warm ? warm.errors + warm.timeouts + warm.non2xx : 0);
+    const summary = `${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${errors} errors`;
+    const ms = (x: number | undefined) => (x === undefined ? 'not measured (no /proc)' : `${x.toFixed(2)} ms`);
     const lines = [
-      `${result.requests.total} requests in ${opts.seconds} s: ${summary}`,
-      `(errors = ${result.errors} connection errors + ${result.timeouts} timeouts + ${result.non2xx} non-2xx)`,
+      ...(warm ? [`warm-up: ${warm.requests.total} requests in ${opts.warmupSeconds} s (${warm.requests.average.toFixed(0)} req/s)`] : []),
+      `measured: ${n} requests in ${opts.seconds} s: ${summary}`,
+      `(errors, warm-up included = ${result.errors + (warm?.errors ?? 0)} connection errors + ${result.timeouts + (warm?.timeouts ?? 0)} timeouts + ${result.non2xx + (warm?.non2xx ?? 0)} non-2xx; answers by status, measured phase: ${statuses(result)})`,
+      `CPU per request: npm start ${ms(figures.nodeMs)} (gateway, functions, stream and queue pollers), its DynamoDB Local ${ms(figures.dbMs)}`,
     ];
 
-    // autocannon stops at the deadline with up to `connections` requests still being served:
-    // let them finish before comparing, or a write in flight shows up in one read and not the other.
-    await new Promise((r) => setTimeout(r, 5_000));
+    // autocannon stops at the deadline with up to `connections` requests still being served, and
+    // one it gave up on runs on in npm start until its function's timeout (10 s): let them finish
+    // before comparing, or a write in flight shows up in one read and not the other.
+    await new Promise((r) => setTimeout(r, 12_000));
     // Counters against the records: every listable stage paged through, and the total.
     const after = (await get('/api/v1/pipeline')).data;
     const countList = async (query: string) => {
@@ -91,6 +131,8 @@ export async function loadRun(opts: { root: string; dataDir: string; seconds: nu
     return {
       lines,
       summary,
+      figures,
+      errors,
       ok: errors === 0,
       counters: mismatches.length ? `NOT exact (${mismatches.length} mismatches)` : `exact over ${all} candidates`,
       countersExact: mismatches.length === 0,
