@@ -170,6 +170,42 @@ describe('sweeping again', () => {
     expect(await auditOf(ws, id, 'candidate.erasure_swept')).toHaveLength(1);
   });
 
+  it('a follow-up whose sweep fails stays for the next run, the others are done, and the run fails', async () => {
+    const { runErasureFollowUps, FOLLOW_UP_AFTER_MS } = await import('../../../../lib/domain/erasure');
+    const { ddbClient } = await import('../../../../lib/store/client');
+    const ws = await workspace();
+    const [a, b] = [person(), person()];
+    const [idA, idB] = [await ws.create(a), await ws.create(b)];
+    const erasedA = await ws.erase(idA);
+    const erasedB = await ws.erase(idB);
+    expect([erasedA.status, erasedB.status]).toEqual([200, 200]);
+    const followUpOf = async (id: string) =>
+      scanTable({
+        FilterExpression: 'candidate_id = :c AND #t = :t',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':c': id, ':t': 'erasure_follow_up' },
+      });
+    // A's sweep cannot read its ledger.
+    const name = 'fail-one-sweep';
+    ddbClient.middlewareStack.add(
+      (next, ctx) => async (args) => {
+        if (ctx.commandName === 'QueryCommand' && JSON.stringify((args as { input: unknown }).input).includes(`COPY#${idA}#`)) {
+          throw Object.assign(new Error('refused by the test'), { name: 'InternalServerError' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const due = Math.max(Date.parse(erasedA.body.data.erased_at), Date.parse(erasedB.body.data.erased_at)) + FOLLOW_UP_AFTER_MS + 1;
+      await expect(runErasureFollowUps(due)).rejects.toThrow(/1 erasure follow-ups failed \(InternalServerError\)/);
+    } finally {
+      ddbClient.middlewareStack.remove(name);
+    }
+    expect(await followUpOf(idA)).toHaveLength(1);
+    expect(await followUpOf(idB)).toEqual([]);
+  });
+
   it('the retention function runs the follow-ups for the schedule’s event, and the rules for the daily one', async () => {
     const { handler } = await import('../../../../functions/retention');
     const { lambdaContext } = await import('../../../../dev/events');
