@@ -83,6 +83,11 @@ export const MAX_STUCK_DAYS = 365;
 
 /** The scheduled retention run's timeout (the stack's and `npm start`'s): the most a function may run. */
 export const RETENTION_TIMEOUT_S = 900;
+/**
+ * The `kind` of the event the retention function gets every minute (the stack's schedule,
+ * `npm start`'s timer): run the erasures' follow-up sweeps that are due, not the rules.
+ */
+export const ERASURE_FOLLOW_UP_KIND = 'erasure-follow-up';
 
 /**
  * Retention rules (lib/domain/retention.ts): a workspace may erase candidates some days after they

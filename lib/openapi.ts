@@ -62,7 +62,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'revoke-token':
     "A member revokes the tokens they made; only admins revoke someone else's, or a workspace token (403). The token stops working within 60 s (the authorizer's cache).",
   'erase-candidate':
-    "`candidates:write` does not imply this scope. Empties name, email, phone and resume_url on the candidate and on every copy the service keeps (search entries, kept webhook bodies, delivery attempts' response bodies, placements, idempotency records); queued deliveries of its events are dropped and logged with error_category `erased`. The id, stage, requisition, timestamps, stage history and every count stay; stage moves still work; a PATCH of a personal field is then a 409 with code candidate_erased. Sends `candidate.erased` (id and erased_at only). A second call answers the first receipt.",
+    "`candidates:write` does not imply this scope. Empties name, email, phone and resume_url on the candidate and on every copy the service keeps (search entries, kept webhook bodies, delivery attempts' response bodies, placements, idempotency records); queued deliveries of its events are dropped and logged with error_category `erased`. The id, stage, requisition, timestamps, stage history and every count stay; stage moves still work; a PATCH of a personal field is then a 409 with code candidate_erased. Sends `candidate.erased` (id and erased_at only). A later call sweeps the copies again and answers the receipt with what it found added to the counts (erased_at unchanged); deliveries in flight are logged without the receiver's answer.",
 };
 
 /** The handler's name in camel case; a console twin adds `ForConsole`, as it shares the handler. */

@@ -273,7 +273,7 @@ export const ScrubCounts = z.object(
   Object.fromEntries(SCRUBBED_KINDS.map((k) => [k, z.int()])) as Record<(typeof SCRUBBED_KINDS)[number], z.ZodMiniInt>,
 );
 
-/** The answer to an erasure, the same on every later call. */
+/** The answer to an erasure; a later call answers it with what its sweep found added to the counts. */
 export const ErasureReceipt = z.object({
   id: z.uuid(),
   erased_at: timestamp,

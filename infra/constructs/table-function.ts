@@ -131,8 +131,9 @@ export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhoo
  * Exactly the DynamoDB actions the code uses (lib/store): GetItem and Query to read; grantReadData
  * would add Scan, which no request path may use, and BatchGetItem, which nothing calls.
  * TransactWriteItems is authorised by the Put/Update/Delete/ConditionCheck inside it; the
- * ConditionChecks (users.ts createUser's: the tenant must exist; tokens.ts createToken's: the
- * maker's role) are writes.
+ * ConditionChecks are users.ts createUser's (the tenant must exist), tokens.ts createToken's (the
+ * maker's role) and the erasure marker's that every write of a copy of a candidate's data carries
+ * (lib/store/copies.ts), all in writes.
  */
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 export const TABLE_ACTIONS: Record<'none' | 'read' | 'write', string[]> = {
@@ -173,19 +174,33 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // endpoint health, and nothing else: candidates, users and tokens stay out of reach. Query: the
   // workspace's other endpoints (endpoint_disabled event) and a replay job's scan of the log.
   // BatchWriteItem: a batch's attempt records and kept bodies, 25 per call, in the same partitions.
+  // ConditionCheckItem: a copy of a candidate's data (an attempt holding the receiver's answer, a
+  // kept body) goes in a transaction with the check that its erasure marker, in the same webhook
+  // partition, is absent, and with its copy-ledger entry (a Put there too).
   webhooks: [
     {
-      actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
+      actions: [
+        'dynamodb:GetItem',
+        'dynamodb:Query',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:ConditionCheckItem',
+      ],
       leadingKeys: WEBHOOK_LEADING_KEYS,
     },
   ],
   // The stream fan-out reads a workspace's slug (GetItem of its tenant item; IAM cannot tell that
   // item from the others of `T#<id>`, so GetItem is the one action there), lists its endpoints
-  // (Query) and keeps the bodies of the events it queues (BatchWriteItem), both in the webhook
-  // partitions only. No index.
+  // (Query) and keeps the bodies of the events it queues, both in the webhook partitions only:
+  // bodies that copy a candidate's data in transactions (PutItem, with the erasure marker's
+  // ConditionCheckItem and the copy-ledger entry), others with BatchWriteItem. No index.
   fanout: [
     { actions: ['dynamodb:GetItem'], leadingKeys: TENANT_LEADING_KEYS },
-    { actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'], leadingKeys: WEBHOOK_LEADING_KEYS },
+    {
+      actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
+      leadingKeys: WEBHOOK_LEADING_KEYS,
+    },
   ],
 };
 export const ACCESS_RANK: Route['access'][] = ['none', 'read', 'write'];

@@ -1,12 +1,23 @@
 /**
  * Erasure (GDPR article 17): a candidate's personal data leaves every item the service keeps,
  * while its id, stage, requisition, timestamps, stage history and every count stay. How the copies
- * are found and scrubbed: lib/store/erasure.ts. The answer is a receipt, the same on every call.
+ * are found and scrubbed, and how the erasure wins against writes in flight: lib/store/erasure.ts.
+ * The answer is a receipt; a later call sweeps again and answers it with what that found added.
  */
 import { nowIso } from '../ids';
 import type { ErasureReceipt as ReceiptBody } from '../schemas';
 import { auditPuts, type AuditActor, type AuditEntry } from '../store/audit';
-import { eraseCandidateItems, type ErasureActor, type ErasureReceipt } from '../store/erasure';
+import {
+  dueFollowUps,
+  eraseCandidateItems,
+  followUpDone,
+  sweepErased,
+  type ErasureActor,
+  type ErasureReceipt,
+  type ScrubCounts,
+} from '../store/erasure';
+import { countOf } from '../store/scrub';
+import { DELIVERY_TIMEOUT_S, FANOUT_TIMEOUT_S } from '../webhooks/config';
 import { actorOf, auditBy, type Principal } from './principal';
 
 export type { ErasureActor, ErasureReceipt };
@@ -22,13 +33,40 @@ const erasureChanges = (r: ErasureReceipt) => [
   ...['name', 'email', 'phone', 'resume_url'].map((field) => ({ field })),
   { field: 'scrubbed', after: r.scrubbed },
 ];
+/** The record of a later sweep that found copies (written with the receipt's new counts): what it scrubbed. */
+const sweepChanges = (added: ScrubCounts) => [{ field: 'scrubbed', after: added }];
 
 /** A retention rule as the audit log's actor: `system`, named after the rule. */
 export const ruleActor = (rule: string): AuditActor => ({ type: 'system', id: `retention:${rule}`, name: rule });
+/** The follow-up sweep as the audit log's actor. */
+const FOLLOW_UP_ACTOR: AuditActor = { type: 'system', id: 'erasure-follow-up', name: 'erasure follow-up' };
+/** The daily run's sweep of recent erasures as the audit log's actor. */
+export const RESWEEP_ACTOR: AuditActor = { type: 'system', id: 'retention', name: 'retention run' };
 
 /**
- * Erase one candidate of the workspace as `actor`. `first` tells whether this call erased it (a
- * later call answers the stored receipt and writes nothing). The actor is kept on the receipt;
+ * When an erasure's follow-up sweep is due: after the longest write that can be in flight when it
+ * runs, a fan-out or a delivery batch, each bounded by its function's timeout (an API request's
+ * is shorter). Every such write checks the erasure's marker, so the follow-up is the backstop.
+ */
+export const FOLLOW_UP_AFTER_MS = Math.max(FANOUT_TIMEOUT_S, DELIVERY_TIMEOUT_S) * 1000;
+
+const sweptAudit = (actor: AuditActor, id: string, added: ScrubCounts): AuditEntry => ({
+  action: 'candidate.erasure_swept',
+  actor,
+  target: { type: 'candidate', id },
+  changes: sweepChanges(added),
+});
+
+/**
+ * Sweep an erased candidate's copies again as `actor`: what it scrubs is added to the receipt and
+ * audited (`candidate.erasure_swept`) in the same transaction. Undefined when it is not erased.
+ */
+export const sweepAgain = (tenantId: string, id: string, audit: (added: ScrubCounts) => AuditEntry, known?: ErasureReceipt) =>
+  sweepErased(tenantId, id, (added) => auditPuts(tenantId, audit(added)), known);
+
+/**
+ * Erase one candidate of the workspace as `actor`. `first` tells whether this call erased it; a
+ * later call sweeps again (`sweptAs` audits what that finds). The actor is kept on the receipt;
  * `audit` makes the record written with the erasure.
  */
 export async function eraseCandidateAs(
@@ -41,13 +79,53 @@ export async function eraseCandidateAs(
     target: { type: 'candidate', id },
     changes: erasureChanges(r),
   }),
-) {
-  return eraseCandidateItems(tenantId, id, actor, nowIso, (r) => auditPuts(tenantId, audit(r)));
+  sweptAs: (added: ScrubCounts) => AuditEntry = (added) => sweptAudit(actor.type === 'system' ? ruleActor(actor.rule) : actor, id, added),
+): Promise<{ receipt: ErasureReceipt; first: boolean }> {
+  const done = await eraseCandidateItems(tenantId, id, actor, nowIso, (r) => auditPuts(tenantId, audit(r)), FOLLOW_UP_AFTER_MS);
+  if (done.first) return done;
+  const swept = await sweepAgain(tenantId, id, sweptAs, done.receipt);
+  return { receipt: swept?.receipt ?? done.receipt, first: false };
 }
 
 export async function eraseCandidate(p: Principal, id: string): Promise<ReceiptBody> {
-  const { receipt } = await eraseCandidateAs(p.tenantId, id, actorOf(p), (r) =>
-    auditBy(p, 'candidate.erased', { type: 'candidate', id }, erasureChanges(r)),
+  const { receipt } = await eraseCandidateAs(
+    p.tenantId,
+    id,
+    actorOf(p),
+    (r) => auditBy(p, 'candidate.erased', { type: 'candidate', id }, erasureChanges(r)),
+    (added) => auditBy(p, 'candidate.erasure_swept', { type: 'candidate', id }, sweepChanges(added)),
   );
   return receiptBody(receipt);
+}
+
+/** Follow-ups one run takes at most; the rest wait for the next minute's. */
+export const MAX_FOLLOW_UPS_PER_RUN = 1_000;
+const FOLLOW_UPS_AT_ONCE = 8;
+
+/**
+ * The follow-up sweeps due at `nowMs` (the retention function, every minute): each erased
+ * candidate's copies swept once more, then its follow-up deleted. Idempotent: a follow-up run
+ * twice sweeps twice and finds nothing the second time. Counts only.
+ */
+export async function runErasureFollowUps(nowMs = Date.now()): Promise<{ swept: number; scrubbed: number }> {
+  const due = await dueFollowUps(new Date(nowMs).toISOString(), MAX_FOLLOW_UPS_PER_RUN);
+  let scrubbed = 0;
+  const failed: string[] = [];
+  for (let i = 0; i < due.length; i += FOLLOW_UPS_AT_ONCE) {
+    await Promise.all(
+      due.slice(i, i + FOLLOW_UPS_AT_ONCE).map(async (f) => {
+        try {
+          const swept = await sweepAgain(f.tenantId, f.candidateId, (added) => sweptAudit(FOLLOW_UP_ACTOR, f.candidateId, added));
+          if (swept) scrubbed += countOf(swept.added);
+          await followUpDone(f.sk);
+        } catch (err) {
+          // Kept for the next run; the others go on. By name only.
+          failed.push((err as Error).name);
+        }
+      }),
+    );
+  }
+  // The run fails (and its function's error alarm fires) once every other follow-up is done.
+  if (failed.length) throw new Error(`${failed.length} erasure follow-ups failed (${[...new Set(failed)].join(', ')}); retried next run`);
+  return { swept: due.length, scrubbed };
 }

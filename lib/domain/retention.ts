@@ -7,13 +7,14 @@
  * function runs every listed workspace; `npm start` runs them on a timer; the admin CLI runs one
  * workspace on demand, or counts without erasing (`--dry-run`), as the console's preview does.
  */
-import { RETENTION_RULES, type RetentionRule } from '../model';
+import { ERASURE_FOLLOW_UP_KIND, RETENTION_RULES, type RetentionRule } from '../model';
 import { logger } from '../logger';
-import { recentErasures, scrubCopies } from '../store/erasure';
+import { recentErasures } from '../store/erasure';
+import { countOf } from '../store/scrub';
 import { matchingCandidates, workspacesWithRetention, type RetentionDays } from '../store/retention';
 import { getStats } from '../store/stats';
 import type { RetentionPreview } from '../schemas';
-import { eraseCandidateAs } from './erasure';
+import { eraseCandidateAs, RESWEEP_ACTOR, runErasureFollowUps, sweepAgain } from './erasure';
 import { putAudit } from '../store/audit';
 import { retentionOf } from '../store/retention';
 import { NotFoundError } from '../errors';
@@ -24,8 +25,9 @@ export const MAX_ERASURES_PER_RUN = 1_000;
 /** What a preview counts at most per rule: enough to warn before saving, bounded in reads. */
 export const MAX_PREVIEW = 10_000;
 /**
- * Erasures this recent have their copies swept again on each run: a copy written by a delivery or
- * fan-out in flight while the erasure ran (or not yet in the copy index) is caught within a day.
+ * Erasures this recent have their copies swept again on each run, beside each erasure's own
+ * follow-up a minute after it: a backstop for copies found by neither (older copies known only
+ * to the eventually consistent copy index).
  */
 const RESWEEP_MS = 2 * DAY_MS;
 
@@ -71,11 +73,15 @@ export async function runRetention(
   if (opts.dryRun) return run;
   const todo = RETENTION_RULES.flatMap((rule) => byRule[rule].map((id) => ({ id, rule })));
   run.capped = todo.length > MAX_ERASURES_PER_RUN;
-  const now = () => new Date(nowMs).toISOString();
   // Sweep first: the erasures this run makes sweep their own copies.
   for (const id of await recentErasures(tenantId, new Date(nowMs - RESWEEP_MS).toISOString())) {
-    const counts = await scrubCopies(tenantId, id, now());
-    run.resweep += Object.values(counts).reduce((a, b) => a + b, 0);
+    const swept = await sweepAgain(tenantId, id, (added) => ({
+      action: 'candidate.erasure_swept',
+      actor: RESWEEP_ACTOR,
+      target: { type: 'candidate', id },
+      changes: [{ field: 'scrubbed', after: added }],
+    }));
+    run.resweep += swept ? countOf(swept.added) : 0;
   }
   for (const { id, rule } of todo.slice(0, MAX_ERASURES_PER_RUN)) {
     try {
@@ -102,8 +108,16 @@ export async function runRetention(
   return run;
 }
 
-/** The scheduled function (functions/retention.ts): every workspace's rules, the totals logged. */
-export async function retention() {
+/**
+ * The scheduled function (functions/retention.ts): every workspace's rules, the totals logged;
+ * or, for the every-minute event (`kind` ERASURE_FOLLOW_UP_KIND), the erasures' due follow-ups.
+ */
+export async function retention(event?: unknown) {
+  if ((event as { kind?: unknown } | undefined)?.kind === ERASURE_FOLLOW_UP_KIND) {
+    const done = await runErasureFollowUps();
+    if (done.swept) logger.info('erasure follow-ups done', done);
+    return done;
+  }
   const total = await runAllRetention();
   logger.info('retention runs done', total);
   return total;

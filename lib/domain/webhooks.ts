@@ -29,7 +29,7 @@ import {
 } from '../store/webhook-endpoints';
 import { attemptItem, attemptPage, attemptPageKey, lastAttempts } from '../store/webhook-attempts';
 import { decodeCursor, encodeCursor } from './cursor';
-import { candidateErased, candidateOfBody, getEvent, putEvent } from '../store/webhook-events';
+import { candidateErased, candidateOfBody, getEvent, putServiceEvent } from '../store/webhook-events';
 import { MAX_ATTEMPTS } from '../store/tx';
 import { getReplayJob, listReplayJobs, startReplayJob, updateReplayJob, type ReplayJobItem } from '../store/replay-jobs';
 import { webhookConfig } from '../webhooks/config';
@@ -177,7 +177,7 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
   } as const;
   const body = envelope(event, p.tenantSlug);
   // Kept like any event, so a test event can be resent too.
-  await putEvent(p.tenantId, { event_id: event.id, event_type: event.type, body });
+  await putServiceEvent(p.tenantId, { event_id: event.id, event_type: event.type, body });
   // The route's function has 20 s; one attempt takes at most 15 s, so a slow receiver is a
   // result ("timeout"), never a 500. Signed and sent as a delivery is, by the same code.
   const sent = await signAndSend(endpoint, { id: event.id, type: event.type, body });

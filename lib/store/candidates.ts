@@ -12,7 +12,6 @@ import { oneOf, optStr, str } from './codec';
 import {
   changeIndexKey,
   changesPartition,
-  copyAttrs,
   counter,
   keys,
   reqCandidatesIndexKey,
@@ -26,6 +25,7 @@ import {
   type PageKeyShape,
 } from './table';
 import { candidateTokens, searchWrites } from './search';
+import { COPY_PUT_ACTIONS, copyPuts } from './copies';
 import { stageMovePut, type ActorRef } from './stage-history';
 import { reqCounterWrite } from './requisitions';
 import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged, type Thresholds } from './stuck';
@@ -98,7 +98,7 @@ const candidatePut = (tenantId: string, c: CandidateRecord, thresholds: Threshol
 
 /** Created straight into `placed`: the placement exists as it does after a move there. */
 const createdPlacement = (tenantId: string, c: CandidateRecord) =>
-  c.stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, c, c.created_at) } }] : [];
+  c.stage === 'placed' ? copyPuts(tenantId, c.id, placementItem(tenantId, c, c.created_at)) : [];
 
 /**
  * Insert a candidate and bump the counters. A requisition must be open (`reqSeen` is it as the
@@ -175,7 +175,7 @@ const hiresOnRequisition = (c: CandidateRecord) => c.req_id !== undefined && c.s
  * copies are shared by its batch's group).
  */
 export const ownActions = (c: CandidateRecord, audited = false) =>
-  1 + (c.stage === 'placed' ? 1 : 0) + candidateTokens(c).length + (audited ? 1 : 0);
+  1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length + (audited ? 1 : 0);
 
 /** Actions a batch of insertCandidates takes besides its candidates': the workspace's counter, and its audit group's shared copies. */
 export const batchActions = (audited: boolean) => 1 + (audited ? AUDIT_GROUP_COPIES : 0);
@@ -396,7 +396,7 @@ export async function moveCandidate(
             },
             counterUpdate(keys.stats(tenantId), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
             ...(hire ? [hire.update] : reqId ? [counterUpdate(keys.requisition(tenantId, reqId), deltas)] : []),
-            ...(stage === 'placed' ? [{ Put: { TableName: tableName, Item: placementItem(tenantId, current, at) } }] : []),
+            ...(stage === 'placed' ? copyPuts(tenantId, id, placementItem(tenantId, current, at)) : []),
             stageMovePut(tenantId, { candidate_id: id, from_stage: from, to_stage: stage, at, actor: opts.actor ?? null }),
             ...(hire?.extra ?? []),
             ...searchWrites(tenantId, after),
@@ -435,8 +435,7 @@ function placementItem(tenantId: string, candidate: Item | CandidateRecord, at: 
   const key = keys.placement(tenantId, id);
   return {
     ...key,
-    // It copies the candidate's name: erasure finds it by this key.
-    ...copyAttrs(tenantId, String(candidate.id), key.SK),
+    // It copies the candidate's name: written with its ledger entry (copyPuts), so erasure finds it.
     type: 'placement',
     id,
     tenant_id: tenantId,

@@ -1,30 +1,33 @@
 /**
  * Erasing a candidate's personal data (name, email, phone, resume_url) from every item that holds
- * it. The copies are found without a Scan:
- * - the candidate item and its search entries: their keys follow from the candidate's id, name
- *   and email (lib/store/search.ts);
- * - every other copy (kept webhook bodies, delivery attempts, placements, idempotency records)
- *   carries the candidate's copy-index key (GSI2, `copyIndexKey`), set in the write that makes
- *   the copy: one Query on one small partition lists them;
- * - the stuck index is attributes of the candidate item itself; stage history holds no personal
- *   data (stages, times, actors).
- * Copies are scrubbed in place (their ids, times and counts stay) and leave the copy index. The
- * last write is one transaction: the candidate's scrub with its receipt, the marker that drops
- * queued deliveries, and the search entries' deletes.
+ * it, so that the erasure wins every race with work in flight:
+ * 1. the **marker** (`keys.erasedMarker`) is put first: from then on no writer makes a copy of the
+ *    candidate's data, since each checks the marker in the very write that makes one
+ *    (lib/store/copies.ts; placements go in the candidate's own transaction);
+ * 2. the copies written before it are swept (lib/store/scrub.ts): the copy ledger lists each one,
+ *    read consistently;
+ * 3. one transaction scrubs the candidate (conditioned on the version read: a change in between
+ *    makes the erasure read, sweep and decide again), keeps the receipt on it, puts the marker
+ *    with its final time and the **follow-up** (a sweep again once every write in flight at the
+ *    erasure has ended), and deletes the search entries; `extra` adds the audit record.
+ * A later sweep (a repeated erase, the follow-up, the daily retention run) scrubs whatever it
+ * finds and adds it to the receipt. The stuck index is attributes of the candidate item itself;
+ * stage history holds no personal data.
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { NotFoundError } from '../errors';
+import { logger } from '../logger';
 import { SCRUBBED_KINDS, type RetentionRule } from '../model';
-import { ddb, queryAll, tableName } from './client';
+import { ddb, queryAll, queryUpTo, tableName } from './client';
 import type { Item } from './codec';
+import { countOf, emptyCounts, scrubCopies, type ScrubCounts } from './scrub';
 import { candidateTokens, searchKey } from './search';
-import { changeIndexKey, copiesPartition, keys, TABLE_DEF } from './table';
+import { changeIndexKey, keys, TABLE_DEF } from './table';
 import { cancellationReasons, isTransactionConflict, backoff, MAX_ATTEMPTS } from './tx';
 import { $remove, update } from './update';
 
-export type ScrubbedKind = (typeof SCRUBBED_KINDS)[number];
-export type ScrubCounts = Record<ScrubbedKind, number>;
+export type { ScrubbedKind, ScrubCounts } from './scrub';
 
 /** Who erased: a token or a user (as in history), or the service running a workspace's retention rule. */
 export type ErasureActor =
@@ -44,36 +47,27 @@ export interface ErasureReceipt {
  * the candidate's events: a day more than them.
  */
 export const ERASED_MARKER_TTL_S = 33 * 86_400;
+/** A follow-up the scheduled run never reached leaves by TTL this long after it was due. */
+const FOLLOW_UP_TTL_S = 7 * 86_400;
 
-const { byRequisitionOrUser } = TABLE_DEF.indexes;
-const copyKeyAttrs = [byRequisitionOrUser.partitionKey, byRequisitionOrUser.sortKey];
+const epochS = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
-/** Every item the copy index lists for a candidate: keys and type only. */
-export async function listCopies(tenantId: string, candidateId: string): Promise<Item[]> {
-  return queryAll({
-    TableName: tableName,
-    IndexName: byRequisitionOrUser.name,
-    KeyConditionExpression: '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': byRequisitionOrUser.partitionKey, '#t': 'type' },
-    ExpressionAttributeValues: { ':pk': copiesPartition(tenantId, candidateId) },
-    ProjectionExpression: 'PK, SK, #t',
-  });
-}
+const markerItem = (tenantId: string, candidateId: string, at: string) => ({
+  ...keys.erasedMarker(tenantId, candidateId),
+  type: 'erased_marker',
+  candidate_id: candidateId,
+  erased_at: at,
+  [TABLE_DEF.ttlAttribute]: epochS(at) + ERASED_MARKER_TTL_S,
+});
 
-const emptyCounts = (): ScrubCounts => Object.fromEntries(SCRUBBED_KINDS.map((k) => [k, 0])) as ScrubCounts;
-
-/** An in-place scrub of one copy, conditioned on the copy still holding what it removes. */
-async function scrubIf(key: Item, changes: Record<string, unknown>, holds: string): Promise<boolean> {
+/** The marker, before anything else is read or written; true when this call put it (none was there). */
+async function putMarkerFirst(tenantId: string, candidateId: string, at: string): Promise<boolean> {
   try {
     await ddb.send(
-      new UpdateCommand({
+      new PutCommand({
         TableName: tableName,
-        Key: { PK: key.PK, SK: key.SK },
-        ...update(
-          { ...changes, ...Object.fromEntries(copyKeyAttrs.map((a) => [a, $remove()])) },
-          // TTL may have deleted it meanwhile: never write a husk back.
-          { expression: `attribute_exists(PK) AND (${holds})` },
-        ),
+        Item: markerItem(tenantId, candidateId, at),
+        ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );
     return true;
@@ -84,73 +78,54 @@ async function scrubIf(key: Item, changes: Record<string, unknown>, holds: strin
 }
 
 /**
- * The answer an idempotency record keeps (an API Gateway result: status, headers, JSON body),
- * with the candidate's personal fields emptied as GET answers them after erasure.
+ * An erasure that failed after putting its marker takes it back, so the candidate's events flow
+ * again, unless the candidate was erased meanwhile (another call). Best effort: a marker left
+ * behind only drops the events of a candidate someone asked to erase.
  */
-export function scrubStoredResponse(response: unknown, candidateId: string, erasedAt: string): unknown {
-  const r = response as { body?: unknown } | undefined;
-  if (!r || typeof r.body !== 'string') return response;
-  let body: { data?: Record<string, unknown> };
+async function withdrawMarker(tenantId: string, candidateId: string, at: string) {
   try {
-    body = JSON.parse(r.body);
-  } catch {
-    return { ...r, body: '' };
-  }
-  const data = body?.data;
-  if (!data || data.id !== candidateId) return { ...r, body: '' };
-  const scrubbed: Record<string, unknown> = { ...data, erased_at: erasedAt };
-  if ('name' in scrubbed) scrubbed.name = '';
-  for (const f of ['email', 'phone', 'resume_url']) if (f in scrubbed) scrubbed[f] = null;
-  return { ...r, body: JSON.stringify({ ...body, data: scrubbed }) };
-}
-
-/** Scrub one listed copy by its kind; true when this call changed it. */
-async function scrubCopy(tenantId: string, candidateId: string, copy: Item, erasedAt: string): Promise<ScrubbedKind | undefined> {
-  switch (copy.type) {
-    case 'webhook_event':
-      // The body is the signed envelope: it goes whole; `erased_at` tells resend and replay why.
-      return (await scrubIf(copy, { body: $remove(), erased_at: erasedAt }, 'attribute_exists(body)')) ? 'webhook_events' : undefined;
-    case 'webhook_attempt':
-      // A receiver's answer may echo the payload.
-      return (await scrubIf(copy, { response_body: $remove(), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
-        ? 'delivery_attempts'
-        : undefined;
-    case 'placement':
-      return (await scrubIf(copy, { candidate_name: '', erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
-        ? 'placements'
-        : undefined;
-    default:
-      if (String(copy.PK) === keys.idempotencyPartition(tenantId)) return scrubIdempotencyRecord(copy, candidateId, erasedAt);
-      return undefined;
+    await ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName,
+              Key: keys.erasedMarker(tenantId, candidateId),
+              ConditionExpression: 'erased_at = :at',
+              ExpressionAttributeValues: { ':at': at },
+            },
+          },
+          {
+            ConditionCheck: {
+              TableName: tableName,
+              Key: keys.candidate(tenantId, candidateId),
+              ConditionExpression: 'attribute_not_exists(erased_at)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (err) {
+    logger.warn('erasure marker not withdrawn', { error: (err as Error).name });
   }
 }
 
-/**
- * An idempotency record keeps the first answer, which names the candidate: the answer is kept
- * with the personal fields emptied, so a retry with the same key still gets an answer (the
- * erased record), never a second write.
- */
-async function scrubIdempotencyRecord(copy: Item, candidateId: string, erasedAt: string): Promise<ScrubbedKind | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: { PK: copy.PK, SK: copy.SK }, ConsistentRead: true }));
-  if (!Item || Item.erased_at) return undefined;
-  const changes: Record<string, unknown> = { erased_at: erasedAt };
-  if (Item.idem_response !== undefined) changes.idem_response = scrubStoredResponse(Item.idem_response, candidateId, erasedAt);
-  return (await scrubIf(copy, changes, 'attribute_not_exists(erased_at)')) ? 'idempotency_records' : undefined;
-}
+/** The follow-up sweep of an erasure, due at `dueAt`, put in the erasure's own transaction. */
+const followUpPut = (tenantId: string, candidateId: string, dueAt: string) => ({
+  Put: {
+    TableName: tableName,
+    Item: {
+      ...keys.erasureFollowUp(tenantId, candidateId, dueAt),
+      type: 'erasure_follow_up',
+      tenant_id: tenantId,
+      candidate_id: candidateId,
+      due_at: dueAt,
+      [TABLE_DEF.ttlAttribute]: epochS(dueAt) + FOLLOW_UP_TTL_S,
+    },
+  },
+});
 
-/** Scrub every copy the index lists now; counts what this call changed. */
-export async function scrubCopies(tenantId: string, candidateId: string, erasedAt: string, counts = emptyCounts()): Promise<ScrubCounts> {
-  const copies = await listCopies(tenantId, candidateId);
-  // A few at a time: a candidate with hundreds of deliveries finishes in a few seconds.
-  for (let i = 0; i < copies.length; i += SCRUB_PARALLEL) {
-    const kinds = await Promise.all(copies.slice(i, i + SCRUB_PARALLEL).map((c) => scrubCopy(tenantId, candidateId, c, erasedAt)));
-    for (const k of kinds) if (k) counts[k]++;
-  }
-  return counts;
-}
-const SCRUB_PARALLEL = 16;
-
-/** The erasure record the candidate item keeps: the receipt a second call answers again. */
+/** The erasure record the candidate item keeps: the receipt a later call answers, with what later sweeps added. */
 const receiptAttr = 'erasure';
 
 export const receiptOf = (item: Item): ErasureReceipt | undefined => {
@@ -158,11 +133,13 @@ export const receiptOf = (item: Item): ErasureReceipt | undefined => {
   return r && typeof r.erased_at === 'string' ? { ...r, id: String(item.id) } : undefined;
 };
 
+const readCandidate = async (tenantId: string, candidateId: string) =>
+  (await ddb.send(new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, candidateId), ConsistentRead: true }))).Item;
+
 /**
- * Erase a candidate: scrub its copies, then one transaction scrubs the candidate (conditioned on
- * the version read, so a concurrent change makes it read and decide again), keeps the receipt on
- * it, puts the delivery marker and deletes the search entries. `extra` adds entries to that
- * transaction (the audit record). A candidate already erased answers its first receipt.
+ * Erase a candidate (see the top of this file). A candidate already erased answers its receipt
+ * with `first: false` and writes nothing: a later sweep is sweepErased's. The follow-up is due
+ * `followUpAfterMs` after the erasure.
  */
 export async function eraseCandidateItems(
   tenantId: string,
@@ -170,76 +147,138 @@ export async function eraseCandidateItems(
   actor: ErasureActor,
   now: () => string,
   extra: (receipt: ErasureReceipt) => Record<string, unknown>[] = () => [],
+  followUpAfterMs = 0,
 ): Promise<{ receipt: ErasureReceipt; first: boolean }> {
+  let current = await readCandidate(tenantId, candidateId);
+  if (!current) throw new NotFoundError('candidate');
+  const done = receiptOf(current);
+  if (done) return { receipt: done, first: false };
+  const markedAt = now();
+  const placed = await putMarkerFirst(tenantId, candidateId, markedAt);
   const counts = emptyCounts();
-  for (let attempt = 1; ; attempt++) {
-    const { Item: current } = await ddb.send(
-      new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, candidateId), ConsistentRead: true }),
-    );
-    if (!current) throw new NotFoundError('candidate');
-    const done = receiptOf(current);
-    if (done) return { receipt: done, first: false };
-    const at = now();
-    await scrubCopies(tenantId, candidateId, at, counts);
-    const tokens = candidateTokens(current as { name: string; email?: string });
-    const receipt: ErasureReceipt = {
-      id: candidateId,
-      erased_at: at,
-      scrubbed: { ...counts, candidate: 1, search_entries: tokens.length },
-      actor,
-    };
-    try {
-      await ddb.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.candidate(tenantId, candidateId),
-                ...update(
-                  {
-                    name: '',
-                    email: $remove(),
-                    phone: $remove(),
-                    resume_url: $remove(),
-                    erased_at: at,
-                    updated_at: at,
-                    ...changeIndexKey(tenantId, at, candidateId),
-                    [receiptAttr]: receipt,
-                  },
-                  {
-                    expression: 'attribute_not_exists(erased_at) AND updated_at = :seen',
-                    values: { ':seen': current.updated_at },
-                  },
-                ),
-              },
-            },
-            {
-              Put: {
-                TableName: tableName,
-                Item: {
-                  ...keys.erasedMarker(tenantId, candidateId),
-                  type: 'erased_marker',
-                  candidate_id: candidateId,
-                  erased_at: at,
-                  [TABLE_DEF.ttlAttribute]: Math.floor(Date.parse(at) / 1000) + ERASED_MARKER_TTL_S,
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const at = attempt === 1 ? markedAt : now();
+      await scrubCopies(tenantId, candidateId, at, counts);
+      const tokens = candidateTokens(current as { name: string; email?: string });
+      const receipt: ErasureReceipt = {
+        id: candidateId,
+        erased_at: at,
+        scrubbed: { ...counts, candidate: 1, search_entries: tokens.length },
+        actor,
+      };
+      try {
+        await ddb.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.candidate(tenantId, candidateId),
+                  ...update(
+                    {
+                      name: '',
+                      email: $remove(),
+                      phone: $remove(),
+                      resume_url: $remove(),
+                      erased_at: at,
+                      updated_at: at,
+                      ...changeIndexKey(tenantId, at, candidateId),
+                      [receiptAttr]: receipt,
+                    },
+                    {
+                      expression: 'attribute_not_exists(erased_at) AND updated_at = :seen',
+                      values: { ':seen': current.updated_at },
+                    },
+                  ),
                 },
               },
-            },
-            ...tokens.map((t) => ({ Delete: { TableName: tableName, Key: searchKey(tenantId, t, candidateId) } })),
-            ...extra(receipt),
-          ],
-        }),
-      );
-      return { receipt, first: true };
-    } catch (err) {
-      const reasons = cancellationReasons(err);
-      if (!reasons) throw err;
-      if (reasons[0]?.Code !== 'ConditionalCheckFailed' && !isTransactionConflict(reasons)) throw err;
-      if (attempt >= MAX_ATTEMPTS) throw err;
-      await backoff(attempt);
+              { Put: { TableName: tableName, Item: markerItem(tenantId, candidateId, at) } },
+              followUpPut(tenantId, candidateId, new Date(Date.parse(at) + followUpAfterMs).toISOString()),
+              ...tokens.map((t) => ({ Delete: { TableName: tableName, Key: searchKey(tenantId, t, candidateId) } })),
+              ...extra(receipt),
+            ],
+          }),
+        );
+        return { receipt, first: true };
+      } catch (err) {
+        const reasons = cancellationReasons(err);
+        if (!reasons) throw err;
+        if (reasons[0]?.Code !== 'ConditionalCheckFailed' && !isTransactionConflict(reasons)) throw err;
+        if (attempt >= MAX_ATTEMPTS) throw err;
+        // Changed (or erased by another call) since it was read: read, sweep and decide again.
+        current = await readCandidate(tenantId, candidateId);
+        if (!current) throw new NotFoundError('candidate');
+        const other = receiptOf(current);
+        if (other) return { receipt: other, first: false };
+        await backoff(attempt);
+      }
     }
+  } catch (err) {
+    if (placed) await withdrawMarker(tenantId, candidateId, markedAt);
+    throw err;
   }
+}
+
+/**
+ * Sweep an erased candidate's copies again (a repeated erase call, the follow-up, the daily
+ * retention run): what it scrubs is added to the receipt, with `extra` (the audit record of the
+ * sweep) in the same transaction. Undefined when the candidate is not (or no longer) erased.
+ */
+export async function sweepErased(
+  tenantId: string,
+  candidateId: string,
+  extra: (added: ScrubCounts, receipt: ErasureReceipt) => Record<string, unknown>[] = () => [],
+  /** The receipt as the caller just read it: spares reading the candidate again. */
+  known?: ErasureReceipt,
+): Promise<{ receipt: ErasureReceipt; added: ScrubCounts } | undefined> {
+  const current = known ? undefined : await readCandidate(tenantId, candidateId);
+  const receipt = known ?? (current && receiptOf(current));
+  if (!receipt) return undefined;
+  const added = await scrubCopies(tenantId, candidateId, receipt.erased_at);
+  if (!countOf(added)) return { receipt, added };
+  const kinds = SCRUBBED_KINDS.filter((k) => added[k] > 0);
+  const scrubbed = { ...receipt.scrubbed };
+  for (const k of kinds) scrubbed[k] = (scrubbed[k] ?? 0) + added[k];
+  const after = { ...receipt, scrubbed };
+  await ddb.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.candidate(tenantId, candidateId),
+            // Added, not set: two sweeps at once scrub different copies and both count.
+            UpdateExpression: `SET ${kinds.map((_, n) => `#r.#s.#k${n} = if_not_exists(#r.#s.#k${n}, :zero) + :n${n}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(#r)',
+            ExpressionAttributeNames: { '#r': receiptAttr, '#s': 'scrubbed', ...Object.fromEntries(kinds.map((k, n) => [`#k${n}`, k])) },
+            ExpressionAttributeValues: { ':zero': 0, ...Object.fromEntries(kinds.map((k, n) => [`:n${n}`, added[k]])) },
+          },
+        },
+        ...extra(added, after),
+      ],
+    }),
+  );
+  return { receipt: after, added };
+}
+
+/** Follow-ups due at `nowIso`, oldest first, at most `limit`: one Query of their partition. */
+export async function dueFollowUps(nowIso: string, limit: number): Promise<{ tenantId: string; candidateId: string; sk: string }[]> {
+  const items = await queryUpTo(
+    {
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND SK < :upto',
+      ExpressionAttributeValues: { ':pk': keys.erasureFollowUpPartition(), ':upto': `${nowIso}#~` },
+      ConsistentRead: true,
+    },
+    limit,
+  );
+  return items.map((i) => ({ tenantId: String(i.tenant_id), candidateId: String(i.candidate_id), sk: String(i.SK) }));
+}
+
+/** A follow-up done: its item goes (running it again would only sweep again). */
+export async function followUpDone(sk: string): Promise<void> {
+  await ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: keys.erasureFollowUpPartition(), SK: sk } }));
 }
 
 /**

@@ -5,15 +5,19 @@
  * 24 h. One layer per request: its partition value is the caller's tenant.
  *
  * A record keeps the first answer, and an answer that is a candidate holds its personal data: the
- * write that stores such an answer also puts the record in the candidate's copy index, so an
- * erasure finds it (lib/store/erasure.ts). Same single UpdateItem as Powertools' own.
+ * write that stores such an answer is a copy (lib/store/copies.ts). It is one transaction: the
+ * record's update, its ledger entry, and the check that the candidate has no erasure marker. If
+ * the candidate was erased since the handler answered, the record keeps the answer with the
+ * personal fields emptied instead, as an erasure would have left it.
  */
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { TransactionCanceledException, TransactWriteItemsCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { ddbClient, tableName } from './client';
-import { copyIndexKey, keys, TABLE_DEF } from './table';
+import { ledgerItem, notErasedCheck } from './copies';
+import { scrubStoredResponse } from './scrub';
+import { keys, TABLE_DEF } from './table';
 
 const ATTRS = {
   status: 'idem_status',
@@ -27,7 +31,8 @@ export function candidateOfResponse(response: unknown): string | undefined {
   if (typeof body !== 'string') return undefined;
   try {
     const data = (JSON.parse(body) as { data?: Record<string, unknown> })?.data;
-    return data && typeof data.id === 'string' && typeof data.name === 'string' ? data.id : undefined;
+    // An erased candidate's answer (its name emptied) holds none of its data.
+    return data && typeof data.id === 'string' && typeof data.name === 'string' && data.name !== '' ? data.id : undefined;
   } catch {
     return undefined;
   }
@@ -53,35 +58,54 @@ class TenantIdempotencyLayer extends DynamoDBPersistenceLayer {
   protected override async _updateRecord(record: IdempotencyRecord): Promise<void> {
     const candidateId = candidateOfResponse(record.responseData);
     if (!candidateId) return super._updateRecord(record);
-    const copy = copyIndexKey(this.tenantId, candidateId, record.idempotencyKey);
-    const { byRequisitionOrUser } = TABLE_DEF.indexes;
-    await ddbClient.send(
-      new UpdateItemCommand({
-        TableName: tableName,
-        Key: this.getKey(record.idempotencyKey),
-        UpdateExpression:
-          'SET #expiry = :expiry, #status = :status, #response_data = :response_data, #validation_key = :validation_key, #cpk = :cpk, #csk = :csk',
-        ExpressionAttributeNames: {
-          '#expiry': TABLE_DEF.ttlAttribute,
-          '#status': ATTRS.status,
-          '#response_data': ATTRS.data,
-          '#validation_key': ATTRS.validation,
-          '#cpk': byRequisitionOrUser.partitionKey,
-          '#csk': byRequisitionOrUser.sortKey,
+    const key = this.getKey(record.idempotencyKey);
+    const save = (response: unknown, erasedAt?: string) => ({
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: `SET #expiry = :expiry, #status = :status, #response_data = :response_data, #validation_key = :validation_key${
+        erasedAt ? ', erased_at = :erased' : ''
+      }`,
+      ExpressionAttributeNames: {
+        '#expiry': TABLE_DEF.ttlAttribute,
+        '#status': ATTRS.status,
+        '#response_data': ATTRS.data,
+        '#validation_key': ATTRS.validation,
+      },
+      ExpressionAttributeValues: marshall(
+        {
+          ':expiry': record.expiryTimestamp,
+          ':status': record.getStatus(),
+          ':response_data': response,
+          ':validation_key': record.payloadHash,
+          ...(erasedAt && { ':erased': erasedAt }),
         },
-        ExpressionAttributeValues: marshall(
-          {
-            ':expiry': record.expiryTimestamp,
-            ':status': record.getStatus(),
-            ':response_data': record.responseData,
-            ':validation_key': record.payloadHash,
-            ':cpk': copy[byRequisitionOrUser.partitionKey],
-            ':csk': copy[byRequisitionOrUser.sortKey],
-          },
-          { removeUndefinedValues: true },
-        ),
-      }),
-    );
+        { removeUndefinedValues: true },
+      ),
+    });
+    const copy = { ...unmarshall(key), type: 'idempotency_record', [TABLE_DEF.ttlAttribute]: record.expiryTimestamp };
+    const check = notErasedCheck(this.tenantId, candidateId).ConditionCheck;
+    try {
+      await ddbClient.send(
+        new TransactWriteItemsCommand({
+          TransactItems: [
+            { ConditionCheck: { ...check, Key: marshall(check.Key) } },
+            { Update: save(record.responseData) },
+            {
+              Put: {
+                TableName: tableName,
+                Item: marshall(ledgerItem(this.tenantId, candidateId, [copy]), { removeUndefinedValues: true }),
+              },
+            },
+          ],
+        }),
+      );
+    } catch (err) {
+      const seen = err instanceof TransactionCanceledException ? err.CancellationReasons?.[0] : undefined;
+      if (seen?.Code !== 'ConditionalCheckFailed') throw err;
+      // Erased since the handler answered: the answer a retry gets is the erased candidate.
+      const erasedAt = seen.Item?.erased_at?.S ?? new Date().toISOString();
+      await ddbClient.send(new UpdateItemCommand(save(scrubStoredResponse(record.responseData, candidateId, erasedAt), erasedAt)));
+    }
   }
 }
 

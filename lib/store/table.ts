@@ -19,8 +19,8 @@ export const TABLE_DEF = {
     /** Candidates by stage, ordered by the time they entered it; requisitions by status. */
     byStageOrStatus: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     /**
-     * Candidates by requisition, newest first; a user's sessions; and, sparse, every item that
-     * copies one candidate's personal data (`copyIndexKey`), so erasure finds them with one Query.
+     * Candidates by requisition, newest first; a user's sessions; and, sparse, the items that
+     * copied one candidate's personal data before the copy ledger existed (`copyIndexKey`).
      */
     byRequisitionOrUser: { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
     /**
@@ -70,6 +70,10 @@ export const WEBHOOK_PARTITION_SUFFIX = '#WEBHOOKS';
 export const AUDIT_PARTITION_SUFFIX = '#AUDIT';
 const loginFailPartition = (emailDigest: string) => `LOGINFAIL#${emailDigest}`;
 const webhookPartition = (tenantId: string) => `${t(tenantId)}${WEBHOOK_PARTITION_SUFFIX}`;
+/** The tenant of a webhook partition key (`T#<tenant>#WEBHOOKS`); undefined for any other key. */
+export const tenantOfWebhookPartition = (pk: string) =>
+  pk.startsWith('T#') && pk.endsWith(WEBHOOK_PARTITION_SUFFIX) ? pk.slice(2, -WEBHOOK_PARTITION_SUFFIX.length) : undefined;
+const ERASURE_FOLLOW_UPS = 'ERASURE_FOLLOW_UP';
 
 export const keys = {
   tenant: (tenantId: string): Key => ({ PK: t(tenantId), SK: 'TENANT' }),
@@ -151,12 +155,35 @@ export const keys = {
   auditPartition: (tenantId: string) => `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}`,
   auditRecord: (tenantId: string, sk: string): Key => ({ PK: `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}`, SK: sk }),
   /**
-   * A candidate was erased: a marker in the webhook partition, so the delivery function (which may
-   * read nowhere else) drops queued deliveries of the candidate's events. No personal data; it
-   * outlives every kept event body (ERASED_MARKER_TTL_S).
+   * A candidate was erased (or is being erased: the marker comes first): a marker in the webhook
+   * partition, so the delivery function (which may read nowhere else) drops queued deliveries of
+   * the candidate's events, and every write of a copy of its data checks it in the same
+   * transaction (lib/store/copies.ts). No personal data; it outlives every kept event body
+   * (ERASED_MARKER_TTL_S).
    */
   erasedMarker: (tenantId: string, candidateId: string): Key => ({ PK: webhookPartition(tenantId), SK: `ERASED#${candidateId}` }),
   erasedMarkerPrefix: 'ERASED#',
+  /**
+   * The copy ledger (lib/store/copies.ts): one item per write that made copies of a candidate's
+   * personal data, listing their keys, written in that write's own transaction, so erasure lists
+   * every copy with one consistent Query. In the webhook partition, the one partition the delivery
+   * function and the fan-out may write; no personal data (keys only).
+   */
+  copyLedger: (tenantId: string, candidateId: string, entryId: string): Key => ({
+    PK: webhookPartition(tenantId),
+    SK: `COPY#${candidateId}#${entryId}`,
+  }),
+  copyLedgerPrefix: (candidateId: string) => `COPY#${candidateId}#`,
+  /**
+   * An erasure's follow-up sweep, due once the longest write in flight at the erasure has ended
+   * (lib/store/erasure.ts). Global, ordered by when it is due, so the scheduled run finds every
+   * due one with one Query; ids only.
+   */
+  erasureFollowUp: (tenantId: string, candidateId: string, dueAt: string): Key => ({
+    PK: ERASURE_FOLLOW_UPS,
+    SK: `${dueAt}#${tenantId}#${candidateId}`,
+  }),
+  erasureFollowUpPartition: () => ERASURE_FOLLOW_UPS,
   /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
   idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
 };
@@ -206,19 +233,15 @@ export const userSessionsIndexKey = (tenantId: string, userId: string, createdAt
 export const userSessionsPartition = (tenantId: string, userId: string) => `${t(tenantId)}#SESSIONS#${userId}`;
 
 /**
- * GSI2, sparse: an item that holds a copy of a candidate's personal data (a kept webhook body, a
- * delivery attempt, a placement, an idempotency record) carries this key, set in the same write
- * that makes the copy, so erasure lists every copy with one Query on one small partition and no
- * Scan. The sort key is the item's own sort key, so the entries are distinct and ordered by kind.
- * Not a new GSI: a deployed table adds one GSI per deploy, and the partition prefix `COPIES#`
- * cannot meet a requisition's or a user's.
+ * GSI2, sparse: items that copied a candidate's personal data (a kept webhook body, a delivery
+ * attempt, a placement, an idempotency record) before the copy ledger (`keys.copyLedger`) carry
+ * this key; no write sets it now, and every erasure sweep also Queries it (lib/store/scrub.ts).
+ * An index is read eventually consistently, so it can never be the only way to a recent copy.
+ * The partition prefix `COPIES#` cannot meet a requisition's or a user's.
  */
 export const copyIndexKey = (tenantId: string, candidateId: string, sk: string) =>
   indexKey(TABLE_DEF.indexes.byRequisitionOrUser, copiesPartition(tenantId, candidateId), sk);
 export const copiesPartition = (tenantId: string, candidateId: string) => `${t(tenantId)}#COPIES#${candidateId}`;
-/** The copy-index attributes of an item that copies `candidateId`'s personal data (none without one). */
-export const copyAttrs = (tenantId: string, candidateId: string | undefined, sk: string): Record<string, string> =>
-  candidateId ? copyIndexKey(tenantId, candidateId, sk) : {};
 
 /** GSI4: a tenant's candidates ordered by `updated_at` (ties by id); every write to a candidate moves it. */
 export const changeIndexKey = (tenantId: string, updatedAt: string, id: string) =>

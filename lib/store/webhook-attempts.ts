@@ -7,7 +7,8 @@ import { newId } from '../ids';
 import type { DeliveryRecord } from '../model';
 import { ddb, prefixQuery, queryAll, queryPages, tableName } from './client';
 import { bool, type Item, num, optStr, str } from './codec';
-import { copyAttrs, keys, TABLE_DEF } from './table';
+import { COPY_OF, putGuarded } from './copies';
+import { keys, TABLE_DEF } from './table';
 
 /** One delivery attempt, as GET /api/webhooks/{id} lists it. */
 export type Attempt = DeliveryRecord;
@@ -143,11 +144,11 @@ export function attemptItem(
   extra: { series?: string; candidateId?: string } = {},
 ) {
   const attempt = { id: newId(), ...a };
-  const key = keys.attempt(tenantId, webhookId, attempt.id);
   return {
-    ...key,
-    // The receiver's answer may echo the candidate's data: erasure finds the attempt by this key.
-    ...copyAttrs(tenantId, extra.candidateId, key.SK),
+    ...keys.attempt(tenantId, webhookId, attempt.id),
+    // The receiver's answer to a candidate's event may echo its data: a copy, written with its
+    // ledger entry unless the candidate was erased meanwhile (lib/store/copies.ts).
+    ...(extra.candidateId && a.response_body ? { [COPY_OF]: extra.candidateId } : {}),
     type: 'webhook_attempt',
     ...attempt,
     ...(extra.series && { series: extra.series }),
@@ -155,7 +156,11 @@ export function attemptItem(
   };
 }
 
-/** Record an attempt. `series` names a resend or replay (a new attempt series). */
+/**
+ * Record an attempt. `series` names a resend or replay (a new attempt series). An answer to an
+ * event of a candidate erased meanwhile is not recorded (the attempt is). Throws when it could
+ * not be written.
+ */
 export async function putAttempt(
   tenantId: string,
   webhookId: string,
@@ -163,6 +168,7 @@ export async function putAttempt(
   extra: { series?: string; candidateId?: string } = {},
 ): Promise<Attempt> {
   const Item = attemptItem(tenantId, webhookId, a, extra);
-  await ddb.send(new PutCommand({ TableName: tableName, Item }));
+  if (Item[COPY_OF] === undefined) await ddb.send(new PutCommand({ TableName: tableName, Item }));
+  else if ((await putGuarded([Item])).unwritten.length) throw new Error('delivery attempt not recorded');
   return { id: Item.id, ...a };
 }

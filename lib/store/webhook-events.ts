@@ -4,10 +4,10 @@
  * first delivery signed. Also the one batch write of the delivery log (attempts and bodies).
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { batchPut } from './batch';
 import { ddb, tableName } from './client';
 import { type Item, num, optStr, str } from './codec';
-import { copyAttrs, keys, TABLE_DEF } from './table';
+import { COPY_OF, putGuarded } from './copies';
+import { keys, TABLE_DEF } from './table';
 import { ATTEMPT_TTL_S } from './webhook-attempts';
 
 export interface StoredEvent {
@@ -60,11 +60,11 @@ const EVENT_TTL_S = ATTEMPT_TTL_S + 2 * 86_400;
  * writes many in one call). Idempotent: the same event has the same body.
  */
 export function eventItem(tenantId: string, e: { event_id: string; event_type: string; body: string }, now = Date.now()) {
-  const key = keys.event(tenantId, e.event_id);
+  const candidateId = candidateOfBody(e.body);
   return {
-    ...key,
-    // A copy of its candidate's personal data: erasure finds it by this key.
-    ...copyAttrs(tenantId, candidateOfBody(e.body), key.SK),
+    ...keys.event(tenantId, e.event_id),
+    // A copy of its candidate's personal data: written with its ledger entry, unless erased (lib/store/copies.ts).
+    ...(candidateId ? { [COPY_OF]: candidateId } : {}),
     type: 'webhook_event',
     ...e,
     stored_at: new Date(now).toISOString(),
@@ -72,8 +72,21 @@ export function eventItem(tenantId: string, e: { event_id: string; event_type: s
   };
 }
 
+/** Keep one event's body; a body naming a candidate since erased is not kept. Throws when it could not be written. */
 export async function putEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
-  await ddb.send(new PutCommand({ TableName: tableName, Item: eventItem(tenantId, e) }));
+  const Item = eventItem(tenantId, e);
+  if (Item[COPY_OF] === undefined) return void (await ddb.send(new PutCommand({ TableName: tableName, Item })));
+  if ((await putGuarded([Item])).unwritten.length) throw new Error('event body not kept');
+}
+
+/**
+ * Keep the body of an event the service makes itself, which names no candidate (a test event): a
+ * plain put, without the guarded write's code in the bundle of the route that sends it.
+ */
+export async function putServiceEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
+  const Item = eventItem(tenantId, e);
+  if (Item[COPY_OF] !== undefined) throw new Error('an event naming a candidate is kept by putEvent');
+  await ddb.send(new PutCommand({ TableName: tableName, Item }));
 }
 
 /** Whether the candidate was erased (its marker, lib/store/erasure.ts): one GetItem. */
@@ -97,8 +110,9 @@ export async function getEvent(tenantId: string, eventId: string): Promise<Store
 }
 
 /**
- * Write delivery-log items (attempts, kept event bodies) in batches (lib/store/batch.ts).
+ * Write delivery-log items (attempts, kept event bodies) together: copies of a candidate's data
+ * on condition that it was not erased, with their ledger entries (lib/store/copies.ts, putGuarded).
  * Resolves to the items that could not be written (none normally): the caller must treat their
- * deliveries as not recorded.
+ * deliveries as not recorded. A copy refused because its candidate was erased counts as written.
  */
-export const writeLogItems = (items: Item[]): Promise<Item[]> => batchPut(items);
+export const writeLogItems = async (items: Item[]): Promise<Item[]> => (await putGuarded(items)).unwritten;

@@ -1,7 +1,9 @@
 /**
  * What one delivery invocation shares between its records (profiled with `npm run bench`: four
  * table calls per delivery were most of its time): each endpoint is read once; the successes'
- * attempt records and kept bodies are written together at the end (BatchWriteItem, 25 per call);
+ * attempt records and kept bodies are written together at the end (writeLogItems: transactions
+ * of up to 100 actions when they copy a candidate's data, under its erasure marker's check, or
+ * BatchWriteItem, 25 per call);
  * and the `last_triggered_at` of a healthy endpoint is written once, after them. Failures keep
  * their per-attempt writes in order (attempt, then counters), so failure counts stay exact.
  */

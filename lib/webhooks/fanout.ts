@@ -6,17 +6,20 @@
  *
  * Each event that has a message is kept first (its body, for resend and replay, 32 days): once
  * per event rather than once per endpoint by each delivery, and for the whole stream batch in one
- * round of BatchWriteItem calls. A record whose bodies could not be written sends nothing and
- * fails, so no message goes out for an event that is not kept.
+ * round of writes. A body that names a candidate is a copy of its data: written with its ledger
+ * entry, on condition that the candidate has no erasure marker (lib/store/copies.ts). A record
+ * whose candidate was erased since its change sends nothing and keeps nothing; a record whose
+ * bodies could not be written sends nothing and fails, so no message goes out for an event that
+ * is not kept.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
-import { erasedAmong } from '../store/erasure';
+import { putGuarded } from '../store/copies';
 import { getTenant } from '../store/tenants';
 import { listEndpoints, type Endpoint } from '../store/webhook-endpoints';
-import { eventItem, writeLogItems } from '../store/webhook-events';
+import { eventItem } from '../store/webhook-events';
 import { envelope, eventsFromRecord, type WebhookEvent } from './events';
 import { enqueue, type DeliveryMessage } from './queue';
 
@@ -36,21 +39,6 @@ const slugOf = (tenantId: string) => {
   return slugs.get(tenantId)!;
 };
 
-const newImage = (r: DynamoDBRecord) => r.dynamodb?.NewImage as Record<string, { S?: string } | undefined> | undefined;
-/**
- * The candidate whose personal data a record's events carry (a candidate or a placement written
- * before an erasure); none for an erased image, whose events carry none.
- */
-function subjectOf(r: DynamoDBRecord): string | undefined {
-  const i = newImage(r);
-  if (!i || i.erased_at) return undefined;
-  if (i.type?.S === 'candidate') return i.id?.S;
-  // A placement of a candidate already erased carries an empty name: nothing to hold back.
-  if (i.type?.S === 'placement') return i.candidate_name?.S ? i.candidate_id?.S : undefined;
-  return undefined;
-}
-const tenantOfRecord = (r: DynamoDBRecord) => newImage(r)?.tenant_id?.S;
-
 /** What one stream record stands for: its events, and the messages to send for them. */
 export interface FanoutPlan {
   events: WebhookEvent[];
@@ -59,16 +47,9 @@ export interface FanoutPlan {
   kept: Record<string, unknown>[];
 }
 
-export async function fanoutPlan(
-  record: DynamoDBRecord,
-  endpointsOf: (tenantId: string) => Promise<Endpoint[]>,
-  erased: (tenantId: string, candidateId: string) => Promise<boolean> = async () => false,
-): Promise<FanoutPlan> {
+export async function fanoutPlan(record: DynamoDBRecord, endpointsOf: (tenantId: string) => Promise<Endpoint[]>): Promise<FanoutPlan> {
   const events = eventsFromRecord(record);
   if (!events.length) return { events, messages: [], kept: [] };
-  // A change made before its candidate was erased, fanned out after: nothing is kept or sent.
-  const subject = subjectOf(record);
-  if (subject && (await erased(events[0]!.tenantId, subject))) return { events: [], messages: [], kept: [] };
   const tenantId = events[0]!.tenantId;
   const [slug, endpoints] = await Promise.all([slugOf(tenantId), endpointsOf(tenantId)]);
   const messages: DeliveryMessage[] = [];
@@ -92,16 +73,8 @@ export async function webhookFanout(event: DynamoDBStreamEvent, context: Context
     if (!cache.has(tenantId)) cache.set(tenantId, listEndpoints(tenantId));
     return cache.get(tenantId)!;
   };
-  // Whether the batch's candidates were erased since: read once per batch, a GetItem per distinct candidate, all at once.
-  const subjects = event.Records.flatMap((r) => {
-    const id = subjectOf(r);
-    const tenantId = id && tenantOfRecord(r);
-    return id && tenantId ? [{ tenantId, candidateId: id }] : [];
-  });
-  const erasedSet = subjects.length ? erasedAmong(subjects) : Promise.resolve(new Set<string>());
-  const erased = async (tenantId: string, candidateId: string) => (await erasedSet).has(`${tenantId}/${candidateId}`);
   // Plan every record first (endpoints read once per tenant), then keep all their bodies at once.
-  const plans = new Map(event.Records.map((r) => [r, fanoutPlan(r, endpointsOf, erased)]));
+  const plans = new Map(event.Records.map((r) => [r, fanoutPlan(r, endpointsOf)]));
   const settled = await Promise.all(
     [...plans.values()].map((p) =>
       p.then(
@@ -110,7 +83,10 @@ export async function webhookFanout(event: DynamoDBStreamEvent, context: Context
       ),
     ),
   );
-  const unwritten = new Set(await writeLogItems(settled.flatMap((p) => p?.kept ?? [])));
+  // Whether each candidate was erased since its change is decided in the same write.
+  const kept = await putGuarded(settled.flatMap((p) => p?.kept ?? []));
+  const unwritten = new Set(kept.unwritten);
+  const erased = new Set(kept.erased);
   // Then send, record by record and in stream order. Records after a failed one still go out,
   // and go out again when Lambda retries from the failure: at least once.
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
@@ -119,6 +95,11 @@ export async function webhookFanout(event: DynamoDBStreamEvent, context: Context
     async (r: DynamoDBRecord) => {
       const p = await plans.get(r)!;
       if (p.kept.some((i) => unwritten.has(i))) throw new Error('event bodies not kept; the record is retried');
+      // A change made before its candidate was erased, fanned out after: nothing is kept or sent.
+      if (p.kept.some((i) => erased.has(i))) {
+        logger.info('candidate erased; events not fanned out', { event_ids: p.events.map((e) => e.id) });
+        return;
+      }
       await enqueue(p.messages);
       logger.debug('fanned out', { event_ids: p.events.map((e) => e.id), messages: p.messages.length });
       fanned.events += p.events.length;

@@ -225,7 +225,7 @@ it("console routes cost a small fixed number of calls, the session authorizer's 
   );
 });
 
-it('Idempotency-Key adds a PutItem and an UpdateItem to a write, and a replay is one PutItem', async () => {
+it('Idempotency-Key adds a PutItem and a TransactWriteItems (the answer saved, its copy-ledger entry, the erasure check) to a write, and a replay is one PutItem', async () => {
   const t = await stack.tenant();
   const token = await t.token(['*']);
   const key = { 'Idempotency-Key': 'calls-1' };
@@ -236,16 +236,17 @@ it('Idempotency-Key adds a PutItem and an UpdateItem to a write, and a replay is
     expect(res.status, res.text).toBeLessThan(300);
     return { commands: [...sent], res };
   };
-  // First use: claim the key (conditional PutItem), the write, then store the answer (UpdateItem).
+  // First use: claim the key (conditional PutItem), the write, then store the answer: a candidate,
+  // so a copy of its data, saved with its ledger entry unless it was erased (TransactWriteItems).
   const first = await counted('POST', '/api/v1/candidates', { name: 'Idem calls' });
-  expect(first.commands).toEqual(['PutItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+  expect(first.commands).toEqual(['PutItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
   // A replay: the failed conditional PutItem returns the stored record; nothing else is read.
   expect((await counted('POST', '/api/v1/candidates', { name: 'Idem calls' })).commands).toEqual(['PutItemCommand']);
   const id = first.res.body.data.id;
   const move = await counted('POST', '/api/v1/pipeline', { candidate_id: id, stage: 'interviewed' }, { 'Idempotency-Key': 'calls-2' });
-  expect(move.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+  expect(move.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
   const patch = await counted('PATCH', `/api/v1/candidates/${id}`, { name: 'Idem calls 2' }, { 'Idempotency-Key': 'calls-3' });
-  expect(patch.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
+  expect(patch.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
   // A failed request gives its key back: PutItem, the failing read, DeleteItem.
   sent.length = 0;
   const missing = await stack.call('PATCH', '/api/v1/candidates/00000000-0000-4000-8000-000000000000', {
@@ -257,6 +258,34 @@ it('Idempotency-Key adds a PutItem and an UpdateItem to a write, and a replay is
   expect(sent).toEqual(['PutItemCommand', 'GetItemCommand', 'DeleteItemCommand']);
   // The updated_after feed: one Query per page, no counter read.
   expect((await callsFor(token, 'GET', '/api/v1/candidates?updated_after=2000-01-01T00:00:00Z')).commands).toEqual(['QueryCommand']);
+});
+
+it('an erasure costs a read, its marker, two Queries (the copy ledger and the older copy index), a write per copy and per ledger entry, and one transaction; a repeated call that finds nothing only reads', async () => {
+  const t = await stack.tenant();
+  const token = await t.token(['*']);
+  const counted = async (method: string, path: string, body?: unknown) => {
+    sent.length = 0;
+    const res = await stack.call(method, path, { token, body });
+    expect(res.status, res.text).toBeLessThan(300);
+    return { commands: [...sent].sort(), body: res.body };
+  };
+  await stack.call('GET', '/api/v1/pipeline', { token }); // warm the authorizer cache
+  // Created straight into placed: one copy (its placement) with its ledger entry.
+  const id = (await counted('POST', '/api/v1/candidates', { name: 'Erase Calls', stage: 'placed' })).body.data.id;
+  const erased = await counted('POST', `/api/v1/candidates/${id}/erase`);
+  expect(erased.body.data.scrubbed).toMatchObject({ placements: 1 });
+  expect(erased.commands).toEqual(
+    [
+      'GetItemCommand', // the candidate
+      'PutItemCommand', // the marker, first
+      'QueryCommand', // the copy ledger, consistent
+      'QueryCommand', // the copy index (copies older than the ledger)
+      'UpdateItemCommand', // the placement scrubbed
+      'DeleteItemCommand', // its ledger entry
+      'TransactWriteItemsCommand', // the candidate, the marker, the follow-up, search entries, audit
+    ].sort(),
+  );
+  expect((await counted('POST', `/api/v1/candidates/${id}/erase`)).commands).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand']);
 });
 
 it('webhook endpoint writes cost a small fixed number of calls; the active count moves inside their transaction', async () => {

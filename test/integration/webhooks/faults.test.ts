@@ -108,8 +108,9 @@ describe('delivery fails inside a batch, or crashes', () => {
       ),
     };
     // Recording the second message's attempt fails: DynamoDB leaves it unprocessed on every try of
-    // the batch's log write (successes' attempts are written together, BatchWriteItem), as if the
-    // function died before recording it.
+    // the batch's log write (successes' attempts are written together, BatchWriteItem), or fails
+    // every transaction that holds it (the bodies the batch keeps copy a candidate's data, so the
+    // log goes in transactions: lib/store/copies.ts), as if the function died before recording it.
     const name = `fail-one-put-${Math.random()}`;
     let failedOnce = false;
     type Put = { PutRequest: { Item: { event_id?: string | { S?: string }; type?: string | { S?: string } } } };
@@ -117,11 +118,17 @@ describe('delivery fails inside a batch, or crashes', () => {
     const str = (v?: string | { S?: string }) => (typeof v === 'string' ? v : v?.S);
     ddbClient.middlewareStack.add(
       (next, ctx) => async (args) => {
+        // The attempt record, not the kept event body written beside it.
+        const isIt = (p: Put) => str(p.PutRequest.Item.type) === 'webhook_attempt' && str(p.PutRequest.Item.event_id) === 'evt_batch_2';
+        if (ctx.commandName === 'TransactWriteItemsCommand') {
+          const { TransactItems } = (args as { input: { TransactItems: { Put?: Put['PutRequest'] }[] } }).input;
+          if (!TransactItems.some((a) => a.Put && isIt({ PutRequest: a.Put }))) return next(args);
+          failedOnce = true;
+          throw Object.assign(new Error('refused by the test'), { name: 'InternalServerError' });
+        }
         if (ctx.commandName !== 'BatchWriteItemCommand') return next(args);
         const input = (args as { input: { RequestItems: Record<string, Put[]> } }).input;
         const [table, puts] = Object.entries(input.RequestItems)[0]!;
-        // The attempt record, not the kept event body written beside it.
-        const isIt = (p: Put) => str(p.PutRequest.Item.type) === 'webhook_attempt' && str(p.PutRequest.Item.event_id) === 'evt_batch_2';
         const held = puts.filter(isIt);
         if (!held.length) return next(args);
         failedOnce = true;

@@ -53,8 +53,10 @@ type Put = { PutRequest: { Item: Record<string, unknown> } };
 const plain = (v: unknown) => (typeof v === 'object' && v !== null && 'S' in v ? (v as { S: string }).S : v);
 
 /**
- * Record, in one sequence, every BatchWriteItem item and every SQS message the handlers send
- * while `run` runs. `unprocessed` picks items DynamoDB then leaves unprocessed, every time.
+ * Record, in one sequence, every item put by BatchWriteItem or TransactWriteItems (kept bodies
+ * that copy a candidate's data go in transactions: lib/store/copies.ts) and every SQS message the
+ * handlers send while `run` runs. `unprocessed` picks items DynamoDB then fails to write, every
+ * time: left unprocessed by a batch, or failing the transaction that holds them.
  */
 async function watch<T>(run: () => Promise<T>, unprocessed: (item: Put['PutRequest']['Item']) => boolean = () => false) {
   const { ddbClient } = await import('../../../lib/store/client');
@@ -63,6 +65,13 @@ async function watch<T>(run: () => Promise<T>, unprocessed: (item: Put['PutReque
   const name = `watch-${Math.random()}`;
   ddbClient.middlewareStack.add(
     (next, ctx) => async (args) => {
+      if (ctx.commandName === 'TransactWriteItemsCommand') {
+        const { TransactItems } = (args as { input: { TransactItems: { Put?: Put['PutRequest'] }[] } }).input;
+        const puts = TransactItems.flatMap((a) => (a.Put ? [a.Put.Item] : []));
+        if (puts.some(unprocessed)) throw Object.assign(new Error('refused by the test'), { name: 'InternalServerError' });
+        for (const p of puts) log.push({ kind: 'put', type: plain(p.type), eventId: plain(p.event_id) });
+        return next(args);
+      }
       if (ctx.commandName !== 'BatchWriteItemCommand') return next(args);
       const input = (args as { input: { RequestItems: Record<string, Put[]> } }).input;
       const [table, puts] = Object.entries(input.RequestItems)[0]!;

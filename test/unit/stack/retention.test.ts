@@ -4,11 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RETENTION_MODULE } from '../../../infra/constructs/retention';
+import { ERASURE_FOLLOW_UP_KIND } from '../../../lib/model';
 import {
   dynamoActionsOf,
   FORBIDDEN_ACTIONS,
   functionOf,
   getAtts,
+  type Json,
   ofType,
   pascal,
   READ_ACTIONS,
@@ -18,19 +20,35 @@ import {
   UNUSED_ACTIONS,
 } from './fixture';
 
+const rulesOf = (fn: string) =>
+  ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.Targets?.some((t: { Arn: unknown }) => getAtts(t.Arn).includes(fn)));
+
 describe('the retention run', () => {
   it('is invoked once a day by an EventBridge rule, retried twice', () => {
     const fn = functionOf(RETENTION_MODULE);
-    const rules = ofType('AWS::Events::Rule').filter(([, r]) =>
-      r.Properties.Targets?.some((t: { Arn: unknown }) => getAtts(t.Arn).includes(fn)),
-    );
+    const rules = rulesOf(fn).filter(([, r]) => r.Properties.ScheduleExpression.startsWith('cron('));
     expect(rules).toHaveLength(1);
     const [, rule] = rules[0]!;
     expect(rule.Properties.ScheduleExpression).toBe('cron(17 3 * * ? *)');
     expect(rule.Properties.State ?? 'ENABLED').toBe('ENABLED');
     expect(rule.Properties.Targets[0].RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 21600 });
+    // EventBridge's own event: the rules run.
+    expect(rule.Properties.Targets[0].Input).toBeUndefined();
     const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) => getAtts(p.Properties.FunctionName).includes(fn));
-    expect(permissions.map(([, p]) => p.Properties.Principal)).toEqual(['events.amazonaws.com']);
+    expect(permissions.map(([, p]) => p.Properties.Principal)).toEqual(['events.amazonaws.com', 'events.amazonaws.com']);
+  });
+
+  it("runs the erasures' follow-up sweeps every minute: a second rule, on the same function, with the follow-up event", () => {
+    const fn = functionOf(RETENTION_MODULE);
+    const rules = rulesOf(fn);
+    // The daily rules and the follow-ups: nothing else invokes it.
+    expect(rules).toHaveLength(2);
+    const [[, rule]] = rules.filter(([, r]) => r.Properties.ScheduleExpression.startsWith('rate(')) as [[string, Json]];
+    expect(rule.Properties.ScheduleExpression).toBe('rate(1 minute)');
+    expect(rule.Properties.State ?? 'ENABLED').toBe('ENABLED');
+    expect(rule.Properties.Targets).toHaveLength(1);
+    expect(JSON.parse(rule.Properties.Targets[0].Input)).toEqual({ kind: ERASURE_FOLLOW_UP_KIND });
+    expect(rule.Properties.Targets[0].RetryPolicy).toEqual({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 600 });
   });
 
   it('alarms on its errors', () => {

@@ -164,14 +164,10 @@ describe('webhook pipeline', () => {
     const actions = actionsOf(fn);
     expect(actions).toContain('dynamodb:Query'); // endpoints of a tenant
     expect(actions).toContain('dynamodb:BatchWriteItem'); // kept event bodies
-    for (const a of [
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-      'dynamodb:DeleteItem',
-      'dynamodb:Scan',
-      'dynamodb:PartiQLUpdate',
-      'dynamodb:PartiQLInsert',
-    ]) {
+    // Bodies that copy a candidate's data: a transaction of puts with the erasure marker's check.
+    expect(actions).toContain('dynamodb:PutItem');
+    expect(actions).toContain('dynamodb:ConditionCheckItem');
+    for (const a of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Scan', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLInsert']) {
       expect(actions).not.toContain(a);
     }
     const stream = ['dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
@@ -180,9 +176,17 @@ describe('webhook pipeline', () => {
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
       const leading = st.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
       if ([st.Action].flat().includes('dynamodb:BatchWriteItem')) {
-        // Endpoints listed and bodies kept: the webhook partitions only.
-        expect([st.Action].flat().sort()).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:Query']);
+        // Endpoints listed and bodies kept, with their copy-ledger entries and under the check of
+        // the erasure marker: the webhook partitions only.
+        expect([st.Action].flat().sort()).toEqual([
+          'dynamodb:BatchWriteItem',
+          'dynamodb:ConditionCheckItem',
+          'dynamodb:PutItem',
+          'dynamodb:Query',
+        ]);
         expect(leading).toEqual([`T#*${WEBHOOK_PARTITION_SUFFIX}`]);
+        expect(admittedBy(leading[0])).toContain('copyLedger');
+        expect(admittedBy(leading[0])).toContain('erasedMarker');
       } else {
         // The tenant item (its slug): GetItem alone, so no Query can list a tenant's candidates or users.
         expect([st.Action].flat()).toEqual(['dynamodb:GetItem']);
@@ -194,7 +198,7 @@ describe('webhook pipeline', () => {
     expect(actionsOn(fn, deliveryDlqId())).toEqual([]);
   });
 
-  it('delivery may only Get, Query, Put, Update and batch-write items in webhook partitions, on the table itself', () => {
+  it('delivery may only Get, Query, Put, Update, batch-write and condition-check items in webhook partitions, on the table itself', () => {
     const fn = deliveryId();
     const statements = dynamoStatements(fn);
     expect(statements.length).toBeGreaterThan(0);
@@ -204,12 +208,23 @@ describe('webhook pipeline', () => {
       // The table only: no index, no stream.
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
       // BatchWriteItem: a delivery batch's attempt records and kept bodies, under the same condition.
+      // ConditionCheckItem: a copy of a candidate's data is logged only while its erasure marker,
+      // in the same partition, is absent.
       for (const a of [st.Action].flat())
-        expect(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], a).toContain(
+        expect(
+          [
+            'dynamodb:GetItem',
+            'dynamodb:Query',
+            'dynamodb:PutItem',
+            'dynamodb:UpdateItem',
+            'dynamodb:BatchWriteItem',
+            'dynamodb:ConditionCheckItem',
+          ],
           a,
-        );
+        ).toContain(a);
     }
     const actions = actionsOf(fn);
+    expect(actions).toContain('dynamodb:ConditionCheckItem');
     // Query (the workspace's endpoints, a replay's scan of the log) is confined like the rest.
     expect(actions).toContain('dynamodb:Query');
     for (const a of [
@@ -226,8 +241,9 @@ describe('webhook pipeline', () => {
     const [pattern] = dynamoStatements(deliveryId())[0].Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
     const like = iamLike(pattern);
     // webhookCounts: the automatic disable moves the workspace's active-endpoint count.
-    // erasedMarker: a delivery reads whether its candidate was erased.
-    expect(admittedBy(pattern)).toEqual(['attempt', 'erasedMarker', 'event', 'replay', 'webhook', 'webhookCounts']);
+    // erasedMarker: a delivery reads whether its candidate was erased, and checks it in the write
+    // of a copy; copyLedger: the entry listing that copy, in the same transaction.
+    expect(admittedBy(pattern)).toEqual(['attempt', 'copyLedger', 'erasedMarker', 'event', 'replay', 'webhook', 'webhookCounts']);
     for (const [name, key] of builtKeys()) expect(like.test(key.PK), name).toBe(key.PK === keys.webhookPartition('tenant-1'));
     // Candidates, users and tokens of the same tenant share its id but not the partition.
     expect(like.test(keys.candidate('tenant-1', 'c').PK)).toBe(false);
