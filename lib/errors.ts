@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'forbidden',
   /** 403: the API token lacks the scope the route requires. */
   'missing_scope',
+  /** 403: the signed-in user has a temporary password; only reading the session, changing the password and signing out work until it is changed. */
+  'password_change_required',
   /** 404: unknown route, or no such resource in the caller's tenant. */
   'not_found',
   /** 409: the change conflicts with the current state (limits, last admin, concurrent writes). */

@@ -120,9 +120,12 @@ function operation(r: Route) {
     responses['403'] = errorResponse(`${GATEWAY_ERRORS.accessDenied.error} (${r.scope})`);
   } else if (r.auth === 'session') {
     responses['401'] = errorResponse('No session, or it expired (idle or absolute lifetime)');
-    if (r.role)
-      responses['403'] = errorResponse(`Only workspace ${r.role}s may call this${r.method !== 'GET' ? ', or a cross-site request' : ''}`);
-    else if (r.method !== 'GET') responses['403'] = errorResponse('Cross-site request refused');
+    const reasons = [
+      ...(r.role ? [`only workspace ${r.role}s may call this`] : []),
+      ...(r.method !== 'GET' ? ['a cross-site request'] : []),
+      ...(r.beforePasswordChange ? [] : ['the user must first change a temporary password (code password_change_required)']),
+    ];
+    if (reasons.length) responses['403'] = errorResponse(`${reasons.join('; or ')}`.replace(/^./, (c) => c.toUpperCase()));
   }
   responses['404'] = errorResponse("Unknown route, or a resource that does not exist in the caller's tenant");
   if (r.body) {

@@ -26,6 +26,12 @@ export interface Route {
   scope?: Exclude<Scope, '*'>;
   /** Workspace role a session needs (session routes only); without it any member may call. */
   role?: 'admin';
+  /**
+   * Session routes only: open to a user who still has a temporary password (`must_change_password`):
+   * reading the session, the password change and signing out. Every other session route answers
+   * 403 `password_change_required` to them (lib/http.ts), so a new route is closed unless it says so.
+   */
+  beforePasswordChange?: true;
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
   summary: string;
@@ -342,6 +348,7 @@ const lines = [
     path: '/api/session',
     handler: 'get-session',
     auth: 'session',
+    beforePasswordChange: true,
     access: 'read',
     summary: 'The signed-in user and workspace',
     status: 200,
@@ -352,6 +359,7 @@ const lines = [
     path: '/api/session',
     handler: 'logout',
     auth: 'session',
+    beforePasswordChange: true,
     access: 'write',
     summary: 'Log out; the session stops working at once',
     status: 200,
@@ -531,6 +539,7 @@ const lines = [
     path: '/api/session/password',
     handler: 'change-password',
     auth: 'session',
+    beforePasswordChange: true,
     access: 'write',
     summary: 'Change your own password; your other sessions end',
     body: s.ChangePasswordBody,

@@ -75,6 +75,7 @@ export async function login(
       role: user.role,
       created_at: at,
       last_seen_at: at,
+      ...(user.must_change_password && { must_change_password: true }),
     },
     signInAudit(user, 'session.signed_in', request),
   );
@@ -163,6 +164,9 @@ export async function changePassword(
   if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false, audit))) {
     throw new UnauthorizedError('session is no longer valid');
   }
-  await sessionStore.endSessionsOf(p.tenantId, p.userId, sessionDigest(currentSession));
+  await Promise.all([
+    sessionStore.endSessionsOf(p.tenantId, p.userId, sessionDigest(currentSession)),
+    sessionStore.clearMustChangePassword(sessionDigest(currentSession)),
+  ]);
   return { success: true };
 }
