@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'not_found',
   /** 409: the change conflicts with the current state (limits, last admin, concurrent writes). */
   'conflict',
+  /** 409: this email cannot be added as a member (it signs in to another account); never says where. */
+  'email_unavailable',
   /** 409: `from_stage` is no longer the candidate's stage. */
   'stale_stage',
   /** 409: the requisition status matrix does not allow this change; `allowed` lists the statuses it allows. */

@@ -599,7 +599,10 @@ const lines = [
     access: 'write',
     summary: 'Add a member; the temporary password is shown only here',
     body: s.AddMemberBody,
-    errors: { 409: 'A user with this email already exists' },
+    errors: {
+      409: 'Already a member of this workspace (conflict), or an address that cannot be added (email_unavailable: it signs in to another account; the answer never says where)',
+      429: "The workspace's refused adds for the day are used up: every add answers this until the next UTC day (Retry-After)",
+    },
     status: 201,
     response: s.AddedMember,
   },

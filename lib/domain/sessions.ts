@@ -155,6 +155,14 @@ export async function changePassword(
   if (!user) throw new UnauthorizedError('session is no longer valid');
   if (!(await verifyPassword(body.current_password, user.password_hash))) {
     loginFailed('bad_credentials', user, lastChance);
+    // Someone with the session guessed at the password: the account's own record, as a failed sign-in.
+    await putAudit(
+      p.tenantId,
+      auditBy(p, 'member.password_change_failed', { type: 'member', id: p.userId }, [
+        { field: 'reason', after: 'bad_credentials' },
+        ...(lastChance ? [{ field: 'lockout_started', after: true }] : []),
+      ]),
+    );
     throw new ValidationError('current_password is incorrect', { field: 'current_password' });
   }
   await clearFailures(p.email, address);
