@@ -41,6 +41,8 @@ export const ERROR_CODES = [
   'headcount_below_hires',
   /** 409: the candidate was erased; its personal fields cannot be set again. */
   'candidate_erased',
+  /** 409: a resend of an event type the endpoint is no longer subscribed to, without `force: true`. */
+  'event_not_subscribed',
   /** 412: If-Match names an ETag the requisition no longer has. */
   'stale_requisition',
   /** 409: a request with this Idempotency-Key is still in flight. */

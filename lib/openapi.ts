@@ -71,9 +71,12 @@ function operation(r: Route) {
     schema: pathSchemas[m[1]!] ?? { type: 'string' },
   }));
   if (r.query) {
+    // Which parameters are required is the input's; what each one is, its value as read: an
+    // integer parameter arrives as digits (lib/schemas.ts intParam) and is an integer.
     const q = schemaOf(r.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-    for (const [name, schema] of Object.entries(q.properties ?? {})) {
-      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+    const read = (schemaOf(r.query, 'output') as { properties?: Record<string, JsonSchema> }).properties ?? {};
+    for (const name of Object.keys(q.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema: read[name] });
     }
   }
   if (r.idempotent) {

@@ -464,6 +464,7 @@ const lines = [
     access: 'write',
     summary: 'Send a signed webhook.test event now and record the delivery',
     params: s.IdParam,
+    errors: { 409: 'The endpoint is deleted (a disabled one can be tested)' },
     status: 200,
     response: s.WebhookTestResult,
     timeoutSeconds: 20,
@@ -490,7 +491,9 @@ const lines = [
     summary: 'Send one event again (same webhook-id and body, fresh signature) as a new attempt series',
     params: s.IdParam,
     body: s.ResendBody,
-    errors: { 409: 'The endpoint is disabled or deleted' },
+    errors: {
+      409: 'The endpoint is disabled or deleted; or it is no longer subscribed to the event type and `force` is not true (event_not_subscribed); or the candidate was erased',
+    },
     status: 202,
     response: s.ResendResult,
   },

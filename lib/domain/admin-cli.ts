@@ -41,16 +41,11 @@ export async function cliCreateToken(
   usageKeyFor?: (tenantId: string, tokenId: string) => Promise<{ id: string; value: string } | undefined>,
 ): Promise<CreatedToken> {
   const tenant = await getTenantBySlug(slug);
-  return createToken(
-    tenant,
-    name,
-    scopes,
-    usageKeyFor && ((id) => usageKeyFor(tenant.id, id)),
-    (id) =>
-      byCli('token.created', { type: 'token', id }, [
-        { field: 'name', after: name },
-        { field: 'scopes', after: scopes },
-      ]),
+  return createToken(tenant, name, scopes, usageKeyFor && ((id) => usageKeyFor(tenant.id, id)), (id) =>
+    byCli('token.created', { type: 'token', id }, [
+      { field: 'name', after: name },
+      { field: 'scopes', after: scopes },
+    ]),
   );
 }
 

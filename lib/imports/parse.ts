@@ -96,7 +96,10 @@ function csvRows(text: string): Raw[] {
     throw new ValidationError('the file has no name column; the first row must name the columns', { field: 'name' });
   return data.map(({ row, cells }): Raw => {
     if (cells.slice(columns.length).some((c) => c.trim()))
-      return { row, error: { field: null, code: 'invalid_row', message: `row has ${cells.length} cells; the header has ${columns.length}` } };
+      return {
+        row,
+        error: { field: null, code: 'invalid_row', message: `row has ${cells.length} cells; the header has ${columns.length}` },
+      };
     const values: Record<string, unknown> = {};
     columns.forEach((c, j) => {
       const cell = cells[j];

@@ -14,27 +14,112 @@ import { readImportFile } from '../../lib/imports/parse';
  * spreadsheet shows them]. A name spanning lines is refused (a control character), on its own row.
  */
 const CASES: [string, string, [number, string][]][] = [
-  ['plain LF', 'name,email\nAda,ada@x.example\nGrace,grace@x.example\n', [[2, 'Ada'], [3, 'Grace']]],
-  ['no trailing newline', 'name\nAda\nGrace', [[2, 'Ada'], [3, 'Grace']]],
-  ['CRLF', 'name,email\r\nAda,ada@x.example\r\nGrace,grace@x.example\r\n', [[2, 'Ada'], [3, 'Grace']]],
-  ['BOM', '\uFEFFname\nAda\nGrace\n', [[2, 'Ada'], [3, 'Grace']]],
-  ['a blank line is a row', 'name\nAda\n\nGrace\n', [[2, 'Ada'], [4, 'Grace']]],
-  ['blank CRLF lines are rows', 'name\r\n\r\nAda\r\n\r\n\r\nGrace\r\n', [[3, 'Ada'], [6, 'Grace']]],
-  ['a line holding only "" is a row', 'name\nAda\n""\nGrace\n', [[2, 'Ada'], [4, 'Grace']]],
-  ['a row of empty cells is a row', 'name,email\nAda,\n,\n"",""\nGrace,\n', [[2, 'Ada'], [5, 'Grace']]],
-  ['a quoted newline stays in one row', 'name,email\n"Ada\nLovelace",ada@x.example\nGrace,\n', [[2, 'Ada\nLovelace'], [3, 'Grace']]],
-  ['a quoted CRLF stays in one row', 'name\r\n"Ada\r\nLovelace"\r\nGrace\r\n', [[2, 'Ada\r\nLovelace'], [3, 'Grace']]],
+  [
+    'plain LF',
+    'name,email\nAda,ada@x.example\nGrace,grace@x.example\n',
+    [
+      [2, 'Ada'],
+      [3, 'Grace'],
+    ],
+  ],
+  [
+    'no trailing newline',
+    'name\nAda\nGrace',
+    [
+      [2, 'Ada'],
+      [3, 'Grace'],
+    ],
+  ],
+  [
+    'CRLF',
+    'name,email\r\nAda,ada@x.example\r\nGrace,grace@x.example\r\n',
+    [
+      [2, 'Ada'],
+      [3, 'Grace'],
+    ],
+  ],
+  [
+    'BOM',
+    '\uFEFFname\nAda\nGrace\n',
+    [
+      [2, 'Ada'],
+      [3, 'Grace'],
+    ],
+  ],
+  [
+    'a blank line is a row',
+    'name\nAda\n\nGrace\n',
+    [
+      [2, 'Ada'],
+      [4, 'Grace'],
+    ],
+  ],
+  [
+    'blank CRLF lines are rows',
+    'name\r\n\r\nAda\r\n\r\n\r\nGrace\r\n',
+    [
+      [3, 'Ada'],
+      [6, 'Grace'],
+    ],
+  ],
+  [
+    'a line holding only "" is a row',
+    'name\nAda\n""\nGrace\n',
+    [
+      [2, 'Ada'],
+      [4, 'Grace'],
+    ],
+  ],
+  [
+    'a row of empty cells is a row',
+    'name,email\nAda,\n,\n"",""\nGrace,\n',
+    [
+      [2, 'Ada'],
+      [5, 'Grace'],
+    ],
+  ],
+  [
+    'a quoted newline stays in one row',
+    'name,email\n"Ada\nLovelace",ada@x.example\nGrace,\n',
+    [
+      [2, 'Ada\nLovelace'],
+      [3, 'Grace'],
+    ],
+  ],
+  [
+    'a quoted CRLF stays in one row',
+    'name\r\n"Ada\r\nLovelace"\r\nGrace\r\n',
+    [
+      [2, 'Ada\r\nLovelace'],
+      [3, 'Grace'],
+    ],
+  ],
   ['blank lines before the header', '\n\nname\nAda\n', [[4, 'Ada']]],
   ['trailing blank lines', 'name\nAda\n\n\n', [[2, 'Ada']]],
-  ['quoted commas and doubled quotes', 'name\n"Hopper, ""Amazing"" Grace"\nAda\n', [[2, 'Hopper, "Amazing" Grace'], [3, 'Ada']]],
-  ['everything at once', '\uFEFFname,email\r\n\r\n""\r\n"Ada\nL",a@x.example\r\n,\r\nGrace,\r\n', [[4, 'Ada\nL'], [6, 'Grace']]],
+  [
+    'quoted commas and doubled quotes',
+    'name\n"Hopper, ""Amazing"" Grace"\nAda\n',
+    [
+      [2, 'Hopper, "Amazing" Grace'],
+      [3, 'Ada'],
+    ],
+  ],
+  [
+    'everything at once',
+    '\uFEFFname,email\r\n\r\n""\r\n"Ada\nL",a@x.example\r\n,\r\nGrace,\r\n',
+    [
+      [4, 'Ada\nL'],
+      [6, 'Grace'],
+    ],
+  ],
 ];
 
-describe('one CSV reader: the server and the console agree on every row, and the rows are the docs\' rows', () => {
+describe("one CSV reader: the server and the console agree on every row, and the rows are the docs' rows", () => {
   it.each(CASES)('%s', (_what, text, expected) => {
     const server = readImportFile(text, 'csv');
     expect(server.map((r) => r.row)).toEqual(expected.map(([row]) => row));
-    for (const [i, r] of server.entries()) expect(r.body?.name ?? r.error?.field).toBe(expected[i]![1].includes('\n') ? 'name' : expected[i]![1]);
+    for (const [i, r] of server.entries())
+      expect(r.body?.name ?? r.error?.field).toBe(expected[i]![1].includes('\n') ? 'name' : expected[i]![1]);
     const { file, problem } = readImportCsv(text);
     expect(problem).toBeUndefined();
     expect(file.rows.map((r) => [r.row, r.cells[0]])).toEqual(expected);
@@ -111,7 +196,10 @@ describe('CSV injection: every cell written is text to a spreadsheet', () => {
     const [row] = readImportFile(text, 'csv');
     const csv = failedRowsCsv(readImportCsv(text).file, [{ row: row!.row, error: row!.error!.message }]);
     // Fixed in a spreadsheet: the email, and the error column removed.
-    const fixed = csv.replace('not-an-email', 'ada@x.example').replace(',error', '').replace(/,email must be[^\r]*/, '');
+    const fixed = csv
+      .replace('not-an-email', 'ada@x.example')
+      .replace(',error', '')
+      .replace(/,email must be[^\r]*/, '');
     expect(readImportFile(fixed, 'csv')).toEqual([
       { row: 2, body: { name: '=Ada', phone: '+44 20 7946 0018', email: 'ada@x.example', stage: 'applied' } },
     ]);

@@ -91,7 +91,14 @@ describe('adding a member never says where else an address signs in', () => {
     const { addMember } = await import('../../../lib/domain/members');
     const { MAX_REFUSED_ADDS_PER_DAY } = await import('../../../lib/store/member-adds');
     const b = await otherWorkspace();
-    const p: SessionPrincipal = { kind: 'session', tenantId: b.t.id, tenantSlug: b.t.slug, userId: b.admin.id, email: b.admin.email, role: 'admin' };
+    const p: SessionPrincipal = {
+      kind: 'session',
+      tenantId: b.t.id,
+      tenantSlug: b.t.slug,
+      userId: b.admin.id,
+      email: b.admin.email,
+      role: 'admin',
+    };
     const day = Date.parse('2026-03-10T23:59:00.000Z');
     for (let i = 0; i < MAX_REFUSED_ADDS_PER_DAY; i++)
       await expect(addMember(p, { email: user.email, role: 'member' }, day)).rejects.toMatchObject({ code: 'email_unavailable' });
@@ -131,7 +138,14 @@ describe('every change leaves a record', () => {
     await cliSetStuckDays(b.t.slug, { applied: 9 });
     const system = { type: 'system', id: 'admin-cli' };
     expect(await auditOf(b.cookie, 'member.added')).toEqual([
-      expect.objectContaining({ actor: system, target: { type: 'member', id: made.id }, changes: [{ field: 'email', after: made.email }, { field: 'role', after: 'member' }] }),
+      expect.objectContaining({
+        actor: system,
+        target: { type: 'member', id: made.id },
+        changes: [
+          { field: 'email', after: made.email },
+          { field: 'role', after: 'member' },
+        ],
+      }),
     ]);
     expect(await auditOf(b.cookie, 'token.created')).toEqual([
       expect.objectContaining({
@@ -145,6 +159,10 @@ describe('every change leaves a record', () => {
     ]);
     expect(JSON.stringify(await auditOf(b.cookie, 'token.created'))).not.toContain(token.token);
     const [settings] = await auditOf(b.cookie, 'settings.pipeline_changed');
-    expect(settings).toMatchObject({ actor: system, target: { type: 'workspace', id: b.t.id }, changes: [{ field: 'stuck_days', after: { applied: 9 } }] });
+    expect(settings).toMatchObject({
+      actor: system,
+      target: { type: 'workspace', id: b.t.id },
+      changes: [{ field: 'stuck_days', after: { applied: 9 } }],
+    });
   });
 });
