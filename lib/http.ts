@@ -197,8 +197,7 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
 }
 
 /** What a user on a temporary password is told by every route but the three open to them. */
-export const PASSWORD_CHANGE_REQUIRED =
-  'choose a new password first: until the temporary password is changed (PUT /api/session/password), only reading the session and signing out work';
+const PASSWORD_CHANGE_REQUIRED = 'change your temporary password first (PUT /api/session/password)';
 
 /**
  * CSRF defence for cookie-authenticated writes: a browser names the requesting page in

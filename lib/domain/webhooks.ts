@@ -243,16 +243,16 @@ export async function resendWebhookEvent(p: SessionPrincipal, id: string, body: 
   const endpoint = await deliverable(p, id);
   const event = await getEvent(p.tenantId, body.event_id);
   if (!event) throw new NotFoundError('event', { field: 'event_id' });
+  // Erased: its body is gone, or (a copy the erasure's index read missed) its candidate has a marker.
+  const candidateId = candidateOfBody(event.body);
+  if (event.erased_at || (candidateId && (await candidateErased(p.tenantId, candidateId)))) {
+    throw new ConflictError('the candidate this event names was erased; it is never sent again', { code: 'candidate_erased' });
+  }
   if (!body.force && notSubscribed(endpoint.events, event.event_type)) {
     throw new ConflictError(`the endpoint is no longer subscribed to ${event.event_type}; send "force": true to resend the event anyway`, {
       code: 'event_not_subscribed',
       field: 'event_id',
     });
-  }
-  // Erased: its body is gone, or (a copy the erasure's index read missed) its candidate has a marker.
-  const candidateId = candidateOfBody(event.body);
-  if (event.erased_at || (candidateId && (await candidateErased(p.tenantId, candidateId)))) {
-    throw new ConflictError('the candidate this event names was erased; it is never sent again', { code: 'candidate_erased' });
   }
   // Recorded before the message is queued: a resend is never sent unaudited (a failed send
   // after it leaves the record of a request that answered 500).

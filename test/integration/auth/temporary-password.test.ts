@@ -52,8 +52,7 @@ describe('a temporary password opens only the session, the password change and s
       expect([res.status, res.body], label(r)).toEqual([
         403,
         {
-          error:
-            'choose a new password first: until the temporary password is changed (PUT /api/session/password), only reading the session and signing out work',
+          error: 'change your temporary password first (PUT /api/session/password)',
           code: 'password_change_required',
         },
       ]);
