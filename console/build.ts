@@ -2,21 +2,33 @@
  * Builds the console into console/dist with Vite's JS API when the build is missing or older
  * than its sources. `npm start` calls this; it never throws (a failed build leaves the API up).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CONSOLE_ROOT = fileURLToPath(new URL('.', import.meta.url));
 export const CONSOLE_DIST = join(CONSOLE_ROOT, 'dist');
 
-/** Newest modification time among the console's sources (generated API files excluded). */
+/** The server modules (under lib/) a console source imports, such as lib/model.ts and lib/csv.ts. */
+const sharedImports = (file: string, source: string) =>
+  [...source.matchAll(/from '((?:\.\.\/)+lib\/[\w/-]+)'/g)].map((m) => join(dirname(file), `${m[1]}.ts`));
+
+/**
+ * Newest modification time among the console's sources (generated API files excluded), the
+ * server modules they import included: a change to lib/csv.ts changes the console too.
+ */
 function newestSource(root: string): number {
   let newest = 0;
+  const seen = new Set<string>();
   const visit = (p: string) => {
-    if (!existsSync(p)) return;
+    if (seen.has(p) || !existsSync(p)) return;
+    seen.add(p);
     const st = statSync(p);
     if (st.isDirectory()) for (const e of readdirSync(p)) visit(join(p, e));
-    else if (!/(\.d\.ts|openapi\.json)$/.test(p)) newest = Math.max(newest, st.mtimeMs);
+    else if (!/(\.d\.ts|openapi\.json)$/.test(p)) {
+      newest = Math.max(newest, st.mtimeMs);
+      if (/\.tsx?$/.test(p)) for (const shared of sharedImports(p, readFileSync(p, 'utf8'))) visit(shared);
+    }
   };
   for (const p of ['src', 'index.html', 'vite.config.ts']) visit(join(root, p));
   return newest;

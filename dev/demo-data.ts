@@ -69,4 +69,44 @@ export const DEMO = {
   ] as [string, number, Stage, number][],
 };
 
+/** The stages a demo candidate went through to reach `stage`, in order (the rejected ones were screened first). */
+const pathTo = (stage: Stage): Stage[] => {
+  const forward: Stage[] = [
+    'applied',
+    'ai_screened',
+    'interview_scheduled',
+    'interviewed',
+    'offer_sent',
+    'offer_accepted',
+    'onboarding',
+    'placed',
+  ];
+  return stage === 'rejected' ? ['applied', 'ai_screened', 'rejected'] : forward.slice(0, forward.indexOf(stage) + 1);
+};
+
+/**
+ * Demo candidate `i`'s story, relative to `now` (the first start): it entered its current stage
+ * `days` days (and an hour) ago, each earlier stage lasted 2 to 4 days, and it was created when it
+ * entered the first one. The moves are what its stage history records, the last one at
+ * `stage_entered_at`; so the days in stage, the history and the creation time tell one story, and
+ * a move made later only adds to it.
+ */
+export function demoHistory(
+  i: number,
+  now: number,
+): { created_at: string; stage_entered_at: string; moves: { from: Stage; to: Stage; at: string }[] } {
+  const [, , stage, days] = DEMO.candidates[i]!;
+  const day = 86_400_000;
+  const path = pathTo(stage);
+  let at = now - days * day - 3_600_000;
+  const stage_entered_at = new Date(at).toISOString();
+  const moves: { from: Stage; to: Stage; at: string }[] = [];
+  for (let k = path.length - 1; k > 0; k--) {
+    moves.unshift({ from: path[k - 1]!, to: path[k]!, at: new Date(at).toISOString() });
+    // The stay in path[k - 1] before it: 2 to 4 days and a few hours, different per candidate.
+    at -= (2 + ((i + k) % 3)) * day + ((i * 5 + k * 3) % 7) * 3_600_000;
+  }
+  return { created_at: new Date(at).toISOString(), stage_entered_at, moves };
+}
+
 export const demoCandidateId = (i: number) => seedId(`2026-02-${String(i + 1).padStart(2, '0')}T10:00:00.000Z`, 100 + i);

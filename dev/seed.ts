@@ -1,6 +1,7 @@
 /**
  * Demo workspace for local runs. Ids are fixed so that the sample events in events/ refer to
- * real records; stage entry times are relative to the first start so some candidates are stuck.
+ * real records; creation, stage entry and history times are relative to the first start, so some
+ * candidates are stuck and every candidate's history agrees with its days in stage (demoHistory).
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,10 @@ import { insertCandidate } from '../lib/store/candidates';
 import { createRequisition } from '../lib/store/requisitions';
 import { createTenant, getTenantBySlug, type Tenant } from '../lib/store/tenants';
 import { createToken } from '../lib/store/tokens';
-import { DEMO, demoCandidateId } from './demo-data';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../lib/store/client';
+import { stageMovePut } from '../lib/store/stage-history';
+import { DEMO, demoCandidateId, demoHistory } from './demo-data';
 
 export { DEMO, demoCandidateId };
 
@@ -29,14 +33,15 @@ export async function seedDemo(dir: string): Promise<{ token: string; login: Dem
     if (!(err instanceof NotFoundError)) throw err;
     tenant = await createTenant(DEMO.slug, DEMO.name, DEMO.tenantId);
     for (const { id, ...req } of DEMO.requisitions) await createRequisition(tenant.id, req, id);
-    const day = 86_400_000;
+    const now = Date.now();
+    // The moves are the demo admin's, as if made in the console.
+    const actor = { type: 'user' as const, id: DEMO.adminUserId, email: DEMO.adminEmail };
     await Promise.all(
-      DEMO.candidates.map(([name, reqIndex, stage, days], i) => {
+      DEMO.candidates.map(async ([name, reqIndex, stage], i) => {
         const id = demoCandidateId(i);
-        const created_at = new Date(Date.parse(`2026-02-${String(i + 1).padStart(2, '0')}T10:00:00.000Z`)).toISOString();
+        const { created_at, stage_entered_at, moves } = demoHistory(i, now);
         const req = DEMO.requisitions[reqIndex];
-        const entered = new Date(Date.now() - days * day - 3_600_000).toISOString();
-        return insertCandidate(tenant.id, {
+        await insertCandidate(tenant.id, {
           id,
           name,
           email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`,
@@ -45,9 +50,18 @@ export async function seedDemo(dir: string): Promise<{ token: string; login: Dem
           req_id: req?.id,
           req_title: req?.title,
           created_at,
-          updated_at: entered,
-          stage_entered_at: entered,
+          updated_at: stage_entered_at,
+          stage_entered_at,
         });
+        if (moves.length) {
+          await ddb.send(
+            new TransactWriteCommand({
+              TransactItems: moves.map((m) =>
+                stageMovePut(tenant.id, { candidate_id: id, from_stage: m.from, to_stage: m.to, at: m.at, actor }),
+              ),
+            }),
+          );
+        }
       }),
     );
     created = true;

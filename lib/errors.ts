@@ -19,10 +19,14 @@ export const ERROR_CODES = [
   'forbidden',
   /** 403: the API token lacks the scope the route requires. */
   'missing_scope',
+  /** 403: the signed-in user has a temporary password; only reading the session, changing the password and signing out work until it is changed. */
+  'password_change_required',
   /** 404: unknown route, or no such resource in the caller's tenant. */
   'not_found',
   /** 409: the change conflicts with the current state (limits, last admin, concurrent writes). */
   'conflict',
+  /** 409: this email cannot be added as a member (it signs in to another account); never says where. */
+  'email_unavailable',
   /** 409: `from_stage` is no longer the candidate's stage. */
   'stale_stage',
   /** 409: the requisition status matrix does not allow this change; `allowed` lists the statuses it allows. */
@@ -37,6 +41,8 @@ export const ERROR_CODES = [
   'headcount_below_hires',
   /** 409: the candidate was erased; its personal fields cannot be set again. */
   'candidate_erased',
+  /** 409: a resend of an event type the endpoint is no longer subscribed to, without `force: true`. */
+  'event_not_subscribed',
   /** 412: If-Match names an ETag the requisition no longer has. */
   'stale_requisition',
   /** 409: a request with this Idempotency-Key is still in flight. */

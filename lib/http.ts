@@ -195,8 +195,12 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     userId: String(ctx.userId),
     email: String(ctx.email),
     role: ctx.role === 'admin' ? 'admin' : 'member',
+    ...(ctx.mustChangePassword === 'true' && { mustChangePassword: true }),
   };
 }
+
+/** What a user on a temporary password is told by every route but the three open to them. */
+const PASSWORD_CHANGE_REQUIRED = 'change your temporary password first (PUT /api/session/password)';
 
 /**
  * CSRF defence for cookie-authenticated writes: a browser names the requesting page in
@@ -336,6 +340,9 @@ export function apiHandler<R extends RouteDef>(
     const served = servedBy(event);
     if (served.auth !== 'token' && served.method !== 'GET') refuseCrossSite(event);
     const principal = principalOf(event, served.auth);
+    // Here, not in each handler: a route is closed to a temporary password unless its line opens it.
+    if ((principal as SessionPrincipal | undefined)?.mustChangePassword && !served.beforePasswordChange)
+      throw new ForbiddenError(PASSWORD_CHANGE_REQUIRED, { code: 'password_change_required' });
     // The route served decides: a console twin may need a role its token route does not.
     if (served.role && (principal as SessionPrincipal).role !== served.role) {
       throw new ForbiddenError(

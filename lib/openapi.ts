@@ -77,9 +77,12 @@ function operation(r: Route) {
     schema: pathSchemas[m[1]!] ?? { type: 'string' },
   }));
   if (r.query) {
+    // Which parameters are required is the input's; what each one is, its value as read: an
+    // integer parameter arrives as digits (lib/schemas.ts intParam) and is an integer.
     const q = schemaOf(r.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-    for (const [name, schema] of Object.entries(q.properties ?? {})) {
-      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+    const read = (schemaOf(r.query, 'output') as { properties?: Record<string, JsonSchema> }).properties ?? {};
+    for (const name of Object.keys(q.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema: read[name] });
     }
   }
   if (r.idempotent) {
@@ -126,9 +129,12 @@ function operation(r: Route) {
     responses['403'] = errorResponse(`${GATEWAY_ERRORS.accessDenied.error} (${r.scope})`);
   } else if (r.auth === 'session') {
     responses['401'] = errorResponse('No session, or it expired (idle or absolute lifetime)');
-    if (r.role)
-      responses['403'] = errorResponse(`Only workspace ${r.role}s may call this${r.method !== 'GET' ? ', or a cross-site request' : ''}`);
-    else if (r.method !== 'GET') responses['403'] = errorResponse('Cross-site request refused');
+    const reasons = [
+      ...(r.role ? [`only workspace ${r.role}s may call this`] : []),
+      ...(r.method !== 'GET' ? ['a cross-site request'] : []),
+      ...(r.beforePasswordChange ? [] : ['the user must first change a temporary password (code password_change_required)']),
+    ];
+    if (reasons.length) responses['403'] = errorResponse(`${reasons.join('; or ')}`.replace(/^./, (c) => c.toUpperCase()));
   }
   responses['404'] = errorResponse("Unknown route, or a resource that does not exist in the caller's tenant");
   if (r.body) {

@@ -26,6 +26,12 @@ export interface Route {
   scope?: Exclude<Scope, '*'>;
   /** Workspace role a session needs (session routes only); without it any member may call. */
   role?: 'admin';
+  /**
+   * Session routes only: open to a user who still has a temporary password (`must_change_password`):
+   * reading the session, the password change and signing out. Every other session route answers
+   * 403 `password_change_required` to them (lib/http.ts), so a new route is closed unless it says so.
+   */
+  beforePasswordChange?: true;
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
   summary: string;
@@ -342,6 +348,7 @@ const lines = [
     path: '/api/session',
     handler: 'get-session',
     auth: 'session',
+    beforePasswordChange: true,
     access: 'read',
     summary: 'The signed-in user and workspace',
     status: 200,
@@ -352,6 +359,7 @@ const lines = [
     path: '/api/session',
     handler: 'logout',
     auth: 'session',
+    beforePasswordChange: true,
     access: 'write',
     summary: 'Log out; the session stops working at once',
     status: 200,
@@ -463,6 +471,7 @@ const lines = [
     access: 'write',
     summary: 'Send a signed webhook.test event now and record the delivery',
     params: s.IdParam,
+    errors: { 409: 'The endpoint is deleted' },
     status: 200,
     response: s.WebhookTestResult,
     timeoutSeconds: 20,
@@ -490,7 +499,7 @@ const lines = [
     summary: 'Send one event again (same webhook-id and body, fresh signature) as a new attempt series',
     params: s.IdParam,
     body: s.ResendBody,
-    errors: { 409: 'The endpoint is disabled or deleted' },
+    errors: { 409: 'The endpoint is disabled or deleted, the event type is no longer subscribed (event_not_subscribed), or erased' },
     status: 202,
     response: s.ResendResult,
   },
@@ -541,6 +550,7 @@ const lines = [
     path: '/api/session/password',
     handler: 'change-password',
     auth: 'session',
+    beforePasswordChange: true,
     access: 'write',
     summary: 'Change your own password; your other sessions end',
     body: s.ChangePasswordBody,
@@ -600,7 +610,10 @@ const lines = [
     access: 'write',
     summary: 'Add a member; the temporary password is shown only here',
     body: s.AddMemberBody,
-    errors: { 409: 'A user with this email already exists' },
+    errors: {
+      409: 'Already a member (conflict), or an address that cannot be added (email_unavailable)',
+      429: "The day's refused adds are used up",
+    },
     status: 201,
     response: s.AddedMember,
   },

@@ -30,9 +30,16 @@ import type * as model from './model';
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
 
+/**
+ * An integer query parameter: digits only, then the bounds. A bare coercion took `1e2`, `0x10`,
+ * ` 5 ` and an empty value (as 0) for numbers.
+ */
 const intParam = (name: string, min: number, max: number) => {
   const error = `${name} must be an integer between ${min} and ${max}`;
-  return z.coerce.number({ error }).check(z.int({ error }), z.gte(min, { error }), z.lte(max, { error }));
+  return z.pipe(
+    z.string({ error }).check(z.regex(/^\d+$/, { error })),
+    z.coerce.number<string>({ error }).check(z.int({ error }), z.gte(min, { error }), z.lte(max, { error })),
+  );
 };
 
 const uuid = (name: string) => z.uuid({ error: `${name} must be a UUID` });
@@ -85,6 +92,17 @@ const stageEnum = z.enum(STAGES, { error: `stage must be one of ${STAGES.join(',
 const VISIBLE = /[^\s\p{Default_Ignorable_Code_Point}\p{Cc}\u2800]/u;
 const hasVisible = (s: string) => VISIBLE.test(s);
 
+/**
+ * What human text may not hold: control characters (NUL, CR, LF, escapes...) and lone surrogates
+ * (no valid UTF-8 stands for them), and the bidirectional embeddings, overrides and isolates
+ * (U+202A-U+202E, U+2066-U+2069), which make text read in another order than it is stored
+ * ("Trojan Source"). Right-to-left names need none of them; the marks (U+200E, U+200F) stay allowed.
+ */
+const plainText = (name: string) => [
+  z.regex(/^[^\p{Cc}\p{Cs}]*$/u, { error: `${name} must not contain control characters` }),
+  z.regex(/^[^\u202A-\u202E\u2066-\u2069]*$/, { error: `${name} must not contain bidirectional control characters` }),
+];
+
 /** Human text (names): trimmed, bounded, and not made only of characters nobody can see. */
 const text = (name: string, max: number) =>
   z
@@ -93,7 +111,7 @@ const text = (name: string, max: number) =>
       z.trim(),
       z.minLength(1, { error: `${name} must not be empty` }),
       z.maxLength(max, { error: `${name} must be at most ${max} characters` }),
-      z.regex(/^[^\p{Cc}\p{Cs}]*$/u, { error: `${name} must not contain control characters` }),
+      ...plainText(name),
       z.refine(hasVisible, { error: `${name} must contain a visible character` }),
     );
 
@@ -452,6 +470,8 @@ const eventTypes = z
   .check(z.minLength(1, { error: 'events must name at least one event type (omit it for all)' }));
 const description = z.string({ error: 'description must be a string' }).check(
   z.maxLength(500, { error: 'description must be at most 500 characters' }),
+  // The names' rule: one line of text that reads as it is stored.
+  ...plainText('description'),
   // Empty clears it; something non-empty must be something a person can read.
   z.refine((d) => d === '' || hasVisible(d), { error: 'description must contain a visible character (or be empty)' }),
 );
@@ -576,6 +596,11 @@ export const ResendBody = z.strictObject({
   event_id: z
     .string({ error: 'event_id must be a string' })
     .check(z.regex(EVENT_ID, { error: 'event_id must be an event id (evt_ and 32 hex digits)' })),
+  /**
+   * Resend an event of a type the endpoint is no longer subscribed to (otherwise 409
+   * `event_not_subscribed`).
+   */
+  force: z.optional(z.boolean({ error: 'force must be true or false' })),
 });
 export type ResendBody = z.output<typeof ResendBody>;
 export const ResendResult = z.object({ success: z.boolean(), event_id: z.string() });

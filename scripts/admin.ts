@@ -189,13 +189,8 @@ async function main(argv: string[]): Promise<string> {
       case 'tenant create':
         return (await tenants.createTenant(slug, name ?? slug)).id;
       case 'tenant set-stuck-days': {
-        const tenant = await tenants.getTenantBySlug(slug);
-        const { getStats } = await import('../lib/store/stats');
-        // Thresholds live on the STATS item; a tenant from before that still has them on its own item.
-        const current = (await getStats(tenant.id)).stuckDays ?? tenant.stuck_days ?? {};
-        // The stuck index catches up in the background (the stream job of npm start or the stack).
-        await tenants.setStuckDays(tenant.id, { ...current, ...stuck });
-        return JSON.stringify({ ...current, ...stuck });
+        const { cliSetStuckDays } = await import('../lib/domain/admin-cli');
+        return JSON.stringify(await cliSetStuckDays(slug, stuck));
       }
       case 'search reindex': {
         const tenant = await tenants.getTenantBySlug(slug);
@@ -216,16 +211,15 @@ async function main(argv: string[]): Promise<string> {
         return JSON.stringify(await runRetention(tenant.id, { dryRun: Boolean(values['dry-run']) }));
       }
       case 'user create': {
-        const { addUser } = await import('../lib/domain/members');
-        return (await addUser(slug, user!.email, user!.password, user!.role)).id;
+        const { cliCreateUser } = await import('../lib/domain/admin-cli');
+        return (await cliCreateUser(slug, user!.email, user!.password, user!.role)).id;
       }
       case 'token create': {
-        const tenant = await tenants.getTenantBySlug(slug);
-        const { createToken } = await import('../lib/store/tokens');
+        const { cliCreateToken } = await import('../lib/domain/admin-cli');
         // With USAGE_PLAN_NAME (<stack>-api-tokens) set, the token gets its rate-limit API key;
         // a deployed token route refuses a token without one (403).
         const { createUsageKey } = await import('../lib/auth/usage-keys');
-        return (await createToken(tenant, name ?? 'cli', scopes, (id) => createUsageKey(id, tenant.id))).token;
+        return (await cliCreateToken(slug, name ?? 'cli', scopes, (tenantId, id) => createUsageKey(id, tenantId))).token;
       }
       default: {
         const tenant = await tenants.getTenantBySlug(slug);

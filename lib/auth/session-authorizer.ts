@@ -45,5 +45,6 @@ export async function sessionAuthorizer(event: APIGatewayRequestAuthorizerEvent)
     userId: session.user_id,
     email: session.email,
     role: session.role,
+    ...(session.must_change_password && { mustChangePassword: 'true' }),
   });
 }

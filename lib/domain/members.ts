@@ -5,12 +5,12 @@
  * still holds (lib/store/users.ts), retried otherwise.
  */
 import { hashPassword, temporaryPassword } from '../auth/password';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors';
 import type { Member, Role } from '../schemas';
 import { clearAllFailures } from '../store/login-failures';
+import { addDay, giveAddPlaceBack, takeAddPlace } from '../store/member-adds';
 import { endSessionsOf, setRoleOfSessions } from '../store/sessions';
 import { backoff, MAX_ATTEMPTS } from '../store/tx';
-import { getTenantBySlug } from '../store/tenants';
 import {
   createUser,
   deleteUser,
@@ -42,21 +42,58 @@ export async function listMembers(p: SessionPrincipal): Promise<Member[]> {
   return users.sort((a, b) => a.email.localeCompare(b.email)).map(view);
 }
 
-export async function addMember(p: SessionPrincipal, { email, role }: { email: string; role: Role }) {
+/**
+ * Add a member with a temporary password. An address that signs in to another workspace cannot
+ * be added, and the answer never says so more than the day's budget allows (lib/store/member-adds.ts):
+ * every add holds a place of it until it is known not to be such a refusal.
+ */
+export async function addMember(p: SessionPrincipal, { email, role }: { email: string; role: Role }, now = Date.now()) {
+  const day = addDay(now);
+  if (!(await takeAddPlace(p.tenantId, day)))
+    throw new TooManyRequestsError("the workspace's refused member adds for today are used up; try again tomorrow", nextDay(now) - now);
+  try {
+    const added = await addUnlessTaken(p, normalizeEmail(email), role);
+    await giveAddPlaceBack(p.tenantId, day);
+    return added;
+  } catch (err) {
+    if (!(err instanceof EmailUnavailable)) await giveAddPlaceBack(p.tenantId, day);
+    throw err;
+  }
+}
+
+const nextDay = (now: number) => Math.floor(now / 86_400_000 + 1) * 86_400_000;
+
+/** The one answer for an address that signs in elsewhere: it names neither the address nor a workspace. */
+class EmailUnavailable extends ConflictError {
+  constructor() {
+    super('this email cannot be added; ask the person for another address', { code: 'email_unavailable', field: 'email' });
+  }
+}
+
+async function addUnlessTaken(p: SessionPrincipal, email: string, role: Role) {
   // A taken email is refused before the (deliberately slow) hash; the write still checks it.
-  if (await findUserByEmail(email))
-    throw new ConflictError(`a user with email ${normalizeEmail(email)} already exists`, { field: 'email' });
+  const taken = await findUserByEmail(email);
+  // The workspace's own members are no secret to its admins.
+  if (taken?.tenant_id === p.tenantId) throw new ConflictError(`${email} is already a member of this workspace`, { field: 'email' });
   const password = temporaryPassword();
-  const user = await createUser(p.tenantId, email, await hashPassword(password), role, {
-    mustChangePassword: true,
-    // A member's email is no candidate's data: the record names whom the admin added.
-    audit: (id) =>
-      auditBy(p, 'member.added', memberTarget(id), [
-        { field: 'email', after: normalizeEmail(email) },
-        { field: 'role', after: role },
-      ]),
-  });
-  return { member: view(user), temporary_password: password };
+  const user =
+    !taken &&
+    (await createUser(p.tenantId, email, await hashPassword(password), role, {
+      mustChangePassword: true,
+      // A member's email is no candidate's data: the record names whom the admin added.
+      audit: (id) =>
+        auditBy(p, 'member.added', memberTarget(id), [
+          { field: 'email', after: email },
+          { field: 'role', after: role },
+        ]),
+    }).catch((err: unknown) => {
+      // Taken between the look-up and the write: refused like any taken address.
+      if (err instanceof ConflictError) return undefined;
+      throw err;
+    }));
+  if (user) return { member: view(user), temporary_password: password };
+  await putAudit(p.tenantId, auditBy(p, 'member.add_refused', { type: 'workspace', id: p.tenantId }, [{ field: 'email', after: email }]));
+  throw new EmailUnavailable();
 }
 
 const memberTarget = (id: string) => ({ type: 'member', id });
@@ -168,10 +205,4 @@ export async function clearMemberLockout(p: SessionPrincipal, userId: string) {
     auditBy(p, 'member.lockout_cleared', memberTarget(userId), [{ field: 'lockouts', before: cleared, after: 0 }]),
   );
   return { success: true, cleared };
-}
-
-/** For the admin CLI: a user in a tenant found by slug. */
-export async function addUser(slug: string, email: string, password: string, role: Role): Promise<User> {
-  const tenant = await getTenantBySlug(slug);
-  return createUser(tenant.id, email, await hashPassword(password), role);
 }

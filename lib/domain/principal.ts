@@ -29,6 +29,8 @@ export interface SessionPrincipal {
   userId: string;
   email: string;
   role: Role;
+  /** The user signed in with a temporary password and has not changed it yet. */
+  mustChangePassword?: true;
   /** Where the request came from, for the audit log (lib/http.ts sets it). */
   request?: AuditRequest;
 }

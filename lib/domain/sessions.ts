@@ -75,6 +75,7 @@ export async function login(
       role: user.role,
       created_at: at,
       last_seen_at: at,
+      ...(user.must_change_password && { must_change_password: true }),
     },
     signInAudit(user, 'session.signed_in', request),
   );
@@ -154,6 +155,14 @@ export async function changePassword(
   if (!user) throw new UnauthorizedError('session is no longer valid');
   if (!(await verifyPassword(body.current_password, user.password_hash))) {
     loginFailed('bad_credentials', user, lastChance);
+    // Someone with the session guessed at the password: the account's own record, as a failed sign-in.
+    await putAudit(
+      p.tenantId,
+      auditBy(p, 'member.password_change_failed', { type: 'member', id: p.userId }, [
+        { field: 'reason', after: 'bad_credentials' },
+        ...(lastChance ? [{ field: 'lockout_started', after: true }] : []),
+      ]),
+    );
     throw new ValidationError('current_password is incorrect', { field: 'current_password' });
   }
   await clearFailures(p.email, address);
@@ -163,6 +172,9 @@ export async function changePassword(
   if (!(await setUserPassword(p.tenantId, p.userId, await hashPassword(body.new_password), false, audit))) {
     throw new UnauthorizedError('session is no longer valid');
   }
-  await sessionStore.endSessionsOf(p.tenantId, p.userId, sessionDigest(currentSession));
+  await Promise.all([
+    sessionStore.endSessionsOf(p.tenantId, p.userId, sessionDigest(currentSession)),
+    sessionStore.clearMustChangePassword(sessionDigest(currentSession)),
+  ]);
   return { success: true };
 }

@@ -36,6 +36,7 @@ import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
 import { attemptRecord, signAndSend } from '../webhooks/attempt';
 import { errorMessage } from '../webhooks/outcome';
+import { notSubscribed } from '../webhooks/replay';
 import { generateSecret } from '../webhooks/sign';
 import { forbiddenReason } from '../webhooks/ssrf';
 import { auditBy, type SessionPrincipal } from './principal';
@@ -163,11 +164,13 @@ export async function deleteWebhook(p: SessionPrincipal, id: string) {
 }
 
 /**
- * Send a webhook.test event now and record it with the endpoint's deliveries. It works on an
- * inactive endpoint too, and does not count towards failure_count or auto-disable.
+ * Send a webhook.test event now and record it with the endpoint's deliveries. It works on a
+ * disabled endpoint too (it is how a receiver is checked before the endpoint is enabled again),
+ * never on a deleted one, and does not count towards failure_count or auto-disable.
  */
 export async function testWebhook(p: SessionPrincipal, id: string) {
   const endpoint = await owned(p, id);
+  if (statusOf(endpoint) === 'deleted') throw new ConflictError('webhook was deleted; create a new endpoint instead');
   const event = {
     id: `evt_${randomBytes(16).toString('hex')}`,
     type: TEST_EVENT,
@@ -233,7 +236,8 @@ async function deliverable(p: SessionPrincipal, id: string): Promise<Endpoint> {
 
 /**
  * Send one kept event to one endpoint again, whatever its past attempts did: same event id and
- * body, a fresh timestamp and signature, attempts numbered from 1 as a new series.
+ * body, a fresh timestamp and signature, attempts numbered from 1 as a new series. An event of a
+ * type the endpoint is no longer subscribed to goes only with `force: true`.
  */
 export async function resendWebhookEvent(p: SessionPrincipal, id: string, body: ResendBody) {
   const endpoint = await deliverable(p, id);
@@ -244,9 +248,21 @@ export async function resendWebhookEvent(p: SessionPrincipal, id: string, body: 
   if (event.erased_at || (candidateId && (await candidateErased(p.tenantId, candidateId)))) {
     throw new ConflictError('the candidate this event names was erased; it is never sent again', { code: 'candidate_erased' });
   }
+  if (!body.force && notSubscribed(endpoint.events, event.event_type)) {
+    throw new ConflictError(`the endpoint is no longer subscribed to ${event.event_type}; send "force": true to resend the event anyway`, {
+      code: 'event_not_subscribed',
+      field: 'event_id',
+    });
+  }
   // Recorded before the message is queued: a resend is never sent unaudited (a failed send
   // after it leaves the record of a request that answered 500).
-  await putAudit(p.tenantId, webhookAudit(p, 'webhook.resent', id, [{ field: 'event_id', after: event.event_id }]));
+  await putAudit(
+    p.tenantId,
+    webhookAudit(p, 'webhook.resent', id, [
+      { field: 'event_id', after: event.event_id },
+      ...(body.force ? [{ field: 'force', after: true }] : []),
+    ]),
+  );
   // Loaded on use: the other webhook routes run without the queue's configuration.
   const { enqueue } = await import('../webhooks/queue');
   await enqueue([

@@ -2,10 +2,11 @@
  * Bulk import files: CSV (a header row, then one candidate per record) or NDJSON (one JSON object
  * per line), read whole and checked before anything is written. Pure: no table, no network.
  *
- * Row numbers are what the uploader sees: in a CSV the header is row 1 and the first candidate
- * row 2, as a spreadsheet numbers them (a quoted cell spanning lines is still one row); in NDJSON
- * the line number. Blank lines are not rows.
+ * Row numbers are what the uploader sees: in a CSV the row a spreadsheet shows (the header is
+ * row 1, the first candidate row 2, a blank line is a row, a quoted cell spanning lines is still
+ * one row; lib/csv.ts); in NDJSON the line number. Blank lines are never candidates.
  */
+import { cellValue, CsvSyntaxError, csvTable } from '../csv';
 import { UnsupportedMediaTypeError, ValidationError, type ErrorCode } from '../errors';
 import { parse } from '../http';
 import { CreateCandidateBody } from '../schemas';
@@ -71,102 +72,41 @@ const tooMany = (rows: number) =>
 type Raw = { row: number; values?: Record<string, unknown>; error?: RowError };
 
 /**
- * RFC 4180 records: cells split on commas, `"` quoting (a doubled `""` inside), quoted cells may
- * span lines, CRLF or LF, a leading BOM dropped, empty lines skipped. Written here rather than
- * taken from a library: the import's API function must stay within the 400 KB bundle budget.
+ * CSV records with the header checked; cells as strings, an empty cell is no value. The rows keep
+ * the numbers a spreadsheet shows (lib/csv.ts): a blank line is no candidate, but it is a row.
  */
-export function csvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let cell = '';
-  let line = 1;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const endRecord = () => {
-    record.push(cell);
-    cell = '';
-    if (record.length > 1 || record[0] !== '') records.push(record);
-    record = [];
-  };
-  const refuse = (why: string, at: number) => new ValidationError(`the file is not valid CSV near line ${at}: ${why}`);
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '"' && cell === '') {
-      const started = line;
-      i++;
-      for (;;) {
-        if (i >= text.length) throw refuse('a quoted cell is never closed', started);
-        const q = text[i]!;
-        if (q === '"') {
-          if (text[i + 1] === '"') {
-            cell += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        if (q === '\n') line++;
-        cell += q;
-        i++;
-      }
-      const next = text[i];
-      if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r')
-        throw refuse('a quote inside a quoted cell is not doubled', line);
-      // An empty quoted cell must not read as "nothing yet": mark it, then keep it empty.
-      if (cell === '') cell = '\u0000';
-      continue;
-    }
-    if (c === ',') {
-      record.push(cell === '\u0000' ? '' : cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      // CRLF: the LF ends the record.
-    } else if (c === '\n') {
-      if (cell === '\u0000') cell = '';
-      endRecord();
-      line++;
-    } else cell += c;
-    i++;
-  }
-  if (cell === '\u0000') cell = '';
-  if (cell !== '' || record.length) endRecord();
-  return records;
-}
-
-/** CSV records with the header checked; cells as strings, an empty cell is no value. */
 function csvRows(text: string): Raw[] {
-  const records = csvRecords(text).map((record) => ({ record }));
-  const [head, ...data] = records;
+  let table: ReturnType<typeof csvTable>;
+  try {
+    table = csvTable(text);
+  } catch (err) {
+    if (err instanceof CsvSyntaxError) throw new ValidationError(err.message);
+    throw err;
+  }
+  const { header: head, rows: data } = table;
   if (!head) throw new ValidationError('the file is empty; its first row must name the columns');
-  const columns = head.record.map((c) => c.trim().toLowerCase());
+  const columns = head.cells.map((c) => c.trim().toLowerCase());
   refuseUnknown(
-    head.record.filter((_, i) => !KNOWN.has(columns[i]!)),
+    head.cells.filter((_, i) => !KNOWN.has(columns[i]!)),
     'column',
   );
   const twice = columns.find((c, i) => columns.indexOf(c) !== i);
   if (twice) throw new ValidationError(`the column ${JSON.stringify(twice)} appears twice`, { field: twice });
   if (!columns.includes('name'))
     throw new ValidationError('the file has no name column; the first row must name the columns', { field: 'name' });
-  const rows: Raw[] = [];
-  data.forEach(({ record }, i) => {
-    const row = i + 2;
-    // A row of empty cells is what a spreadsheet exports for its blank rows: not a candidate.
-    if (record.every((c) => !c.trim())) return;
-    if (record.slice(columns.length).some((c) => c.trim())) {
-      rows.push({
+  return data.map(({ row, cells }): Raw => {
+    if (cells.slice(columns.length).some((c) => c.trim()))
+      return {
         row,
-        error: { field: null, code: 'invalid_row', message: `row has ${record.length} cells; the header has ${columns.length}` },
-      });
-      return;
-    }
+        error: { field: null, code: 'invalid_row', message: `row has ${cells.length} cells; the header has ${columns.length}` },
+      };
     const values: Record<string, unknown> = {};
     columns.forEach((c, j) => {
-      const cell = record[j];
-      if (cell !== undefined && cell.trim() !== '') values[c] = cell;
+      const cell = cells[j];
+      if (cell !== undefined && cell.trim() !== '') values[c] = cellValue(cell);
     });
-    rows.push({ row, values });
+    return { row, values };
   });
-  return rows;
 }
 
 /** NDJSON lines; every line's keys are checked before any row is judged. */

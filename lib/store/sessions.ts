@@ -16,6 +16,8 @@ export interface SessionRecord {
   role: Role;
   created_at: string;
   last_seen_at: string;
+  /** Signed in with a temporary password: the handler boundary opens only three routes (lib/http.ts). */
+  must_change_password?: true;
 }
 
 export async function putSession(digest: string, s: SessionRecord, audit?: AuditEntry): Promise<void> {
@@ -49,7 +51,22 @@ function sessionFromItem(item: Item): SessionRecord {
     role: oneOf(item, 'role', ROLES, 'session'),
     created_at: str(item, 'created_at', 'session'),
     last_seen_at: str(item, 'last_seen_at', 'session'),
+    ...(item.must_change_password === true && { must_change_password: true }),
   };
+}
+
+/** The session's user chose their own password: every route opens to it. */
+export async function clearMustChangePassword(digest: string): Promise<void> {
+  await unlessConditionFails(
+    ddb.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.session(digest),
+        UpdateExpression: 'REMOVE must_change_password',
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    ),
+  );
 }
 
 /** Slide the idle window. Never recreates a session deleted in the meantime. */

@@ -26,7 +26,7 @@ export async function runReplay(msg: ReplayMessage, context: Context): Promise<v
     return;
   }
   const outcomes = await attemptOutcomes(msg.tenantId, msg.endpointId, Date.parse(job.since), Date.parse(job.created_at));
-  const missed = missedEvents(outcomes, Date.parse(job.created_at)).slice(0, MAX_REPLAY_EVENTS);
+  const missed = missedEvents(outcomes, Date.parse(job.created_at), endpoint.events).slice(0, MAX_REPLAY_EVENTS);
   let position = job.position;
   while (position < missed.length) {
     // Leave room for one more batch; go on in a fresh invocation from the saved position.

@@ -189,6 +189,17 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
     expect(reqs.body.data.map((r: { id: string }) => r.id)).toContain(reqId);
     expect((await call(`${first.baseUrl}/candidates`, token.token)).status).toBe(403);
 
+    // What the CLI made is in the workspace's audit log, by the system actor admin-cli.
+    const audit = (await (await fetch(`${site}/api/audit?actor=admin-cli`, { headers: { Cookie: cookie } })).json()) as any;
+    expect(audit.data.map((r: { action: string; actor: unknown }) => [r.action, r.actor])).toEqual(
+      expect.arrayContaining([
+        ['member.added', { type: 'system', id: 'admin-cli' }],
+        ['token.created', { type: 'system', id: 'admin-cli' }],
+        ['requisition.created', { type: 'system', id: 'admin-cli' }],
+      ]),
+    );
+    expect(audit.data.find((r: { action: string }) => r.action === 'member.added').target.id).toBe(created.stdout.trim());
+
     const revoked = await fetch(`${site}/api/tokens/${token.id}`, { method: 'DELETE', headers: { Cookie: cookie } });
     expect(revoked.status).toBe(200);
     const listed = (await (await fetch(`${site}/api/tokens`, { headers: { Cookie: cookie } })).json()) as any;

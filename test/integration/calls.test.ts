@@ -357,10 +357,11 @@ it('the audit record costs no call of its own: each audited write stays one tran
     'GetItemCommand',
     'TransactWriteItemsCommand',
   ]);
-  // Members: add is the email check and one transaction; a role change and a removal are the
-  // membership read and one version-guarded transaction (then the member's sessions).
+  // Members: add takes a place of the day's refusal budget, checks the email, writes one
+  // transaction and gives the place back; a role change and a removal are the membership read and
+  // one version-guarded transaction (then the member's sessions).
   const added = await counted('POST', '/api/members', { email: `audited-${t.slug}@example.com`, role: 'member' });
-  expect(added.commands).toEqual([AUTH, 'GetItemCommand', 'TransactWriteItemsCommand']);
+  expect(added.commands).toEqual([AUTH, 'UpdateItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
   const memberId = added.body.data.member.id;
   expect((await counted('PATCH', `/api/members/${memberId}`, { role: 'admin' })).commands.sort()).toEqual(
     [AUTH, 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand'].sort(),

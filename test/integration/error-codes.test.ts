@@ -207,7 +207,10 @@ describe('names made only of invisible characters are refused', () => {
     const create = await stack.call('POST', '/api/v1/candidates', { token, body: { name } });
     expect(create.status).toBe(400);
     expect(create.body).toMatchObject({ code: 'invalid_field', field: 'name' });
-    expect(create.body.error).toMatch(/^name must (not be empty|contain a visible character)$/);
+    // Bidi embeddings and overrides are refused as such before the visibility check.
+    expect(create.body.error).toMatch(
+      /^name must (not be empty|contain a visible character|not contain bidirectional control characters)$/,
+    );
     const ok = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Visible' } });
     const patch = await stack.call('PATCH', `/api/v1/candidates/${ok.body.data.id}`, { token, body: { name } });
     expect(patch.status).toBe(400);
@@ -224,7 +227,9 @@ describe('names made only of invisible characters are refused', () => {
     const res = await stack.call('POST', '/api/webhooks', asAdmin({ url: 'https://hooks.example.com/a', description }));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      error: 'description must contain a visible character (or be empty)',
+      error: /[\u202A-\u202E\u2066-\u2069]/.test(description)
+        ? 'description must not contain bidirectional control characters'
+        : 'description must contain a visible character (or be empty)',
       code: 'invalid_field',
       field: 'description',
     });

@@ -69,6 +69,17 @@ async function candidatesByEmail() {
 const scanKeys = async () => (await scanTable({ ProjectionExpression: 'PK, SK' })).map((i) => `${i.PK} ${i.SK}`).sort();
 
 describe('CSV files', () => {
+  it('numbers rows as a spreadsheet does: a blank line and a line of only "" keep their row numbers', async () => {
+    const csv = 'name,email\r\n\r\n""\r\nGood Row,good@rows.example\r\nBad Row,not-an-email\r\n\r\n"Also\nBad",\r\n';
+    const res = await post(csv, { query: '?dry_run=true' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.counts).toEqual({ total: 3, created: 1, skipped: 0, failed: 2 });
+    expect(res.body.data.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([
+      [5, 'email'],
+      [7, 'name'],
+    ]);
+  });
+
   it('reads quoted commas, quotes and newlines, a BOM, CRLF, accents and emoji, trailing blank lines, any column order', async () => {
     const csv =
       '\uFEFFEmail,stage, Name ,phone\r\n' +

@@ -26,6 +26,18 @@ describe('ensureConsoleBuilt', () => {
     expect(await ensureConsoleBuilt({ root: dir })).toMatchObject({ status: 'built' });
   });
 
+  it('rebuilds after a server module the console imports changes (lib/csv.ts, lib/model.ts)', async () => {
+    const dir = join(root, 'shared', 'console');
+    mkdirSync(join(root, 'shared', 'lib'), { recursive: true });
+    writeFileSync(join(root, 'shared', 'lib', 'csv.ts'), 'export const cell = (v: string) => v;\n');
+    app(dir, "import { cell } from '../../lib/csv';\ndocument.title = cell('built');\n");
+    expect(await ensureConsoleBuilt({ root: dir })).toMatchObject({ status: 'built' });
+    expect(await ensureConsoleBuilt({ root: dir })).toMatchObject({ status: 'fresh' });
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'shared', 'lib', 'csv.ts'), later, later);
+    expect(await ensureConsoleBuilt({ root: dir })).toMatchObject({ status: 'built' });
+  });
+
   it('reports a broken build as failed with the reason instead of throwing', async () => {
     const dir = join(root, 'broken');
     app(dir, 'import { nothing } from "./does-not-exist";\nconsole.log(nothing);\n');

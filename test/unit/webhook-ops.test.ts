@@ -105,6 +105,15 @@ describe('missedEvents (replay)', () => {
   it('a success from an earlier series still counts as delivered', () => {
     expect(missedEvents([o('e1', { success: true }), o('e1', { dead_lettered: true })], now)).toEqual([]);
   });
+
+  it('leaves out the types the endpoint is no longer subscribed to, never the endpoint_disabled event', () => {
+    const outcomes = [
+      o('e1', { event_type: 'candidate.created' }),
+      o('e2', { event_type: 'candidate.stage_changed' }),
+      o('e3', { event_type: 'webhook.endpoint_disabled' }),
+    ];
+    expect(missedEvents(outcomes, now, ['candidate.stage_changed']).map((e) => e.id)).toEqual(['e2', 'e3']);
+  });
 });
 
 describe('pendingRetries (local restart)', () => {

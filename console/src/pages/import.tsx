@@ -1,11 +1,13 @@
 /**
  * Import candidates from a spreadsheet's CSV: choose (or drop) the file, see its first rows under
  * their columns, check it with a dry run, import it with a progress bar, and download the rows
- * that were not imported, with an `error` column. The server judges every row; the preview here
- * only reads the header and the first rows.
+ * that were not imported, with an `error` column. The server judges every row; the page reads the
+ * file with the server's own CSV reader (console/src/import-file.ts), so the row numbers it shows
+ * and the rows it writes back are the server's.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
+import { COLUMNS, failedRowsCsv, type ImportFile, readImportCsv } from '../import-file';
 import { Link } from '../router';
 import { Notice, PageTitle } from '../ui';
 
@@ -17,45 +19,7 @@ type DryRun = {
   errors_truncated: boolean;
 };
 
-export const COLUMNS = ['name', 'email', 'phone', 'resume_url', 'req_id', 'stage'];
 const PREVIEW_ROWS = 5;
-
-/** RFC 4180 records, as the server reads them (lib/imports/parse.ts): empty lines skipped. */
-export function csvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const end = () => {
-    record.push(cell);
-    if (record.length > 1 || record[0] !== '' || quoted) records.push(record);
-    record = [];
-    cell = '';
-    quoted = false;
-  };
-  for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"' && cell === '' && !quoted) {
-      quoted = true;
-      for (i++; i < text.length; i++) {
-        if (text[i] === '"') {
-          if (text[i + 1] === '"') {
-            cell += '"';
-            i++;
-          } else break;
-        } else cell += text[i];
-      }
-    } else if (c === ',') {
-      record.push(cell);
-      cell = '';
-      quoted = false;
-    } else if (c === '\n') end();
-    else if (c !== '\r' || text[i + 1] !== '\n') cell += c;
-  }
-  if (cell !== '' || record.length) end();
-  return records;
-}
 
 const getJob = async (id: string) => (await unwrap(api.GET('/api/candidates/imports/{id}', { params: { path: { id } } }))).data;
 
@@ -80,21 +44,8 @@ const post = (text: string, dryRun: boolean) =>
     }),
   );
 
-const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-
-/** The file's rows that were not imported, with the reason in an added `error` column. */
-export function failedRowsCsv(records: string[][], errors: RowError[]): string {
-  const [head = [], ...data] = records;
-  const lines = [[...head, 'error'].map(csvCell).join(',')];
-  for (const e of errors) {
-    const row = data[e.row - 2];
-    if (row) lines.push([...row, ...Array(Math.max(0, head.length - row.length)).fill(''), e.error].map(csvCell).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}
-
 export function ImportCandidates() {
-  const [file, setFile] = useState<{ name: string; text: string; records: string[][] }>();
+  const [file, setFile] = useState<ImportFile & { name: string; text: string }>();
   const [problem, setProblem] = useState<string>();
   const [dry, setDry] = useState<DryRun>();
   const [job, setJob] = useState<Job>();
@@ -111,21 +62,9 @@ export function ImportCandidates() {
     setError(undefined);
     if (!f) return setFile(undefined);
     const text = await f.text();
-    const records = csvRecords(text);
-    const head = (records[0] ?? []).map((c) => c.trim().toLowerCase());
-    const unknown = (records[0] ?? []).filter((_, i) => !COLUMNS.includes(head[i]!));
-    setProblem(
-      !records.length
-        ? 'The file is empty: its first row must name the columns.'
-        : unknown.length
-          ? `Unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `“${u}”`).join(', ')}: rename or remove ${unknown.length > 1 ? 'them' : 'it'}. The columns are ${COLUMNS.join(', ')}.`
-          : !head.includes('name')
-            ? 'The file has no name column: every candidate needs a name.'
-            : records.length < 2
-              ? 'The file has a header but no rows.'
-              : undefined,
-    );
-    setFile({ name: f.name, text, records });
+    const read = readImportCsv(text);
+    setProblem(read.problem);
+    setFile({ name: f.name, text, ...read.file });
   };
 
   const dryRun = async () => {
@@ -158,7 +97,7 @@ export function ImportCandidates() {
     if (!job || job.status === 'completed' || job.status === 'failed') {
       if (job && file && job.counts.failed + job.counts.skipped > 0 && failedCsv === undefined) {
         void allErrors(job.id)
-          .then((errs) => setFailedCsv(failedRowsCsv(file.records, errs)))
+          .then((errs) => setFailedCsv(failedRowsCsv(file, errs)))
           .catch((err) => setError(errorText(err)));
       }
       if (job) setBusy(false);
@@ -174,8 +113,8 @@ export function ImportCandidates() {
     return () => clearTimeout(t);
   }, [job]);
 
-  const head = file?.records[0] ?? [];
-  const preview = file?.records.slice(1, 1 + PREVIEW_ROWS) ?? [];
+  const head = file?.header ?? [];
+  const preview = file?.rows.slice(0, PREVIEW_ROWS) ?? [];
   const done = job && (job.status === 'completed' || job.status === 'failed');
   return (
     <>
@@ -217,7 +156,7 @@ export function ImportCandidates() {
       {file && !problem && (
         <section aria-labelledby="preview-title">
           <h2 id="preview-title">
-            First rows of {file.name} ({file.records.length - 1} rows)
+            First rows of {file.name} ({file.rows.length} rows)
           </h2>
           <div class="scroll">
             <table>
@@ -232,11 +171,11 @@ export function ImportCandidates() {
                 </tr>
               </thead>
               <tbody>
-                {preview.map((r, i) => (
-                  <tr key={i}>
-                    <td>{i + 2}</td>
+                {preview.map((r) => (
+                  <tr key={r.row}>
+                    <td>{r.row}</td>
                     {head.map((_, j) => (
-                      <td key={j}>{r[j] ?? ''}</td>
+                      <td key={j}>{r.cells[j] ?? ''}</td>
                     ))}
                   </tr>
                 ))}
@@ -248,7 +187,7 @@ export function ImportCandidates() {
               Check the file
             </button>{' '}
             <button type="button" class="primary" onClick={start} disabled={busy || !!job}>
-              Import {file.records.length - 1} rows
+              Import {file.rows.length} rows
             </button>
           </p>
         </section>

@@ -4,7 +4,7 @@
  * endpoint and its log; the actions are for admins, as the API's routes are.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, unwrap } from '../api/client';
+import { ApiError, api, errorText, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
 import { isAdmin, useSession } from '../session';
 import { ConfirmDialog, Empty, ErrorBox, Loaded, Loading, Notice, PageTitle, Scroll, ShownOnce, When, useLoad, useOlderPages } from '../ui';
@@ -395,7 +395,22 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
   const filters = { ...(status && { status }), ...(eventType && { event_type: eventType }) };
   const [load, reload, refreshing] = useLoad(() => fetchDeliveries(id, filters), [id, status, eventType, version]);
   const [older, more] = useOlderPages(load, refreshing, (cursor) => fetchDeliveries(id, { ...filters, cursor }), 'Load older deliveries');
-  const [resent, setResent] = useState<string>();
+  // What the last resend did; `force` names an event of a type the endpoint no longer takes, offered again on purpose.
+  const [resent, setResent] = useState<{ text: string; kind: 'success' | 'warning'; force?: string }>();
+  const resend = async (eventId: string, type: string, force = false) => {
+    try {
+      await unwrap(
+        api.POST('/api/webhooks/{id}/resend', { params: { path: { id } }, body: { event_id: eventId, ...(force && { force: true }) } }),
+      );
+      setResent({ text: `Event ${eventId} queued for delivery again.`, kind: 'success' });
+    } catch (err) {
+      setResent(
+        err instanceof ApiError && err.detail.code === 'event_not_subscribed'
+          ? { text: `Not resent: this endpoint is no longer subscribed to ${type}.`, kind: 'warning', force: eventId }
+          : { text: `Could not resend ${eventId}: ${errorText(err)}`, kind: 'warning' },
+      );
+    }
+  };
 
   return (
     <section aria-labelledby="log-h">
@@ -424,7 +439,19 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
           Refresh
         </button>
       </div>
-      {resent && <Notice kind="success">{resent}</Notice>}
+      {resent && (
+        <Notice kind={resent.kind}>
+          {resent.text}
+          {resent.force && (
+            <>
+              {' '}
+              <button type="button" class="link" onClick={() => void resend(resent.force!, '', true)}>
+                Resend anyway<span class="sr-only"> event {resent.force}</span>
+              </button>
+            </>
+          )}
+        </Notice>
+      )}
       <Loaded load={load} what="the delivery log" retry={reload}>
         {(page) => {
           const rows = [...page.data, ...older];
@@ -490,20 +517,7 @@ function DeliveryLog({ id, version, canResend }: { id: string; version: number; 
                             </details>
                           )}
                           {canResend && d.event_type !== 'webhook.test' && (
-                            <button
-                              type="button"
-                              class="link"
-                              onClick={async () => {
-                                try {
-                                  await unwrap(
-                                    api.POST('/api/webhooks/{id}/resend', { params: { path: { id } }, body: { event_id: d.event_id } }),
-                                  );
-                                  setResent(`Event ${d.event_id} queued for delivery again.`);
-                                } catch (err) {
-                                  setResent(`Could not resend ${d.event_id}: ${errorText(err)}`);
-                                }
-                              }}
-                            >
+                            <button type="button" class="link" onClick={() => void resend(d.event_id, d.event_type)}>
                               Resend<span class="sr-only"> event {d.event_id}</span>
                             </button>
                           )}

@@ -57,7 +57,7 @@ describe('hostile input sweep', () => {
       else if (label(r) === 'POST /api/members')
         expect([baseline.status, baseline.body], hint).toEqual([
           409,
-          { error: `a user with email ${sessionUser.email} already exists`, code: 'conflict', field: 'email' },
+          { error: `${sessionUser.email} is already a member of this workspace`, code: 'conflict', field: 'email' },
         ]);
       else expect([r.status, 404], hint).toContain(baseline.status);
       // Login counts every attempt in flight towards the lockout (so parallel guesses cannot

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DECOY_DOMAIN, HUGE, nested, nestedArray } from './cases';
-import { cookie, isErrorBody, sessionUser, stack, token } from './fixture';
+import { cookie, isErrorBody, label, ROUTES, send, sessionUser, stack, token } from './fixture';
 
 describe('specific expectations', () => {
   const create = (rawBody: string) =>
@@ -110,5 +110,124 @@ describe('specific expectations', () => {
   it('a login body with an unknown field is refused before any password check', async () => {
     const res = await stack.call('POST', '/api/session', { body: { email: `x@${DECOY_DOMAIN}`, password: 'x', role: 'admin' } });
     expect([res.status, res.body]).toEqual([400, { error: 'unknown body field "role"', code: 'invalid_field', field: 'role' }]);
+  });
+});
+
+describe('integer query parameters take digits only', () => {
+  /** Every [route, parameter] whose value is read as an integer: found through the route's own schema. */
+  const integerParams = ROUTES.flatMap((r) => {
+    const query = r.query as
+      | { shape?: Record<string, unknown>; safeParse(v: unknown): { success: boolean; data?: Record<string, unknown> } }
+      | undefined;
+    return Object.keys(query?.shape ?? {})
+      .filter((k) => query!.safeParse({ [k]: '7' }).data?.[k] === 7)
+      .map((k) => [r, k] as const);
+  });
+
+  it('finds them on every list route', () => {
+    const found = integerParams.map(([r, k]) => `${label(r)} ${k}`);
+    for (const expected of [
+      'GET /api/v1/candidates limit',
+      'GET /api/v1/candidates offset',
+      'GET /api/v1/requisitions limit',
+      'GET /api/webhooks/{id}/deliveries limit',
+      'GET /api/audit limit',
+      'GET /api/v1/candidates/imports/{id}/errors limit',
+      'GET /api/settings/pipeline preview_rejected_days',
+      'GET /api/candidates limit',
+    ])
+      expect(found).toContain(expected);
+  });
+
+  it('refuse 1e2, hex, signs, decimals, spaces, non-ASCII digits and an empty value with 400 naming the parameter', async () => {
+    const bad = [
+      '1e2',
+      '1E1',
+      '0x10',
+      '0b11',
+      '0o7',
+      '%2B5',
+      '-0',
+      '5.0',
+      '5.',
+      '.5',
+      '%205',
+      '5%20',
+      '',
+      'Infinity',
+      '1_0',
+      '%D9%A5',
+      '%EF%BC%95',
+    ];
+    for (const [r, k] of integerParams) {
+      for (const value of bad) {
+        const res = await send(r, { name: `${k}=${value}`, query: `${k}=${value}` });
+        expect([res.status, res.body.code, res.body.field], `${label(r)}?${k}=${value}: ${res.text}`).toEqual([400, 'invalid_field', k]);
+      }
+      const ok = await send(r, { name: `${k}=7`, query: `${k}=07` });
+      expect(ok.status, `${label(r)}?${k}=07: ${ok.text}`).not.toBe(400);
+    }
+  });
+});
+
+describe('text people read: no control characters, lone surrogates or bidirectional overrides', () => {
+  const session = () => ({ headers: { Cookie: cookie } });
+  const json = (raw: string) => ({ rawBody: raw, headers: { 'Content-Type': 'application/json' } });
+
+  it.each([
+    ['name', '/api/v1/candidates', (v: string) => `{"name":${v}}`],
+    ['title', '/api/v1/requisitions', (v: string) => `{"title":${v}}`],
+  ])('%s refuses the bidirectional embeddings, overrides and isolates', async (field, path, body) => {
+    for (const c of [
+      '\\u202Aa',
+      '\\u202Ba',
+      'a\\u202C',
+      'x\\u202Dy',
+      'Ann \\u202Egnp.exe',
+      '\\u2066a',
+      '\\u2067a',
+      '\\u2068a',
+      'a\\u2069',
+    ]) {
+      const res = await stack.call('POST', path, { token, ...json(body(`"${c}"`)) });
+      expect([res.status, res.body], c).toEqual([
+        400,
+        { error: `${field} must not contain bidirectional control characters`, code: 'invalid_field', field },
+      ]);
+    }
+    // Right-to-left text needs none of them, and keeps its marks.
+    const rtl = await stack.call('POST', path, { token, body: JSON.parse(body('"דנה לוי ‏"')) });
+    expect(rtl.status, rtl.text).toBe(201);
+  });
+
+  it('a token name refuses them too', async () => {
+    const res = await stack.call('POST', '/api/tokens', { ...session(), body: { name: 'ci \u202Eenilepip', scopes: ['pipeline:read'] } });
+    expect([res.status, res.body.field]).toEqual([400, 'name']);
+  });
+
+  it('a webhook description refuses NUL, CR, LF, lone surrogates and bidirectional overrides, on create and on edit', async () => {
+    const created = await stack.call('POST', '/api/webhooks', { ...session(), body: { url: 'https://hooks.example.com/described' } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.webhook.id;
+    for (const [raw, error] of [
+      ['"a\\u0000b"', 'description must not contain control characters'],
+      ['"line\\r\\nbreak"', 'description must not contain control characters'],
+      ['"line\\nbreak"', 'description must not contain control characters'],
+      ['"\\ud800"', 'description must not contain control characters'],
+      ['"ok \\udfff"', 'description must not contain control characters'],
+      ['"\\u202Eevil"', 'description must not contain bidirectional control characters'],
+    ]) {
+      for (const [method, path, body] of [
+        ['POST', '/api/webhooks', `{"url":"https://hooks.example.com/x","description":${raw}}`],
+        ['PATCH', `/api/webhooks/${id}`, `{"description":${raw}}`],
+      ]) {
+        const res = await stack.call(method!, path!, { headers: { Cookie: cookie, 'Content-Type': 'application/json' }, rawBody: body });
+        expect([res.status, res.body], `${method} ${raw}`).toEqual([400, { error, code: 'invalid_field', field: 'description' }]);
+      }
+    }
+    const fine = await stack.call('PATCH', `/api/webhooks/${id}`, { ...session(), body: { description: 'Zoë’s CRM sync 😀 — דנה' } });
+    expect(fine.status, fine.text).toBe(200);
+    const cleared = await stack.call('PATCH', `/api/webhooks/${id}`, { ...session(), body: { description: '' } });
+    expect(cleared.status, cleared.text).toBe(200);
   });
 });

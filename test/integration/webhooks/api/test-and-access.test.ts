@@ -72,11 +72,21 @@ describe('POST /api/webhooks/{id}/test', () => {
     expect(detail.webhook).toMatchObject({ active: true, failure_count: 0 });
   });
 
-  it('works on an inactive endpoint', async () => {
+  it('works on a disabled endpoint (checking a receiver before enabling it again), never on a deleted one', async () => {
     const w = await create({ url: hookUrl('/ok-inactive') });
-    await A('DELETE', `/api/webhooks/${w.id}`);
+    expect((await A('PATCH', `/api/webhooks/${w.id}`, { body: { active: false } })).status).toBe(200);
     const res = await A('POST', `/api/webhooks/${w.id}/test`);
     expect(res.body).toMatchObject({ success: true, status: 200 });
+    const sent = received.filter((r) => r.path === '/ok-inactive').length;
+    expect(sent).toBe(1);
+    expect((await A('DELETE', `/api/webhooks/${w.id}`)).status).toBe(200);
+    const deleted = await A('POST', `/api/webhooks/${w.id}/test`);
+    expect([deleted.status, deleted.body]).toEqual([
+      409,
+      { error: 'webhook was deleted; create a new endpoint instead', code: 'conflict' },
+    ]);
+    expect(received.filter((r) => r.path === '/ok-inactive')).toHaveLength(sent);
+    expect((await A('GET', `/api/webhooks/${w.id}`)).body.deliveries).toHaveLength(1);
   });
 
   it('GET /{id} shows the last 10 deliveries, newest first', async () => {

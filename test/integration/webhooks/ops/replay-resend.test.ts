@@ -153,6 +153,43 @@ describe('receiver down -> replay since T -> resend', () => {
   });
 });
 
+describe('resend and the current subscription', () => {
+  it('an event of a type the endpoint no longer takes is resent only with force: true, and the record says so', async () => {
+    const path = '/resubscribed';
+    const w = await create({ url: hookUrl(path), events: ['candidate.created'] });
+    await createCandidate('Subscribed Once');
+    const first = await until('delivered', async () => at(path)[0]);
+    const eventId = String(first.headers['webhook-id']);
+    expect((await A('PATCH', `/api/webhooks/${w.id}`, { body: { events: ['candidate.stage_changed'] } })).status).toBe(200);
+
+    const refused = await A('POST', `/api/webhooks/${w.id}/resend`, { body: { event_id: eventId } });
+    expect([refused.status, refused.body]).toEqual([
+      409,
+      {
+        error: 'the endpoint is no longer subscribed to candidate.created; send "force": true to resend the event anyway',
+        code: 'event_not_subscribed',
+        field: 'event_id',
+      },
+    ]);
+    for (const force of [false, 'yes']) {
+      const res = await A('POST', `/api/webhooks/${w.id}/resend`, { body: { event_id: eventId, force } });
+      expect(res.status, JSON.stringify(force)).toBe(force === false ? 409 : 400);
+    }
+    const forced = await A('POST', `/api/webhooks/${w.id}/resend`, { body: { event_id: eventId, force: true } });
+    expect(forced.status, forced.text).toBe(202);
+    const again = await until('forced resend', async () => at(path)[1]);
+    expect([again.headers['webhook-id'], again.body]).toEqual([eventId, first.body]);
+    expect(at(path)).toHaveLength(2);
+    const audit = (await A('GET', `/api/audit?action=webhook.resent&target=${w.id}`)).body.data;
+    expect(audit.map((r: { changes: unknown }) => r.changes)).toEqual([
+      [
+        { field: 'event_id', after: eventId },
+        { field: 'force', after: true },
+      ],
+    ]);
+  });
+});
+
 describe('replay bounds', () => {
   it('a workspace runs at most 3 replay jobs at once; asking again for a running one answers it', async () => {
     const c = await stack.tenant();
