@@ -3,7 +3,7 @@
  * zips that are refused before a parser sees them.
  */
 import { describe, expect, it } from 'vitest';
-import { boundText, extractText, odfXmlToText } from '../../../lib/files/extract';
+import { boundText, extractText, MAMMOTH_MAX_XML_BYTES, odfXmlToText, wordXmlToText } from '../../../lib/files/extract';
 import { MAX_TEXT_BYTES } from '../../../lib/files/limits';
 import * as f from '../../helpers/file-fixtures';
 
@@ -74,6 +74,27 @@ describe('extractText', () => {
     if (!r.ok) return;
     expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(MAX_TEXT_BYTES);
     expect(r.text).not.toContain('\ufffd');
+  });
+});
+
+describe('a DOCX too large for mammoth', () => {
+  it('is read in one pass instead (mammoth would build a tree of the whole part), bounded like the rest', async () => {
+    const line = 'Loops, punched cards and Bernoulli numbers, page after page';
+    const lines = ['Ada Lovelace', ...Array.from({ length: Math.ceil(MAMMOTH_MAX_XML_BYTES / 100) + 10 }, (_, i) => `${i} ${line}`)];
+    const big = f.docx(lines);
+    const r = await extractText(big, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.text.startsWith('Ada Lovelace\n0 Loops')).toBe(true);
+    expect(r.truncated).toBe(true);
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(MAX_TEXT_BYTES);
+  });
+
+  it('wordXmlToText keeps runs, tabs and breaks, a line per paragraph, and skips deleted text and field codes', () => {
+    const xml =
+      '<w:document><w:body><w:p><w:r><w:t>A</w:t></w:r><w:r><w:tab/><w:t xml:space="preserve">B &amp; C</w:t><w:br/><w:t>D</w:t></w:r></w:p><w:p><w:r><w:instrText>HYPERLINK x</w:instrText><w:delText>gone</w:delText><w:t>E</w:t></w:r></w:p></w:body></w:document>';
+    expect(wordXmlToText(xml)).toBe('A\tB & C\nD\nE\n');
+    expect(wordXmlToText(xml, 3)).toBe('A\tB & C');
   });
 });
 
