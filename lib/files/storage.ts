@@ -73,8 +73,9 @@ export async function readObject(key: string, maxBytes = MAX_UPLOAD_BYTES): Prom
 
 /**
  * An upload that passed, moved to its file key: copied with the type its bytes proved (not the
- * type the client sent), with no tags (a tag sent with the upload never comes along, so no one
- * can pose as scanned), then every version of the upload deleted.
+ * type the client sent), then every version of the upload deleted. Tags are copied as they are,
+ * and an upload has none: its POST policy admits no `tagging` field, so no one can pose as
+ * scanned (and the copy needs no tagging permission).
  */
 export async function promoteUpload(from: string, to: string, contentType: AllowedContentType): Promise<void> {
   await s3.send(
@@ -84,8 +85,6 @@ export async function promoteUpload(from: string, to: string, contentType: Allow
       Key: to,
       MetadataDirective: 'REPLACE',
       ContentType: contentType,
-      TaggingDirective: 'REPLACE',
-      Tagging: '',
     }),
   );
   await deleteEveryVersion(from);
