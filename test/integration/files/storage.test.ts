@@ -151,6 +151,29 @@ describe('the after-landing check catches what the local S3 lets through', () =>
   });
 });
 
+describe('presignUpload and readObject refuse what is out of bounds', () => {
+  it('a type that is not allowed, or a size of 0 or past 20 MB, gets no upload', async () => {
+    const base = { tenantId: TENANT, uploadId: nextUploadId(), size: 10 };
+    await expect(presign.presignUpload({ ...base, contentType: 'text/html' as AllowedContentType })).rejects.toThrow(
+      'content type not allowed',
+    );
+    await expect(presign.presignUpload({ ...base, contentType: 'application/pdf', size: 0 })).rejects.toThrow('size out of range');
+    await expect(presign.presignUpload({ ...base, contentType: 'application/pdf', size: 20 * 1024 * 1024 + 1 })).rejects.toThrow(
+      'size out of range',
+    );
+    await expect(presign.presignUpload({ ...base, uploadId: 'cv of Ada.pdf', contentType: 'application/pdf' })).rejects.toThrow();
+  });
+
+  it('readObject stops past its bound instead of holding the bytes', async () => {
+    const bytes = f.txt(['a'.repeat(1000)]);
+    const { up, issued } = await issue(bytes, 'text/plain');
+    await post(up, bytes);
+    await expect(storage.readObject(issued.key, 100)).rejects.toThrow('larger than allowed');
+    expect((await storage.readObject(issued.key)).length).toBe(bytes.length);
+    await storage.deleteEveryVersion(issued.key);
+  });
+});
+
 describe('deleteEveryVersion', () => {
   it('deletes exactly the key (not its prefix siblings), every version, and answers 0 when nothing is there', async () => {
     const a = f.txt(['a']);
