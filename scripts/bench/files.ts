@@ -78,8 +78,20 @@ function bigDocx(mb: number): Uint8Array {
   return zip(docxFiles(lines));
 }
 
+interface Run {
+  bytes: number;
+  importMs: number;
+  ms: number;
+  kind: string;
+  ok: boolean;
+  chars: number;
+  truncated: boolean;
+  loadedMb: number;
+  peakMb: number;
+}
+
 /** The byte check and extraction, bundled as the stack bundles a function, run in a fresh process on one file. */
-async function peakRss(dir: string, bundleFile: string, file: Uint8Array, name: string) {
+async function peakRss(dir: string, bundleFile: string, file: Uint8Array, name: string): Promise<Run | { error: string }> {
   const input = join(dir, `${name}.bin`);
   writeFileSync(input, file);
   const runner = join(dir, 'run.mjs');
@@ -99,7 +111,7 @@ console.log(JSON.stringify({ importMs, ms: performance.now() - t, kind: kind.ok 
   );
   const run = spawnSync(process.execPath, [runner, input], { encoding: 'utf8', timeout: 300_000 });
   if (run.status !== 0) return { error: `exited ${run.status}: ${run.stderr.slice(-300)}` };
-  return { bytes: file.length, ...(JSON.parse(run.stdout.trim().split('\n').pop()!) as Record<string, number | string | boolean>) };
+  return { bytes: file.length, ...(JSON.parse(run.stdout.trim().split('\n').pop()!) as Omit<Run, 'bytes'>) };
 }
 
 /** Bytes of a bundle, and of each listed package (or project path) inside it. */
