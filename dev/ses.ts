@@ -28,6 +28,9 @@ export interface StoredMail {
 
 /** `port` 0 or unset picks a free one. */
 export async function startLocalSes(opts: { port?: number } = {}): Promise<LocalSes> {
+  // The package forwards every message to the SMTP server SMTP_TRANSPORT names, when it is set in
+  // this process. The local runtime never delivers mail, whatever a developer's shell exports.
+  delete process.env.SMTP_TRANSPORT;
   const { default: server } = (await import('aws-ses-v2-local')) as unknown as {
     default: { default?: (c: { port: number; host: string }) => Promise<Server> } & ((c: {
       port: number;

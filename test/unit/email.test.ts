@@ -53,6 +53,17 @@ describe('sendEmail', () => {
     expect(Buffer.from(mail.attachments[0]!.content, 'base64').toString('utf8')).toBe(ICS);
   });
 
+  it('never forwards to a real mail server, whatever SMTP_TRANSPORT says', async () => {
+    process.env.SMTP_TRANSPORT = '{"host":"smtp.example.com"}';
+    const other = await startLocalSes();
+    try {
+      expect(process.env.SMTP_TRANSPORT).toBeUndefined();
+    } finally {
+      await other.stop();
+      delete process.env.SMTP_TRANSPORT;
+    }
+  });
+
   it('the viewer page is served where the banner says', async () => {
     const page = await fetch(ses.viewerUrl);
     expect(page.status).toBe(200);
