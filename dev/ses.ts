@@ -31,14 +31,10 @@ export async function startLocalSes(opts: { port?: number } = {}): Promise<Local
   // The package forwards every message to the SMTP server SMTP_TRANSPORT names, when it is set in
   // this process. The local runtime never delivers mail, whatever a developer's shell exports.
   delete process.env.SMTP_TRANSPORT;
-  const { default: server } = (await import('aws-ses-v2-local')) as unknown as {
-    default: { default?: (c: { port: number; host: string }) => Promise<Server> } & ((c: {
-      port: number;
-      host: string;
-    }) => Promise<Server>);
-  };
+  type Start = (c: { port: number; host: string }) => Promise<Server>;
+  const mod = (await import('aws-ses-v2-local')) as unknown as { default: unknown };
   // The package is CommonJS with an `exports.default`: under some loaders it arrives one level down.
-  const start = typeof server === 'function' ? server : server.default!;
+  const start = (typeof mod.default === 'function' ? mod.default : (mod.default as { default: unknown }).default) as Start;
   const http = await start({ port: opts.port ?? 0, host: '127.0.0.1' });
   const port = (http.address() as AddressInfo).port;
   const endpoint = `http://127.0.0.1:${port}`;
