@@ -25,6 +25,10 @@ export interface RuntimeInfo {
   sqsEndpoint?: string;
   queueUrl?: string;
   dlqUrl?: string;
+  /** The local S3 (s3rver) and its files bucket, and the local SES (dev/files-and-mail.ts). */
+  s3Endpoint?: string;
+  filesBucket?: string;
+  sesEndpoint?: string;
 }
 
 const alive = (pid: number) => {
@@ -104,6 +108,11 @@ export async function useLocalTable(): Promise<{ stop(): Promise<void> }> {
       process.env.WEBHOOK_QUEUE_URL = running.queueUrl;
       process.env.WEBHOOK_DLQ_URL = running.dlqUrl;
     }
+    if (running.s3Endpoint && running.filesBucket) {
+      process.env.S3_ENDPOINT = running.s3Endpoint;
+      process.env.FILES_BUCKET = running.filesBucket;
+    }
+    if (running.sesEndpoint) process.env.SES_ENDPOINT = running.sesEndpoint;
     return { stop: async () => {} };
   }
   mkdirSync(dbPath(dir), { recursive: true });

@@ -14,6 +14,7 @@ import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime 
 import { ensureTable, localClient } from './table';
 import { RATE_LIMIT_ENV, rateLimitsFrom } from '../lib/rate-limits';
 import { ensureConsoleBuilt } from '../console/build';
+import { type FilesAndMail, portFromEnv, startFilesAndMail } from './files-and-mail';
 import { InvokeStore } from '@aws/lambda-invoke-store';
 
 // Invocations run side by side here, as on Lambda's multi-concurrency runtime: with this set,
@@ -55,9 +56,21 @@ const portFree = (p: number, h: string) =>
     probe.listen(p, h, () => probe.close(() => resolve(undefined)));
   });
 
+let s3Port: number | undefined;
+let sesPort: number | undefined;
+try {
+  s3Port = portFromEnv('S3_PORT');
+  sesPort = portFromEnv('SES_PORT');
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(2);
+}
+
 for (const [name, p, h] of [
   ['PORT', port, host],
   ['DYNAMODB_PORT', dynamodbPort, '127.0.0.1'],
+  ['S3_PORT', s3Port, '127.0.0.1'],
+  ['SES_PORT', sesPort, '127.0.0.1'],
 ] as const) {
   if (p === undefined || p === 0) continue;
   const err = await portFree(p, h);
@@ -84,6 +97,7 @@ let ddb: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
 let gateway: import('./gateway').LocalGateway | undefined;
 let webhooks: import('./webhooks').WebhookPipeline | undefined;
 let imports: import('./imports').ImportPipeline | undefined;
+let filesAndMail: FilesAndMail | undefined;
 async function shutdown(signal: string, code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
@@ -91,6 +105,7 @@ async function shutdown(signal: string, code = 0) {
   await gateway?.close();
   await imports?.stop();
   await webhooks?.stop();
+  await filesAndMail?.stop();
   // Before DynamoDB Local is ready, process.exit below stops its Java (dev/dynamodb.ts).
   await ddb?.stop();
   clearRuntime(dir);
@@ -132,6 +147,10 @@ try {
   process.env.TABLE_NAME = LOCAL_TABLE;
   process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
   writeRuntime(dir, { pid: process.pid, javaPid: ddb.pid, dynamodbEndpoint: ddb.endpoint, tableName: LOCAL_TABLE });
+
+  // The local S3 (objects in <DATA_DIR>/s3) and SES, before any function loads (lib/config.ts reads their variables).
+  filesAndMail = await startFilesAndMail(dir, { s3: s3Port, ses: sesPort });
+  say(`local S3 ready on ${filesAndMail.s3.endpoint} (bucket ${filesAndMail.s3.bucket}), local SES on ${filesAndMail.ses.endpoint}`);
 
   const { backfillChangeIndex } = await import('./backfill');
   const backfilled = await backfillChangeIndex();
@@ -177,6 +196,8 @@ try {
     ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
   });
   const url = await gateway.listen(port, host);
+  // The console's page posts uploads straight to the bucket: its origin, and only it, may.
+  await filesAndMail.s3.allowOrigin(url);
   writeRuntime(dir, {
     pid: process.pid,
     javaPid: ddb.pid,
@@ -186,6 +207,9 @@ try {
     sqsEndpoint: webhooks.queues.endpoint,
     queueUrl: webhooks.queues.queueUrl,
     dlqUrl: webhooks.queues.dlqUrl,
+    s3Endpoint: filesAndMail.s3.endpoint,
+    filesBucket: filesAndMail.s3.bucket,
+    sesEndpoint: filesAndMail.ses.endpoint,
   });
 
   console.log(`
@@ -195,11 +219,13 @@ Talent Pipeline is running on Node ${process.version} (started in ${since()})
   OpenAPI        ${url}/api/v1/openapi.json
   Demo token     ${demo.token}   (full access, workspace "demo")
   Demo login     ${demo.login.email} / ${demo.login.password}   (workspace admin; sign in to the console with it)
+  Sent mail      ${filesAndMail.ses.viewerUrl}   (local SES: read here, never delivered)
+  Files (S3)     ${filesAndMail.s3.endpoint}/${filesAndMail.s3.bucket}   (local S3; objects in ${join(dir, 's3')})
 
 Try:
   curl -s -H "Authorization: Bearer ${demo.token}" ${url}/api/v1/pipeline
 
-Ctrl-C stops the API and DynamoDB Local.
+Ctrl-C stops the API, DynamoDB Local and the local S3 and SES.
 `);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);

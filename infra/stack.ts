@@ -26,6 +26,8 @@ import { ImportQueue } from './constructs/import-queue';
 import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reindex';
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { ApiFirewall } from './constructs/waf';
+import { FilesBucket } from './constructs/files-bucket';
+import { Mail } from './constructs/mail';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { CONSOLE_DIST } from '../console/build';
 import { STAGES, type StageName } from './stages';
@@ -49,6 +51,11 @@ export interface TalentPipelineStackProps extends StackProps {
   stage?: StageName;
   /** A web ACL on the API stage (infra/constructs/waf.ts); default on (`-c waf=false` turns it off). */
   waf?: boolean;
+  /** GuardDuty Malware Protection for S3 on the files bucket (`-c malwareProtection=true`); default off. */
+  malwareProtection?: boolean;
+  /** The domain email is sent from (`-c mailDomain=...`), and the sender address in it (`-c mailFrom=...`). */
+  mailDomain?: string;
+  mailFrom?: string;
 }
 
 export class TalentPipelineStack extends Stack {
@@ -68,6 +75,10 @@ export class TalentPipelineStack extends Stack {
   readonly site: ConsoleSite;
   /** The alarm topic, the alarms and the dashboard. */
   readonly monitoring: Monitoring;
+  /** Uploaded documents (infra/constructs/files-bucket.ts); functions get access through files.grantFiles. */
+  readonly files: FilesBucket;
+  /** SES sending (infra/constructs/mail.ts); functions get it through mail.allowSending. */
+  readonly mail: Mail;
 
   constructor(scope: Construct, id: string, props: TalentPipelineStackProps = {}) {
     super(scope, id, props);
@@ -115,6 +126,10 @@ export class TalentPipelineStack extends Stack {
     });
     routeApi.verifyOrigin(this.site.originVerify);
 
+    // Uploads go from the console's page straight to the bucket: that origin, and only it, may.
+    this.files = new FilesBucket(this, 'Files', { allowedOrigins: [this.site.url], stage, malwareProtection: props.malwareProtection });
+    this.mail = new Mail(this, 'Mail', { domain: props.mailDomain, from: props.mailFrom });
+
     const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.queue))) pipeline.allowQueueing(fn);
     this.deliveryQueue = pipeline.deliveryQueue;
@@ -159,6 +174,7 @@ export class TalentPipelineStack extends Stack {
       description: 'Table stream batches the fan-out gave up on (shard and sequence numbers, replay within 24 h)',
     });
     new CfnOutput(this, 'ImportQueueUrl', { value: imports.queue.queueUrl, description: 'Bulk import runs, one message per job run' });
+    new CfnOutput(this, 'FilesBucketName', { value: this.files.bucket.bucketName, description: 'Uploaded documents (private, versioned)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Every alarm notifies this topic' });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
   }

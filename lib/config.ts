@@ -43,6 +43,21 @@ export interface Config {
    * to this row, before counting them, as a process killed at that moment would.
    */
   readonly importHoldAtRow: number | undefined;
+  /** FILES_BUCKET: the files bucket; required by the functions that read or write files (lib/files/storage.ts). */
+  readonly filesBucket: string;
+  /** S3_ENDPOINT: set only for the local S3 (s3rver) of `npm start` and the tests; path-style addressing then. */
+  readonly s3Endpoint: string | undefined;
+  /**
+   * FILES_MALWARE_SCAN=true: the stack's `-c malwareProtection=true`. The bucket then refuses to
+   * serve an attached file until GuardDuty has tagged it clean; the file routes say so.
+   */
+  readonly filesMalwareScan: boolean;
+  /** MAIL_FROM: the sender address (of a verified SES identity); required by the functions that send email (lib/email). */
+  readonly mailFrom: string;
+  /** SES_CONFIGURATION_SET: the SES configuration set every message is sent with; unset locally. */
+  readonly sesConfigurationSet: string | undefined;
+  /** SES_ENDPOINT: set only for the local SES (aws-ses-v2-local) of `npm start` and the tests. */
+  readonly sesEndpoint: string | undefined;
   /** npm_package_name/version, which X-Ray's SDK records; set only under `npm run`. */
   readonly npmPackageName: string | undefined;
   readonly npmPackageVersion: string | undefined;
@@ -64,6 +79,12 @@ const readers: { [K in keyof Config]: () => Config[K] } = {
   webhookAllowLoopback: () => optional('WEBHOOK_ALLOW_LOOPBACK') === 'true',
   inLambda: () => optional('LAMBDA_TASK_ROOT') !== undefined,
   importHoldAtRow: () => Number(optional('TP_IMPORT_HOLD_AT_ROW')) || undefined,
+  filesBucket: () => required('FILES_BUCKET'),
+  s3Endpoint: () => optional('S3_ENDPOINT'),
+  filesMalwareScan: () => optional('FILES_MALWARE_SCAN') === 'true',
+  mailFrom: () => required('MAIL_FROM'),
+  sesConfigurationSet: () => optional('SES_CONFIGURATION_SET'),
+  sesEndpoint: () => optional('SES_ENDPOINT'),
   npmPackageName: () => optional('npm_package_name'),
   npmPackageVersion: () => optional('npm_package_version'),
 };

@@ -9,7 +9,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
-const VARS = ['TABLE_NAME', 'WEBHOOK_QUEUE_URL', 'WEBHOOK_DLQ_URL', 'WEBHOOK_TIMEOUT_MS', 'USAGE_PLAN_NAME', 'AWS_REGION', 'SQS_ENDPOINT'];
+const VARS = [
+  'TABLE_NAME',
+  'WEBHOOK_QUEUE_URL',
+  'WEBHOOK_DLQ_URL',
+  'WEBHOOK_TIMEOUT_MS',
+  'USAGE_PLAN_NAME',
+  'AWS_REGION',
+  'SQS_ENDPOINT',
+  'FILES_BUCKET',
+  'S3_ENDPOINT',
+  'MAIL_FROM',
+  'SES_ENDPOINT',
+];
 const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
 
 /** A fresh module graph (a cold start) with exactly `env` set among VARS. */
@@ -67,6 +79,27 @@ describe('config', () => {
     const { queueConfig, sqs } = await import('../../lib/webhooks/queue');
     expect(queueConfig).toEqual({ queueUrl: 'http://q/main', dlqUrl: 'http://q/dlq' });
     expect(await sqs.config.region()).toBe('eu-west-1');
+  });
+
+  it('a function that touches files stops at cold start without FILES_BUCKET; with it, the client is regional, or path-style locally', async () => {
+    await coldStart({});
+    await expect(import('../../lib/files/storage')).rejects.toThrow('Missing required environment variable FILES_BUCKET');
+    await coldStart({ FILES_BUCKET: 'b', AWS_REGION: 'eu-west-1' });
+    const deployed = await import('../../lib/files/storage');
+    expect(deployed.filesBucket).toBe('b');
+    expect(await deployed.s3.config.region()).toBe('eu-west-1');
+    expect(deployed.s3.config.forcePathStyle).toBe(false);
+    await coldStart({ FILES_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9' });
+    const local = await import('../../lib/files/storage');
+    expect(local.s3.config.forcePathStyle).toBe(true);
+    expect((await local.s3.config.credentials()).accessKeyId).toBe('S3RVER');
+  });
+
+  it('a function that sends email stops at cold start without MAIL_FROM', async () => {
+    await coldStart({});
+    await expect(import('../../lib/email/send')).rejects.toThrow('Missing required environment variable MAIL_FROM');
+    await coldStart({ MAIL_FROM: 'no-reply@talent.example' });
+    expect((await import('../../lib/email/send')).mailFrom).toBe('no-reply@talent.example');
   });
 
   it('refuses a malformed number, naming the variable and the value', async () => {

@@ -74,6 +74,19 @@ describe('cdk-nag AwsSolutions', () => {
     expect(findings, `unacknowledged cdk-nag findings:\n${show(findings)}`).toEqual([]);
   }, 120_000);
 
+  it('with malware protection, a mail domain, and functions given file access and sending, none either', () => {
+    const findings = nag({ malwareProtection: true, mailDomain: 'talent.example' }, (stack) => {
+      // A route function (in a nested stack) and a function of the stack itself, as the file routes and worker will be.
+      const route = stack.functions.get('get-candidate')!;
+      stack.files.grantFiles(route, 'read');
+      stack.files.grantFiles(route, 'write');
+      stack.files.grantFiles(route, 'delete');
+      stack.mail.allowSending(route);
+      stack.files.grantFiles(stack.functions.get('retention')!, 'read', { beforeScan: true });
+    });
+    expect(findings, `unacknowledged cdk-nag findings:\n${show(findings)}`).toEqual([]);
+  }, 120_000);
+
   it('the check is live: an unacknowledged gap in the same stack is reported with its construct', () => {
     // A queue without a DLQ, unencrypted and open to plain HTTP: three AwsSolutions errors.
     const findings = nag({}, (stack) => {

@@ -1,0 +1,38 @@
+/**
+ * Object keys of the files bucket. A key holds ids only: never a filename, a person's name or
+ * anything else personal, so a key seen in a log, a metric, an access log or a lifecycle report
+ * says nothing about anyone, and erasure never has to scrub keys.
+ *
+ * - `uploads/<tenant>/<upload id>`: where a presigned POST puts the bytes. The bucket's lifecycle
+ *   rule deletes what is still there a day later (an upload never attached).
+ * - `files/<tenant>/<file id>`: an attached file, copied out of `uploads/` once its bytes passed.
+ */
+
+export const UPLOADS_PREFIX = 'uploads/';
+export const FILES_PREFIX = 'files/';
+
+/** Ids as this service makes them (UUIDs) and tenant ids: letters, digits and dashes only. */
+const ID = /^[A-Za-z0-9-]{1,64}$/;
+
+function checkId(what: string, value: string): string {
+  if (!ID.test(value)) throw new Error(`${what} must be 1-64 letters, digits or dashes`);
+  return value;
+}
+
+export const uploadKey = (tenantId: string, uploadId: string) =>
+  `${UPLOADS_PREFIX}${checkId('tenant id', tenantId)}/${checkId('upload id', uploadId)}`;
+
+export const fileKey = (tenantId: string, fileId: string) =>
+  `${FILES_PREFIX}${checkId('tenant id', tenantId)}/${checkId('file id', fileId)}`;
+
+/** The tenant and upload id of an upload key, or undefined for any other key (including another shape under `uploads/`). */
+export function parseUploadKey(key: string): { tenantId: string; uploadId: string } | undefined {
+  const m = /^uploads\/([A-Za-z0-9-]{1,64})\/([A-Za-z0-9-]{1,64})$/.exec(key);
+  return m ? { tenantId: m[1]!, uploadId: m[2]! } : undefined;
+}
+
+/** True when `key` is the upload key issued for exactly this tenant and upload id. */
+export const isIssuedUploadKey = (key: string, tenantId: string, uploadId: string) => {
+  const parsed = parseUploadKey(key);
+  return parsed !== undefined && parsed.tenantId === tenantId && parsed.uploadId === uploadId;
+};

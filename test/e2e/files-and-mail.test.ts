@@ -1,0 +1,105 @@
+/**
+ * `npm start` runs a local S3 and a local SES beside DynamoDB Local: the banner says where sent
+ * mail is read and where the bucket is, the functions' variables (runtime.json) point at them, a
+ * presigned POST from the console's origin lands under DATA_DIR, mail sent through lib/email
+ * shows in the viewer's store, one SIGTERM stops both, and a restart finds the objects again.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { e2eSandbox, processesMentioning, type Running, stopLocal } from '../helpers/processes';
+import * as f from '../helpers/file-fixtures';
+
+const { freshDir, startLocal, cleanup } = e2eSandbox();
+afterAll(() => cleanup(10_000), 60_000);
+
+const ENV = ['S3_ENDPOINT', 'FILES_BUCKET', 'SES_ENDPOINT', 'MAIL_FROM'] as const;
+const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
+afterAll(() => {
+  for (const k of ENV) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+  vi.resetModules();
+});
+
+describe('npm start with the local S3 and SES', { timeout: 120_000 }, () => {
+  let dataDir: string;
+  let running: Running;
+  let runtime: { url: string; s3Endpoint: string; filesBucket: string; sesEndpoint: string };
+  let key: string;
+
+  beforeAll(async () => {
+    dataDir = freshDir('files');
+    running = await startLocal(dataDir);
+    runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    // This test process plays a function: the same variables npm start gives its functions.
+    process.env.S3_ENDPOINT = runtime.s3Endpoint;
+    process.env.FILES_BUCKET = runtime.filesBucket;
+    process.env.SES_ENDPOINT = runtime.sesEndpoint;
+    process.env.MAIL_FROM = 'Talent Pipeline <no-reply@talent-pipeline.localhost>';
+    vi.resetModules();
+  });
+
+  it('prints where sent mail is read and where the bucket is, and names both in runtime.json', async () => {
+    const out = running.stdout();
+    const mail = /^\s*Sent mail\s+(http:\/\/127\.0\.0\.1:\d+\/)\s/m.exec(out)?.[1];
+    const files = /^\s*Files \(S3\)\s+(http:\/\/127\.0\.0\.1:\d+)\/(\S+)\s/m.exec(out);
+    expect(mail).toBe(`${runtime.sesEndpoint}/`);
+    expect(files?.[1]).toBe(runtime.s3Endpoint);
+    expect(files?.[2]).toBe(runtime.filesBucket);
+    const viewer = await fetch(mail!);
+    expect(viewer.status).toBe(200);
+    expect(viewer.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it('a presigned POST from the console origin lands under DATA_DIR/s3; another origin may not post', async () => {
+    const { presignUpload } = await import('../../lib/files/presign');
+    const { headObject } = await import('../../lib/files/storage');
+    const pdf = f.pdf();
+    const up = await presignUpload({ tenantId: 'tenant-1', uploadId: 'upload-1', contentType: 'application/pdf', size: pdf.length });
+    key = up.key;
+    const form = new FormData();
+    for (const [k, v] of Object.entries(up.fields)) form.append(k, v);
+    form.append('file', new Blob([pdf]), 'cv.pdf');
+    const res = await fetch(up.url, { method: 'POST', body: form, headers: { Origin: runtime.url } });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
+    expect(await headObject(key)).toEqual({ size: pdf.length, contentType: 'application/pdf' });
+    expect(existsSync(join(dataDir, 's3', runtime.filesBucket, 'uploads', 'tenant-1'))).toBe(true);
+
+    const preflight = await fetch(up.url, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('mail sent through lib/email is in the local SES store', async () => {
+    const { sendEmail } = await import('../../lib/email/send');
+    const { sentMail } = await import('../../dev/ses');
+    const { messageId } = await sendEmail({
+      to: ['ada@example.com'],
+      subject: 'Application received',
+      text: 'Thanks',
+      html: '<p>Thanks</p>',
+    });
+    expect((await sentMail(runtime.sesEndpoint)).map((m) => m.messageId)).toContain(messageId);
+  });
+
+  it('one SIGTERM stops the S3 and the SES with everything else; a restart finds the object again', async () => {
+    expect(await stopLocal(running)).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${runtime.s3Endpoint}/`)).rejects.toThrow();
+    await expect(fetch(`${runtime.sesEndpoint}/store`)).rejects.toThrow();
+    expect(processesMentioning(dataDir)).toEqual([]);
+
+    const again = await startLocal(dataDir);
+    const next = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    process.env.S3_ENDPOINT = next.s3Endpoint;
+    vi.resetModules();
+    const { headObject } = await import('../../lib/files/storage');
+    expect(await headObject(key)).toMatchObject({ contentType: 'application/pdf' });
+    expect(readdirSync(join(dataDir, 's3'))).toEqual([runtime.filesBucket]);
+    expect(await stopLocal(again)).toEqual({ code: 0, signal: null });
+  });
+});

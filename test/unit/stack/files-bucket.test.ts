@@ -1,0 +1,167 @@
+/**
+ * The files bucket (infra/constructs/files-bucket.ts) and SES sending (infra/constructs/mail.ts)
+ * in a small stack of their own, whose functions are given each access level, so that grantFiles
+ * and allowSending are pinned before any route uses them (no bundling: inline functions). The
+ * bucket as the deployed stack has it: files-bucket-stack.test.ts.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { FILES_ACTIONS, FilesBucket, SCAN_CLEAN, SCAN_TAG } from '../../../infra/constructs/files-bucket';
+import { Mail } from '../../../infra/constructs/mail';
+import { STAGES } from '../../../infra/stages';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** A stack with the bucket (and mail) and one function per access level. */
+function smallStack(opts: { malwareProtection?: boolean; mailDomain?: string } = {}) {
+  const app = new App();
+  const stack = new Stack(app, 'Files', { env: { account: '123456789012', region: 'eu-west-1' } });
+  const files = new FilesBucket(stack, 'Files', {
+    allowedOrigins: ['https://console.example'],
+    stage: STAGES.prod,
+    malwareProtection: opts.malwareProtection,
+  });
+  const mail = new Mail(stack, 'Mail', { domain: opts.mailDomain });
+  const fn = (id: string) =>
+    new lambda.Function(stack, id, {
+      runtime: lambda.Runtime.NODEJS_24_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('exports.handler=()=>1'),
+    });
+  const fns = { reader: fn('Reader'), writer: fn('Writer'), deleter: fn('Deleter'), worker: fn('Worker'), sender: fn('Sender') };
+  files.grantFiles(fns.reader, 'read');
+  files.grantFiles(fns.writer, 'write');
+  files.grantFiles(fns.deleter, 'delete');
+  files.grantFiles(fns.worker, 'read', { beforeScan: true });
+  if (opts.mailDomain) mail.allowSending(fns.sender);
+  const t = Template.fromStack(stack).toJSON();
+  const id = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+  return { t, files, mail, fns, fnId: (f: lambda.Function) => id(f), bucketId: id(files.bucket) };
+}
+
+const policyOf = (t: Json, fnId: string): Json[] => {
+  const role = t.Resources[fnId].Properties.Role['Fn::GetAtt'][0];
+  return Object.values<Json>(t.Resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(role))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement);
+};
+
+describe('grantFiles: exactly one level of access, on the two prefixes only', () => {
+  const { t, fns, fnId, bucketId } = smallStack();
+  const objectsArn = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
+
+  it.each([
+    ['read', 'reader', FILES_ACTIONS.read],
+    ['write', 'writer', FILES_ACTIONS.write],
+  ] as const)('%s: %j on uploads/* and files/*, nothing on the bucket itself', (_level, who, actions) => {
+    const statements = policyOf(t, fnId(fns[who]));
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: actions.length === 1 ? actions[0] : [...actions],
+        Resource: [objectsArn('uploads/'), objectsArn('files/')],
+      },
+    ]);
+  });
+
+  it('delete: DeleteObject and DeleteObjectVersion on the objects, and ListBucketVersions limited to the two prefixes', () => {
+    expect(policyOf(t, fnId(fns.deleter))).toEqual([
+      { Effect: 'Allow', Action: ['s3:DeleteObject', 's3:DeleteObjectVersion'], Resource: [objectsArn('uploads/'), objectsArn('files/')] },
+      {
+        Effect: 'Allow',
+        Action: 's3:ListBucketVersions',
+        Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+        Condition: { StringLike: { 's3:prefix': ['uploads/*', 'files/*'] } },
+      },
+    ]);
+  });
+
+  it('no level grants a wildcard action, tagging, ACLs, the policy or bucket settings', () => {
+    const all = Object.values(fns).flatMap((f) => policyOf(t, fnId(f)).flatMap((s) => [s.Action].flat() as string[]));
+    for (const a of all) expect(a).toMatch(/^s3:(GetObject|PutObject|DeleteObject|DeleteObjectVersion|ListBucketVersions)$/);
+  });
+
+  it('each granted function learns the bucket by FILES_BUCKET, and no malware flag while protection is off', () => {
+    for (const f of [fns.reader, fns.writer, fns.deleter]) {
+      const env = t.Resources[fnId(f)].Properties.Environment.Variables;
+      expect(env.FILES_BUCKET).toEqual({ Ref: bucketId });
+      expect(env.FILES_MALWARE_SCAN).toBeUndefined();
+    }
+  });
+});
+
+describe('-c malwareProtection=true', () => {
+  const { t, fns, fnId, bucketId } = smallStack({ malwareProtection: true });
+  const plans = Object.values<Json>(t.Resources).filter((r) => r.Type === 'AWS::GuardDuty::MalwareProtectionPlan');
+  const bucketPolicy = Object.values<Json>(t.Resources).find((r) => r.Type === 'AWS::S3::BucketPolicy')!.Properties.PolicyDocument
+    .Statement as Json[];
+
+  it('a GuardDuty plan scans and tags attached files (files/) with its own role', () => {
+    expect(plans).toHaveLength(1);
+    expect(plans[0].Properties).toMatchObject({
+      ProtectedResource: { S3Bucket: { BucketName: { Ref: bucketId }, ObjectPrefixes: ['files/'] } },
+      Actions: { Tagging: { Status: 'ENABLED' } },
+    });
+    const role = Object.values<Json>(t.Resources).find(
+      (r) =>
+        r.Type === 'AWS::IAM::Role' && JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('malware-protection-plan.guardduty'),
+    );
+    expect(role).toBeDefined();
+    expect(JSON.stringify(role.Properties.Policies)).toContain('DO-NOT-DELETE-AmazonGuardDutyMalwareProtectionS3*');
+  });
+
+  it('the bucket serves an attached file only once tagged clean, and only GuardDuty (and a worker allowed before the scan) is exempt', () => {
+    const serve = bucketPolicy.find((s) => s.Sid === 'ServeOnlyScannedClean')!;
+    expect(serve).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' }, Action: ['s3:GetObject', 's3:GetObjectVersion'] });
+    expect(serve.Condition.StringNotEquals).toEqual({ [`s3:ExistingObjectTag/${SCAN_TAG}`]: SCAN_CLEAN });
+    const exempt = JSON.stringify(serve.Condition.ArnNotEquals['aws:PrincipalArn']);
+    expect(exempt).toContain('MalwareScanRole');
+    const workerRole = t.Resources[fnId(fns.worker)].Properties.Role['Fn::GetAtt'][0];
+    const readerRole = t.Resources[fnId(fns.reader)].Properties.Role['Fn::GetAtt'][0];
+    expect(exempt).toContain(workerRole);
+    expect(exempt).not.toContain(readerRole);
+    const tags = bucketPolicy.find((s) => s.Sid === 'OnlyGuardDutyTags')!;
+    expect(tags.Effect).toBe('Deny');
+    expect(tags.Action).toContain('s3:PutObjectTagging');
+  });
+
+  it('the functions given access are told (FILES_MALWARE_SCAN=true)', () => {
+    expect(t.Resources[fnId(fns.reader)].Properties.Environment.Variables.FILES_MALWARE_SCAN).toBe('true');
+  });
+});
+
+describe('SES sending', () => {
+  it('without -c mailDomain there is no identity, and a function asking to send fails the synth with the flag to set', () => {
+    const { mail, fns } = smallStack();
+    expect(mail.identity).toBeUndefined();
+    expect(() => mail.allowSending(fns.sender)).toThrow(/-c mailDomain/);
+  });
+
+  it('with a domain: a DKIM identity and a configuration set; allowSending grants SendEmail on those two only, from the one address', () => {
+    const { t, fns, fnId } = smallStack({ mailDomain: 'talent.example' });
+    const identity = Object.values<Json>(t.Resources).find((r) => r.Type === 'AWS::SES::EmailIdentity')!;
+    expect(identity.Properties).toMatchObject({ EmailIdentity: 'talent.example', DkimAttributes: { SigningEnabled: true } });
+    const set = Object.values<Json>(t.Resources).find((r) => r.Type === 'AWS::SES::ConfigurationSet')!;
+    expect(set.Properties.SuppressionOptions.SuppressedReasons.sort()).toEqual(['BOUNCE', 'COMPLAINT']);
+    const [statement] = policyOf(t, fnId(fns.sender));
+    expect(statement.Action).toBe('ses:SendEmail');
+    const identityId = Object.entries<Json>(t.Resources).find(([, r]) => r.Type === 'AWS::SES::EmailIdentity')![0];
+    expect(statement.Resource).toContainEqual({
+      'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:eu-west-1:123456789012:identity/', { Ref: identityId }]],
+    });
+    expect(JSON.stringify(statement.Resource)).toMatch(/configuration-set\//);
+    expect(statement.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'no-reply@talent.example' } });
+    const env = t.Resources[fnId(fns.sender)].Properties.Environment.Variables;
+    expect(env.MAIL_FROM).toBe('no-reply@talent.example');
+    expect(env.SES_CONFIGURATION_SET).toEqual({ Ref: expect.any(String) });
+    // No other function was given sending.
+    expect(JSON.stringify(policyOf(t, fnId(fns.reader)))).not.toContain('ses:');
+  });
+
+  it('refuses a sender outside the domain', () => {
+    const stack = new Stack(new App(), 'X');
+    expect(() => new Mail(stack, 'Mail', { domain: 'talent.example', from: 'x@evil.example' })).toThrow(/address in talent.example/);
+  });
+});
