@@ -16,18 +16,15 @@ import type {
   UpdateCandidateBody,
 } from '../schemas';
 import {
-  candidatePageKey,
   getCandidate as getCandidateItem,
   insertCandidate,
-  queryCandidatesAfter,
   moveCandidate,
-  queryCandidates,
   toCandidate,
   updateCandidateProfile,
-  type CandidateQuery,
   type CandidateRecord,
   type ProfilePatch,
 } from '../store/candidates';
+import { candidatePageKey, queryCandidates, queryCandidatesAfter, type CandidateQuery } from '../store/candidate-lists';
 import { queryWords, searchCandidates, searchPartition, leadWord } from '../store/search';
 import { queryStageMoves, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
