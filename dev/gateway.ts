@@ -36,6 +36,11 @@ export interface GatewayOptions {
    * given: `npm start` passes the deployed numbers (lib/rate-limits.ts); tests and the bench opt in.
    */
   rateLimits?: RateLimits;
+  /**
+   * Per-member rate limits on cookie (session) routes, as WAF enforces them per session deployed
+   * (lib/rate-limits.ts SESSION_RATE_LIMITS). Off unless given, like `rateLimits`.
+   */
+  sessionRateLimits?: RateLimits;
 }
 
 /** The deployed stack's cache TTL; revoked tokens stop working within this time. */
@@ -82,6 +87,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   };
   const authorizer = loadHandler<Authorizer>('authorizer');
   const limiter = opts.rateLimits ? createRateLimiter(opts.rateLimits) : undefined;
+  const sessionLimiter = opts.sessionRateLimits ? createRateLimiter(opts.sessionRateLimits) : undefined;
   // Session results are never cached (as deployed), so logout and expiry act at once.
   const sessionAuthorizer = loadHandler<Authorizer>('session-authorizer');
 
@@ -154,8 +160,10 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       if (!isAllowed(result.policyDocument, arn)) return gatewayError(GATEWAY_ERRORS.accessDenied);
       event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
     }
-    // The usage plan's check comes after the authorizer, per API key: one key per token.
-    const rate = route.auth === 'token' ? limiter?.take(String(event.requestContext.authorizer?.principalId)) : undefined;
+    // The usage plan's check comes after the authorizer, per API key: one key per token; a
+    // session's, per member (the session authorizer's principal is the user).
+    const principal = String(event.requestContext.authorizer?.principalId);
+    const rate = route.auth === 'token' ? limiter?.take(principal) : route.auth === 'session' ? sessionLimiter?.take(principal) : undefined;
     if (rate && !rate.allowed) {
       const { status, error, code } = rate.reason === 'quota' ? RATE_LIMITED.quota : RATE_LIMITED.throttled;
       return {

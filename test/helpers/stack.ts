@@ -44,6 +44,8 @@ export interface StackOptions {
   authorizerCacheTtlSeconds?: number;
   /** Per-token rate limits in the local gateway; off unless given (test/integration/rate-limits.test.ts). */
   rateLimits?: import('../../lib/rate-limits').RateLimits;
+  /** Per-member rate limits on cookie routes in the local gateway; off unless given. */
+  sessionRateLimits?: import('../../lib/rate-limits').RateLimits;
   /**
    * Run the webhook pipeline too (stream poller -> fan-out -> local SQS -> delivery), with
    * these delivery settings (the same environment variables the functions read).
@@ -108,6 +110,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     log: (l) => logs.push(l),
     authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds,
     rateLimits: opts.rateLimits,
+    sessionRateLimits: opts.sessionRateLimits,
   });
   const url = await gateway.listen(0);
   // The document as a client would fetch it, served by the same gateway and handler.
