@@ -14,6 +14,7 @@ let stack: Stack;
 let tenant: TestTenant;
 let token: string;
 let cookie: string;
+let memberId: string;
 const sent: string[] = [];
 /** While set, a skip read (keys-only Query) waits for it before going out. */
 let hold: Promise<void> | undefined;
@@ -26,6 +27,7 @@ beforeAll(async () => {
   tenant = await stack.tenant();
   token = await tenant.token(['*']);
   const member = await tenant.user('member');
+  memberId = member.id;
   cookie = await stack.login(member.email, PASSWORD);
   await seed(tenant.id, OFFSET + 50);
   await recordDynamoDbCommands(sent);
@@ -151,6 +153,27 @@ it('a shallow offset and the cursor take no slot', async () => {
   const next = await stack.call('GET', `/api/v1/candidates?limit=20&cursor=${res.body.next_cursor}`, { token });
   expect(next.status).toBe(200);
   expect(sent.filter((c) => c === 'PutItemCommand' || c === 'DeleteItemCommand')).toEqual([]);
+});
+
+it('slots are per caller and per workspace: a member holding both does not stop a token of the workspace, nor a member of another', async () => {
+  const { takeLease, releaseLease } = await import('../../lib/store/leases');
+  const held = [
+    await takeLease(tenant.id, `user#${memberId}`, DEEP_PAGES_AT_ONCE, 60_000),
+    await takeLease(tenant.id, `user#${memberId}`, DEEP_PAGES_AT_ONCE, 60_000),
+  ];
+  try {
+    expect(held.every(Boolean)).toBe(true);
+    const refused = await deepPage({ cookie });
+    expect([refused.status, refused.body.code]).toEqual([429, 'rate_limited']);
+    expect((await deepPage({ token })).status).toBe(200);
+    const other = await stack.tenant();
+    const otherMember = await other.user('member');
+    const otherCookie = await stack.login(otherMember.email, PASSWORD);
+    const res = await deepPage({ cookie: otherCookie });
+    expect([res.status, res.body.data]).toEqual([200, []]);
+  } finally {
+    for (const lease of held) if (lease) await releaseLease(lease);
+  }
 });
 
 it('a slot whose holder never gave it back frees itself when that request’s time is over', async () => {
