@@ -247,9 +247,7 @@ export class RouteApi extends Concern {
     for (const r of props.routes) {
       const fn =
         this.functions.get(r.handler) ??
-        this.tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(timeoutOf.get(r.handler)!), `${r.method} ${r.path}`, {
-          leases: props.routes.some((x) => x.handler === r.handler && x.leases),
-        });
+        this.tableFunction(r.handler, accessOf.get(r.handler)!, Duration.seconds(timeoutOf.get(r.handler)!), `${r.method} ${r.path}`);
       const pathParams = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       // No test-invoke permission: it would double the Lambda permissions (one per method each),
       // and the stack must stay under CloudFormation's 500 resources; the console's "Test" button
@@ -298,22 +296,8 @@ export class RouteApi extends Concern {
     return [...new Set(this.routes.filter(pick).map((r) => this.functions.get(r.handler)!))];
   }
 
-  private tableFunction(
-    module: string,
-    access: TableAccess,
-    timeout: Duration,
-    description: string,
-    opts: { leases?: boolean } = {},
-  ): NodejsFunction {
-    const fn = new TableFunction(this, pascal(module), {
-      module,
-      table: this.table,
-      access,
-      timeout,
-      description,
-      stage: this.stage,
-      ...opts,
-    }).fn;
+  private tableFunction(module: string, access: TableAccess, timeout: Duration, description: string): NodejsFunction {
+    const fn = new TableFunction(this, pascal(module), { module, table: this.table, access, timeout, description, stage: this.stage }).fn;
     this.functions.set(module, fn);
     return fn;
   }

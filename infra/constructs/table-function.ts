@@ -14,7 +14,7 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
-import type { Route } from '../../lib/routes';
+import { routes, type Route } from '../../lib/routes';
 import { keys, LEASE_ATTRIBUTES } from '../../lib/store/table';
 
 /** Repository root: esbuild's project root and the base of every `functions/<name>.ts` entry. */
@@ -200,8 +200,6 @@ export interface TableFunctionProps {
   table: dynamodb.ITable;
   /** What the function may do to the table (TABLE_ACTIONS). */
   access: TableAccess;
-  /** It also takes and gives back lease slots (LEASE_GRANT), as its route line says. */
-  leases?: boolean;
   timeout: Duration;
   description?: string;
   /** Variables besides TABLE_NAME and the Powertools settings. */
@@ -272,7 +270,8 @@ export class TableFunction extends Construct {
       }),
     );
     const access = props.access;
-    if (props.leases) this.grantInPartition(props.table, LEASE_GRANT);
+    // Its route line says it takes and gives back lease slots (lib/store/leases.ts).
+    if (routes.some((r) => r.handler === props.module && r.leases)) this.grantInPartition(props.table, LEASE_GRANT);
     if (access === 'none') return;
     if (access === 'read' || access === 'write') {
       props.table.grant(this.fn, ...TABLE_ACTIONS[access]);
