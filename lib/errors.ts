@@ -146,8 +146,8 @@ export class BusyError extends TooManyRequestsError {
   constructor(field?: string) {
     super(
       field === 'offset'
-        ? "the offset could not be reached within this request's time budget (skipping costs a read per candidate); page with next_cursor instead, which costs one read per page at any depth, or retry after the Retry-After seconds"
-        : 'the service is busy and could not finish this request within its time budget; retry after the Retry-After seconds',
+        ? 'offset could not be reached in time (skipping reads each candidate); page with next_cursor, or retry later'
+        : 'the service is busy and could not finish this request in time; retry after Retry-After',
       2_000,
       { code: 'busy', field },
     );
