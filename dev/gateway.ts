@@ -32,15 +32,15 @@ export interface GatewayOptions {
   /** The built console served outside /api (default console/dist). */
   consoleDir?: string;
   /**
-   * Per-token rate limits on token routes, as the deployed usage plan enforces them. Off unless
-   * given: `npm start` passes the deployed numbers (lib/rate-limits.ts); tests and the bench opt in.
-   */
-  rateLimits?: RateLimits;
-  /**
    * Per-member rate limits on cookie (session) routes, as WAF enforces them per session deployed
    * (lib/rate-limits.ts SESSION_RATE_LIMITS). Off unless given, like `rateLimits`.
    */
   sessionRateLimits?: RateLimits;
+  /**
+   * Per-token rate limits on token routes, as the deployed usage plan enforces them. Off unless
+   * given: `npm start` passes the deployed numbers (lib/rate-limits.ts); tests and the bench opt in.
+   */
+  rateLimits?: RateLimits;
 }
 
 /** The deployed stack's cache TTL; revoked tokens stop working within this time. */
