@@ -161,6 +161,8 @@ export const keys = {
    */
   erasedMarker: (tenantId: string, candidateId: string): Key => ({ PK: webhookPartition(tenantId), SK: `ERASED#${candidateId}` }),
   erasedMarkerPrefix: 'ERASED#',
+  /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
+  idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
   /**
    * One slot of a caller's costly requests in flight (lib/store/leases.ts), `holder` naming the
    * token or member. A partition of its own, so IAM lets the candidate list write there and
@@ -171,8 +173,6 @@ export const keys = {
     SK: `${holder}#${slot}`,
   }),
   leasePartition: (tenantId: string) => `${t(tenantId)}${LEASE_PARTITION_SUFFIX}`,
-  /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
-  idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
 };
 
 /** GSI1: candidates of one stage ordered by stage entry time (oldest first = longest waiting). */

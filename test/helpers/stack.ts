@@ -109,8 +109,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const gateway = createGateway({
     log: (l) => logs.push(l),
     authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds,
-    rateLimits: opts.rateLimits,
     sessionRateLimits: opts.sessionRateLimits,
+    rateLimits: opts.rateLimits,
   });
   const url = await gateway.listen(0);
   // The document as a client would fetch it, served by the same gateway and handler.
