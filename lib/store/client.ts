@@ -8,7 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { withoutCallLogging } from '../aws/no-call-logging';
 import { config } from '../config';
-import { checkTimeBudget, noteCallMs } from '../time-budget';
+import { checkTimeBudget } from '../time-budget';
 import { tracer } from '../tracer';
 
 export const ddbClient = new DynamoDBClient({
@@ -21,18 +21,6 @@ export const ddbClient = new DynamoDBClient({
   maxAttempts: 5,
 });
 withoutCallLogging(ddbClient);
-// Each call's duration feeds the request's time budget: the next step is expected to take as long.
-ddbClient.middlewareStack.add(
-  (next) => async (args) => {
-    const started = performance.now();
-    try {
-      return await next(args);
-    } finally {
-      noteCallMs(performance.now() - started);
-    }
-  },
-  { step: 'initialize', name: 'timeBudget' },
-);
 // Before the document client is made from it: that one shares this client's middleware stack.
 tracer.captureAWSv3Client(ddbClient);
 
