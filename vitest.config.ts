@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-const CONTENTION = ['test/integration/concurrency.test.ts', 'test/integration/requisition-concurrency.test.ts'];
+const CONTENTION = [
+  'test/integration/concurrency.test.ts',
+  'test/integration/requisition-concurrency.test.ts',
+  'test/integration/counters-contention.test.ts',
+];
 // The self-signed certificate of the test HTTPS receivers, for every tier that runs the sender.
 const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts'] };
 // The tiers that run the handlers in the test's process: one DynamoDB Local per worker for each

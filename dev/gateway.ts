@@ -32,6 +32,11 @@ export interface GatewayOptions {
   /** The built console served outside /api (default console/dist). */
   consoleDir?: string;
   /**
+   * Per-member rate limits on cookie (session) routes, as WAF enforces them per session deployed
+   * (lib/rate-limits.ts SESSION_RATE_LIMITS). Off unless given, like `rateLimits`.
+   */
+  sessionRateLimits?: RateLimits;
+  /**
    * Per-token rate limits on token routes, as the deployed usage plan enforces them. Off unless
    * given: `npm start` passes the deployed numbers (lib/rate-limits.ts); tests and the bench opt in.
    */
@@ -85,6 +90,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
   };
   const authorizer = loadHandler<Authorizer>('authorizer');
   const limiter = opts.rateLimits ? createRateLimiter(opts.rateLimits) : undefined;
+  const sessionLimiter = opts.sessionRateLimits ? createRateLimiter(opts.sessionRateLimits) : undefined;
   // Session results are never cached (as deployed), so logout and expiry act at once.
   const sessionAuthorizer = loadHandler<Authorizer>('session-authorizer');
 
@@ -157,8 +163,10 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       if (!isAllowed(result.policyDocument, arn)) return gatewayError(GATEWAY_ERRORS.accessDenied);
       event.requestContext.authorizer = { ...result.context, principalId: result.principalId };
     }
-    // The usage plan's check comes after the authorizer, per API key: one key per token.
-    const rate = route.auth === 'token' ? limiter?.take(String(event.requestContext.authorizer?.principalId)) : undefined;
+    // The usage plan's check comes after the authorizer, per API key: one key per token; a
+    // session's, per member (the session authorizer's principal is the user).
+    const principal = String(event.requestContext.authorizer?.principalId);
+    const rate = route.auth === 'token' ? limiter?.take(principal) : route.auth === 'session' ? sessionLimiter?.take(principal) : undefined;
     if (rate && !rate.allowed) {
       const { status, error, code } = rate.reason === 'quota' ? RATE_LIMITED.quota : RATE_LIMITED.throttled;
       return {

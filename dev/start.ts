@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { type Jit, jitFromEnv, startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
 import { ensureTable, localClient } from './table';
-import { RATE_LIMIT_ENV, rateLimitsFrom } from '../lib/rate-limits';
+import { RATE_LIMIT_ENV, rateLimitsFrom, SESSION_RATE_LIMITS } from '../lib/rate-limits';
 import { ensureConsoleBuilt } from '../console/build';
 import { type FilesAndMail, portFromEnv, startFilesAndMail } from './files-and-mail';
 import { InvokeStore } from '@aws/lambda-invoke-store';
@@ -185,14 +185,16 @@ try {
   const ttl = process.env.AUTHORIZER_CACHE_TTL_SECONDS;
   // The deployed per-token limits, unless RATE_LIMIT_* variables change them or RATE_LIMITS=off.
   const rateLimits = process.env.RATE_LIMITS === 'off' ? undefined : rateLimitsFrom((n) => process.env[n], RATE_LIMIT_ENV);
+  const sessionRateLimits = rateLimits && SESSION_RATE_LIMITS;
   say(
     rateLimits
-      ? `rate limits per token: ${rateLimits.ratePerSecond}/s, bursts of ${rateLimits.burst}, ${rateLimits.quotaPerDay || 'no'} quota per day`
+      ? `rate limits per token: ${rateLimits.ratePerSecond}/s, bursts of ${rateLimits.burst}, ${rateLimits.quotaPerDay || 'no'} quota per day; per member in the console: ${SESSION_RATE_LIMITS.ratePerSecond}/s, bursts of ${SESSION_RATE_LIMITS.burst}`
       : 'rate limits off (RATE_LIMITS=off)',
   );
   gateway = createGateway({
     log: (line) => console.log(line),
     rateLimits,
+    sessionRateLimits,
     ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
   });
   const url = await gateway.listen(port, host);

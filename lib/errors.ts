@@ -55,6 +55,11 @@ export const ERROR_CODES = [
   'idempotency_mismatch',
   /** 429: too many requests or failed attempts; see Retry-After. */
   'rate_limited',
+  /**
+   * 429: the request could not be finished within its function's time budget (a busy service, or
+   * an offset too deep to reach in time); nothing more was written once it stopped. See Retry-After.
+   */
+  'busy',
   /** 431: the request line or headers are too large (local gateway). */
   'headers_too_large',
   /** 5xx: our fault; the request id is in the logs. */
@@ -139,6 +144,19 @@ export class ForbiddenError extends AppError {
 export class TooManyRequestsError extends AppError {
   constructor(message: string, retryAfterMs: number, detail?: ErrorDetail) {
     super(429, message, { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) }, detail);
+  }
+}
+
+/** The request ran out of its time budget (lib/time-budget.ts); `field` names the input that made it long. */
+export class BusyError extends TooManyRequestsError {
+  constructor(field?: string) {
+    super(
+      field === 'offset'
+        ? 'offset could not be reached in time (skipping reads each candidate); page with next_cursor, or retry later'
+        : 'the service is busy and could not finish this request in time; retry after Retry-After',
+      2_000,
+      { code: 'busy', field },
+    );
   }
 }
 

@@ -17,6 +17,7 @@ import { logger } from './logger';
 import { emitMetric, metrics } from './metrics';
 import { routes, type Route, type RouteDef } from './routes';
 import { API_SECURITY_HEADERS } from './security-headers';
+import { withTimeBudget } from './time-budget';
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
@@ -336,7 +337,13 @@ export function apiHandler<R extends RouteDef>(
     .use(requestLog(servedBy))
     .use(errorBoundary());
   if ('body' in r) chain.use(httpJsonBodyParser());
-  return chain.handler(async (event, context) => {
+  // The work runs within the function's time left (lib/time-budget.ts): it stops with a 429
+  // instead of writing on after middy's early timeout has answered.
+  const remainingOf = (context: Context | undefined) =>
+    typeof context?.getRemainingTimeInMillis === 'function' ? () => context.getRemainingTimeInMillis() : undefined;
+  return chain.handler((event, context) => withTimeBudget(remainingOf(context), () => serve(event, context)));
+
+  async function serve(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
     const served = servedBy(event);
     if (served.auth !== 'token' && served.method !== 'GET') refuseCrossSite(event);
     const principal = principalOf(event, served.auth);
@@ -366,5 +373,5 @@ export function apiHandler<R extends RouteDef>(
     if (!idem || key === undefined) return respond();
     const tenantId = (principal as TokenPrincipal).tenantId;
     return idem.idempotent({ tenantId, route: routeName(served), key, event, context }, respond);
-  });
+  }
 }

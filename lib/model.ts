@@ -114,6 +114,15 @@ export const STUCK_LIMIT = 50;
 /** Deepest `offset` accepted on a list: skipping costs reads, so it is bounded. */
 export const MAX_OFFSET = 10_000;
 
+/**
+ * Beyond this `offset` a page is a deep page: its skip costs more than one read (about 1,200
+ * candidates fill DynamoDB's 1 MB per read), so a caller may run only DEEP_PAGES_AT_ONCE of them
+ * at once (lib/store/leases.ts). The cursor reaches any depth in one read per page.
+ */
+export const DEEP_OFFSET = 1_000;
+/** Deep pages one API token or one member may have in flight at once. */
+export const DEEP_PAGES_AT_ONCE = 2;
+
 /** Event types a webhook endpoint can subscribe to (spec section 6). */
 export const EVENT_TYPES = [
   'candidate.created',

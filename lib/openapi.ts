@@ -1,10 +1,10 @@
 /** The OpenAPI 3.1 document, generated from the route table and its zod schemas. */
 import { z } from 'zod/mini';
 import { GATEWAY_ERRORS } from './gateway-responses';
-import { REQ_TRANSITIONS } from './model';
+import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE, MAX_OFFSET, REQ_TRANSITIONS } from './model';
 import { SESSION_COOKIE } from './auth/session';
 import { dataOf, ErrorBody, ImportDryRun, ImportJob } from './schemas';
-import { RATE_LIMITED, TOKEN_RATE_LIMITS } from './rate-limits';
+import { RATE_LIMITED, SESSION_RATE_LIMITS, TOKEN_RATE_LIMITS } from './rate-limits';
 import { routes, type Route } from './routes';
 import { DELIVERED_EVENT_TYPES, DELIVERY_HEADERS, envelopeOf, EVENT_SUMMARIES } from './webhooks/payloads';
 
@@ -42,6 +42,7 @@ const errorResponse = (description: string) => ({
  * every function bundles the table, only the OpenAPI function needs these.
  */
 const DESCRIPTIONS: Record<string, string> = {
+  'list-candidates': `offset (0 to ${MAX_OFFSET}) skips candidates by reading them: a page with an offset over ${DEEP_OFFSET} (a deep page) takes one of its caller's ${DEEP_PAGES_AT_ONCE} slots (per API token or member); another one at once is a 429 with code rate_limited and field offset. A skip that cannot end within the request's time is a 429 with code busy and field offset. next_cursor reaches any depth in one read per page, with no such limit.`,
   'create-import':
     'At most 5 MB and 10,000 rows; `dry_run=true` checks every row and writes nothing (200 with the counts and the first 100 row errors). A 202 answers the new job; a 200 without dry_run answers the job that imported the same bytes in the last 7 days. The whole file is read and checked before anything is written: an unknown column (or NDJSON key) is a 400 naming it. Rows are created in the background, each exactly as POST /api/v1/candidates would create it; a row whose email is already in the workspace, or in an earlier row of the file, is skipped (code duplicate_email). Follow the job with GET /api/v1/candidates/imports/{id} and read the refused rows at /errors; `import.completed` is sent when it ends.',
   'create-import.body':
@@ -146,11 +147,13 @@ function operation(r: Route) {
     responses['400'] = errorResponse(
       'Invalid query, or a file refused as a whole (its header, columns, keys or row count); the message says why',
     );
+  // Any handler may run out of its time budget (lib/time-budget.ts).
+  const busy = '; or code busy: the request could not finish within its time budget (Retry-After)';
   responses['429'] =
     r.auth === 'token'
       ? {
           ...errorResponse(
-            `${RATE_LIMITED.throttled.error} (per token: ${TOKEN_RATE_LIMITS.ratePerSecond} requests/s, bursts of ${TOKEN_RATE_LIMITS.burst}, ${TOKEN_RATE_LIMITS.quotaPerDay} a day); code rate_limited`,
+            `${RATE_LIMITED.throttled.error} (per token: ${TOKEN_RATE_LIMITS.ratePerSecond} requests/s, bursts of ${TOKEN_RATE_LIMITS.burst}, ${TOKEN_RATE_LIMITS.quotaPerDay} a day); code rate_limited${busy}`,
           ),
           headers: {
             ...REQUEST_ID_HEADER,
@@ -163,7 +166,11 @@ function operation(r: Route) {
             'RateLimit-Reset': { description: 'Local runs only: seconds until the allowance is back', schema: { type: 'integer' } },
           },
         }
-      : errorResponse(GATEWAY_ERRORS.throttled.error);
+      : r.auth === 'session'
+        ? errorResponse(
+            `${RATE_LIMITED.throttled.error} (per member: ${SESSION_RATE_LIMITS.ratePerSecond} requests/s, bursts of ${SESSION_RATE_LIMITS.burst}); code rate_limited${busy}`,
+          )
+        : errorResponse(GATEWAY_ERRORS.throttled.error);
   responses['500'] = errorResponse(
     'Internal error: `{ "error": "internal error (request id <id>)" }`; the details are logged under that id, never returned',
   );

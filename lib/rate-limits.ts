@@ -5,8 +5,8 @@
  * with the CDK context keys below (`cdk deploy -c rateLimitPerSecond=50`), or locally with the
  * RATE_LIMIT_* environment variables (see docs/api.md, "Rate limits").
  *
- * Token routes only (/api/v1). Cookie routes (the console) are not limited per session: people
- * click at human speed, sign-in has its own lockout, and the stage-wide throttle caps them all.
+ * Cookie routes (the console) have their own numbers per signed-in member (SESSION_RATE_LIMITS):
+ * deployed, WAF counts them per session cookie (infra/constructs/waf.ts); `npm start` per member.
  */
 export interface RateLimits {
   /** Steady requests per second per token (the token bucket's refill rate). */
@@ -22,6 +22,16 @@ export interface RateLimits {
  * reads 2,000 candidates a second; Greenhouse Harvest allows 50 per 10 s, Lever 10/s with bursts of 20.
  */
 export const TOKEN_RATE_LIMITS: RateLimits = { ratePerSecond: 10, burst: 20, quotaPerDay: 100_000 };
+
+/**
+ * Per signed-in member on the cookie routes: 25 requests/s steady, bursts of 100, no daily quota.
+ * A console page loads with a dozen requests at once and people click at human speed, so only a
+ * script driving a session reaches them. Deployed, WAF counts a session's requests over 60 s
+ * (SESSION_RATE_LIMIT_PER_MINUTE) instead of a bucket; `RATE_LIMITS=off` turns them off locally.
+ */
+export const SESSION_RATE_LIMITS: RateLimits = { ratePerSecond: 25, burst: 100, quotaPerDay: 0 };
+/** What WAF allows one session cookie in any 60 s window: the steady rate over the window. */
+export const SESSION_RATE_LIMIT_PER_MINUTE = SESSION_RATE_LIMITS.ratePerSecond * 60;
 
 /** CDK context keys (`-c key=value`) and environment variables that override each number. */
 export const RATE_LIMIT_CONTEXT = {

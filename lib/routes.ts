@@ -34,6 +34,11 @@ export interface Route {
   beforePasswordChange?: true;
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
+  /**
+   * The function also writes its callers' lease items (lib/store/leases.ts), and nothing else of
+   * the table beyond its `access`: a cap on a caller's costly requests in flight.
+   */
+  leases?: boolean;
   summary: string;
   params?: z.ZodMiniType;
   query?: z.ZodMiniType;
@@ -93,6 +98,7 @@ const lines = [
     auth: 'token',
     scope: 'candidates:read',
     access: 'read',
+    leases: true,
     summary: 'List candidates, newest first; with updated_after, those changed since then, oldest change first',
     query: s.ListCandidatesQuery,
     status: 200,

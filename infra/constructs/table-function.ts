@@ -14,8 +14,8 @@ import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
-import type { Route } from '../../lib/routes';
-import { keys } from '../../lib/store/table';
+import { routes, type Route } from '../../lib/routes';
+import { keys, LEASE_ATTRIBUTES } from '../../lib/store/table';
 
 /** Repository root: esbuild's project root and the base of every `functions/<name>.ts` entry. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -160,6 +160,14 @@ export const TOKEN_LOOKUP_LEADING_KEYS = [keys.token('*').PK];
 export const TENANT_LEADING_KEYS = [keys.tenantPartition('*')];
 /** `SESSION#<digest>`: the session item getSession reads and touchSession slides. */
 export const SESSION_LEADING_KEYS = [keys.session('*').PK];
+/** `T#<tenant>#LEASES`: the slots of a caller's costly requests in flight (lib/store/leases.ts). */
+export const LEASE_LEADING_KEYS = [keys.leasePartition('*')];
+/** What a function with `leases` may do there beside its access: take a slot and give it back. */
+export const LEASE_GRANT: PartitionGrant = {
+  actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+  leadingKeys: LEASE_LEADING_KEYS,
+  writesOnly: LEASE_ATTRIBUTES,
+};
 
 export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   'token-authorizer': [
@@ -281,27 +289,31 @@ export class TableFunction extends Construct {
       }),
     );
     const access = props.access;
+    // Its route line says it takes and gives back lease slots (lib/store/leases.ts).
+    if (routes.some((r) => r.handler === props.module && r.leases)) this.grantInPartition(props.table, LEASE_GRANT);
     if (access === 'none') return;
     if (access === 'read' || access === 'write') {
       props.table.grant(this.fn, ...TABLE_ACTIONS[access]);
       return;
     }
-    // Not table.grant: no index ARNs, and a condition on the partition key of every item touched.
-    for (const grant of PARTITION_GRANTS[access]) {
-      this.fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: grant.actions,
-          resources: [props.table.tableArn],
-          conditions: {
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': grant.leadingKeys },
-            ...(grant.writesOnly && {
-              'ForAllValues:StringEquals': { 'dynamodb:Attributes': grant.writesOnly },
-              StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
-            }),
-          },
-        }),
-      );
-    }
+    for (const grant of PARTITION_GRANTS[access]) this.grantInPartition(props.table, grant);
+  }
+
+  /** Not table.grant: no index ARNs, and a condition on the partition key of every item touched. */
+  private grantInPartition(table: dynamodb.ITable, grant: PartitionGrant) {
+    this.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: grant.actions,
+        resources: [table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': grant.leadingKeys },
+          ...(grant.writesOnly && {
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': grant.writesOnly },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          }),
+        },
+      }),
+    );
   }
 
   /** cdk-nag IAM5 findings of this role that are bounded on purpose (test/unit/nag.test.ts). */

@@ -1,11 +1,13 @@
 /**
  * A regional web ACL on the API stage (`-c waf=false` leaves it out): AWS's managed common rule
- * set, and a rate limit per client address. Cost: docs/deploying.md, "WAF".
+ * set, a rate limit per client address, and one per console session. Cost: docs/deploying.md, "WAF".
  */
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { SESSION_COOKIE } from '../../lib/auth/session';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses';
+import { SESSION_RATE_LIMIT_PER_MINUTE } from '../../lib/rate-limits';
 import { Concern } from './concern';
 
 /**
@@ -40,7 +42,7 @@ export class ApiFirewall extends Concern {
     });
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
-      description: 'Talent pipeline API: AWS common rule set and a rate limit per client address',
+      description: 'Talent pipeline API: AWS common rule set, a rate limit per client address and one per console session',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('TalentPipelineApi'),
       // The rate limit answers like the stage's throttle: 429 with the same { error } body.
@@ -56,9 +58,26 @@ export class ApiFirewall extends Concern {
           action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: 'TooMany' } } },
           visibilityConfig: visibility('RatePerClientAddress'),
         },
+        // The console's routes per session, as the usage plan limits each API token: API Gateway
+        // meters only API keys, and a member has none. A request without the cookie (token
+        // routes, sign-in) is not counted here.
+        {
+          name: 'RatePerSession',
+          priority: 1,
+          statement: {
+            rateBasedStatement: {
+              limit: SESSION_RATE_LIMIT_PER_MINUTE,
+              evaluationWindowSec: 60,
+              aggregateKeyType: 'CUSTOM_KEYS',
+              customKeys: [{ cookie: { name: SESSION_COOKIE, textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+            },
+          },
+          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: 'TooMany' } } },
+          visibilityConfig: visibility('RatePerSession'),
+        },
         {
           name: 'AwsCommonRuleSet',
-          priority: 1,
+          priority: 2,
           statement: {
             managedRuleGroupStatement: {
               vendorName: 'AWS',

@@ -1,5 +1,5 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
-import { NotFoundError, RequisitionNotOpenError, ValidationError } from '../errors';
+import { NotFoundError, RequisitionNotOpenError, TooManyRequestsError, ValidationError } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { actorOf, auditBy, type Principal } from './principal';
 import { diffFields } from '../store/audit';
@@ -16,18 +16,18 @@ import type {
   UpdateCandidateBody,
 } from '../schemas';
 import {
-  candidatePageKey,
   getCandidate as getCandidateItem,
   insertCandidate,
-  queryCandidatesAfter,
   moveCandidate,
-  queryCandidates,
   toCandidate,
   updateCandidateProfile,
-  type CandidateQuery,
   type CandidateRecord,
   type ProfilePatch,
 } from '../store/candidates';
+import { candidatePageKey, queryCandidates, queryCandidatesAfter, type CandidateQuery } from '../store/candidate-lists';
+import { releaseLease, takeLease } from '../store/leases';
+import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE } from '../model';
+import { timeLeftMs } from '../time-budget';
 import { queryWords, searchCandidates, searchPartition, leadWord } from '../store/search';
 import { queryStageMoves, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
@@ -101,14 +101,39 @@ export async function listCandidates(p: Principal, q: ListCandidatesQuery): Prom
   const scope = { tenantId, filters: JSON.stringify([q.stage ?? null, q.req_id ?? null]), key: candidatePageKey(tenantId, query) };
   if (q.cursor !== undefined && q.offset > 0) throw new ValidationError('use either cursor or offset, not both');
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
-  const [count, items] = await Promise.all([
-    countOf(),
-    startKey ? queryCandidatesAfter(tenantId, query, startKey, q.limit) : queryCandidates(tenantId, query, q.offset, q.limit),
-  ]);
-  // A full page may have more after it: its last item's key is where the next one starts.
-  const last = items.length === q.limit ? items.at(-1) : undefined;
-  const next_cursor = last ? encodeCursor(scope, last) : null;
-  return { items: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
+  const lease = q.offset > DEEP_OFFSET ? await deepPageLease(p) : undefined;
+  try {
+    const [count, items] = await Promise.all([
+      countOf(),
+      startKey ? queryCandidatesAfter(tenantId, query, startKey, q.limit) : queryCandidates(tenantId, query, q.offset, q.limit),
+    ]);
+    // A full page may have more after it: its last item's key is where the next one starts.
+    const last = items.length === q.limit ? items.at(-1) : undefined;
+    const next_cursor = last ? encodeCursor(scope, last) : null;
+    return { items: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
+  } finally {
+    if (lease) await releaseLease(lease);
+  }
+}
+
+/** A deep page's hold outside an API request's time budget (scripts): a Lambda's longest route timeout. */
+const DEEP_PAGE_HOLD_MS = 30_000;
+
+/**
+ * A slot for a deep offset page, whose skip reads every candidate it passes: one caller (an API
+ * token, a member) runs at most DEEP_PAGES_AT_ONCE of them at once, so parallel deep pages cannot
+ * take the table's reads from everyone else. Held for the request's time at most.
+ */
+async function deepPageLease(p: Principal) {
+  const holder = p.kind === 'token' ? `token#${p.tokenId}` : `user#${p.userId}`;
+  const left = timeLeftMs();
+  const lease = await takeLease(p.tenantId, holder, DEEP_PAGES_AT_ONCE, Number.isFinite(left) ? left : DEEP_PAGE_HOLD_MS);
+  if (lease) return lease;
+  throw new TooManyRequestsError(
+    `at most ${DEEP_PAGES_AT_ONCE} pages with an offset over ${DEEP_OFFSET} may run at once per API token or member; page with next_cursor instead (one read per page at any depth, no such limit), or retry after the Retry-After seconds`,
+    1_000,
+    { code: 'rate_limited', field: 'offset' },
+  );
 }
 
 /**

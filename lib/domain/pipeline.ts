@@ -5,7 +5,7 @@
 import { NotFoundError } from '../errors';
 import { ACTIVE_STAGES, DEFAULT_STUCK_DAYS, STAGES, STUCK_LIMIT, type Stage } from '../model';
 import type { PipelineSummary, StuckCandidate } from '../schemas';
-import { queryStageEnteredBefore } from '../store/candidates';
+import { queryStageEnteredBefore } from '../store/candidate-lists';
 import { getStats } from '../store/stats';
 import { queryStuck, stuckAt } from '../store/stuck';
 import { getTenant } from '../store/tenants';

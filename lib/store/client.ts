@@ -8,6 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { withoutCallLogging } from '../aws/no-call-logging';
 import { config } from '../config';
+import { checkTimeBudget } from '../time-budget';
 import { tracer } from '../tracer';
 
 export const ddbClient = new DynamoDBClient({
@@ -42,19 +43,23 @@ type Key = Record<string, unknown>;
 /**
  * A Query page by page, following LastEvaluatedKey from `startKey`, until it ends or the caller
  * stops iterating. `limit` is asked before each call (the Limit of that call, or none), so a
- * caller collecting N items never asks DynamoDB for more than it still wants.
+ * caller collecting N items never asks DynamoDB for more than it still wants. Within an API
+ * request, a page after the first is read only while the request's time budget allows it
+ * (lib/time-budget.ts: a 429 instead).
  */
 export async function* queryPages(
   input: QueryCommandInput,
   opts: { startKey?: Key; limit?: () => number | undefined } = {},
 ): AsyncGenerator<QueryCommandOutput> {
   let ExclusiveStartKey = opts.startKey;
-  do {
+  for (let first = true; ; first = false) {
+    if (!first) checkTimeBudget();
     const Limit = opts.limit?.();
     const page = await ddb.send(new QueryCommand({ ...input, ExclusiveStartKey, ...(Limit !== undefined && { Limit }) }));
     yield page;
     ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+    if (!ExclusiveStartKey) return;
+  }
 }
 
 /** Every item of a Query, following LastEvaluatedKey. For small, bounded collections only. */

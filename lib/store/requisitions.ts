@@ -9,6 +9,7 @@ import {
   placementOutcome,
   type HireState,
 } from '../domain/requisition-rules';
+import { checkTimeBudget } from '../time-budget';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, oneOf, optStr, str } from './codec';
 import { patchDiff } from './update';
@@ -254,6 +255,7 @@ export async function updateRequisitionFields(
     if (opts.ifVersion !== undefined && reqVersion(current) !== opts.ifVersion) throw new StaleRequisitionError();
     const { set, remove } = patchDiff(current, patch, PATCH_FIELDS);
     if (!Object.keys(set).length && !remove.length) return { item: current, changed: [] };
+    checkTimeBudget();
     const changed = [...Object.keys(set), ...remove];
     const hires = reqStageCount(current, 'placed');
     if (typeof set.headcount === 'number') {
@@ -342,6 +344,7 @@ export async function changeStatus(
     const from = current.status;
     if (opts.fromStatus && from !== opts.fromStatus) throw new StaleStatusError(from, opts.fromStatus);
     if (judgeTransition(from, to) === 'noop') return { item: current };
+    checkTimeBudget();
     const at = nowIso();
     const version = reqVersion(current) + 1;
     const change: ReqStatusChange = { from, to, reason: opts.reason ?? null, actor: opts.actor, at };

@@ -68,6 +68,10 @@ const t = (tenantId: string) => `T#${tenantId}`;
 export const WEBHOOK_PARTITION_SUFFIX = '#WEBHOOKS';
 /** The suffix of audit partitions, `T#*#AUDIT`, on which IAM denies UpdateItem and DeleteItem. */
 export const AUDIT_PARTITION_SUFFIX = '#AUDIT';
+/** The suffix of lease partitions, `T#*#LEASES`: the only items the candidate list function writes. */
+export const LEASE_PARTITION_SUFFIX = '#LEASES';
+/** Every attribute a lease item has (lib/store/leases.ts): all IAM lets its writers put there. */
+export const LEASE_ATTRIBUTES = ['PK', 'SK', 'type', 'lease_id', 'held_until', TABLE_DEF.ttlAttribute];
 const loginFailPartition = (emailDigest: string) => `LOGINFAIL#${emailDigest}`;
 const webhookPartition = (tenantId: string) => `${t(tenantId)}${WEBHOOK_PARTITION_SUFFIX}`;
 /** The tenant of a webhook partition key (`T#<tenant>#WEBHOOKS`); undefined for any other key. */
@@ -186,6 +190,16 @@ export const keys = {
   erasureFollowUpPartition: () => ERASURE_FOLLOW_UPS,
   /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
   idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
+  /**
+   * One slot of a caller's costly requests in flight (lib/store/leases.ts), `holder` naming the
+   * token or member. A partition of its own, so IAM lets the candidate list write there and
+   * nowhere else (dynamodb:LeadingKeys `T#*#LEASES`).
+   */
+  lease: (tenantId: string, holder: string, slot: number): Key => ({
+    PK: `${t(tenantId)}${LEASE_PARTITION_SUFFIX}`,
+    SK: `${holder}#${slot}`,
+  }),
+  leasePartition: (tenantId: string) => `${t(tenantId)}${LEASE_PARTITION_SUFFIX}`,
 };
 
 /** GSI1: candidates of one stage ordered by stage entry time (oldest first = longest waiting). */

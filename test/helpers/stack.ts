@@ -46,6 +46,8 @@ export interface StackOptions {
   now?: () => number;
   /** Per-token rate limits in the local gateway; off unless given (test/integration/rate-limits.test.ts). */
   rateLimits?: import('../../lib/rate-limits').RateLimits;
+  /** Per-member rate limits on cookie routes in the local gateway; off unless given. */
+  sessionRateLimits?: import('../../lib/rate-limits').RateLimits;
   /**
    * Run the webhook pipeline too (stream poller -> fan-out -> local SQS -> delivery), with
    * these delivery settings (the same environment variables the functions read).
@@ -109,6 +111,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const gateway = createGateway({
     log: (l) => logs.push(l),
     authorizerCacheTtlSeconds: opts.authorizerCacheTtlSeconds,
+    sessionRateLimits: opts.sessionRateLimits,
     rateLimits: opts.rateLimits,
     now: opts.now,
   });

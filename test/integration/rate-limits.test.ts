@@ -2,7 +2,7 @@
  * Per-token rate limits in the local gateway (the deployed usage plan's numbers come from the same
  * lib/rate-limits.ts; test/unit/rate-limits.test.ts pins the synthesized plan). Small limits here
  * so the test is quick: a burst, the steady rate, the daily quota, one bucket per token, cookie and
- * public routes unlimited; and the token's API key (usageIdentifierKey) lifecycle.
+ * public routes outside them; and the token's API key (usageIdentifierKey) lifecycle.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -80,7 +80,7 @@ describe('the local gateway', () => {
     expect(over.headers.get('ratelimit-limit')).toBe(String(LIMITS.quotaPerDay));
   }, 30_000);
 
-  it('does not limit cookie (console) routes or the public OpenAPI document', async () => {
+  it('does not count cookie (console) routes against the token limits (they have their own: session-rate-limits.test.ts), nor the public OpenAPI document', async () => {
     const admin = await t.user('admin');
     const cookie = await stack.login(admin.email, PASSWORD);
     const console = await Promise.all(

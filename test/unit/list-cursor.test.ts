@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 process.env.TABLE_NAME ??= 'unused';
 const { decodeCursor, encodeCursor } = await import('../../lib/domain/cursor');
-const { candidatePageKey } = await import('../../lib/store/candidates');
+const { candidatePageKey } = await import('../../lib/store/candidate-lists');
 const { attemptPageKey } = await import('../../lib/store/webhook-attempts');
 const { keys } = await import('../../lib/store/table');
 

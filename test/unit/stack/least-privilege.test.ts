@@ -4,8 +4,8 @@
  * partitions, no managed policies.
  */
 import { describe, expect, it } from 'vitest';
-import { keys } from '../../../lib/store/table';
-import { AUDIT_DENIED_ACTIONS, AUTHORIZER_WRITABLE, TABLE_ACTIONS } from '../../../infra/constructs/table-function';
+import { keys, LEASE_ATTRIBUTES } from '../../../lib/store/table';
+import { AUDIT_DENIED_ACTIONS, AUTHORIZER_WRITABLE, LEASE_LEADING_KEYS, TABLE_ACTIONS } from '../../../infra/constructs/table-function';
 import { FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import {
@@ -28,6 +28,7 @@ import {
   getAtts,
   iamLike,
   isAuditGuard,
+  type Json,
   label,
   methodFor,
   ofType,
@@ -46,14 +47,17 @@ import {
 } from './fixture';
 
 describe('least privilege', () => {
-  it('read routes may GetItem and Query (table and indexes), nothing else', () => {
+  it('read routes may GetItem and Query (table and indexes), nothing else (beside lease items, next test)', () => {
     expect(TABLE_ACTIONS.read).toEqual(READ_ACTIONS);
     const readRoutes = ROUTES.filter((r) => r.access === 'read');
     expect(readRoutes.length).toBeGreaterThan(0);
     for (const r of readRoutes) {
       const fn = functionIn(methodFor(r).Integration.Uri);
-      const actions = actionsOf(fn);
-      expect(dynamoActionsOf(fn), label(r)).toEqual([...READ_ACTIONS].sort());
+      const leases = (st: Json) => JSON.stringify(st.Condition ?? {}).includes(LEASE_LEADING_KEYS[0]!);
+      const actions = statementsOf(fn)
+        .filter((st) => !leases(st))
+        .flatMap((st) => [st.Action].flat());
+      expect([...new Set(actions.filter((a) => a.startsWith('dynamodb:')))].sort(), label(r)).toEqual([...READ_ACTIONS].sort());
       for (const a of WRITE_ACTIONS) expect(actions, label(r)).not.toContain(a);
       expect(
         actions.some((a) => a === '*' || a === 'dynamodb:*'),
@@ -80,6 +84,28 @@ describe('least privilege', () => {
       // routes' API Gateway rights (API keys) are pinned by test/unit/rate-limits.test.ts.
       for (const a of actions.filter((x) => !x.startsWith('sqs:') && !x.startsWith('apigateway:')))
         expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
+    }
+  });
+
+  it('only routes marked `leases` (the candidate list) may write, and only lease items: Put and Delete of T#*#LEASES items with their attributes', () => {
+    const leaseRoutes = ROUTES.filter((r) => 'leases' in r && r.leases);
+    expect(leaseRoutes.map(label).sort()).toEqual(['GET /api/candidates', 'GET /api/v1/candidates']);
+    expect(LEASE_LEADING_KEYS.flatMap(admittedBy)).toEqual(['lease']);
+    for (const r of ROUTES) {
+      const fn = functionIn(methodFor(r).Integration.Uri);
+      const granted = statementsOf(fn).filter((st) => JSON.stringify(st.Condition ?? {}).includes(LEASE_LEADING_KEYS[0]!));
+      if (!leaseRoutes.includes(r)) {
+        expect(granted, label(r)).toEqual([]);
+        continue;
+      }
+      expect(granted, label(r)).toHaveLength(1);
+      expect([granted[0].Action].flat().sort(), label(r)).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
+      expect(granted[0].Resource, label(r)).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+      expect(granted[0].Condition, label(r)).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': LEASE_LEADING_KEYS },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': LEASE_ATTRIBUTES },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+      });
     }
   });
 
