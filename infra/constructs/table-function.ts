@@ -87,6 +87,8 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'change-member-role',
   'replay-webhook',
   'resend-webhook-event',
+  // The route table's text pushed it 1 KB past the budget; it leaves when bundles stop carrying that text.
+  'test-webhook',
   'change-stage',
   'create-candidate',
   'create-import',
