@@ -12,15 +12,8 @@ import { emailOwners, failed, judgeRow, type Outcome, requisitionReader, ROW_CON
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { nowIso } from '../ids';
 import { logger } from '../logger';
-import {
-  batchActions,
-  getCandidate,
-  insertCandidates,
-  MAX_TRANSACT_ITEMS,
-  ownActions,
-  type CandidateRecord,
-  type NewCandidate,
-} from '../store/candidates';
+import { batchActions, insertCandidates, MAX_TRANSACT_ITEMS, ownActions, type NewCandidate } from '../store/candidate-batch';
+import { getCandidate, type CandidateRecord } from '../store/candidates';
 import {
   advanceImportJob,
   deleteChunk,

@@ -1,25 +1,26 @@
 /**
- * The import's batched create (lib/store/candidates.ts insertCandidates) against DynamoDB Local:
+ * The import's batched create (lib/store/candidate-batch.ts insertCandidates) against DynamoDB Local:
  * several candidates per transaction with one update per counter item, exact counters, and a
  * cancelled transaction that never fails a row's neighbours.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
-import type { CandidateRecord, InsertResult, NewCandidate } from '../../lib/store/candidates';
+import type { InsertResult, NewCandidate } from '../../lib/store/candidate-batch';
+import type { CandidateRecord } from '../../lib/store/candidates';
 import type { Stage } from '../../lib/model';
 
 let stack: Stack;
 let tenantId: string;
 let token: string;
-let store: typeof import('../../lib/store/candidates');
+let store: typeof import('../../lib/store/candidate-batch') & typeof import('../../lib/store/candidates');
 
 beforeAll(async () => {
   stack = await startStack();
   const t = await stack.tenant();
   tenantId = t.id;
   token = await t.token(['*']);
-  store = await import('../../lib/store/candidates');
+  store = { ...(await import('../../lib/store/candidates')), ...(await import('../../lib/store/candidate-batch')) };
 });
 afterAll(() => stack.close());
 
