@@ -131,7 +131,8 @@ export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhoo
 
 /**
  * Exactly the DynamoDB actions the code uses (lib/store): GetItem and Query to read; grantReadData
- * would add Scan, which no request path may use, and BatchGetItem, which nothing calls.
+ * would add Scan, which no request path may use, and BatchGetItem, which only the delivery
+ * function calls, in its webhook partitions (PARTITION_GRANTS).
  * TransactWriteItems is authorised by the Put/Update/Delete/ConditionCheck inside it; the
  * ConditionChecks are users.ts createUser's (the tenant must exist), tokens.ts createToken's (the
  * maker's role) and the erasure marker's that every write of a copy of a candidate's data carries
@@ -184,6 +185,7 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // endpoint health, and nothing else: candidates, users and tokens stay out of reach. Query: the
   // workspace's other endpoints (endpoint_disabled event) and a replay job's scan of the log.
   // BatchWriteItem: a batch's attempt records and kept bodies, 25 per call, in the same partitions.
+  // BatchGetItem: the batch's erasure markers, 100 per call.
   // ConditionCheckItem: a copy of a candidate's data (an attempt holding the receiver's answer, a
   // kept body) goes in a transaction with the check that its erasure marker, in the same webhook
   // partition, is absent, and with its copy-ledger entry (a Put there too).
@@ -191,6 +193,7 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
     {
       actions: [
         'dynamodb:GetItem',
+        'dynamodb:BatchGetItem',
         'dynamodb:Query',
         'dynamodb:PutItem',
         'dynamodb:UpdateItem',

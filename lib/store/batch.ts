@@ -1,5 +1,5 @@
-/** BatchWriteItem puts with retries of what DynamoDB leaves unprocessed. */
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+/** BatchWriteItem puts and BatchGetItem reads, with retries of what DynamoDB leaves unprocessed. */
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { logger } from '../logger';
 import { ddb, tableName } from './client';
@@ -16,7 +16,7 @@ const NOT_RETRIED = new Set(['ValidationException', 'AccessDeniedException']);
 /** Full-jitter exponential backoff: 50 ms after the first call, doubling, capped at 1 s. */
 const backoff = (attempt: number) => sleep(Math.random() * Math.min(1_000, 25 * 2 ** attempt));
 
-const keyOf = (i: Item) => `${i.PK}\u0000${i.SK}`;
+const keyOf = (i: { PK?: unknown; SK?: unknown }) => `${i.PK}\u0000${i.SK}`;
 
 /**
  * Put `items`, 25 per call, all chunks at once, retrying unprocessed items and failed calls with
@@ -55,3 +55,39 @@ export async function batchPut(items: Item[]): Promise<Item[]> {
   const failedKeys = new Set(failed.map(keyOf));
   return items.filter((i) => failedKeys.has(keyOf(i)));
 }
+
+/** BatchGetItem's limit per call. */
+const GET_SIZE = 100;
+
+/**
+ * Which of these keys hold an item: strongly consistent reads, 100 keys per call, all chunks at
+ * once, unprocessed keys asked again with backoff up to MAX_CALLS per chunk. One call instead of a
+ * GetItem per key is most of the saving: each call costs far more than each key it names. It throws
+ * if a chunk cannot be read, so the caller never mistakes an unread key for an absent one.
+ */
+export async function existingKeys(keys: { PK: string; SK: string }[]): Promise<Set<string>> {
+  const unique = [...new Map(keys.map((k) => [keyOf(k), { PK: k.PK, SK: k.SK }])).values()];
+  const found = new Set<string>();
+  const chunks: { PK: string; SK: string }[][] = [];
+  for (let i = 0; i < unique.length; i += GET_SIZE) chunks.push(unique.slice(i, i + GET_SIZE));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let left: Record<string, unknown>[] = chunk;
+      for (let attempt = 1; left.length; attempt++) {
+        if (attempt > MAX_CALLS) throw new Error(`batch read left ${left.length} keys unread`);
+        if (attempt > 1) await backoff(attempt - 1);
+        const res = await ddb.send(
+          new BatchGetCommand({
+            RequestItems: { [tableName]: { Keys: left, ConsistentRead: true, ProjectionExpression: 'PK, SK' } },
+          }),
+        );
+        for (const item of res.Responses?.[tableName] ?? []) found.add(keyOf(item));
+        left = res.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      }
+    }),
+  );
+  return found;
+}
+
+/** The key existingKeys answers for an item's PK and SK. */
+export const keyString = (k: { PK: unknown; SK: unknown }) => keyOf(k);

@@ -19,6 +19,7 @@ import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aw
 import { NotFoundError } from '../errors';
 import { logger } from '../logger';
 import { SCRUBBED_KINDS, type RetentionRule } from '../model';
+import { existingKeys, keyString } from './batch';
 import { ddb, queryAll, queryUpTo, tableName } from './client';
 import type { Item } from './codec';
 import { countOf, emptyCounts, scrubCopies, type ScrubCounts } from './scrub';
@@ -283,26 +284,13 @@ export async function followUpDone(sk: string): Promise<void> {
 
 /**
  * Which of these candidates were erased (their markers, `tenant/candidate` keys): what a batch of
- * deliveries or stream records reads once, all at once (no added wait beside the batch's other
- * reads), in the webhook partitions the delivery function may read. GetItem, not BatchGetItem: no
- * function is granted that, and a batch names few candidates.
+ * deliveries reads once, all at once (no added wait beside the batch's other reads), in the
+ * webhook partitions the delivery function may read: BatchGetItem, 100 markers per call.
  */
 export async function erasedAmong(pairs: { tenantId: string; candidateId: string }[]): Promise<Set<string>> {
-  const unique = [...new Map(pairs.map((p) => [`${p.tenantId}/${p.candidateId}`, p])).entries()];
-  const found = await Promise.all(
-    unique.map(async ([key, p]) => {
-      const { Item } = await ddb.send(
-        new GetCommand({
-          TableName: tableName,
-          Key: keys.erasedMarker(p.tenantId, p.candidateId),
-          ConsistentRead: true,
-          ProjectionExpression: 'PK',
-        }),
-      );
-      return Item ? key : undefined;
-    }),
-  );
-  return new Set(found.filter((k): k is string => k !== undefined));
+  const markers = pairs.map((p) => ({ pair: `${p.tenantId}/${p.candidateId}`, key: keys.erasedMarker(p.tenantId, p.candidateId) }));
+  const found = await existingKeys(markers.map((m) => m.key));
+  return new Set(markers.filter((m) => found.has(keyString(m.key))).map((m) => m.pair));
 }
 
 /** Candidates erased in a workspace since `since` (their markers, 33 days at most): one Query. */

@@ -178,7 +178,7 @@ export async function webhookDelivery(event: SQSEvent, context: Context): Promis
   // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
   // A batch whose every record failed is normal here (one receiver down), not an invocation error.
   const batch = new DeliveryBatch();
-  // Whether the batch's candidates were erased: read once per batch (a GetItem per distinct candidate, all at once), beside its endpoints'.
+  // Whether the batch's candidates were erased: read once per batch (one BatchGetItem per 100 candidates), beside its endpoints'.
   batch.prefetchErased(
     event.Records.flatMap((r) => {
       const m = DeliveryMessage.safeParse(parseJson(r.body));

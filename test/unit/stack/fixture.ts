@@ -55,7 +55,7 @@ export const FORBIDDEN_ACTIONS = [
   '*',
 ];
 /** Granted by CDK's grantReadData but called by no function (dev's DescribeTable runs outside Lambda). */
-export const UNUSED_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:DescribeTable', 'dynamodb:TransactGetItems'];
+export const UNUSED_ACTIONS = ['dynamodb:DescribeTable', 'dynamodb:TransactGetItems'];
 /** `list-candidates` -> `ListCandidates`, the construct id prefix of a module's function. */
 export const pascal = (module: string) =>
   module

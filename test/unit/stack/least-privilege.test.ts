@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { keys, LEASE_ATTRIBUTES } from '../../../lib/store/table';
 import { AUDIT_DENIED_ACTIONS, AUTHORIZER_WRITABLE, LEASE_LEADING_KEYS, TABLE_ACTIONS } from '../../../infra/constructs/table-function';
-import { FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
+import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import {
   actionsOf,
@@ -153,9 +153,12 @@ describe('least privilege', () => {
     }
   });
 
-  it('no function may Scan the table, and none is granted BatchGetItem or DescribeTable, which nothing calls', () => {
+  it('no function may Scan the table, none is granted DescribeTable, which nothing calls, and only delivery BatchGetItem', () => {
     const fns = appFunctions();
     expect(fns.length).toBeGreaterThan(1);
+    const batchReaders = fns.filter(([id]) => actionsOf(id).includes('dynamodb:BatchGetItem')).map(([id]) => id);
+    // The delivery batch's erasure markers, confined to the webhook partitions (webhook-pipeline.test.ts).
+    expect(batchReaders).toEqual([functionOf(DELIVERY_MODULE)]);
     for (const [id] of fns) {
       const actions = actionsOf(id);
       for (const a of ['dynamodb:Scan', ...UNUSED_ACTIONS]) expect(actions, id).not.toContain(a);

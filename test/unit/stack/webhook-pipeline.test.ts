@@ -198,7 +198,7 @@ describe('webhook pipeline', () => {
     expect(actionsOn(fn, deliveryDlqId())).toEqual([]);
   });
 
-  it('delivery may only Get, Query, Put, Update, batch-write and condition-check items in webhook partitions, on the table itself', () => {
+  it('delivery may only Get, batch-get, Query, Put, Update, batch-write and condition-check items in webhook partitions, on the table itself', () => {
     const fn = deliveryId();
     const statements = dynamoStatements(fn);
     expect(statements.length).toBeGreaterThan(0);
@@ -207,13 +207,14 @@ describe('webhook pipeline', () => {
       expect(st.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`T#*${WEBHOOK_PARTITION_SUFFIX}`] } });
       // The table only: no index, no stream.
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
-      // BatchWriteItem: a delivery batch's attempt records and kept bodies, under the same condition.
-      // ConditionCheckItem: a copy of a candidate's data is logged only while its erasure marker,
+      // BatchWriteItem: a delivery batch's attempt records and kept bodies, under the same condition;
+      // BatchGetItem: the batch's erasure markers. ConditionCheckItem: a copy of a candidate's data is logged only while its erasure marker,
       // in the same partition, is absent.
       for (const a of [st.Action].flat())
         expect(
           [
             'dynamodb:GetItem',
+            'dynamodb:BatchGetItem',
             'dynamodb:Query',
             'dynamodb:PutItem',
             'dynamodb:UpdateItem',
@@ -225,6 +226,7 @@ describe('webhook pipeline', () => {
     }
     const actions = actionsOf(fn);
     expect(actions).toContain('dynamodb:ConditionCheckItem');
+    expect(actions).toContain('dynamodb:BatchGetItem');
     // Query (the workspace's endpoints, a replay's scan of the log) is confined like the rest.
     expect(actions).toContain('dynamodb:Query');
     for (const a of [
