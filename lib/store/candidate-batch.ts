@@ -15,7 +15,7 @@ import {
 } from './candidates';
 import { ddb } from './client';
 import { COPY_PUT_ACTIONS } from './copies';
-import { reqCounterWrite } from './requisitions';
+import { reqCounterWrite } from './requisition-counters';
 import { candidateTokens, searchWrites } from './search';
 import { believedThresholds, learnThresholds, thresholdsUnchanged } from './stuck';
 import { keys } from './table';

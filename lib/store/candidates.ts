@@ -14,7 +14,7 @@ import { changeIndexKey, counter, keys, reqCandidatesIndexKey, reqStageIndexKey,
 import { searchWrites } from './search';
 import { copyPuts } from './copies';
 import { stageMovePut, type ActorRef } from './stage-history';
-import { reqCounterWrite } from './requisitions';
+import { reqCounterWrite } from './requisition-counters';
 import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged, type Thresholds } from './stuck';
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
 import { $add, $remove, patchDiff, update } from './update';

@@ -1,14 +1,8 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError, RequisitionNotOpenError, StaleRequisitionError, StaleStatusError, ConflictError } from '../errors';
+import { NotFoundError, StaleRequisitionError, StaleStatusError, ConflictError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { REQ_STATUSES, STAGES, type ReqStatus, type Requisition, type Stage } from '../model';
-import {
-  HeadcountBelowHiresError,
-  HeadcountReachedError,
-  judgeTransition,
-  placementOutcome,
-  type HireState,
-} from '../domain/requisition-rules';
+import { HeadcountBelowHiresError, judgeTransition, type HireState } from '../domain/requisition-rules';
 import { checkTimeBudget } from '../time-budget';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, oneOf, optStr, str } from './codec';
@@ -19,7 +13,7 @@ import { counter, keys, reqStatusIndexKey, reqStatusPartition, TABLE_DEF } from 
 import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
 
 /** The index a requisition's status partition lives in (its attribute names come from TABLE_DEF). */
-const BY_STATUS = TABLE_DEF.indexes.byStageOrStatus;
+export const BY_STATUS = TABLE_DEF.indexes.byStageOrStatus;
 
 /** Who changed a requisition: a token, a user, or the service itself (an automatic `filled`). */
 export type ReqActor = ActorRef | { type: 'system' };
@@ -41,7 +35,7 @@ export interface NewRequisition {
 export type RequisitionItem = Item & { id: string; title: string; status: ReqStatus };
 
 /** The requisition item's codec: narrows what callers read by name and keeps the counters untouched. */
-function requisitionItem(item: Item): RequisitionItem {
+export function requisitionItem(item: Item): RequisitionItem {
   return {
     ...item,
     id: str(item, 'id', 'requisition'),
@@ -80,7 +74,7 @@ export interface ReqStatusChange {
   at: string;
 }
 
-function statusChangePut(tenantId: string, req: { id: string; title: string }, version: number, change: ReqStatusChange) {
+export function statusChangePut(tenantId: string, req: { id: string; title: string }, version: number, change: ReqStatusChange) {
   return {
     Put: {
       TableName: tableName,
@@ -224,7 +218,7 @@ export function toRequisition(item: RequisitionItem): Requisition {
 }
 
 /** The condition that the item is still at the version it was read at. */
-const versionIs = (item: Item) =>
+export const versionIs = (item: Item) =>
   reqVersion(item) === 0 ? { expr: 'attribute_not_exists(#v)', values: {} } : { expr: '#v = :v', values: { ':v': reqVersion(item) } };
 
 /** The fields PATCH may change; `null` clears an optional one. */
@@ -400,80 +394,4 @@ export async function changeStatus(
       await backoff(attempt);
     }
   }
-}
-
-/**
- * The requisition's part of a candidate write that adds to its counters: a candidate created on
- * it or moved onto it (`mustBeOpen`), or moved into `placed` on it (`placing`). `seen` is the
- * requisition as last read (or as a failed condition saw it); without it the write assumes the
- * common case (open when it must be, and a hire that neither fills nor exceeds the headcount)
- * and its condition checks that. A placement that fills the requisition sets it `filled` in the
- * same transaction, with a history record by `system` and the tenant's status counters
- * (`stats`, for the caller's own update of the STATS item).
- */
-export function reqCounterWrite(
-  tenantId: string,
-  reqId: string,
-  deltas: Record<string, number>,
-  opts: { mustBeOpen?: boolean; placing?: boolean; seen?: Item; at: string },
-): { update: Item; extra: Item[]; stats: Record<string, number> } {
-  // Only a read of this requisition counts: a retry after the candidate changed requisition may
-  // still hold the old one's.
-  const seen = opts.seen && opts.seen.id === reqId ? requisitionItem(opts.seen) : undefined;
-  if (seen && opts.mustBeOpen && seen.status !== 'open') throw new RequisitionNotOpenError(seen.status);
-  const outcome = opts.placing && seen ? placementOutcome(hireStateOf(seen)) : 'counts';
-  if (outcome === 'full') throw new HeadcountReachedError(reqStageCount(seen!, 'placed'), reqHeadcount(seen!)!);
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const adds = Object.entries(deltas).map(([attr, delta], i) => {
-    names[`#c${i}`] = attr;
-    values[`:c${i}`] = delta;
-    return `#c${i} :c${i}`;
-  });
-  const conditions = ['attribute_exists(PK)'];
-  if (opts.mustBeOpen || outcome === 'fills') {
-    names['#status'] = 'status';
-    values[':open'] = 'open';
-    conditions.push('#status = :open');
-  }
-  let sets = '';
-  const extra: Item[] = [];
-  let stats: Record<string, number> = {};
-  if (opts.placing) {
-    Object.assign(names, { '#status': 'status', '#placed': counter.stage('placed'), '#hc': 'headcount', '#fill': 'fill_at' });
-    values[':open'] = 'open';
-    if (outcome === 'fills') {
-      const version = reqVersion(seen!) + 1;
-      const cond = versionIs(seen!);
-      names['#v'] = 'version';
-      Object.assign(values, cond.values, {
-        ':filled': 'filled',
-        ':nv': version,
-        ':at': opts.at,
-        ':gpk': reqStatusIndexKey(tenantId, 'filled', reqId)[BY_STATUS.partitionKey],
-      });
-      conditions.push(cond.expr, '#placed >= #fill', '#placed < #hc');
-      names['#gpk'] = BY_STATUS.partitionKey;
-      sets = ' SET #status = :filled, #v = :nv, updated_at = :at, #gpk = :gpk';
-      extra.push(statusChangePut(tenantId, seen!, version, { from: 'open', to: 'filled', reason: null, actor: SYSTEM, at: opts.at }));
-      stats = { [counter.reqStatus('open')]: -1, [counter.reqStatus('filled')]: 1 };
-    } else {
-      conditions.push('(attribute_not_exists(#hc) OR #placed < #fill OR (#status <> :open AND #placed < #hc))');
-    }
-  }
-  return {
-    update: {
-      Update: {
-        TableName: tableName,
-        Key: keys.requisition(tenantId, reqId),
-        UpdateExpression: `ADD ${adds.join(', ')}${sets}`,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
-    extra,
-    stats,
-  };
 }

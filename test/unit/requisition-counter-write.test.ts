@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 process.env.TABLE_NAME ??= 'unused';
-const { reqCounterWrite } = await import('../../lib/store/requisitions');
+const { reqCounterWrite } = await import('../../lib/store/requisition-counters');
 const { HeadcountReachedError } = await import('../../lib/domain/requisition-rules');
 const { counter } = await import('../../lib/store/table');
 
