@@ -62,7 +62,8 @@ export const pascal = (module: string) =>
  *     cls-hooked's emitter binding (lib/aws/no-emitter-binding.cjs): ~42 KB of each bundle, which
  *     brings the Tracer's cost from ~120 KB to ~78 KB (`npx tsx scripts/bench/tracing-cost.ts`);
  *   - the SDK's event-stream serde, by a stand-in that refuses (lib/aws/no-event-streams.ts): no
- *     operation this service calls streams events, and it was ~15–19 KB of every bundle.
+ *     operation this service calls streams events, and it was ~15–19 KB of every bundle;
+ * - LAMBDA_DEFINE leaves the route table's documentation text out of every bundle.
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),
@@ -87,8 +88,6 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'change-member-role',
   'replay-webhook',
   'resend-webhook-event',
-  // The route table's text pushed it 1 KB past the budget; it leaves when bundles stop carrying that text.
-  'test-webhook',
   'change-stage',
   'create-candidate',
   'create-import',
@@ -104,6 +103,13 @@ export const lambdaAliases = (module: string): Record<string, string> =>
     ? { ...LAMBDA_ALIASES, '@aws-lambda-powertools/tracer': path.join(PROJECT_ROOT, 'lib', 'aws', 'tracer-off.ts') }
     : LAMBDA_ALIASES;
 
+/**
+ * Build-time constants of every Lambda bundle: `DOCS` (lib/api/route.ts) is false, so esbuild
+ * inlines it and the minifier drops the route lines' summaries and error sentences, which only
+ * the OpenAPI document reads (test/unit/bundle-docs.test.ts).
+ */
+export const LAMBDA_DEFINE: Record<string, string> = { 'process.env.TP_API_DOCS': JSON.stringify('off') };
+
 export const BUNDLING: BundlingOptions = {
   esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
   format: OutputFormat.ESM,
@@ -114,6 +120,7 @@ export const BUNDLING: BundlingOptions = {
   externalModules: [],
   bundleAwsSDK: true,
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  define: LAMBDA_DEFINE,
 };
 
 /** BUNDLING with one function's aliases (lambdaAliases). */

@@ -20,6 +20,9 @@ import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMBDA_ALIASES, lambdaAliases, UNTRACED_MODULES } from '../../infra/constructs/table-function';
 import { esbuildOptions } from '../../scripts/bench/bundles';
+import { createCandidate } from '../../lib/api/candidates';
+import { IDEM_MISMATCH } from '../../lib/api/route';
+import { updatePipelineSettings } from '../../lib/api/settings';
 
 const BUDGET = 400 * 1024;
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-test-'));
@@ -128,6 +131,24 @@ describe('a traced API function bundle (get-candidate)', () => {
       }
     }, 60_000);
   });
+});
+
+describe('the route lines in a bundle', () => {
+  it('carry no documentation: the summary and error sentences are in the OpenAPI document only', async () => {
+    const { outfile } = await bundle('create-candidate', lambdaAliases('create-candidate'));
+    const code = readFileSync(outfile, 'utf8');
+    // Here, outside a bundle, DOCS is true: the sentences are what the OpenAPI document says.
+    expect(createCandidate.summary).toBe('Create a candidate');
+    expect(createCandidate.errors?.[422]).toBe(IDEM_MISMATCH);
+    expect(code.includes('"/api/v1/candidates"')).toBe(true);
+    expect(code.includes('Create a candidate')).toBe(false);
+    expect(code.includes(IDEM_MISMATCH)).toBe(false);
+  }, 60_000);
+
+  it('keep the summary of a line with a role, which the 403 to a member quotes', async () => {
+    const { outfile } = await bundle('update-pipeline-settings', lambdaAliases('update-pipeline-settings'));
+    expect(readFileSync(outfile, 'utf8').includes(updatePipelineSettings.summary)).toBe(true);
+  }, 60_000);
 });
 
 describe('UNTRACED_MODULES', () => {
