@@ -54,11 +54,11 @@ export interface Route {
   params?: z.ZodMiniType;
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
-  /** Statuses this route answers beyond those implied by its auth and schemas (OpenAPI). */
+  /** Statuses this route answers beyond those implied by its auth and schemas (OpenAPI; behind DOCS). */
   errors?: Readonly<Record<number, string>>;
   /** Success status and body schema. */
   status: number;
-  /** Other success statuses, answering the same body schema (OpenAPI). */
+  /** Other success statuses, answering the same body schema (OpenAPI; behind DOCS). */
   alsoStatus?: Readonly<Record<number, string>>;
   response: z.ZodMiniType;
   /** The function sends to the webhook delivery queue (resend, replay): it gets the queue's URL and send rights. */
