@@ -1,4 +1,5 @@
 import { addMember } from '../lib/domain/members';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as membersApi from '../lib/api/members';
 
-export const handler = apiHandler(route('add-member'), async ({ principal, body }) => data(await addMember(principal, body)));
+export const handler = apiHandler(membersApi.addMember, async ({ principal, body }) => data(await addMember(principal, body)));

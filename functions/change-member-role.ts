@@ -1,6 +1,7 @@
 import { changeMemberRole } from '../lib/domain/members';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as membersApi from '../lib/api/members';
 
-export const handler = apiHandler(route('change-member-role'), async ({ principal, params, body }) =>
+export const handler = apiHandler(membersApi.changeMemberRole, async ({ principal, params, body }) =>
   data(await changeMemberRole(principal, params.id, body.role)),
 );

@@ -1,7 +1,8 @@
 import { changeStage } from '../lib/domain/candidates';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as pipelineApi from '../lib/api/pipeline';
 import * as idempotency from '../lib/idempotency';
 
-export const handler = apiHandler(route('change-stage'), async ({ principal, body }) => data(await changeStage(principal, body)), {
+export const handler = apiHandler(pipelineApi.changeStage, async ({ principal, body }) => data(await changeStage(principal, body)), {
   idempotency,
 });

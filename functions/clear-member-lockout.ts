@@ -1,4 +1,5 @@
 import { clearMemberLockout } from '../lib/domain/members';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as membersApi from '../lib/api/members';
 
-export const handler = apiHandler(route('clear-member-lockout'), ({ principal, params }) => clearMemberLockout(principal, params.id));
+export const handler = apiHandler(membersApi.clearMemberLockout, ({ principal, params }) => clearMemberLockout(principal, params.id));

@@ -1,10 +1,11 @@
 import { createImport } from '../lib/domain/imports';
-import { apiHandler, data, header, Reply, route } from '../lib/http';
+import { apiHandler, data, header, Reply } from '../lib/http';
+import * as importsApi from '../lib/api/imports';
 import * as idempotency from '../lib/idempotency';
 import { formatOf } from '../lib/imports/parse';
 
 export const handler = apiHandler(
-  route('create-import'),
+  importsApi.createImport,
   async ({ principal, query, event }) => {
     const format = formatOf(header(event, 'content-type'));
     const text = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');

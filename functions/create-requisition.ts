@@ -1,9 +1,10 @@
 import { createRequisition } from '../lib/domain/requisitions';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as requisitionsApi from '../lib/api/requisitions';
 import * as idempotency from '../lib/idempotency';
 
 export const handler = apiHandler(
-  route('create-requisition'),
+  requisitionsApi.createRequisition,
   async ({ principal, body }) => data(await createRequisition(principal, body)),
   { idempotency },
 );

@@ -1,4 +1,5 @@
 import { createToken } from '../lib/domain/tokens';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as tokensApi from '../lib/api/tokens';
 
-export const handler = apiHandler(route('create-token'), async ({ principal, body }) => data(await createToken(principal, body)));
+export const handler = apiHandler(tokensApi.createToken, async ({ principal, body }) => data(await createToken(principal, body)));

@@ -1,4 +1,5 @@
 import { createWebhook } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('create-webhook'), ({ principal, body }) => createWebhook(principal, body));
+export const handler = apiHandler(webhooksApi.createWebhook, ({ principal, body }) => createWebhook(principal, body));

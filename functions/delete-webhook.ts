@@ -1,4 +1,5 @@
 import { deleteWebhook } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('delete-webhook'), ({ principal, params }) => deleteWebhook(principal, params.id));
+export const handler = apiHandler(webhooksApi.deleteWebhook, ({ principal, params }) => deleteWebhook(principal, params.id));

@@ -1,6 +1,7 @@
 import { eraseCandidate } from '../lib/domain/erasure';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as candidatesApi from '../lib/api/candidates';
 
-export const handler = apiHandler(route('erase-candidate'), async ({ principal, params }) =>
+export const handler = apiHandler(candidatesApi.eraseCandidate, async ({ principal, params }) =>
   data(await eraseCandidate(principal, params.id)),
 );

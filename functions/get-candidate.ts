@@ -1,4 +1,7 @@
 import { getCandidate } from '../lib/domain/candidates';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as candidatesApi from '../lib/api/candidates';
 
-export const handler = apiHandler(route('get-candidate'), async ({ principal, params }) => data(await getCandidate(principal, params.id)));
+export const handler = apiHandler(candidatesApi.getCandidate, async ({ principal, params }) =>
+  data(await getCandidate(principal, params.id)),
+);

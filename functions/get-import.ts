@@ -1,4 +1,5 @@
 import { getImport } from '../lib/domain/imports';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as importsApi from '../lib/api/imports';
 
-export const handler = apiHandler(route('get-import'), async ({ principal, params }) => data(await getImport(principal, params.id)));
+export const handler = apiHandler(importsApi.getImport, async ({ principal, params }) => data(await getImport(principal, params.id)));

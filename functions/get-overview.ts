@@ -1,4 +1,5 @@
 import { getOverview } from '../lib/domain/overview';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as overviewApi from '../lib/api/overview';
 
-export const handler = apiHandler(route('get-overview'), async ({ principal }) => data(await getOverview(principal)));
+export const handler = apiHandler(overviewApi.getOverview, async ({ principal }) => data(await getOverview(principal)));

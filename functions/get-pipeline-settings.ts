@@ -1,6 +1,7 @@
 import { getPipelineSettings } from '../lib/domain/settings';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as settingsApi from '../lib/api/settings';
 
-export const handler = apiHandler(route('get-pipeline-settings'), async ({ principal, query }) =>
+export const handler = apiHandler(settingsApi.getPipelineSettings, async ({ principal, query }) =>
   data(await getPipelineSettings(principal, query)),
 );

@@ -1,4 +1,5 @@
 import { getPipeline } from '../lib/domain/pipeline';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as pipelineApi from '../lib/api/pipeline';
 
-export const handler = apiHandler(route('get-pipeline'), async ({ principal }) => data(await getPipeline(principal)));
+export const handler = apiHandler(pipelineApi.getPipeline, async ({ principal }) => data(await getPipeline(principal)));

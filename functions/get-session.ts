@@ -1,4 +1,5 @@
 import { getSession } from '../lib/domain/sessions';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as sessionApi from '../lib/api/session';
 
-export const handler = apiHandler(route('get-session'), async ({ principal }) => data(await getSession(principal)));
+export const handler = apiHandler(sessionApi.getSession, async ({ principal }) => data(await getSession(principal)));

@@ -1,6 +1,7 @@
 import { getWebhookReplay } from '../lib/domain/webhooks';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('get-webhook-replay'), async ({ principal, params }) =>
+export const handler = apiHandler(webhooksApi.getWebhookReplay, async ({ principal, params }) =>
   data(await getWebhookReplay(principal, params.id)),
 );

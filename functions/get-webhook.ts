@@ -1,4 +1,5 @@
 import { getWebhook } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('get-webhook'), ({ principal, params }) => getWebhook(principal, params.id));
+export const handler = apiHandler(webhooksApi.getWebhook, ({ principal, params }) => getWebhook(principal, params.id));

@@ -1,4 +1,5 @@
 import { listAudit } from '../lib/domain/audit';
-import { apiHandler, page, route } from '../lib/http';
+import { apiHandler, page } from '../lib/http';
+import * as auditApi from '../lib/api/audit';
 
-export const handler = apiHandler(route('list-audit'), async ({ principal, query }) => page(await listAudit(principal, query)));
+export const handler = apiHandler(auditApi.listAudit, async ({ principal, query }) => page(await listAudit(principal, query)));

@@ -1,4 +1,7 @@
 import { listCandidates } from '../lib/domain/candidates';
-import { apiHandler, page, route } from '../lib/http';
+import { apiHandler, page } from '../lib/http';
+import * as candidatesApi from '../lib/api/candidates';
 
-export const handler = apiHandler(route('list-candidates'), async ({ principal, query }) => page(await listCandidates(principal, query)));
+export const handler = apiHandler(candidatesApi.listCandidates, async ({ principal, query }) =>
+  page(await listCandidates(principal, query)),
+);

@@ -1,4 +1,5 @@
 import { listMembers } from '../lib/domain/members';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as membersApi from '../lib/api/members';
 
-export const handler = apiHandler(route('list-members'), async ({ principal }) => data(await listMembers(principal)));
+export const handler = apiHandler(membersApi.listMembers, async ({ principal }) => data(await listMembers(principal)));

@@ -1,4 +1,5 @@
 import { listTokens } from '../lib/domain/tokens';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as tokensApi from '../lib/api/tokens';
 
-export const handler = apiHandler(route('list-tokens'), async ({ principal }) => data(await listTokens(principal)));
+export const handler = apiHandler(tokensApi.listTokens, async ({ principal }) => data(await listTokens(principal)));

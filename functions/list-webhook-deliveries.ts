@@ -1,6 +1,7 @@
 import { listWebhookDeliveries } from '../lib/domain/webhooks';
-import { apiHandler, page, route } from '../lib/http';
+import { apiHandler, page } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('list-webhook-deliveries'), async ({ principal, params, query }) =>
+export const handler = apiHandler(webhooksApi.listWebhookDeliveries, async ({ principal, params, query }) =>
   page(await listWebhookDeliveries(principal, params.id, query)),
 );

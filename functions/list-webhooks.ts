@@ -1,4 +1,5 @@
 import { listWebhooks } from '../lib/domain/webhooks';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('list-webhooks'), async ({ principal, query }) => data(await listWebhooks(principal, query)));
+export const handler = apiHandler(webhooksApi.listWebhooks, async ({ principal, query }) => data(await listWebhooks(principal, query)));

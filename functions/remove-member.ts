@@ -1,4 +1,5 @@
 import { removeMember } from '../lib/domain/members';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as membersApi from '../lib/api/members';
 
-export const handler = apiHandler(route('remove-member'), async ({ principal, params }) => removeMember(principal, params.id));
+export const handler = apiHandler(membersApi.removeMember, async ({ principal, params }) => removeMember(principal, params.id));

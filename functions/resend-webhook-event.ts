@@ -1,6 +1,7 @@
 import { resendWebhookEvent } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('resend-webhook-event'), ({ principal, params, body }) =>
+export const handler = apiHandler(webhooksApi.resendWebhookEvent, ({ principal, params, body }) =>
   resendWebhookEvent(principal, params.id, body),
 );

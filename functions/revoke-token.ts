@@ -1,4 +1,5 @@
 import { revokeToken } from '../lib/domain/tokens';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as tokensApi from '../lib/api/tokens';
 
-export const handler = apiHandler(route('revoke-token'), ({ principal, params }) => revokeToken(principal, params.id));
+export const handler = apiHandler(tokensApi.revokeToken, ({ principal, params }) => revokeToken(principal, params.id));

@@ -1,6 +1,7 @@
 import { rotateWebhookSecret } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('rotate-webhook-secret'), ({ principal, params, body }) =>
+export const handler = apiHandler(webhooksApi.rotateWebhookSecret, ({ principal, params, body }) =>
   rotateWebhookSecret(principal, params.id, body),
 );

@@ -1,4 +1,5 @@
 import { testWebhook } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('test-webhook'), ({ principal, params }) => testWebhook(principal, params.id));
+export const handler = apiHandler(webhooksApi.testWebhook, ({ principal, params }) => testWebhook(principal, params.id));

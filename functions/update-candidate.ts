@@ -1,9 +1,10 @@
 import { updateCandidate } from '../lib/domain/candidates';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as candidatesApi from '../lib/api/candidates';
 import * as idempotency from '../lib/idempotency';
 
 export const handler = apiHandler(
-  route('update-candidate'),
+  candidatesApi.updateCandidate,
   async ({ principal, params, body }) => data(await updateCandidate(principal, params.id, body)),
   { idempotency },
 );

@@ -1,6 +1,7 @@
 import { updatePipelineSettings } from '../lib/domain/settings';
-import { apiHandler, data, route } from '../lib/http';
+import { apiHandler, data } from '../lib/http';
+import * as settingsApi from '../lib/api/settings';
 
-export const handler = apiHandler(route('update-pipeline-settings'), async ({ principal, body }) =>
+export const handler = apiHandler(settingsApi.updatePipelineSettings, async ({ principal, body }) =>
   data(await updatePipelineSettings(principal, body)),
 );

@@ -1,4 +1,5 @@
 import { updateWebhook } from '../lib/domain/webhooks';
-import { apiHandler, route } from '../lib/http';
+import { apiHandler } from '../lib/http';
+import * as webhooksApi from '../lib/api/webhooks';
 
-export const handler = apiHandler(route('update-webhook'), ({ principal, params, body }) => updateWebhook(principal, params.id, body));
+export const handler = apiHandler(webhooksApi.updateWebhook, ({ principal, params, body }) => updateWebhook(principal, params.id, body));

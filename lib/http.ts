@@ -15,7 +15,8 @@ import { AppError, errorBody, ForbiddenError, UnsupportedMediaTypeError, Validat
 import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
 import { emitMetric, metrics } from './metrics';
-import { routes, type Route, type RouteDef } from './routes';
+import { consoleTwin, type Route } from './api/route';
+import type { RouteDef } from './routes';
 import { API_SECURITY_HEADERS } from './security-headers';
 import { withTimeBudget } from './time-budget';
 
@@ -90,13 +91,6 @@ export const errorResponse = (
 export { header };
 
 const routeName = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
-
-/** The route table line for a handler module. */
-export function route<H extends RouteDef['handler']>(handler: H): Extract<RouteDef, { handler: H }> {
-  const found = routes.find((r) => r.handler === handler);
-  if (!found) throw new Error(`No route for handler ${handler}`);
-  return found as Extract<RouteDef, { handler: H }>;
-}
 
 const valueAt = (input: unknown, path: PropertyKey[]) =>
   path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), input);
@@ -199,6 +193,15 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     ...(ctx.mustChangePassword === 'true' && { mustChangePassword: true }),
   };
 }
+
+/** What a member is refused, from the line's summary (which a line with a role keeps in its bundle). */
+const adminAction = (r: Route) => {
+  const summary = r.summary || `call ${routeName(r)}`;
+  return `${summary.charAt(0).toLowerCase()}${summary
+    .slice(1)
+    .replace(/[;(].*$/, '')
+    .trim()}`;
+};
 
 /** What a user on a temporary password is told by every route but the three open to them. */
 const PASSWORD_CHANGE_REQUIRED = 'change your temporary password first (PUT /api/session/password)';
@@ -329,7 +332,7 @@ export function apiHandler<R extends RouteDef>(
     throw new Error(`${r.method} ${r.path} is idempotent but its handler passes no idempotency module`);
   // A line marked `console` also serves its session twin: the event's resource says which one
   // API Gateway (or the local gateway) matched, and so which authorizer ran.
-  const twin = 'console' in r && r.console ? routes.find((x) => x.twinOf === r.path && x.method === r.method) : undefined;
+  const twin = 'console' in r && r.console ? consoleTwin(r) : undefined;
   const servedBy = (event: APIGatewayProxyEvent): Route => (twin && event?.resource === twin.path ? twin : r);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     // resetKeys: the correlation id and tenant of one request never reach the next one's lines.
@@ -352,12 +355,7 @@ export function apiHandler<R extends RouteDef>(
       throw new ForbiddenError(PASSWORD_CHANGE_REQUIRED, { code: 'password_change_required' });
     // The route served decides: a console twin may need a role its token route does not.
     if (served.role && (principal as SessionPrincipal).role !== served.role) {
-      throw new ForbiddenError(
-        `only workspace admins may ${r.summary.charAt(0).toLowerCase()}${r.summary
-          .slice(1)
-          .replace(/[;(].*$/, '')
-          .trim()}`,
-      );
+      throw new ForbiddenError(`only workspace admins may ${adminAction(r)}`);
     }
     const params = 'params' in r ? parse(r.params, event.pathParameters ?? {}, 'path') : undefined;
     const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;

@@ -62,40 +62,40 @@ export const pascal = (module: string) =>
  *     cls-hooked's emitter binding (lib/aws/no-emitter-binding.cjs): ~42 KB of each bundle, which
  *     brings the Tracer's cost from ~120 KB to ~78 KB (`npx tsx scripts/bench/tracing-cost.ts`);
  *   - the SDK's event-stream serde, by a stand-in that refuses (lib/aws/no-event-streams.ts): no
- *     operation this service calls streams events, and it was ~15–19 KB of every bundle.
+ *     operation this service calls streams events, and it was ~15–19 KB of every bundle;
+ *   - the DynamoDB client's endpoint discovery config, by one without its LRU cache
+ *     (lib/aws/no-endpoint-discovery.ts): no command this service sends uses discovery, ~8 KB;
+ *   - Powertools' JMESPath, by a reader of field paths (lib/aws/jmespath-fields.ts): Idempotency
+ *     selects its key and payload by a bare field name, and the interpreter was ~23 KB of each
+ *     idempotent function;
+ * - LAMBDA_DEFINE leaves the route table's documentation text out of every bundle.
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),
   'aws-xray-sdk-core': path.join(PROJECT_ROOT, 'lib', 'aws', 'xray-sdk-core.ts'),
   'emitter-listener': path.join(PROJECT_ROOT, 'lib', 'aws', 'no-emitter-binding.cjs'),
   '@smithy/core/event-streams': path.join(PROJECT_ROOT, 'lib', 'aws', 'no-event-streams.ts'),
+  '@aws-sdk/middleware-endpoint-discovery': path.join(PROJECT_ROOT, 'lib', 'aws', 'no-endpoint-discovery.ts'),
+  '@aws-lambda-powertools/jmespath/functions': path.join(PROJECT_ROOT, 'lib', 'aws', 'jmespath-fields.ts'),
+  '@aws-lambda-powertools/jmespath': path.join(PROJECT_ROOT, 'lib', 'aws', 'jmespath-fields.ts'),
 };
 
 /**
- * API functions whose SDK calls are not traced: each already carries the API Gateway client
- * (token minting and revocation), the SQS client (resend, replay) or Powertools Idempotency (the
- * idempotent writes), and with the Tracer would pass the 400 KB budget per API function. Their bundles alias the Tracer to lib/aws/tracer-off.ts; Lambda's and API
- * Gateway's active tracing still give them their function and integration segments.
- * test/unit/tracing-bundles.test.ts fails if one of them would now fit with the Tracer, and the
- * stack test if any other API function passes 400 KB.
+ * API functions whose SDK calls are not traced: each carries a second SDK client besides
+ * DynamoDB's (API Gateway's to mint or revoke tokens' usage keys, SQS's to resend, replay or
+ * import), and with the Tracer would pass the 400 KB budget per function. Their bundles alias
+ * the Tracer to lib/aws/tracer-off.ts; Lambda's and API Gateway's active tracing still give them
+ * their function and integration segments. test/unit/tracing-bundles.test.ts fails if one of
+ * them would now fit with the Tracer, and the stack test if any function passes 400 KB.
  */
 export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'create-token',
-  'revoke-token',
   // They revoke the tokens of the member they remove or demote.
   'remove-member',
   'change-member-role',
   'replay-webhook',
   'resend-webhook-event',
-  // The route table's text pushed it 1 KB past the budget; it leaves when bundles stop carrying that text.
-  'test-webhook',
-  'change-stage',
-  'create-candidate',
   'create-import',
-  'update-candidate',
-  'create-requisition',
-  'update-requisition',
-  'change-requisition-status',
 ]);
 
 /** The esbuild aliases of one function's bundle: LAMBDA_ALIASES, and the Tracer off for UNTRACED_MODULES. */
@@ -103,6 +103,13 @@ export const lambdaAliases = (module: string): Record<string, string> =>
   UNTRACED_MODULES.has(module)
     ? { ...LAMBDA_ALIASES, '@aws-lambda-powertools/tracer': path.join(PROJECT_ROOT, 'lib', 'aws', 'tracer-off.ts') }
     : LAMBDA_ALIASES;
+
+/**
+ * Build-time constants of every Lambda bundle: `DOCS` (lib/api/route.ts) is false, so esbuild
+ * inlines it and the minifier drops the route lines' summaries and error sentences, which only
+ * the OpenAPI document reads (test/unit/bundle-docs.test.ts).
+ */
+export const LAMBDA_DEFINE: Record<string, string> = { 'process.env.TP_API_DOCS': JSON.stringify('off') };
 
 export const BUNDLING: BundlingOptions = {
   esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
@@ -114,6 +121,7 @@ export const BUNDLING: BundlingOptions = {
   externalModules: [],
   bundleAwsSDK: true,
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  define: LAMBDA_DEFINE,
 };
 
 /** BUNDLING with one function's aliases (lambdaAliases). */

@@ -1,10 +1,16 @@
 /**
  * IAM policies for the TOKEN authorizer. The policy allows exactly the routes the token's
  * scopes permit, across the whole API, because API Gateway caches one policy per token and
- * reuses it for every route that token calls.
+ * reuses it for every route that token calls. The routes come from a generated list (method,
+ * path, auth, scope), not the route table: an authorizer bundles no schema and no docs.
  */
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { allows, matchPath, routes, type Route } from '../routes';
+import { allows, matchPath, type Route } from '../api/route';
+import { ROUTE_LIST } from './route-list.generated';
+
+/** What the authorizers know of a route: no schemas, no docs (lib/auth/route-list.generated.ts). */
+export type ListedRoute = Pick<Route, 'method' | 'path' | 'auth' | 'scope'>;
+const routes: readonly ListedRoute[] = ROUTE_LIST;
 
 /** `arn:aws:execute-api:region:account:apiId/stage` from any method ARN of the API. */
 export const apiArnBase = (methodArn: string) => methodArn.split('/').slice(0, 2).join('/');
@@ -16,7 +22,7 @@ export const routeArn = (base: string, route: Pick<Route, 'method' | 'path'>) =>
 export function policyFor(
   principalId: string,
   methodArn: string,
-  allowed: readonly Route[],
+  allowed: readonly Pick<Route, 'method' | 'path'>[],
   context: Record<string, string>,
 ): APIGatewayAuthorizerResult {
   const base = apiArnBase(methodArn);
@@ -34,11 +40,10 @@ export function policyFor(
 }
 
 /** Token routes the scopes permit. */
-export const tokenRoutes = (scopes: readonly string[]) =>
-  (routes as readonly Route[]).filter((r) => r.auth === 'token' && allows(scopes, r));
+export const tokenRoutes = (scopes: readonly string[]) => routes.filter((r) => r.auth === 'token' && allows(scopes, r));
 
 /** Every cookie-session route. */
-export const sessionRoutes = () => (routes as readonly Route[]).filter((r) => r.auth === 'session');
+export const sessionRoutes = () => routes.filter((r) => r.auth === 'session');
 
 const globMatch = (pattern: string, value: string) =>
   new RegExp(
@@ -64,6 +69,6 @@ export function isAllowed(policy: APIGatewayAuthorizerResult['policyDocument'], 
 /** The route table line (`GET /api/v1/candidates/{id}`) a method ARN calls, for log lines. */
 export function routeOfArn(methodArn: string): string | undefined {
   const [method, ...path] = methodArn.split('/').slice(2);
-  const r = (routes as readonly Route[]).find((x) => x.method === method && matchPath(x.path, `/${path.join('/')}`));
+  const r = routes.find((x) => x.method === method && matchPath(x.path, `/${path.join('/')}`));
   return r && `${r.method} ${r.path}`;
 }

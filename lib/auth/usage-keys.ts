@@ -30,8 +30,8 @@ export interface UsageKey {
 }
 
 let client: APIGatewayClient | undefined;
-// Wrapped like the table's client. The two functions that call it (create-token, revoke-token) are
-// in UNTRACED_MODULES for now, so the wrap is a no-op there until they fit the budget with it.
+// Wrapped like the table's client; a no-op in the functions of UNTRACED_MODULES (most that call
+// this), until they fit the budget with the Tracer.
 const gateway = () =>
   (client ??= tracer.captureAWSv3Client(withoutCallLogging(new APIGatewayClient({ region: config.region, maxAttempts: 5 }))));
 const planName = () => config.usagePlanName;

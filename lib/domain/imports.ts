@@ -16,7 +16,7 @@ import { chunkRows, type ImportFormat, type ImportRow, MAX_IMPORT_BYTES, readImp
 import { queueImport } from '../imports/queue';
 import { newId, nowIso } from '../ids';
 import { logger } from '../logger';
-import { DRY_RUN_ERRORS, type ImportDryRun, type ImportErrorsQuery, type ImportJob, type ImportRowError } from '../schemas';
+import { DRY_RUN_ERRORS, type ImportDryRun, type ImportErrorsQuery, type ImportJob, type ImportRowError } from '../api/imports';
 import {
   createImportJob,
   discardImportJob,

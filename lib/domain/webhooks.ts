@@ -17,7 +17,7 @@ import {
   type RotateSecretBody,
   type UpdateWebhookBody,
   type WebhookStatus,
-} from '../schemas';
+} from '../api/webhooks';
 import {
   getEndpoint,
   listEndpoints,

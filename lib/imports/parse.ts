@@ -9,7 +9,7 @@
 import { cellValue, CsvSyntaxError, csvTable } from '../csv';
 import { UnsupportedMediaTypeError, ValidationError, type ErrorCode } from '../errors';
 import { parse } from '../http';
-import { CreateCandidateBody } from '../schemas';
+import { CreateCandidateBody } from '../api/candidates';
 
 /** The create fields, the only columns (or NDJSON keys) an import file may have. */
 export const IMPORT_COLUMNS = ['name', 'email', 'phone', 'resume_url', 'req_id', 'stage'] as const;

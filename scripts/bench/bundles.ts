@@ -32,6 +32,7 @@ export const esbuildOptions = (module: string, alias: Record<string, string> = l
     minify: BUNDLING.minify,
     mainFields: BUNDLING.mainFields,
     banner: { js: BUNDLING.banner! },
+    define: BUNDLING.define,
     alias,
     logLevel: 'error',
   }) satisfies BuildOptions;

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 
 // lib/http reads the configuration at import (no table is used here).
 process.env.TABLE_NAME ??= 'unused';
-const { apiHandler, Reply, route } = await import('../../lib/http');
+const { apiHandler, Reply } = await import('../../lib/http');
+const { route } = await import('../../lib/routes');
 // PATCH /candidates/{id} takes Idempotency-Key, so its handler must be given the module (as
 // functions/update-candidate.ts does); without the header it never touches the table.
 const idempotency = await import('../../lib/idempotency');

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
-import { GENERATED_OPENAPI, generatedOpenApi } from '../../scripts/openapi-json';
+import { GENERATED_OPENAPI, generatedOpenApi, ROUTE_LIST_FILE, routeList } from '../../scripts/openapi-json';
 
 it('lib/openapi.generated.json is the document lib/openapi.ts generates (run `npm run openapi` after changing a route or schema)', () => {
   expect(readFileSync(GENERATED_OPENAPI, 'utf8')).toBe(generatedOpenApi());
@@ -21,4 +21,8 @@ it('it names every route of the table', async () => {
   const { routes } = await import('../../lib/routes');
   const doc = JSON.parse(readFileSync(GENERATED_OPENAPI, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
   for (const r of routes) expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
+});
+
+it("lib/auth/route-list.generated.ts, the authorizers' route list, is the route table's (run `npm run openapi` after changing a route)", () => {
+  expect(readFileSync(ROUTE_LIST_FILE, 'utf8')).toBe(routeList());
 });

@@ -20,6 +20,9 @@ import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMBDA_ALIASES, lambdaAliases, UNTRACED_MODULES } from '../../infra/constructs/table-function';
 import { esbuildOptions } from '../../scripts/bench/bundles';
+import { createCandidate } from '../../lib/api/candidates';
+import { IDEM_MISMATCH } from '../../lib/api/route';
+import { updatePipelineSettings } from '../../lib/api/settings';
 
 const BUDGET = 400 * 1024;
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-test-'));
@@ -129,6 +132,106 @@ describe('a traced API function bundle (get-candidate)', () => {
     }, 60_000);
   });
 });
+
+describe('the route lines in a bundle', () => {
+  it('carry no documentation: the summary and error sentences are in the OpenAPI document only', async () => {
+    const { outfile } = await bundle('create-candidate', lambdaAliases('create-candidate'));
+    const code = readFileSync(outfile, 'utf8');
+    // Here, outside a bundle, DOCS is true: the sentences are what the OpenAPI document says.
+    expect(createCandidate.summary).toBe('Create a candidate');
+    expect(createCandidate.errors?.[422]).toBe(IDEM_MISMATCH);
+    expect(code.includes('"/api/v1/candidates"')).toBe(true);
+    expect(code.includes('Create a candidate')).toBe(false);
+    expect(code.includes(IDEM_MISMATCH)).toBe(false);
+  }, 60_000);
+
+  it('keep the summary of a line with a role, which the 403 to a member quotes', async () => {
+    const { outfile } = await bundle('update-pipeline-settings', lambdaAliases('update-pipeline-settings'));
+    expect(readFileSync(outfile, 'utf8').includes(updatePipelineSettings.summary)).toBe(true);
+  }, 60_000);
+});
+
+describe('an idempotent function bundle (create-candidate), with the JMESPath stand-in', () => {
+  // DynamoDB's answer to everything: success, no item. Each request's body is kept.
+  const bodies: { target: string; body: Record<string, any> }[] = [];
+  const dynamodb = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      bodies.push({ target: String(req.headers['x-amz-target']), body: JSON.parse(body || '{}') });
+      res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0' }).end('{}');
+    });
+  });
+  beforeAll(() => new Promise<void>((resolve) => dynamodb.listen(0, '127.0.0.1', resolve)));
+  afterAll(() => dynamodb.close());
+
+  /** Runs a bundle's handler on one keyed create; answers its status and the idempotency record it put. */
+  async function create(outfile: string) {
+    bodies.length = 0;
+    const event = {
+      httpMethod: 'POST',
+      resource: '/api/v1/candidates',
+      path: '/api/v1/candidates',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'retry-me-1' },
+      body: JSON.stringify({ name: 'Ada Lovelace', stage: 'applied' }),
+      requestContext: {
+        requestId: 'req-1',
+        authorizer: { tenantId: 'tenant-1', tenantSlug: 'acme', tokenId: 'tok-1', scopes: 'candidates:write' },
+      },
+    };
+    const script = `
+      const { handler } = await import(${JSON.stringify(outfile)});
+      const res = await handler(${JSON.stringify(event)}, { functionName: 'create-candidate', awsRequestId: 'aws-1', getRemainingTimeInMillis: () => 5000 });
+      process.stdout.write(JSON.stringify({ status: res.statusCode }));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: {
+        PATH: process.env.PATH,
+        DYNAMODB_ENDPOINT: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
+        TABLE_NAME: 'idempotency-test',
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+        AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise((resolve) => child.on('close', resolve));
+    const record = bodies.find((b) => b.target === 'DynamoDB_20120810.PutItem' && /attribute_not_exists/.test(b.body.ConditionExpression));
+    return { status: JSON.parse(stdout || '{}').status, stderr, record: record?.body.Item };
+  }
+
+  it('claims the same key, with the same payload hash, as with Powertools JMESPath', async () => {
+    expect(LAMBDA_ALIASES['@aws-lambda-powertools/jmespath']).toMatch(/jmespath-fields\.ts$/);
+    const shipped = await bundle('create-candidate', lambdaAliases('create-candidate'));
+    const {
+      '@aws-lambda-powertools/jmespath': _a,
+      '@aws-lambda-powertools/jmespath/functions': _b,
+      ...withJmespath
+    } = lambdaAliases('create-candidate');
+    const full = await bundle('create-candidate', withJmespath, 'create-candidate.jmespath');
+    expect(full.inputs.some((i) => i.includes('@aws-lambda-powertools/jmespath/lib/esm/TreeInterpreter.js'))).toBe(true);
+    expect(shipped.inputs.some((i) => i.includes('@aws-lambda-powertools/jmespath/'))).toBe(false);
+
+    const stand = await create(shipped.outfile);
+    const real = await create(full.outfile);
+    expect(stand.stderr).toBe('');
+    expect(stand.status).toBe(201);
+    expect(real.status).toBe(201);
+    expect(stand.record).toBeDefined();
+    // The key (tenant and Idempotency-Key, hashed) and the payload hash: what a retry is matched by.
+    const matchedBy = (item: Record<string, unknown>) => pick(item, ['PK', 'SK', 'idem_status', 'idem_payload_hash']);
+    expect(Object.keys(matchedBy(stand.record!))).toHaveLength(4);
+    expect(matchedBy(stand.record!)).toEqual(matchedBy(real.record!));
+  }, 120_000);
+});
+
+const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
 
 describe('UNTRACED_MODULES', () => {
   it.each([...UNTRACED_MODULES])(

@@ -177,6 +177,27 @@ describe('bundles', () => {
     expect(withoutTable).toBe(new Set(ROUTES.filter((r) => r.access === 'none').map((r) => r.handler)).size);
   });
 
+  it('of every function, background ones included, are at most 400 KB and carry no route documentation', () => {
+    // Text only the OpenAPI document reads (DOCS in lib/api/route.ts). A line with a role keeps its
+    // summary: the 403 to a member quotes it.
+    const quoted = new Set(ROUTES.filter((r) => r.role || typeof r.console === 'object').map((r) => r.summary));
+    const docs = new Set(
+      ROUTES.flatMap((r) => [r.summary, ...Object.values(r.errors ?? {}), ...Object.values(r.alsoStatus ?? {})]).filter(
+        (s): s is string => typeof s === 'string' && !quoted.has(s),
+      ),
+    );
+    expect(docs.size).toBeGreaterThan(50);
+    const fns = appFunctions();
+    for (const [id] of fns) {
+      const code = readFileSync(path.join(bundleDir(id), 'index.mjs'), 'utf8');
+      expect(Buffer.byteLength(code), id).toBeLessThanOrEqual(400 * 1024);
+      expect(
+        [...docs].filter((s) => code.includes(s)),
+        id,
+      ).toEqual([]);
+    }
+  });
+
   it('of API functions and authorizers are at most 400 KB, traced with the trimmed X-Ray entry unless in UNTRACED_MODULES', () => {
     const modules = [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE, ...new Set(ROUTES.map((r) => r.handler))];
     let traced = 0;

@@ -1,0 +1,250 @@
+/**
+ * Candidates: their routes (list, create, read, change, erase) and the request and answer schemas.
+ * One module per API resource: its route lines and its schemas (lib/api/route.ts says what a line
+ * is). A handler imports its own line from here; lib/routes.ts lists every line.
+ */
+import * as z from 'zod/mini';
+import type * as model from '../model';
+import { LIST_STAGES, MAX_OFFSET, SCRUBBED_KINDS, STAGES } from '../model';
+import { IdParam, dataOf, intParam, stageEnum, text, timestamp, uuid, type Same } from './fields';
+import { DOCS, IDEM_CONFLICT, IDEM_MISMATCH, type Route } from './route';
+
+export const ListCandidatesQuery = z.strictObject({
+  stage: z.optional(z.enum(LIST_STAGES, { error: `stage must be one of ${LIST_STAGES.join(', ')}` })),
+  req_id: z.optional(uuid('req_id')),
+  limit: z._default(intParam('limit', 1, 200), 50),
+  offset: z._default(intParam('offset', 0, MAX_OFFSET), 0),
+  /** Opaque: the `next_cursor` of the previous page, with the same filters. */
+  cursor: z.optional(
+    z
+      .string({ error: 'cursor must be a string' })
+      .check(z.minLength(1, { error: 'cursor must not be empty' }), z.maxLength(2048, { error: 'cursor must be at most 2048 characters' })),
+  ),
+  /**
+   * Search: candidates with a word of the name, or the email, starting with each word of `q`
+   * (case and accents ignored), in matched word then id order. Pages with cursor, not offset;
+   * not with updated_after. `count` is then the page's length.
+   */
+  q: z.optional(
+    z.string({ error: 'q must be a string' }).check(
+      z.trim(),
+      z.minLength(1, { error: 'q must not be empty' }),
+      z.maxLength(100, { error: 'q must be at most 100 characters' }),
+      z.refine((s) => /[\p{L}\p{N}]/u.test(s), { error: 'q must contain a letter or a digit' }),
+    ),
+  ),
+  /**
+   * ISO 8601 date-time with Z or an offset: only candidates created or changed at or after it,
+   * oldest change first (a sync feed). Not with stage, req_id or offset; page with cursor.
+   */
+  updated_after: z.optional(
+    z.iso.datetime({
+      offset: true,
+      error: 'updated_after must be an ISO 8601 date-time with Z or an offset, such as 2026-01-31T09:00:00Z',
+    }),
+  ),
+});
+export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
+
+const candidateEmail = z
+  .email({ error: 'email must be an email address' })
+  .check(z.maxLength(254, { error: 'email must be at most 254 characters' }));
+const candidatePhone = z.string({ error: 'phone must be a string' }).check(
+  z.trim(),
+  z.regex(/^\+?[0-9 ().\-/]{3,40}$/, {
+    error: 'phone must be 3 to 40 digits, spaces or + ( ) . - /',
+  }),
+);
+const resumeUrl = z
+  .url({ protocol: /^https?$/, error: 'resume_url must be an http(s) URL' })
+  .check(z.maxLength(2048, { error: 'resume_url must be at most 2048 characters' }));
+
+export const CreateCandidateBody = z.strictObject({
+  name: text('name', 200),
+  email: z.optional(candidateEmail),
+  phone: z.optional(candidatePhone),
+  resume_url: z.optional(resumeUrl),
+  req_id: z.optional(uuid('req_id')),
+  stage: z._default(stageEnum, 'applied'),
+});
+export type CreateCandidateBody = z.output<typeof CreateCandidateBody>;
+
+/**
+ * A profile change: any of the fields, at least one. `null` clears an optional field (and
+ * `req_id: null` takes the candidate off its requisition). Stage changes go through POST /pipeline.
+ */
+export const UpdateCandidateBody = z
+  .strictObject({
+    name: z.optional(text('name', 200)),
+    email: z.optional(z.nullable(candidateEmail)),
+    phone: z.optional(z.nullable(candidatePhone)),
+    resume_url: z.optional(z.nullable(resumeUrl)),
+    req_id: z.optional(z.nullable(uuid('req_id'))),
+  })
+  .check(
+    z.refine((b) => Object.values(b).some((v) => v !== undefined), {
+      error: 'body must change at least one of name, email, phone, resume_url, req_id',
+    }),
+  );
+export type UpdateCandidateBody = z.output<typeof UpdateCandidateBody>;
+
+// Descriptions are the OpenAPI document's: `DOCS ? … : undefined` keeps them out of bundles (lib/api/route.ts).
+const erasedName = z.string().check(z.meta({ description: DOCS ? 'Empty once erased (erased_at).' : undefined }));
+const erasedOptional = z.nullable(z.string()).check(z.meta({ description: DOCS ? 'Null once erased (erased_at).' : undefined }));
+
+export const Candidate = z.object({
+  id: z.uuid(),
+  name: erasedName,
+  email: erasedOptional,
+  phone: erasedOptional,
+  stage: z.enum(STAGES),
+  resume_url: erasedOptional,
+  req_title: z.nullable(z.string()),
+  req_id: z.nullable(z.uuid()),
+  created_at: timestamp,
+  updated_at: timestamp,
+  /** When the candidate entered its current stage (its creation, until it first moves). */
+  stage_entered_at: timestamp,
+  /** Only on an erased candidate: when its personal data was erased; name is then empty and email, phone and resume_url null. */
+  erased_at: z.optional(timestamp),
+});
+export type Candidate = z.infer<typeof Candidate>;
+
+/**
+ * Who made a change: the API token (its id, and its name) or the workspace user (their id, and
+ * their email). Records made before names were kept have the id alone.
+ */
+export const Actor = z.object({
+  type: z.enum(['token', 'user']),
+  id: z.string(),
+  name: z.optional(z.string()),
+  email: z.optional(z.string()),
+});
+export type Actor = z.infer<typeof Actor>;
+
+/**
+ * One stay in a stage, oldest first (like Greenhouse v3 `application_stages`). The first stay
+ * starts when the candidate was created; `actor` and `from_stage` are null for it.
+ */
+export const StageStay = z.object({
+  stage: z.enum(STAGES),
+  from_stage: z.nullable(z.enum(STAGES)),
+  entered_at: timestamp,
+  /** Null for the current stage. */
+  exited_at: z.nullable(timestamp),
+  actor: z.nullable(Actor),
+});
+export type StageStay = z.infer<typeof StageStay>;
+
+/** One candidate: the list shape plus its stage history. */
+export const CandidateDetail = z.object({ ...Candidate.shape, stage_history: z.array(StageStay) });
+export type CandidateDetail = z.infer<typeof CandidateDetail>;
+
+/** What create answers: the candidate as listed, without updated_at. */
+export const CreatedCandidate = z.omit(Candidate, { updated_at: true });
+export type CreatedCandidate = z.infer<typeof CreatedCandidate>;
+
+/** How many stored items of each kind an erasure scrubbed (lib/store/erasure.ts SCRUBBED_KINDS). */
+export const ScrubCounts = z.object(
+  Object.fromEntries(SCRUBBED_KINDS.map((k) => [k, z.int()])) as Record<(typeof SCRUBBED_KINDS)[number], z.ZodMiniInt>,
+);
+
+/** The answer to an erasure; a later call answers it with what its sweep found added to the counts. */
+export const ErasureReceipt = z.object({
+  id: z.uuid(),
+  erased_at: timestamp,
+  scrubbed: ScrubCounts,
+});
+export type ErasureReceipt = z.infer<typeof ErasureReceipt>;
+
+export const CandidateList = z.object({
+  data: z.array(Candidate),
+  count: z.int(),
+  offset: z.int(),
+  limit: z.int(),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: z.nullable(z.string()),
+});
+
+// The store builds this shape without the schema; a field added to one side only fails tsc here.
+true satisfies Same<Candidate, model.Candidate>;
+
+// ---- routes ------------------------------------------------------------------------------
+
+export const listCandidates = {
+  method: 'GET',
+  path: '/api/v1/candidates',
+  console: true,
+  handler: 'list-candidates',
+  auth: 'token',
+  scope: 'candidates:read',
+  access: 'read',
+  leases: true,
+  summary: DOCS && 'List candidates, newest first; with updated_after, those changed since then, oldest change first',
+  query: ListCandidatesQuery,
+  status: 200,
+  response: CandidateList,
+} as const satisfies Route;
+
+export const createCandidate = {
+  method: 'POST',
+  path: '/api/v1/candidates',
+  console: true,
+  handler: 'create-candidate',
+  idempotent: true,
+  auth: 'token',
+  scope: 'candidates:write',
+  access: 'write',
+  summary: DOCS && 'Create a candidate',
+  body: CreateCandidateBody,
+  ...(DOCS && { errors: { 409: IDEM_CONFLICT, 422: IDEM_MISMATCH } }),
+  status: 201,
+  response: dataOf(CreatedCandidate),
+} as const satisfies Route;
+
+export const getCandidate = {
+  method: 'GET',
+  path: '/api/v1/candidates/{id}',
+  console: true,
+  handler: 'get-candidate',
+  auth: 'token',
+  scope: 'candidates:read',
+  access: 'read',
+  summary: DOCS && 'One candidate with its stage history (oldest stay first)',
+  params: IdParam,
+  status: 200,
+  response: dataOf(CandidateDetail),
+} as const satisfies Route;
+
+export const updateCandidate = {
+  method: 'PATCH',
+  path: '/api/v1/candidates/{id}',
+  console: true,
+  handler: 'update-candidate',
+  idempotent: true,
+  auth: 'token',
+  scope: 'candidates:write',
+  access: 'write',
+  summary: DOCS && "Change a candidate's name, email, phone, resume_url or req_id (stage moves stay on POST /pipeline)",
+  params: IdParam,
+  body: UpdateCandidateBody,
+  ...(DOCS && { errors: { 409: IDEM_CONFLICT, 422: IDEM_MISMATCH } }),
+  status: 200,
+  response: dataOf(Candidate),
+} as const satisfies Route;
+
+export const eraseCandidate = {
+  method: 'POST',
+  path: '/api/v1/candidates/{id}/erase',
+  // In the console, only admins erase.
+  console: { role: 'admin' },
+  handler: 'erase-candidate',
+  auth: 'token',
+  scope: 'candidates:erase',
+  access: 'write',
+  summary: "Erase a candidate's personal data everywhere; answers a receipt",
+  params: IdParam,
+  status: 200,
+  response: dataOf(ErasureReceipt),
+  timeoutSeconds: 28,
+} as const satisfies Route;

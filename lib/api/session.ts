@@ -1,0 +1,115 @@
+/**
+ * The console's session: signing in and out, reading it, and the password change.
+ * One module per API resource: its route lines and its schemas (lib/api/route.ts says what a line
+ * is). A handler imports its own line from here; lib/routes.ts lists every line.
+ */
+import * as z from 'zod/mini';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../auth/password';
+import { Role, Success, dataOf } from './fields';
+import { DOCS, type Route } from './route';
+
+// ---- workspace identity (session routes) --------------------------------------------------
+
+export const LoginBody = z.strictObject({
+  email: z
+    .string({ error: 'email must be a string' })
+    .check(
+      z.trim(),
+      z.minLength(3, { error: 'email must be an email address' }),
+      z.maxLength(254, { error: 'email must be at most 254 characters' }),
+    ),
+  password: z
+    .string({ error: 'password must be a string' })
+    .check(z.minLength(1, { error: 'password must not be empty' }), z.maxLength(256, { error: 'password must be at most 256 characters' })),
+});
+export type LoginBody = z.output<typeof LoginBody>;
+
+export const SessionInfo = z.object({
+  user: z.object({
+    id: z.uuid(),
+    email: z.string(),
+    role: Role,
+    /** Set after an admin created the user or reset the password: the console asks for a new one first. */
+    must_change_password: z.boolean(),
+  }),
+  tenant: z.object({ slug: z.string(), name: z.string() }),
+});
+
+/** Length is what makes a password hard to guess (NIST SP 800-63B); no composition rules. */
+const newPassword = (name: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .check(
+      z.minLength(PASSWORD_MIN, { error: `${name} must be at least ${PASSWORD_MIN} characters` }),
+      z.maxLength(PASSWORD_MAX, { error: `${name} must be at most ${PASSWORD_MAX} characters` }),
+    );
+
+export const ChangePasswordBody = z.strictObject({
+  current_password: z
+    .string({ error: 'current_password must be a string' })
+    .check(
+      z.minLength(1, { error: 'current_password must not be empty' }),
+      z.maxLength(256, { error: 'current_password must be at most 256 characters' }),
+    ),
+  new_password: newPassword('new_password'),
+});
+export type ChangePasswordBody = z.output<typeof ChangePasswordBody>;
+
+// ---- routes ------------------------------------------------------------------------------
+
+export const login = {
+  method: 'POST',
+  path: '/api/session',
+  handler: 'login',
+  auth: 'none',
+  access: 'write',
+  summary: DOCS && 'Log in; sets the session cookie',
+  body: LoginBody,
+  ...(DOCS && {
+    errors: {
+      401: 'Wrong email or password (one message for both)',
+      403: 'Cross-site request refused',
+      429: 'Too many failed logins for this account; see Retry-After',
+    },
+  }),
+  status: 200,
+  response: dataOf(SessionInfo),
+} as const satisfies Route;
+
+export const getSession = {
+  method: 'GET',
+  path: '/api/session',
+  handler: 'get-session',
+  auth: 'session',
+  beforePasswordChange: true,
+  access: 'read',
+  summary: DOCS && 'The signed-in user and workspace',
+  status: 200,
+  response: dataOf(SessionInfo),
+} as const satisfies Route;
+
+export const logout = {
+  method: 'DELETE',
+  path: '/api/session',
+  handler: 'logout',
+  auth: 'session',
+  beforePasswordChange: true,
+  access: 'write',
+  summary: DOCS && 'Log out; the session stops working at once',
+  status: 200,
+  response: Success,
+} as const satisfies Route;
+
+export const changePassword = {
+  method: 'PUT',
+  path: '/api/session/password',
+  handler: 'change-password',
+  auth: 'session',
+  beforePasswordChange: true,
+  access: 'write',
+  summary: DOCS && 'Change your own password; your other sessions end',
+  body: ChangePasswordBody,
+  ...(DOCS && { errors: { 429: 'Too many wrong current passwords from this address; see Retry-After' } }),
+  status: 200,
+  response: Success,
+} as const satisfies Route;
