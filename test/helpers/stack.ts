@@ -7,7 +7,7 @@ import { dynamodbEndpoint } from './dynamodb-endpoint';
 import { randomUUID } from 'node:crypto';
 import { cheapHash } from './cheap-hash';
 import { ensureTable, localClient } from '../../dev/table';
-import type { Scope } from '../../lib/model';
+import type { Role, Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
 import { ErrorBody } from '../../lib/schemas';
 import type { WebhookEvent } from '../../lib/webhooks/events';
@@ -18,7 +18,7 @@ export interface TestTenant {
   slug: string;
   token(scopes?: Scope[]): Promise<string>;
   /** A user of this tenant; password is `PASSWORD`. */
-  user(role?: 'admin' | 'member', email?: string): Promise<{ id: string; email: string }>;
+  user(role?: Role, email?: string): Promise<{ id: string; email: string }>;
 }
 
 export const PASSWORD = 'correct horse battery staple';
