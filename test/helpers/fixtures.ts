@@ -1,10 +1,10 @@
 /**
  * vitest fixtures for the integration tier: a stack per file, and per test a fresh workspace, a
- * token with every scope, and a signed-in member of each role. A test names what it needs and
- * gets only that:
+ * token with every scope, the typed client with that token, and a signed-in member of each role.
+ * A test names what it needs and gets only that:
  *
  *   const test = stackTest();                      // or stackTest({ webhooks: {} }) ...
- *   test('lists candidates', async ({ stack, token }) => { ... });
+ *   test('lists candidates', async ({ api }) => { const { data } = await api.GET('/api/v1/candidates'); ... });
  *   test('a member may not', async ({ stack, members }) => { members.member.cookie ... });
  *
  * The roles are lib/model.ts ROLES: a role added there gets its member here with no change.
@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { test } from 'vitest';
 import { ROLES, type Role } from '../../lib/model';
+import { apiClient, type Api } from './api';
 import { PASSWORD, startStack, type Stack, type StackOptions, type TestTenant } from './stack';
 
 export interface Member {
@@ -37,6 +38,8 @@ export function stackTest(opts: StackOptions = {}) {
       })
       .extend('workspace', async ({ stack }): Promise<TestTenant> => stack.tenant())
       .extend('token', async ({ workspace }): Promise<string> => workspace.token())
+      // The typed client (test/helpers/api.ts) with that token: the way for a new test to call the API.
+      .extend('api', async ({ stack, token }): Promise<Api> => apiClient(stack, { token }))
       .extend('members', async ({ stack, workspace }): Promise<Record<Role, Member>> => {
         const entries = await Promise.all(
           ROLES.map(async (role) => {

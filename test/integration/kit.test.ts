@@ -1,7 +1,7 @@
 /**
  * The test kit's fixtures (test/helpers/fixtures.ts) give what they say: one stack for the file,
- * a fresh workspace per test whose token reaches only that workspace, and a signed-in member of
- * every role of lib/model.ts.
+ * a fresh workspace per test whose token reaches only that workspace, the typed client, and a
+ * signed-in member of every role of lib/model.ts.
  */
 import { describe, expect } from 'vitest';
 import { ROLES } from '../../lib/model';
@@ -25,6 +25,17 @@ describe('the fixtures', () => {
     expect(workspace.id).not.toBe(seen[0]!.workspace);
     expect((await stack.call('GET', '/api/v1/candidates', { token })).body.data).toEqual([]);
     expect((await stack.call('GET', `/api/v1/candidates/${seen[0]!.candidate}`, { token })).status).toBe(404);
+  });
+
+  test('the typed client sends with the token and answers typed, contract-checked bodies', async ({ api }) => {
+    const created = await api.POST('/api/v1/candidates', { body: { name: 'Kit Typed', email: 'kit@example.com' } });
+    expect(created.response.status).toBe(201);
+    const id = created.data!.data.id;
+    const read = await api.GET('/api/v1/candidates/{id}', { params: { path: { id } } });
+    expect(read.data!.data).toMatchObject({ id, name: 'Kit Typed', email: 'kit@example.com', stage: 'applied' });
+    const refused = await api.POST('/api/v1/candidates', { body: { name: '' } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error).toMatchObject({ field: 'name' });
   });
 
   test('a member of each role, signed in with that role in that workspace', async ({ stack, workspace, members }) => {
