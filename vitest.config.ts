@@ -5,8 +5,9 @@ const CONTENTION = [
   'test/integration/requisition-concurrency.test.ts',
   'test/integration/counters-contention.test.ts',
 ];
-// The self-signed certificate of the test HTTPS receivers, for every tier that runs the sender.
-const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts'] };
+// The self-signed certificate of the test HTTPS receivers, for every tier that runs the sender;
+// and the console built once (test/helpers/console-setup.ts) for the tiers that run `npm start`.
+const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/console-setup.ts'] };
 // The tiers that run the handlers in the test's process: one DynamoDB Local per worker for each
 // project (every test file makes its own table), and passwords hashed at a test cost
 // (test/helpers/cheap-passwords.ts). e2e and browser start `npm start`, which runs its own.

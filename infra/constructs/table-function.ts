@@ -44,7 +44,7 @@ export const pascal = (module: string) =>
     .join('');
 
 /**
- * Bundling for every function (sizes and costs: docs/testing.md, "Measurements"):
+ * Bundling for every function (sizes and costs: docs/benchmarks.md, "Bundles"):
  * - the AWS SDK v3 is bundled, not loaded from the runtime: measured faster cold starts and a
  *   pinned SDK version (the lockfile's, not whatever the runtime ships);
  * - `mainFields: ['module', 'main']` picks the SDK's ESM builds (~346 KB instead of ~548 KB);

@@ -338,7 +338,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     expect(detail.stage).toBe('offer_sent');
     const moves = detail.stage_history.slice(before);
     expect(moves.map((s) => `${s.from_stage}>${s.stage}`)).toEqual(['interviewed>offer_sent']);
-    expect(moves[0]?.actor.email).toBe(admin.email);
+    expect(moves[0]!.actor.email).toBe(admin.email);
     expect(otherErrors).toEqual([]);
     expect(errors).toEqual([]);
   });
