@@ -169,7 +169,8 @@ describe('the migration from the four-copy layout', () => {
 
     const lines: string[] = [];
     const done = await migrateAudit(ws.id, (l) => lines.push(l));
-    expect(done).toMatchObject({ records: 3, groups: 1, grouped: 3, deleted: 12 });
+    // Deleted: 3 view copies of each single record; the group's 3 target copies and 2 shared copies.
+    expect(done).toMatchObject({ records: 3, groups: 1, grouped: 3, deleted: 14 });
     expect(lines.length).toBeGreaterThan(0);
     expect(await hasOldAuditCopies(ws.id)).toBe(false);
     // One item per record, all under the all-records key.

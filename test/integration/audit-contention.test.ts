@@ -55,7 +55,7 @@ async function work(token: string, n: number): Promise<string[]> {
     expect(created.status, created.text).toBe(201);
     const id = created.body.data.id as string;
     done.push(`candidate.created|${id}`);
-    const moved = await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'screening' } });
+    const moved = await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'interviewed' } });
     expect(moved.status, moved.text).toBe(200);
     done.push(`candidate.stage_changed|${id}`);
   }
