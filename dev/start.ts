@@ -5,7 +5,7 @@
  */
 import './quiet-sdk';
 import './untraced';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -160,6 +160,14 @@ try {
   const demo = await seedDemo(dir);
   say(demo.created ? 'seeded the demo workspace "demo"' : 'demo workspace found');
 
+  // Audit records of the four-copy layout (a data directory from before the intents): moved once.
+  const { auditCli, migrateOldAuditCopies } = await import('../lib/domain/audit-migration');
+  const migrated = await migrateOldAuditCopies(() => {});
+  if (migrated) say(`moved the audit log of ${migrated} workspaces to one item per record`);
+  // A first run's stream poller starts at the stream's end, as a new event source mapping does:
+  // the intents of what was written before it (the demo's seed) are expanded here instead.
+  const firstRun = !existsSync(join(dir, 'stream-checkpoints-stuck.json'));
+
   // Local receivers live on 127.0.0.1; the deployed stack never allows loopback targets.
   process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
   const { startWebhookPipeline } = await import('./webhooks');
@@ -170,6 +178,7 @@ try {
     log: say,
   });
   say('webhook pipeline running (stream poller -> fan-out -> SQS -> delivery)');
+  if (firstRun) await auditCli('settle', undefined, () => {});
   const { startRetentionTimer } = await import('./retention');
   startRetentionTimer(say);
   const { startImportPipeline } = await import('./imports');

@@ -1,7 +1,8 @@
 /**
  * The local webhook pipeline: SQS queues, the stream poller feeding the fan-out handler and the
  * queue poller feeding the delivery handler: the same handler modules Lambda runs. A second
- * stream poller runs the stuck index's re-index (functions/stuck-reindex.ts).
+ * stream poller runs the table maintenance consumer (functions/stuck-reindex.ts): audit intents
+ * into records, and the stuck index's re-index.
  * Needs TABLE_NAME and DYNAMODB_ENDPOINT set; sets the queue variables the handlers read.
  */
 import { startQueuePoller, startQueues, type LocalQueues } from './queue';
@@ -34,7 +35,7 @@ export async function startWebhookPipeline(opts: {
   const { handler: fanout } = await init(() => import('../functions/webhook-fanout'));
   const { handler: delivery } = await init(() => import('../functions/webhook-delivery'));
   const { handler: stuckReindex } = await init(() => import('../functions/stuck-reindex'));
-  const { STUCK_FILTER_PATTERNS, REINDEX_TIMEOUT_S } = await import('../lib/store/table');
+  const { MAINTENANCE_FILTER_PATTERNS, REINDEX_TIMEOUT_S } = await import('../lib/store/table');
   const stream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,
@@ -43,12 +44,12 @@ export async function startWebhookPipeline(opts: {
     checkpointFile: opts.checkpointFile,
     log: opts.log,
   });
-  // The stuck index's background re-index: a second reader of the same stream, as deployed.
+  // Table maintenance (audit intents, the stuck index's re-index): a second reader of the same stream, as deployed.
   const stuckStream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,
     handler: stuckReindex,
-    filters: STUCK_FILTER_PATTERNS,
+    filters: MAINTENANCE_FILTER_PATTERNS,
     functionName: 'stuck-reindex',
     timeoutMs: REINDEX_TIMEOUT_S * 1000,
     checkpointFile: opts.checkpointFile && `${opts.checkpointFile.replace(/\.json$/, '')}-stuck.json`,

@@ -22,6 +22,11 @@ const USAGE = `Usage:
         index (GSI5) from the workspace's candidates; idempotent, progress on stderr
   admin webhooks recount <slug>                              derives the workspace's count of active
         webhook endpoints afresh from its endpoints; prints it
+  admin audit migrate <slug>|--all                           moves the audit log's records of the
+        four-copy layout to one item per record (run once after deploying); idempotent, resumable,
+        progress on stderr; prints what it did, as JSON
+  admin audit settle <slug>|--all                            expands audit intents the stream no
+        longer holds (after a consumer outage); idempotent; prints the intents read and records written
   admin retention run <slug> [--dry-run]                     runs the workspace's retention rules now
         (as the daily run does); prints what each rule matched and erased, as JSON (ids, no personal
         data); --dry-run counts only
@@ -137,6 +142,7 @@ async function main(argv: string[]): Promise<string> {
       table: { type: 'string' },
       region: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      all: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -152,10 +158,15 @@ async function main(argv: string[]): Promise<string> {
     'search reindex',
     'webhooks recount',
     'retention run',
+    'audit migrate',
+    'audit settle',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   if (values['dry-run'] && command !== 'retention run') throw new UsageError('--dry-run applies only to retention run');
-  const slug = slugArg(rest[0]);
+  const everyWorkspace = command.startsWith('audit ') && values.all === true;
+  if (values.all && !everyWorkspace) throw new UsageError('--all applies only to audit migrate and audit settle');
+  if (everyWorkspace && rest.length) throw new UsageError('give a <slug> or --all, not both');
+  const slug = everyWorkspace ? '' : slugArg(rest[0]);
   const maxPositionals = command === 'tenant set-stuck-days' || command === 'user create' ? 2 : 1;
   if (rest.length > maxPositionals) throw new UsageError(`unexpected argument "${rest[maxPositionals]}"`);
 
@@ -204,6 +215,15 @@ async function main(argv: string[]): Promise<string> {
         const tenant = await tenants.getTenantBySlug(slug);
         const { recountActiveEndpoints } = await import('../lib/store/webhook-endpoints');
         return String(await recountActiveEndpoints(tenant.id));
+      }
+      case 'audit migrate':
+      case 'audit settle': {
+        const { auditCli } = await import('../lib/domain/audit-migration');
+        return JSON.stringify(
+          await auditCli(command === 'audit migrate' ? 'migrate' : 'settle', everyWorkspace ? undefined : slug, (line) =>
+            process.stderr.write(`${line}\n`),
+          ),
+        );
       }
       case 'retention run': {
         const tenant = await tenants.getTenantBySlug(slug);

@@ -1,7 +1,11 @@
 /**
- * The stuck index's background re-index (lib/store/stuck.ts): a function fed by the table stream,
- * filtered to tenant STATS items with a threshold change pending. A second reader of the stream
- * beside the webhook fan-out (a DynamoDB stream allows two per shard).
+ * The table maintenance function (lib/domain/stuck-reindex.ts), fed by the table stream: it
+ * expands audit intents into records and runs the stuck index's background re-index
+ * (lib/store/stuck.ts), filtered to MAINTENANCE_FILTER_PATTERNS. The second reader of the stream
+ * beside the webhook fan-out (DynamoDB Streams advises at most two per shard), so both jobs share
+ * it. Its module and construct id are the stuck re-index's as first deployed: renaming them would
+ * replace the event source mapping, which starts again at LATEST and skips what was written
+ * between the two.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -11,8 +15,8 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { keys, REINDEX_TIMEOUT_S, STUCK_FILTER_PATTERNS } from '../../lib/store/table';
-import { TableFunction } from './table-function';
+import { keys, MAINTENANCE_FILTER_PATTERNS, REINDEX_TIMEOUT_S } from '../../lib/store/table';
+import { AUDIT_LEADING_KEYS, TableFunction } from './table-function';
 import type { StageConfig } from '../stages';
 
 export const STUCK_REINDEX_MODULE = 'stuck-reindex';
@@ -37,8 +41,9 @@ export function addStuckReindex(scope: Construct, props: StuckReindexProps): Nod
     table: props.table,
     access: 'none',
     timeout: STUCK_REINDEX_TIMEOUT,
-    description: 'Stuck index: re-index after a threshold change (table stream)',
+    description: 'Table maintenance: audit intents to records, stuck index re-index (table stream)',
     stage: props.stage,
+    writesAudit: true,
   }).fn;
   // Tenant partitions only (`T#<tenant>`): the STATS item and the candidates, in the base table
   // (no index ARN): GetItem and UpdateItem on STATS, Query and UpdateItem on candidates.
@@ -49,6 +54,15 @@ export function addStuckReindex(scope: Construct, props: StuckReindexProps): Nod
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.tenantPartition('*')] } },
     }),
   );
+  // The audit partitions: PutItem of records only (the Deny on every role keeps Update, Delete and
+  // BatchWrite out). The intents it expands come in the stream record's image: no read of them.
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:PutItem'],
+      resources: [props.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': AUDIT_LEADING_KEYS } },
+    }),
+  );
   fn.addEventSource(
     new DynamoEventSource(props.table, {
       startingPosition: lambda.StartingPosition.LATEST,
@@ -57,7 +71,7 @@ export function addStuckReindex(scope: Construct, props: StuckReindexProps): Nod
       maxRecordAge: Duration.days(1),
       reportBatchItemFailures: true,
       onFailure: new SqsDlq(props.failures),
-      filters: STUCK_FILTER_PATTERNS.map((pattern) => lambda.FilterCriteria.filter(pattern)),
+      filters: MAINTENANCE_FILTER_PATTERNS.map((pattern) => lambda.FilterCriteria.filter(pattern)),
     }),
   );
   return fn;

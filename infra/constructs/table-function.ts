@@ -23,14 +23,18 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The only partitions the delivery function may touch: `T#<any tenant>#WEBHOOKS`. */
 export const WEBHOOK_LEADING_KEYS = [keys.webhookPartition('*')];
 
-/** Every workspace's audit partition, `T#<any tenant>#AUDIT`: records there are only ever put. */
+/** Every workspace's audit partition, `T#<any tenant>#AUDIT`: records there are only ever put, by one function. */
 export const AUDIT_LEADING_KEYS = [keys.auditPartition('*')];
 /**
  * What no function may do in an audit partition: change or remove a record (BatchWriteItem, which
- * can delete, too). Denied on every function's role, whatever its grants allow elsewhere, so no
- * code path and no future grant can edit the log; records leave by TTL only.
+ * can delete, too), nor put one: records come only from the intents of changes, through the
+ * table maintenance consumer (AUDIT_WRITER_DENIED_ACTIONS). Denied on every function's role,
+ * whatever its grants allow elsewhere, so no code path and no future grant can forge or edit the
+ * log; records leave by TTL only.
  */
-export const AUDIT_DENIED_ACTIONS = ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+export const AUDIT_DENIED_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+/** The same for the one function that writes records (`writesAudit`): it may only put them. */
+export const AUDIT_WRITER_DENIED_ACTIONS = AUDIT_DENIED_ACTIONS.filter((a) => a !== 'dynamodb:PutItem');
 
 /** The handler module's source file: `functions/<module>.ts`. */
 export const entryFor = (module: string) => path.join(PROJECT_ROOT, 'functions', `${module}.ts`);
@@ -238,6 +242,8 @@ export interface TableFunctionProps {
   environment?: Record<string, string>;
   /** The deployment stage: how long the function's logs are kept, and its service name. */
   stage: StageConfig;
+  /** The audit records' writer (the table maintenance consumer): PutItem in audit partitions is not denied to it. */
+  writesAudit?: boolean;
 }
 
 /**
@@ -296,7 +302,7 @@ export class TableFunction extends Construct {
     this.fn.addToRolePolicy(
       new iam.PolicyStatement({
         effect: iam.Effect.DENY,
-        actions: AUDIT_DENIED_ACTIONS,
+        actions: props.writesAudit ? AUDIT_WRITER_DENIED_ACTIONS : AUDIT_DENIED_ACTIONS,
         resources: [props.table.tableArn],
         conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': AUDIT_LEADING_KEYS } },
       }),

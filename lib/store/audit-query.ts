@@ -1,17 +1,16 @@
 /**
- * The audit log, read side (the write side and the key layout: lib/store/audit.ts). Each filter
- * has its own copy of every record, so a page is a key-range Query of one view, newest first:
- * by target when a target is given, else by actor, else by action, else all. The other filters
+ * The audit log, read side (the write side and the key layout: lib/store/audit.ts). Each record
+ * is one item in its workspace's audit partition with a sparse entry in an index per filter, so a
+ * page is a key-range Query of one view, newest first: by target when a target is given, else by
+ * actor, else by action (each its index), else all (the partition itself). The other filters
  * given with it become a FilterExpression; such a page reads at most MAX_CALLS × FILTERED_READ
- * records and may come back short, with a cursor to go on. A group's shared copy (auditGroupItems)
- * is expanded into its records where it is read, so a page shows records only, and a cursor may
- * point inside a group.
+ * records and may come back short, with a cursor to go on.
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { CorruptItemError, type Item, oneOf, str } from './codec';
 import { queryPages, tableName } from './client';
-import { viewPrefix, type AuditChange, type AuditView } from './audit';
-import { keys, type PageKeyShape } from './table';
+import { AUDIT_ALL_PREFIX, type AuditChange, type AuditView } from './audit';
+import { AUDIT_VIEW_INDEXES, auditViewPartition, keys, TABLE_DEF, type PageKeyShape } from './table';
 
 export interface AuditFilter {
   actor?: string;
@@ -39,71 +38,66 @@ export function auditPlan(f: AuditFilter): { view: AuditView; value: string; res
   return { view, value, rest };
 }
 
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Where a view's keys are: the partition and sort key attributes its Query reads, its partition value, and its sort keys' prefix. */
+function viewKeys(tenantId: string, view: AuditView, value: string) {
+  if (view === 'all')
+    return {
+      index: undefined,
+      pk: TABLE_DEF.partitionKey,
+      sk: TABLE_DEF.sortKey,
+      partition: keys.auditPartition(tenantId),
+      prefix: AUDIT_ALL_PREFIX,
+    };
+  const index = AUDIT_VIEW_INDEXES[view];
+  return { index: index.name, pk: index.partitionKey, sk: index.sortKey, partition: auditViewPartition(tenantId, view, value), prefix: '' };
+}
 
-/** Where a page of this filter's view ends: the table key of a record copy in the view. */
+const RECORD_TAIL = '\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z#[0-9a-f-]{36}$';
+
+/**
+ * Where a page of this filter's view ends: a record's table key, plus its entry in the view's
+ * index for a filtered view, whose partition must be the filter's own.
+ */
 export function auditPageKey(tenantId: string, f: AuditFilter): PageKeyShape {
   const { view, value } = auditPlan(f);
+  const v = viewKeys(tenantId, view, value);
   return {
-    attrs: ['PK', 'SK'],
-    partitions: { PK: keys.auditPartition(tenantId) },
-    sortKey: new RegExp(`^${literal(viewPrefix(view, value))}\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z#[0-9a-f-]{36}$`),
+    attrs: v.index ? ['PK', 'SK', v.pk, v.sk] : ['PK', 'SK'],
+    partitions: { PK: keys.auditPartition(tenantId), ...(v.index && { [v.pk]: v.partition }) },
+    sortKey: new RegExp(`^${AUDIT_ALL_PREFIX}${RECORD_TAIL}`),
   };
 }
 
 export function auditQueryInput(tenantId: string, f: AuditFilter): QueryCommandInput {
   const { view, value, rest } = auditPlan(f);
-  const prefix = viewPrefix(view, value);
-  const names: Record<string, string> = {};
+  const v = viewKeys(tenantId, view, value);
+  const names: Record<string, string> = { '#pk': v.pk, '#sk': v.sk };
   const values: Record<string, unknown> = {
-    ':pk': keys.auditPartition(tenantId),
-    ':lo': `${prefix}${f.from ?? ''}`,
+    ':pk': v.partition,
+    // '0' sorts before every timestamp, and keeps an index's bound non-empty, as DynamoDB requires.
+    ':lo': `${v.prefix}${f.from ?? '0'}`,
     // '~' sorts after every character of a timestamp and an id: the whole of `to`'s millisecond.
-    ':hi': `${prefix}${f.to !== undefined ? `${f.to}#~` : '~'}`,
+    ':hi': `${v.prefix}${f.to !== undefined ? `${f.to}#~` : '~'}`,
   };
-  const filters = rest.map(([attr, v], i) => {
+  const filters = rest.map(([attr, val], i) => {
     names[`#f${i}`] = attr;
-    values[`:f${i}`] = v;
+    values[`:f${i}`] = val;
     return `#f${i} = :f${i}`;
   });
   return {
     TableName: tableName,
-    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+    ...(v.index && { IndexName: v.index }),
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+    ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
-    ...(filters.length && { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names }),
+    ...(filters.length && { FilterExpression: filters.join(' AND ') }),
     ScanIndexForward: false,
   };
 }
 
 /**
- * The records of a page's items, in key order (newest first): an item of one record as it is; a
- * group's shared copy as its records, newest (highest id) first, each keyed where a copy of its
- * own would be (its view's prefix, the group's time, its id). Records at or after `startSK` (the
- * cursor's key, which may be inside a group) were on earlier pages and are left out.
- */
-export function expandAuditItems(items: Item[], startSK?: string): Item[] {
-  const out: Item[] = [];
-  for (const item of items) {
-    const { records, ...shared } = item;
-    if (!Array.isArray(records)) {
-      out.push(item);
-      continue;
-    }
-    const sk = String(item.SK);
-    const prefix = sk.slice(0, sk.length - `${String(item.at)}#${String(item.id)}`.length);
-    for (const r of [...(records as Item[])].reverse()) {
-      const SK = `${prefix}${String(item.at)}#${String(r.id)}`;
-      if (startSK === undefined || SK < startSK) out.push({ ...shared, ...r, SK });
-    }
-  }
-  return out;
-}
-
-/**
  * Up to `limit` records after `startKey`, newest first, and the key to go on from (undefined at
  * the end). Unfiltered: one Query of `limit`. Filtered: at most MAX_CALLS Queries of FILTERED_READ.
- * Groups are expanded (expandAuditItems): a page that ends inside one ends at its last record's
- * key, which is no item's; the next Query starts there and meets the group's copy again.
  */
 export async function queryAudit(
   tenantId: string,
@@ -118,15 +112,16 @@ export async function queryAudit(
   let lastKey: Record<string, unknown> | undefined;
   for await (const page of queryPages(input, { startKey, limit: () => (filtered ? FILTERED_READ : limit - items.length) })) {
     calls++;
-    items.push(...expandAuditItems(page.Items ?? [], startKey?.SK as string | undefined));
+    items.push(...(page.Items ?? []));
     lastKey = page.LastEvaluatedKey;
     if (items.length >= limit || calls >= MAX_CALLS) break;
   }
   if (items.length > limit) {
-    // More matched than the page holds: go on after the last one it shows.
+    // More matched than the page holds: go on after the last one it shows, in its view's keys.
     items.length = limit;
     const last = items.at(-1)!;
-    return { items, lastKey: { PK: last.PK, SK: last.SK } };
+    const attrs = auditPageKey(tenantId, f).attrs;
+    return { items, lastKey: Object.fromEntries(attrs.map((a) => [a, last[a]])) };
   }
   return { items, lastKey };
 }

@@ -1,24 +1,27 @@
 /**
- * The workspace audit log, write side. One partition per workspace (`T#<id>#AUDIT`); each record
- * is written as four copies in the transaction of the change it describes, under sort-key
- * prefixes that make every filter of GET /api/audit a key-range Query, newest first:
- *   `T#<at>#<id>` all records; `A#<actor id>#<at>#<id>`; `O#<target id>#<at>#<id>`;
- *   `X#<action>#<at>#<id>`.
- * Records of one actor's one action made in one transaction (an import's rows) may be written as
- * a group (auditGroupItems): each keeps its own target copy, and the group shares one copy in each
- * of the other three views, which the read side expands back into the records.
- * Copies are put only where absent and never updated or deleted (IAM denies UpdateItem and
- * DeleteItem on the partition); they leave by TTL after 400 days. A record never holds a
- * candidate's personal values: personal fields are named, not valued, so erasure needs nothing
- * from here. The read side is lib/store/audit-query.ts, bundled only by the audit route.
+ * The workspace audit log, write side. A change's transaction puts ONE audit intent
+ * (auditIntentItem): its record, or a group's records, in one of the workspace's intent partitions
+ * (`T#<id>#AUDITQ#<shard>`, a shard at random), so there is no change without its record. The
+ * table stream's maintenance consumer (lib/domain/table-maintenance.ts) expands each intent into
+ * one item per record in the workspace's audit partition (`T#<id>#AUDIT`, sort key
+ * `T#<at>#<id>`: the all-records view), with sparse entries on three indexes for the actor, target
+ * and action views (auditViewIndexKey). So the log is eventually consistent: a record shows a
+ * moment after its change.
+ * Records are put only where absent and never updated or deleted (IAM denies every function but
+ * the consumer PutItem there, and all UpdateItem and DeleteItem); they leave by TTL after 400
+ * days. A record never holds a candidate's personal values: personal fields are named, not
+ * valued, so erasure needs nothing from here. The read side is lib/store/audit-query.ts.
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { ddb, tableName } from './client';
-import { keys } from './table';
+import { AUDIT_INTENT_SHARDS, auditViewIndexKey, keys, TABLE_DEF, type AuditIndexedView } from './table';
 
 /** How long a record is kept: more than a year of evidence. */
 export const AUDIT_TTL_DAYS = 400;
+/** How long an intent is kept: far beyond the stream's 24 hours, so an outage of its consumer loses no record. */
+export const AUDIT_INTENT_TTL_DAYS = 7;
+export const AUDIT_INTENT_TYPE = 'audit_intent';
 
 /** Fields whose values are personal data: a record names them and keeps no value. */
 export const PERSONAL_FIELDS: readonly string[] = ['name', 'email', 'phone', 'resume_url'];
@@ -64,14 +67,10 @@ export interface AuditEntry {
   at?: string;
 }
 
-/** The sort-key prefixes of the four copies, one per access pattern. */
-export const AUDIT_VIEWS = { all: 'T#', actor: 'A#', target: 'O#', action: 'X#' } as const;
-export type AuditView = keyof typeof AUDIT_VIEWS;
-/** Transaction actions one record takes: a copy per view. */
-export const AUDIT_COPIES = Object.keys(AUDIT_VIEWS).length;
-
-/** The prefix under which a view keeps the records of one value (actor id, target id or action). */
-export const viewPrefix = (view: AuditView, value = '') => (view === 'all' ? AUDIT_VIEWS.all : `${AUDIT_VIEWS[view]}${value}#`);
+/** The all-records view's sort-key prefix in the audit partition: `T#<at>#<id>`. */
+export const AUDIT_ALL_PREFIX = 'T#';
+/** The views of GET /api/audit: all records (the partition itself) and one per filter (an index each). */
+export type AuditView = 'all' | AuditIndexedView;
 
 /** A webhook URL as the audit keeps it: its host only (a path or query may carry a secret). */
 export function urlHost(url: unknown): string | null {
@@ -110,7 +109,6 @@ const storedChanges = (e: AuditEntry): AuditChange[] =>
 function sharedFields(e: AuditEntry, at: string, now: number) {
   const { ip, user_agent, request_id } = e.request ?? {};
   return {
-    type: 'audit',
     at,
     action: e.action,
     actor_type: e.actor.type,
@@ -125,26 +123,10 @@ function sharedFields(e: AuditEntry, at: string, now: number) {
   };
 }
 
-/** The items of one record: its four copies, complete each, so any view reads a page in one Query. */
-export function auditItems(tenantId: string, e: AuditEntry, now = Date.now()): Record<string, unknown>[] {
-  const at = e.at ?? new Date(now).toISOString();
-  // Random, not UUIDv7: the key orders by `at` first, and the uuid package stays out of bundles without it.
-  const id = randomUUID();
-  const record = { ...sharedFields(e, at, now), id, target_type: e.target.type, target_id: e.target.id, changes: storedChanges(e) };
-  const PK = keys.auditPartition(tenantId);
-  const tail = `${at}#${id}`;
-  return [
-    `${viewPrefix('all')}${tail}`,
-    `${viewPrefix('actor', e.actor.id)}${tail}`,
-    `${viewPrefix('target', e.target.id)}${tail}`,
-    `${viewPrefix('action', e.action)}${tail}`,
-  ].map((SK) => ({ PK, SK, ...record }));
-}
-
-/** Records one group may hold: the ids of its records end in four hex digits counting from 0. */
-export const MAX_GROUP_RECORDS = 0x10000;
-/** Transaction actions a group takes besides its records' target copies: one copy in each other view. */
-export const AUDIT_GROUP_COPIES = AUDIT_COPIES - 1;
+/** Records one intent may hold: one transaction's (at most 100 actions), with room to spare under DynamoDB's 400 KB item. */
+export const MAX_GROUP_RECORDS = 100;
+/** Transaction actions the records of one change or of one group take: one intent. */
+export const AUDIT_GROUP_COPIES = 1;
 
 /** Whether two entries can share a group: the same action by the same actor from the same request. */
 export const sameGroup = (a: AuditEntry, b: AuditEntry) =>
@@ -157,60 +139,86 @@ export const sameGroup = (a: AuditEntry, b: AuditEntry) =>
   JSON.stringify(a.request ?? {}) === JSON.stringify(b.request ?? {});
 
 /**
- * The items of records that share their action, actor and request (sameGroup) and are made in
- * one transaction, at one time (the first entry's `at`, or now): each record's own target copy,
- * complete, plus ONE copy in each of the views all, actor and action holding every record's id,
- * target and changes (`records`). A group of n costs n + 3 items instead of 4n.
- *
- * The records' ids are one random id whose last four hex digits count 0, 1, 2, ...; the shared
- * copies sit at the first (smallest) id. So no other record's key can fall between a group's
- * records, and a page that ends inside a group ends at the key its next record would have had
- * (lib/store/audit-query.ts expands a group and resumes inside it from that key).
+ * The intent of records that share their action, actor and request (sameGroup), made in one
+ * transaction at one time (the first entry's `at`, or now): ONE item in a random intent shard of
+ * the workspace (keys.auditIntent), keyed by its first record's id, holding what the records share
+ * (`record`) and each record's id, target and changes (`records`). The stream consumer expands it
+ * into one record item per record (auditRecordItems). It leaves by TTL after AUDIT_INTENT_TTL_DAYS,
+ * longer than any consumer outage the stream (24 h) or `npm run admin -- audit settle` covers.
  */
-export function auditGroupItems(tenantId: string, entries: AuditEntry[], now = Date.now()): Record<string, unknown>[] {
+export function auditIntentItem(tenantId: string, entries: AuditEntry[], now = Date.now()): Record<string, unknown> | undefined {
   const first = entries[0];
-  if (!first) return [];
+  if (!first) return undefined;
   if (entries.length > MAX_GROUP_RECORDS) throw new Error(`an audit group holds at most ${MAX_GROUP_RECORDS} records`);
   if (!entries.every((e) => sameGroup(e, first))) throw new Error('an audit group is one action of one actor from one request');
   const at = first.at ?? new Date(now).toISOString();
-  const base = randomUUID().slice(0, 32);
-  const shared = sharedFields(first, at, now);
-  const records = entries.map((e, n) => ({
-    id: `${base}${n.toString(16).padStart(4, '0')}`,
-    target_type: e.target.type,
-    target_id: e.target.id,
-    changes: storedChanges(e),
-  }));
-  const PK = keys.auditPartition(tenantId);
-  const tail = `${at}#${records[0]!.id}`;
-  return [
-    ...records.map((r) => ({ PK, SK: `${viewPrefix('target', r.target_id)}${at}#${r.id}`, ...shared, ...r })),
-    ...[viewPrefix('all'), viewPrefix('actor', first.actor.id), viewPrefix('action', first.action)].map((prefix) => ({
-      PK,
-      SK: `${prefix}${tail}`,
-      ...shared,
-      id: records[0]!.id,
-      records,
-    })),
-  ];
+  // Random, not UUIDv7: the record's key orders by `at` first, and the uuid package stays out of bundles without it.
+  const records = entries.map((e) => ({ id: randomUUID(), target_type: e.target.type, target_id: e.target.id, changes: storedChanges(e) }));
+  const shard = String(randomInt(AUDIT_INTENT_SHARDS));
+  return {
+    ...keys.auditIntent(tenantId, shard, records[0]!.id),
+    type: AUDIT_INTENT_TYPE,
+    tenant_id: tenantId,
+    record: sharedFields(first, at, now),
+    records,
+    [TABLE_DEF.ttlAttribute]: Math.floor(now / 1000) + AUDIT_INTENT_TTL_DAYS * 86_400,
+  };
 }
 
 /**
- * The transaction items that record one change: append them to the change's own
- * TransactWriteItems, so there is no change without its record and no record without the change.
+ * The record items an intent expands into: one per record, in the audit partition under the
+ * all-records key `T#<at>#<id>`, with a sparse entry in each of the actor, target and action
+ * views' indexes (auditViewIndexKey). Each item is a complete record, so every view reads a page
+ * in one Query.
  */
-export const auditPuts = (tenantId: string, e: AuditEntry, now = Date.now()) => putsOf(auditItems(tenantId, e, now));
+export function auditRecordItems(intent: Record<string, unknown>): Record<string, unknown>[] {
+  const shared = intent.record as Record<string, unknown> | undefined;
+  const records = intent.records;
+  // A malformed intent fails loudly (the consumer reports it) rather than become a record of nothing.
+  if (
+    typeof intent.tenant_id !== 'string' ||
+    !Array.isArray(records) ||
+    ['at', 'action', 'actor_id'].some((k) => typeof shared?.[k] !== 'string')
+  )
+    throw new Error(`malformed audit intent ${String(intent.PK)} ${String(intent.SK)}`);
+  const tenantId = intent.tenant_id;
+  const at = String(shared!.at);
+  return (records as Record<string, unknown>[]).map((r) => auditRecordItem(tenantId, { ...shared, ...r }, at));
+}
 
-/** The transaction items of a group of records (auditGroupItems), for the transaction that makes all their changes. */
-export const auditGroupPuts = (tenantId: string, entries: AuditEntry[], now = Date.now()) =>
-  putsOf(auditGroupItems(tenantId, entries, now));
+/** One record as its item: `fields` are a record's (sharedFields and its own id, target and changes). */
+export function auditRecordItem(tenantId: string, fields: Record<string, unknown>, at = String(fields.at)): Record<string, unknown> {
+  const id = String(fields.id);
+  return {
+    ...keys.auditRecord(tenantId, `${AUDIT_ALL_PREFIX}${at}#${id}`),
+    type: 'audit',
+    ...fields,
+    ...auditViewKeys(tenantId, fields, at, id),
+  };
+}
 
-const putsOf = (items: Record<string, unknown>[]) =>
-  items.map((Item) => ({ Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }));
+/** A record's entries in the actor, target and action views. */
+export const auditViewKeys = (tenantId: string, fields: Record<string, unknown>, at: string, id: string) => ({
+  ...auditViewIndexKey(tenantId, 'actor', String(fields.actor_id), at, id),
+  ...auditViewIndexKey(tenantId, 'target', String(fields.target_id), at, id),
+  ...auditViewIndexKey(tenantId, 'action', String(fields.action), at, id),
+});
+
+/**
+ * The transaction items that record one change: append them to the change's own
+ * TransactWriteItems, so there is no change without its intent and no intent without the change.
+ */
+export const auditPuts = (tenantId: string, e: AuditEntry, now = Date.now()) => auditGroupPuts(tenantId, [e], now);
+
+/** The transaction item of a group of records (auditIntentItem), for the transaction that makes all their changes. */
+export function auditGroupPuts(tenantId: string, entries: AuditEntry[], now = Date.now()) {
+  const Item = auditIntentItem(tenantId, entries, now);
+  return Item ? [{ Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }] : [];
+}
 
 /**
  * A record on its own, for an action that writes nothing else to the table (a resend only
- * queues a message; a failed sign-in only counts): one TransactWriteItems of its copies. `extra`:
+ * queues a message; a failed sign-in only counts): one TransactWriteItems of its intent. `extra`:
  * transaction items of the action's own write, when a store function does not make one (a test
  * send's attempt record).
  */
@@ -219,15 +227,13 @@ export async function putAudit(tenantId: string, e: AuditEntry, extra: Record<st
 }
 
 /**
- * The cost of a record with nothing written: as many ConditionChecks as a record has copies, on
- * keys that never exist. A wrong password for a member's email writes a record; one for an email
+ * The cost of a record with nothing written: one ConditionCheck, as a record is one Put, on a key
+ * that never exists. A wrong password for a member's email writes a record; one for an email
  * that is nobody's runs this instead, so the two failures still take the same time and a
  * sign-in's timing does not tell which emails are members'.
  */
 export async function auditDecoy(): Promise<void> {
-  const PK = keys.auditPartition('-');
-  const checks = Object.values(AUDIT_VIEWS).map((prefix) => ({
-    ConditionCheck: { TableName: tableName, Key: { PK, SK: prefix }, ConditionExpression: 'attribute_not_exists(PK)' },
-  }));
-  await ddb.send(new TransactWriteCommand({ TransactItems: checks })).catch(() => undefined);
+  const Key = keys.auditIntent('-', String(randomInt(AUDIT_INTENT_SHARDS)), '-');
+  const check = { ConditionCheck: { TableName: tableName, Key, ConditionExpression: 'attribute_not_exists(PK)' } };
+  await ddb.send(new TransactWriteCommand({ TransactItems: [check] })).catch(() => undefined);
 }

@@ -33,7 +33,7 @@ export interface NewCandidate {
   /**
    * Its audit record, written in the same transaction as the candidate. The records of one call
    * are one action of one actor from one request (sameGroup): each transaction records its
-   * candidates as one group (auditGroupItems).
+   * candidates as one group (one intent, auditIntentItem).
    */
   audit?: AuditEntry;
 }
@@ -46,13 +46,13 @@ const hiresOnRequisition = (c: CandidateRecord) => c.req_id !== undefined && c.s
 
 /**
  * Actions a candidate adds to a batch of insertCandidates besides the batch's own (batchActions):
- * its item, a placement, its search entries, and its audit record's own copy (the record's other
- * copies are shared by its batch's group).
+ * its item, a placement, its search entries. Its audit record takes none of its own: it rides in
+ * its batch's one intent.
  */
-export const ownActions = (c: CandidateRecord, audited = false) =>
-  1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length + (audited ? 1 : 0);
+export const ownActions = (c: CandidateRecord, _audited = false) =>
+  1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length;
 
-/** Actions a batch of insertCandidates takes besides its candidates': the workspace's counter, and its audit group's shared copies. */
+/** Actions a batch of insertCandidates takes besides its candidates': the workspace's counter, and its audit intent. */
 export const batchActions = (audited: boolean) => 1 + (audited ? AUDIT_GROUP_COPIES : 0);
 
 /**
@@ -60,8 +60,8 @@ export const batchActions = (audited: boolean) => 1 + (audited ? AUDIT_GROUP_COP
  * insertCandidate would: the same items (shared builders), and ONE counter update per counter
  * item per transaction carrying the summed deltas, so the counters stay exact and the workspace's
  * counter item is written once per transaction instead of once per candidate. The audit records
- * of a transaction's candidates are written as one group (auditGroupItems): the same records as
- * the API shows them, in n + 3 items instead of 4n. A requisition's
+ * of a transaction's candidates are written as one intent (auditIntentItem), expanded into their
+ * records by the table maintenance consumer. A requisition's
  * update keeps the single create's condition (it exists and is open). A hire on a requisition
  * (which may fill it) goes alone through insertCandidate.
  *
@@ -147,7 +147,7 @@ async function insertBatch(
         ...searchWrites(tenantId, c as unknown as Item),
       );
     }
-    // Last: the batch's records as one group (each its own target copy, one shared copy per other view).
+    // Last: the batch's records as one intent.
     const audits = left.flatMap((i) => entries[i]!.audit ?? []);
     transactItems.push(...auditGroupPuts(tenantId, audits));
     try {

@@ -68,6 +68,11 @@ const t = (tenantId: string) => `T#${tenantId}`;
 export const WEBHOOK_PARTITION_SUFFIX = '#WEBHOOKS';
 /** The suffix of audit partitions, `T#*#AUDIT`, on which IAM denies UpdateItem and DeleteItem. */
 export const AUDIT_PARTITION_SUFFIX = '#AUDIT';
+/** The suffix of audit intent partitions, `T#*#AUDITQ#<shard>`: not matched by `T#*#AUDIT`. */
+export const AUDIT_INTENT_SUFFIX = '#AUDITQ#';
+/** Intent partitions per workspace: the request path's audit writes spread over this many partitions. */
+export const AUDIT_INTENT_SHARDS = 8;
+const auditIntentPartition = (tenantId: string, shard: string) => `${t(tenantId)}${AUDIT_INTENT_SUFFIX}${shard}`;
 /** The suffix of lease partitions, `T#*#LEASES`: the only items the candidate list function writes. */
 export const LEASE_PARTITION_SUFFIX = '#LEASES';
 /** Every attribute a lease item has (lib/store/leases.ts): all IAM lets its writers put there. */
@@ -154,10 +159,17 @@ export const keys = {
   tenantPartition: t,
   /**
    * The workspace audit log (lib/store/audit.ts): its own partition, so that IAM can deny every
-   * function UpdateItem and DeleteItem there (dynamodb:LeadingKeys `T#*#AUDIT`).
+   * function but the audit consumer PutItem there, and every function UpdateItem and DeleteItem
+   * (dynamodb:LeadingKeys `T#*#AUDIT`).
    */
   auditPartition: (tenantId: string) => `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}`,
   auditRecord: (tenantId: string, sk: string): Key => ({ PK: `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}`, SK: sk }),
+  /**
+   * An audit intent (lib/store/audit.ts): the records of one change, put in the change's own
+   * transaction into one of AUDIT_INTENT_SHARDS partitions chosen at random, so a workspace's
+   * changes are not capped by one partition's write capacity. The stream consumer expands it.
+   */
+  auditIntent: (tenantId: string, shard: string, id: string): Key => ({ PK: auditIntentPartition(tenantId, shard), SK: id }),
   /**
    * A candidate was erased (or is being erased: the marker comes first): a marker in the webhook
    * partition, so the delivery function (which may read nowhere else) drops queued deliveries of
@@ -225,6 +237,28 @@ export const REINDEX_TIMEOUT_S = 60;
 export const STUCK_FILTER_PATTERNS = [
   { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['stats'] }, stuck_job: { S: [STUCK_JOB_PENDING] } } } },
 ];
+
+/**
+ * Sparse: an audit record's actor, target and action views (lib/store/audit.ts, audit-query.ts),
+ * one entry each on an index other items use, under partition values no other item has
+ * (`T#<tenant>#AUDIT#A#<actor id>`, `#O#<target id>`, `#X#<action>`), sorted `<at>#<id>`.
+ */
+export const AUDIT_VIEW_INDEXES = {
+  actor: TABLE_DEF.indexes.byStageOrStatus,
+  target: TABLE_DEF.indexes.byRequisitionOrUser,
+  action: TABLE_DEF.indexes.byRequisitionStage,
+} as const;
+export type AuditIndexedView = keyof typeof AUDIT_VIEW_INDEXES;
+const AUDIT_VIEW_TAGS: Record<AuditIndexedView, string> = { actor: 'A', target: 'O', action: 'X' };
+export const auditViewPartition = (tenantId: string, view: AuditIndexedView, value: string) =>
+  `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}#${AUDIT_VIEW_TAGS[view]}#${value}`;
+export const auditViewIndexKey = (tenantId: string, view: AuditIndexedView, value: string, at: string, id: string) =>
+  indexKey(AUDIT_VIEW_INDEXES[view], auditViewPartition(tenantId, view, value), `${at}#${id}`);
+
+/** Audit intents (lib/store/audit.ts), expanded by the same stream consumer as the stuck re-index. */
+export const AUDIT_INTENT_FILTER_PATTERNS = [{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['audit_intent'] } } } }];
+/** The table maintenance consumer's event filters: the stuck re-index's and the audit intents'. */
+export const MAINTENANCE_FILTER_PATTERNS = [...STUCK_FILTER_PATTERNS, ...AUDIT_INTENT_FILTER_PATTERNS];
 
 /** GSI1: requisitions of one status, newest first by UUIDv7 id. */
 export const reqStatusIndexKey = (tenantId: string, status: ReqStatus, id: string) =>

@@ -1,6 +1,6 @@
 /**
  * Audit log figures, run by `npm run bench` (section 10) in a child process with its own DynamoDB
- * Local: a workspace's log of BENCH_AUDIT_RECORDS records (100,000 by default; four copies each,
+ * Local: a workspace's log of BENCH_AUDIT_RECORDS records (100,000 by default; one item each,
  * lib/store/audit.ts) is bulk-loaded through the store's item builder (BatchWriteItem), then the
  * first page of GET /api/audit is timed through the real handler behind the local gateway, with
  * its DynamoDB calls, unfiltered and under each filter. Seeding stops at
@@ -33,7 +33,7 @@ try {
   Object.assign(process.env, { TABLE_NAME: 'bench', DYNAMODB_ENDPOINT: ddbLocal.endpoint, POWERTOOLS_LOG_LEVEL: 'ERROR' });
   const { ddbClient } = await import('../../lib/store/client');
   const { batchPut } = await import('../../lib/store/batch');
-  const { auditItems } = await import('../../lib/store/audit');
+  const { auditIntentItem, auditRecordItems } = await import('../../lib/store/audit');
   const { createTenant } = await import('../../lib/store/tenants');
   const { createUser } = await import('../../lib/store/users');
   const { hashPassword } = await import('../../lib/auth/password');
@@ -64,19 +64,23 @@ try {
     const items = Array.from({ length: Math.min(CHUNK, TARGET - seeded) }, (_, j) => {
       const i = seeded + j;
       const actor = i % 1_000 === 7 ? rare : actors[i % actors.length]!;
-      return auditItems(
+      // Each record as the stream consumer writes it: one item, with its three index entries.
+      const intent = auditIntentItem(
         tenant.id,
-        {
-          action: i % 1_000 === 11 ? RARE_ACTION : ACTIONS[i % ACTIONS.length]!,
-          actor: { type: 'user', id: actor, email: `user${i % actors.length}@bench.example.com` },
-          target: { type: 'candidate', id: targetOf(i) },
-          changes: [{ field: 'stage', before: 'applied', after: 'interviewed' }, { field: 'name' }],
-          request: { ip: '192.0.2.10', user_agent: 'bench', request_id: `req-${i}` },
-          // Spread over 200 days, oldest first, so the newest records are the last seeded.
-          at: new Date(start + i * 60_000).toISOString(),
-        },
+        [
+          {
+            action: i % 1_000 === 11 ? RARE_ACTION : ACTIONS[i % ACTIONS.length]!,
+            actor: { type: 'user', id: actor, email: `user${i % actors.length}@bench.example.com` },
+            target: { type: 'candidate', id: targetOf(i) },
+            changes: [{ field: 'stage', before: 'applied', after: 'interviewed' }, { field: 'name' }],
+            request: { ip: '192.0.2.10', user_agent: 'bench', request_id: `req-${i}` },
+            // Spread over 200 days, oldest first, so the newest records are the last seeded.
+            at: new Date(start + i * 60_000).toISOString(),
+          },
+        ],
         start + i * 60_000,
       );
+      return auditRecordItems(intent!);
     }).flat();
     const unwritten = await batchPut(items);
     if (unwritten.length) throw new Error(`${unwritten.length} items of the seed were not written`);
@@ -86,7 +90,7 @@ try {
   seeded = Math.min(seeded, TARGET);
   const seedS = (performance.now() - started) / 1000;
   const reached = seeded < TARGET ? ` (the largest size reached: seeding ${TARGET} would take longer than ${SEED_SECONDS} s here)` : '';
-  console.log(`  seeded ${seeded} audit records${reached}: ${seeded * 4} items (4 copies each) in ${seedS.toFixed(0)} s`);
+  console.log(`  seeded ${seeded} audit records${reached}: ${seeded} items (one each, with 3 index entries) in ${seedS.toFixed(0)} s`);
 
   const gateway = createGateway();
   const url = await gateway.listen(0);

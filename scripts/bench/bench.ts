@@ -2,7 +2,7 @@
  * `npm run bench`: the numbers we track, printed, never asserted.
  *  1. bundle size per function (the stack's own esbuild options), raw and gzip (scripts/bench/init-times.ts);
  *  2. module init time of each bundle in a fresh Node process (median of 5);
- *  3. per route, one request at a time after a warm-up: DynamoDB calls, items written (audit copies
+ *  3. per route, one request at a time after a warm-up: DynamoDB calls, items written (audit items
  *     among them), write units, Node's and DynamoDB Local's CPU per request, p50/p99 (scripts/bench/routes.ts);
  *  4. `npm start` time to ready, first start (seeding) and restart;
  *  5. webhooks: latency through the local pipeline and through the API, creates through to a first

@@ -2,7 +2,7 @@
  * Bench section 3: what each route costs, one request at a time, through the local gateway on
  * DynamoDB Local (a table with its stream on, as `npm start` makes it; nothing reads the stream
  * here, so a figure is the request's own). Per route, after a warm-up phase: the DynamoDB calls,
- * the items written (and how many of them are audit copies), the write units DynamoDB would charge
+ * the items written (and how many of them are audit items: the intent), the write units DynamoDB would charge
  * (scripts/bench/writes.ts), Node's CPU per request (this process: client, gateway, authorizer,
  * handler and SDK; the floor line shows what the client and the gateway alone take) and DynamoDB
  * Local's CPU per request (its Java process, from /proc), and wall p50/p99.
@@ -147,7 +147,7 @@ export async function routeFigures(log: (line: string) => void = console.log): P
       `  ${warmup} requests of warm-up, then ${measured} measured, one at a time; per request (means; the calls of the request that made most):`,
     );
     log(
-      '  items written (audit copies among them), index entries, write units (scripts/bench/writes.ts), CPU of Node and of DynamoDB Local',
+      '  items written (audit items among them), index entries, write units (scripts/bench/writes.ts), CPU of Node and of DynamoDB Local',
     );
     log(
       `  ${'route'.padEnd(52)} ${'DynamoDB calls'.padEnd(38)} ${'items'.padStart(5)} ${'audit'.padStart(5)} ${'index'.padStart(5)} ${'WU'.padStart(5)} ${'audit WU'.padStart(8)} ${'Node CPU'.padStart(9)} ${'DDB CPU'.padStart(9)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}`,

@@ -1,7 +1,7 @@
 /**
  * What a request asks of DynamoDB, counted by a middleware on the table's client: the calls by
  * command, the items written (puts, updates and deletes, in transactions, batches or alone), how
- * many of them are audit copies (`T#<id>#AUDIT`), the index entries written, and the write units
+ * many of them are audit items (intents `T#<id>#AUDITQ#<k>`, records `T#<id>#AUDIT`), the index entries written, and the write units
  * DynamoDB would charge for them.
  *
  * Write units are worked out from the requests, by DynamoDB's published rules: an item written
@@ -12,7 +12,7 @@
  * counted here). DynamoDB Local's own ConsumedCapacity is no help: for a transaction it answers
  * 4 units whatever the transaction holds.
  */
-import { AUDIT_PARTITION_SUFFIX, TABLE_DEF } from '../../lib/store/table';
+import { AUDIT_INTENT_SUFFIX, AUDIT_PARTITION_SUFFIX, TABLE_DEF } from '../../lib/store/table';
 
 type Stack = { middlewareStack: { add(mw: unknown, opts: { step: string; name?: string }): void } };
 
@@ -78,7 +78,7 @@ function count(t: Tally, w: Write, transact: boolean) {
   t.items++;
   t.indexEntries += entries;
   t.units += units;
-  if (w.Item && str(w.Item.PK).endsWith(AUDIT_PARTITION_SUFFIX)) {
+  if (w.Item && (str(w.Item.PK).endsWith(AUDIT_PARTITION_SUFFIX) || str(w.Item.PK).includes(AUDIT_INTENT_SUFFIX))) {
     t.auditItems++;
     t.auditUnits += units;
   }

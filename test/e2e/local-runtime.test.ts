@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../helpers/until';
 import {
   childEnv,
   e2eSandbox,
@@ -189,8 +190,12 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
     expect(reqs.body.data.map((r: { id: string }) => r.id)).toContain(reqId);
     expect((await call(`${first.baseUrl}/candidates`, token.token)).status).toBe(403);
 
-    // What the CLI made is in the workspace's audit log, by the system actor admin-cli.
-    const audit = (await (await fetch(`${site}/api/audit?actor=admin-cli`, { headers: { Cookie: cookie } })).json()) as any;
+    // What the CLI made is in the workspace's audit log, by the system actor admin-cli, once the
+    // running stream consumer has expanded its intents (the log is eventually consistent).
+    const audit = await until('the admin CLI records in the audit log', async () => {
+      const page = (await (await fetch(`${site}/api/audit?actor=admin-cli`, { headers: { Cookie: cookie } })).json()) as any;
+      return page.data.length >= 3 && page;
+    });
     expect(audit.data.map((r: { action: string; actor: unknown }) => [r.action, r.actor])).toEqual(
       expect.arrayContaining([
         ['member.added', { type: 'system', id: 'admin-cli' }],

@@ -5,6 +5,7 @@
  * paged, and shows a workspace nothing of another's.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { settleAudit } from '../helpers/audit';
 import { scanTable } from '../helpers/scan';
 import { tlsServers, type TestServer } from '../helpers/tls-servers';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
@@ -50,6 +51,7 @@ const asA = (method: string, path: string, body?: unknown, headers: Record<strin
 
 /** Every record of A's log under a query, all pages. */
 async function audit(query = '', cookie = cookieA): Promise<Rec[]> {
+  await settleAudit();
   const out: Rec[] = [];
   let cursor: string | null = null;
   do {
@@ -396,11 +398,12 @@ describe('GET /api/audit', () => {
     }
   });
 
-  it('no record holds a candidate name, email or phone, in any copy', async () => {
+  it('no record holds a candidate name, email or phone, in any copy, nor any intent', async () => {
+    await settleAudit();
     const items = await scanTable({
-      FilterExpression: '#t = :audit',
+      FilterExpression: '#t IN (:audit, :intent)',
       ExpressionAttributeNames: { '#t': 'type' },
-      ExpressionAttributeValues: { ':audit': 'audit' },
+      ExpressionAttributeValues: { ':audit': 'audit', ':intent': 'audit_intent' },
     });
     expect(items.length).toBeGreaterThan(40);
     const text = JSON.stringify(items);

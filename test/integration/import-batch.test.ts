@@ -3,6 +3,7 @@
  * several candidates per transaction with one update per counter item, exact counters, and a
  * cancelled transaction that never fails a row's neighbours.
  */
+import { settleAudit } from '../helpers/audit';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
@@ -123,9 +124,8 @@ describe('insertCandidates', () => {
     expect(list.body.count).toBe(15);
   });
 
-  it("records each transaction's candidates as one audit group: one record each, n + 3 items per transaction", async () => {
-    const { auditPartition } = (await import('../../lib/store/table')).keys;
-    const { queryAll, tableName } = await import('../../lib/store/client');
+  it("records each transaction's candidates as one audit intent: one record each once expanded, one item per transaction", async () => {
+    const { auditIntentsOf } = await import('../../lib/store/audit-expand');
     const { queryAudit } = await import('../../lib/store/audit-query');
     const actor = { type: 'token' as const, id: `tok-${randomUUID()}`, name: 'Importer' };
     const entries: NewCandidate[] = Array.from({ length: 30 }, (_, i) => {
@@ -137,19 +137,15 @@ describe('insertCandidates', () => {
     });
     const results = await store.insertCandidates(tenantId, entries);
     expect(results.every((r) => r.kind === 'created')).toBe(true);
-    // The actor's view of the log: one record per candidate, read from the groups' shared copies.
+    // Stored in the transactions: one intent each (30 rows of 4 actions take two), holding its rows' records.
+    const intents = (await auditIntentsOf(tenantId)).filter((i) => (i.record as { actor_id: string }).actor_id === actor.id);
+    expect(intents).toHaveLength(2);
+    expect(intents.flatMap((i) => i.records as unknown[])).toHaveLength(30);
+    // The actor's view of the log once expanded: one record per candidate.
+    await settleAudit();
     const { items } = await queryAudit(tenantId, { actor: actor.id }, 100);
     expect(items.map((i) => i.target_id).sort()).toEqual(entries.map((e) => e.record.id).sort());
     expect(new Set(items.map((i) => i.id)).size).toBe(30);
-    // Stored: 30 target copies, and 3 shared copies per transaction (30 rows of 5 actions each take two).
-    const stored = await queryAll({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk',
-      FilterExpression: 'actor_id = :a',
-      ExpressionAttributeValues: { ':pk': auditPartition(tenantId), ':a': actor.id },
-    });
-    expect(stored.filter((i) => !('records' in i))).toHaveLength(30);
-    expect(stored.filter((i) => 'records' in i)).toHaveLength(6);
     // A call whose records are not one action of one actor is refused before anything is written.
     const other = { ...entries[0]!.audit!, actor: { type: 'token' as const, id: 'tok-other' } };
     const mixed = [record('Mixed One'), record('Mixed Two')].map((r, i) => ({ record: r, audit: i ? other : entries[0]!.audit }));

@@ -3,6 +3,7 @@
  * edge cases, every kind of refused row with its row number, no duplicates on a re-post, the dry
  * run writing nothing, counters, idempotency and isolation.
  */
+import { settleAudit } from '../helpers/audit';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanTable } from '../helpers/scan';
@@ -261,6 +262,7 @@ describe('audit log', () => {
     const { PASSWORD } = await import('../helpers/stack');
     const cookie = await stack.login((await tenant.user('admin')).email, PASSWORD);
     const audit = async (q: string) => {
+      await settleAudit();
       const res = await stack.call('GET', `/api/audit?${q}&limit=100`, { headers: { Cookie: cookie } });
       expect(res.status, res.text).toBe(200);
       return res.body.data as {

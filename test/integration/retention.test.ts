@@ -4,6 +4,7 @@
  * would be days later. A dry run erases nothing; a real run erases exactly what it counted, as
  * the actor `system` with the rule's name, and leaves every count as it was.
  */
+import { settleAudit } from '../helpers/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 
@@ -100,6 +101,7 @@ describe('retention rules', () => {
     const { getCandidate } = await import('../../lib/store/candidates');
     expect(((await getCandidate(ws.id, rejected))!.erasure as { actor: unknown }).actor).toEqual({ type: 'system', rule: 'rejected_days' });
     // The audit log names the rule as the actor of the erasure, and records the run.
+    await settleAudit();
     const logged = await session(admin, 'GET', `/api/audit?target=${rejected}`);
     expect(logged.status, logged.text).toBe(200);
     expect(logged.body.data.filter((r: { action: string }) => r.action === 'candidate.erased')).toEqual([

@@ -1,11 +1,13 @@
 /**
- * The audit record's shape and key layout (lib/store/audit.ts, lib/store/audit-query.ts): four
- * complete copies per record (a group of n records in n + 3 items, read back as the same
- * records), personal values never kept, webhook URLs as hosts, a 400-day TTL,
- * each filter a key range of its own view, and no stream consumer woken by a record.
+ * The audit record's shape and key layout (lib/store/audit.ts, lib/store/audit-query.ts): a
+ * change's transaction puts one intent in a random intent shard, which the table maintenance
+ * consumer expands into one complete item per record, in the workspace's audit partition under
+ * the all-records key with a sparse entry in each filter's index; personal values never kept,
+ * webhook URLs as hosts, a 400-day TTL, each filter a key range of its own view, and no stream
+ * consumer woken by a record.
  */
 import { describe, expect, it } from 'vitest';
-import { keys, STUCK_FILTER_PATTERNS, TABLE_DEF } from '../../lib/store/table';
+import { AUDIT_INTENT_FILTER_PATTERNS, AUDIT_INTENT_SHARDS, keys, MAINTENANCE_FILTER_PATTERNS, TABLE_DEF } from '../../lib/store/table';
 import { eventsFromRecord, STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { AuditRecord } from '../../lib/schemas';
 import { streamRecord, TENANT } from '../helpers/lambda-records';
@@ -14,8 +16,13 @@ import { streamRecord, TENANT } from '../helpers/lambda-records';
 process.env.TABLE_NAME ??= 'unused';
 const { matchesPattern } = await import('../../dev/stream');
 const { auditActorOf, auditBy } = await import('../../lib/domain/principal');
-const { AUDIT_TTL_DAYS, auditGroupItems, auditItems, auditPuts, diffFields, urlHost, viewPrefix } = await import('../../lib/store/audit');
-const { auditFromItem, auditPageKey, auditPlan, auditQueryInput, expandAuditItems } = await import('../../lib/store/audit-query');
+const { AUDIT_INTENT_TTL_DAYS, AUDIT_TTL_DAYS, auditIntentItem, auditPuts, auditRecordItems, diffFields, urlHost } = await import(
+  '../../lib/store/audit'
+);
+const { auditFromItem, auditPageKey, auditPlan, auditQueryInput } = await import('../../lib/store/audit-query');
+
+/** The record items one entry becomes once its intent is expanded. */
+const recordItems = (entry: Parameters<typeof auditPuts>[1], now?: number) => auditRecordItems(auditIntentItem(TENANT, [entry], now)!);
 
 const NOW = Date.parse('2026-03-01T10:00:00.000Z');
 const session = {
@@ -40,20 +47,38 @@ describe('an audit record', () => {
       { name: 'Ada King', email: 'ada@example.org', phone: '+44 20 7946 0000', req_id: 'r-1' },
     ),
   );
-  const items = auditItems(TENANT, entry, NOW);
+  const intent = auditIntentItem(TENANT, [entry], NOW)!;
+  const items = auditRecordItems(intent);
 
-  it('is four complete copies, one per view, in the workspace audit partition', () => {
-    expect(items).toHaveLength(4);
+  it('is one intent in a random intent shard of the workspace, put only where absent, kept 7 days', () => {
+    expect(String(intent.PK)).toMatch(new RegExp(`^T#${TENANT}#AUDITQ#[0-${AUDIT_INTENT_SHARDS - 1}]$`));
+    expect(intent).toMatchObject({ type: 'audit_intent', tenant_id: TENANT, [TABLE_DEF.ttlAttribute]: NOW / 1000 + 7 * 86_400 });
+    expect(AUDIT_INTENT_TTL_DAYS).toBe(7);
+    expect(String(intent.PK)).not.toBe(keys.auditPartition(TENANT));
+    // The shards are chosen at random: over many changes, every one of them takes writes.
+    const shards = new Set(Array.from({ length: 400 }, () => auditIntentItem(TENANT, [entry], NOW)!.PK));
+    expect(shards.size).toBe(AUDIT_INTENT_SHARDS);
+  });
+
+  it('expands into one complete item in the audit partition, under the all-records key, with an entry in each view', () => {
+    expect(items).toHaveLength(1);
     const at = '2026-03-01T10:00:00.000Z';
-    const id = items[0]!.id as string;
-    expect(items.map((i) => i.SK)).toEqual([`T#${at}#${id}`, `A#u-1#${at}#${id}`, `O#c-1#${at}#${id}`, `X#candidate.updated#${at}#${id}`]);
-    for (const i of items) {
-      expect(i.PK).toBe(keys.auditPartition(TENANT));
-      expect(i.PK).toBe(`T#${TENANT}#AUDIT`);
-      const { PK: _p, SK: _s, ...rest } = i;
-      const { PK: _p0, SK: _s0, ...first } = items[0]!;
-      expect(rest).toEqual(first);
-    }
+    const [item] = items;
+    const id = item!.id as string;
+    expect(item).toMatchObject({
+      PK: `T#${TENANT}#AUDIT`,
+      SK: `T#${at}#${id}`,
+      type: 'audit',
+      GSI1PK: `T#${TENANT}#AUDIT#A#u-1`,
+      GSI1SK: `${at}#${id}`,
+      GSI2PK: `T#${TENANT}#AUDIT#O#c-1`,
+      GSI2SK: `${at}#${id}`,
+      GSI5PK: `T#${TENANT}#AUDIT#X#candidate.updated`,
+      GSI5SK: `${at}#${id}`,
+    });
+    expect(item!.PK).toBe(keys.auditPartition(TENANT));
+    // Nothing on the stuck index (GSI3) or the change feed (GSI4).
+    for (const attr of ['GSI3PK', 'GSI3SK', 'GSI4PK', 'GSI4SK']) expect(item).not.toHaveProperty(attr);
   });
 
   it('names personal fields without their values, and keeps others before and after', () => {
@@ -64,12 +89,12 @@ describe('an audit record', () => {
       { field: 'phone' },
       { field: 'req_id', before: null, after: 'r-1' },
     ]);
-    const text = JSON.stringify(items);
+    const text = JSON.stringify([intent, items]);
     for (const personal of ['Ada', 'ada@example', '7946']) expect(text).not.toContain(personal);
   });
 
   it('drops personal values a caller passes for a candidate anyway', () => {
-    const [item] = auditItems(TENANT, { ...entry, changes: [{ field: 'email', before: 'a@example.com', after: 'b@example.com' }] }, NOW);
+    const [item] = recordItems({ ...entry, changes: [{ field: 'email', before: 'a@example.com', after: 'b@example.com' }] }, NOW);
     expect(item!.changes).toEqual([{ field: 'email' }]);
   });
 
@@ -89,11 +114,15 @@ describe('an audit record', () => {
     expect(AUDIT_TTL_DAYS).toBe(400);
   });
 
-  it('names a token by id and name, and goes into a transaction as conditional Puts', () => {
+  it('names a token by id and name, and goes into a transaction as one conditional Put of its intent', () => {
     expect(auditActorOf(token)).toEqual({ type: 'token', id: 'tok-1', name: 'ATS sync' });
     const puts = auditPuts(TENANT, auditBy(token, 'token.revoked', { type: 'token', id: 'tok-2' }));
-    expect(puts).toHaveLength(4);
-    for (const p of puts) expect(p.Put.ConditionExpression).toBe('attribute_not_exists(PK)');
+    expect(puts).toHaveLength(1);
+    expect(puts[0]!.Put.ConditionExpression).toBe('attribute_not_exists(PK)');
+    expect(puts[0]!.Put.Item).toMatchObject({
+      type: 'audit_intent',
+      record: { actor_type: 'token', actor_id: 'tok-1', actor_name: 'ATS sync' },
+    });
   });
 
   it('keeps a webhook URL as its host only', () => {
@@ -101,12 +130,17 @@ describe('an audit record', () => {
     expect(urlHost('not a url')).toBeNull();
   });
 
-  it('wakes neither the webhook fan-out nor the stuck re-index, and makes no event', () => {
+  it('a record wakes no stream consumer; its intent only the table maintenance consumer; neither makes an event', () => {
     for (const item of items) {
       const rec = streamRecord('INSERT', item);
-      for (const pattern of [...STREAM_FILTER_PATTERNS, ...STUCK_FILTER_PATTERNS]) expect(matchesPattern(pattern, rec)).toBe(false);
+      for (const pattern of [...STREAM_FILTER_PATTERNS, ...MAINTENANCE_FILTER_PATTERNS]) expect(matchesPattern(pattern, rec)).toBe(false);
       expect(eventsFromRecord(rec)).toEqual([]);
     }
+    const rec = streamRecord('INSERT', intent);
+    for (const pattern of STREAM_FILTER_PATTERNS) expect(matchesPattern(pattern, rec)).toBe(false);
+    expect(AUDIT_INTENT_FILTER_PATTERNS.some((p) => matchesPattern(p, rec))).toBe(true);
+    expect(MAINTENANCE_FILTER_PATTERNS).toEqual(expect.arrayContaining(AUDIT_INTENT_FILTER_PATTERNS));
+    expect(eventsFromRecord(rec)).toEqual([]);
   });
 });
 
@@ -125,31 +159,41 @@ describe('audit queries', () => {
     expect(auditPlan({})).toEqual({ view: 'all', value: '', rest: [] });
   });
 
-  it('are a key range, newest first, bounded by from and to (inclusive)', () => {
+  it('are a key range of their view, newest first, bounded by from and to (inclusive)', () => {
     const from = '2026-01-01T00:00:00.000Z';
     const to = '2026-02-01T00:00:00.000Z';
     const q = auditQueryInput(TENANT, { actor: 'u-1', from, to });
-    expect(q.KeyConditionExpression).toBe('PK = :pk AND SK BETWEEN :lo AND :hi');
+    expect(q.IndexName).toBe('GSI1');
+    expect(q.KeyConditionExpression).toBe('#pk = :pk AND #sk BETWEEN :lo AND :hi');
+    expect(q.ExpressionAttributeNames).toEqual({ '#pk': 'GSI1PK', '#sk': 'GSI1SK' });
     expect(q.ScanIndexForward).toBe(false);
     expect(q.FilterExpression).toBeUndefined();
-    expect(q.ExpressionAttributeValues).toEqual({ ':pk': `T#${TENANT}#AUDIT`, ':lo': `A#u-1#${from}`, ':hi': `A#u-1#${to}#~` });
+    expect(q.ExpressionAttributeValues).toEqual({ ':pk': `T#${TENANT}#AUDIT#A#u-1`, ':lo': from, ':hi': `${to}#~` });
     // A record at `to` exactly is inside; one a millisecond later is not.
-    const [atTo] = auditItems(TENANT, { action: 'x.y', actor: { type: 'user', id: 'u-1' }, target: { type: 't', id: 't' }, at: to });
-    const sk = `A#u-1#${to}#${atTo!.id}`;
+    const [atTo] = recordItems({ action: 'x.y', actor: { type: 'user', id: 'u-1' }, target: { type: 't', id: 't' }, at: to });
+    const sk = String(atTo!.GSI1SK);
     expect(sk >= (q.ExpressionAttributeValues![':lo'] as string) && sk <= (q.ExpressionAttributeValues![':hi'] as string)).toBe(true);
-    expect(`A#u-1#2026-02-01T00:00:00.001Z#x` > (q.ExpressionAttributeValues![':hi'] as string)).toBe(true);
+    expect(`2026-02-01T00:00:00.001Z#x` > (q.ExpressionAttributeValues![':hi'] as string)).toBe(true);
     const combined = auditQueryInput(TENANT, { actor: 'u-1', action: 'token.created' });
     expect(combined.FilterExpression).toBe('#f0 = :f0');
-    expect(combined.ExpressionAttributeNames).toEqual({ '#f0': 'action' });
+    expect(combined.ExpressionAttributeNames).toMatchObject({ '#f0': 'action' });
+    // All records: the audit partition itself, its `T#` keys only (no index entry is needed).
+    const all = auditQueryInput(TENANT, {});
+    expect(all.IndexName).toBeUndefined();
+    expect(all.ExpressionAttributeNames).toEqual({ '#pk': 'PK', '#sk': 'SK' });
+    expect(all.ExpressionAttributeValues).toEqual({ ':pk': `T#${TENANT}#AUDIT`, ':lo': 'T#0', ':hi': 'T#~' });
+    expect(auditQueryInput(TENANT, { target: 'c-1' }).IndexName).toBe('GSI2');
+    expect(auditQueryInput(TENANT, { action: 'x.y' }).IndexName).toBe('GSI5');
   });
 
   it('page keys fit only their own view', () => {
     const key = auditPageKey(TENANT, { target: 'c-1' });
-    expect(key.partitions).toEqual({ PK: `T#${TENANT}#AUDIT` });
-    const [item] = auditItems(TENANT, { action: 'x.y', actor: { type: 'system', id: 'job' }, target: { type: 't', id: 'c-1' } });
-    expect(key.sortKey.test(`${viewPrefix('target', 'c-1')}${item!.at}#${item!.id}`)).toBe(true);
-    expect(key.sortKey.test(`${viewPrefix('target', 'c-2')}${item!.at}#${item!.id}`)).toBe(false);
-    expect(key.sortKey.test(`${viewPrefix('all')}${item!.at}#${item!.id}`)).toBe(false);
+    expect(key.attrs).toEqual(['PK', 'SK', 'GSI2PK', 'GSI2SK']);
+    expect(key.partitions).toEqual({ PK: `T#${TENANT}#AUDIT`, GSI2PK: `T#${TENANT}#AUDIT#O#c-1` });
+    const [item] = recordItems({ action: 'x.y', actor: { type: 'system', id: 'job' }, target: { type: 't', id: 'c-1' } });
+    expect(key.sortKey.test(String(item!.SK))).toBe(true);
+    expect(key.sortKey.test(`O#c-1#${item!.at}#${item!.id}`)).toBe(false);
+    expect(auditPageKey(TENANT, {})).toEqual({ attrs: ['PK', 'SK'], partitions: { PK: `T#${TENANT}#AUDIT` }, sortKey: key.sortKey });
   });
 });
 
@@ -160,59 +204,39 @@ describe("a group of records (one transaction of one actor's one action)", () =>
       { field: 'import_id', after: 'job-1' },
     ]);
   const entries = ['c-1', 'c-2', 'c-3'].map(created);
-  const items = auditGroupItems(TENANT, entries, NOW);
+  const intent = auditIntentItem(TENANT, entries, NOW)!;
+  const items = auditRecordItems(intent);
   const at = '2026-03-01T10:00:00.000Z';
-  const targets = items.slice(0, 3);
-  const shared = items.slice(3);
 
-  it("is each record's own target copy plus one shared copy per other view: n + 3 items", () => {
-    expect(items).toHaveLength(6);
-    const ids = targets.map((t) => t.id as string);
-    // One random id whose last four hex digits count from 0: no other id can fall between them.
-    expect(ids.map((id) => id.slice(0, 32))).toEqual(Array(3).fill(ids[0]!.slice(0, 32)));
-    expect(ids.map((id) => id.slice(32))).toEqual(['0000', '0001', '0002']);
-    expect(targets.map((t) => t.SK)).toEqual(ids.map((id, n) => `O#c-${n + 1}#${at}#${id}`));
-    expect(shared.map((t) => t.SK)).toEqual([`T#${at}#${ids[0]}`, `A#tok-1#${at}#${ids[0]}`, `X#candidate.created#${at}#${ids[0]}`]);
-    for (const i of items)
-      expect([i.PK, i.type, i.expires_at]).toEqual([`T#${TENANT}#AUDIT`, 'audit', Math.floor(NOW / 1000) + AUDIT_TTL_DAYS * 86_400]);
-    // A target copy is a complete record, as a single record's copy is.
-    const single = auditItems(TENANT, entries[0]!, NOW)[2]!;
-    const { id: _i, SK: _s, ...own } = targets[0]!;
-    const { id: _i0, SK: _s0, ...alone } = single;
-    expect(own).toEqual(alone);
-  });
-
-  it('reads back, in every shared view, as the same records as their target copies say, newest id first', () => {
-    for (const copy of shared) {
-      const records = expandAuditItems([copy]);
-      expect(records.map((r) => r.SK)).toEqual(
-        [...targets].reverse().map((t) => `${String(copy.SK).slice(0, String(copy.SK).indexOf(at))}${at}#${t.id}`),
-      );
-      expect(records.map(auditFromItem)).toEqual([...targets].reverse().map(auditFromItem));
-      for (const r of records) {
-        expect(r).not.toHaveProperty('records');
-        expect(AuditRecord.safeParse(auditFromItem(r)).success).toBe(true);
-      }
+  it('is one intent holding its records, and expands into one complete item per record', () => {
+    expect(intent.records).toHaveLength(3);
+    expect(items).toHaveLength(3);
+    expect(new Set(items.map((i) => i.id)).size).toBe(3);
+    expect(items.map((i) => i.target_id)).toEqual(['c-1', 'c-2', 'c-3']);
+    expect(intent.SK).toBe(items[0]!.id);
+    for (const i of items) {
+      expect([i.PK, i.SK, i.type, i.expires_at]).toEqual([
+        `T#${TENANT}#AUDIT`,
+        `T#${at}#${i.id}`,
+        'audit',
+        Math.floor(NOW / 1000) + AUDIT_TTL_DAYS * 86_400,
+      ]);
+      expect(AuditRecord.safeParse(auditFromItem(i)).success).toBe(true);
+      expect(i).not.toHaveProperty('records');
     }
-  });
-
-  it('resumes after a cursor inside the group, and leaves records of one item alone', () => {
-    const copy = shared[0]!;
-    const [newest, middle, oldest] = expandAuditItems([copy]);
-    expect(expandAuditItems([copy], String(newest!.SK)).map((r) => r.id)).toEqual([middle!.id, oldest!.id]);
-    expect(expandAuditItems([copy], String(middle!.SK)).map((r) => r.id)).toEqual([oldest!.id]);
-    // The oldest record's key is the shared copy's own: a Query after it never returns the copy.
-    expect(oldest!.SK).toBe(copy.SK);
-    const lone = auditItems(TENANT, entries[0]!, NOW)[0]!;
-    expect(expandAuditItems([lone, copy], String(middle!.SK))).toEqual([lone, oldest]);
+    // A grouped record is the record a change of its own would have made.
+    const single = recordItems(entries[0]!, NOW)[0]!;
+    const strip = ({ id: _i, SK: _s, GSI1SK: _a, GSI2SK: _o, GSI5SK: _x, ...rest }: Record<string, unknown>) => rest;
+    expect(strip(items[0]!)).toEqual(strip(single));
+    expect(JSON.stringify(intent)).not.toContain('Ada');
   });
 
   it('is one action of one actor from one request: anything else is refused', () => {
-    expect(() => auditGroupItems(TENANT, [entries[0]!, { ...entries[1]!, action: 'candidate.updated' }], NOW)).toThrow(/one action/);
-    expect(() => auditGroupItems(TENANT, [entries[0]!, { ...entries[1]!, actor: { type: 'token', id: 'tok-2' } }], NOW)).toThrow(
+    expect(() => auditIntentItem(TENANT, [entries[0]!, { ...entries[1]!, action: 'candidate.updated' }], NOW)).toThrow(/one action/);
+    expect(() => auditIntentItem(TENANT, [entries[0]!, { ...entries[1]!, actor: { type: 'token', id: 'tok-2' } }], NOW)).toThrow(
       /one actor/,
     );
-    expect(() => auditGroupItems(TENANT, [entries[0]!, { ...entries[1]!, request: { ip: '192.0.2.9' } }], NOW)).toThrow(/one request/);
-    expect(auditGroupItems(TENANT, [], NOW)).toEqual([]);
+    expect(() => auditIntentItem(TENANT, [entries[0]!, { ...entries[1]!, request: { ip: '192.0.2.9' } }], NOW)).toThrow(/one request/);
+    expect(auditIntentItem(TENANT, [], NOW)).toBeUndefined();
   });
 });

@@ -70,7 +70,7 @@ export function AuditLog() {
       <PageTitle title="Audit log">Audit log</PageTitle>
       <p class="lead">
         Every change made in this workspace, through the API or this console, and every sign-in. Records cannot be changed and are kept 400
-        days. Personal fields of candidates are named, never shown.
+        days. Personal fields of candidates are named, never shown. A change shows here a moment after it is made.
       </p>
       {isAdmin(session) ? <AuditRecords /> : <Notice>Only workspace admins can read the audit log.</Notice>}
     </>

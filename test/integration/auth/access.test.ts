@@ -6,6 +6,7 @@
  * admin-only. The gateway's authorizer cache runs on a fake clock at the deployed 60 s TTL, so
  * "a removed member's token answers 401 within 60 s" is shown exactly, without waiting.
  */
+import { settleAudit } from '../../helpers/audit';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../lib/model';
@@ -51,6 +52,7 @@ async function mint(cookie: string, scopes: Scope[], name = `t-${randomUUID().sl
 const listed = async (cookie: string) => (await stack.call('GET', '/api/tokens', as(cookie))).body.data as Array<Record<string, any>>;
 
 async function auditOf(cookie: string, query: string) {
+  await settleAudit();
   const res = await stack.call('GET', `/api/audit?${query}`, as(cookie));
   expect(res.status, res.text).toBe(200);
   return res.body.data as Array<Record<string, any>>;

@@ -5,6 +5,7 @@
  * - a wrong current password on the password change is audited like a failed sign-in;
  * - users, tokens and thresholds made with the admin CLI are audited as `system` (`admin-cli`).
  */
+import { settleAudit } from '../../helpers/audit';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { SessionPrincipal } from '../../../lib/domain/principal';
@@ -22,6 +23,7 @@ async function otherWorkspace() {
 }
 
 const auditOf = async (c: string, action: string) => {
+  await settleAudit();
   const res = await stack.call('GET', `/api/audit?action=${action}&limit=100`, as(c));
   expect(res.status, res.text).toBe(200);
   return res.body.data as { action: string; actor: Record<string, unknown>; target: Record<string, unknown>; changes: unknown[] }[];

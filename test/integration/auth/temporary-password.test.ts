@@ -4,6 +4,7 @@
  * session route answers 403 `password_change_required` and does nothing; the list comes from the
  * route table, so a new route is covered (and closed) without a change here.
  */
+import { settleAudit } from '../../helpers/audit';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../../lib/routes';
 import { PASSWORD } from '../../helpers/stack';
@@ -22,6 +23,7 @@ async function newMember(): Promise<{ id: string; email: string; password: strin
 
 /** What a refused request must leave alone: the workspace's tokens, members, webhooks and audit log. */
 async function workspace() {
+  await settleAudit();
   const [tokens, members, hooks, audit] = await Promise.all(
     ['/api/tokens', '/api/members', '/api/webhooks', '/api/audit?limit=100'].map((p) => stack.call('GET', p, asAdmin())),
   );

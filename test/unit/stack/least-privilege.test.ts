@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { keys, LEASE_ATTRIBUTES } from '../../../lib/store/table';
-import { AUDIT_DENIED_ACTIONS, AUTHORIZER_WRITABLE, LEASE_LEADING_KEYS, TABLE_ACTIONS } from '../../../infra/constructs/table-function';
+import {
+  AUDIT_DENIED_ACTIONS,
+  AUDIT_LEADING_KEYS,
+  AUDIT_WRITER_DENIED_ACTIONS,
+  AUTHORIZER_WRITABLE,
+  LEASE_LEADING_KEYS,
+  TABLE_ACTIONS,
+} from '../../../infra/constructs/table-function';
 import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import {
@@ -260,22 +267,43 @@ describe('least privilege', () => {
     }
   });
 
-  it('the audit log cannot be changed: every function is denied UpdateItem, DeleteItem and BatchWriteItem on audit partitions', () => {
-    expect([...AUDIT_DENIED_ACTIONS].sort()).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+  it('the audit log cannot be forged or changed: every function is denied PutItem, UpdateItem, DeleteItem and BatchWriteItem on audit partitions, but the table maintenance consumer may put', () => {
+    expect([...AUDIT_DENIED_ACTIONS].sort()).toEqual([
+      'dynamodb:BatchWriteItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+    expect([...AUDIT_WRITER_DENIED_ACTIONS].sort()).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
     const functions = appFunctions();
     expect(functions.length).toBeGreaterThan(ROUTES.length / 2);
+    // The one exception, by name: the stream consumer that expands intents into records.
+    const writer = functionOf(STUCK_REINDEX_MODULE);
+    expect(functions.map(([id]) => id)).toContain(writer);
+    const auditPattern = AUDIT_LEADING_KEYS[0]!;
     for (const [id] of functions) {
       const guards = allStatementsOf(id).filter(isAuditGuard);
       expect(guards, id).toHaveLength(1);
       const [guard] = guards;
       expect(guard.Effect, id).toBe('Deny');
-      expect([guard.Action].flat().sort(), id).toEqual([...AUDIT_DENIED_ACTIONS].sort());
+      expect([guard.Action].flat().sort(), id).toEqual([...(id === writer ? AUDIT_WRITER_DENIED_ACTIONS : AUDIT_DENIED_ACTIONS)].sort());
       expect(guard.Resource, id).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
       const patterns = guard.Condition['ForAnyValue:StringLike']['dynamodb:LeadingKeys'];
       expect(Object.keys(guard.Condition), id).toEqual(['ForAnyValue:StringLike']);
-      // It covers the audit partition of any workspace, and nothing else the service keeps.
+      // It covers the audit partition of any workspace, and nothing else the service keeps: not the intents.
       expect([patterns].flat().flatMap(admittedBy), id).toEqual(['auditRecord']);
-      for (const p of [patterns].flat()) expect(iamLike(p).test(keys.auditRecord('any-tenant', 'T#x').PK), id).toBe(true);
+      for (const p of [patterns].flat()) {
+        expect(iamLike(p).test(keys.auditRecord('any-tenant', 'T#x').PK), id).toBe(true);
+        expect(iamLike(p).test(keys.auditIntent('any-tenant', '3', 'x').PK), id).toBe(false);
+      }
+      // An Allow naming the audit partitions: only the writer's, PutItem only.
+      const allows = statementsOf(id).filter((st) => JSON.stringify(st.Condition ?? {}).includes(JSON.stringify(auditPattern)));
+      if (id !== writer) expect(allows, id).toEqual([]);
+      else {
+        expect(allows, id).toHaveLength(1);
+        expect([allows[0].Action].flat(), id).toEqual(['dynamodb:PutItem']);
+        expect(allows[0].Condition, id).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': AUDIT_LEADING_KEYS } });
+      }
     }
   });
 });

@@ -5,6 +5,7 @@
  * found; the follow-up sweep runs once the in-flight window has passed, and only once; an erasure
  * that fails takes its marker back.
  */
+import { settleAudit } from '../../../helpers/audit';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { scanTable } from '../../../helpers/scan';
@@ -46,11 +47,13 @@ const storedReceipt = async (ws: Workspace, id: string) => {
   return (await getCandidate(ws.tenant.id, id))?.erasure as { erased_at: string; scrubbed: Record<string, number> };
 };
 
-const auditOf = async (ws: Workspace, id: string, action: string) =>
-  (await ws.session('GET', `/api/audit?target=${id}&action=${action}`)).body.data as {
+const auditOf = async (ws: Workspace, id: string, action: string) => {
+  await settleAudit();
+  return (await ws.session('GET', `/api/audit?target=${id}&action=${action}`)).body.data as {
     actor: { type: string; id: string };
     changes: unknown[];
   }[];
+};
 
 describe('finding every copy', () => {
   it('finds copies the copy index has not caught up with: placements, kept bodies, attempts, idempotency records', async () => {

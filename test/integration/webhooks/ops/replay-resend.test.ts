@@ -4,6 +4,7 @@
  * dead-lettered, replay since T delivers each once with its original webhook-id, resend verifies;
  * the bodies they take, other workspaces, and the bound on running replay jobs.
  */
+import { settleAudit } from '../../../helpers/audit';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../../../helpers/stack';
@@ -180,6 +181,7 @@ describe('resend and the current subscription', () => {
     const again = await until('forced resend', async () => at(path)[1]);
     expect([again.headers['webhook-id'], again.body]).toEqual([eventId, first.body]);
     expect(at(path)).toHaveLength(2);
+    await settleAudit();
     const audit = (await A('GET', `/api/audit?action=webhook.resent&target=${w.id}`)).body.data;
     expect(audit.map((r: { changes: unknown }) => r.changes)).toEqual([
       [

@@ -5,6 +5,7 @@
  * webhook body and an idempotency record before the erasure, and nowhere after it. A delivery
  * queued before the erasure is never sent; counts stay; a stage move still works.
  */
+import { settleAudit } from '../../../helpers/audit';
 import { describe, expect, it } from 'vitest';
 import { scanTable } from '../../../helpers/scan';
 import { type Receiver, signatureChecks, stack, startReceiver, until, workspace, type Workspace } from './fixture';
@@ -101,6 +102,7 @@ describe('erasing a candidate', () => {
     const ok = await ws.session('POST', `/api/candidates/${other.id}/erase`);
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.data.id).toBe(other.id);
+    await settleAudit();
     const logged = await ws.session('GET', `/api/audit?target=${other.id}&action=candidate.erased`);
     expect(logged.body.data).toHaveLength(1);
     expect(logged.body.data[0].actor.type).toBe('user');
@@ -125,6 +127,7 @@ describe('erasing a candidate', () => {
     expect(again.body).toEqual(first.body);
     // One audit record, written with the erasure (the second call wrote nothing): the token, the
     // personal fields by name, and what was scrubbed.
+    await settleAudit();
     const logged = await ws.session('GET', `/api/audit?target=${candidateId}&action=candidate.erased`);
     expect(logged.status, logged.text).toBe(200);
     expect(logged.body.data).toHaveLength(1);
