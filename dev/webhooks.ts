@@ -35,7 +35,8 @@ export async function startWebhookPipeline(opts: {
   const { handler: fanout } = await init(() => import('../functions/webhook-fanout'));
   const { handler: delivery } = await init(() => import('../functions/webhook-delivery'));
   const { handler: stuckReindex } = await init(() => import('../functions/stuck-reindex'));
-  const { MAINTENANCE_FILTER_PATTERNS, REINDEX_TIMEOUT_S } = await import('../lib/store/table');
+  const { REINDEX_TIMEOUT_S } = await import('../lib/store/table');
+  const { MAINTENANCE_FILTER_PATTERNS } = await import('../lib/store/stream-filters');
   const stream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,

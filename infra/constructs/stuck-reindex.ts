@@ -15,7 +15,8 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { keys, MAINTENANCE_FILTER_PATTERNS, REINDEX_TIMEOUT_S } from '../../lib/store/table';
+import { MAINTENANCE_FILTER_PATTERNS } from '../../lib/store/stream-filters';
+import { keys, REINDEX_TIMEOUT_S } from '../../lib/store/table';
 import { AUDIT_LEADING_KEYS, TableFunction } from './table-function';
 import type { StageConfig } from '../stages';
 

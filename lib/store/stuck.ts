@@ -15,7 +15,7 @@
  * can commit with thresholds that changed under it; the failed condition hands back the new ones.
  *
  * A save never re-indexes in the request: it bumps `stuck_v`, sets `stuck_job` and clears the
- * cursor, in one UpdateItem. The STATS stream record (filter STUCK_FILTER_PATTERNS) drives the
+ * cursor, in one UpdateItem. The STATS stream record (filter STUCK_FILTER_PATTERNS, stream-filters.ts) drives the
  * background job (functions/stuck-reindex.ts) one page at a time; each step saves its cursor on
  * STATS conditioned on the version, which makes the next stream record, and so the next step. A
  * newer save makes the older job's next condition fail: it stops, and the job restarts from the
@@ -34,7 +34,7 @@ import { keys, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } fro
 import { $remove, update } from './update';
 import { keptRules, registryWrite, type RetentionDays } from './retention';
 
-export { STUCK_FILTER_PATTERNS, STUCK_JOB_PENDING } from './table';
+export { STUCK_JOB_PENDING } from './table';
 
 const DAY_MS = 86_400_000;
 type Item = Record<string, unknown>;

@@ -226,17 +226,8 @@ export const stuckPartition = (tenantId: string) => `${t(tenantId)}#STUCK`;
 
 /** `stuck_job` on the STATS item while the stuck index lags the thresholds (lib/store/stuck.ts). */
 export const STUCK_JOB_PENDING = 'pending';
-/**
- * Stream records that drive the stuck index's re-index: the STATS item while a job is pending
- * (its save, each step's cursor, and any counter change in between, which resumes a stalled job).
- * Here, not in stuck.ts, so that the CDK app can read it without a table client.
- */
 /** The stuck re-index function's timeout (seconds), as deployed and as the local runtime enforces it. */
 export const REINDEX_TIMEOUT_S = 60;
-
-export const STUCK_FILTER_PATTERNS = [
-  { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['stats'] }, stuck_job: { S: [STUCK_JOB_PENDING] } } } },
-];
 
 /**
  * Sparse: an audit record's actor, target and action views (lib/store/audit.ts, audit-query.ts),
@@ -254,11 +245,6 @@ export const auditViewPartition = (tenantId: string, view: AuditIndexedView, val
   `${t(tenantId)}${AUDIT_PARTITION_SUFFIX}#${AUDIT_VIEW_TAGS[view]}#${value}`;
 export const auditViewIndexKey = (tenantId: string, view: AuditIndexedView, value: string, at: string, id: string) =>
   indexKey(AUDIT_VIEW_INDEXES[view], auditViewPartition(tenantId, view, value), `${at}#${id}`);
-
-/** Audit intents (lib/store/audit.ts), expanded by the same stream consumer as the stuck re-index. */
-export const AUDIT_INTENT_FILTER_PATTERNS = [{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['audit_intent'] } } } }];
-/** The table maintenance consumer's event filters: the stuck re-index's and the audit intents'. */
-export const MAINTENANCE_FILTER_PATTERNS = [...STUCK_FILTER_PATTERNS, ...AUDIT_INTENT_FILTER_PATTERNS];
 
 /** GSI1: requisitions of one status, newest first by UUIDv7 id. */
 export const reqStatusIndexKey = (tenantId: string, status: ReqStatus, id: string) =>

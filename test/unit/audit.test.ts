@@ -7,7 +7,8 @@
  * consumer woken by a record.
  */
 import { describe, expect, it } from 'vitest';
-import { AUDIT_INTENT_FILTER_PATTERNS, AUDIT_INTENT_SHARDS, keys, MAINTENANCE_FILTER_PATTERNS, TABLE_DEF } from '../../lib/store/table';
+import { AUDIT_INTENT_FILTER_PATTERNS, MAINTENANCE_FILTER_PATTERNS } from '../../lib/store/stream-filters';
+import { AUDIT_INTENT_SHARDS, keys, TABLE_DEF } from '../../lib/store/table';
 import { eventsFromRecord, STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { AuditRecord } from '../../lib/schemas';
 import { streamRecord, TENANT } from '../helpers/lambda-records';

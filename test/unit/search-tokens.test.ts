@@ -83,7 +83,7 @@ describe('keys', () => {
 });
 
 const { STREAM_FILTER_PATTERNS, eventsFromRecord } = await import('../../lib/webhooks/events');
-const { STUCK_FILTER_PATTERNS } = await import('../../lib/store/table');
+const { STUCK_FILTER_PATTERNS } = await import('../../lib/store/stream-filters');
 const { streamRecord, CAND, TENANT, T1 } = await import('../helpers/lambda-records');
 
 describe('search items on the stream', () => {
