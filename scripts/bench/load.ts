@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMsOf } from './cpu';
+import { MAX_HEADCOUNT } from '../../lib/model';
 
 const STAGES = ['applied', 'ai_screened', 'interview_scheduled', 'interviewed', 'offer_sent', 'offer_accepted', 'onboarding', 'placed'];
 
@@ -54,7 +55,15 @@ export async function loadRun(opts: { root: string; dataDir: string; seconds: nu
       return (await res.json()) as { data: any };
     };
     const ids: string[] = (await get('/api/v1/candidates?limit=200')).data.map((c: { id: string }) => c.id);
-    const reqId: string | undefined = (await get('/api/v1/requisitions')).data[0]?.id;
+    // The creates go to a requisition of their own: the demo's have headcounts that the moves'
+    // hires fill within seconds, after which every create there would be a cheap 409.
+    const made = await fetch(`${base}/api/v1/requisitions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'Load', headcount: MAX_HEADCOUNT }),
+    });
+    if (!made.ok) throw new Error(`POST /api/v1/requisitions -> ${made.status}`);
+    const reqId: string = ((await made.json()) as { data: { id: string } }).data.id;
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
     // Per connection, in turn: 3 reads, a create, a move (60% reads, 40% writes).
     const requests = [
@@ -64,7 +73,7 @@ export async function loadRun(opts: { root: string; dataDir: string; seconds: nu
       {
         method: 'POST' as const,
         path: '/api/v1/candidates',
-        setupRequest: (r: any) => ({ ...r, body: JSON.stringify({ name: 'Load', ...(reqId && { req_id: reqId }) }) }),
+        setupRequest: (r: any) => ({ ...r, body: JSON.stringify({ name: 'Load', req_id: reqId }) }),
       },
       {
         method: 'POST' as const,
