@@ -17,6 +17,27 @@ import { median } from './stats';
 const BACKGROUND = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'retention', 'import-worker'];
 const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
 
+/**
+ * One module init of a bundle in a fresh Node process with `env`: milliseconds, or the first
+ * error line (or exit status) when the import failed.
+ */
+export function initOnce(file: string, env: NodeJS.ProcessEnv): number | string {
+  const r = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`],
+    { env, encoding: 'utf8' },
+  );
+  const ms = Number(r.stdout.trim());
+  if (r.status !== 0 || !Number.isFinite(ms) || ms <= 0)
+    return (
+      r.stderr
+        .trim()
+        .split('\n')
+        .find((l) => /Error/.test(l)) ?? `exit ${r.status}`
+    ).slice(0, 100);
+  return ms;
+}
+
 /** Bundles every function into `out` and prints sections 1 and 2; returns the functions whose init could not be measured. */
 export async function bundleFigures(root: string, out: string): Promise<string[]> {
   const modules = [
@@ -77,22 +98,6 @@ export const handler = async () => ddb.send(new GetCommand({ TableName: 'bench',
     POWERTOOLS_SERVICE_NAME: 'bench',
     POWERTOOLS_METRICS_NAMESPACE: 'bench',
   };
-  const initOnce = (file: string): number | string => {
-    const r = spawnSync(
-      process.execPath,
-      ['--input-type=module', '-e', `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`],
-      { env: lambdaEnv, encoding: 'utf8' },
-    );
-    const ms = Number(r.stdout.trim());
-    if (r.status !== 0 || !Number.isFinite(ms) || ms <= 0)
-      return (
-        r.stderr
-          .trim()
-          .split('\n')
-          .find((l) => /Error/.test(l)) ?? `exit ${r.status}`
-      ).slice(0, 100);
-    return ms;
-  };
   const files = new Map<string, string>();
   const sizes = new Map<string, number>();
   for (const m of [BARE, ...modules]) {
@@ -108,7 +113,7 @@ export const handler = async () => ddb.send(new GetCommand({ TableName: 'bench',
     for (const m of modules) {
       for (const which of [BARE, m]) {
         if (failed.has(which)) continue;
-        const r = initOnce(files.get(which)!);
+        const r = initOnce(files.get(which)!, lambdaEnv);
         if (typeof r === 'string') failed.set(which, r);
         else runs.get(which)!.push(r);
       }

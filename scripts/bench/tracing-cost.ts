@@ -13,7 +13,6 @@
  *
  *   npx tsx scripts/bench/tracing-cost.ts [function ...]
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { build } from 'esbuild';
 import { routes } from '../../lib/routes';
 import { LAMBDA_ALIASES, lambdaAliases, PROJECT_ROOT, UNTRACED_MODULES } from '../../infra/constructs/table-function';
 import { esbuildOptions } from './bundles';
+import { initOnce } from './init-times';
 import { median } from './stats';
 
 const out = mkdtempSync(join(tmpdir(), 'tp-tracing-'));
@@ -62,22 +62,6 @@ const env = {
   WEBHOOK_DLQ_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-delivery-dlq',
 };
 /** Module init in a fresh process, or why it could not be measured. */
-function initOnce(file: string): number | string {
-  const r = spawnSync(
-    process.execPath,
-    ['--input-type=module', '-e', `const t=performance.now();await import(${JSON.stringify(file)});console.log(performance.now()-t)`],
-    { env, encoding: 'utf8' },
-  );
-  const ms = Number(r.stdout.trim());
-  if (r.status !== 0 || !Number.isFinite(ms) || ms <= 0)
-    return (
-      r.stderr
-        .trim()
-        .split('\n')
-        .find((l) => /Error/.test(l)) ?? `exit ${r.status}`
-    ).slice(0, 80);
-  return ms;
-}
 
 console.log(
   `Tracer cost per function (KB minified; init: median of ${RUNS} fresh processes, off and shipped in turns; the machine is shared and noisy)`,
@@ -95,7 +79,7 @@ for (const m of modules) {
       ['off', off.file],
       ['shipped', shipped.file],
     ] as const) {
-      const r = initOnce(file);
+      const r = initOnce(file, env);
       if (typeof r === 'string') failed = r;
       else times[which].push(r);
     }
