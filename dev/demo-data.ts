@@ -1,5 +1,5 @@
 /** The demo workspace's fixed data; ids are fixed so that events/ refers to real records. */
-import type { ReqStatus, Stage } from '../lib/model';
+import { type ReqStatus, type Stage, STAGES } from '../lib/model';
 
 /** A UUIDv7 for a fixed time and serial, so seed ids sort by their creation time. */
 export const seedId = (iso: string, serial: number) => {
@@ -71,16 +71,7 @@ export const DEMO = {
 
 /** The stages a demo candidate went through to reach `stage`, in order (the rejected ones were screened first). */
 const pathTo = (stage: Stage): Stage[] => {
-  const forward: Stage[] = [
-    'applied',
-    'ai_screened',
-    'interview_scheduled',
-    'interviewed',
-    'offer_sent',
-    'offer_accepted',
-    'onboarding',
-    'placed',
-  ];
+  const forward = STAGES.filter((s) => s !== 'rejected');
   return stage === 'rejected' ? ['applied', 'ai_screened', 'rejected'] : forward.slice(0, forward.indexOf(stage) + 1);
 };
 
