@@ -16,7 +16,8 @@ const NOT_RETRIED = new Set(['ValidationException', 'AccessDeniedException']);
 /** Full-jitter exponential backoff: 50 ms after the first call, doubling, capped at 1 s. */
 const backoff = (attempt: number) => sleep(Math.random() * Math.min(1_000, 25 * 2 ** attempt));
 
-const keyOf = (i: { PK?: unknown; SK?: unknown }) => `${i.PK}\u0000${i.SK}`;
+/** An item's key as one string: what existingKeys answers, and how batchPut tells items apart. */
+export const keyOf = (i: { PK?: unknown; SK?: unknown }) => `${i.PK}\u0000${i.SK}`;
 
 /**
  * Put `items`, 25 per call, all chunks at once, retrying unprocessed items and failed calls with
@@ -88,6 +89,3 @@ export async function existingKeys(keys: { PK: string; SK: string }[]): Promise<
   );
   return found;
 }
-
-/** The key existingKeys answers for an item's PK and SK. */
-export const keyString = (k: { PK: unknown; SK: unknown }) => keyOf(k);

@@ -19,7 +19,7 @@ import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aw
 import { NotFoundError } from '../errors';
 import { logger } from '../logger';
 import { SCRUBBED_KINDS, type RetentionRule } from '../model';
-import { existingKeys, keyString } from './batch';
+import { existingKeys, keyOf } from './batch';
 import { ddb, queryAll, queryUpTo, tableName } from './client';
 import type { Item } from './codec';
 import { countOf, emptyCounts, scrubCopies, type ScrubCounts } from './scrub';
@@ -290,7 +290,7 @@ export async function followUpDone(sk: string): Promise<void> {
 export async function erasedAmong(pairs: { tenantId: string; candidateId: string }[]): Promise<Set<string>> {
   const markers = pairs.map((p) => ({ pair: `${p.tenantId}/${p.candidateId}`, key: keys.erasedMarker(p.tenantId, p.candidateId) }));
   const found = await existingKeys(markers.map((m) => m.key));
-  return new Set(markers.filter((m) => found.has(keyString(m.key))).map((m) => m.pair));
+  return new Set(markers.filter((m) => found.has(keyOf(m.key))).map((m) => m.pair));
 }
 
 /** Candidates erased in a workspace since `since` (their markers, 33 days at most): one Query. */
