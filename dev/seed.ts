@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../lib/auth/password';
 import { ConflictError, NotFoundError } from '../lib/errors';
 import { createUser, setPassword } from '../lib/store/users';
-import { insertCandidate } from '../lib/store/candidates';
+import { insertCandidate } from '../lib/domain/candidate-writes';
 import { createRequisition } from '../lib/store/requisitions';
 import { createTenant, getTenantBySlug, type Tenant } from '../lib/store/tenants';
 import { createToken } from '../lib/store/tokens';

@@ -15,15 +15,9 @@ import type {
   StageStay,
   UpdateCandidateBody,
 } from '../schemas';
-import {
-  getCandidate as getCandidateItem,
-  insertCandidate,
-  moveCandidate,
-  toCandidate,
-  updateCandidateProfile,
-  type CandidateRecord,
-  type ProfilePatch,
-} from '../store/candidates';
+import { getCandidate as getCandidateItem, toCandidate, type CandidateRecord } from '../store/candidates';
+import { insertCandidate, moveCandidate, updateCandidateProfile } from './candidate-writes';
+import type { ProfilePatch } from './candidate-rules';
 import { candidatePageKey, queryCandidates, queryCandidatesAfter, type CandidateQuery } from '../store/candidate-lists';
 import { releaseLease, takeLease } from '../store/leases';
 import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE } from '../model';
@@ -200,10 +194,7 @@ export async function changeStage(p: Principal, input: ChangeStageBody): Promise
   const { before, after } = await moveCandidate(p.tenantId, input.candidate_id, input.stage, nowIso, {
     actor: actorOf(p),
     fromStage: input.from_stage,
-    audit: (before, after) =>
-      auditBy(p, 'candidate.stage_changed', { type: 'candidate', id: input.candidate_id }, [
-        { field: 'stage', before: before.stage, after: after.stage },
-      ]),
+    audit: auditBy(p, 'candidate.stage_changed', { type: 'candidate', id: input.candidate_id }),
   });
   const c = toCandidate(after ?? before);
   return { id: c.id, name: c.name, stage: c.stage, updated_at: c.updated_at };
@@ -242,19 +233,20 @@ export async function getCandidate(p: Principal, id: string): Promise<CandidateD
  * Change a candidate's profile. A new requisition must exist in the tenant; its title is copied
  * onto the candidate as on create. A change to nothing writes nothing.
  */
-const CANDIDATE_FIELDS = ['name', 'email', 'phone', 'resume_url', 'req_id'];
-
 export async function updateCandidate(p: Principal, id: string, input: UpdateCandidateBody): Promise<Candidate> {
   const { tenantId } = p;
   const { req_id, ...fields } = input;
   const patch: ProfilePatch = { ...fields };
+  let reqSeen: Record<string, unknown> | undefined;
   if (req_id === null) patch.requisition = null;
   else if (req_id !== undefined) {
     const req = await openRequisition(tenantId, req_id, false);
-    patch.requisition = { id: req.id, title: req.title, item: req };
+    patch.requisition = { id: req.id, title: req.title };
+    reqSeen = req;
   }
-  const { before, after } = await updateCandidateProfile(tenantId, id, patch, nowIso, (b, a) =>
-    auditBy(p, 'candidate.updated', { type: 'candidate', id }, diffFields(CANDIDATE_FIELDS, b, a)),
-  );
+  const { before, after } = await updateCandidateProfile(tenantId, id, patch, {
+    reqSeen,
+    audit: auditBy(p, 'candidate.updated', { type: 'candidate', id }),
+  });
   return toCandidate(after ?? before);
 }

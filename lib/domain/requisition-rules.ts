@@ -1,8 +1,9 @@
 /**
- * Requisition rules as pure functions: the status matrix, the reason rule and the `filled`
- * rule. The store applies them inside its conditions; nothing here reads or writes.
+ * Requisition rules as pure functions: the status matrix, the reason rule, the `filled` rule and
+ * a requisition's part in a candidate write (open, headcount, the hire that fills it). They
+ * decide on what was read; the store's conditions hold the decision at the write.
  */
-import { ConflictError, InvalidTransitionError, ValidationError } from '../errors';
+import { ConflictError, InvalidTransitionError, NotFoundError, RequisitionNotOpenError, ValidationError, type AppError } from '../errors';
 import { REASON_MAX, REASON_REQUIRED, REQ_TRANSITIONS, type ReqStatus } from '../model';
 
 /** The statuses a requisition in `from` may change to. */
@@ -68,4 +69,47 @@ export class HeadcountBelowHiresError extends ConflictError {
       },
     );
   }
+}
+
+/** A requisition as a candidate write's rule reads it (lib/store/requisitions.ts requisitionSeen). */
+export interface RequisitionSeen extends HireState {
+  id: string;
+  title: string;
+  /** 0 for requisitions written before they had one. */
+  version: number;
+}
+
+/**
+ * A requisition's part in a candidate write, as decided: its counters change, on the condition
+ * that it exists, is open (`mustBeOpen`), and, for a hire (`placing`), that the hire neither
+ * exceeds nor (unless `fills`) fills it. With `fills` the hire fills it: it becomes `filled` at
+ * version `fills.version + 1`, with a history record by `system`, in the same transaction.
+ */
+export interface RequisitionPart {
+  id: string;
+  mustBeOpen: boolean;
+  placing: boolean;
+  fills?: { version: number; title: string };
+}
+
+/**
+ * Decide a requisition's part in a candidate write. `seen` is the requisition as last read (or as
+ * a refused condition saw it; `null`: the condition found no requisition); without it the part
+ * assumes the common case (open, and a hire that neither fills nor exceeds it) and its condition
+ * checks that. Only a read of this requisition counts: a retry after the candidate changed
+ * requisition may still hold the old one's.
+ */
+export function requisitionPart(
+  id: string,
+  seen: RequisitionSeen | null | undefined,
+  opts: { mustBeOpen?: boolean; placing?: boolean },
+): { part: RequisitionPart } | { refuse: AppError } {
+  if (seen === null) return { refuse: new NotFoundError('requisition') };
+  const own = seen?.id === id ? seen : undefined;
+  const mustBeOpen = opts.mustBeOpen ?? false;
+  const placing = opts.placing ?? false;
+  if (own && mustBeOpen && own.status !== 'open') return { refuse: new RequisitionNotOpenError(own.status) };
+  const outcome = placing && own ? placementOutcome(own) : 'counts';
+  if (outcome === 'full') return { refuse: new HeadcountReachedError(own!.hires, own!.headcount!) };
+  return { part: { id, mustBeOpen, placing, ...(outcome === 'fills' && { fills: { version: own!.version, title: own!.title } }) } };
 }

@@ -12,7 +12,8 @@ import { emailOwners, failed, judgeRow, type Outcome, requisitionReader, ROW_CON
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { nowIso } from '../ids';
 import { logger } from '../logger';
-import { batchActions, insertCandidates, MAX_TRANSACT_ITEMS, ownActions, type NewCandidate } from '../store/candidate-batch';
+import type { NewCandidate } from '../store/candidate-batch';
+import { insertCandidateGroups } from '../domain/candidate-writes';
 import { getCandidate, type CandidateRecord } from '../store/candidates';
 import {
   advanceImportJob,
@@ -124,7 +125,7 @@ const HOLD_AT_ROW = config.importHoldAtRow;
 
 /**
  * A slice's rows: each judged (its own error, a duplicate email, its requisition), then those to
- * create inserted together, a transaction's worth at a time (insertCandidates), each as POST
+ * create inserted together, a transaction's worth at a time (insertCandidateGroups), each as POST
  * /candidates would create it. A row found created by an earlier run counts as created. The
  * slice's emails are read together before any of its rows is written (emailOwners: a few
  * consistent Queries for the whole slice): the rows of one file never share an email
@@ -140,26 +141,7 @@ async function importSlice(
   const owners = await emailOwners(tenantId, slice);
   const judging = eachLimited(slice, ROW_CONCURRENCY, (r, i) => judgeRow(r, owners, reqs, ids[i]));
   const outcomes: Outcome[] = [];
-  let pending: { at: number; entry: NewCandidate }[] = [];
-  let actions = 0;
-  const reqIds = new Set<string>();
-  const write = async () => {
-    const results = await insertCandidates(
-      tenantId,
-      pending.map((c) => c.entry),
-    );
-    for (const [n, res] of results.entries()) {
-      const i = pending[n]!.at;
-      outcomes[i] = res.kind === 'error' ? await outcomeOfError(tenantId, ids[i]!, res.error) : { kind: 'created' };
-    }
-    if (HOLD_AT_ROW !== undefined && pending.some((p) => slice[p.at]!.row >= HOLD_AT_ROW)) {
-      logger.warn('import held by TP_IMPORT_HOLD_AT_ROW', { job_id: job.id });
-      await new Promise(() => {});
-    }
-    pending = [];
-    actions = 0;
-    reqIds.clear();
-  };
+  const creates: { at: number; entry: NewCandidate }[] = [];
   for (let i = 0; i < slice.length; i++) {
     const j = await judging[i]!;
     if (j.kind !== 'create') {
@@ -168,14 +150,22 @@ async function importSlice(
     }
     const record = recordOf(slice[i]!, ids[i]!, j.req?.title);
     const audit = job.actor && createdAudit(job, record);
-    // One transaction's worth: the workspace's counter and the audit group's shared copies, each requisition's counter, and each row's own actions.
-    const more = ownActions(record, audit !== undefined) + (record.req_id && !reqIds.has(record.req_id) ? 1 : 0);
-    if (pending.length && batchActions(audit !== undefined) + actions + more > MAX_TRANSACT_ITEMS) await write();
-    pending.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined, audit } });
-    actions += more;
-    if (record.req_id) reqIds.add(record.req_id);
+    creates.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined, audit } });
   }
-  if (pending.length) await write();
+  // The store sizes the transactions; each is written before the next starts.
+  for await (const { rows, results } of insertCandidateGroups(
+    tenantId,
+    creates.map((c) => c.entry),
+  )) {
+    for (const [n, res] of results) {
+      const i = creates[n]!.at;
+      outcomes[i] = res.kind === 'error' ? await outcomeOfError(tenantId, ids[i]!, res.error) : { kind: 'created' };
+    }
+    if (HOLD_AT_ROW !== undefined && rows.some((n) => slice[creates[n]!.at]!.row >= HOLD_AT_ROW)) {
+      logger.warn('import held by TP_IMPORT_HOLD_AT_ROW', { job_id: job.id });
+      await new Promise(() => {});
+    }
+  }
   return outcomes;
 }
 

@@ -1,25 +1,16 @@
 /**
- * The import's batched create: many candidates per transaction, each written exactly as
- * insertCandidate (candidates.ts) writes one, with the shared builders and summed counters.
+ * The import's batched create: many candidates per transaction, each written exactly as the
+ * single create (candidate-parts.ts) writes one, with the shared builders and summed counters.
+ * The domain runs it (lib/domain/candidate-writes.ts insertCandidates).
  */
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { AUDIT_GROUP_COPIES, auditGroupPuts, sameGroup, type AuditEntry } from './audit';
-import {
-  candidatePut,
-  counterUpdate,
-  createdPlacement,
-  createdReqCounts,
-  createdStats,
-  insertCandidate,
-  type CandidateRecord,
-} from './candidates';
-import { ddb } from './client';
+import { candidatePut, counterUpdate, createdPlacement, createdReqCounts, createdStats, type CandidateRecord } from './candidates';
 import { COPY_PUT_ACTIONS } from './copies';
 import { reqCounterWrite } from './requisition-counters';
 import { candidateTokens, searchWrites } from './search';
 import { believedThresholds, learnThresholds, thresholdsUnchanged } from './stuck';
 import { keys } from './table';
-import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
+import { backoff, cancellationReasons, MAX_ATTEMPTS, writeParts, type TxOutcome, type TxPart } from './tx';
 
 type Item = Record<string, unknown>;
 
@@ -38,57 +29,41 @@ export interface NewCandidate {
   audit?: AuditEntry;
 }
 
-/** Each candidate's fate: created now, found already there (its id taken), or what insertCandidate threw for it. */
-export type InsertResult = { kind: 'created' } | { kind: 'exists' } | { kind: 'error'; error: unknown };
+/**
+ * Each row's fate in a batch: created now, found already there (its id taken), or to be decided
+ * alone, as the single create decides it (lib/domain/candidate-writes.ts insertCandidate): a
+ * hire on a requisition (it may fill it), a row whose requisition refused the batch, or a row
+ * whose refusals kept coming back.
+ */
+export type BatchResult = { kind: 'created' } | { kind: 'exists' } | { kind: 'alone' };
 
-/** Whether a candidate goes through insertCandidate alone: a hire on a requisition may fill it. */
+/** Whether a candidate goes through the single create: a hire on a requisition may fill it. */
 const hiresOnRequisition = (c: CandidateRecord) => c.req_id !== undefined && c.stage === 'placed';
 
 /**
- * Actions a candidate adds to a batch of insertCandidates besides the batch's own (batchActions):
- * its item, a placement, its search entries. Its audit record takes none of its own: it rides in
- * its batch's one intent.
+ * Actions a candidate adds to a batch besides the batch's own: its item, a placement, its search
+ * entries. Its audit record takes none of its own: it rides in its batch's one intent.
  */
-export const ownActions = (c: CandidateRecord, _audited = false) =>
-  1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length;
+const ownActions = (c: CandidateRecord) => 1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length;
 
-/** Actions a batch of insertCandidates takes besides its candidates': the workspace's counter, and its audit intent. */
-export const batchActions = (audited: boolean) => 1 + (audited ? AUDIT_GROUP_COPIES : 0);
+/** Actions a batch takes besides its candidates': the workspace's counter, and its audit intent. */
+const batchActions = (audited: boolean) => 1 + (audited ? AUDIT_GROUP_COPIES : 0);
 
 /**
- * Insert many candidates, as many per transaction as DynamoDB allows, each exactly as
- * insertCandidate would: the same items (shared builders), and ONE counter update per counter
- * item per transaction carrying the summed deltas, so the counters stay exact and the workspace's
- * counter item is written once per transaction instead of once per candidate. The audit records
- * of a transaction's candidates are written as one intent (auditIntentItem), expanded into their
- * records by the table maintenance consumer. A requisition's
- * update keeps the single create's condition (it exists and is open). A hire on a requisition
- * (which may fill it) goes alone through insertCandidate.
- *
- * A cancelled transaction never fails its neighbours: a candidate whose id is taken is `exists`;
- * the candidates of a requisition that refused go through insertCandidate one by one (which
- * refuses them as the single create does); changed stuck thresholds are learned and the rest
- * retried; lost races are retried; anything else splits the batch in halves down to single rows.
+ * The rows of a create of many, in order, as transactions: each group is a batch of rows as many
+ * as one transaction holds (the workspace's counter and the audit intent once, each requisition's
+ * counter once, each row's own actions), or one row to be created alone (a hire on a requisition).
  */
-export async function insertCandidates(tenantId: string, entries: NewCandidate[]): Promise<InsertResult[]> {
+export function transactionGroups(entries: NewCandidate[]): ({ batch: number[] } | { alone: number })[] {
   const audits = entries.flatMap((e) => e.audit ?? []);
   if (audits.some((a) => !sameGroup(a, audits[0]!))) throw new Error('insertCandidates records one action of one actor from one request');
-  const results = new Array<InsertResult>(entries.length);
-  const alone = async (i: number) => {
-    try {
-      await insertCandidate(tenantId, entries[i]!.record, entries[i]!.reqSeen, entries[i]!.audit);
-      results[i] = { kind: 'created' };
-    } catch (error) {
-      results[i] = { kind: 'error', error };
-    }
-  };
-  const sizes = entries.map((e) => ownActions(e.record, e.audit !== undefined));
   const base = batchActions(audits.length > 0);
+  const groups: ({ batch: number[] } | { alone: number })[] = [];
   let batch: number[] = [];
   let actions = base;
   let reqs = new Set<string>();
-  const flush = async () => {
-    if (batch.length) await insertBatch(tenantId, entries, batch, results, alone);
+  const flush = () => {
+    if (batch.length) groups.push({ batch });
     batch = [];
     actions = base;
     reqs = new Set();
@@ -96,30 +71,47 @@ export async function insertCandidates(tenantId: string, entries: NewCandidate[]
   for (let i = 0; i < entries.length; i++) {
     const c = entries[i]!.record;
     if (hiresOnRequisition(c)) {
-      await alone(i);
+      flush();
+      groups.push({ alone: i });
       continue;
     }
-    const more = sizes[i]! + (c.req_id && !reqs.has(c.req_id) ? 1 : 0);
-    if (actions + more > MAX_TRANSACT_ITEMS) await flush();
+    const more = ownActions(c) + (c.req_id && !reqs.has(c.req_id) ? 1 : 0);
+    if (actions + more > MAX_TRANSACT_ITEMS) flush();
     batch.push(i);
-    actions += sizes[i]! + (c.req_id && !reqs.has(c.req_id) ? 1 : 0);
+    actions += ownActions(c) + (c.req_id && !reqs.has(c.req_id) ? 1 : 0);
     if (c.req_id) reqs.add(c.req_id);
   }
-  await flush();
+  flush();
+  return groups;
+}
+
+/**
+ * Insert a batch of rows (a group of transactionGroups) in one transaction, each exactly as the
+ * single create writes one: the same items (shared builders), and ONE counter update per counter
+ * item carrying the summed deltas, so the counters stay exact and the workspace's counter item is
+ * written once per transaction instead of once per candidate. The audit records of a transaction's
+ * candidates are written as one intent (auditIntentItem). A requisition's update keeps the single
+ * create's condition (it exists and is open).
+ *
+ * A cancelled transaction never fails its neighbours: a candidate whose id is taken is `exists`;
+ * the candidates of a requisition that refused are `alone`; changed stuck thresholds are learned
+ * and the rest retried; lost races are retried; anything else splits the batch in halves.
+ */
+export async function insertBatch(tenantId: string, entries: NewCandidate[], rows: number[]): Promise<Map<number, BatchResult>> {
+  const results = new Map<number, BatchResult>();
+  await writeBatch(tenantId, entries, rows, results);
   return results;
 }
 
-/** One transaction of insertCandidates (see there), retried, narrowed or split until every row has its result. */
-async function insertBatch(
-  tenantId: string,
-  entries: NewCandidate[],
-  rows: number[],
-  results: InsertResult[],
-  alone: (i: number) => Promise<void>,
-): Promise<void> {
+/** One transaction of insertBatch, retried, narrowed or split until every row has its result. */
+async function writeBatch(tenantId: string, entries: NewCandidate[], rows: number[], results: Map<number, BatchResult>): Promise<void> {
+  const alone = (i: number) => results.set(i, { kind: 'alone' });
   let left = rows;
   for (let attempt = 1; left.length; attempt++) {
-    if (left.length === 1) return alone(left[0]!);
+    if (left.length === 1) {
+      alone(left[0]!);
+      return;
+    }
     const thresholds = believedThresholds(tenantId);
     const records = left.map((i) => entries[i]!.record);
     const stats: Record<string, number> = {};
@@ -132,61 +124,64 @@ async function insertBatch(
       byReq.set(c.req_id, sums);
     }
     const reqIds = [...byReq.keys()];
-    // Counters first (stats at 0, each requisition at 1 + its index), then each candidate's own
-    // actions, so the cancellation reasons say which counter or which candidate refused.
-    const putAt: number[] = [];
-    const transactItems: unknown[] = [
-      counterUpdate(keys.stats(tenantId), stats, false, thresholdsUnchanged(thresholds)),
-      ...reqIds.map((id) => reqCounterWrite(tenantId, id, byReq.get(id)!, { mustBeOpen: true, at: records[0]!.created_at }).update),
-    ];
-    for (const c of records) {
-      putAt.push(transactItems.length);
-      transactItems.push(
-        candidatePut(tenantId, c, thresholds),
-        ...createdPlacement(tenantId, c),
-        ...searchWrites(tenantId, c as unknown as Item),
-      );
+    // Named parts: the workspace's counter, each requisition's (`req:<id>`), each row's item
+    // (`row:<n>`, refused when its id is taken) and the rest of its actions, the audit intent.
+    const parts: Record<string, TxPart> = {
+      stats: counterUpdate(keys.stats(tenantId), stats, false, thresholdsUnchanged(thresholds)),
+    };
+    for (const id of reqIds) {
+      parts[`req:${id}`] = reqCounterWrite(
+        tenantId,
+        { id, mustBeOpen: true, placing: false },
+        byReq.get(id)!,
+        records[0]!.created_at,
+      ).update;
     }
-    // Last: the batch's records as one intent.
-    const audits = left.flatMap((i) => entries[i]!.audit ?? []);
-    transactItems.push(...auditGroupPuts(tenantId, audits));
+    records.forEach((c, n) => {
+      parts[`row:${n}`] = candidatePut(tenantId, c, thresholds);
+      parts[`copies:${n}`] = [...createdPlacement(tenantId, c), ...searchWrites(tenantId, c as unknown as Item)];
+    });
+    // The batch's records as one intent.
+    parts.audit = auditGroupPuts(
+      tenantId,
+      left.flatMap((i) => entries[i]!.audit ?? []),
+    );
+    let outcome: TxOutcome<string> | undefined;
     try {
-      await ddb.send(new TransactWriteCommand({ TransactItems: transactItems as never }));
-      for (const i of left) results[i] = { kind: 'created' };
-      return;
+      outcome = await writeParts(parts);
     } catch (err) {
-      const reasons = cancellationReasons(err);
-      const refused = (at: number) => reasons?.[at]?.Code === 'ConditionalCheckFailed';
-      if (reasons && (refused(0) || reasons.slice(1).some((r) => r.Code === 'ConditionalCheckFailed'))) {
-        // Rows whose id is taken were created before (an earlier run): they are done. Rows on a
-        // requisition that refused are decided one by one, as the single create decides them.
-        const closedReqs = new Set(reqIds.filter((_, n) => refused(1 + n)));
-        const rest: number[] = [];
-        const single: number[] = [];
-        left.forEach((i, n) => {
-          const c = records[n]!;
-          if (refused(putAt[n]!)) results[i] = { kind: 'exists' };
-          else if (c.req_id && closedReqs.has(c.req_id)) single.push(i);
-          else rest.push(i);
-        });
-        if (refused(0)) learnThresholds(tenantId, itemSeen(reasons[0]));
-        for (const i of single) await alone(i);
-        left = rest;
-        if (attempt >= MAX_ATTEMPTS) break;
-        continue;
-      }
-      if (reasons && isTransactionConflict(reasons) && attempt < MAX_ATTEMPTS) {
-        await backoff(attempt);
-        continue;
-      }
-      // Any other refusal (or races that do not clear): halves, so one row's trouble stays its own.
-      if (!reasons && (err as Error).name !== 'ValidationException') throw err;
-      const half = Math.ceil(left.length / 2);
-      await insertBatch(tenantId, entries, left.slice(0, half), results, alone);
-      await insertBatch(tenantId, entries, left.slice(half), results, alone);
+      // Any other refusal: halves (below), so one row's trouble stays its own.
+      if (!cancellationReasons(err) && (err as Error).name !== 'ValidationException') throw err;
+    }
+    if (outcome && 'written' in outcome) {
+      for (const i of left) results.set(i, { kind: 'created' });
       return;
     }
+    if (outcome && 'refused' in outcome) {
+      // Rows whose id is taken were created before (an earlier run): they are done. Rows on a
+      // requisition that refused are decided one by one, as the single create decides them.
+      const rest: number[] = [];
+      left.forEach((i, n) => {
+        const c = records[n]!;
+        if (`row:${n}` in outcome.all) results.set(i, { kind: 'exists' });
+        else if (c.req_id && `req:${c.req_id}` in outcome.all) alone(i);
+        else rest.push(i);
+      });
+      if ('stats' in outcome.all) learnThresholds(tenantId, outcome.all.stats);
+      left = rest;
+      if (attempt >= MAX_ATTEMPTS) break;
+      continue;
+    }
+    if (outcome && attempt < MAX_ATTEMPTS) {
+      await backoff(attempt);
+      continue;
+    }
+    // Races that do not clear, or a transaction DynamoDB would not take: halves.
+    const half = Math.ceil(left.length / 2);
+    await writeBatch(tenantId, entries, left.slice(0, half), results);
+    await writeBatch(tenantId, entries, left.slice(half), results);
+    return;
   }
   // Refusals that kept coming back: each row decides alone.
-  for (const i of left) await alone(i);
+  for (const i of left) alone(i);
 }

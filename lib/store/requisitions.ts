@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { NotFoundError, StaleRequisitionError, StaleStatusError, ConflictError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { REQ_STATUSES, STAGES, type ReqStatus, type Requisition, type Stage } from '../model';
-import { HeadcountBelowHiresError, judgeTransition, type HireState } from '../domain/requisition-rules';
+import { HeadcountBelowHiresError, judgeTransition, type RequisitionSeen } from '../domain/requisition-rules';
 import { checkTimeBudget } from '../time-budget';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, oneOf, optStr, str } from './codec';
@@ -196,11 +196,19 @@ export const reqStageCount = (item: Record<string, unknown>, stage?: Stage): num
 /** The version an item is at: 0 for items written before requisitions had one. */
 export const reqVersion = (item: Item): number => (typeof item.version === 'number' ? item.version : 0);
 export const reqHeadcount = (item: Item): number | null => (typeof item.headcount === 'number' ? item.headcount : null);
-export const hireStateOf = (item: RequisitionItem): HireState => ({
-  status: item.status,
-  hires: reqStageCount(item, 'placed'),
-  headcount: reqHeadcount(item),
-});
+/** A requisition item as a candidate write's rule reads it (requisitionPart); undefined for none. */
+export function requisitionSeen(raw: Item | undefined): RequisitionSeen | undefined {
+  if (!raw) return undefined;
+  const item = requisitionItem(raw);
+  return {
+    id: item.id,
+    title: item.title,
+    status: item.status,
+    version: reqVersion(item),
+    hires: reqStageCount(item, 'placed'),
+    headcount: reqHeadcount(item),
+  };
+}
 
 export function toRequisition(item: RequisitionItem): Requisition {
   return {

@@ -1,7 +1,9 @@
 /** Optimistic-concurrency helpers: writes that race use condition expressions and retry. */
 import { ConditionalCheckFailedException, TransactionCanceledException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ddb } from './client';
 
 export type CancellationReason = { Code?: string; Item?: Record<string, unknown> };
 
@@ -36,6 +38,55 @@ export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | un
     return await write;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/** One named part of a transaction: none, one or several of its actions. */
+export type TxPart = Record<string, unknown> | readonly Record<string, unknown>[] | undefined | false;
+
+/**
+ * What a transaction of named parts did: written; refused by the first part (in the order the
+ * parts were given) whose condition failed, with the item that condition saw when the part asked
+ * for it (ReturnValuesOnConditionCheckFailure) and every refusing part in `all`; or lost to a
+ * concurrent transaction (nothing refused, try again).
+ */
+export type TxOutcome<N extends string> =
+  | { written: true }
+  | { refused: N; seen: Record<string, unknown> | undefined; all: Partial<Record<N, Record<string, unknown> | undefined>> }
+  | { conflict: true };
+
+/** The written outcome, for writes that do not go through writeParts (nothing to write). */
+export const WRITTEN = { written: true } as const;
+
+/**
+ * Write the parts in one TransactWriteItems and say what happened by part name, never by an
+ * action's position. The order of the parts is the order the refusals are reported in.
+ */
+export async function writeParts<N extends string>(parts: Record<N, TxPart>): Promise<TxOutcome<N>> {
+  const names: N[] = [];
+  const actions: Record<string, unknown>[] = [];
+  for (const [name, part] of Object.entries(parts) as [N, TxPart][]) {
+    if (!part) continue;
+    for (const action of Array.isArray(part) ? part : [part]) {
+      names.push(name);
+      actions.push(action as Record<string, unknown>);
+    }
+  }
+  try {
+    await ddb.send(new TransactWriteCommand({ TransactItems: actions as never }));
+    return WRITTEN;
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (!reasons) throw err;
+    const all: Partial<Record<N, Record<string, unknown> | undefined>> = {};
+    reasons.forEach((r, i) => {
+      const name = names[i];
+      if (name !== undefined && r.Code === 'ConditionalCheckFailed' && !(name in all)) all[name] = itemSeen(r);
+    });
+    const first = (Object.keys(parts) as N[]).find((n) => n in all);
+    if (first !== undefined) return { refused: first, seen: all[first], all };
+    if (isTransactionConflict(reasons)) return { conflict: true };
     throw err;
   }
 }

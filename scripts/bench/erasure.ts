@@ -22,7 +22,7 @@ try {
   await ensureTable(localClient(ddbLocal.endpoint), 'bench');
   Object.assign(process.env, { TABLE_NAME: 'bench', DYNAMODB_ENDPOINT: ddbLocal.endpoint, POWERTOOLS_LOG_LEVEL: 'ERROR' });
   const { createTenant } = await import('../../lib/store/tenants');
-  const { insertCandidate, moveCandidate } = await import('../../lib/store/candidates');
+  const { insertCandidate, moveCandidate } = await import('../../lib/domain/candidate-writes');
   const { eventItem, writeLogItems } = await import('../../lib/store/webhook-events');
   const { attemptItem } = await import('../../lib/store/webhook-attempts');
   const { eraseCandidateAs } = await import('../../lib/domain/erasure');

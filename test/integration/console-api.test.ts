@@ -107,7 +107,7 @@ describe('pipeline settings', () => {
 
   it('a threshold change shows in the overview at once', async () => {
     const { t, cookie } = await workspace();
-    const { insertCandidate } = await import('../../lib/store/candidates');
+    const { insertCandidate } = await import('../../lib/domain/candidate-writes');
     const { newId } = await import('../../lib/ids');
     const twoDaysAgo = new Date(Date.now() - 2 * DAY_MS - 60_000).toISOString();
     const id = newId();

@@ -1,5 +1,5 @@
 /**
- * The import's batched create (lib/store/candidate-batch.ts insertCandidates) against DynamoDB Local:
+ * The import's batched create (lib/domain/candidate-writes.ts insertCandidates over lib/store/candidate-batch.ts) against DynamoDB Local:
  * several candidates per transaction with one update per counter item, exact counters, and a
  * cancelled transaction that never fails a row's neighbours.
  */
@@ -7,21 +7,22 @@ import { settleAudit } from '../helpers/audit';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
-import type { InsertResult, NewCandidate } from '../../lib/store/candidate-batch';
+import type { NewCandidate } from '../../lib/store/candidate-batch';
+import type { InsertResult } from '../../lib/domain/candidate-writes';
 import type { CandidateRecord } from '../../lib/store/candidates';
 import type { Stage } from '../../lib/model';
 
 let stack: Stack;
 let tenantId: string;
 let token: string;
-let store: typeof import('../../lib/store/candidate-batch') & typeof import('../../lib/store/candidates');
+let store: typeof import('../../lib/domain/candidate-writes') & typeof import('../../lib/store/candidates');
 
 beforeAll(async () => {
   stack = await startStack();
   const t = await stack.tenant();
   tenantId = t.id;
   token = await t.token(['*']);
-  store = { ...(await import('../../lib/store/candidates')), ...(await import('../../lib/store/candidate-batch')) };
+  store = { ...(await import('../../lib/store/candidates')), ...(await import('../../lib/domain/candidate-writes')) };
 });
 afterAll(() => stack.close());
 

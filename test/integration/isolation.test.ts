@@ -45,7 +45,7 @@ beforeAll(async () => {
   tokenA = await a.token(['*']);
   tokenB = await b.token(['*']);
   const { createRequisition } = await import('../../lib/store/requisitions');
-  const { insertCandidate } = await import('../../lib/store/candidates');
+  const { insertCandidate } = await import('../../lib/domain/candidate-writes');
   const { newId } = await import('../../lib/ids');
   reqA = (await createRequisition(a.id, { title: 'Secret Project Lead', status: 'open' })).id;
   await createRequisition(a.id, { title: 'Paused Role', status: 'on_hold' });

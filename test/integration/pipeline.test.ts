@@ -5,7 +5,7 @@ let stack: Stack;
 let token: string;
 let tenantId: string;
 let reqId: string;
-let store: typeof import('../../lib/store/candidates');
+let store: typeof import('../../lib/domain/candidate-writes');
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY - 60_000).toISOString();
@@ -15,7 +15,7 @@ beforeAll(async () => {
   const t = await stack.tenant();
   tenantId = t.id;
   token = await t.token(['*']);
-  store = await import('../../lib/store/candidates');
+  store = await import('../../lib/domain/candidate-writes');
   const { createRequisition } = await import('../../lib/store/requisitions');
   reqId = (await createRequisition(t.id, { title: 'Designer', status: 'open' })).id;
 });

@@ -105,7 +105,7 @@ it('a create whose time runs out during its requisition read answers 429 busy an
 it('a move that lost a race and has no time left for another attempt answers 429 busy; the winner alone counts', async () => {
   const c = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Raced Over' } })).body.data;
   const before = await counts();
-  const { moveCandidate } = await import('../../lib/store/candidates');
+  const { moveCandidate } = await import('../../lib/domain/candidate-writes');
   let raced = false;
   // Just after the move read the candidate, another move wins; the read "took" the time left.
   afterCall = async (name, input) => {

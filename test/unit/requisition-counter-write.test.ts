@@ -1,34 +1,33 @@
 /**
- * The requisition part of a hire's transaction (lib/store/requisitions.ts reqCounterWrite): it
- * decides from the requisition a failed condition returned, and only from that requisition's own
- * read. A retry whose candidate moved to another requisition must not reuse the old one's.
+ * The requisition part of a hire's transaction (lib/store/requisition-counters.ts
+ * reqCounterWrite), built from the part the rule decided (requisitionPart, whose decisions
+ * test/unit/hire-rules.test.ts holds): a hire that fills writes the `filled` change and its
+ * history record on its own requisition only.
  */
 import { describe, expect, it } from 'vitest';
 
 process.env.TABLE_NAME ??= 'unused';
 const { reqCounterWrite } = await import('../../lib/store/requisition-counters');
-const { HeadcountReachedError } = await import('../../lib/domain/requisition-rules');
 const { counter } = await import('../../lib/store/table');
 
 const AT = '2026-11-24T12:00:00.000Z';
 const PLACED = counter.stage('placed');
-const requisitionA = { id: 'a', title: 'A', status: 'open', headcount: 2, version: 1, [PLACED]: 2, created_at: AT };
 const deltas = { [counter.stage('offer_accepted')]: -1, [PLACED]: 1 };
 
 describe('reqCounterWrite on a hire', () => {
-  it("decides from the requisition's own read: full refuses, one short fills with a system record", () => {
-    expect(() => reqCounterWrite('t', 'a', deltas, { placing: true, seen: requisitionA, at: AT })).toThrow(HeadcountReachedError);
-    const fills = reqCounterWrite('t', 'a', deltas, { placing: true, seen: { ...requisitionA, [PLACED]: 1 }, at: AT });
-    expect(fills.extra).toHaveLength(1);
-    expect(JSON.stringify(fills.extra[0])).toContain('REQ#a#H#');
+  it('the hire that fills: conditioned on the version read, a system record, the status counters', () => {
+    const fills = reqCounterWrite('t', { id: 'a', mustBeOpen: false, placing: true, fills: { version: 1, title: 'A' } }, deltas, AT);
+    expect(fills.filled).toHaveLength(1);
+    expect(JSON.stringify(fills.filled[0])).toContain('REQ#a#H#');
     expect(fills.stats).toEqual({ [counter.reqStatus('open')]: -1, [counter.reqStatus('filled')]: 1 });
+    expect(JSON.stringify(fills.update)).toContain('#v = :v');
   });
 
-  it("ignores another requisition's read: no refusal, no status record on the wrong requisition", () => {
-    const write = reqCounterWrite('t', 'b', deltas, { placing: true, seen: requisitionA, at: AT });
-    expect(write.extra).toEqual([]);
+  it('a hire that counts: no status record, a condition that it neither fills nor exceeds', () => {
+    const write = reqCounterWrite('t', { id: 'b', mustBeOpen: false, placing: true }, deltas, AT);
+    expect(write.filled).toEqual([]);
     expect(write.stats).toEqual({});
     expect(JSON.stringify(write.update)).toContain('"SK":"REQ#b"');
-    expect(JSON.stringify(write.update)).not.toContain('REQ#a');
+    expect(JSON.stringify(write.update)).toContain('#placed < #fill');
   });
 });

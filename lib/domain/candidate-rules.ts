@@ -1,0 +1,171 @@
+/**
+ * Candidate write rules as pure functions: a create, a stage move (hires included) and a profile
+ * change, each decided on the candidate and requisition as read, returning the plan the store
+ * writes (lib/store/candidate-writes.ts) or a refusal. candidate-writes.ts runs them in the
+ * read-decide-write loop (retry.ts).
+ */
+import { ConflictError, NotFoundError, StaleStageError } from '../errors';
+import type { Stage } from '../model';
+import { diffFields, type AuditEntry } from '../store/audit';
+import type { CandidateRecord } from '../store/candidates';
+import type { ActorRef } from '../store/stage-history';
+import { patchDiff } from '../store/update';
+import { requisitionPart, type RequisitionPart, type RequisitionSeen } from './requisition-rules';
+import type { Decision } from './retry';
+
+type Item = Record<string, unknown>;
+
+/** A candidate as a write's rule reads it (lib/store/candidates.ts candidateRead). */
+export interface CandidateRead {
+  /** The item as read: the write's conditions hold it to this, and its copies are made from it. */
+  item: Item;
+  id: string;
+  stage: Stage;
+  reqId: string | undefined;
+  erased: boolean;
+}
+
+/** An audit record before its changes, which the rule fills in from what it read. */
+export type AuditBase = Omit<AuditEntry, 'changes'>;
+
+/** The profile fields PATCH may change; `null` removes an optional one. */
+export const PROFILE_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;
+/** The fields a candidate's audit records name. */
+export const CANDIDATE_AUDIT_FIELDS = [...PROFILE_FIELDS, 'req_id'];
+
+export interface CreateState {
+  /** The requisition as read, or as a refused condition saw it (null: it is not there). */
+  reqSeen?: RequisitionSeen | null;
+  /** A refused put: the id is someone else's already. */
+  idTaken?: boolean;
+}
+
+export interface CreatePlan {
+  record: CandidateRecord;
+  requisition?: RequisitionPart;
+  audit?: AuditEntry;
+}
+
+/**
+ * A create: on a requisition it must be open, and one created straight into `placed` counts as
+ * a hire there (it may fill the requisition, never exceed its headcount).
+ */
+export function decideCreate(record: CandidateRecord, state: CreateState, audit?: AuditEntry): Decision<CreatePlan, void> {
+  if (state.idTaken) return { refuse: new ConflictError('candidate id already exists') };
+  if (!record.req_id) return { write: { record, audit } };
+  const req = requisitionPart(record.req_id, state.reqSeen, { mustBeOpen: true, placing: record.stage === 'placed' });
+  return 'refuse' in req ? req : { write: { record, requisition: req.part, audit } };
+}
+
+export interface MoveState {
+  candidate: CandidateRead | undefined;
+  /** The requisition as a refused hire condition saw it (none read up front: most moves are not hires). */
+  reqSeen?: RequisitionSeen;
+}
+
+export interface MoveRequest {
+  stage: Stage;
+  /** The stage the caller believes the candidate is in: any other is a stale move. */
+  fromStage?: Stage;
+  at: string;
+  actor?: ActorRef;
+  audit?: AuditBase;
+}
+
+export interface MovePlan {
+  candidate: CandidateRead;
+  to: Stage;
+  at: string;
+  actor: ActorRef | null;
+  /** A move into `placed` on a requisition: a hire there. */
+  hire?: RequisitionPart;
+  audit?: AuditEntry;
+}
+
+/**
+ * A stage move: any stage to any stage; to the current stage it is `done` with nothing written.
+ * With `fromStage`, a candidate in another stage is a StaleStageError. A move into `placed` on a
+ * requisition is a hire: refused when the requisition has all its hires, and the one that fills
+ * it sets it `filled`. A move into `placed` creates a placement (the store writes it).
+ */
+export function decideMove(state: MoveState, req: MoveRequest): Decision<MovePlan, { before: Item }> {
+  const c = state.candidate;
+  if (!c) return { refuse: new NotFoundError('candidate') };
+  if (req.fromStage && c.stage !== req.fromStage) return { refuse: new StaleStageError(c.stage, req.fromStage) };
+  if (c.stage === req.stage) return { done: { before: c.item } };
+  let hire: RequisitionPart | undefined;
+  if (c.reqId && req.stage === 'placed') {
+    const decided = requisitionPart(c.reqId, state.reqSeen, { placing: true });
+    if ('refuse' in decided) return decided;
+    hire = decided.part;
+  }
+  const audit = req.audit && { ...req.audit, changes: [{ field: 'stage', before: c.stage, after: req.stage }] };
+  return { write: { candidate: c, to: req.stage, at: req.at, actor: req.actor ?? null, hire, audit } };
+}
+
+/** A profile change; a requisition given must exist (the caller read it: its title is copied). */
+export interface ProfilePatch {
+  name?: string;
+  email?: string | null;
+  phone?: string | null;
+  resume_url?: string | null;
+  /** A new requisition (its title is denormalized onto the candidate), or null for none. */
+  requisition?: { id: string; title: string } | null;
+}
+
+export interface ProfileState {
+  candidate: CandidateRead | undefined;
+  reqSeen?: RequisitionSeen | null;
+}
+
+export interface ProfilePlan {
+  candidate: CandidateRead;
+  /** Fields set (profile fields, and req_id/req_title when the requisition changes) and removed. */
+  set: Item;
+  remove: string[];
+  /** The requisition changes: from `candidate.reqId` to `onto` (or to none). */
+  moves: boolean;
+  onto?: RequisitionPart;
+  at: string;
+  audit?: AuditEntry;
+}
+
+/**
+ * A profile change: nothing to change is `done` with nothing written; an erased candidate's
+ * personal fields cannot be set again. Moving onto another requisition needs it open, and a
+ * placed candidate is a hire there too.
+ */
+export function decideProfile(
+  state: ProfileState,
+  patch: ProfilePatch,
+  at: string,
+  auditBase?: AuditBase,
+): Decision<ProfilePlan, { before: Item }> {
+  const c = state.candidate;
+  if (!c) return { refuse: new NotFoundError('candidate') };
+  if (c.erased && PROFILE_FIELDS.some((f) => patch[f] !== undefined)) {
+    return {
+      refuse: new ConflictError('this candidate was erased; its name, email, phone and resume_url cannot be set again', {
+        code: 'candidate_erased',
+      }),
+    };
+  }
+  const { set, remove } = patchDiff(c.item, patch, PROFILE_FIELDS);
+  const newReq = patch.requisition === undefined ? c.reqId : patch.requisition?.id;
+  const moves = newReq !== c.reqId;
+  if (moves) {
+    if (patch.requisition) Object.assign(set, { req_id: patch.requisition.id, req_title: patch.requisition.title });
+    else remove.push('req_id', 'req_title');
+  }
+  if (!Object.keys(set).length && !remove.length) return { done: { before: c.item } };
+  let onto: RequisitionPart | undefined;
+  if (moves && newReq) {
+    const decided = requisitionPart(newReq, state.reqSeen, { mustBeOpen: true, placing: c.stage === 'placed' });
+    if ('refuse' in decided) return decided;
+    onto = decided.part;
+  }
+  const after: Item = { ...c.item, ...set };
+  for (const f of remove) delete after[f];
+  const audit = auditBase && { ...auditBase, changes: diffFields(CANDIDATE_AUDIT_FIELDS, c.item, after) };
+  return { write: { candidate: c, set, remove, moves, onto, at, audit } };
+}

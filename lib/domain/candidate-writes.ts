@@ -1,0 +1,150 @@
+/**
+ * Candidate writes: each rule of candidate-rules.ts run in the read-decide-write loop (retry.ts)
+ * over the store's named parts (lib/store/candidate-parts.ts). A refusal decides again on the
+ * item the refused condition saw, so a lost race costs no extra read.
+ */
+import { nowIso } from '../ids';
+import type { Stage } from '../model';
+import { candidateRead, getCandidate, type CandidateRecord } from '../store/candidates';
+import { writeMove, writeNewCandidate, writeProfile } from '../store/candidate-parts';
+import { insertBatch, transactionGroups, type NewCandidate } from '../store/candidate-batch';
+import { requisitionSeen } from '../store/requisitions';
+import type { ActorRef } from '../store/stage-history';
+import type { AuditEntry } from '../store/audit';
+import {
+  decideCreate,
+  decideMove,
+  decideProfile,
+  type AuditBase,
+  type CreateState,
+  type MoveState,
+  type ProfilePatch,
+  type ProfileState,
+} from './candidate-rules';
+import { decideAndWrite } from './retry';
+
+type Item = Record<string, unknown>;
+
+/**
+ * Insert a candidate and bump the counters in the same transaction. `reqSeen` is its requisition
+ * as the caller read it (it must be open); one created straight into `placed` counts as a hire.
+ */
+export function insertCandidate(tenantId: string, record: CandidateRecord, reqSeen?: Item, audit?: AuditEntry): Promise<void> {
+  return decideAndWrite<CreateState, Parameters<typeof writeNewCandidate>[1], void, string>({
+    state: { reqSeen: requisitionSeen(reqSeen) },
+    decide: (state) => decideCreate(record, state, audit),
+    write: async (plan) => ({ outcome: await writeNewCandidate(tenantId, plan) }),
+    again: (state, lost) => {
+      if ('conflict' in lost || lost.refused === 'stats') return state;
+      if (lost.refused === 'candidate') return { ...state, idTaken: true };
+      // The requisition is gone, closed, full or just filled: decide again on what was seen.
+      if (lost.refused === 'requisition') return { reqSeen: requisitionSeen(lost.seen) ?? null };
+      throw new Error(`candidate create refused by its ${lost.refused} part`);
+    },
+    busy: 'too many concurrent writes; try again',
+  });
+}
+
+/**
+ * Move a candidate to `stage`; `before` is the candidate as read, `after` as written (none when
+ * it was already there). The write is conditioned on the stage it was read in, so a concurrent
+ * move makes it decide again on what the winner left and the counters never drift.
+ */
+export function moveCandidate(
+  tenantId: string,
+  id: string,
+  stage: Stage,
+  now: () => string = nowIso,
+  opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditBase } = {},
+): Promise<{ before: Item; after?: Item }> {
+  return decideAndWrite<MoveState, Parameters<typeof writeMove>[1], { before: Item; after?: Item }, string>({
+    state: getCandidate(tenantId, id).then((item) => ({ candidate: candidateRead(item) })),
+    decide: (state) => decideMove(state, { stage, fromStage: opts.fromStage, at: now(), actor: opts.actor, audit: opts.audit }),
+    write: async (plan) => {
+      const { outcome, after } = await writeMove(tenantId, plan);
+      return { outcome, result: { before: plan.candidate.item, after } };
+    },
+    again: async (state, lost) => {
+      if ('conflict' in lost || lost.refused === 'stats') return state;
+      // Someone moved it first: decide again from what they left (or deleted). Their change may
+      // have put it on another requisition, so the one seen before no longer counts.
+      if (lost.refused === 'candidate') return { candidate: candidateRead(lost.seen ?? (await getCandidate(tenantId, id))) };
+      // The hire would fill the requisition, or exceed it, or someone filled it first.
+      if (lost.refused === 'requisition') return { ...state, reqSeen: requisitionSeen(lost.seen) };
+      throw new Error(`stage move refused by its ${lost.refused} part`);
+    },
+    busy: 'candidate is being changed concurrently; try again',
+  });
+}
+
+/**
+ * Change a candidate's profile; `reqSeen` is the new requisition as the caller read it. Returns
+ * undefined `after` when nothing would change (no write, so no event).
+ */
+export function updateCandidateProfile(
+  tenantId: string,
+  id: string,
+  patch: ProfilePatch,
+  opts: { reqSeen?: Item; audit?: AuditBase; now?: () => string } = {},
+): Promise<{ before: Item; after?: Item }> {
+  const now = opts.now ?? nowIso;
+  return decideAndWrite<ProfileState, Parameters<typeof writeProfile>[1], { before: Item; after?: Item }, string>({
+    state: getCandidate(tenantId, id).then((item) => ({ candidate: candidateRead(item), reqSeen: requisitionSeen(opts.reqSeen) })),
+    decide: (state) => decideProfile(state, patch, now(), opts.audit),
+    write: async (plan) => {
+      const { outcome, after } = await writeProfile(tenantId, plan);
+      return { outcome, result: { before: plan.candidate.item, after } };
+    },
+    again: async (state, lost) => {
+      if ('conflict' in lost) return state;
+      // Gone, no longer open, full or just filled: decide again on what the condition saw.
+      if (lost.refused === 'requisition') return { ...state, reqSeen: requisitionSeen(lost.seen) ?? null };
+      if (lost.refused === 'candidate') return { ...state, candidate: candidateRead(lost.seen ?? (await getCandidate(tenantId, id))) };
+      throw new Error(`profile change refused by its ${lost.refused} part`);
+    },
+    busy: 'candidate is being changed concurrently; try again',
+  });
+}
+
+/** Each row's fate in a create of many: created now, found already there (its id taken), or refused as the single create refuses it. */
+export type InsertResult = { kind: 'created' } | { kind: 'exists' } | { kind: 'error'; error: unknown };
+
+/**
+ * Create many candidates, as many per transaction as the store's groups hold
+ * (transactionGroups), each exactly as insertCandidate creates one; a hire on a requisition, and
+ * any row a batch could not settle, is decided alone. Yields each transaction's rows with their
+ * results, in order, as they are written.
+ */
+export async function* insertCandidateGroups(
+  tenantId: string,
+  entries: NewCandidate[],
+): AsyncGenerator<{ rows: number[]; results: Map<number, InsertResult> }> {
+  const alone = async (i: number): Promise<InsertResult> => {
+    try {
+      await insertCandidate(tenantId, entries[i]!.record, entries[i]!.reqSeen, entries[i]!.audit);
+      return { kind: 'created' };
+    } catch (error) {
+      return { kind: 'error', error };
+    }
+  };
+  for (const group of transactionGroups(entries)) {
+    if ('alone' in group) {
+      yield { rows: [group.alone], results: new Map([[group.alone, await alone(group.alone)]]) };
+      continue;
+    }
+    const written = await insertBatch(tenantId, entries, group.batch);
+    const results = new Map<number, InsertResult>();
+    for (const i of group.batch) {
+      const r = written.get(i)!;
+      results.set(i, r.kind === 'alone' ? await alone(i) : r);
+    }
+    yield { rows: group.batch, results };
+  }
+}
+
+/** insertCandidateGroups, all at once: each row's result, in the entries' order. */
+export async function insertCandidates(tenantId: string, entries: NewCandidate[]): Promise<InsertResult[]> {
+  const out = new Array<InsertResult>(entries.length);
+  for await (const { results } of insertCandidateGroups(tenantId, entries)) for (const [i, r] of results) out[i] = r;
+  return out;
+}

@@ -1,0 +1,156 @@
+/**
+ * A candidate write's transaction in named parts, built from the plan a rule decided
+ * (lib/domain/candidate-rules.ts): the candidate, the workspace's counters (`stats`), the
+ * requisition's, the placement, the stage history, the search entries and the audit intent. It
+ * answers what happened by part name (writeParts); the domain decides what that means.
+ */
+import type { CreatePlan, MovePlan, ProfilePlan } from '../domain/candidate-rules';
+import { auditPuts } from './audit';
+import { candidatePut, counterUpdate, createdPlacement, createdReqCounts, createdStats, placementItem } from './candidates';
+import { tableName } from './client';
+import { copyPuts } from './copies';
+import { reqCounterWrite } from './requisition-counters';
+import { searchWrites } from './search';
+import { stageMovePut } from './stage-history';
+import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged } from './stuck';
+import { changeIndexKey, counter, keys, reqCandidatesIndexKey, reqStageIndexKey, stageIndexKey, TABLE_DEF } from './table';
+import { writeParts, type TxOutcome, type TxPart } from './tx';
+import { $remove, update } from './update';
+
+type Item = Record<string, unknown>;
+
+/**
+ * Write parts whose `stats` part carries the stuck thresholds this container believes in force:
+ * when they changed, the refusal hands back the new ones, learned here for the next attempt.
+ */
+async function withThresholds<N extends string>(tenantId: string, parts: Record<N, TxPart>): Promise<TxOutcome<N>> {
+  const outcome = await writeParts(parts);
+  if ('refused' in outcome && 'stats' in outcome.all) learnThresholds(tenantId, (outcome.all as Record<string, Item | undefined>).stats);
+  return outcome;
+}
+
+export type CreateParts = 'candidate' | 'requisition' | 'stats' | 'placement' | 'filled' | 'search' | 'audit';
+
+/** A new candidate: its item (if its id is free), the counters, a placement if created placed. */
+export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<TxOutcome<CreateParts>> {
+  const c = plan.record;
+  const thresholds = believedThresholds(tenantId);
+  const req = plan.requisition && reqCounterWrite(tenantId, plan.requisition, createdReqCounts(c), c.created_at);
+  return withThresholds<CreateParts>(tenantId, {
+    candidate: candidatePut(tenantId, c, thresholds),
+    requisition: req?.update,
+    stats: counterUpdate(keys.stats(tenantId), { ...createdStats(c), ...req?.stats }, false, thresholdsUnchanged(thresholds)),
+    placement: createdPlacement(tenantId, c),
+    filled: req?.filled,
+    search: searchWrites(tenantId, c as unknown as Item),
+    audit: plan.audit && auditPuts(tenantId, plan.audit),
+  });
+}
+
+export type MoveParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'history' | 'filled' | 'search' | 'audit';
+
+/**
+ * A stage move. The candidate's update is conditioned on the stage and requisition it was read
+ * with (the counters moved are that requisition's) and on its erasure as read (the search entries
+ * copy what was read); a refusal returns the candidate as it is now. `after` is the item written.
+ */
+export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ outcome: TxOutcome<MoveParts>; after: Item }> {
+  const { candidate: c, to, at } = plan;
+  const current = c.item;
+  const id = c.id;
+  const reqId = c.reqId;
+  const thresholds = believedThresholds(tenantId);
+  const stuck = stuckAttrs(tenantId, thresholds, { id, stage: to, stage_entered_at: at });
+  const set: Item = {
+    stage: to,
+    updated_at: at,
+    stage_entered_at: at,
+    ...stageIndexKey(tenantId, to, at, id),
+    ...changeIndexKey(tenantId, at, id),
+    ...(reqId && reqStageIndexKey(tenantId, reqId, to, at, id)),
+    ...stuck.set,
+  };
+  const after: Item = { ...current, ...set };
+  for (const attr of stuck.remove) delete after[attr];
+  const deltas = { [counter.stage(c.stage)]: -1, [counter.stage(to)]: 1 };
+  const hire = plan.hire && reqCounterWrite(tenantId, plan.hire, deltas, at);
+  const outcome = await withThresholds<MoveParts>(tenantId, {
+    candidate: {
+      Update: {
+        TableName: tableName,
+        Key: keys.candidate(tenantId, id),
+        ...update(
+          { ...set, ...Object.fromEntries(stuck.remove.map((a) => [a, $remove()])) },
+          {
+            expression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'} AND ${
+              c.erased ? 'attribute_exists(#erased)' : 'attribute_not_exists(#erased)'
+            }`,
+            names: { '#stage': 'stage', '#req': 'req_id', '#erased': 'erased_at' },
+            values: { ':from': c.stage, ...(reqId && { ':req': reqId }) },
+          },
+        ),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    stats: counterUpdate(keys.stats(tenantId), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
+    requisition: hire ? hire.update : reqId ? counterUpdate(keys.requisition(tenantId, reqId), deltas) : undefined,
+    placement: to === 'placed' && copyPuts(tenantId, id, placementItem(tenantId, current, at)),
+    history: stageMovePut(tenantId, { candidate_id: id, from_stage: c.stage, to_stage: to, at, actor: plan.actor }),
+    filled: hire?.filled,
+    search: searchWrites(tenantId, after),
+    audit: plan.audit && auditPuts(tenantId, plan.audit),
+  });
+  return { outcome, after };
+}
+
+export type ProfileParts = 'requisition' | 'candidate' | 'leaves' | 'filled' | 'stats' | 'search' | 'audit';
+
+/**
+ * A profile change. The update is conditioned on the stage, requisition and updated_at it was
+ * read with (the counters depend on the first two); moving to another requisition moves its
+ * counters in the same transaction. `requisition` (the one moved onto) is reported first.
+ */
+export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise<{ outcome: TxOutcome<ProfileParts>; after: Item }> {
+  const { candidate: c, at } = plan;
+  const { id, item: current } = c;
+  const set: Item = { ...plan.set };
+  const remove = [...plan.remove];
+  if (plan.moves && plan.onto) {
+    const entered = typeof current.stage_entered_at === 'string' ? current.stage_entered_at : String(current.created_at);
+    Object.assign(set, reqCandidatesIndexKey(tenantId, plan.onto.id, id), reqStageIndexKey(tenantId, plan.onto.id, c.stage, entered, id));
+  } else if (plan.moves) {
+    const { byRequisitionOrUser, byRequisitionStage } = TABLE_DEF.indexes;
+    remove.push(byRequisitionOrUser.partitionKey, byRequisitionOrUser.sortKey, byRequisitionStage.partitionKey, byRequisitionStage.sortKey);
+  }
+  Object.assign(set, { updated_at: at }, changeIndexKey(tenantId, at, id));
+  const after: Item = { ...current, ...set };
+  for (const f of remove) delete after[f];
+  const stageCounter = counter.stage(c.stage);
+  const onto = plan.onto && reqCounterWrite(tenantId, plan.onto, { c_total: 1, [stageCounter]: 1 }, at);
+  const oldReq = c.reqId;
+  const outcome = await writeParts<ProfileParts>({
+    requisition: onto?.update,
+    candidate: {
+      Update: {
+        TableName: tableName,
+        Key: keys.candidate(tenantId, id),
+        ...update(
+          { ...set, ...Object.fromEntries(remove.map((f) => [f, $remove()])) },
+          {
+            expression: `#stage = :stage AND #updated = :seen AND ${oldReq ? '#req = :req' : 'attribute_not_exists(#req)'}`,
+            names: { '#stage': 'stage', '#updated': 'updated_at', '#req': 'req_id' },
+            values: { ':stage': current.stage, ':seen': current.updated_at, ...(oldReq && { ':req': oldReq }) },
+          },
+        ),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      },
+    },
+    leaves: plan.moves && oldReq !== undefined && counterUpdate(keys.requisition(tenantId, oldReq), { c_total: -1, [stageCounter]: -1 }),
+    filled: onto?.filled,
+    stats: onto && Object.keys(onto.stats).length > 0 && counterUpdate(keys.stats(tenantId), onto.stats),
+    // Every copy changes (updated_at at least); tokens the new name or email lost go.
+    search: searchWrites(tenantId, after, current),
+    audit: plan.audit && auditPuts(tenantId, plan.audit),
+  });
+  return { outcome, after };
+}
