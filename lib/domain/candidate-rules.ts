@@ -11,6 +11,7 @@ import type { CandidateRecord } from '../store/candidates';
 import type { ActorRef } from '../store/stage-history';
 import { patchDiff } from '../store/update';
 import { requisitionPart, type RequisitionPart, type RequisitionSeen } from './requisition-rules';
+import type { AuditBase } from './principal';
 import type { Decision } from './retry';
 
 type Item = Record<string, unknown>;
@@ -24,9 +25,6 @@ export interface CandidateRead {
   reqId: string | undefined;
   erased: boolean;
 }
-
-/** An audit record before its changes, which the rule fills in from what it read. */
-export type AuditBase = Omit<AuditEntry, 'changes'>;
 
 /** The profile fields PATCH may change; `null` removes an optional one. */
 export const PROFILE_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;

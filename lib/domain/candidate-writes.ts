@@ -15,12 +15,12 @@ import {
   decideCreate,
   decideMove,
   decideProfile,
-  type AuditBase,
   type CreateState,
   type MoveState,
   type ProfilePatch,
   type ProfileState,
 } from './candidate-rules';
+import type { AuditBase } from './principal';
 import { decideAndWrite } from './retry';
 
 type Item = Record<string, unknown>;

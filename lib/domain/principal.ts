@@ -49,6 +49,9 @@ export const auditActorOf = (p: Principal): AuditActor =>
     ? { type: 'token', id: p.tokenId, ...(p.tokenName && { name: p.tokenName }), ...(p.creator && { created_by: p.creator }) }
     : { type: 'user', id: p.userId, email: p.email };
 
+/** An audit record before its changes: a rule fills them in from what it read. */
+export type AuditBase = Omit<AuditEntry, 'changes'>;
+
 /**
  * The audit record of a change a principal makes: pass it to the store write, which appends its
  * items (lib/store/audit.ts auditPuts) to the write's own transaction.

@@ -1,16 +1,12 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { NotFoundError, StaleRequisitionError, StaleStatusError, ConflictError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { REQ_STATUSES, STAGES, type ReqStatus, type Requisition, type Stage } from '../model';
-import { HeadcountBelowHiresError, judgeTransition, type RequisitionSeen } from '../domain/requisition-rules';
-import { checkTimeBudget } from '../time-budget';
+import type { RequisitionSeen } from '../domain/requisition-rules';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, oneOf, optStr, str } from './codec';
-import { patchDiff } from './update';
 import { auditPuts, type AuditEntry } from './audit';
 import type { ActorRef } from './stage-history';
 import { counter, keys, reqStatusIndexKey, reqStatusPartition, TABLE_DEF } from './table';
-import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS } from './tx';
 
 /** The index a requisition's status partition lives in (its attribute names come from TABLE_DEF). */
 export const BY_STATUS = TABLE_DEF.indexes.byStageOrStatus;
@@ -44,7 +40,7 @@ export function requisitionItem(item: Item): RequisitionItem {
   };
 }
 
-const actorAttrs = (actor: ReqActor) => ({
+export const actorAttrs = (actor: ReqActor) => ({
   actor_type: actor.type,
   ...(actor.type !== 'system' && {
     actor_id: actor.id,
@@ -105,7 +101,7 @@ const statusChangeFromItem = (item: Item): ReqStatusChange => ({
   at: str(item, 'at', 'requisition_status'),
 });
 
-const statsStatusMove = (tenantId: string, deltas: Record<string, number>) => ({
+export const statsStatusMove = (tenantId: string, deltas: Record<string, number>) => ({
   Update: {
     TableName: tableName,
     Key: keys.stats(tenantId),
@@ -228,178 +224,3 @@ export function toRequisition(item: RequisitionItem): Requisition {
 /** The condition that the item is still at the version it was read at. */
 export const versionIs = (item: Item) =>
   reqVersion(item) === 0 ? { expr: 'attribute_not_exists(#v)', values: {} } : { expr: '#v = :v', values: { ':v': reqVersion(item) } };
-
-/** The fields PATCH may change; `null` clears an optional one. */
-export interface RequisitionPatch {
-  title?: string;
-  department?: string | null;
-  location?: string | null;
-  job_type?: string | null;
-  headcount?: number;
-}
-const PATCH_FIELDS = ['title', 'department', 'location', 'job_type', 'headcount'] as const;
-
-/**
- * Change a requisition's fields: one GetItem, then one UpdateItem conditioned on the version
- * read (and, for a headcount, on the hires staying at or below it). With `ifVersion` (If-Match),
- * any other version is a 412; without it a lost race decides again on what the winner left.
- * A change to nothing writes nothing.
- */
-export async function updateRequisitionFields(
-  tenantId: string,
-  id: string,
-  patch: RequisitionPatch,
-  opts: { ifVersion?: number; actor: ReqActor; audit?: (before: RequisitionItem, after: RequisitionItem) => AuditEntry },
-): Promise<{ item: RequisitionItem; changed: string[] }> {
-  let current = await getRequisition(tenantId, id);
-  for (let attempt = 1; ; attempt++) {
-    if (!current) throw new NotFoundError('requisition');
-    if (opts.ifVersion !== undefined && reqVersion(current) !== opts.ifVersion) throw new StaleRequisitionError();
-    const { set, remove } = patchDiff(current, patch, PATCH_FIELDS);
-    if (!Object.keys(set).length && !remove.length) return { item: current, changed: [] };
-    checkTimeBudget();
-    const changed = [...Object.keys(set), ...remove];
-    const hires = reqStageCount(current, 'placed');
-    if (typeof set.headcount === 'number') {
-      if (set.headcount < hires) throw new HeadcountBelowHiresError(hires, set.headcount);
-      set.fill_at = set.headcount - 1;
-    }
-    const at = nowIso();
-    const version = reqVersion(current) + 1;
-    Object.assign(set, { updated_at: at, version, ...actorAttrs(opts.actor) });
-    // An actor without a name or email must not keep the previous actor's.
-    if (opts.actor.type === 'system' || opts.actor.name === undefined) remove.push('actor_name');
-    if (opts.actor.type === 'system' || opts.actor.email === undefined) remove.push('actor_email');
-    if (opts.actor.type === 'system') remove.push('actor_id');
-    const cond = versionIs(current);
-    const names: Record<string, string> = { '#v': 'version' };
-    const values: Record<string, unknown> = { ...cond.values };
-    const sets = Object.entries(set).map(([k, v], i) => {
-      names[`#s${i}`] = k;
-      values[`:s${i}`] = v;
-      return `#s${i} = :s${i}`;
-    });
-    const removes = remove.map((k, i) => {
-      names[`#r${i}`] = k;
-      return `#r${i}`;
-    });
-    let condition = `attribute_exists(PK) AND ${cond.expr}`;
-    if (typeof set.headcount === 'number') {
-      // Placements do not change the version: the hires are checked as they are at the write.
-      names['#placed'] = counter.stage('placed');
-      values[':hc'] = set.headcount;
-      condition += ' AND (attribute_not_exists(#placed) OR #placed <= :hc)';
-    }
-    // A transaction, not an UpdateItem, so the audit record goes with the change; it returns no
-    // item, so the one written is the one read with the changes applied.
-    const after = { ...current, ...set } as RequisitionItem;
-    for (const f of remove) delete (after as Item)[f];
-    try {
-      await ddb.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.requisition(tenantId, id),
-                UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-                ConditionExpression: condition,
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: values,
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            ...(opts.audit ? auditPuts(tenantId, opts.audit(current, after)) : []),
-          ],
-        }),
-      );
-      return { item: requisitionItem(after), changed: changed.filter((f) => f !== 'fill_at') };
-    } catch (err) {
-      const reasons = cancellationReasons(err);
-      if (!reasons) throw err;
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') {
-        const seen = itemSeen(reasons[0]) as RequisitionItem | undefined;
-        current = seen && requisitionItem(seen);
-      } else if (isTransactionConflict(reasons)) current = await getRequisition(tenantId, id);
-      else throw err;
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('requisition is being changed concurrently; try again');
-      await backoff(attempt);
-    }
-  }
-}
-
-/**
- * Change a requisition's status: one GetItem, then one transaction (the requisition at the
- * version read, its history record numbered by the new version, the tenant's status counters).
- * A lost race decides again on what the winner left, so parallel changes leave one chain of
- * records, each starting where the one before ended.
- */
-export async function changeStatus(
-  tenantId: string,
-  id: string,
-  to: ReqStatus,
-  opts: { reason?: string; fromStatus?: ReqStatus; actor: ReqActor; audit?: (from: ReqStatus) => AuditEntry },
-): Promise<{ item: RequisitionItem; change?: ReqStatusChange }> {
-  let current = await getRequisition(tenantId, id);
-  for (let attempt = 1; ; attempt++) {
-    if (!current) throw new NotFoundError('requisition');
-    const from = current.status;
-    if (opts.fromStatus && from !== opts.fromStatus) throw new StaleStatusError(from, opts.fromStatus);
-    if (judgeTransition(from, to) === 'noop') return { item: current };
-    checkTimeBudget();
-    const at = nowIso();
-    const version = reqVersion(current) + 1;
-    const change: ReqStatusChange = { from, to, reason: opts.reason ?? null, actor: opts.actor, at };
-    const cond = versionIs(current);
-    const after = { ...current, ...reqStatusIndexKey(tenantId, to, id), status: to, version, updated_at: at };
-    try {
-      await ddb.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.requisition(tenantId, id),
-                UpdateExpression: 'SET #status = :to, #v = :nv, updated_at = :at, #gpk = :gpk, #gsk = :gsk',
-                ConditionExpression: `attribute_exists(PK) AND #status = :from AND ${cond.expr}`,
-                ExpressionAttributeNames: {
-                  '#status': 'status',
-                  '#v': 'version',
-                  '#gpk': BY_STATUS.partitionKey,
-                  '#gsk': BY_STATUS.sortKey,
-                },
-                ExpressionAttributeValues: {
-                  ...cond.values,
-                  ':to': to,
-                  ':from': from,
-                  ':nv': version,
-                  ':at': at,
-                  ':gpk': after[BY_STATUS.partitionKey],
-                  ':gsk': after[BY_STATUS.sortKey],
-                },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            statusChangePut(tenantId, current, version, change),
-            statsStatusMove(tenantId, { [counter.reqStatus(from)]: -1, [counter.reqStatus(to)]: 1 }),
-            ...(opts.audit ? auditPuts(tenantId, opts.audit(from)) : []),
-          ],
-        }),
-      );
-      return { item: after, change };
-    } catch (err) {
-      const reasons = cancellationReasons(err);
-      if (!reasons) throw err;
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') {
-        const seen = itemSeen(reasons[0]);
-        current = seen && requisitionItem(seen);
-      } else if (!isTransactionConflict(reasons) && reasons[1]?.Code !== 'ConditionalCheckFailed') {
-        throw err;
-      } else {
-        current = await getRequisition(tenantId, id);
-      }
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('requisition is being changed concurrently; try again');
-      await backoff(attempt);
-    }
-  }
-}
