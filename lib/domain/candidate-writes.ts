@@ -35,10 +35,11 @@ export function insertCandidate(tenantId: string, record: CandidateRecord, reqSe
     decide: (state) => decideCreate(record, state, audit),
     write: async (plan) => ({ outcome: await writeNewCandidate(tenantId, plan) }),
     again: (state, lost) => {
-      if ('conflict' in lost || lost.refused === 'stats') return state;
-      if (lost.refused === 'candidate') return { ...state, idTaken: true };
+      if ('conflict' in lost) return state;
+      if ('candidate' in lost.all) return { ...state, idTaken: true };
       // The requisition is gone, closed, full or just filled: decide again on what was seen.
-      if (lost.refused === 'requisition') return { reqSeen: requisitionSeen(lost.seen) ?? null };
+      if ('requisition' in lost.all) return { reqSeen: requisitionSeen(lost.all.requisition) ?? null };
+      if (lost.refused === 'stats') return state;
       throw new Error(`candidate create refused by its ${lost.refused} part`);
     },
     busy: 'too many concurrent writes; try again',
@@ -98,7 +99,7 @@ export function updateCandidateProfile(
     again: async (state, lost) => {
       if ('conflict' in lost) return state;
       // Gone, no longer open, full or just filled: decide again on what the condition saw.
-      if (lost.refused === 'requisition') return { ...state, reqSeen: requisitionSeen(lost.seen) ?? null };
+      if ('requisition' in lost.all) return { ...state, reqSeen: requisitionSeen(lost.all.requisition) ?? null };
       if (lost.refused === 'candidate') return { ...state, candidate: candidateRead(lost.seen ?? (await getCandidate(tenantId, id))) };
       throw new Error(`profile change refused by its ${lost.refused} part`);
     },

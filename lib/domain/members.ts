@@ -10,7 +10,7 @@ import type { Member, Role } from '../schemas';
 import { clearAllFailures } from '../store/login-failures';
 import { addDay, giveAddPlaceBack, takeAddPlace } from '../store/member-adds';
 import { endSessionsOf, setRoleOfSessions } from '../store/sessions';
-import { backoff, MAX_ATTEMPTS } from '../store/tx';
+import { WRITTEN, type TxOutcome } from '../store/tx';
 import {
   createUser,
   deleteUser,
@@ -21,11 +21,12 @@ import {
   readMembership,
   setRole,
   setUserPassword,
-  type GuardedWrite,
+  type MembershipParts,
   type User,
 } from '../store/users';
 import { narrows } from '../permissions';
 import { auditBy, type SessionPrincipal } from './principal';
+import { decideAndWrite, type Decision } from './retry';
 import { putAudit } from '../store/audit';
 import { sweepTokensOf } from './tokens';
 
@@ -100,50 +101,73 @@ const memberTarget = (id: string) => ({ type: 'member', id });
 
 const LAST_ADMIN = 'a workspace needs at least one admin: make another member an admin first';
 
+/** What a membership change decides on: the users and the version read with them. */
+interface MembershipRead {
+  users: User[];
+  version: number;
+  /** The write found the user gone. */
+  gone?: boolean;
+}
+
+/**
+ * The last-admin rule: a change to `userId` may be made only if it leaves the workspace an
+ * admin (`leavesAdmin`, given the target and the other members). A pure rule: the write's
+ * condition on the membership version holds it.
+ */
+export function decideMemberChange(
+  read: MembershipRead,
+  userId: string,
+  leavesAdmin: (target: User, others: User[]) => boolean,
+): Decision<{ target: User; version: number }, never> {
+  const target = read.gone ? undefined : read.users.find((u) => u.id === userId);
+  if (!target) return { refuse: new NotFoundError('member') };
+  if (
+    !leavesAdmin(
+      target,
+      read.users.filter((u) => u.id !== userId),
+    )
+  )
+    return { refuse: new ConflictError(LAST_ADMIN) };
+  return { write: { target, version: read.version } };
+}
+
 /**
  * Apply a membership change that must leave an admin behind: read the users, decide, write
- * conditioned on the version read; a lost race reads again.
+ * conditioned on the version read; a lost race reads again. `write` answers undefined when there
+ * is nothing to write.
  */
-async function guardedChange(
+function guardedChange(
   p: SessionPrincipal,
   userId: string,
   leavesAdmin: (target: User, others: User[]) => boolean,
-  write: (target: User, version: number) => Promise<GuardedWrite>,
+  write: (target: User, version: number) => Promise<TxOutcome<MembershipParts>> | undefined,
 ): Promise<User> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { users, version } = await readMembership(p.tenantId);
-    const target = users.find((u) => u.id === userId);
-    if (!target) throw new NotFoundError('member');
-    const others = users.filter((u) => u.id !== userId);
-    if (!leavesAdmin(target, others)) throw new ConflictError(LAST_ADMIN);
-    const outcome = await write(target, version);
-    if (outcome === 'done') return target;
-    if (outcome === 'gone') throw new NotFoundError('member');
-    await backoff(attempt);
-  }
-  throw new ConflictError('members are being changed by someone else at the same time; try again');
+  return decideAndWrite({
+    state: readMembership(p.tenantId) as Promise<MembershipRead>,
+    decide: (read) => decideMemberChange(read, userId, leavesAdmin),
+    write: async ({ target, version }) => ({ outcome: (await write(target, version)) ?? WRITTEN, result: target }),
+    again: async (read, lost) => ('refused' in lost && lost.refused === 'user' ? { ...read, gone: true } : readMembership(p.tenantId)),
+    busy: 'members are being changed by someone else at the same time; try again',
+  });
 }
 
 const anotherAdmin = (others: User[]) => others.some((u) => u.role === 'admin');
 
 export async function changeMemberRole(p: SessionPrincipal, userId: string, role: Role): Promise<Member> {
-  let unchanged = false;
   const before = await guardedChange(
     p,
     userId,
     (t, others) => role === 'admin' || t.role !== 'admin' || anotherAdmin(others),
-    async (t, version) => {
-      unchanged = t.role === role;
-      return unchanged
-        ? 'done'
+    (t, version) =>
+      t.role === role
+        ? undefined
         : setRole(
             p.tenantId,
             userId,
             role,
             version,
             auditBy(p, 'member.role_changed', memberTarget(userId), [{ field: 'role', before: t.role, after: role }]),
-          );
-    },
+          ),
   );
   await followRole(p, userId, before.role, role);
   return view({ ...before, role });

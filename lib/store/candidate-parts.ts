@@ -29,17 +29,18 @@ async function withThresholds<N extends string>(tenantId: string, parts: Record<
   return outcome;
 }
 
-export type CreateParts = 'candidate' | 'requisition' | 'stats' | 'placement' | 'filled' | 'search' | 'audit';
+export type CreateParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'filled' | 'search' | 'audit';
 
 /** A new candidate: its item (if its id is free), the counters, a placement if created placed. */
 export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<TxOutcome<CreateParts>> {
   const c = plan.record;
   const thresholds = believedThresholds(tenantId);
   const req = plan.requisition && reqCounterWrite(tenantId, plan.requisition, createdReqCounts(c), c.created_at);
+  // In the order the single writes always had them (DynamoDB Local locks items in that order).
   return withThresholds<CreateParts>(tenantId, {
     candidate: candidatePut(tenantId, c, thresholds),
-    requisition: req?.update,
     stats: counterUpdate(keys.stats(tenantId), { ...createdStats(c), ...req?.stats }, false, thresholdsUnchanged(thresholds)),
+    requisition: req?.update,
     placement: createdPlacement(tenantId, c),
     filled: req?.filled,
     search: searchWrites(tenantId, c as unknown as Item),
@@ -103,12 +104,12 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
   return { outcome, after };
 }
 
-export type ProfileParts = 'requisition' | 'candidate' | 'leaves' | 'filled' | 'stats' | 'search' | 'audit';
+export type ProfileParts = 'candidate' | 'leaves' | 'requisition' | 'filled' | 'stats' | 'search' | 'audit';
 
 /**
  * A profile change. The update is conditioned on the stage, requisition and updated_at it was
  * read with (the counters depend on the first two); moving to another requisition moves its
- * counters in the same transaction. `requisition` (the one moved onto) is reported first.
+ * counters in the same transaction.
  */
 export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise<{ outcome: TxOutcome<ProfileParts>; after: Item }> {
   const { candidate: c, at } = plan;
@@ -129,7 +130,6 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
   const onto = plan.onto && reqCounterWrite(tenantId, plan.onto, { c_total: 1, [stageCounter]: 1 }, at);
   const oldReq = c.reqId;
   const outcome = await writeParts<ProfileParts>({
-    requisition: onto?.update,
     candidate: {
       Update: {
         TableName: tableName,
@@ -146,6 +146,7 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
       },
     },
     leaves: plan.moves && oldReq !== undefined && counterUpdate(keys.requisition(tenantId, oldReq), { c_total: -1, [stageCounter]: -1 }),
+    requisition: onto?.update,
     filled: onto?.filled,
     stats: onto && Object.keys(onto.stats).length > 0 && counterUpdate(keys.stats(tenantId), onto.stats),
     // Every copy changes (updated_at at least); tokens the new name or email lost go.

@@ -11,7 +11,7 @@ import { newId, nowIso } from '../ids';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { type Item, oneOf, str } from './codec';
 import { keys } from './table';
-import { cancellationReasons, unlessConditionFails } from './tx';
+import { cancellationReasons, unlessConditionFails, writeParts, type TxOutcome } from './tx';
 
 export type { Role } from '../model';
 import { ROLES, type Role } from '../model';
@@ -119,26 +119,22 @@ const bumpVersion = (tenantId: string, version: number) => ({
   },
 });
 
-/** Outcome of a guarded membership write: done, the user is gone, or the version moved (read again). */
-export type GuardedWrite = 'done' | 'gone' | 'stale';
+export type MembershipParts = 'user' | 'membership' | 'email' | 'audit';
 
-async function guarded(items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>): Promise<GuardedWrite> {
-  try {
-    await ddb.send(new TransactWriteCommand({ TransactItems: items }));
-    return 'done';
-  } catch (err) {
-    const reasons = cancellationReasons(err);
-    if (!reasons) throw err;
-    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'gone';
-    if (reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')) return 'stale';
-    throw err;
-  }
-}
-
-export function setRole(tenantId: string, userId: string, role: Role, version: number, audit?: AuditEntry): Promise<GuardedWrite> {
-  return guarded([
-    bumpVersion(tenantId, version),
-    {
+/**
+ * A membership write: the user's change (refused when the user is gone) and the tenant's
+ * membership version moving from the one read (refused when another change came first), with
+ * its audit record, in one transaction (lib/domain/members.ts decides whether it may be made).
+ */
+export function setRole(
+  tenantId: string,
+  userId: string,
+  role: Role,
+  version: number,
+  audit?: AuditEntry,
+): Promise<TxOutcome<MembershipParts>> {
+  return writeParts<MembershipParts>({
+    user: {
       Update: {
         TableName: tableName,
         Key: keys.user(tenantId, userId),
@@ -148,18 +144,25 @@ export function setRole(tenantId: string, userId: string, role: Role, version: n
         ExpressionAttributeValues: { ':role': role },
       },
     },
-    ...(audit ? auditPuts(tenantId, audit) : []),
-  ]);
+    membership: bumpVersion(tenantId, version),
+    email: undefined,
+    audit: audit && auditPuts(tenantId, audit),
+  });
 }
 
 /** Removes the user and its email lookup, so the email can sign up again elsewhere. */
-export function deleteUser(tenantId: string, user: Pick<User, 'id' | 'email'>, version: number, audit?: AuditEntry): Promise<GuardedWrite> {
-  return guarded([
-    bumpVersion(tenantId, version),
-    { Delete: { TableName: tableName, Key: keys.user(tenantId, user.id), ConditionExpression: 'attribute_exists(PK)' } },
-    { Delete: { TableName: tableName, Key: keys.email(user.email) } },
-    ...(audit ? auditPuts(tenantId, audit) : []),
-  ]);
+export function deleteUser(
+  tenantId: string,
+  user: Pick<User, 'id' | 'email'>,
+  version: number,
+  audit?: AuditEntry,
+): Promise<TxOutcome<MembershipParts>> {
+  return writeParts<MembershipParts>({
+    user: { Delete: { TableName: tableName, Key: keys.user(tenantId, user.id), ConditionExpression: 'attribute_exists(PK)' } },
+    membership: bumpVersion(tenantId, version),
+    email: { Delete: { TableName: tableName, Key: keys.email(user.email) } },
+    audit: audit && auditPuts(tenantId, audit),
+  });
 }
 
 /** Replace a user's password hash; `mustChange` when someone other than the user chose it. */
