@@ -18,19 +18,11 @@ import {
   type UpdateWebhookBody,
   type WebhookStatus,
 } from '../api/webhooks';
-import {
-  getEndpoint,
-  listEndpoints,
-  markDeleted,
-  putEndpoint,
-  rotateSecret,
-  updateEndpoint,
-  type Endpoint,
-} from '../store/webhook-endpoints';
+import { getEndpoint, listEndpoints, type Endpoint } from '../store/webhook-endpoints';
+import { changeEndpoint, deleteEndpoint, putEndpoint, replaceSecret } from './webhook-writes';
 import { attemptItem, attemptPage, attemptPageKey, lastAttempts } from '../store/webhook-attempts';
 import { decodeCursor, encodeCursor } from './cursor';
 import { candidateErased, candidateOfBody, getEvent, putServiceEvent } from '../store/webhook-events';
-import { MAX_ATTEMPTS } from '../store/tx';
 import { getReplayJob, listReplayJobs, startReplayJob, updateReplayJob, type ReplayJobItem } from '../store/replay-jobs';
 import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
@@ -92,8 +84,8 @@ async function owned(p: SessionPrincipal, id: string): Promise<Endpoint> {
   return endpoint;
 }
 
-// The cap on active endpoints is kept by the store, in the same transaction as each write that
-// switches an endpoint on or off (lib/store/webhook-endpoints.ts, countedWrite).
+// The cap on active endpoints is held by the count's condition in each write that switches an
+// endpoint on or off (lib/store/webhook-endpoints.ts), and answered by webhook-writes.ts.
 export { MAX_ACTIVE_ENDPOINTS } from '../store/webhook-endpoints';
 
 export async function createWebhook(p: SessionPrincipal, body: CreateWebhookBody) {
@@ -130,17 +122,12 @@ export async function getWebhook(p: SessionPrincipal, id: string) {
 }
 
 /**
- * Read, check, write; read again whenever the endpoint changed in between: whether the write
+ * Read, check, write; decide again whenever the endpoint changed in between: whether the write
  * switches it on or off (and so counts towards the cap) depends on what it was.
  */
 async function applyUpdate(p: SessionPrincipal, id: string, changes: UpdateWebhookBody): Promise<{ before: Endpoint; e: Endpoint }> {
-  for (let attempt = 1; ; attempt++) {
-    const before = await owned(p, id);
-    if (statusOf(before) === 'deleted') throw new ConflictError('webhook was deleted; create a new endpoint instead');
-    const e = await updateEndpoint(p.tenantId, before, changes, webhookAudit(p, 'webhook.updated', id, webhookChanges(before, changes)));
-    if (e) return { before, e };
-    if (attempt >= MAX_ATTEMPTS) throw new ConflictError('webhook is being changed concurrently; try again');
-  }
+  const first = await owned(p, id);
+  return changeEndpoint(p.tenantId, first, changes, (before) => webhookAudit(p, 'webhook.updated', id, webhookChanges(before, changes)));
 }
 
 export async function updateWebhook(p: SessionPrincipal, id: string, body: UpdateWebhookBody) {
@@ -158,7 +145,7 @@ export async function updateWebhook(p: SessionPrincipal, id: string, body: Updat
  * pending deliveries to it are dropped. It cannot be reactivated.
  */
 export async function deleteWebhook(p: SessionPrincipal, id: string) {
-  await markDeleted(p.tenantId, id, webhookAudit(p, 'webhook.deleted', id, [{ field: 'status', after: 'deleted' }]));
+  await deleteEndpoint(p.tenantId, id, webhookAudit(p, 'webhook.deleted', id, [{ field: 'status', after: 'deleted' }]));
   logger.info('webhook deleted', { webhook_id: id, user_id: p.userId });
   return { success: true };
 }
@@ -363,6 +350,6 @@ export async function rotateWebhookSecret(p: SessionPrincipal, id: string, body:
   const expires = grace > 0 ? new Date(Date.now() + grace * 1000).toISOString() : null;
   const secret = generateSecret();
   const audit = webhookAudit(p, 'webhook.secret_rotated', id, [{ field: 'previous_secret_expires_at', after: expires }]);
-  if (!(await rotateSecret(p.tenantId, id, secret, expires, audit))) throw new NotFoundError('webhook');
+  await replaceSecret(p.tenantId, id, secret, expires, audit);
   return { success: true, webhook: { id, secret, previous_secret_expires_at: expires } };
 }

@@ -1,13 +1,12 @@
 /** Webhook endpoints: one item each in the tenant's webhook partition (`WH#<id>`), and the count of the active ones (`COUNTS`). */
 import { auditPuts, type AuditEntry } from './audit';
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError } from '../errors';
+import { GetCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newId, nowIso } from '../ids';
 import { EVENT_TYPES, type EventType } from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
 import { bool, type Item, listOf, num, optStr, str } from './codec';
 import { counter, keys } from './table';
-import { backoff, cancellationReasons, isTransactionConflict, itemSeen, MAX_ATTEMPTS, unlessConditionFails } from './tx';
+import { backoff, MAX_ATTEMPTS, unlessConditionFails, writeParts, type TxOutcome, type TxPart } from './tx';
 import { $add, $ifNotExists, $increment, $remove, type Condition, update } from './update';
 
 export interface Endpoint {
@@ -78,15 +77,11 @@ export const endpointFromItem = (i: Item): Endpoint => ({
 export const previousSecret = (e: Endpoint, now = Date.now()): string | undefined =>
   e.previous_secret && e.previous_secret_expires_at && Date.parse(e.previous_secret_expires_at) > now ? e.previous_secret : undefined;
 
-/** Creates an active endpoint; ConflictError when the workspace has MAX_ACTIVE_ENDPOINTS already. */
-export async function putEndpoint(
-  tenantId: string,
-  e: Pick<Endpoint, 'url' | 'secret' | 'events' | 'description'>,
-  audit?: (id: string) => AuditEntry,
-): Promise<Endpoint> {
+/** A new active endpoint, not yet written (writeNewEndpoint). */
+export function newEndpoint(tenantId: string, e: Pick<Endpoint, 'url' | 'secret' | 'events' | 'description'>, id = newId()): Endpoint {
   const now = nowIso();
-  const endpoint: Endpoint = {
-    id: newId(),
+  return {
+    id,
     tenant_id: tenantId,
     ...e,
     active: true,
@@ -100,6 +95,16 @@ export async function putEndpoint(
     previous_secret: null,
     previous_secret_expires_at: null,
   };
+}
+
+/** The parts of an endpoint write: the endpoint, the workspace's active count, the audit intent. */
+export type EndpointParts = 'endpoint' | 'count' | 'audit';
+
+/**
+ * Write a new active endpoint with the active count moved in the same transaction. Refused by
+ * `count` when the workspace has MAX_ACTIVE_ENDPOINTS already (the domain answers the cap).
+ */
+export function writeNewEndpoint(tenantId: string, endpoint: Endpoint, audit?: AuditEntry): Promise<TxOutcome<EndpointParts>> {
   const put = {
     TableName: tableName,
     // Absent, not NULL: if_not_exists(failing_since, …) must see no attribute to start a run.
@@ -111,10 +116,7 @@ export async function putEndpoint(
     },
     ConditionExpression: 'attribute_not_exists(PK)',
   };
-  const res = await countedWrite(tenantId, { Put: put }, 1, audit && auditPuts(tenantId, audit(endpoint.id)));
-  // A fresh UUIDv7 is never taken; if it were, this is no request's fault.
-  if (!res.done) throw new Error('webhook endpoint id already in use');
-  return endpoint;
+  return countedWrite(tenantId, { Put: put }, 1, audit && auditPuts(tenantId, audit));
 }
 
 export async function getEndpoint(tenantId: string, id: string): Promise<Endpoint | undefined> {
@@ -134,17 +136,17 @@ type EndpointChanges = Partial<Pick<Endpoint, 'url' | 'events' | 'active' | 'des
 const exists = { expression: 'attribute_exists(PK)' };
 
 /**
- * Apply changes to the endpoint `current` describes. Undefined when it is no longer so (deleted,
- * switched on or off, or gone since it was read): the caller reads it again and decides anew.
- * Switching it on or off moves the active count in the same transaction; switching it on past
- * MAX_ACTIVE_ENDPOINTS is a ConflictError.
+ * Apply changes to the endpoint `current` describes, on condition that it still is so (not
+ * deleted, switched on or off as read): refused by `endpoint` otherwise, with the item as it is
+ * now. Switching it on or off moves the active count in the same transaction (refused by `count`
+ * at the cap). `endpoint` is the endpoint as this write leaves it.
  */
 export async function updateEndpoint(
   tenantId: string,
   current: Endpoint,
   changes: EndpointChanges,
   audit?: AuditEntry,
-): Promise<Endpoint | undefined> {
+): Promise<{ outcome: TxOutcome<EndpointParts>; endpoint: Endpoint }> {
   const at = nowIso();
   // Reactivating starts afresh: no failure run, no reason it was disabled.
   const reactivating = changes.active === true;
@@ -160,35 +162,21 @@ export async function updateEndpoint(
   );
   const Key = keys.webhook(tenantId, current.id);
   const delta = changes.active === undefined || changes.active === current.active ? 0 : changes.active ? 1 : -1;
-  const audits = audit ? auditPuts(tenantId, audit) : [];
+  const audits = audit && auditPuts(tenantId, audit);
   const endpoint = { Update: { TableName: tableName, Key, ...parts, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } };
-  const res = delta ? await countedWrite(tenantId, endpoint, delta, audits) : { done: await firstHolds([endpoint, ...audits]) };
-  if (!res.done) return undefined;
+  const outcome = delta
+    ? await countedWrite(tenantId, endpoint, delta, audits)
+    : await writeParts<EndpointParts>({ endpoint, count: undefined, audit: audits });
   // A transaction answers no item: the endpoint as this write left it.
   return {
-    ...current,
-    ...changes,
-    updated_at: at,
-    ...(reactivating && { failure_count: 0, failing_since: null, disabled_reason: null }),
+    outcome,
+    endpoint: {
+      ...current,
+      ...changes,
+      updated_at: at,
+      ...(reactivating && { failure_count: 0, failing_since: null, disabled_reason: null }),
+    },
   };
-}
-
-/**
- * Run a transaction whose first item is the endpoint's conditional write (the others, its audit
- * record); false when that condition failed. A transaction lost to another is tried again.
- */
-async function firstHolds(items: TransactItem[]): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await ddb.send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (err) {
-      const reasons = cancellationReasons(err);
-      if (reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-      if (!reasons || !isTransactionConflict(reasons) || attempt >= MAX_ATTEMPTS) throw err;
-      await backoff(attempt);
-    }
-  }
 }
 
 /**
@@ -227,61 +215,59 @@ export async function recordFailure(tenantId: string, id: string, at: string, di
   const Key = keys.webhook(tenantId, id);
   const failure = { last_triggered_at: at, failure_count: $increment(1), failing_since: $ifNotExists(at) };
   if (disable) {
-    const res = await countedWrite(
-      tenantId,
-      {
-        Update: {
-          TableName: tableName,
-          Key,
-          ...update({ ...failure, active: false, disabled_reason: disable }, isActive(true)),
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
+    const disabling: TransactItem = {
+      Update: {
+        TableName: tableName,
+        Key,
+        ...update({ ...failure, active: false, disabled_reason: disable }, isActive(true)),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
-      -1,
-    );
-    if (res.done) return { disabledNow: true };
-    if (!res.seen) return { disabledNow: false };
+    };
+    // Nothing to decide but the lost races: the endpoint switched off already (or gone) is an answer.
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await countedWrite(tenantId, disabling, -1);
+      if ('written' in outcome) return { disabledNow: true };
+      if ('refused' in outcome) {
+        if (!outcome.seen) return { disabledNow: false };
+        break;
+      }
+      if (attempt >= MAX_ATTEMPTS) throw new Error('webhook endpoint count: too many concurrent writes');
+      await backoff(attempt);
+    }
   }
   await conditional(new UpdateCommand({ TableName: tableName, Key, ...update(failure, exists) }));
   return { disabledNow: false };
 }
 
 /**
- * Soft delete: inactive, `disabled_reason` "deleted", kept with its log. Deleting an active
- * endpoint moves the active count in the same transaction.
+ * Soft delete: inactive, `disabled_reason` "deleted", kept with its log. `active` is whether the
+ * endpoint was active as last seen (most deletes are of an active one, so that is assumed
+ * unread): deleting an active endpoint moves the active count in the same transaction. Refused
+ * by `endpoint` when it is not so, with the item as it is (none: it is not there).
  */
-export async function markDeleted(tenantId: string, id: string, audit?: AuditEntry): Promise<void> {
+export function markDeleted(tenantId: string, id: string, active: boolean, audit?: AuditEntry): Promise<TxOutcome<EndpointParts>> {
   const now = nowIso();
   const Key = keys.webhook(tenantId, id);
   const changes = { active: false, disabled_reason: 'deleted', deleted_at: $ifNotExists(now), updated_at: now };
-  for (let attempt = 1; ; attempt++) {
-    // Most deletes are of an active endpoint: that is tried first, and a failed condition shows the item.
-    const res = await countedWrite(
-      tenantId,
-      { Update: { TableName: tableName, Key, ...update(changes, isActive(true)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
-      -1,
-      audit && auditPuts(tenantId, audit),
-    );
-    if (res.done) return;
-    if (!res.seen) throw new NotFoundError('webhook');
-    // Inactive already, so nothing to count; unless it was switched on again meanwhile.
-    const inactive = { Update: { TableName: tableName, Key, ...update(changes, isActive(false)) } };
-    if (await firstHolds([inactive, ...(audit ? auditPuts(tenantId, audit) : [])])) return;
-    if (attempt >= MAX_ATTEMPTS) throw new ConflictError('webhook is being changed concurrently; try again');
-  }
+  const endpoint = {
+    Update: { TableName: tableName, Key, ...update(changes, isActive(active)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const },
+  };
+  const audits = audit && auditPuts(tenantId, audit);
+  return active ? countedWrite(tenantId, endpoint, -1, audits) : writeParts<EndpointParts>({ endpoint, count: undefined, audit: audits });
 }
 
 /**
  * Replace the secret; the old one stays as `previous_secret` until `previousExpiresAt` (none when
  * null). A rotation inside a grace window drops the older secret: at most two sign at once.
+ * Refused by `endpoint` when it is gone or deleted.
  */
-export async function rotateSecret(
+export function rotateSecret(
   tenantId: string,
   id: string,
   secret: string,
   previousExpiresAt: string | null,
   audit?: AuditEntry,
-): Promise<boolean> {
+): Promise<TxOutcome<EndpointParts>> {
   const rotate = {
     Update: {
       TableName: tableName,
@@ -295,7 +281,7 @@ export async function rotateSecret(
       ExpressionAttributeValues: { ':new': secret, ':now': nowIso(), ...(previousExpiresAt && { ':exp': previousExpiresAt }) },
     },
   };
-  return firstHolds([rotate, ...(audit ? auditPuts(tenantId, audit) : [])]);
+  return writeParts<EndpointParts>({ endpoint: rotate, count: undefined, audit: audit && auditPuts(tenantId, audit) });
 }
 
 /** Updates that find the endpoint deleted meanwhile do nothing. */
@@ -308,7 +294,6 @@ const conditional = (cmd: UpdateCommand) => unlessConditionFails(ddb.send(cmd));
  * bounds what one workspace can make us send (and the endpoint listing the fan-out reads).
  */
 export const MAX_ACTIVE_ENDPOINTS = 20;
-const ACTIVE_CAP_MESSAGE = `a workspace can have at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints`;
 
 const ACTIVE = counter.activeEndpoints;
 
@@ -344,36 +329,23 @@ function countMove(tenantId: string, delta: 1 | -1): TransactItem {
 /**
  * Write `endpoint` (an action on the endpoint item, with ALL_OLD on a failed condition) and move
  * the workspace's active count by `delta`, in one transaction: the count always equals the active
- * endpoints, so its condition makes the cap exact however many writers race. Not done when the
- * endpoint's own condition failed (`seen`: the item as it was, if any). ConflictError when the
- * cap is reached.
+ * endpoints, so its condition makes the cap exact however many writers race. Refused by
+ * `endpoint` when the endpoint's own condition failed, by `count` when the cap is reached.
  *
  * A workspace from before the count has no count yet: the first counted write that finds none
- * derives it (initActiveCount) and tries again.
+ * derives it (initActiveCount) and answers a lost race, so the caller tries again.
  */
-async function countedWrite(
-  tenantId: string,
-  endpoint: TransactItem,
-  delta: 1 | -1,
-  audits: TransactItem[] = [],
-): Promise<{ done: true } | { done: false; seen: Item | undefined }> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await ddb.send(new TransactWriteCommand({ TransactItems: [endpoint, countMove(tenantId, delta), ...audits] }));
-      return { done: true };
-    } catch (err) {
-      const reasons = cancellationReasons(err);
-      if (!reasons) throw err;
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') return { done: false, seen: itemSeen(reasons[0]) };
-      if (reasons[1]?.Code === 'ConditionalCheckFailed') {
-        if (itemSeen(reasons[1])?.[ACTIVE] === undefined) await initActiveCount(tenantId);
-        else if (delta > 0) throw new ConflictError(ACTIVE_CAP_MESSAGE);
-        else throw err;
-      } else if (isTransactionConflict(reasons)) await backoff(attempt);
-      else throw err;
-      if (attempt >= MAX_ATTEMPTS) throw new ConflictError('webhook endpoints are being changed concurrently; try again');
+async function countedWrite(tenantId: string, endpoint: TransactItem, delta: 1 | -1, audits?: TxPart): Promise<TxOutcome<EndpointParts>> {
+  const outcome = await writeParts<EndpointParts>({ endpoint, count: countMove(tenantId, delta), audit: audits });
+  if ('refused' in outcome && outcome.refused === 'count') {
+    if (outcome.seen?.[ACTIVE] === undefined) {
+      await initActiveCount(tenantId);
+      return { conflict: true };
     }
+    // Only a write that adds to the count can find it at the cap.
+    if (delta < 0) throw new Error('the active endpoint count refused a decrement');
   }
+  return outcome;
 }
 
 /**

@@ -66,7 +66,8 @@ try {
   const { ddbClient, ddb, tableName } = await import('../../lib/store/client');
   const { sqs } = await import('../../lib/webhooks/queue');
   const { createTenant } = await import('../../lib/store/tenants');
-  const { putEndpoint, getEndpoint } = await import('../../lib/store/webhook-endpoints');
+  const { getEndpoint } = await import('../../lib/store/webhook-endpoints');
+  const { putEndpoint } = await import('../../lib/domain/webhook-writes');
   const { eventItem, writeLogItems } = await import('../../lib/store/webhook-events');
   const { generateSecret } = await import('../../lib/webhooks/sign');
   const { keys } = await import('../../lib/store/table');

@@ -42,7 +42,7 @@ try {
   const { startWebhookPipeline } = await import('../../dev/webhooks');
   const pipeline = await startWebhookPipeline({});
   const { createTenant } = await import('../../lib/store/tenants');
-  const { putEndpoint } = await import('../../lib/store/webhook-endpoints');
+  const { putEndpoint } = await import('../../lib/domain/webhook-writes');
   const { generateSecret } = await import('../../lib/webhooks/sign');
   const { createCandidate } = await import('../../lib/domain/candidates');
   const tenant = await createTenant('bench', 'Bench');

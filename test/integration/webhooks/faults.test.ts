@@ -42,7 +42,7 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 15_000) => {
 
 async function endpointFor(path: string) {
   const t = await stack.tenant();
-  const { putEndpoint } = await import('../../../lib/store/webhook-endpoints');
+  const { putEndpoint } = await import('../../../lib/domain/webhook-writes');
   const { generateSecret } = await import('../../../lib/webhooks/sign');
   const e = await putEndpoint(t.id, { url: `${url}${path}`, secret: generateSecret(), events: ['candidate.created'], description: null });
   return { tenant: t, endpoint: e };

@@ -35,7 +35,7 @@ afterAll(async () => {
 
 async function workspaceWith(paths: string[]) {
   const tenant = await stack.tenant();
-  const { putEndpoint } = await import('../../../lib/store/webhook-endpoints');
+  const { putEndpoint } = await import('../../../lib/domain/webhook-writes');
   const { generateSecret } = await import('../../../lib/webhooks/sign');
   const endpoints = [];
   for (const p of paths) {
