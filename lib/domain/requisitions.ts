@@ -30,6 +30,7 @@ import {
 } from '../store/requisitions';
 import { getStats } from '../store/stats';
 import { actorOf, auditBy, type Principal } from './principal';
+import { requisition } from '../entities/requisition';
 import { diffFields, type AuditChange, type AuditEntry } from '../store/audit';
 import { checkReason } from './requisition-rules';
 
@@ -48,7 +49,8 @@ const audited = (p: RequisitionCaller, action: string, id: string, changes: Audi
     ? { action, actor: { type: 'system', id: 'admin-cli' }, target: { type: 'requisition', id }, changes }
     : auditBy(p, action, { type: 'requisition', id }, changes);
 
-const REQ_FIELDS = ['title', 'department', 'location', 'job_type', 'headcount', 'status'];
+/** The fields a requisition's audit record lists (its declaration's). */
+const REQ_FIELDS = requisition.audited;
 
 export interface RequisitionPage {
   /** With headcount and hires, so a list shows how full each requisition is without a read per row. */

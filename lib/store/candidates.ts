@@ -6,7 +6,8 @@ import { auditPuts, type AuditEntry } from './audit';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import { newId } from '../ids';
-import { STAGES, type Candidate, type Stage } from '../model';
+import { candidate, candidateFromItem } from '../entities/candidate';
+import { STAGES, type Stage } from '../model';
 import { checkTimeBudget } from '../time-budget';
 import { ddb, tableName } from './client';
 import { oneOf, optStr, str } from './codec';
@@ -271,24 +272,8 @@ function placementItem(tenantId: string, candidate: Item | CandidateRecord, at: 
   };
 }
 
-/** The candidate item's codec. */
-export function toCandidate(item: Item): Candidate {
-  return {
-    id: str(item, 'id', 'candidate'),
-    name: str(item, 'name', 'candidate'),
-    email: optStr(item, 'email', 'candidate') ?? null,
-    phone: optStr(item, 'phone', 'candidate') ?? null,
-    stage: candidateStage(item),
-    resume_url: optStr(item, 'resume_url', 'candidate') ?? null,
-    req_title: optStr(item, 'req_title', 'candidate') ?? null,
-    req_id: optStr(item, 'req_id', 'candidate') ?? null,
-    created_at: str(item, 'created_at', 'candidate'),
-    updated_at: str(item, 'updated_at', 'candidate'),
-    // Items from before the field was kept entered their stage when they were created.
-    stage_entered_at: optStr(item, 'stage_entered_at', 'candidate') ?? str(item, 'created_at', 'candidate'),
-    ...(typeof item.erased_at === 'string' && { erased_at: item.erased_at }),
-  };
-}
+/** The candidate item's codec: the declaration's (lib/entities/candidate.ts). */
+export const toCandidate = candidateFromItem;
 
 /** The attributes a write reads from the item it changes, narrowed like the codec's. */
 const candidateStage = (item: Item): Stage => oneOf(item, 'stage', STAGES, 'candidate');
@@ -304,7 +289,9 @@ export interface ProfilePatch {
   requisition?: { id: string; title: string; item?: Item } | null;
 }
 
-const PROFILE_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;
+/** The fields an erasure empties, so they cannot be set again on an erased candidate. */
+const PROFILE_FIELDS = candidate.personal;
+const ERASED_FIELDS = `${PROFILE_FIELDS.slice(0, -1).join(', ')} and ${PROFILE_FIELDS.at(-1)}`;
 
 /** The audit record of a write, made from the item as read and as written (each retry decides anew). */
 export type AuditOf = (before: Item, after: Item) => AuditEntry;
@@ -327,7 +314,7 @@ export async function updateCandidateProfile(
   for (let attempt = 1; ; attempt++) {
     if (!current) throw new NotFoundError('candidate');
     if (current.erased_at && PROFILE_FIELDS.some((f) => patch[f] !== undefined)) {
-      throw new ConflictError('this candidate was erased; its name, email, phone and resume_url cannot be set again', {
+      throw new ConflictError(`this candidate was erased; its ${ERASED_FIELDS} cannot be set again`, {
         code: 'candidate_erased',
       });
     }
