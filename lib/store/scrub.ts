@@ -13,6 +13,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { candidate } from '../entities/candidate';
 import { deliveryAttempt } from '../entities/delivery-attempt';
+import { placement } from '../entities/placement';
 import { erasure, scrubbed as scrubbedCopy } from '../entity';
 import { SCRUBBED_KINDS } from '../model';
 import { ddb, queryAll, tableName } from './client';
@@ -94,7 +95,7 @@ async function scrubCopy(tenantId: string, candidateId: string, copy: CopyRef, e
         ? 'delivery_attempts'
         : undefined;
     case 'placement':
-      return (await scrubIf(copy, { candidate_name: '', erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
+      return (await scrubIf(copy, { ...erasure(placement, $remove), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
         ? 'placements'
         : undefined;
     default:

@@ -11,6 +11,7 @@ import { COLUMNS } from '../../console/src/import-file';
 import { auditChanges, defineEntity, erasure, field, fromItem, personalFieldsOf, redacted, scrubbed } from '../../lib/entity';
 import { candidate } from '../../lib/entities/candidate';
 import { deliveryAttempt } from '../../lib/entities/delivery-attempt';
+import { placement } from '../../lib/entities/placement';
 import { requisition } from '../../lib/entities/requisition';
 import { eventsFromRecord } from '../../lib/webhooks/events';
 import { EVENT_DATA } from '../../lib/webhooks/payloads';
@@ -109,6 +110,11 @@ describe("the other declarations' lists", () => {
       ['headcount', 'headcount'],
     ]);
     expect(requisition.personal).toEqual([]);
+  });
+
+  it("a placement: the candidate's name it copies is what erasure empties", () => {
+    expect(placement.personal).toEqual(['candidate_name']);
+    expect(erasure(placement, () => 'REMOVE')).toEqual({ candidate_name: '' });
   });
 
   it("a delivery attempt: the receiver's answer is what erasure removes", () => {
