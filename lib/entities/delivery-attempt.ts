@@ -20,6 +20,7 @@ export const deliveryAttempt = defineEntity('webhook_attempt', {
   next_attempt_at: field.time({ optional: true }),
   // Attempts logged before dead-lettering was recorded were not dead-lettered.
   dead_lettered: field.bool({ ifAbsent: false }),
+  // Why the attempt failed, as a category (ERROR_CATEGORIES); null on success.
   error_category: field.string({ optional: true }),
 });
 
