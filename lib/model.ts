@@ -191,37 +191,8 @@ export interface Requisition {
   created_at: string;
 }
 
-export interface Candidate {
-  id: string;
-  /** Empty once the candidate is erased. */
-  name: string;
-  email: string | null;
-  phone: string | null;
-  stage: Stage;
-  resume_url: string | null;
-  req_title: string | null;
-  req_id: string | null;
-  created_at: string;
-  updated_at: string;
-  stage_entered_at: string;
-  /** Set once the candidate's personal data was erased (POST /candidates/{id}/erase or a retention rule). */
-  erased_at?: string;
-}
+/** A candidate as the store reads it and the API answers it: its declaration's (lib/entities/candidate.ts). */
+export type { Candidate } from './entities/candidate';
 
-/** One webhook delivery attempt as recorded. */
-export interface DeliveryRecord {
-  id: string;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  response_status: number;
-  success: boolean;
-  duration_ms: number;
-  created_at: string;
-  error: string | null;
-  response_body: string | null;
-  next_attempt_at: string | null;
-  dead_lettered: boolean;
-  /** Why the attempt failed, as a category (ERROR_CATEGORIES); null on success. */
-  error_category: string | null;
-}
+/** One webhook delivery attempt as recorded: its declaration's (lib/entities/delivery-attempt.ts). */
+export type { DeliveryAttempt as DeliveryRecord } from './entities/delivery-attempt';

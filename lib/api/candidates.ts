@@ -6,7 +6,9 @@
 import * as z from 'zod/mini';
 import type * as model from '../model';
 import { LIST_STAGES, MAX_OFFSET, SCRUBBED_KINDS, STAGES } from '../model';
-import { IdParam, dataOf, intParam, stageEnum, text, timestamp, uuid, type Same } from './fields';
+import { candidate } from '../entities/candidate';
+import { createBody, responseOf, updateBody } from './entity-schemas';
+import { IdParam, dataOf, intParam, timestamp, uuid, type Same } from './fields';
 import { DOCS, IDEM_CONFLICT, IDEM_MISMATCH, type Route } from './route';
 
 export const ListCandidatesQuery = z.strictObject({
@@ -46,68 +48,23 @@ export const ListCandidatesQuery = z.strictObject({
 });
 export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
 
-const candidateEmail = z
-  .email({ error: 'email must be an email address' })
-  .check(z.maxLength(254, { error: 'email must be at most 254 characters' }));
-const candidatePhone = z.string({ error: 'phone must be a string' }).check(
-  z.trim(),
-  z.regex(/^\+?[0-9 ().\-/]{3,40}$/, {
-    error: 'phone must be 3 to 40 digits, spaces or + ( ) . - /',
-  }),
-);
-const resumeUrl = z
-  .url({ protocol: /^https?$/, error: 'resume_url must be an http(s) URL' })
-  .check(z.maxLength(2048, { error: 'resume_url must be at most 2048 characters' }));
-
-export const CreateCandidateBody = z.strictObject({
-  name: text('name', 200),
-  email: z.optional(candidateEmail),
-  phone: z.optional(candidatePhone),
-  resume_url: z.optional(resumeUrl),
-  req_id: z.optional(uuid('req_id')),
-  stage: z._default(stageEnum, 'applied'),
-});
-export type CreateCandidateBody = z.output<typeof CreateCandidateBody>;
-
 /**
- * A profile change: any of the fields, at least one. `null` clears an optional field (and
- * `req_id: null` takes the candidate off its requisition). Stage changes go through POST /pipeline.
+ * The create and PATCH bodies and the answer are derived from the candidate's declaration
+ * (lib/entities/candidate.ts): a field's messages, its place in each shape and its description are
+ * written there once. PATCH takes any of the fields, at least one; `null` clears an optional field
+ * (and `req_id: null` takes the candidate off its requisition). Stage changes go through POST /pipeline.
  */
-export const UpdateCandidateBody = z
-  .strictObject({
-    name: z.optional(text('name', 200)),
-    email: z.optional(z.nullable(candidateEmail)),
-    phone: z.optional(z.nullable(candidatePhone)),
-    resume_url: z.optional(z.nullable(resumeUrl)),
-    req_id: z.optional(z.nullable(uuid('req_id'))),
-  })
-  .check(
-    z.refine((b) => Object.values(b).some((v) => v !== undefined), {
-      error: 'body must change at least one of name, email, phone, resume_url, req_id',
-    }),
-  );
+export const CreateCandidateBody = createBody(candidate);
+export type CreateCandidateBody = z.output<typeof CreateCandidateBody>;
+export const UpdateCandidateBody = updateBody(candidate);
 export type UpdateCandidateBody = z.output<typeof UpdateCandidateBody>;
 
-// Descriptions are the OpenAPI document's: `DOCS ? … : undefined` keeps them out of bundles (lib/api/route.ts).
-const erasedName = z.string().check(z.meta({ description: DOCS ? 'Empty once erased (erased_at).' : undefined }));
-const erasedOptional = z.nullable(z.string()).check(z.meta({ description: DOCS ? 'Null once erased (erased_at).' : undefined }));
-
-export const Candidate = z.object({
-  id: z.uuid(),
-  name: erasedName,
-  email: erasedOptional,
-  phone: erasedOptional,
-  stage: z.enum(STAGES),
-  resume_url: erasedOptional,
-  req_title: z.nullable(z.string()),
-  req_id: z.nullable(z.uuid()),
-  created_at: timestamp,
-  updated_at: timestamp,
-  /** When the candidate entered its current stage (its creation, until it first moves). */
-  stage_entered_at: timestamp,
-  /** Only on an erased candidate: when its personal data was erased; name is then empty and email, phone and resume_url null. */
-  erased_at: z.optional(timestamp),
-});
+/**
+ * A candidate as answered. `stage_entered_at`: when it entered its current stage (its creation,
+ * until it first moves). `erased_at`, only on an erased candidate: when its personal data was
+ * erased; name is then empty and email, phone and resume_url null.
+ */
+export const Candidate = responseOf(candidate);
 export type Candidate = z.infer<typeof Candidate>;
 
 /**

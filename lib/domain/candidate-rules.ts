@@ -6,7 +6,9 @@
  */
 import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import type { Stage } from '../model';
-import { diffFields, type AuditEntry } from '../store/audit';
+import { candidate } from '../entities/candidate';
+import { auditChanges } from '../entity';
+import type { AuditEntry } from '../store/audit';
 import type { CandidateRecord } from '../store/candidates';
 import type { ActorRef } from '../store/stage-history';
 import { patchDiff } from '../store/update';
@@ -26,10 +28,9 @@ export interface CandidateRead {
   erased: boolean;
 }
 
-/** The profile fields PATCH may change; `null` removes an optional one. */
-export const PROFILE_FIELDS = ['name', 'email', 'phone', 'resume_url'] as const;
-/** The fields a candidate's audit records name. */
-export const CANDIDATE_AUDIT_FIELDS = [...PROFILE_FIELDS, 'req_id'];
+/** The profile fields PATCH may change (the declaration's personal ones); `null` removes an optional one. */
+export const PROFILE_FIELDS = candidate.personal;
+const ERASED_FIELDS = `${PROFILE_FIELDS.slice(0, -1).join(', ')} and ${PROFILE_FIELDS.at(-1)}`;
 
 export interface CreateState {
   /** The requisition as read, or as a refused condition saw it (null: it is not there). */
@@ -143,7 +144,7 @@ export function decideProfile(
   if (!c) return { refuse: new NotFoundError('candidate') };
   if (c.erased && PROFILE_FIELDS.some((f) => patch[f] !== undefined)) {
     return {
-      refuse: new ConflictError('this candidate was erased; its name, email, phone and resume_url cannot be set again', {
+      refuse: new ConflictError(`this candidate was erased; its ${ERASED_FIELDS} cannot be set again`, {
         code: 'candidate_erased',
       }),
     };
@@ -164,6 +165,6 @@ export function decideProfile(
   }
   const after: Item = { ...c.item, ...set };
   for (const f of remove) delete after[f];
-  const audit = auditBase && { ...auditBase, changes: diffFields(CANDIDATE_AUDIT_FIELDS, c.item, after) };
+  const audit = auditBase && { ...auditBase, changes: auditChanges(candidate, c.item, after, candidate.updateFields) };
   return { write: { candidate: c, set, remove, moves, onto, at, audit } };
 }

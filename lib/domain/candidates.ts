@@ -2,7 +2,8 @@
 import { NotFoundError, RequisitionNotOpenError, TooManyRequestsError, ValidationError } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { actorOf, auditBy, type Principal } from './principal';
-import { diffFields } from '../store/audit';
+import { candidate } from '../entities/candidate';
+import { auditChanges } from '../entity';
 import { newId, nowIso } from '../ids';
 import type {
   Candidate,
@@ -33,20 +34,15 @@ export async function createCandidate(p: Principal, input: CreateCandidateBody):
   const now = nowIso();
   const record: CandidateRecord = {
     id: newId(),
-    name: input.name,
-    email: input.email,
-    phone: input.phone,
-    resume_url: input.resume_url,
-    stage: input.stage,
-    req_id: input.req_id,
+    // The body holds the declaration's create fields, and only them (lib/entities/candidate.ts).
+    ...input,
     // Denormalized so lists and stuck alerts need no second read.
     req_title: req?.title,
     created_at: now,
     updated_at: now,
     stage_entered_at: now,
   };
-  const fields = ['name', 'email', 'phone', 'resume_url', 'stage', 'req_id'];
-  const audit = auditBy(p, 'candidate.created', { type: 'candidate', id: record.id }, diffFields(fields, undefined, { ...record }));
+  const audit = auditBy(p, 'candidate.created', { type: 'candidate', id: record.id }, auditChanges(candidate, undefined, { ...record }));
   await insertCandidate(tenantId, record, req, audit);
   const { updated_at: _u, ...created } = toCandidate(record as unknown as Record<string, unknown>);
   return created;

@@ -4,6 +4,7 @@
  * are found and scrubbed, and how the erasure wins against writes in flight: lib/store/erasure.ts.
  * The answer is a receipt; a later call sweeps again and answers it with what that found added.
  */
+import { candidate } from '../entities/candidate';
 import { nowIso } from '../ids';
 import type { ErasureReceipt as ReceiptBody } from '../schemas';
 import { auditPuts, type AuditActor, type AuditEntry } from '../store/audit';
@@ -29,10 +30,7 @@ export const receiptBody = (r: ErasureReceipt): ReceiptBody => ({ id: r.id, eras
  * The audit record of an erasure: the personal fields by name, and how many stored items of each
  * kind were scrubbed. It goes into the erasure's own transaction.
  */
-const erasureChanges = (r: ErasureReceipt) => [
-  ...['name', 'email', 'phone', 'resume_url'].map((field) => ({ field })),
-  { field: 'scrubbed', after: r.scrubbed },
-];
+const erasureChanges = (r: ErasureReceipt) => [...candidate.personal.map((field) => ({ field })), { field: 'scrubbed', after: r.scrubbed }];
 /** The record of a later sweep that found copies (written with the receipt's new counts): what it scrubbed. */
 const sweepChanges = (added: ScrubCounts) => [{ field: 'scrubbed', after: added }];
 

@@ -4,6 +4,7 @@
  * A lost race decides again on what the winner left, so parallel status changes leave one chain
  * of history records, each starting where the one before ended.
  */
+import { requisition } from '../entities/requisition';
 import { nowIso } from '../ids';
 import type { ReqStatus } from '../model';
 import { writeFields, writeStatus } from '../store/requisition-parts';
@@ -13,7 +14,7 @@ import { decideFields, decideStatus, type RequisitionPatch } from './requisition
 import { decideAndWrite } from './retry';
 
 /** The fields a requisition's audit records name. */
-export const REQ_AUDIT_FIELDS = ['title', 'department', 'location', 'job_type', 'headcount', 'status'];
+export const REQ_AUDIT_FIELDS = requisition.audited;
 
 const BUSY = 'requisition is being changed concurrently; try again';
 

@@ -10,9 +10,10 @@ import { cellValue, CsvSyntaxError, csvTable } from '../csv';
 import { UnsupportedMediaTypeError, ValidationError, type ErrorCode } from '../errors';
 import { parse } from '../http';
 import { CreateCandidateBody } from '../api/candidates';
+import { candidate } from '../entities/candidate';
 
-/** The create fields, the only columns (or NDJSON keys) an import file may have. */
-export const IMPORT_COLUMNS = ['name', 'email', 'phone', 'resume_url', 'req_id', 'stage'] as const;
+/** The only columns (or NDJSON keys) an import file may have: the candidate's importable fields. */
+export const IMPORT_COLUMNS = candidate.importColumns;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 10_000;

@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { config } from '../config';
 import { ImportMessage, queueImport } from './queue';
-import { diffFields, type AuditEntry } from '../store/audit';
+import { candidate } from '../entities/candidate';
+import { auditChanges } from '../entity';
+import type { AuditEntry } from '../store/audit';
 import { emailOwners, failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { nowIso } from '../ids';
@@ -53,12 +55,8 @@ function recordOf(r: ImportRow, candidateId: string, reqTitle: string | undefine
   const now = nowIso();
   return {
     id: candidateId,
-    name: input.name,
-    email: input.email,
-    phone: input.phone,
-    resume_url: input.resume_url,
-    stage: input.stage,
-    req_id: input.req_id,
+    // The row's create body: the declaration's create fields, and only them.
+    ...input,
     req_title: reqTitle,
     created_at: now,
     updated_at: now,
@@ -113,10 +111,7 @@ const createdAudit = (job: Pick<ImportJobItem, 'id' | 'actor' | 'request'>, reco
   action: 'candidate.created',
   actor: job.actor!,
   target: { type: 'candidate', id: record.id },
-  changes: [
-    ...diffFields(['name', 'email', 'phone', 'resume_url', 'stage', 'req_id'], undefined, { ...record }),
-    { field: 'import_id', after: job.id },
-  ],
+  changes: [...auditChanges(candidate, undefined, { ...record }), { field: 'import_id', after: job.id }],
   ...(job.request && { request: job.request }),
 });
 

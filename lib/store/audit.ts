@@ -14,6 +14,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { randomInt, randomUUID } from 'node:crypto';
+import { personalFieldsOf } from '../entity';
 import { ddb, tableName } from './client';
 import { AUDIT_INTENT_SHARDS, auditViewIndexKey, keys, TABLE_DEF, type AuditIndexedView } from './table';
 
@@ -23,8 +24,11 @@ export const AUDIT_TTL_DAYS = 400;
 export const AUDIT_INTENT_TTL_DAYS = 7;
 export const AUDIT_INTENT_TYPE = 'audit_intent';
 
-/** Fields whose values are personal data: a record names them and keeps no value. */
-export const PERSONAL_FIELDS: readonly string[] = ['name', 'email', 'phone', 'resume_url'];
+/**
+ * Fields whose values are personal data: a record names them and keeps no value. Each declared
+ * entity's (lib/entities/), by the record's target type.
+ */
+const personalOf = personalFieldsOf;
 
 export interface AuditActor {
   type: 'user' | 'token' | 'system';
@@ -84,7 +88,8 @@ export function urlHost(url: unknown): string | null {
 
 /**
  * The changes between two versions of a record over `fields`: a field whose value differs is
- * listed, with its values unless it is personal (PERSONAL_FIELDS). Values are compared as JSON.
+ * listed, with its values unless it is one of the candidate's personal fields. Values are compared
+ * as JSON. Declared entities use their own rules instead (lib/entity.ts auditChanges).
  */
 export function diffFields(
   fields: readonly string[],
@@ -96,14 +101,14 @@ export function diffFields(
     const b = before?.[f] ?? null;
     const a = after[f] ?? null;
     if (JSON.stringify(b) === JSON.stringify(a)) continue;
-    out.push(PERSONAL_FIELDS.includes(f) ? { field: f } : { field: f, ...(before && { before: b }), after: a });
+    out.push(personalOf('candidate').includes(f) ? { field: f } : { field: f, ...(before && { before: b }), after: a });
   }
   return out;
 }
 
 /** A record's changes as stored: a safety net under diffFields, so a candidate's personal values stay out whatever a caller passes. */
 const storedChanges = (e: AuditEntry): AuditChange[] =>
-  (e.changes ?? []).map((c) => (e.target.type === 'candidate' && PERSONAL_FIELDS.includes(c.field) ? { field: c.field } : c));
+  (e.changes ?? []).map((c) => (personalOf(e.target.type).includes(c.field) ? { field: c.field } : c));
 
 /** What a record says besides its id, target and changes: who, what, when, from where, and until when it is kept. */
 function sharedFields(e: AuditEntry, at: string, now: number) {

@@ -5,7 +5,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CandidateRead } from '../domain/candidate-rules';
 import { newId } from '../ids';
-import { STAGES, type Candidate, type Stage } from '../model';
+import { candidateFromItem } from '../entities/candidate';
+import { STAGES, type Stage } from '../model';
 import { ddb, tableName } from './client';
 import { oneOf, optStr, str } from './codec';
 import { changeIndexKey, counter, keys, reqCandidatesIndexKey, reqStageIndexKey, stageIndexKey } from './table';
@@ -106,24 +107,8 @@ export function placementItem(tenantId: string, candidate: Item | CandidateRecor
   };
 }
 
-/** The candidate item's codec. */
-export function toCandidate(item: Item): Candidate {
-  return {
-    id: str(item, 'id', 'candidate'),
-    name: str(item, 'name', 'candidate'),
-    email: optStr(item, 'email', 'candidate') ?? null,
-    phone: optStr(item, 'phone', 'candidate') ?? null,
-    stage: candidateStage(item),
-    resume_url: optStr(item, 'resume_url', 'candidate') ?? null,
-    req_title: optStr(item, 'req_title', 'candidate') ?? null,
-    req_id: optStr(item, 'req_id', 'candidate') ?? null,
-    created_at: str(item, 'created_at', 'candidate'),
-    updated_at: str(item, 'updated_at', 'candidate'),
-    // Items from before the field was kept entered their stage when they were created.
-    stage_entered_at: optStr(item, 'stage_entered_at', 'candidate') ?? str(item, 'created_at', 'candidate'),
-    ...(typeof item.erased_at === 'string' && { erased_at: item.erased_at }),
-  };
-}
+/** The candidate item's codec: the declaration's (lib/entities/candidate.ts). */
+export const toCandidate = candidateFromItem;
 
 /** The attributes a write reads from the item it changes, narrowed like the codec's. */
 export const candidateStage = (item: Item): Stage => oneOf(item, 'stage', STAGES, 'candidate');

@@ -1,5 +1,6 @@
 /**
- * Erasing a candidate's personal data (name, email, phone, resume_url) from every item that holds
+ * Erasing a candidate's personal data (its declaration's personal fields, lib/entities/candidate.ts)
+ * from every item that holds
  * it, so that the erasure wins every race with work in flight:
  * 1. the **marker** (`keys.erasedMarker`) is put first: from then on no writer makes a copy of the
  *    candidate's data, since each checks the marker in the very write that makes one
@@ -16,6 +17,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { candidate } from '../entities/candidate';
+import { erasure } from '../entity';
 import { NotFoundError } from '../errors';
 import { logger } from '../logger';
 import { SCRUBBED_KINDS, type RetentionRule } from '../model';
@@ -178,10 +181,7 @@ export async function eraseCandidateItems(
                   Key: keys.candidate(tenantId, candidateId),
                   ...update(
                     {
-                      name: '',
-                      email: $remove(),
-                      phone: $remove(),
-                      resume_url: $remove(),
+                      ...erasure(candidate, $remove),
                       erased_at: at,
                       updated_at: at,
                       ...changeIndexKey(tenantId, at, candidateId),

@@ -11,6 +11,10 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { candidate } from '../entities/candidate';
+import { deliveryAttempt } from '../entities/delivery-attempt';
+import { placement } from '../entities/placement';
+import { erasure, scrubbed as scrubbedCopy } from '../entity';
 import { SCRUBBED_KINDS } from '../model';
 import { ddb, queryAll, tableName } from './client';
 import { COPY_OF, listLedger, type CopyRef } from './copies';
@@ -75,9 +79,7 @@ export function scrubStoredResponse(response: unknown, candidateId: string, eras
   }
   const data = body?.data;
   if (!data || data.id !== candidateId) return { ...r, body: '' };
-  const scrubbed: Record<string, unknown> = { ...data, erased_at: erasedAt };
-  if ('name' in scrubbed) scrubbed.name = '';
-  for (const f of ['email', 'phone', 'resume_url']) if (f in scrubbed) scrubbed[f] = null;
+  const scrubbed = scrubbedCopy(candidate, { ...data, erased_at: erasedAt });
   return { ...r, body: JSON.stringify({ ...body, data: scrubbed }) };
 }
 
@@ -89,11 +91,11 @@ async function scrubCopy(tenantId: string, candidateId: string, copy: CopyRef, e
       return (await scrubIf(copy, { body: $remove(), erased_at: erasedAt }, 'attribute_exists(body)')) ? 'webhook_events' : undefined;
     case 'webhook_attempt':
       // A receiver's answer may echo the payload.
-      return (await scrubIf(copy, { response_body: $remove(), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
+      return (await scrubIf(copy, { ...erasure(deliveryAttempt, $remove), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
         ? 'delivery_attempts'
         : undefined;
     case 'placement':
-      return (await scrubIf(copy, { candidate_name: '', erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
+      return (await scrubIf(copy, { ...erasure(placement, $remove), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
         ? 'placements'
         : undefined;
     default:

@@ -13,6 +13,7 @@
  * fan-out, stuck re-index) match other types only, so these items make no event.
  */
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { candidate } from '../entities/candidate';
 import type { Stage } from '../model';
 import { ddb, tableName } from './client';
 import { keys, reqStageIndexKey, TABLE_DEF } from './table';
@@ -77,20 +78,11 @@ export function listedAt(tokens: readonly string[], prefix: string): string | un
   return best;
 }
 
-/** The candidate fields a search item copies: what a list page answers, plus what it filters on. */
-const COPIED = [
-  'id',
-  'name',
-  'email',
-  'phone',
-  'resume_url',
-  'stage',
-  'req_id',
-  'req_title',
-  'created_at',
-  'updated_at',
-  'stage_entered_at',
-] as const;
+/**
+ * The candidate fields a search item copies: what a list page answers, plus what it filters on
+ * (the declaration's `copied`, lib/entities/candidate.ts), so erasure knows them as candidate data.
+ */
+const COPIED = candidate.copied;
 
 /** The search items of a candidate (given as its item or record), one per token. */
 export function searchItems(tenantId: string, candidate: Item): Item[] {

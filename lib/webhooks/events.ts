@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { candidate } from '../entities/candidate';
+import { requisition } from '../entities/requisition';
 import type { EventType } from '../model';
 
 export interface WebhookEvent {
@@ -36,23 +38,11 @@ export const eventId = (streamEventId: string, type: string) =>
 type Image = Record<string, unknown>;
 const image = (i: unknown) => (i ? unmarshall(i as Record<string, AttributeValue>) : undefined) as Image | undefined;
 
-/** Candidate fields whose change is a candidate.updated, with their names in event data. */
-const PROFILE_FIELDS = [
-  ['name', 'name'],
-  ['email', 'email'],
-  ['phone', 'phone'],
-  ['resume_url', 'resumeUrl'],
-  ['req_id', 'reqId'],
-] as const;
+/** Candidate fields whose change is a candidate.updated, with their names in event data (the declaration's). */
+const PROFILE_FIELDS = candidate.eventFields;
 
-/** Requisition fields whose change is a requisition.updated, with their names in event data. */
-const REQ_FIELDS = [
-  ['title', 'title'],
-  ['department', 'department'],
-  ['location', 'location'],
-  ['job_type', 'jobType'],
-  ['headcount', 'headcount'],
-] as const;
+/** Requisition fields whose change is a requisition.updated, with their names in event data (the declaration's). */
+const REQ_FIELDS = requisition.eventFields;
 
 /** The actor a requisition item or status record names (lib/store/requisitions.ts actorAttrs). */
 const actorOfImage = (i: Image) =>

@@ -6,6 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { ENDPOINT_DISABLED_EVENT, EVENT_TYPES, REQ_STATUSES, STAGES, TEST_EVENT, type EventType } from '../model';
+import { candidate } from '../entities/candidate';
+import { requisition as requisitionEntity } from '../entities/requisition';
 import { PREVIOUS_SIGNATURE_HEADER } from './sign';
 
 const at = z.iso.datetime();
@@ -32,7 +34,7 @@ const requisition = {
   status: reqStatus,
 };
 /** Requisition fields whose change is a requisition.updated, by their names in event data. */
-export const REQ_EVENT_FIELDS = ['title', 'department', 'location', 'jobType', 'headcount'] as const;
+export const REQ_EVENT_FIELDS = requisitionEntity.eventFields.map(([, name]) => name) as [string, ...string[]];
 
 /** `data` of each event type, as lib/webhooks/events.ts and the delivery function build it. */
 export const EVENT_DATA = {
@@ -55,7 +57,7 @@ export const EVENT_DATA = {
     reqTitle,
     stage,
     /** The profile fields this change touched, by these names. */
-    changed: z.array(z.enum(['name', 'email', 'phone', 'resumeUrl', 'reqId'])),
+    changed: z.array(z.enum(candidate.eventFields.map(([, name]) => name) as [string, ...string[]])),
     updatedAt: at,
   }),
   /** Only the id and the time: receivers erase their own copies; no personal data is sent. */

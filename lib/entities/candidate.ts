@@ -1,0 +1,64 @@
+/**
+ * The candidate, declared once (lib/entity.ts says what a declaration holds). Its fields are
+ * listed in the order answers give them. A new personal field is added here, and erasure,
+ * retention, the audit log, search, the import and the events follow; an item builder that copies
+ * candidate fields takes them from these lists (test/unit/entity-lists.test.ts), and
+ * test/integration/erasure-reach.test.ts fails when a personal field is stored where erasure does
+ * not reach.
+ */
+import { DOCS } from '../api/route';
+import { defineEntity, field, fromItem, type RecordOf } from '../entity';
+import { STAGES } from '../model';
+import type { Item } from '../store/codec';
+
+/** The profile: set on create, changed by PATCH, answered. */
+const profile = ['create', 'update', 'response'] as const;
+const erasedName = DOCS && 'Empty once erased (erased_at).';
+const erasedOptional = DOCS && 'Null once erased (erased_at).';
+
+export const candidate = defineEntity('candidate', {
+  id: field.uuid({ audit: 'none' }),
+  name: field.text(200, {
+    personal: true,
+    searchable: true,
+    importable: true,
+    shapes: profile,
+    event: true,
+    description: erasedName,
+  }),
+  email: field.email({
+    personal: true,
+    searchable: true,
+    importable: true,
+    optional: true,
+    shapes: profile,
+    event: true,
+    description: erasedOptional,
+  }),
+  phone: field.phone({ personal: true, importable: true, optional: true, shapes: profile, event: true, description: erasedOptional }),
+  // Stage moves go through POST /pipeline, not PATCH.
+  stage: field.oneOf(STAGES, { importable: true, shapes: ['create', 'response'], default: 'applied' }),
+  resume_url: field.url({
+    personal: true,
+    importable: true,
+    optional: true,
+    shapes: profile,
+    event: 'resumeUrl',
+    description: erasedOptional,
+  }),
+  // Denormalized from the requisition, so lists and stuck alerts need no second read.
+  req_title: field.string({ optional: true, audit: 'none' }),
+  req_id: field.uuid({ importable: true, optional: true, shapes: profile, event: 'reqId' }),
+  created_at: field.time({ audit: 'none' }),
+  updated_at: field.time({ audit: 'none' }),
+  // Items from before the field was kept entered their stage when they were created.
+  stage_entered_at: field.time({ audit: 'none', fallback: 'created_at' }),
+  // Search entries are deleted by the erasure itself, so they never carry it.
+  erased_at: field.time({ optional: true, absent: 'omitted', audit: 'none', copied: false }),
+});
+
+export type CandidateFields = typeof candidate.fields;
+export type Candidate = RecordOf<CandidateFields>;
+
+/** The candidate item's codec. */
+export const candidateFromItem = (item: Item): Candidate => fromItem(candidate, item);

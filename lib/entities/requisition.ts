@@ -1,0 +1,23 @@
+/**
+ * The requisition, declared for its lists: the fields a write records in the audit log and those
+ * whose change is a `requisition.updated` (with their names in event data). It holds no personal
+ * data. Its schemas stay in lib/api/requisitions.ts (headcount's bounds and default are rules no
+ * field kind has yet) and its codec in lib/store/requisitions.ts (counts come from its counters).
+ */
+import { defineEntity, field } from '../entity';
+import { JOB_TYPES, REQ_STATUSES } from '../model';
+
+const editable = ['create', 'update', 'response'] as const;
+
+export const requisition = defineEntity('requisition', {
+  id: field.uuid({ audit: 'none' }),
+  title: field.text(200, { shapes: editable, event: true }),
+  department: field.text(200, { optional: true, shapes: editable, event: true }),
+  location: field.text(200, { optional: true, shapes: editable, event: true }),
+  job_type: field.oneOf(JOB_TYPES, { optional: true, shapes: editable, event: 'jobType' }),
+  headcount: field.int({ optional: true, shapes: editable, event: true }),
+  // Status changes go through POST /requisitions/{id}/status, with their own event.
+  status: field.oneOf(REQ_STATUSES),
+  created_at: field.time({ audit: 'none' }),
+  updated_at: field.time({ audit: 'none' }),
+});

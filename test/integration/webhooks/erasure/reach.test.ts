@@ -1,0 +1,171 @@
+/**
+ * Erasure reaches every personal field the candidate's declaration names (lib/entities/candidate.ts),
+ * wherever the service stores it. Each personal field gets a value unique to this file, made from
+ * its kind; the values go through every real route that stores a copy: create and PATCH (each with
+ * an Idempotency-Key), moves to `placed`, webhook deliveries to a receiver that echoes the body,
+ * and an import. Both candidates are erased, and a full Scan of the table finds none of the values
+ * in any attribute of any item. A field declared personal that some write stores where erasure
+ * does not scrub fails here, whatever its name.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { candidate } from '../../../../lib/entities/candidate';
+import type { Field } from '../../../../lib/entity';
+import { scanTable } from '../../../helpers/scan';
+import { PASSWORD, startStack, type Stack } from '../../../helpers/stack';
+import { tlsServers } from '../../../helpers/tls-servers';
+import { until as waitUntil } from '../../../helpers/until';
+
+let stack: Stack;
+const servers = tlsServers(inject('tls'));
+beforeAll(async () => {
+  // A receiver in this process answers late on a loaded machine: a long timeout keeps each echoed
+  // answer a successful attempt, which is the copy under test.
+  stack = await startStack({ webhooks: { allowLoopback: true, timeoutMs: 15_000, retrySchedule: '0,1' }, imports: true });
+});
+afterAll(async () => {
+  await stack?.close();
+  await servers.closeAll();
+});
+const until = <T>(what: string, probe: () => T | Promise<T>) => waitUntil(what, probe, 20_000, 25);
+
+const tag = () => randomUUID().replace(/-/g, '').slice(0, 12);
+/**
+ * A valid request value of a field's kind that holds `mark` (letters and digits) where a Scan can
+ * find it: in every copy, whatever the copy does to case (search tokens are lower case).
+ */
+function markedValue(f: Field, mark: string): string {
+  switch (f.kind) {
+    case 'text':
+      return `Erasable ${mark}`;
+    case 'email':
+      return `${mark}@reach.example.org`;
+    case 'url':
+      return `https://cv.example.org/${mark}.pdf`;
+    case 'phone':
+      return `+44 ${mark.replace(/\D/g, '').padEnd(9, '7').slice(0, 9)}`;
+    default:
+      throw new Error(`no marker value for a personal ${f.kind} field: add one here`);
+  }
+}
+/** The marker of a value: its part a Scan looks for. */
+const needleOf = (f: Field, value: string) => (f.kind === 'phone' ? value.slice(4) : value.replace(/^Erasable /, ''));
+
+/** A profile with a fresh value in each of `fields`, and the needles that must not survive. */
+function profile(fields: readonly string[] = candidate.personal) {
+  const body: Record<string, string> = {};
+  const needles: string[] = [];
+  for (const n of fields) {
+    const f = (candidate.fields as Record<string, Field>)[n]!;
+    body[n] = markedValue(f, `${n.replace(/_/g, '')}${tag()}`);
+    needles.push(needleOf(f, body[n]!));
+  }
+  return { body, needles };
+}
+
+/** Every item holding one of the needles, with the attribute that holds it. */
+async function holders(needles: string[]) {
+  const lower = needles.map((n) => n.toLowerCase());
+  const found: { type: unknown; PK: unknown; attribute: string }[] = [];
+  for (const item of await scanTable({ TableName: stack.tableName })) {
+    for (const [attribute, value] of Object.entries(item)) {
+      const text = JSON.stringify(value).toLowerCase();
+      if (lower.some((n) => text.includes(n))) found.push({ type: item.type, PK: item.PK, attribute });
+    }
+  }
+  return found;
+}
+
+/** The events that carry a candidate's data. */
+const CANDIDATE_EVENTS = ['candidate.created', 'candidate.updated', 'candidate.stage_changed', 'offer.sent', 'placement.created'];
+
+describe('erasure reaches every personal field the declaration names', () => {
+  const first = profile();
+  const changed = profile();
+  // An import file may hold the importable ones.
+  const importable = candidate.personal.filter((n) => (candidate.importColumns as readonly string[]).includes(n));
+  const imported = profile(importable);
+  const needles = [...first.needles, ...changed.needles, ...imported.needles];
+  let token: string;
+  let candidateId: string;
+  let importedId: string;
+  const echoed: string[] = [];
+
+  let reqId: string;
+
+  it('stores them through create and PATCH (each idempotent) and moves to placed', async () => {
+    const tenant = await stack.tenant();
+    token = await tenant.token(['*']);
+    const rx = await servers.start((_req, res, body) => {
+      echoed.push(body.toString('utf8'));
+      res.end(body);
+    });
+    const cookie = await stack.login((await tenant.user('admin')).email, PASSWORD);
+    const hook = await stack.call('POST', '/api/webhooks', {
+      headers: { Cookie: cookie },
+      body: { url: rx.url('/echo'), events: CANDIDATE_EVENTS },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const req = await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Reach Engineer', headcount: 5 } });
+    expect(req.status, req.text).toBe(201);
+    reqId = req.body.data.id;
+
+    const created = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      body: { ...first.body, req_id: reqId },
+      headers: { 'Idempotency-Key': `reach-${tag()}` },
+    });
+    expect(created.status, created.text).toBe(201);
+    candidateId = created.body.data.id;
+    const patched = await stack.call('PATCH', `/api/v1/candidates/${candidateId}`, {
+      token,
+      body: changed.body,
+      headers: { 'Idempotency-Key': `reach-${tag()}` },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    for (const stage of ['offer_sent', 'placed']) {
+      const moved = await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: candidateId, stage } });
+      expect(moved.status, moved.text).toBe(200);
+    }
+  });
+
+  it('and through an import', async () => {
+    const csv = `${importable.join(',')},req_id\r\n${importable.map((n) => imported.body[n]).join(',')},${reqId}\r\n`;
+    const posted = await stack.call('POST', '/api/v1/candidates/imports', { token, rawBody: csv, headers: { 'Content-Type': 'text/csv' } });
+    expect(posted.status, posted.text).toBe(202);
+    await until('the import done', async () => {
+      const job = await stack.call('GET', `/api/v1/candidates/imports/${posted.body.data.id}`, { token });
+      return job.body.data.status === 'completed' && job.body.data.counts.created === 1;
+    });
+    const listed = await stack.call('GET', `/api/v1/candidates?req_id=${reqId}`, { token });
+    importedId = listed.body.data.find((c: { id: string }) => c.id !== candidateId).id;
+  });
+
+  it('in every kind of copy: candidate, search, idempotency, events, attempts with the echoed body, placement', async () => {
+    // created, updated, two stage changes, offer.sent, placement.created; and the import's candidate.
+    await until('the deliveries echoed', () => echoed.length >= 7);
+    await until('the attempts logged', async () => {
+      const all = await scanTable({
+        TableName: stack.tableName,
+        FilterExpression: '#t = :t',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':t': 'webhook_attempt' },
+      });
+      return all.filter((a) => typeof a.response_body === 'string').length >= 7;
+    });
+    const before = await holders(needles);
+    const types = new Set(before.map((h) => (String(h.PK).endsWith('#IDEM') ? 'idempotency' : h.type)));
+    for (const t of ['candidate', 'search', 'idempotency', 'webhook_event', 'webhook_attempt', 'placement']) expect(types).toContain(t);
+    // Each value of each profile is stored somewhere: the Scan below would see it.
+    const all = JSON.stringify(await scanTable({ TableName: stack.tableName })).toLowerCase();
+    for (const n of needles) expect(all, n).toContain(n.toLowerCase());
+  });
+
+  it('leaves none of them in any attribute of any item once both candidates are erased', async () => {
+    for (const id of [candidateId, importedId]) {
+      const erased = await stack.call('POST', `/api/v1/candidates/${id}/erase`, { token });
+      expect(erased.status, erased.text).toBe(200);
+    }
+    expect(await holders(needles)).toEqual([]);
+  });
+});
