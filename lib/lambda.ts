@@ -148,8 +148,9 @@ async function runBatch<R extends object, M, B>(
     try {
       parsed.set(record, { ok: true, item: run.convert(record) });
     } catch (error) {
-      // The field at fault and why, never the record: it can carry personal data.
-      logger.error('record not valid', { id: run.idOf(record), error: (error as Error).message });
+      // The field at fault; never the record (it can carry personal data), nor the sentence, which
+      // can quote one of its keys.
+      logger.error('record not valid', { id: run.idOf(record), field: (error as ValidationError).field ?? null });
       parsed.set(record, { ok: false, error, record });
     }
   }

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { lambdaContext } from '../../dev/events';
 import { queueHandler, streamHandler } from '../../lib/lambda';
 import type { QueueMessage, StreamChange } from '../../lib/records';
+import { captureOutput } from '../helpers/capture';
 import { deliveryRecord, streamRecord, TENANT } from '../helpers/lambda-records';
 
 const Job = z.object({ v: z.literal(1), jobId: z.string(), n: z.optional(z.int()) });
@@ -44,6 +45,20 @@ describe('queueHandler', () => {
     expect(handled.sort()).toEqual(['a', 'd']);
     // The batch's shared work sees only the messages that parsed.
     expect(prepared).toEqual([['a', 'd']]);
+  });
+
+  it('logs a message that fails its schema by its id and the field at fault, never its content', async () => {
+    const handler = queueHandler(Job, { record: async () => {} });
+    const out = captureOutput();
+    try {
+      await handler(sqsEvent(JSON.stringify({ v: 1, jobId: 'zoe@example.com', n: 'Zoë Ådahl' })), ctx());
+    } finally {
+      out.restore();
+    }
+    const line = out.jsonLines().find((l) => l.message === 'record not valid');
+    expect(line).toMatchObject({ level: 'ERROR', id: 'm0', field: 'n' });
+    expect(out.text()).not.toContain('zoe@example.com');
+    expect(out.text()).not.toContain('Zoë');
   });
 
   it('fails a message whose handling throws alone', async () => {
