@@ -1,5 +1,6 @@
-/** Import queue -> candidates, one job run per message; see lib/imports/worker.ts importWorker. */
-import { importWorker } from '../lib/imports/worker';
-import { lambdaHandler } from '../lib/lambda';
+/** Import queue -> candidates, one job run per message; see lib/domain/import-run.ts importRun. */
+import { importRun } from '../lib/domain/import-run';
+import { ImportMessage } from '../lib/imports/queue';
+import { queueHandler } from '../lib/lambda';
 
-export const handler = lambdaHandler(importWorker);
+export const handler = queueHandler(ImportMessage, { inOrder: true, record: (m, _, invocation) => importRun(m.body, invocation) });

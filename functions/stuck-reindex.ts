@@ -1,5 +1,5 @@
-/** DynamoDB stream (a tenant's STATS item) -> one step of the stuck index's re-index; see lib/domain/stuck-reindex.ts. */
+/** DynamoDB stream (audit intents, a tenant's STATS item) -> their expansion and the stuck index's re-index; see lib/domain/stuck-reindex.ts. */
 import { stuckReindex } from '../lib/domain/stuck-reindex';
-import { lambdaHandler } from '../lib/lambda';
+import { streamHandler } from '../lib/lambda';
 
-export const handler = lambdaHandler(stuckReindex);
+export const handler = streamHandler(stuckReindex);

@@ -1,5 +1,5 @@
 /** SQS (the delivery queue) -> signed HTTPS POSTs and replay jobs; the rules are in lib/webhooks/deliver.ts. */
-import { lambdaHandler } from '../lib/lambda';
-import { webhookDelivery } from '../lib/webhooks/deliver';
+import { queueHandler } from '../lib/lambda';
+import { DeliveryQueueMessage, webhookDelivery } from '../lib/webhooks/deliver';
 
-export const handler = lambdaHandler(webhookDelivery);
+export const handler = queueHandler(DeliveryQueueMessage, webhookDelivery);

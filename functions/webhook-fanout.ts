@@ -1,5 +1,5 @@
 /** DynamoDB stream -> the delivery queue; the rules are in lib/webhooks/fanout.ts. */
-import { lambdaHandler } from '../lib/lambda';
+import { streamHandler } from '../lib/lambda';
 import { webhookFanout } from '../lib/webhooks/fanout';
 
-export const handler = lambdaHandler(webhookFanout);
+export const handler = streamHandler(webhookFanout);

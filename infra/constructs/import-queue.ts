@@ -62,7 +62,9 @@ export class ImportQueue extends Concern {
     // A run queues the rest of its job, or the job again after a failure.
     this.queue.grantSendMessages(this.worker);
     // One job per invocation: a run owns its time, and a workspace's jobs run one at a time anyway.
-    this.worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1 }));
+    // A message that is not an import message is reported failed (lib/lambda.ts queueHandler), not
+    // thrown: without reportBatchItemFailures Lambda would take that answer as success and delete it.
+    this.worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
 
     const five = Duration.minutes(5);
     const defaults = {

@@ -10,9 +10,8 @@
  * so two imports never race on one email.
  */
 import { createHash } from 'node:crypto';
-import { AppError, ConflictError, NotFoundError, RequisitionNotOpenError, ValidationError } from '../errors';
-import { candidateIdsByEmails } from '../store/search';
-import { chunkRows, type ImportFormat, type ImportRow, MAX_IMPORT_BYTES, readImportFile, type RowError } from '../imports/parse';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import { chunkRows, type ImportFormat, type ImportRow, MAX_IMPORT_BYTES, readImportFile } from '../imports/parse';
 import { queueImport } from '../imports/queue';
 import { newId, nowIso } from '../ids';
 import { logger } from '../logger';
@@ -26,8 +25,8 @@ import {
   queryRowErrors,
   rowErrorPageKey,
 } from '../store/imports';
-import { getRequisition, type RequisitionItem } from '../store/requisitions';
 import { decodeCursor, encodeCursor } from './cursor';
+import { emailOwners, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from './import-rows';
 import { auditActorOf, auditBy, type Principal } from './principal';
 
 /** The job as the API shows it. */
@@ -45,73 +44,6 @@ export function toImportJob(j: ImportJobItem): ImportJob {
   };
 }
 
-export type Outcome = { kind: 'created' } | { kind: 'skipped' | 'failed'; error: RowError };
-
-export const failed = (err: AppError): Outcome => ({
-  kind: 'failed',
-  error: { field: err.field ?? null, code: err.code, message: err.message },
-});
-
-/** Requisitions as read once per slice (or dry run); the insert checks `open` again in its own condition. */
-export type Requisitions = (id: string) => Promise<RequisitionItem | undefined>;
-export const requisitionReader = (tenantId: string): Requisitions => {
-  const seen = new Map<string, Promise<RequisitionItem | undefined>>();
-  return (id) => {
-    if (!seen.has(id)) seen.set(id, getRequisition(tenantId, id));
-    return seen.get(id)!;
-  };
-};
-
-/** The candidates using each email of some rows, as candidateIdsByEmails read them (consistent, before any of the rows is written). */
-export type EmailOwners = ReadonlyMap<string, string[]>;
-
-/**
- * The owners of the emails of `rows` (those without an error of their own): read together,
- * a few Queries for many rows (candidateIdsByEmails) instead of one per row.
- */
-export function emailOwners(tenantId: string, rows: readonly ImportRow[]): Promise<Map<string, string[]>> {
-  const emails = rows.flatMap((r) => (!r.error && r.body?.email !== undefined ? [r.body.email] : []));
-  return candidateIdsByEmails(tenantId, emails);
-}
-
-/**
- * One row's fate as far as it can be told without writing: its own error, a duplicate email, or
- * its requisition. `owners` holds the row's email (emailOwners, read after every row written
- * before this one). `candidateId` is the id the row gets: its own candidate found means an
- * earlier run created it. Undefined: the row may be created (with the requisition it goes on).
- */
-export async function judgeRow(
-  r: ImportRow,
-  owners: EmailOwners,
-  reqs: Requisitions,
-  candidateId?: string,
-): Promise<Outcome | { kind: 'create'; req?: RequisitionItem }> {
-  if (r.error) return { kind: r.error.skipped ? 'skipped' : 'failed', error: r.error };
-  const input = r.body!;
-  if (input.email !== undefined) {
-    const ids = owners.get(input.email) ?? [];
-    // This very row, created by an earlier run of the job that stopped before counting it.
-    if (candidateId && ids.includes(candidateId)) return { kind: 'created' };
-    if (ids.length) {
-      return {
-        kind: 'skipped',
-        error: {
-          field: 'email',
-          code: 'duplicate_email',
-          message: 'email is already used by a candidate in this workspace',
-          skipped: true,
-        },
-      };
-    }
-  }
-  const req = input.req_id ? await reqs(input.req_id) : undefined;
-  if (input.req_id) {
-    if (!req) return failed(new ValidationError('req_id names no requisition in this workspace', { field: 'req_id' }));
-    if (req.status !== 'open') return failed(new RequisitionNotOpenError(req.status));
-  }
-  return { kind: 'create', req };
-}
-
 /** Run `fn` over `items`, `limit` at a time, keeping the order of the results. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -126,9 +58,6 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, in
   );
   return out;
 }
-
-/** Rows judged at once (their emails already read: what is left is a requisition's read, once per requisition). */
-export const ROW_CONCURRENCY = 8;
 
 const asRowError = (row: number, o: Outcome): ImportRowError | undefined =>
   o.kind === 'created' ? undefined : { row, outcome: o.kind, field: o.error.field, code: o.error.code, error: o.error.message };

@@ -12,71 +12,66 @@
  * after its retries the batch's position goes to the stream-failure queue, whose alarm an
  * operator answers (docs/operating.md), and `npm run admin -- audit settle` expands intents left.
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { BatchRules } from '../lambda';
 import { logger } from '../logger';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { StreamChange } from '../records';
 import { AUDIT_INTENT_TYPE } from '../store/audit';
 import { expandAuditIntent } from '../store/audit-expand';
 import { reindexStep } from '../store/stuck';
 import { keys } from '../store/table';
 
-/** The intent a record carries, if it is an audit intent's insert. */
-const intentOf = (r: DynamoDBRecord) =>
-  r.dynamodb?.NewImage?.type?.S === AUDIT_INTENT_TYPE ? unmarshall(r.dynamodb.NewImage as Record<string, AttributeValue>) : undefined;
+/** The intent a change carries, if it is an audit intent's insert. */
+const intentOf = (c: StreamChange) => (c.newImage?.type === AUDIT_INTENT_TYPE ? c.newImage : undefined);
 
-async function expand(r: DynamoDBRecord, intent: Record<string, unknown>) {
+async function expand(c: StreamChange, intent: Record<string, unknown>) {
   try {
     const records = await expandAuditIntent(intent);
     logger.debug('audit intent expanded', { tenant_id: intent.tenant_id, records });
   } catch (err) {
     logger.error('audit intent expansion failed', {
       tenant_id: intent.tenant_id,
-      sequence_number: r.dynamodb?.SequenceNumber,
+      sequence_number: c.sequence,
       error: { name: (err as Error).name, message: (err as Error).message },
     });
     throw err;
   }
 }
 
-const tenantOf = (pk: string | undefined) => {
+const tenantOf = (pk: unknown) => {
   const prefix = keys.tenantPartition('');
-  return pk?.startsWith(prefix) ? pk.slice(prefix.length) : undefined;
+  return typeof pk === 'string' && pk.startsWith(prefix) ? pk.slice(prefix.length) : undefined;
 };
 
-export async function stuckReindex(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
-  // The first record of each tenant in the batch stands for all of them: a step reads the STATS
-  // item afresh, so later records of the same tenant would only repeat it.
-  const first = new Map<string, DynamoDBRecord>();
-  for (const r of event.Records) {
-    const tenantId = intentOf(r) ? undefined : tenantOf(r.dynamodb?.Keys?.PK?.S);
-    if (tenantId && r.dynamodb?.SequenceNumber && !first.has(tenantId)) first.set(tenantId, r);
-  }
-  const stepOf = new Map([...first].map(([tenantId, r]) => [r, tenantId]));
-  const response = await processPartialResponse(
-    event,
-    async (r: DynamoDBRecord) => {
-      const intent = intentOf(r);
-      if (intent) return expand(r, intent);
-      const tenantId = stepOf.get(r);
-      if (!tenantId) return;
-      try {
-        const result = await reindexStep(tenantId);
-        logger.info('stuck index step', { tenant_id: tenantId, result });
-      } catch (err) {
-        logger.error('stuck index step failed', {
-          tenant_id: tenantId,
-          error: { name: (err as Error).name, message: (err as Error).message },
-        });
-        throw err;
-      }
-    },
-    // Steps of different tenants, and intents, run side by side: they touch different items.
-    new BatchProcessor(EventType.DynamoDBStreams),
-    { context, throwOnFullBatchFailure: false },
-  );
-  // Stream retries restart from the earliest failure, so report the earliest one.
-  const failed = response.batchItemFailures.map((f) => f.itemIdentifier).sort();
-  return { batchItemFailures: failed.slice(0, 1).map((itemIdentifier) => ({ itemIdentifier })) };
-}
+/**
+ * The maintenance consumer's rules (functions/stuck-reindex.ts runs them with streamHandler,
+ * lib/lambda.ts, which reports the earliest failed record: a stream retries from there).
+ */
+export const stuckReindex: BatchRules<StreamChange, Map<StreamChange, string>> = {
+  // The first change of each tenant in the batch stands for all of them: a step reads the STATS
+  // item afresh, so later changes of the same tenant would only repeat it.
+  prepare(changes) {
+    const first = new Map<string, StreamChange>();
+    for (const c of changes) {
+      const tenantId = intentOf(c) ? undefined : tenantOf(c.keys.PK);
+      if (tenantId && !first.has(tenantId)) first.set(tenantId, c);
+    }
+    return new Map([...first].map(([tenantId, c]) => [c, tenantId]));
+  },
+  // Steps of different tenants, and intents, run side by side: they touch different items.
+  async record(c, stepOf) {
+    const intent = intentOf(c);
+    if (intent) return expand(c, intent);
+    const tenantId = stepOf.get(c);
+    if (!tenantId) return;
+    try {
+      const result = await reindexStep(tenantId);
+      logger.info('stuck index step', { tenant_id: tenantId, result });
+    } catch (err) {
+      logger.error('stuck index step failed', {
+        tenant_id: tenantId,
+        error: { name: (err as Error).name, message: (err as Error).message },
+      });
+      throw err;
+    }
+  },
+};

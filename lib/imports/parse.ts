@@ -8,7 +8,7 @@
  */
 import { cellValue, CsvSyntaxError, csvTable } from '../csv';
 import { UnsupportedMediaTypeError, ValidationError, type ErrorCode } from '../errors';
-import { parse } from '../http';
+import { parse } from '../validate';
 import { CreateCandidateBody } from '../api/candidates';
 import { candidate } from '../entities/candidate';
 

@@ -7,37 +7,39 @@
  * The same queue carries replay jobs (`kind: "replay"`): the function scans the endpoint's log
  * and queues the events it missed (lib/webhooks/replay-run.ts).
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import * as z from 'zod/mini';
+import type { QueueRules } from '../lambda';
 import { logger } from '../logger';
 import { MetricUnit } from '../metrics';
+import type { QueueMessage } from '../records';
 import { attemptItem, putAttempt } from '../store/webhook-attempts';
 import { recordFailure, recordSuccess } from '../store/webhook-endpoints';
 import { candidateOfBody, eventItem, putEvent, writeLogItems } from '../store/webhook-events';
 import { attemptRecord, signAndSend } from './attempt';
 import { maxAttempts, retryDelayS, webhookConfig } from './config';
 import { DeliveryBatch, replayFinished } from './delivery-batch';
-import { endpointDisabled, parseJson } from './disable';
+import { endpointDisabled } from './disable';
 import { DeliveryMessage, queueConfig, ReplayMessage, sqs } from './queue';
 import { runReplay } from './replay-run';
 
 /** Thrown to leave a message on the queue for its next attempt. */
 class RetryLater extends Error {}
 
-async function deadLetter(record: SQSRecord, reason: string) {
+async function deadLetter(message: { raw: string }, reason: string) {
   await sqs.send(
     new SendMessageCommand({
       QueueUrl: queueConfig.dlqUrl,
-      MessageBody: record.body,
+      MessageBody: message.raw,
       MessageAttributes: { reason: { DataType: 'String', StringValue: reason.slice(0, 256) } },
     }),
   );
 }
 
 /** One delivery attempt of one message. */
-export async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: DeliveryBatch): Promise<void> {
-  const attempt = (msg.attemptsBefore ?? 0) + (Number(record.attributes.ApproximateReceiveCount) || 1);
+export async function deliver(record: QueueMessage<DeliveryMessage>, batch: DeliveryBatch): Promise<void> {
+  const msg = record.body;
+  const attempt = (msg.attemptsBefore ?? 0) + record.receiveCount;
   const candidateId = candidateOfBody(msg.body);
   const [endpoint, erased] = await Promise.all([
     batch.endpoint(msg.tenantId, msg.endpointId),
@@ -112,7 +114,7 @@ export async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: De
       await replayFinished(msg, true);
       return;
     }
-    batch.logs.set(record.messageId, {
+    batch.logs.set(record.id, {
       items: kept ? [logged, kept] : [logged],
       tenantId: msg.tenantId,
       endpointId: endpoint.id,
@@ -161,39 +163,46 @@ export async function deliver(record: SQSRecord, msg: DeliveryMessage, batch: De
   await replayFinished(msg, false);
 }
 
-async function handle(record: SQSRecord, context: Context, batch: DeliveryBatch): Promise<void> {
-  const json = parseJson(record.body) as { kind?: unknown } | undefined;
-  const parsed = json?.kind === 'replay' ? ReplayMessage.safeParse(json) : DeliveryMessage.safeParse(json);
-  if (!parsed.success) {
-    // It can never succeed; keep it for inspection rather than retrying it.
-    logger.error('malformed delivery message', { messageId: record.messageId });
-    return deadLetter(record, 'malformed message');
-  }
-  const msg = parsed.data;
-  return 'kind' in msg ? runReplay(msg, context) : deliver(record, msg, batch);
-}
+/** What the delivery queue carries: deliveries, and replay jobs (`kind: "replay"`). */
+export const DeliveryQueueMessage = z.union([ReplayMessage, DeliveryMessage]);
+type Received = QueueMessage<z.output<typeof DeliveryQueueMessage>>;
 
-/** A batch of delivery-queue messages: deliveries and replay jobs. */
-export async function webhookDelivery(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
-  // A batch whose every record failed is normal here (one receiver down), not an invocation error.
-  const batch = new DeliveryBatch();
-  // Whether the batch's candidates were erased: read once per batch (one BatchGetItem per 100 candidates), beside its endpoints'.
-  batch.prefetchErased(
-    event.Records.flatMap((r) => {
-      const m = DeliveryMessage.safeParse(parseJson(r.body));
-      const candidateId = m.success ? candidateOfBody(m.data.body) : undefined;
-      return m.success && candidateId ? [{ tenantId: m.data.tenantId, candidateId }] : [];
-    }),
-  );
-  try {
-    const response = await processPartialResponse(event, (r: SQSRecord) => handle(r, context, batch), new BatchProcessor(EventType.SQS), {
-      context,
-      throwOnFullBatchFailure: false,
-    });
-    const lost = await batch.flush();
-    return { batchItemFailures: [...response.batchItemFailures, ...lost.map((itemIdentifier) => ({ itemIdentifier }))] };
-  } finally {
-    batch.metrics.flush();
-  }
-}
+/** The message as a delivery, or undefined for a replay job. */
+const asDelivery = (m: Received) => ('kind' in m.body ? undefined : (m as QueueMessage<DeliveryMessage>));
+
+/**
+ * A batch of delivery-queue messages: deliveries and replay jobs (functions/webhook-delivery.ts
+ * runs it with queueHandler, lib/lambda.ts). A batch whose every record failed is normal here
+ * (one receiver down), not an invocation error.
+ */
+export const webhookDelivery: QueueRules<z.output<typeof DeliveryQueueMessage>, DeliveryBatch> = {
+  prepare(messages) {
+    const batch = new DeliveryBatch();
+    // Whether the batch's candidates were erased: read once per batch (one BatchGetItem per 100 candidates), beside its endpoints'.
+    batch.prefetchErased(
+      messages.flatMap((m) => {
+        const d = asDelivery(m);
+        const candidateId = d && candidateOfBody(d.body.body);
+        return candidateId ? [{ tenantId: m.body.tenantId, candidateId }] : [];
+      }),
+    );
+    return batch;
+  },
+  record(m, batch, invocation) {
+    const d = asDelivery(m);
+    return d ? deliver(d, batch) : runReplay(m.body as ReplayMessage, invocation);
+  },
+  // It can never succeed; keep it for inspection rather than retrying it.
+  async invalid(message) {
+    logger.error('malformed delivery message', { messageId: message.id });
+    await deadLetter(message, 'malformed message');
+  },
+  // The successes' attempt log, written together: the records it lost are reported failed too.
+  async finish(batch) {
+    try {
+      return await batch.flush();
+    } finally {
+      batch.metrics.flush();
+    }
+  },
+};

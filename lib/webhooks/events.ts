@@ -1,15 +1,13 @@
 /**
  * Turning table changes into webhook events. The table's stream is the only source of events,
  * so an event exists exactly when its write committed. Event ids derive from the stream
- * record, so a retried batch yields the same ids and receivers can deduplicate.
+ * record's id, so a retried batch yields the same ids and receivers can deduplicate.
  */
 import { createHash } from 'node:crypto';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
 import { candidate } from '../entities/candidate';
 import { requisition } from '../entities/requisition';
 import type { EventType } from '../model';
+import type { StreamChange } from '../records';
 
 export interface WebhookEvent {
   id: string;
@@ -36,7 +34,6 @@ export const eventId = (streamEventId: string, type: string) =>
   `evt_${createHash('sha256').update(`${streamEventId}:${type}`).digest('hex').slice(0, 32)}`;
 
 type Image = Record<string, unknown>;
-const image = (i: unknown) => (i ? unmarshall(i as Record<string, AttributeValue>) : undefined) as Image | undefined;
 
 /** Candidate fields whose change is a candidate.updated, with their names in event data (the declaration's). */
 const PROFILE_FIELDS = candidate.eventFields;
@@ -58,9 +55,9 @@ const actorOfImage = (i: Image) =>
 /** A tenant partition key `T#<id>` names the tenant of items written before they carried tenant_id. */
 const tenantOf = (i: Image) => (typeof i.tenant_id === 'string' ? i.tenant_id : String(i.PK ?? '').replace(/^T#/, ''));
 
-function requisitionEvents(record: DynamoDBRecord, after: Image, before: Image | undefined): WebhookEvent[] {
+function requisitionEvents(change: StreamChange, after: Image, before: Image | undefined): WebhookEvent[] {
   const make = (type: EventType, timestamp: string, data: Record<string, unknown>): WebhookEvent => ({
-    id: eventId(record.eventID!, type),
+    id: eventId(change.id, type),
     type,
     tenantId: tenantOf(after),
     data,
@@ -68,7 +65,7 @@ function requisitionEvents(record: DynamoDBRecord, after: Image, before: Image |
   });
   if (after.type === 'requisition_status') {
     // The first record (from none) is the creation, which requisition.created reports.
-    if (record.eventName !== 'INSERT' || after.from_status === undefined) return [];
+    if (change.name !== 'INSERT' || after.from_status === undefined) return [];
     return [
       make('requisition.status_changed', after.at as string, {
         reqId: after.req_id,
@@ -90,10 +87,10 @@ function requisitionEvents(record: DynamoDBRecord, after: Image, before: Image |
     headcount: after.headcount ?? null,
     status: after.status,
   };
-  if (record.eventName === 'INSERT') {
+  if (change.name === 'INSERT') {
     return [make('requisition.created', after.created_at as string, { ...req, actor: actorOfImage(after), createdAt: after.created_at })];
   }
-  if (record.eventName !== 'MODIFY' || !before) return [];
+  if (change.name !== 'MODIFY' || !before) return [];
   // Counter and status writes change the item too; only a field change is an update.
   const changed = REQ_FIELDS.filter(([field]) => (before[field] ?? null) !== (after[field] ?? null)).map(([, name]) => name);
   if (!changed.length) return [];
@@ -102,18 +99,18 @@ function requisitionEvents(record: DynamoDBRecord, after: Image, before: Image |
   ];
 }
 
-/** Events a stream record stands for; none for records that are not event sources. */
-export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
-  const after = image(record.dynamodb?.NewImage);
-  const before = image(record.dynamodb?.OldImage);
-  if (!after || !record.eventID) return [];
-  if (after.type === 'requisition' || after.type === 'requisition_status') return requisitionEvents(record, after, before);
+/** Events a table change stands for; none for changes that are not event sources. */
+export function eventsFromChange(change: StreamChange): WebhookEvent[] {
+  const after = change.newImage;
+  const before = change.oldImage;
+  if (!after || !change.id) return [];
+  if (after.type === 'requisition' || after.type === 'requisition_status') return requisitionEvents(change, after, before);
   if (after.type === 'import_job') {
     // The change to completed, once; counts only, never a row.
-    if (record.eventName !== 'MODIFY' || after.status !== 'completed' || before?.status === 'completed') return [];
+    if (change.name !== 'MODIFY' || after.status !== 'completed' || before?.status === 'completed') return [];
     return [
       {
-        id: eventId(record.eventID, 'import.completed'),
+        id: eventId(change.id, 'import.completed'),
         type: 'import.completed',
         tenantId: after.tenant_id as string,
         timestamp: after.completed_at as string,
@@ -130,7 +127,7 @@ export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
     ];
   }
   const make = (type: EventType, timestamp: string, data: Record<string, unknown>): WebhookEvent => ({
-    id: eventId(record.eventID!, type),
+    id: eventId(change.id, type),
     type,
     tenantId: after.tenant_id as string,
     data,
@@ -141,7 +138,7 @@ export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
     name: after.name,
     reqId: after.req_id ?? null,
   };
-  if (after.type === 'placement' && record.eventName === 'INSERT') {
+  if (after.type === 'placement' && change.name === 'INSERT') {
     return [
       make('placement.created', after.created_at as string, {
         placementId: after.id,
@@ -159,7 +156,7 @@ export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
     ...(after.stage === 'offer_sent' ? [make('offer.sent', at, { ...offer, sentAt: at })] : []),
     ...(after.stage === 'offer_accepted' ? [make('offer.accepted', at, { ...offer, acceptedAt: at })] : []),
   ];
-  if (record.eventName === 'INSERT') {
+  if (change.name === 'INSERT') {
     // A candidate created straight into an offer stage has sent or accepted an offer too.
     const at = after.created_at as string;
     return [
@@ -167,7 +164,7 @@ export function eventsFromRecord(record: DynamoDBRecord): WebhookEvent[] {
       ...offerEvents(at),
     ];
   }
-  if (record.eventName !== 'MODIFY' || !before) return [];
+  if (change.name !== 'MODIFY' || !before) return [];
   const at = after.updated_at as string;
   // The erasure itself: one event without personal data, never a candidate.updated naming fields.
   if (typeof after.erased_at === 'string' && before.erased_at === undefined) {

@@ -12,15 +12,15 @@
  * bodies could not be written sends nothing and fails, so no message goes out for an event that
  * is not kept.
  */
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { BatchRules } from '../lambda';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
+import type { StreamChange } from '../records';
 import { putGuarded } from '../store/copies';
 import { getTenant } from '../store/tenants';
 import { listEndpoints, type Endpoint } from '../store/webhook-endpoints';
 import { eventItem } from '../store/webhook-events';
-import { envelope, eventsFromRecord, type WebhookEvent } from './events';
+import { envelope, eventsFromChange, type WebhookEvent } from './events';
 import { enqueue, type DeliveryMessage } from './queue';
 
 /** Tenant slugs never change; keep them for the life of the container. */
@@ -39,7 +39,7 @@ const slugOf = (tenantId: string) => {
   return slugs.get(tenantId)!;
 };
 
-/** What one stream record stands for: its events, and the messages to send for them. */
+/** What one table change stands for: its events, and the messages to send for them. */
 export interface FanoutPlan {
   events: WebhookEvent[];
   messages: DeliveryMessage[];
@@ -47,8 +47,8 @@ export interface FanoutPlan {
   kept: Record<string, unknown>[];
 }
 
-export async function fanoutPlan(record: DynamoDBRecord, endpointsOf: (tenantId: string) => Promise<Endpoint[]>): Promise<FanoutPlan> {
-  const events = eventsFromRecord(record);
+export async function fanoutPlan(change: StreamChange, endpointsOf: (tenantId: string) => Promise<Endpoint[]>): Promise<FanoutPlan> {
+  const events = eventsFromChange(change);
   if (!events.length) return { events, messages: [], kept: [] };
   const tenantId = events[0]!.tenantId;
   const [slug, endpoints] = await Promise.all([slugOf(tenantId), endpointsOf(tenantId)]);
@@ -64,55 +64,63 @@ export async function fanoutPlan(record: DynamoDBRecord, endpointsOf: (tenantId:
   return { events, messages, kept };
 }
 
-/** A batch of stream records -> delivery messages, one record failing on its own. */
-export async function webhookFanout(event: DynamoDBStreamEvent, context: Context) {
-  const fanned = { events: 0, messages: 0 };
-  // One endpoint listing per tenant per batch.
-  const cache = new Map<string, Promise<Endpoint[]>>();
-  const endpointsOf = (tenantId: string) => {
-    if (!cache.has(tenantId)) cache.set(tenantId, listEndpoints(tenantId));
-    return cache.get(tenantId)!;
-  };
-  // Plan every record first (endpoints read once per tenant), then keep all their bodies at once.
-  const plans = new Map(event.Records.map((r) => [r, fanoutPlan(r, endpointsOf)]));
-  const settled = await Promise.all(
-    [...plans.values()].map((p) =>
-      p.then(
-        (v) => v,
-        () => undefined,
-      ),
-    ),
-  );
-  // Whether each candidate was erased since its change is decided in the same write.
-  const kept = await putGuarded(settled.flatMap((p) => p?.kept ?? []));
-  const unwritten = new Set(kept.unwritten);
-  const erased = new Set(kept.erased);
-  // Then send, record by record and in stream order. Records after a failed one still go out,
-  // and go out again when Lambda retries from the failure: at least once.
-  // A processor per invocation: it holds the batch's state, and local runs overlap invocations.
-  const result = await processPartialResponse(
-    event,
-    async (r: DynamoDBRecord) => {
-      const p = await plans.get(r)!;
-      if (p.kept.some((i) => unwritten.has(i))) throw new Error('event bodies not kept; the record is retried');
-      // A change made before its candidate was erased, fanned out after: nothing is kept or sent.
-      if (p.kept.some((i) => erased.has(i))) {
-        logger.info('candidate erased; events not fanned out', { event_ids: p.events.map((e) => e.id) });
-        return;
-      }
-      await enqueue(p.messages);
-      logger.debug('fanned out', { event_ids: p.events.map((e) => e.id), messages: p.messages.length });
-      fanned.events += p.events.length;
-      fanned.messages += p.messages.length;
-    },
-    new BatchProcessor(EventType.DynamoDBStreams),
-    { context, processInParallel: false, throwOnFullBatchFailure: false },
-  );
-  // Events this batch's records stood for, and the messages queued for them (a record that is
-  // retried counts again). Changes no event stands for (users, tokens) are not counted.
-  if (fanned.events > 0) {
-    logger.info('events fanned out', { count: fanned.events, messages: fanned.messages, failed_records: result.batchItemFailures.length });
-    emitMetric('EventsFannedOut', fanned.events);
-  }
-  return result;
+interface FanoutBatch {
+  plans: Map<StreamChange, Promise<FanoutPlan>>;
+  unwritten: Set<Record<string, unknown>>;
+  erased: Set<Record<string, unknown>>;
+  fanned: { events: number; messages: number };
 }
+
+/**
+ * A batch of table changes -> delivery messages, one change failing on its own
+ * (functions/webhook-fanout.ts runs it with streamHandler, lib/lambda.ts). A throw before the
+ * records run (the bodies' write) fails the invocation, and the stream bisects the batch.
+ */
+export const webhookFanout: BatchRules<StreamChange, FanoutBatch> = {
+  // Sent record by record, in stream order. Records after a failed one still go out, and go out
+  // again when Lambda retries from the failure: at least once.
+  inOrder: true,
+  async prepare(changes) {
+    // One endpoint listing per tenant per batch.
+    const cache = new Map<string, Promise<Endpoint[]>>();
+    const endpointsOf = (tenantId: string) => {
+      if (!cache.has(tenantId)) cache.set(tenantId, listEndpoints(tenantId));
+      return cache.get(tenantId)!;
+    };
+    // Plan every change first (endpoints read once per tenant), then keep all their bodies at once.
+    const plans = new Map(changes.map((c) => [c, fanoutPlan(c, endpointsOf)]));
+    const settled = await Promise.all(
+      [...plans.values()].map((p) =>
+        p.then(
+          (v) => v,
+          () => undefined,
+        ),
+      ),
+    );
+    // Whether each candidate was erased since its change is decided in the same write.
+    const kept = await putGuarded(settled.flatMap((p) => p?.kept ?? []));
+    return { plans, unwritten: new Set(kept.unwritten), erased: new Set(kept.erased), fanned: { events: 0, messages: 0 } };
+  },
+  async record(change, { plans, unwritten, erased, fanned }) {
+    const p = await plans.get(change)!;
+    if (p.kept.some((i) => unwritten.has(i))) throw new Error('event bodies not kept; the record is retried');
+    // A change made before its candidate was erased, fanned out after: nothing is kept or sent.
+    if (p.kept.some((i) => erased.has(i))) {
+      logger.info('candidate erased; events not fanned out', { event_ids: p.events.map((e) => e.id) });
+      return;
+    }
+    await enqueue(p.messages);
+    logger.debug('fanned out', { event_ids: p.events.map((e) => e.id), messages: p.messages.length });
+    fanned.events += p.events.length;
+    fanned.messages += p.messages.length;
+  },
+  async finish({ fanned }, failed) {
+    // Events this batch's records stood for, and the messages queued for them (a record that is
+    // retried counts again). Changes no event stands for (users, tokens) are not counted.
+    if (fanned.events > 0) {
+      logger.info('events fanned out', { count: fanned.events, messages: fanned.messages, failed_records: failed.length });
+      emitMetric('EventsFannedOut', fanned.events);
+    }
+    return undefined;
+  },
+};

@@ -5,8 +5,8 @@
  * events are queued once (at most the last batch twice, if the function stops between sending it
  * and saving).
  */
-import type { Context } from 'aws-lambda';
 import { logger } from '../logger';
+import type { Invocation } from '../records';
 import { getReplayJob, updateReplayJob } from '../store/replay-jobs';
 import { attemptOutcomes } from '../store/webhook-attempts';
 import { getEndpoint } from '../store/webhook-endpoints';
@@ -17,7 +17,7 @@ import { missedEvents } from './replay';
 /** A replay queues at most this many events; with at most one running job per endpoint and 20 active endpoints, that bounds a workspace. */
 export const MAX_REPLAY_EVENTS = 5_000;
 
-export async function runReplay(msg: ReplayMessage, context: Context): Promise<void> {
+export async function runReplay(msg: ReplayMessage, invocation: Invocation): Promise<void> {
   const job = await getReplayJob(msg.tenantId, msg.endpointId);
   if (!job || job.id !== msg.jobId || job.status !== 'running') return;
   const endpoint = await getEndpoint(msg.tenantId, msg.endpointId);
@@ -30,7 +30,7 @@ export async function runReplay(msg: ReplayMessage, context: Context): Promise<v
   let position = job.position;
   while (position < missed.length) {
     // Leave room for one more batch; go on in a fresh invocation from the saved position.
-    if (context.getRemainingTimeInMillis() < 10_000) return enqueue([msg]);
+    if (invocation.timeLeftMs() < 10_000) return enqueue([msg]);
     const chunk = missed.slice(position, position + 10);
     // Not `kept`: each replayed event's first attempt writes its body again (a fresh 32 days).
     const events = await Promise.all(chunk.map((e) => getEvent(msg.tenantId, e.id)));

@@ -65,7 +65,7 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
     const { startImportPipeline } = await import('../../dev/imports');
     const imports = await startImportPipeline();
     const { startStreamPoller } = await import('../../dev/stream');
-    const { eventsFromRecord } = await import('../../lib/webhooks/events');
+    const [{ eventsFromChange }, { streamChange }] = await Promise.all([import('../../lib/webhooks/events'), import('../../lib/lambda')]);
     const { FANOUT_TIMEOUT_S } = await import('../../lib/webhooks/config');
     let createdEvents = 0;
     const stream = startStreamPoller({
@@ -74,7 +74,7 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
       intervalMs: 100,
       timeoutMs: FANOUT_TIMEOUT_S * 1000,
       handler: async (e) => {
-        for (const r of e.Records) createdEvents += eventsFromRecord(r).filter((x) => x.type === 'candidate.created').length;
+        for (const r of e.Records) createdEvents += eventsFromChange(streamChange(r)).filter((x) => x.type === 'candidate.created').length;
       },
     });
     await stream.ready;

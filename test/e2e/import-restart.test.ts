@@ -11,7 +11,7 @@ const { freshDir, startLocal, cleanup } = e2eSandbox();
 afterAll(() => cleanup(10_000), 60_000);
 
 // Where the stop lands is not raced: the first npm start holds its worker for good once it has
-// written file row HOLD_AT (TP_IMPORT_HOLD_AT_ROW, lib/imports/worker.ts), in the second slice of
+// written file row HOLD_AT (TP_IMPORT_HOLD_AT_ROW, lib/domain/import-run.ts), in the second slice of
 // 250 rows, before that slice is counted. 600 rows: the resume redoes a slice half written, then
 // crosses from the file's first chunk (500 rows) to its second.
 const ROWS = 600;

@@ -1,6 +1,8 @@
 /** Lambda-shaped records for tests that call the webhook handlers directly. */
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
+import { streamChange } from '../../lib/lambda';
+import { eventsFromChange } from '../../lib/webhooks/events';
 
 /** Fixed ids and times of the stream-image fixtures below. */
 export const TENANT = '01900000-0000-7000-8000-000000000001';
@@ -86,3 +88,6 @@ export function deliveryRecord(i: number, body: string): SQSRecord {
     awsRegion: 'us-east-1',
   };
 }
+
+/** The webhook events a stream record stands for, converted as the fan-out's adapter converts it (lib/lambda.ts). */
+export const eventsFromRecord = (r: DynamoDBRecord) => eventsFromChange(streamChange(r));

@@ -204,7 +204,7 @@ export async function recordDynamoDbCommands(into: string[], when: () => boolean
  */
 export async function collectEvents(tableName: string, endpoint: string, into: WebhookEvent[]): Promise<{ stop(): Promise<void> }> {
   const { startStreamPoller } = await import('../../dev/stream');
-  const { eventsFromRecord } = await import('../../lib/webhooks/events');
+  const { eventsFromRecord } = await import('./lambda-records');
   const poller = startStreamPoller({
     endpoint,
     tableName,

@@ -9,9 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_INTENT_FILTER_PATTERNS, MAINTENANCE_FILTER_PATTERNS } from '../../lib/store/stream-filters';
 import { AUDIT_INTENT_SHARDS, keys, TABLE_DEF } from '../../lib/store/table';
-import { eventsFromRecord, STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
+import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { AuditRecord } from '../../lib/schemas';
-import { streamRecord, TENANT } from '../helpers/lambda-records';
+import { eventsFromRecord, streamRecord, TENANT } from '../helpers/lambda-records';
 
 // The store modules build the table client at import (no table is used here).
 process.env.TABLE_NAME ??= 'unused';

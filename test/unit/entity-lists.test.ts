@@ -13,9 +13,8 @@ import { candidate } from '../../lib/entities/candidate';
 import { deliveryAttempt } from '../../lib/entities/delivery-attempt';
 import { placement } from '../../lib/entities/placement';
 import { requisition } from '../../lib/entities/requisition';
-import { eventsFromRecord } from '../../lib/webhooks/events';
 import { EVENT_DATA } from '../../lib/webhooks/payloads';
-import { CAND, candidateImage, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
+import { CAND, candidateImage, eventsFromRecord, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
 
 // The store modules build the table client at import (no table is used here).
 process.env.TABLE_NAME ??= 'unused';

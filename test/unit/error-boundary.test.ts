@@ -10,7 +10,8 @@ import { ErrorBody } from '../../lib/schemas';
 
 // lib/http reads the configuration at import (no table is used here).
 process.env.TABLE_NAME ??= 'unused';
-const { apiHandler, fieldPath } = await import('../../lib/http');
+const { apiHandler } = await import('../../lib/http');
+const { fieldPath } = await import('../../lib/validate');
 
 const route = {
   method: 'GET',

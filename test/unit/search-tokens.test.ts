@@ -82,9 +82,9 @@ describe('keys', () => {
   });
 });
 
-const { STREAM_FILTER_PATTERNS, eventsFromRecord } = await import('../../lib/webhooks/events');
+const { STREAM_FILTER_PATTERNS } = await import('../../lib/webhooks/events');
 const { STUCK_FILTER_PATTERNS } = await import('../../lib/store/stream-filters');
-const { streamRecord, CAND, TENANT, T1 } = await import('../helpers/lambda-records');
+const { eventsFromRecord, streamRecord, CAND, TENANT, T1 } = await import('../helpers/lambda-records');
 
 describe('search items on the stream', () => {
   const items = searchItems(TENANT, {

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../lib/model';
-import { envelope, eventsFromRecord } from '../../lib/webhooks/events';
+import { envelope } from '../../lib/webhooks/events';
 import { envelopeOf, type DeliveredEventType } from '../../lib/webhooks/payloads';
-import { CAND, candidateImage, type Img, REQ, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
+import { CAND, candidateImage, eventsFromRecord, type Img, REQ, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
 
 const candidate = candidateImage;
 const requisition = (over: Img = {}): Img => ({

@@ -18,10 +18,10 @@ import {
   parseSchedule,
   retryDelayS,
 } from '../../lib/webhooks/config';
-import { envelope, eventsFromRecord, STREAM_FILTER_PATTERNS, type WebhookEvent } from '../../lib/webhooks/events';
+import { envelope, STREAM_FILTER_PATTERNS, type WebhookEvent } from '../../lib/webhooks/events';
 import { deliveryHeaders, generateSecret, SECRET_PREFIX } from '../../lib/webhooks/sign';
 import { verifyWebhook } from '../../lib/webhooks/verify';
-import { CAND, candidateImage, type Img, REQ, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
+import { CAND, candidateImage, eventsFromRecord, type Img, REQ, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
 
 // ---- stream record builders ---------------------------------------------------------------
 

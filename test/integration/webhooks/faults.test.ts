@@ -75,7 +75,7 @@ describe('fan-out fails part-way through a stream batch', () => {
     // Lambda retries from the first failure; the events keep their ids.
     const retry = await handler({ Records: records.slice(1) } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
     expect(retry.batchItemFailures).toEqual([]);
-    const { eventsFromRecord } = await import('../../../lib/webhooks/events');
+    const { eventsFromRecord } = await import('../../helpers/lambda-records');
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
     await until(() => ids.every((id) => hits.some((h) => h.id === id)));
     expect(

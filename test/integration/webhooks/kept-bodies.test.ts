@@ -112,7 +112,7 @@ describe('the fan-out keeps event bodies', () => {
     const { tenant, endpoints } = await workspaceWith(['/a', '/b', '/c']);
     const { handler } = await import('../../../functions/webhook-fanout');
     const { getEvent } = await import('../../../lib/store/webhook-events');
-    const { eventsFromRecord } = await import('../../../lib/webhooks/events');
+    const { eventsFromRecord } = await import('../../helpers/lambda-records');
     const records = ['k1', 'k2'].map((id) => candidateInsert(tenant.id, `${tenant.id}-${id}`, seq++));
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
 
@@ -141,7 +141,7 @@ describe('the fan-out keeps event bodies', () => {
     const { tenant } = await workspaceWith(['/d']);
     const { handler } = await import('../../../functions/webhook-fanout');
     const { getEvent } = await import('../../../lib/store/webhook-events');
-    const { eventsFromRecord } = await import('../../../lib/webhooks/events');
+    const { eventsFromRecord } = await import('../../helpers/lambda-records');
     const records = ['f1', 'f2', 'f3'].map((id) => candidateInsert(tenant.id, `${tenant.id}-${id}`, seq++));
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
 

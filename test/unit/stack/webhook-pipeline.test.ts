@@ -89,6 +89,13 @@ describe('webhook pipeline', () => {
     expect(DELIVERY_TIMEOUT.toSeconds()).toBeGreaterThan(15);
   });
 
+  it('every queue and stream consumer reports its failed records alone (lib/lambda.ts answers batchItemFailures)', () => {
+    // Without it, Lambda takes a partial answer for success and deletes the failed messages.
+    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    expect(mappings.length).toBeGreaterThanOrEqual(4);
+    for (const [id, { Properties: m }] of mappings) expect(m.FunctionResponseTypes, id).toEqual(['ReportBatchItemFailures']);
+  });
+
   it('every queue is encrypted and refuses requests without TLS', () => {
     const queues = ofType('AWS::SQS::Queue');
     // The webhook pipeline's four and the import queue with its DLQ.

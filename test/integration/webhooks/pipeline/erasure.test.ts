@@ -166,7 +166,7 @@ describe('erasing a candidate', () => {
   });
 
   it('drops a delivery queued before the erasure and records it as erased', async () => {
-    const { webhookDelivery } = await import('../../../../lib/webhooks/deliver');
+    const { handler: webhookDelivery } = await import('../../../../functions/webhook-delivery');
     const { deliveryRecord } = await import('../../../helpers/lambda-records');
     const { lambdaContext } = await import('../../../../dev/events');
     const sent = rx.at('/echo').length;

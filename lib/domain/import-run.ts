@@ -1,21 +1,22 @@
 /**
  * The import worker's side of a job (functions/import-worker.ts): slices of rows created several
  * per transaction, each as POST /candidates would create it, and counted once. Apart from lib/domain/imports.ts
- * so that the import's API function does not bundle the candidate writes.
+ * so that the import's API function does not bundle the candidate writes. The layering is one-way:
+ * lib/imports holds the file reader and the queue, and imports nothing from lib/domain.
  */
 import { createHash } from 'node:crypto';
-import type { Context, SQSEvent } from 'aws-lambda';
 import { config } from '../config';
-import { ImportMessage, queueImport } from './queue';
+import { type ImportMessage, queueImport } from '../imports/queue';
+import type { Invocation } from '../records';
 import { candidate } from '../entities/candidate';
 import { auditChanges } from '../entity';
 import type { AuditEntry } from '../store/audit';
-import { emailOwners, failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from '../domain/imports';
+import { emailOwners, failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from './import-rows';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import { nowIso } from '../ids';
 import { logger } from '../logger';
 import type { NewCandidate } from '../store/candidate-batch';
-import { insertCandidateGroups } from '../domain/candidate-writes';
+import { insertCandidateGroups } from './candidate-writes';
 import { getCandidate, type CandidateRecord } from '../store/candidates';
 import {
   advanceImportJob,
@@ -30,7 +31,7 @@ import {
   type StoredRowError,
   takeImportLock,
 } from '../store/imports';
-import type { ImportRow } from './parse';
+import type { ImportRow } from '../imports/parse';
 
 /**
  * The candidate id of a job's row: a UUIDv7 whose time is the job's creation and whose random
@@ -267,36 +268,35 @@ export async function failImport(tenantId: string, jobId: string, why: string): 
 }
 
 /**
- * The import queue's handler (functions/import-worker.ts): import queue -> candidates. One message is one run of a job (batch size 1); a run that nears
+ * One import-queue message (functions/import-worker.ts runs it with queueHandler, lib/lambda.ts):
+ * import queue -> candidates. One message is one run of a job (batch size 1); a run that nears
  * its timeout queues the rest of the job itself, and so does a run that fails (with a delay, up
  * to MAX_FAILURES in a row, then the job fails). A run that crashes outright (out of memory,
  * timeout) leaves its message to come back after the visibility timeout. Every run resumes from
- * the job item (lib/domain/imports.ts runImport).
+ * the job item (runImport). A message that is not an import message fails alone, and the queue's
+ * redrive sets it aside.
  */
 /** Failed runs in a row after which the job is given up (the rows counted so far stay created). */
 export const MAX_RUN_FAILURES = 5;
 
-export async function importWorker(event: SQSEvent, context: Context): Promise<void> {
-  for (const record of event.Records) {
-    const m = ImportMessage.parse(JSON.parse(record.body));
-    const job = { tenantId: m.tenantId, jobId: m.jobId };
-    logger.appendKeys({ tenant_id: m.tenantId });
-    try {
-      const outcome = await runImport(m.tenantId, m.jobId, {
-        timeLeftMs: () => context.getRemainingTimeInMillis(),
-        requeue: (delayS) => queueImport(job, delayS),
-      });
-      logger.info('import run ended', { job_id: m.jobId, outcome });
-    } catch (err) {
-      // Name and message only: SDK errors can carry items, and rows are personal data.
-      const { name, message } = err as Error;
-      const failures = (m.failures ?? 0) + 1;
-      logger.error('import run failed', { job_id: m.jobId, failures, error: { name, message } });
-      if (failures >= MAX_RUN_FAILURES)
-        await failImport(m.tenantId, m.jobId, 'the import stopped after repeated internal errors; the rows counted were created');
-      else await queueImport({ ...job, failures }, 10 * failures);
-    } finally {
-      logger.removeKeys(['tenant_id']);
-    }
+export async function importRun(m: ImportMessage, invocation: Invocation): Promise<void> {
+  const job = { tenantId: m.tenantId, jobId: m.jobId };
+  logger.appendKeys({ tenant_id: m.tenantId });
+  try {
+    const outcome = await runImport(m.tenantId, m.jobId, {
+      timeLeftMs: () => invocation.timeLeftMs(),
+      requeue: (delayS) => queueImport(job, delayS),
+    });
+    logger.info('import run ended', { job_id: m.jobId, outcome });
+  } catch (err) {
+    // Name and message only: SDK errors can carry items, and rows are personal data.
+    const { name, message } = err as Error;
+    const failures = (m.failures ?? 0) + 1;
+    logger.error('import run failed', { job_id: m.jobId, failures, error: { name, message } });
+    if (failures >= MAX_RUN_FAILURES)
+      await failImport(m.tenantId, m.jobId, 'the import stopped after repeated internal errors; the rows counted were created');
+    else await queueImport({ ...job, failures }, 10 * failures);
+  } finally {
+    logger.removeKeys(['tenant_id']);
   }
 }
