@@ -14,7 +14,7 @@
  * declaration says what a field is, the store says where an item lives). Everything here is a
  * plain function of the declaration, so esbuild leaves out of a bundle what it does not call.
  */
-import { CorruptItemError, type Item } from './store/codec';
+import { CorruptItemError, type Item } from './item';
 
 /** The API shapes a field can appear in: the create and PATCH bodies, and the answers. */
 export type Shape = 'create' | 'update' | 'response';

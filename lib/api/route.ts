@@ -6,13 +6,10 @@
 import type * as z from 'zod/mini';
 import type { Scope } from '../model';
 
-/**
- * False in Lambda bundles (infra/constructs/table-function.ts defines TP_API_DOCS as `off`), true
- * everywhere else (tsx, tests, the OpenAPI generator). A line's documentation is written
- * `DOCS && '…'`: esbuild inlines the constant and the minifier drops the text, so summaries and
- * error sentences reach the OpenAPI document but no function (test/unit/tracing-bundles.test.ts, and the stack test on every bundle).
- */
-export const DOCS: boolean = process.env.TP_API_DOCS !== 'off';
+// In its own module so that the entity declarations read it without importing the API.
+import { DOCS } from '../docs';
+
+export { DOCS };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

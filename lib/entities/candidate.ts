@@ -6,10 +6,10 @@
  * test/integration/erasure-reach.test.ts fails when a personal field is stored where erasure does
  * not reach.
  */
-import { DOCS } from '../api/route';
+import { DOCS } from '../docs';
 import { defineEntity, field, fromItem, type RecordOf } from '../entity';
 import { STAGES } from '../model';
-import type { Item } from '../store/codec';
+import type { Item } from '../item';
 
 /** The profile: set on create, changed by PATCH, answered. */
 const profile = ['create', 'update', 'response'] as const;

@@ -4,7 +4,7 @@
  * the payload it was sent, so the answer is personal data.
  */
 import { defineEntity, field, fromItem, type RecordOf } from '../entity';
-import type { Item } from '../store/codec';
+import type { Item } from '../item';
 
 export const deliveryAttempt = defineEntity('webhook_attempt', {
   id: field.string(),

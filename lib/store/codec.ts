@@ -6,15 +6,10 @@
  * of ours, so it throws rather than handing a wrong shape onwards.
  */
 
-export type Item = Record<string, unknown>;
-
-export class CorruptItemError extends Error {
-  constructor(entity: string, attribute: string) {
-    // Names the attribute, never its value: items hold personal data.
-    super(`corrupt ${entity} item: attribute ${attribute} is missing or of the wrong type`);
-    this.name = 'CorruptItemError';
-  }
-}
+// Defined beside the entity declarations, which derive codecs from them without reaching into the store.
+export { CorruptItemError, type Item } from '../item';
+import type { Item } from '../item';
+import { CorruptItemError } from '../item';
 
 /** A required string attribute. */
 export function str(item: Item, name: string, entity: string): string {

@@ -115,9 +115,9 @@ describe('config', () => {
         return statSync(join(ROOT, path)).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
       });
     const readers = [...files('lib'), ...files('functions')].filter((f) => readFileSync(join(ROOT, f), 'utf8').includes('process.env'));
-    // lib/api/route.ts reads no setting: its DOCS is a build-time constant, `process.env.TP_API_DOCS`
+    // lib/docs.ts reads no setting: its DOCS is a build-time constant, `process.env.TP_API_DOCS`
     // written out so that esbuild's define replaces it in Lambda bundles and folds it there.
-    expect(readers).toEqual(['lib/api/route.ts', 'lib/env.ts']);
-    expect(readFileSync(join(ROOT, 'lib/api/route.ts'), 'utf8').match(/process\.env\.\w+/g)).toEqual(['process.env.TP_API_DOCS']);
+    expect(readers).toEqual(['lib/docs.ts', 'lib/env.ts']);
+    expect(readFileSync(join(ROOT, 'lib/docs.ts'), 'utf8').match(/process\.env\.\w+/g)).toEqual(['process.env.TP_API_DOCS']);
   });
 });

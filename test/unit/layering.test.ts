@@ -24,8 +24,6 @@ const KNOWN_BACK_EDGES = [
   'lib/api -> lib/auth',
   // The token and session digests live beside the authorizers, which read the store.
   'lib/store -> lib/auth',
-  // The requisition rules the store still applies inside its writes.
-  'lib/store -> lib/domain',
 ];
 
 const FORBIDDEN = ['functions/', 'infra/', 'dev/', 'scripts/', 'console/', 'test/'];
