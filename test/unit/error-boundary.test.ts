@@ -7,10 +7,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { describe, expect, it } from 'vitest';
 import { AppError, ConflictError, defaultCode, ERROR_CODES, TooManyRequestsError, ValidationError } from '../../lib/errors';
 import { ErrorBody } from '../../lib/schemas';
-
-// lib/http reads the configuration at import (no table is used here).
-process.env.TABLE_NAME ??= 'unused';
-const { apiHandler, fieldPath } = await import('../../lib/http');
+import { apiHandler, fieldPath } from '../../lib/http';
 
 const route = {
   method: 'GET',

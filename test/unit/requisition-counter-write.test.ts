@@ -4,11 +4,9 @@
  * read. A retry whose candidate moved to another requisition must not reuse the old one's.
  */
 import { describe, expect, it } from 'vitest';
-
-process.env.TABLE_NAME ??= 'unused';
-const { reqCounterWrite } = await import('../../lib/store/requisition-counters');
-const { HeadcountReachedError } = await import('../../lib/domain/requisition-rules');
-const { counter } = await import('../../lib/store/table');
+import { reqCounterWrite } from '../../lib/store/requisition-counters';
+import { HeadcountReachedError } from '../../lib/domain/requisition-rules';
+import { counter } from '../../lib/store/table';
 
 const AT = '2026-11-24T12:00:00.000Z';
 const PLACED = counter.stage('placed');
