@@ -18,7 +18,8 @@ const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/c
 const ENV = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'WARN', DYNAMODB_LOCAL_JIT: 'quick' };
 const IN_PROCESS = {
   globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/dynamodb-setup.ts'],
-  setupFiles: ['test/helpers/cheap-passwords.ts'],
+  // table-env.ts first: the file's TABLE_NAME and DYNAMODB_ENDPOINT, set before anything loads lib/.
+  setupFiles: ['test/helpers/table-env.ts', 'test/helpers/cheap-passwords.ts'],
   // The X-Ray SDK without its automatic mode, as `npm start` runs the functions (dev/untraced.ts),
   // and no EMF metric lines (thousands per run), as `npm start` prints none: the files that
   // check metrics turn them back on.
@@ -47,7 +48,15 @@ export default defineConfig({
       // must leave no global state behind: it restores spies, stubbed env and process.env itself.
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, globalSetup: ['test/helpers/unit-global-setup.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          isolate: false,
+          globalSetup: ['test/helpers/unit-global-setup.ts'],
+          // A table name that no unit test reaches, so a unit file imports lib/store statically (the
+          // store's client reads it as it loads); test/unit/config.test.ts unsets it for its cold starts.
+          env: { ...ENV, TABLE_NAME: 'unit-no-table' },
+        },
       },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: CONTENTION, ...IN_PROCESS } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_TLS } },

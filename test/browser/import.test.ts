@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { axe, collectConsoleErrors, launchChromium, seriousOf } from '../helpers/browser';
 import { e2eSandbox, type Running } from '../helpers/processes';
+import { readFileSync } from 'node:fs';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
 let browser: Browser | undefined;
@@ -98,7 +99,6 @@ describe('import page', { timeout: 90_000 }, () => {
     await link.focus();
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     const path = await download.path();
-    const { readFileSync } = await import('node:fs');
     expect(readFileSync(path, 'utf8')).toBe(
       "name,email,error\r\n,no-name@import.example,name is required\r\n'=Accent Zoë,not-an-email,email must be an email address\r\n",
     );

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { e2eSandbox, processesMentioning, type Running, stopLocal } from '../helpers/processes';
 import * as f from '../helpers/file-fixtures';
+import { sentMail } from '../../dev/ses';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
 afterAll(() => cleanup(10_000), 60_000);
@@ -77,7 +78,6 @@ describe('npm start with the local S3 and SES', { timeout: 120_000 }, () => {
 
   it('mail sent through lib/email is in the local SES store', async () => {
     const { sendEmail } = await import('../../lib/email/send');
-    const { sentMail } = await import('../../dev/ses');
     const { messageId } = await sendEmail({
       to: ['ada@example.com'],
       subject: 'Application received',

@@ -5,14 +5,14 @@
  * so what they read is what the consumer would have written, without polling or waiting.
  */
 import { scanTable } from './scan';
+import { tableName } from '../../lib/store/client';
+import { expandAuditIntent } from '../../lib/store/audit-expand';
+import { AUDIT_INTENT_TYPE } from '../../lib/store/audit';
 
 const expanded = new Set<string>();
 
 /** Expand the audit intents not expanded yet (of every workspace): resolves with how many were. */
 export async function settleAudit(): Promise<number> {
-  const { tableName } = await import('../../lib/store/client');
-  const { expandAuditIntent } = await import('../../lib/store/audit-expand');
-  const { AUDIT_INTENT_TYPE } = await import('../../lib/store/audit');
   const intents = await scanTable({
     FilterExpression: '#type = :intent',
     ExpressionAttributeNames: { '#type': 'type' },

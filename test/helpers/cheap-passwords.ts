@@ -8,10 +8,10 @@
  * its parameters, and the e2e and browser tiers run `npm start` with them.
  */
 import { vi } from 'vitest';
+import { cheapHash } from './cheap-hash';
 
 vi.mock('../../lib/auth/password', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../lib/auth/password')>();
-  const { cheapHash } = await import('./cheap-hash');
   return {
     ...real,
     hashPassword: async (password: string) => cheapHash(password),

@@ -4,6 +4,8 @@
  * request path ever scans.
  */
 import type { ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client';
 
 export type ScannedItem = Record<string, unknown>;
 
@@ -19,8 +21,6 @@ export async function scanTable(
     >
   > = {},
 ): Promise<ScannedItem[]> {
-  const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { ddb, tableName } = await import('../../lib/store/client');
   const items: ScannedItem[] = [];
   let ExclusiveStartKey: ScannedItem | undefined;
   do {

@@ -1,7 +1,8 @@
 /**
  * Integration harness: a fresh table on the shared DynamoDB Local, the real handlers behind
  * the local gateway on an ephemeral port, and helpers to make tenants and tokens.
- * Call `startStack()` in beforeAll; it must run before anything imports lib/store.
+ * Call `startStack()` in beforeAll; the file's table name and endpoint are set before it loads
+ * (test/helpers/table-env.ts), so it imports lib/ at its top.
  */
 import { dynamodbEndpoint } from './dynamodb-endpoint';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +13,12 @@ import { matchPath, routes, type Route } from '../../lib/routes';
 import { ErrorBody } from '../../lib/schemas';
 import type { WebhookEvent } from '../../lib/webhooks/events';
 import { openApiContract } from './openapi-contract';
+import { createTenant } from '../../lib/store/tenants';
+import { createToken } from '../../lib/store/tokens';
+import { createUser } from '../../lib/store/users';
+import { ddbClient } from '../../lib/store/client';
+import { startStreamPoller } from '../../dev/stream';
+import { eventsFromRecord } from './lambda-records';
 
 export interface TestTenant {
   id: string;
@@ -90,11 +97,12 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const endpoint = dynamodbEndpoint();
-  const tableName = `test-${randomUUID()}`;
+  // The file's table, named before the file loaded (test/helpers/table-env.ts): lib/ was loaded with it.
+  const tableName = process.env.TABLE_NAME;
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!tableName?.startsWith('test-') || endpoint !== dynamodbEndpoint())
+    throw new Error('no table named for this file: run it in a project with test/helpers/table-env.ts as its first setup file');
   await ensureTable(localClient(endpoint), tableName, { stream: opts.stream ?? opts.webhooks !== undefined });
-  process.env.TABLE_NAME = tableName;
-  process.env.DYNAMODB_ENDPOINT = endpoint;
   const w = opts.webhooks;
   if (w?.retrySchedule !== undefined) process.env.WEBHOOK_RETRY_SCHEDULE = w.retrySchedule;
   if (w?.allowLoopback !== undefined) process.env.WEBHOOK_ALLOW_LOOPBACK = String(w.allowLoopback);
@@ -106,9 +114,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ? await (await import('../../dev/imports')).startImportPipeline({ sqs: pipeline?.queues, log: (l) => logs.push(l) })
     : undefined;
   const { createGateway } = await import('../../dev/gateway');
-  const { createTenant } = await import('../../lib/store/tenants');
-  const { createToken } = await import('../../lib/store/tokens');
-  const { createUser } = await import('../../lib/store/users');
   const passwordHash = cheapHash(PASSWORD);
   const gateway = createGateway({
     log: (l) => logs.push(l),
@@ -187,7 +192,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 export const COUNTING_STACK: StackOptions = { authorizerCacheTtlSeconds: 3600 };
 
 export async function recordDynamoDbCommands(into: string[], when: () => boolean = () => true): Promise<void> {
-  const { ddbClient } = await import('../../lib/store/client');
   ddbClient.middlewareStack.add(
     (next, context) => (args) => {
       if (when()) into.push(String(context.commandName));
@@ -203,8 +207,6 @@ export async function recordDynamoDbCommands(into: string[], when: () => boolean
  * `startStack({ stream: true })`.
  */
 export async function collectEvents(tableName: string, endpoint: string, into: WebhookEvent[]): Promise<{ stop(): Promise<void> }> {
-  const { startStreamPoller } = await import('../../dev/stream');
-  const { eventsFromRecord } = await import('./lambda-records');
   const poller = startStreamPoller({
     endpoint,
     tableName,

@@ -4,6 +4,11 @@
  * what the index holds.
  */
 import { STAGES, STUCK_LIMIT, DEFAULT_STUCK_DAYS, type Stage } from '../../lib/model';
+import { BatchWriteCommand, UpdateCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client';
+import { candidateItem } from '../../lib/store/candidates';
+import { keys, counter, stuckPartition, TABLE_DEF } from '../../lib/store/table';
+import { newId } from '../../lib/ids';
 
 export interface Seeded {
   id: string;
@@ -15,11 +20,6 @@ const DAY = 86_400_000;
 
 /** `n` candidates across all nine stages, entered 0-20 days ago; counters set as writes would. */
 export async function seedVaried(tenantId: string, n: number): Promise<Seeded[]> {
-  const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { ddb, tableName } = await import('../../lib/store/client');
-  const { candidateItem } = await import('../../lib/store/candidates');
-  const { keys, counter } = await import('../../lib/store/table');
-  const { newId } = await import('../../lib/ids');
   const now = Date.now();
   const seeded: Seeded[] = Array.from({ length: n }, (_, i) => ({
     id: newId(),
@@ -74,9 +74,6 @@ export function expectedStuck(candidates: Seeded[], overrides: Partial<Record<St
 
 /** The whole index of a tenant, as `id -> stuck index sort key`, to compare with what the thresholds say. */
 export async function indexEntries(tenantId: string): Promise<Map<string, string>> {
-  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { ddb, tableName } = await import('../../lib/store/client');
-  const { stuckPartition, TABLE_DEF } = await import('../../lib/store/table');
   const out = new Map<string, string>();
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {

@@ -11,6 +11,13 @@ import { lambdaContext } from '../../dev/events';
 import { streamRecord } from '../helpers/lambda-records';
 import { scanTable } from '../helpers/scan';
 import { startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { ddb, tableName } from '../../lib/store/client';
+import { TransactWriteCommand, BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPuts, auditGroupPuts, auditRecordItem } from '../../lib/store/audit';
+import { queryAudit } from '../../lib/store/audit-query';
+import { auditIntentsOf } from '../../lib/store/audit-expand';
+import { handler } from '../../functions/stuck-reindex';
+import { hasOldAuditCopies, migrateAudit } from '../../lib/store/audit-migrate';
 
 let stack: Stack;
 let t: TestTenant;
@@ -23,7 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.close());
 
-const intentsOf = async (tenantId: string) => (await import('../../lib/store/audit-expand')).auditIntentsOf(tenantId);
+const intentsOf = (tenantId: string) => auditIntentsOf(tenantId);
 const recordsOf = (intents: Record<string, unknown>[]) =>
   intents.flatMap((i) => (i.records as { target_id: string }[]).map((r) => ({ ...(i.record as { action: string }), ...r })));
 
@@ -48,9 +55,6 @@ describe('no change without its record', () => {
   });
 
   it('a transaction cancelled by any of its items writes no intent', async () => {
-    const { ddb, tableName } = await import('../../lib/store/client');
-    const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { auditPuts } = await import('../../lib/store/audit');
     const target = `cancelled-${randomUUID()}`;
     const refused = {
       ConditionCheck: { TableName: tableName, Key: { PK: 'NOPE', SK: 'NOPE' }, ConditionExpression: 'attribute_exists(PK)' },
@@ -63,9 +67,6 @@ describe('no change without its record', () => {
 
 describe('the table maintenance consumer', () => {
   it('expands an intent from its stream record into one record item each, and a redelivery changes nothing', async () => {
-    const { auditGroupPuts } = await import('../../lib/store/audit');
-    const { queryAudit } = await import('../../lib/store/audit-query');
-    const { handler } = await import('../../functions/stuck-reindex');
     const actor = { type: 'token' as const, id: `tok-${randomUUID()}`, name: 'Importer' };
     const entries = [1, 2, 3].map((n) => ({ action: 'candidate.created', actor, target: { type: 'candidate', id: `c-${n}` } }));
     const [put] = auditGroupPuts(t.id, entries);
@@ -84,7 +85,6 @@ describe('the table maintenance consumer', () => {
   });
 
   it('reports an intent it cannot expand, so the stream retries it and then sets it aside', async () => {
-    const { handler } = await import('../../functions/stuck-reindex');
     const poison = streamRecord('INSERT', {
       PK: `T#${t.id}#AUDITQ#0`,
       SK: 'x',
@@ -148,10 +148,6 @@ function oldGroup(tenantId: string, at: string, actor: string, targets: string[]
 describe('the migration from the four-copy layout', () => {
   it('moves single records and groups to one item per record, readable in every view once; a rerun does nothing', async () => {
     const ws = await stack.tenant();
-    const { ddb, tableName } = await import('../../lib/store/client');
-    const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { hasOldAuditCopies, migrateAudit } = await import('../../lib/store/audit-migrate');
-    const { queryAudit } = await import('../../lib/store/audit-query');
     const at = (s: number) => `2026-04-01T10:00:0${s}.000Z`;
     const singles = [1, 2, 3].map((n) => ({
       id: randomUUID(),
@@ -201,11 +197,6 @@ describe('the migration from the four-copy layout', () => {
 
   it('resumes a run stopped inside a group: its later records put, the shared copy not yet replaced', async () => {
     const ws = await stack.tenant();
-    const { ddb, tableName } = await import('../../lib/store/client');
-    const { BatchWriteCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { auditRecordItem } = await import('../../lib/store/audit');
-    const { migrateAudit } = await import('../../lib/store/audit-migrate');
-    const { queryAudit } = await import('../../lib/store/audit-query');
     const items = oldGroup(ws.id, '2026-04-02T10:00:00.000Z', 'tok-half', ['h-1', 'h-2', 'h-3']);
     await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: items.map((Item) => ({ PutRequest: { Item } })) } }));
     // As a stopped first run left it: the group's later records put, the shared all-view copy still there.

@@ -9,6 +9,9 @@ import { settleAudit } from '../helpers/audit';
 import { scanTable } from '../helpers/scan';
 import { tlsServers, type TestServer } from '../helpers/tls-servers';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { ddb } from '../../lib/store/client';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { auditGroupPuts, auditPuts } from '../../lib/store/audit';
 
 let stack: Stack;
 let a: TestTenant;
@@ -333,9 +336,6 @@ describe('GET /api/audit', () => {
   it('reads records written as groups as records: every page size, every filter, none lost or repeated', async () => {
     const c = await stack.tenant();
     const cookie = await stack.login((await c.user('admin')).email, PASSWORD);
-    const { ddb } = await import('../../lib/store/client');
-    const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { auditGroupPuts, auditPuts } = await import('../../lib/store/audit');
     const importer = { type: 'token' as const, id: 'tok-import', name: 'Importer' };
     const person = { type: 'user' as const, id: 'u-person', email: 'someone@example.com' };
     const entry = (actor: typeof importer | typeof person, action: string, target: string, at: string) => ({

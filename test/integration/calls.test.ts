@@ -4,21 +4,22 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { settleAudit } from '../helpers/audit';
-import { startStack, type Stack, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
+import { startStack, type Stack, recordDynamoDbCommands, COUNTING_STACK, PASSWORD } from '../helpers/stack';
 import { STAGES } from '../../lib/model';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchPut } from '../../lib/store/batch';
+import { ddb, tableName } from '../../lib/store/client';
+import { candidateItem } from '../../lib/store/candidates';
+import { searchItems } from '../../lib/store/search';
+import { keys, counter } from '../../lib/store/table';
+import { newId } from '../../lib/ids';
+import { createRequisition } from '../../lib/store/requisitions';
 
 let stack: Stack;
 const sent: string[] = [];
 
 /** `reqId` puts them all on one requisition; `search` writes their search items too, as a create would. */
 async function seedCandidates(tenantId: string, n: number, opts: { reqId?: string; search?: boolean } = {}) {
-  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { batchPut } = await import('../../lib/store/batch');
-  const { ddb, tableName } = await import('../../lib/store/client');
-  const { candidateItem } = await import('../../lib/store/candidates');
-  const { searchItems } = await import('../../lib/store/search');
-  const { keys, counter } = await import('../../lib/store/table');
-  const { newId } = await import('../../lib/ids');
   const entered = new Date(Date.now() - 40 * 86_400_000).toISOString();
   const items = Array.from({ length: n }, (_, i) =>
     candidateItem(tenantId, {
@@ -79,7 +80,6 @@ it('GET /api/v1/pipeline makes the same DynamoDB calls with 100 and with 2,000 c
 }, 300_000);
 
 it('a search page and a board column page cost at most 2 calls, with 100 or 2,500 candidates', async () => {
-  const { createRequisition } = await import('../../lib/store/requisitions');
   const sizes = [100, 2_500];
   const calls: Record<string, string[]>[] = [];
   for (const n of sizes) {
@@ -118,7 +118,6 @@ it('a search page and a board column page cost at most 2 calls, with 100 or 2,50
 it('list and write routes cost a small fixed number of calls', async () => {
   const t = await stack.tenant();
   const token = await t.token(['*']);
-  const { createRequisition } = await import('../../lib/store/requisitions');
   const req = await createRequisition(t.id, { title: 'Calls', status: 'open' });
   const create = await callsFor(token, 'POST', '/api/v1/candidates', { name: 'A', req_id: req.id });
   expect(create.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
@@ -201,7 +200,6 @@ it("console routes cost a small fixed number of calls, the session authorizer's 
   const t = await stack.tenant();
   const admin = await t.user('admin');
   const member = await t.user('member');
-  const { PASSWORD } = await import('../helpers/stack');
   const cookie = await stack.login(admin.email, PASSWORD);
   const counted = async (method: string, path: string, body?: unknown) => {
     sent.length = 0;
@@ -291,7 +289,6 @@ it('an erasure costs a read, its marker, two Queries (the copy ledger and the ol
 
 it('webhook endpoint writes cost a small fixed number of calls; the active count moves inside their transaction', async () => {
   const t = await stack.tenant();
-  const { PASSWORD } = await import('../helpers/stack');
   const cookie = await stack.login((await t.user('admin')).email, PASSWORD);
   const counted = async (method: string, path: string, body?: unknown) => {
     sent.length = 0;
@@ -339,7 +336,6 @@ it('webhook endpoint writes cost a small fixed number of calls; the active count
 
 it('the audit record costs no call of its own: each audited write stays one transaction (or batch) as before', async () => {
   const t = await stack.tenant();
-  const { PASSWORD } = await import('../helpers/stack');
   const admin = await t.user('admin');
   const cookie = await stack.login(admin.email, PASSWORD);
   const headers = { Cookie: cookie };

@@ -9,6 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, type TestTenant, collectEvents } from '../helpers/stack';
 import type { WebhookEvent } from '../../lib/webhooks/events';
+import { findTokenGrant } from '../../lib/store/tokens';
+import { tokenDigest } from '../../lib/auth/token';
+import { createRequisition } from '../../lib/store/requisitions';
 
 let stack: Stack;
 let t: TestTenant;
@@ -25,10 +28,7 @@ beforeAll(async () => {
   t = await stack.tenant();
   other = await stack.tenant();
   token = await t.token(['*']);
-  const { findTokenGrant } = await import('../../lib/store/tokens');
-  const { tokenDigest } = await import('../../lib/auth/token');
   tokenId = (await findTokenGrant(tokenDigest(token)))!.token_id;
-  const { createRequisition } = await import('../../lib/store/requisitions');
   reqA = (await createRequisition(t.id, { title: 'Backend Engineer', status: 'open' })).id;
   reqB = (await createRequisition(t.id, { title: 'Data Engineer', status: 'open' })).id;
   poller = await collectEvents(stack.tableName, dynamodbEndpoint(), events);
@@ -224,7 +224,6 @@ describe('PATCH /api/v1/candidates/{id}', () => {
       expect(res.body).toEqual({ error: 'candidate not found', code: 'not_found' });
     }
     expect((await get(theirs, otherToken)).body.data.name).toBe('Theirs');
-    const { createRequisition } = await import('../../lib/store/requisitions');
     const theirReq = (await createRequisition(other.id, { title: 'Theirs', status: 'open' })).id;
     const mine = await create({ name: 'Mine' });
     const res = await patch(mine, { req_id: theirReq });

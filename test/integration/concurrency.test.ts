@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
 import { STAGES } from '../../lib/model';
+import { createRequisition } from '../../lib/store/requisitions';
 
 let stack: Stack;
 let token: string;
@@ -15,7 +16,6 @@ beforeAll(async () => {
   stack = await startStack();
   const t = await stack.tenant();
   token = await t.token(['*']);
-  const { createRequisition } = await import('../../lib/store/requisitions');
   reqId = (await createRequisition(t.id, { title: 'Race', status: 'open' })).id;
 });
 afterAll(() => stack.close());

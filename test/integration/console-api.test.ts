@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STUCK_DAYS, STUCK_STAGES } from '../../lib/model';
 import { captureOutput } from '../helpers/capture';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { createRequisition } from '../../lib/store/requisitions';
+import { insertCandidate } from '../../lib/domain/candidate-writes';
+import { newId } from '../../lib/ids';
 
 let stack: Stack;
 let a: TestTenant;
@@ -44,7 +47,6 @@ async function workspace() {
 describe('GET /api/overview', () => {
   it('answers the pipeline summary and the open requisitions of the caller workspace, to members too', async () => {
     const token = await a.token(['*']);
-    const { createRequisition } = await import('../../lib/store/requisitions');
     const open = await createRequisition(a.id, { title: 'Overview Engineer', status: 'open' });
     await createRequisition(a.id, { title: 'Paused Role', status: 'on_hold' });
     const created = await stack.call('POST', '/api/v1/candidates', {
@@ -107,8 +109,6 @@ describe('pipeline settings', () => {
 
   it('a threshold change shows in the overview at once', async () => {
     const { t, cookie } = await workspace();
-    const { insertCandidate } = await import('../../lib/domain/candidate-writes');
-    const { newId } = await import('../../lib/ids');
     const twoDaysAgo = new Date(Date.now() - 2 * DAY_MS - 60_000).toISOString();
     const id = newId();
     await insertCandidate(t.id, {

@@ -5,6 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, type TestTenant, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 import { STAGES } from '../../lib/model';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client';
+import { candidateItem } from '../../lib/store/candidates';
+import { keys, counter } from '../../lib/store/table';
+import { newId } from '../../lib/ids';
+import { createRequisition } from '../../lib/store/requisitions';
 
 let stack: Stack;
 let t: TestTenant;
@@ -15,11 +21,6 @@ const sent: string[] = [];
 
 /** Bulk-load candidates (with their counters) without 1,000 API calls. */
 async function seed(tenantId: string, n: number, req?: { id: string; title: string }) {
-  const { BatchWriteCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { ddb, tableName } = await import('../../lib/store/client');
-  const { candidateItem } = await import('../../lib/store/candidates');
-  const { keys, counter } = await import('../../lib/store/table');
-  const { newId } = await import('../../lib/ids');
   const at = new Date(Date.now() - 86_400_000).toISOString();
   const items = Array.from({ length: n }, (_, i) =>
     candidateItem(tenantId, {
@@ -63,7 +64,6 @@ beforeAll(async () => {
   stack = await startStack(COUNTING_STACK);
   t = await stack.tenant();
   token = await t.token(['*']);
-  const { createRequisition } = await import('../../lib/store/requisitions');
   const req = await createRequisition(t.id, { title: 'Paged', status: 'open' });
   reqId = req.id;
   seeded.push(...(await seed(t.id, 1_000)));

@@ -9,6 +9,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PASSWORD, recordDynamoDbCommands, startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { until } from '../helpers/until';
 import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE } from '../../lib/model';
+import { ddbClient, ddb, tableName } from '../../lib/store/client';
+import { UpdateCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchPut } from '../../lib/store/batch';
+import { candidateItem } from '../../lib/store/candidates';
+import { keys } from '../../lib/store/table';
+import { newId } from '../../lib/ids';
+import { takeLease, releaseLease } from '../../lib/store/leases';
 
 let stack: Stack;
 let tenant: TestTenant;
@@ -31,7 +38,6 @@ beforeAll(async () => {
   cookie = await stack.login(member.email, PASSWORD);
   await seed(tenant.id, OFFSET + 50);
   await recordDynamoDbCommands(sent);
-  const { ddbClient } = await import('../../lib/store/client');
   ddbClient.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { ProjectionExpression?: string };
@@ -48,12 +54,6 @@ afterAll(() => stack.close());
 
 /** `n` plain candidates written straight to the table, with the counters a create would keep. */
 async function seed(tenantId: string, n: number) {
-  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { batchPut } = await import('../../lib/store/batch');
-  const { ddb, tableName } = await import('../../lib/store/client');
-  const { candidateItem } = await import('../../lib/store/candidates');
-  const { keys } = await import('../../lib/store/table');
-  const { newId } = await import('../../lib/ids');
   const at = new Date().toISOString();
   const items = Array.from({ length: n }, (_, i) =>
     candidateItem(tenantId, { id: newId(), name: `Deep ${i}`, stage: 'applied', created_at: at, updated_at: at, stage_entered_at: at }),
@@ -131,9 +131,6 @@ it('the same for an API token; its slots are its own, and each answered page gav
   // Every slot is free again: the next deep pages run.
   const again = await Promise.all(Array.from({ length: DEEP_PAGES_AT_ONCE }, () => deepPage({ token })));
   expect(again.map((a) => a.status)).toEqual(Array(DEEP_PAGES_AT_ONCE).fill(200));
-  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { ddb, tableName } = await import('../../lib/store/client');
-  const { keys } = await import('../../lib/store/table');
   const { Items = [] } = await ddb.send(
     new QueryCommand({
       TableName: tableName,
@@ -155,7 +152,6 @@ it('a shallow offset and the cursor take no slot', async () => {
 });
 
 it('slots are per caller and per workspace: a member holding both does not stop a token of the workspace, nor a member of another', async () => {
-  const { takeLease, releaseLease } = await import('../../lib/store/leases');
   const held = [
     await takeLease(tenant.id, `user#${memberId}`, DEEP_PAGES_AT_ONCE, 60_000),
     await takeLease(tenant.id, `user#${memberId}`, DEEP_PAGES_AT_ONCE, 60_000),
@@ -176,7 +172,6 @@ it('slots are per caller and per workspace: a member holding both does not stop 
 });
 
 it('a slot whose holder never gave it back frees itself when that request’s time is over', async () => {
-  const { takeLease } = await import('../../lib/store/leases');
   // Held until a moment ago, as a request that crashed leaves it.
   expect(await takeLease(tenant.id, 'token#crashed', 1, -1)).toBeDefined();
   expect(await takeLease(tenant.id, 'token#crashed', 1, 60_000)).toBeDefined();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, demoCandidateId } from '../../dev/demo-data';
 import { startStack, type Stack } from '../helpers/stack';
+import { seedDemo } from '../../dev/seed';
 
 let stack: Stack;
 let token: string;
@@ -17,7 +18,6 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   stack = await startStack();
-  const { seedDemo } = await import('../../dev/seed');
   token = (await seedDemo(dir)).token;
 });
 afterAll(async () => {

@@ -10,6 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack, type TestTenant, collectEvents } from '../helpers/stack';
 import type { WebhookEvent } from '../../lib/webhooks/events';
+import { queryAll, prefixQuery, ddbClient } from '../../lib/store/client';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { idempotencyKeyOf } from '../../lib/idempotency';
 
 let stack: Stack;
 let t: TestTenant;
@@ -36,7 +39,6 @@ const post = (body: unknown, key?: string, tok = token) =>
 
 /** The tenant's candidate items named `name` (a consistent Query of the base table). */
 async function candidatesNamed(tenantId: string, name: string) {
-  const { queryAll, prefixQuery } = await import('../../lib/store/client');
   const items = await queryAll({ ...prefixQuery(`T#${tenantId}`, 'CAND#'), ConsistentRead: true });
   return items.filter((i) => i.name === name);
 }
@@ -60,7 +62,6 @@ describe('POST /api/v1/candidates with Idempotency-Key', () => {
     const key = randomUUID();
     const name = `Idem ${key}`;
     // emitMetric writes each metric through its own single-metric instance.
-    const { Metrics } = await import('@aws-lambda-powertools/metrics');
     const spy = vi.spyOn(Metrics.prototype, 'addMetric');
     const first = await post({ name, email: 'idem@example.com' }, key);
     expect(first.status, first.text).toBe(201);
@@ -80,7 +81,6 @@ describe('POST /api/v1/candidates with Idempotency-Key', () => {
   it('stores the record in the tenant partition with a TTL about 24 h out', async () => {
     const key = randomUUID();
     expect((await post({ name: 'Ttl' }, key)).status).toBe(201);
-    const { queryAll, prefixQuery } = await import('../../lib/store/client');
     const items = await queryAll(prefixQuery(`T#${t.id}#IDEM`, 'POST /api/v1/candidates#'));
     expect(items.length).toBeGreaterThan(0);
     const now = Date.now() / 1000;
@@ -132,7 +132,6 @@ describe('POST /api/v1/candidates with Idempotency-Key', () => {
   });
 
   it('refuses control characters that no HTTP client would send (checked on the event)', async () => {
-    const { idempotencyKeyOf } = await import('../../lib/idempotency');
     expect(() => idempotencyKeyOf({ headers: { 'idempotency-key': 'a\u0001b' } })).toThrow('Idempotency-Key');
     expect(() => idempotencyKeyOf({ headers: { 'idempotency-key': 'a\u007fb' } })).toThrow('Idempotency-Key');
     expect(idempotencyKeyOf({ headers: { 'IDEMPOTENCY-KEY': 'ok-key' } })).toBe('ok-key');
@@ -172,7 +171,6 @@ describe('POST /api/v1/candidates with Idempotency-Key', () => {
   it('answers 409 idempotency_conflict while the first request is still running', async () => {
     const key = randomUUID();
     // The domain write is held back through the shared client until the second request is answered.
-    const { ddbClient } = await import('../../lib/store/client');
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     ddbClient.middlewareStack.add(

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureOutput } from '../helpers/capture';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { sessionDigest } from '../../lib/auth/session';
+import { keys } from '../../lib/store/table';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client';
+import { getSession } from '../../lib/store/sessions';
+import { tokenDigest } from '../../lib/auth/token';
+import { findUserByEmail } from '../../lib/store/users';
 
 let stack: Stack;
 let a: TestTenant;
@@ -21,14 +28,10 @@ afterAll(() => stack.close());
 const withCookie = (cookie: string, extra: Record<string, string> = {}) => ({ headers: { Cookie: cookie, ...extra } });
 
 async function sessionItem(cookie: string) {
-  const { sessionDigest } = await import('../../lib/auth/session');
-  const { keys } = await import('../../lib/store/table');
   return { key: keys.session(sessionDigest(cookie.split('=')[1]!)) };
 }
 
 async function setSessionTimes(cookie: string, times: { created_at?: string; last_seen_at?: string }) {
-  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { ddb, tableName } = await import('../../lib/store/client');
   const { key } = await sessionItem(cookie);
   const names = Object.keys(times);
   await ddb.send(
@@ -145,8 +148,6 @@ describe('sessions', () => {
     // Against the time of the call, not a margin after it: a slow machine cannot fail this.
     const before = Date.now();
     await stack.call('GET', '/api/session', withCookie(cookie));
-    const { getSession } = await import('../../lib/store/sessions');
-    const { sessionDigest } = await import('../../lib/auth/session');
     const s = await getSession(sessionDigest(cookie.split('=')[1]!));
     expect(Date.parse(s!.last_seen_at)).toBeGreaterThanOrEqual(before);
     expect(Date.parse(s!.last_seen_at)).toBeLessThanOrEqual(Date.now());
@@ -311,8 +312,6 @@ describe('API tokens in the workspace settings', () => {
 
 describe('secrets', () => {
   it('never shows a token, a digest, a password hash or a session id in GET responses or logs', async () => {
-    const { tokenDigest } = await import('../../lib/auth/token');
-    const { sessionDigest } = await import('../../lib/auth/session');
     const { chunks: out, restore } = captureOutput({ echo: true });
     const bodies: string[] = [];
     let secrets: string[];
@@ -328,7 +327,6 @@ describe('secrets', () => {
       }
       await stack.call('POST', '/api/session', { body: { email: admin.email, password: 'wrong password here' } });
       const sessionId = cookie.split('=')[1]!;
-      const { findUserByEmail } = await import('../../lib/store/users');
       const hash = (await findUserByEmail(admin.email))!.password_hash;
       secrets = [token, tokenDigest(token), sessionId, sessionDigest(sessionId), PASSWORD, 'wrong password here', hash.split('$').pop()!];
     } finally {

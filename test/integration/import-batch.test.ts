@@ -11,18 +11,26 @@ import type { NewCandidate } from '../../lib/store/candidate-batch';
 import type { InsertResult } from '../../lib/domain/candidate-writes';
 import type { CandidateRecord } from '../../lib/store/candidates';
 import type { Stage } from '../../lib/model';
+import { getRequisition } from '../../lib/store/requisitions';
+import { getStats } from '../../lib/store/stats';
+import { candidateIdsByEmail, candidateIdsByEmails } from '../../lib/store/search';
+import { ddb } from '../../lib/store/client';
+import { auditIntentsOf } from '../../lib/store/audit-expand';
+import { queryAudit } from '../../lib/store/audit-query';
+import * as candidates from '../../lib/store/candidates';
+import * as candidateWrites from '../../lib/domain/candidate-writes';
+
+const store = { ...candidates, ...candidateWrites };
 
 let stack: Stack;
 let tenantId: string;
 let token: string;
-let store: typeof import('../../lib/domain/candidate-writes') & typeof import('../../lib/store/candidates');
 
 beforeAll(async () => {
   stack = await startStack();
   const t = await stack.tenant();
   tenantId = t.id;
   token = await t.token(['*']);
-  store = { ...(await import('../../lib/store/candidates')), ...(await import('../../lib/domain/candidate-writes')) };
 });
 afterAll(() => stack.close());
 
@@ -51,12 +59,10 @@ async function requisition(status: 'open' | 'closed', headcount?: number) {
     const res = await stack.call('POST', `/api/v1/requisitions/${id}/status`, { token, body: { status: 'closed', reason: 'Done' } });
     expect(res.status, res.text).toBe(200);
   }
-  const { getRequisition } = await import('../../lib/store/requisitions');
   return (await getRequisition(tenantId, id))!;
 }
 
 const stageCounts = async () => {
-  const { getStats } = await import('../../lib/store/stats');
   const s = await getStats(tenantId);
   const stages: Stage[] = ['applied', 'ai_screened', 'interviewed', 'placed'];
   return { total: s.total, ...(Object.fromEntries(stages.map((st) => [st, s.stage(st)])) as Record<Stage, number>) };
@@ -65,7 +71,6 @@ const stageCounts = async () => {
 /** Every candidate's items as the single create writes them: the candidate, and as many search items as tokens. */
 async function stored(c: CandidateRecord) {
   const { getCandidate } = store;
-  const { candidateIdsByEmail } = await import('../../lib/store/search');
   return { candidate: await getCandidate(tenantId, c.id), byEmail: c.email ? await candidateIdsByEmail(tenantId, c.email) : [] };
 }
 
@@ -73,7 +78,6 @@ describe('insertCandidates', () => {
   it('creates a file-sized batch in transactions of at most 100 actions, one counter update per counter item, counters exact', async () => {
     const req = await requisition('open');
     const before = await stageCounts();
-    const { ddb } = await import('../../lib/store/client');
     const sizes: number[] = [];
     const send = ddb.send.bind(ddb);
     // Watch the transactions this call sends: their sizes, and one update per counter item in each.
@@ -114,7 +118,6 @@ describe('insertCandidates', () => {
       interviewed: before.interviewed + 20,
       placed: before.placed + 1,
     });
-    const { getRequisition } = await import('../../lib/store/requisitions');
     expect((await getRequisition(tenantId, req.id))!.c_total).toBe(15);
     for (const e of [entries[0]!, entries[59]!, entries[60]!]) {
       const s = await stored(e.record);
@@ -126,8 +129,6 @@ describe('insertCandidates', () => {
   });
 
   it("records each transaction's candidates as one audit intent: one record each once expanded, one item per transaction", async () => {
-    const { auditIntentsOf } = await import('../../lib/store/audit-expand');
-    const { queryAudit } = await import('../../lib/store/audit-query');
     const actor = { type: 'token' as const, id: `tok-${randomUUID()}`, name: 'Importer' };
     const entries: NewCandidate[] = Array.from({ length: 30 }, (_, i) => {
       const r = record(`Audited Person ${i}`);
@@ -177,7 +178,6 @@ describe('insertCandidates', () => {
     ]);
     expect((await stageCounts()).total).toBe(before.total + 3);
     expect((await stored(entries[1]!.record)).candidate).toBeUndefined();
-    const { getRequisition } = await import('../../lib/store/requisitions');
     expect([(await getRequisition(tenantId, closed.id))!.c_total, (await getRequisition(tenantId, open.id))!.c_total]).toEqual([0, 1]);
   });
 
@@ -218,7 +218,6 @@ describe('insertCandidates', () => {
 
 describe('candidateIdsByEmails (the slice duplicate check)', () => {
   it('answers every email as candidateIdsByEmail does: dense and sparse ranges, prefixes, case, long pages', async () => {
-    const { candidateIdsByEmail, candidateIdsByEmails } = await import('../../lib/store/search');
     const tag = randomUUID().slice(0, 6);
     const records: CandidateRecord[] = [
       // 140 emails that sort together, more than one page of the range Query.

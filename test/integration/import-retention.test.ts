@@ -6,6 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanTable } from '../helpers/scan';
 import { startStack, type Stack } from '../helpers/stack';
+import { readImportFile, chunkRows } from '../../lib/imports/parse';
+import { createImportJob, getImportJob } from '../../lib/store/imports';
+import { runImport } from '../../lib/domain/import-run';
+import { newId, nowIso } from '../../lib/ids';
 
 let stack: Stack;
 let tenantId: string;
@@ -41,10 +45,6 @@ describe('what an import keeps', () => {
     // created, so the file spans both chunks without creating hundreds of candidates.
     for (let i = lines.length - 1; i < 487; i++) lines.push(`Filler Row ${i},,,,not-a-stage`);
     for (let i = lines.length - 1; i < 510; i++) lines.push(`Kept Person ${i},kept-${i}@retention.example,+1 555 0100,,`);
-    const { readImportFile, chunkRows } = await import('../../lib/imports/parse');
-    const { createImportJob, getImportJob } = await import('../../lib/store/imports');
-    const { runImport } = await import('../../lib/domain/import-run');
-    const { newId, nowIso } = await import('../../lib/ids');
     const rows = readImportFile(`${lines.join('\n')}\n`, 'csv');
     const chunks = chunkRows(rows);
     expect(chunks.length).toBe(2);

@@ -7,7 +7,8 @@ import { settleAudit } from '../helpers/audit';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanTable } from '../helpers/scan';
-import { startStack, type Stack } from '../helpers/stack';
+import { startStack, type Stack, PASSWORD } from '../helpers/stack';
+import { createRequisition } from '../../lib/store/requisitions';
 
 let stack: Stack;
 let token: string;
@@ -22,7 +23,6 @@ beforeAll(async () => {
   tenant = t;
   token = await t.token(['*']);
   otherToken = await (await stack.tenant()).token(['*']);
-  const { createRequisition } = await import('../../lib/store/requisitions');
   openReq = (await createRequisition(t.id, { title: 'Data Engineer', status: 'open' })).id;
   const closed = await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Old Role' } });
   closedReq = closed.body.data.id;
@@ -259,7 +259,6 @@ describe('NDJSON files', () => {
 
 describe('audit log', () => {
   it('records the import, and each created row as a creation by the token that posted the file', async () => {
-    const { PASSWORD } = await import('../helpers/stack');
     const cookie = await stack.login((await tenant.user('admin')).email, PASSWORD);
     const audit = async (q: string) => {
       await settleAudit();

@@ -6,6 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGES } from '../../lib/model';
 import { startStack, type Stack } from '../helpers/stack';
+import { createRequisition } from '../../lib/store/requisitions';
+import { insertCandidate } from '../../lib/domain/candidate-writes';
+import { newId } from '../../lib/ids';
 
 type Tenant = Awaited<ReturnType<Stack['tenant']>>;
 
@@ -44,9 +47,6 @@ beforeAll(async () => {
   b = await stack.tenant();
   tokenA = await a.token(['*']);
   tokenB = await b.token(['*']);
-  const { createRequisition } = await import('../../lib/store/requisitions');
-  const { insertCandidate } = await import('../../lib/domain/candidate-writes');
-  const { newId } = await import('../../lib/ids');
   reqA = (await createRequisition(a.id, { title: 'Secret Project Lead', status: 'open' })).id;
   await createRequisition(a.id, { title: 'Paused Role', status: 'on_hold' });
   await createRequisition(a.id, { title: 'Draft Role', status: 'draft' });

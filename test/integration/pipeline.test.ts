@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
+import { createRequisition } from '../../lib/store/requisitions';
+import * as store from '../../lib/domain/candidate-writes';
+import { newId } from '../../lib/ids';
+import { setStuckDays } from '../../lib/store/tenants';
+import { queryAll, tableName } from '../../lib/store/client';
 
 let stack: Stack;
 let token: string;
 let tenantId: string;
 let reqId: string;
-let store: typeof import('../../lib/domain/candidate-writes');
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY - 60_000).toISOString();
@@ -15,8 +19,6 @@ beforeAll(async () => {
   const t = await stack.tenant();
   tenantId = t.id;
   token = await t.token(['*']);
-  store = await import('../../lib/domain/candidate-writes');
-  const { createRequisition } = await import('../../lib/store/requisitions');
   reqId = (await createRequisition(t.id, { title: 'Designer', status: 'open' })).id;
 });
 afterAll(() => stack.close());
@@ -27,7 +29,6 @@ async function seedCandidate(
   daysInStage: number,
   withReq = true,
 ) {
-  const { newId } = await import('../../lib/ids');
   const id = newId();
   await store.insertCandidate(tenantId, {
     id,
@@ -73,7 +74,6 @@ describe('GET /api/v1/pipeline', () => {
   });
 
   it('uses the tenant thresholds when set', async () => {
-    const { setStuckDays } = await import('../../lib/store/tenants');
     await setStuckDays(tenantId, { applied: 1, interview_scheduled: 0 });
     const res = await stack.call('GET', '/api/v1/pipeline', { token });
     const names = res.body.data.stuck_candidates.map((c: { name: string }) => c.name);
@@ -148,7 +148,6 @@ describe('POST /api/v1/pipeline', () => {
 
 describe('placements', () => {
   const placementsOf = async () => {
-    const { queryAll, tableName } = await import('../../lib/store/client');
     return queryAll({
       TableName: tableName,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',

@@ -7,6 +7,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { createToken, findTokenGrant } from '../../lib/store/tokens';
+import { handler } from '../../functions/authorizer';
+import { lambdaContext, tokenAuthorizerEvent } from '../../dev/events';
+import { tokenDigest } from '../../lib/auth/token';
+import { deleteUsageKey } from '../../lib/auth/usage-keys';
 
 const LIMITS = { ratePerSecond: 5, burst: 10, quotaPerDay: 40 };
 let stack: Stack;
@@ -95,9 +100,6 @@ describe('the local gateway', () => {
 
 describe("a token's API key in the usage plan", () => {
   it('the authorizer returns the key as usageIdentifierKey; a token without one gets none', async () => {
-    const { createToken } = await import('../../lib/store/tokens');
-    const { handler } = await import('../../functions/authorizer');
-    const { lambdaContext, tokenAuthorizerEvent } = await import('../../dev/events');
     const keyed = await createToken({ id: t.id, slug: t.slug }, 'keyed', ['pipeline:read'], async () => ({
       id: 'key-id',
       value: 'k'.repeat(40),
@@ -149,8 +151,6 @@ describe("a token's API key in the usage plan", () => {
       expect(created.status, created.text).toBe(201);
       expect(calls.map((c) => c.split(' ')[0])).toEqual(['GetUsagePlansCommand', 'CreateApiKeyCommand', 'CreateUsagePlanKeyCommand']);
       expect(calls[2]).toContain('plan-1');
-      const { findTokenGrant } = await import('../../lib/store/tokens');
-      const { tokenDigest } = await import('../../lib/auth/token');
       const grant = await findTokenGrant(tokenDigest(created.body.data.token));
       expect(grant?.usage_key).toMatch(/^[A-Za-z0-9_-]{40}$/);
       calls.length = 0;
@@ -167,7 +167,6 @@ describe("a token's API key in the usage plan", () => {
       expect(calls.map((c) => c.split(' ')[0])).toEqual(['CreateApiKeyCommand', 'CreateUsagePlanKeyCommand', 'DeleteApiKeyCommand']);
       const tokens = await stack.call('GET', '/api/tokens', { headers: { Cookie: cookie } });
       expect(tokens.body.data.map((x: { name: string }) => x.name)).not.toContain('refused');
-      const { deleteUsageKey } = await import('../../lib/auth/usage-keys');
       await expect(deleteUsageKey('gone')).resolves.toBeUndefined();
     } finally {
       delete process.env.USAGE_PLAN_NAME;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
+import { createRequisition } from '../../lib/store/requisitions';
 
 let stack: Stack;
 let token: string;
@@ -9,7 +10,6 @@ beforeAll(async () => {
   stack = await startStack();
   const t = await stack.tenant();
   token = await t.token(['*']);
-  const { createRequisition } = await import('../../lib/store/requisitions');
   ids = {};
   for (const [title, status] of [
     ['Open A', 'open'],

@@ -7,6 +7,8 @@
 import { settleAudit } from '../helpers/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { workspacesWithRetention } from '../../lib/store/retention';
+import { getCandidate } from '../../lib/store/candidates';
 
 let stack: Stack;
 let ws: TestTenant;
@@ -44,7 +46,6 @@ describe('retention rules', () => {
     placed = await candidate('Placida', 'placed');
     const before = await session(admin, 'GET', '/api/settings/pipeline');
     expect(before.body.data.retention).toEqual({ rejected_days: null, inactive_days: null });
-    const { workspacesWithRetention } = await import('../../lib/store/retention');
     expect(await workspacesWithRetention()).not.toContain(ws.id);
 
     const refused = await session(member, 'PUT', '/api/settings/pipeline', { stuck_days: {}, retention: { rejected_days: 30 } });
@@ -98,7 +99,6 @@ describe('retention rules', () => {
     expect(erased).toMatchObject({ name: '', email: null, stage: 'rejected' });
     expect(erased.erased_at).toBe(real.erased[0]!.erased_at);
     // The receipt keeps who erased: the service, by the rule (what the audit record will name).
-    const { getCandidate } = await import('../../lib/store/candidates');
     expect(((await getCandidate(ws.id, rejected))!.erasure as { actor: unknown }).actor).toEqual({ type: 'system', rule: 'rejected_days' });
     // The audit log names the rule as the actor of the erasure, and records the run.
     await settleAudit();
@@ -137,7 +137,6 @@ describe('retention rules', () => {
       retention: { rejected_days: null, inactive_days: null },
     });
     expect(off.body.data.retention).toEqual({ rejected_days: null, inactive_days: null });
-    const { workspacesWithRetention } = await import('../../lib/store/retention');
     expect(await workspacesWithRetention()).not.toContain(ws.id);
   });
 });

@@ -4,6 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/stack';
+import { createRequisition } from '../../lib/store/requisitions';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client';
+import { candidateItem } from '../../lib/store/candidates';
+import { reindexTenant } from '../../lib/store/search';
+import { newId } from '../../lib/ids';
 
 let stack: Stack;
 let token: string;
@@ -24,7 +30,6 @@ beforeAll(async () => {
   const t = await stack.tenant();
   tenantId = t.id;
   token = await t.token(['*']);
-  const { createRequisition } = await import('../../lib/store/requisitions');
   reqId = (await createRequisition(t.id, { title: 'Search Engineer', status: 'open' })).id;
   ids.ada = await create({ name: 'Ada Lovelace', email: 'ada@example.com' });
   ids.jose = await create({ name: 'José Álvarez', email: 'jose@example.org', req_id: reqId });
@@ -178,7 +183,6 @@ describe('q', () => {
 
 describe('the board index (req_id and stage)', () => {
   it('lists a column newest stage entry first, follows moves and requisition changes', async () => {
-    const { createRequisition } = await import('../../lib/store/requisitions');
     const board = (await createRequisition(tenantId, { title: 'Board', status: 'open' })).id;
     const a = await create({ name: 'Col A', req_id: board });
     const b = await create({ name: 'Col B', req_id: board });
@@ -199,7 +203,6 @@ describe('the board index (req_id and stage)', () => {
   });
 
   it('pages a column with a cursor', async () => {
-    const { createRequisition } = await import('../../lib/store/requisitions');
     const board = (await createRequisition(tenantId, { title: 'Paged board', status: 'open' })).id;
     const made = new Set<string>();
     for (let i = 0; i < 7; i++) made.add(await create({ name: `Paged ${i}`, req_id: board, stage: 'offer_sent' }));
@@ -220,12 +223,6 @@ describe('the board index (req_id and stage)', () => {
 
 describe('search reindex (npm run admin -- search reindex <slug>)', () => {
   it('backfills search items and GSI5 keys of older candidates, and a second run changes nothing', async () => {
-    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb, tableName } = await import('../../lib/store/client');
-    const { candidateItem } = await import('../../lib/store/candidates');
-    const { reindexTenant } = await import('../../lib/store/search');
-    const { createRequisition } = await import('../../lib/store/requisitions');
-    const { newId } = await import('../../lib/ids');
     const t = await stack.tenant();
     const otherToken = await t.token(['*']);
     const board = (await createRequisition(t.id, { title: 'Old board', status: 'open' })).id;

@@ -7,6 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, PASSWORD, type Stack, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
 import { expectedEntries, expectedStuck, indexEntries, seedVaried, type Seeded } from '../helpers/stuck';
+import { reindexStep, saveThresholds, believedThresholds } from '../../lib/store/stuck';
+import { ddbClient, ddb, tableName } from '../../lib/store/client';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../lib/store/table';
+import { createCandidate } from '../../lib/domain/candidates';
+import { getCandidate } from '../../lib/store/candidates';
 
 let stack: Stack;
 const sent: string[] = [];
@@ -49,7 +55,6 @@ describe('stuck index', () => {
   });
 
   it('two saves at once both succeed; the summary is right during the re-index and after; the index converges to the newest', async () => {
-    const { reindexStep } = await import('../../lib/store/stuck');
     const first = { applied: 1, ai_screened: 0, onboarding: 30 };
     const second = { applied: 9, interviewed: 1, offer_sent: 0 };
     const [a, b] = await Promise.all([
@@ -85,12 +90,10 @@ describe('stuck index', () => {
   }, 120_000);
 
   it('a save while a job runs supersedes it: the stale step stops, the job restarts with the newest thresholds', async () => {
-    const { reindexStep, saveThresholds } = await import('../../lib/store/stuck');
     await saveThresholds(tenantId, { applied: 2 });
     expect(await reindexStep(tenantId, 300)).toBe('advanced');
     // A step that has read version N when a save of N+1 lands: a one-shot hook on the client
     // saves just before the step's page Query goes out.
-    const { ddbClient } = await import('../../lib/store/client');
     let hooked = false;
     ddbClient.middlewareStack.add(
       (next, context) => async (args) => {
@@ -116,7 +119,6 @@ describe('stuck index', () => {
   }, 120_000);
 
   it('moves during a re-index land with the new thresholds, and are not undone by it', async () => {
-    const { reindexStep, saveThresholds } = await import('../../lib/store/stuck');
     const overrides = { interview_scheduled: 1, applied: 0 };
     await saveThresholds(tenantId, overrides);
     expect(await reindexStep(tenantId, 200)).toBe('advanced');
@@ -126,7 +128,7 @@ describe('stuck index', () => {
       const res = await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: c.id, stage: 'interview_scheduled' } });
       expect(res.status).toBe(200);
       c.stage = 'interview_scheduled';
-      c.entered = (await import('../../lib/store/candidates').then((m) => m.getCandidate(tenantId, c.id)))!.stage_entered_at as string;
+      c.entered = (await getCandidate(tenantId, c.id))!.stage_entered_at as string;
     }
     expect((await summary(token)).ids).toEqual(expectedStuck(seeded, overrides));
     for (let i = 0; i < 20 && (await reindexStep(tenantId, 200)) !== 'done'; i++);
@@ -137,12 +139,8 @@ describe('stuck index', () => {
   }, 120_000);
 
   it('a writer that believed older thresholds learns the new ones from its failed condition', async () => {
-    const { saveThresholds, believedThresholds } = await import('../../lib/store/stuck');
     // Another container saved: this one still believes the previous version.
     const before = believedThresholds(tenantId);
-    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb, tableName } = await import('../../lib/store/client');
-    const { keys } = await import('../../lib/store/table');
     await ddb.send(
       new UpdateCommand({
         TableName: tableName,
@@ -152,13 +150,11 @@ describe('stuck index', () => {
       }),
     );
     expect(believedThresholds(tenantId).version).toBe(before.version);
-    const { createCandidate } = await import('../../lib/domain/candidates');
     const c = await createCandidate(
       { kind: 'token', tenantId, tenantSlug: '', tokenId: 'test', scopes: [] },
       { name: 'Late writer', stage: 'applied' },
     );
     expect(believedThresholds(tenantId).version).toBe(before.version + 1);
-    const { getCandidate } = await import('../../lib/store/candidates');
     expect((await getCandidate(tenantId, c.id))!.stuck_d).toBe(5);
     await saveThresholds(tenantId, {});
   });

@@ -9,6 +9,12 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Context } from 'aws-lambda';
 import { startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { ddbClient } from '../../lib/store/client';
+import { lambdaContext, proxyEvent } from '../../dev/events';
+import { moveCandidate } from '../../lib/domain/candidate-writes';
+import { candidateItem } from '../../lib/store/candidates';
+import { batchPut } from '../../lib/store/batch';
+import { newId } from '../../lib/ids';
 
 let stack: Stack;
 let tenant: TestTenant;
@@ -23,7 +29,6 @@ beforeAll(async () => {
   stack = await startStack();
   tenant = await stack.tenant();
   token = await tenant.token(['*']);
-  const { ddbClient } = await import('../../lib/store/client');
   ddbClient.middlewareStack.add(
     (next, context) => async (args) => {
       try {
@@ -57,7 +62,6 @@ async function invoke(
   opts: { body?: unknown; query?: Record<string, string>; as?: TestTenant } = {},
 ) {
   const caller = opts.as ?? tenant;
-  const { lambdaContext, proxyEvent } = await import('../../dev/events');
   const { handler } = (await import(`../../functions/${handlerModule}.ts`)) as {
     handler: (event: unknown, context: Context) => Promise<{ statusCode: number; body: string; headers?: Record<string, string> }>;
   };
@@ -105,7 +109,6 @@ it('a create whose time runs out during its requisition read answers 429 busy an
 it('a move that lost a race and has no time left for another attempt answers 429 busy; the winner alone counts', async () => {
   const c = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Raced Over' } })).body.data;
   const before = await counts();
-  const { moveCandidate } = await import('../../lib/domain/candidate-writes');
   let raced = false;
   // Just after the move read the candidate, another move wins; the read "took" the time left.
   afterCall = async (name, input) => {
@@ -132,9 +135,6 @@ it('a move that lost a race and has no time left for another attempt answers 429
 });
 
 it('an offset page whose skip cannot end in time answers 429 busy naming offset, and reads no further', async () => {
-  const { batchPut } = await import('../../lib/store/batch');
-  const { candidateItem } = await import('../../lib/store/candidates');
-  const { newId } = await import('../../lib/ids');
   const other = await stack.tenant();
   const otherToken = await other.token(['*']);
   const at = new Date().toISOString();

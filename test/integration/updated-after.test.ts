@@ -9,6 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack, type TestTenant, recordDynamoDbCommands, COUNTING_STACK } from '../helpers/stack';
+import { PutCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client';
+import { candidateItem } from '../../lib/store/candidates';
+import { newId } from '../../lib/ids';
+import { backfillChangeIndex } from '../../dev/backfill';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { ensureTable, localClient } from '../../dev/table';
 
 let stack: Stack;
 let t: TestTenant;
@@ -142,10 +149,6 @@ describe('the feed', () => {
   });
 
   it('backfills candidates written before GSI4 existed (npm start does this)', async () => {
-    const { PutCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb, tableName } = await import('../../lib/store/client');
-    const { candidateItem } = await import('../../lib/store/candidates');
-    const { newId } = await import('../../lib/ids');
     const at = '2020-01-01T00:00:00.000Z';
     const {
       GSI4PK: _p,
@@ -154,7 +157,6 @@ describe('the feed', () => {
     } = candidateItem(t.id, { id: newId(), name: 'Old', stage: 'applied', created_at: at, updated_at: at, stage_entered_at: at });
     await ddb.send(new PutCommand({ TableName: tableName, Item: old }));
     expect((await feed(`updated_after=${at}&limit=200`)).body.data.map((r: Row) => r.id)).not.toContain(old.id);
-    const { backfillChangeIndex } = await import('../../dev/backfill');
     expect(await backfillChangeIndex()).toBeGreaterThanOrEqual(1);
     const feedNow = (await feed(`updated_after=${at}&limit=200`)).body.data.map((r: Row) => r.id);
     expect(feedNow[0]).toBe(old.id);
@@ -166,8 +168,6 @@ describe('the feed', () => {
 
 describe('an older local table', () => {
   it('npm start adds the missing indexes (GSI2, the stuck index GSI3, GSI4, the board index GSI5) to a table made before them', async () => {
-    const { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
-    const { ensureTable, localClient } = await import('../../dev/table');
     const client = localClient(dynamodbEndpoint());
     const TableName = `old-${randomUUID()}`;
     const key = (n: string, KeyType: 'HASH' | 'RANGE') => ({ AttributeName: n, KeyType });

@@ -12,15 +12,19 @@ import { AUDIT_INTENT_SHARDS, keys, TABLE_DEF } from '../../lib/store/table';
 import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
 import { AuditRecord } from '../../lib/schemas';
 import { eventsFromRecord, streamRecord, TENANT } from '../helpers/lambda-records';
+import { matchesPattern } from '../../dev/stream';
+import { auditActorOf, auditBy } from '../../lib/domain/principal';
+import { auditFromItem, auditPageKey, auditPlan, auditQueryInput } from '../../lib/store/audit-query';
 
-// The store modules build the table client at import (no table is used here).
-process.env.TABLE_NAME ??= 'unused';
-const { matchesPattern } = await import('../../dev/stream');
-const { auditActorOf, auditBy } = await import('../../lib/domain/principal');
-const { AUDIT_INTENT_TTL_DAYS, AUDIT_TTL_DAYS, auditIntentItem, auditPuts, auditRecordItems, diffFields, urlHost } = await import(
-  '../../lib/store/audit'
-);
-const { auditFromItem, auditPageKey, auditPlan, auditQueryInput } = await import('../../lib/store/audit-query');
+import {
+  AUDIT_INTENT_TTL_DAYS,
+  AUDIT_TTL_DAYS,
+  auditIntentItem,
+  auditPuts,
+  auditRecordItems,
+  diffFields,
+  urlHost,
+} from '../../lib/store/audit';
 
 /** The record items one entry becomes once its intent is expanded. */
 const recordItems = (entry: Parameters<typeof auditPuts>[1], now?: number) => auditRecordItems(auditIntentItem(TENANT, [entry], now)!);

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { bool, CorruptItemError, listOf, num, oneOf, optNumberMap, optStr, str } from '../../lib/store/codec';
-
-// The entity modules build the table client at import (no table is used here).
-process.env.TABLE_NAME ??= 'unused';
-const { replayJobFromItem } = await import('../../lib/store/replay-jobs');
-const { attemptFromItem } = await import('../../lib/store/webhook-attempts');
-const { endpointFromItem } = await import('../../lib/store/webhook-endpoints');
-const { storedEventFromItem } = await import('../../lib/store/webhook-events');
+import { replayJobFromItem } from '../../lib/store/replay-jobs';
+import { attemptFromItem } from '../../lib/store/webhook-attempts';
+import { endpointFromItem } from '../../lib/store/webhook-endpoints';
+import { storedEventFromItem } from '../../lib/store/webhook-events';
+import { EVENT_TYPES } from '../../lib/model';
 
 describe('store codecs narrow item attributes', () => {
   const item = { id: 'x', n: 3, role: 'admin', scopes: ['a', 'b'], nil: null, map: { applied: 2 }, on: false };
@@ -95,7 +93,6 @@ describe('webhook entity codecs', () => {
   });
 
   it('read an all-events endpoint with every event type there is, old ones included', async () => {
-    const { EVENT_TYPES } = await import('../../lib/model');
     const before = EVENT_TYPES.filter((t) => !t.startsWith('requisition.'));
     // Stored before the requisition events existed, with every type there was: all events.
     expect(endpointFromItem({ ...endpoint, events: before }).events).toEqual([...EVENT_TYPES]);

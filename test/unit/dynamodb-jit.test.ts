@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jitFromEnv } from '../../dev/dynamodb';
+import { jitFromEnv, jvmFlags } from '../../dev/dynamodb';
 
 describe('DynamoDB Local JIT choice (dev/dynamodb.ts)', () => {
   afterEach(() => vi.unstubAllEnvs());
@@ -15,6 +15,11 @@ describe('DynamoDB Local JIT choice (dev/dynamodb.ts)', () => {
     expect(jitFromEnv('full')).toBe('quick');
     vi.stubEnv('DYNAMODB_LOCAL_JIT', 'full');
     expect(jitFromEnv('quick')).toBe('full');
+  });
+
+  it('runs the quick JVM with the first JIT tier only and the serial collector; the full one as Java chooses', () => {
+    expect(jvmFlags('quick')).toEqual(['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC']);
+    expect(jvmFlags('full')).toEqual([]);
   });
 
   it('refuses any other value, naming it, instead of guessing', () => {

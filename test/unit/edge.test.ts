@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-
-// lib/config (which lib/edge reads once) insists on a table name; nothing here touches a table.
-process.env.TABLE_NAME ??= 'unit-tests';
-const { clientAddress, siteHosts } = await import('../../lib/edge');
+import { clientAddress, siteHosts } from '../../lib/edge';
 
 const event = (headers: Record<string, string>, sourceIp = '10.1.2.3') => ({ headers, requestContext: { identity: { sourceIp } } });
 const SECRET = 's3cret';

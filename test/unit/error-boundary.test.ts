@@ -7,11 +7,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { describe, expect, it } from 'vitest';
 import { AppError, ConflictError, defaultCode, ERROR_CODES, TooManyRequestsError, ValidationError } from '../../lib/errors';
 import { ErrorBody } from '../../lib/schemas';
-
-// lib/http reads the configuration at import (no table is used here).
-process.env.TABLE_NAME ??= 'unused';
-const { apiHandler } = await import('../../lib/http');
-const { fieldPath } = await import('../../lib/validate');
+import { apiHandler } from '../../lib/http';
+import { fieldPath } from '../../lib/validate';
 
 const route = {
   method: 'GET',

@@ -6,14 +6,11 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-
-// lib/http reads the configuration at import (no table is used here).
-process.env.TABLE_NAME ??= 'unused';
-const { apiHandler, Reply } = await import('../../lib/http');
-const { route } = await import('../../lib/routes');
+import { apiHandler, Reply } from '../../lib/http';
+import { route } from '../../lib/routes';
 // PATCH /candidates/{id} takes Idempotency-Key, so its handler must be given the module (as
 // functions/update-candidate.ts does); without the header it never touches the table.
-const idempotency = await import('../../lib/idempotency');
+import * as idempotency from '../../lib/idempotency';
 
 const candidate = {
   id: '01900000-0000-7000-8000-0000000000c1',

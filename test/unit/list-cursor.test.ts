@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-
-process.env.TABLE_NAME ??= 'unused';
-const { decodeCursor, encodeCursor } = await import('../../lib/domain/cursor');
-const { candidatePageKey } = await import('../../lib/store/candidate-lists');
-const { attemptPageKey } = await import('../../lib/store/webhook-attempts');
-const { keys } = await import('../../lib/store/table');
+import { decodeCursor, encodeCursor } from '../../lib/domain/cursor';
+import { candidatePageKey } from '../../lib/store/candidate-lists';
+import { attemptPageKey } from '../../lib/store/webhook-attempts';
+import { keys } from '../../lib/store/table';
 
 const ID = '0190a000-0000-7000-8000-00000000000a';
 const deliveries = (tenantId: string, webhookId: string, status: string | null = null) => ({

@@ -7,18 +7,18 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { GENERATED_OPENAPI, generatedOpenApi, ROUTE_LIST_FILE, routeList } from '../../scripts/openapi-json';
+import { default as packed } from '../../lib/openapi.generated.packed';
+import { routes } from '../../lib/routes';
 
 it('lib/openapi.generated.json is the document lib/openapi.ts generates (run `npm run openapi` after changing a route or schema)', () => {
   expect(readFileSync(GENERATED_OPENAPI, 'utf8')).toBe(generatedOpenApi());
 });
 
 it('lib/openapi.generated.packed.ts, which the function bundles, unpacks to that same document', async () => {
-  const { default: packed } = await import('../../lib/openapi.generated.packed');
   expect(JSON.parse(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8'))).toEqual(JSON.parse(generatedOpenApi()));
 });
 
 it('it names every route of the table', async () => {
-  const { routes } = await import('../../lib/routes');
   const doc = JSON.parse(readFileSync(GENERATED_OPENAPI, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
   for (const r of routes) expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
 });

@@ -5,10 +5,8 @@
  * history record on its own requisition only.
  */
 import { describe, expect, it } from 'vitest';
-
-process.env.TABLE_NAME ??= 'unused';
-const { reqCounterWrite } = await import('../../lib/store/requisition-counters');
-const { counter } = await import('../../lib/store/table');
+import { reqCounterWrite } from '../../lib/store/requisition-counters';
+import { counter } from '../../lib/store/table';
 
 const AT = '2026-11-24T12:00:00.000Z';
 const PLACED = counter.stage('placed');

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ddbClient } from '../../lib/store/client';
 
 /** The middleware names of a client's stack; retryMiddleware is there so the check cannot pass on the wrong names. */
 function stackOf(client: { middlewareStack: { identify(): string[] } }) {
@@ -17,7 +18,6 @@ describe('the SDK clients we build (lib/aws/no-call-logging.ts)', () => {
       ['WEBHOOK_DLQ_URL', 'http://127.0.0.1:1/queue/unit-dlq'],
     ] as const)
       vi.stubEnv(k, process.env[k] ?? v);
-    const { ddbClient } = await import('../../lib/store/client');
     const { sqs } = await import('../../lib/webhooks/queue');
     for (const client of [ddbClient, sqs]) expect(stackOf(client).filter((n) => n.startsWith('loggerMiddleware'))).toEqual([]);
   });

@@ -1,8 +1,9 @@
 /** The search index's pure token rules (lib/store/search.ts): what a candidate is found by. */
 import { describe, expect, it } from 'vitest';
-// The module also holds the index's Query; its table client is built at import and never used here.
-process.env.TABLE_NAME ??= 'unit-search';
-const {
+import { STREAM_FILTER_PATTERNS } from '../../lib/webhooks/events';
+import { STUCK_FILTER_PATTERNS } from '../../lib/store/stream-filters';
+import { eventsFromRecord, streamRecord, CAND, TENANT, T1 } from '../helpers/lambda-records';
+import {
   candidateTokens,
   leadWord,
   searchItems,
@@ -14,7 +15,7 @@ const {
   searchKey,
   searchPartition,
   toksAttr,
-} = await import('../../lib/store/search');
+} from '../../lib/store/search';
 
 describe('normalize', () => {
   it('drops case and accents, and folds compatibility forms', () => {
@@ -81,10 +82,6 @@ describe('keys', () => {
     expect(searchKey('t1', 'ada', 'c1')).toEqual({ PK: 'T#t1#SEARCH#a', SK: 'ada#c1' });
   });
 });
-
-const { STREAM_FILTER_PATTERNS } = await import('../../lib/webhooks/events');
-const { STUCK_FILTER_PATTERNS } = await import('../../lib/store/stream-filters');
-const { eventsFromRecord, streamRecord, CAND, TENANT, T1 } = await import('../helpers/lambda-records');
 
 describe('search items on the stream', () => {
   const items = searchItems(TENANT, {

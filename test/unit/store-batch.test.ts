@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-
-// The store builds its table client at import; every call here is answered by a stub.
-process.env.TABLE_NAME ??= 'unit-batch';
-const { ddb, tableName } = await import('../../lib/store/client');
-const { batchPut } = await import('../../lib/store/batch');
-const { logger } = await import('../../lib/logger');
+import { ddb, tableName } from '../../lib/store/client';
+import { batchPut } from '../../lib/store/batch';
+import { logger } from '../../lib/logger';
 
 const item = (n: number) => ({ PK: 'T#t#WEBHOOKS', SK: `EVT#${n}`, body: `secret body ${n}` });
 type Sent = { input: { RequestItems: Record<string, { PutRequest: { Item: unknown } }[]> } };

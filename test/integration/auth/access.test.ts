@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../lib/model';
 import { scopesOf } from '../../../lib/permissions';
 import { PASSWORD, recordDynamoDbCommands, startStack, type Stack } from '../../helpers/stack';
+import { putSession } from '../../../lib/store/sessions';
 
 let stack: Stack;
 /** The gateway's clock: it moves only when a test moves it. */
@@ -88,7 +89,6 @@ describe("a token's scopes never exceed its creator's role", () => {
     // between a demotion's write and the end of that user's sessions.
     const { t, member } = await workspace();
     const { newSessionId, sessionDigest, SESSION_COOKIE } = await import('../../../lib/auth/session');
-    const { putSession } = await import('../../../lib/store/sessions');
     const id = newSessionId();
     const at = new Date().toISOString();
     await putSession(sessionDigest(id), {

@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 import type { SessionPrincipal } from '../../../lib/domain/principal';
 import { PASSWORD } from '../../helpers/stack';
 import { cookie, stack, tenant, user } from './fixture';
+import { MAX_REFUSED_ADDS_PER_DAY } from '../../../lib/store/member-adds';
+import { addMember } from '../../../lib/domain/members';
+import { cliCreateToken, cliCreateUser, cliSetStuckDays } from '../../../lib/domain/admin-cli';
 
 const as = (c: string, body?: unknown) => ({ headers: { Cookie: c }, ...(body !== undefined && { body }) });
 const email = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@accounts.example`;
@@ -62,7 +65,6 @@ describe('adding a member never says where else an address signs in', () => {
   });
 
   it('after the day’s refusals, every add answers the same 429, a free address too; adds that succeed use none', async () => {
-    const { MAX_REFUSED_ADDS_PER_DAY } = await import('../../../lib/store/member-adds');
     const b = await otherWorkspace();
     const taken = await stack.tenant();
     const takenEmails = await Promise.all(Array.from({ length: MAX_REFUSED_ADDS_PER_DAY + 5 }, () => taken.user('member')));
@@ -90,8 +92,6 @@ describe('adding a member never says where else an address signs in', () => {
   });
 
   it('the budget is per UTC day', async () => {
-    const { addMember } = await import('../../../lib/domain/members');
-    const { MAX_REFUSED_ADDS_PER_DAY } = await import('../../../lib/store/member-adds');
     const b = await otherWorkspace();
     const p: SessionPrincipal = {
       kind: 'session',
@@ -133,7 +133,6 @@ describe('every change leaves a record', () => {
   });
 
   it('users, tokens and stuck thresholds made with the admin CLI are recorded as system (admin-cli)', async () => {
-    const { cliCreateToken, cliCreateUser, cliSetStuckDays } = await import('../../../lib/domain/admin-cli');
     const b = await otherWorkspace();
     const made = await cliCreateUser(b.t.slug, email('cli'), 'a long enough password', 'member');
     const token = await cliCreateToken(b.t.slug, 'nightly export', ['pipeline:read']);

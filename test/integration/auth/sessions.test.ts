@@ -31,6 +31,9 @@ import {
   tenant,
   user,
 } from './fixture';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../../lib/store/client';
+import { keys } from '../../../lib/store/table';
 
 describe('session routes: the session cookie, checked on every request', () => {
   /** The tenant's token ids, through the API: a refused request must not change them. */
@@ -117,9 +120,6 @@ describe('session routes: the session cookie, checked on every request', () => {
   });
 
   it('session results are not cached: a session deleted from the table is refused on the next request', async () => {
-    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb } = await import('../../../lib/store/client');
-    const { keys } = await import('../../../lib/store/table');
     const c = await stack.login(user.email, PASSWORD);
     for (const r of SESSION_ROUTES.filter((x) => x.method === 'GET')) {
       expectSample(r, await callRoute(r, { cookie: c }));

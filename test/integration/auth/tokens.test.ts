@@ -27,6 +27,9 @@ import {
   stack,
   tenant,
 } from './fixture';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../../lib/store/client';
+import { keys } from '../../../lib/store/table';
 
 describe('scope matrix', () => {
   it('covers every token route', () => {
@@ -166,9 +169,6 @@ describe('authorizer cache', () => {
   // (AuthorizerResultTtlInSeconds, pinned in test/unit/stack/api.test.ts), and the local gateway
   // does the same by default. So a revoked or deleted token keeps working for up to 60 s.
   it('a cached token keeps working on every route after its lookup item is deleted', async () => {
-    const { DeleteCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb } = await import('../../../lib/store/client');
-    const { keys } = await import('../../../lib/store/table');
     const { AUTHORIZER_CACHE_TTL_SECONDS } = await import('../../../dev/gateway');
     expect(AUTHORIZER_CACHE_TTL_SECONDS).toBe(60);
 
@@ -188,9 +188,6 @@ describe('authorizer cache', () => {
   });
 
   it('an uncached token whose lookup item is deleted is refused at once (the table is consulted)', async () => {
-    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb } = await import('../../../lib/store/client');
-    const { keys } = await import('../../../lib/store/table');
     const token = await tenant.token(['*']);
     await ddb.send(new DeleteCommand({ TableName: stack.tableName, Key: keys.token(tokenDigest(token)) }));
     const res = await stack.call('GET', '/api/v1/pipeline', { token });

@@ -30,6 +30,9 @@ import {
   logsOut,
   stack,
 } from './fixture';
+import { UpdateCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../../lib/store/client';
+import { keys } from '../../../lib/store/table';
 
 describe('unknown routes', () => {
   /** No credentials, a `*` token, a session cookie: none of them turns a 404 into something else. */
@@ -90,10 +93,6 @@ describe('secrets stay out of logs, responses and the table', () => {
   const STACK_TRACE = /\n\s*at |\bat \S+ \(|\(\S+:\d+:\d+\)|\.(?:ts|js|mjs):\d+|node_modules|"stack"/;
 
   it('no token or digest in stdout/stderr/console, gateway logs, response bodies or headers; error bodies are only { error, code, field? }', async () => {
-    const { UpdateCommand, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb } = await import('../../../lib/store/client');
-    const { keys } = await import('../../../lib/store/table');
-
     const victim = await stack.tenant();
     const valid = await victim.token(['*']);
     const narrow = await victim.token(['pipeline:read']);
@@ -218,8 +217,6 @@ describe('secrets stay out of logs, responses and the table', () => {
     for (const secret of [valid, narrow, corrupt, brokeToken, adminToken]) expect(dump.includes(secret)).toBe(false);
   });
   it('session ids and passwords stay out of logs, responses (but the Set-Cookie of the login) and the table', async () => {
-    const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { ddb } = await import('../../../lib/store/client');
     const victim = await stack.tenant();
     const member = await victim.user('member');
     const wrongPassword = `wrong ${randomUUID()}`;

@@ -14,6 +14,7 @@ import { inspectFile } from '../../../lib/files/sniff';
 import { checkDetected, checkLanded, type IssuedUpload } from '../../../lib/files/verify';
 import * as f from '../../helpers/file-fixtures';
 import { useLocalS3 } from '../../helpers/local-s3';
+import { sha256Of } from '../../../lib/files/hash';
 
 const local = useLocalS3();
 let storage: typeof import('../../../lib/files/storage');
@@ -77,7 +78,6 @@ describe('presigned POST upload to the local S3', () => {
     expect(await verify(issued)).toEqual({ ok: true });
 
     const sha = createHash('sha256').update(pdf).digest('hex');
-    const { sha256Of } = await import('../../../lib/files/hash');
     expect(await sha256Of([await storage.readObject(issued.key)])).toBe(sha);
 
     const fileKey = `files/${TENANT}/${nextUploadId()}`;

@@ -20,6 +20,7 @@ import type { Route } from '../../../lib/routes';
 import { PASSWORD } from '../../helpers/stack';
 import { casesFor, type Case } from './cases';
 import { cookie, credentialsFor, isErrorBody, label, ROUTES, send, sessionUser, stack, validBody } from './fixture';
+import { lambdaContext, proxyEvent } from '../../../dev/events';
 
 /**
  * The cases of a route, 8 in flight at a time, answers in case order. A sweep checks answers, it
@@ -151,7 +152,6 @@ describe('query parameters named like Object.prototype members', () => {
   }, 120_000);
 
   it('the handlers (as deployed behind API Gateway) refuse them on GET routes with a query schema with 400 unknown query field, and the others ignore them', async () => {
-    const { lambdaContext, proxyEvent } = await import('../../../dev/events');
     const other = await stack.tenant();
     const user = await other.user('admin');
     // What each authorizer puts in the context (functions/authorizer.ts, session-authorizer.ts).

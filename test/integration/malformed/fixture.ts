@@ -11,6 +11,8 @@ import { ERROR_CODES } from '../../../lib/errors';
 import { routes, type Route } from '../../../lib/routes';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
 import type { Case } from './cases';
+import { createUser } from '../../../lib/store/users';
+import { putSession } from '../../../lib/store/sessions';
 
 export const ROUTES: readonly Route[] = routes;
 export const label = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
@@ -44,7 +46,6 @@ afterAll(() => stack.close());
  * handler's 10 s timeout, which middy turns into a 500.
  */
 export async function cheapUser(t: TestTenant, email: string) {
-  const { createUser } = await import('../../../lib/store/users');
   const params = { N: 2 ** 10, r: 8, p: 1 };
   const salt = randomBytes(16);
   const key = scryptSync(PASSWORD.normalize('NFC'), salt, 32, params);
@@ -59,7 +60,6 @@ export async function cheapUser(t: TestTenant, email: string) {
  */
 export async function freshCookie(user = sessionUser): Promise<string> {
   const { newSessionId, sessionDigest, SESSION_COOKIE } = await import('../../../lib/auth/session');
-  const { putSession } = await import('../../../lib/store/sessions');
   const id = newSessionId();
   const at = new Date().toISOString();
   await putSession(sessionDigest(id), {

@@ -8,9 +8,13 @@ import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lambdaContext } from '../../../dev/events';
-import { candidateInsert, deliveryRecord } from '../../helpers/lambda-records';
+import { candidateInsert, deliveryRecord, eventsFromRecord } from '../../helpers/lambda-records';
 import { startStack, type Stack } from '../../helpers/stack';
 import { tlsServers } from '../../helpers/tls-servers';
+import { putEndpoint } from '../../../lib/domain/webhook-writes';
+import { getEndpoint } from '../../../lib/store/webhook-endpoints';
+import { generateSecret } from '../../../lib/webhooks/sign';
+import { ddbClient } from '../../../lib/store/client';
 
 let stack: Stack;
 const servers = tlsServers(inject('tls'));
@@ -42,8 +46,6 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 15_000) => {
 
 async function endpointFor(path: string) {
   const t = await stack.tenant();
-  const { putEndpoint } = await import('../../../lib/domain/webhook-writes');
-  const { generateSecret } = await import('../../../lib/webhooks/sign');
   const e = await putEndpoint(t.id, { url: `${url}${path}`, secret: generateSecret(), events: ['candidate.created'], description: null });
   return { tenant: t, endpoint: e };
 }
@@ -75,7 +77,6 @@ describe('fan-out fails part-way through a stream batch', () => {
     // Lambda retries from the first failure; the events keep their ids.
     const retry = await handler({ Records: records.slice(1) } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
     expect(retry.batchItemFailures).toEqual([]);
-    const { eventsFromRecord } = await import('../../helpers/lambda-records');
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
     await until(() => ids.every((id) => hits.some((h) => h.id === id)));
     expect(
@@ -101,7 +102,6 @@ describe('delivery fails inside a batch, or crashes', () => {
   it('a record whose bookkeeping fails is reported alone and delivered, with the same id, when it comes back', async () => {
     const { tenant, endpoint } = await endpointFor('/batch');
     const { handler } = await import('../../../functions/webhook-delivery');
-    const { ddbClient } = await import('../../../lib/store/client');
     const event: SQSEvent = {
       Records: await Promise.all(
         ['evt_batch_1', 'evt_batch_2', 'evt_batch_3'].map(async (id, i) => deliveryRecord(i, await message(tenant.id, endpoint.id, id))),
@@ -203,7 +203,6 @@ describe('an endpoint that keeps failing', () => {
     for (let i = 0; i < 2; i++) {
       expect((await stack.call('POST', '/api/v1/candidates', { token, body: { name: `Down ${i}` } })).status).toBe(201);
     }
-    const { getEndpoint } = await import('../../../lib/store/webhook-endpoints');
     await until(async () => (await getEndpoint(tenant.id, endpoint.id))?.active === false);
     const disabled = await getEndpoint(tenant.id, endpoint.id);
     expect(disabled!.disabled_reason).toMatch(/^failing continuously since \d{4}-/);

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tlsServers, type TestServer } from '../../../helpers/tls-servers';
 import { PASSWORD } from '../../../helpers/stack';
 import { as, create, hookUrl, secretChecks, stack, type CallOpts } from './fixture';
+import { getActiveCount } from '../../../../lib/store/webhook-endpoints';
+import { ddb, tableName } from '../../../../lib/store/client';
+import { keys } from '../../../../lib/store/table';
 
 const CAP = 20;
 const FULL = { error: `a workspace can have at most ${CAP} active webhook endpoints`, code: 'conflict' };
@@ -38,7 +41,6 @@ async function activeCount(call: Caller) {
 
 /** The stored count, read past the API: it must equal what the listing shows. */
 async function storedCount(tenantId: string) {
-  const { getActiveCount } = await import('../../../../lib/store/webhook-endpoints');
   return getActiveCount(tenantId);
 }
 
@@ -106,8 +108,6 @@ describe('concurrent writes against the cap', () => {
   it('a workspace from before the count: the first writes derive it, and racing creates still stop at 20', async () => {
     const { tenant, call } = await workspace();
     await endpoints(call, 18, 'old');
-    const { ddb, tableName } = await import('../../../../lib/store/client');
-    const { keys } = await import('../../../../lib/store/table');
     await ddb.send(new DeleteCommand({ TableName: tableName, Key: keys.webhookCounts(tenant.id) }));
     expect(await storedCount(tenant.id)).toBeUndefined();
     const answers = await Promise.all(

@@ -16,6 +16,8 @@ import { scanTable } from '../../../helpers/scan';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 import { tlsServers } from '../../../helpers/tls-servers';
 import { until as waitUntil } from '../../../helpers/until';
+import { lastAttempts } from '../../../../lib/store/webhook-attempts';
+import { ddbClient } from '../../../../lib/store/client';
 
 export let stack: Stack;
 const servers = tlsServers(inject('tls'));
@@ -133,7 +135,6 @@ export async function workspace(): Promise<Workspace> {
   const cookie = await stack.login((await tenant.user('admin')).email, PASSWORD);
   const session = (method: string, path: string, body?: unknown) =>
     stack.call(method, path, { headers: { Cookie: cookie }, ...(body !== undefined && { body }) });
-  const { lastAttempts } = await import('../../../../lib/store/webhook-attempts');
   return {
     tenant,
     token,
@@ -166,7 +167,6 @@ type Args = { input: Record<string, unknown> };
  * until `release()`. `reached` resolves when it is held, `done` when it has been sent.
  */
 export async function pauseCall(matches: (command: string, input: string) => boolean) {
-  const { ddbClient } = await import('../../../../lib/store/client');
   const name = `pause-${randomUUID()}`;
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
@@ -202,7 +202,6 @@ export async function pauseCall(matches: (command: string, input: string) => boo
  * items while `run` runs. Nothing else is touched.
  */
 export async function withCopyIndexBehind<T>(run: () => Promise<T>): Promise<T> {
-  const { ddbClient } = await import('../../../../lib/store/client');
   const name = `lagging-${randomUUID()}`;
   ddbClient.middlewareStack.add(
     (next, ctx) => async (args) => {

@@ -7,12 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hitsOf, holders, pauseCall, person, startReceiver, until, workspace } from './fixture';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../../../lib/store/client';
+import { keys } from '../../../../lib/store/table';
 
 /** The workspace's kept event bodies: one consistent Query of its webhook partition. */
 async function keptBodies(tenantId: string): Promise<number> {
-  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { ddb, tableName } = await import('../../../../lib/store/client');
-  const { keys } = await import('../../../../lib/store/table');
   const { Count } = await ddb.send(
     new QueryCommand({
       TableName: tableName,

@@ -10,15 +10,19 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { scanTable } from '../../../helpers/scan';
 import { holders, pauseCall, person, stack, startReceiver, until, withCopyIndexBehind, workspace, type Workspace } from './fixture';
+import { ddb, tableName, ddbClient } from '../../../../lib/store/client';
+import { copyIndexKey, keys } from '../../../../lib/store/table';
+import { newId } from '../../../../lib/ids';
+import { getCandidate } from '../../../../lib/store/candidates';
+import { lambdaContext } from '../../../../dev/events';
+import { ERASURE_FOLLOW_UP_KIND } from '../../../../lib/model';
+import { candidateErased } from '../../../../lib/store/webhook-events';
 
 /**
  * A delivery attempt as the code before the copy ledger wrote it: the receiver's echo, found only
  * through the copy index. A copy a first sweep can miss while the index lags.
  */
 async function olderCopy(ws: Workspace, candidateId: string, webhookId: string, echo: string) {
-  const { ddb, tableName } = await import('../../../../lib/store/client');
-  const { copyIndexKey, keys } = await import('../../../../lib/store/table');
-  const { newId } = await import('../../../../lib/ids');
   const key = keys.attempt(ws.tenant.id, webhookId, newId());
   await ddb.send(
     new PutCommand({
@@ -43,7 +47,6 @@ async function olderCopy(ws: Workspace, candidateId: string, webhookId: string, 
 
 /** The candidate's stored receipt (the item's `erasure`), as the store keeps it. */
 const storedReceipt = async (ws: Workspace, id: string) => {
-  const { getCandidate } = await import('../../../../lib/store/candidates');
   return (await getCandidate(ws.tenant.id, id))?.erasure as { erased_at: string; scrubbed: Record<string, number> };
 };
 
@@ -175,7 +178,6 @@ describe('sweeping again', () => {
 
   it('a follow-up whose sweep fails stays for the next run, the others are done, and the run fails', async () => {
     const { runErasureFollowUps, FOLLOW_UP_AFTER_MS } = await import('../../../../lib/domain/erasure');
-    const { ddbClient } = await import('../../../../lib/store/client');
     const ws = await workspace();
     const [a, b] = [person(), person()];
     const [idA, idB] = [await ws.create(a), await ws.create(b)];
@@ -211,8 +213,6 @@ describe('sweeping again', () => {
 
   it('the retention function runs the follow-ups for the schedule’s event, and the rules for the daily one', async () => {
     const { handler } = await import('../../../../functions/retention');
-    const { lambdaContext } = await import('../../../../dev/events');
-    const { ERASURE_FOLLOW_UP_KIND } = await import('../../../../lib/model');
     const followUps = await handler({ kind: ERASURE_FOLLOW_UP_KIND } as never, lambdaContext('retention'));
     expect(Object.keys(followUps).sort()).toEqual(['scrubbed', 'swept']);
     const rules = await handler({} as never, lambdaContext('retention'));
@@ -225,9 +225,7 @@ describe('sweeping again', () => {
     await ws.endpoint(rx.url('/w'), ['candidate.updated']);
     const p = person();
     const id = await ws.create(p);
-    const { candidateErased } = await import('../../../../lib/store/webhook-events');
     // The erasure's own transaction (the candidate's scrub) refused as DynamoDB would refuse a malformed one.
-    const { ddbClient } = await import('../../../../lib/store/client');
     const name = 'refuse-erasure';
     ddbClient.middlewareStack.add(
       (next, ctx) => async (args) => {

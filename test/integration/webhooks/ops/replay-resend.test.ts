@@ -26,6 +26,7 @@ import {
   until,
   verifiesWith,
 } from './fixture';
+import { startReplayJob } from '../../../../lib/store/replay-jobs';
 
 describe('receiver down -> replay since T -> resend', () => {
   it('delivers each missed event exactly once with its original webhook-id; resend verifies', async () => {
@@ -199,7 +200,6 @@ describe('replay bounds', () => {
     const hooks = [];
     for (let i = 0; i < 4; i++) hooks.push(await create({ url: hookUrl(`/bound-${i}`) }, C));
     // Three jobs that stay running (no worker message): as if each had thousands of events to go.
-    const { startReplayJob } = await import('../../../../lib/store/replay-jobs');
     const since = new Date(Date.now() - 3_600_000).toISOString();
     const jobs = [];
     for (const h of hooks.slice(0, 3)) jobs.push(await startReplayJob(c.id, h.id, since, 15 * 60_000));

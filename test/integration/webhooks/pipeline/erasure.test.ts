@@ -9,6 +9,9 @@ import { settleAudit } from '../../../helpers/audit';
 import { describe, expect, it } from 'vitest';
 import { scanTable } from '../../../helpers/scan';
 import { type Receiver, signatureChecks, stack, startReceiver, until, workspace, type Workspace } from './fixture';
+import { PASSWORD } from '../../../helpers/stack';
+import { deliveryRecord } from '../../../helpers/lambda-records';
+import { lambdaContext } from '../../../../dev/events';
 
 const NAME = 'Zelinda Quorvath-Maple';
 const EMAIL = 'zelinda.quorvath@example.org';
@@ -91,7 +94,6 @@ describe('erasing a candidate', () => {
   });
 
   it('is refused to a member in the console, and allowed to an admin there', async () => {
-    const { PASSWORD } = await import('../../../helpers/stack');
     const member = await ws.tenant.user('member');
     const cookie = await stack.login(member.email, PASSWORD);
     const res = await stack.call('POST', `/api/candidates/${candidateId}/erase`, { headers: { Cookie: cookie } });
@@ -167,8 +169,6 @@ describe('erasing a candidate', () => {
 
   it('drops a delivery queued before the erasure and records it as erased', async () => {
     const { handler: webhookDelivery } = await import('../../../../functions/webhook-delivery');
-    const { deliveryRecord } = await import('../../../helpers/lambda-records');
-    const { lambdaContext } = await import('../../../../dev/events');
     const sent = rx.at('/echo').length;
     // The message as the fan-out queued it before the erasure: the full body, personal data included.
     const body = JSON.stringify({

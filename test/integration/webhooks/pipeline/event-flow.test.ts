@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isoMs, signatureChecks, signatureFailures, startReceiver, until, workspace, type Receiver, type Workspace } from './fixture';
+import { createRequisition } from '../../../../lib/store/requisitions';
 
 describe('events reach subscribed endpoints, correctly signed', () => {
   let rx: Receiver;
@@ -28,7 +29,6 @@ describe('events reach subscribed endpoints, correctly signed', () => {
     // After the endpoints: an event reaches the endpoints that exist when the fan-out reads its
     // stream record, so a requisition made before them reached /all or not, by how far the
     // stream poller lagged. Made after them, its requisition.created always arrives.
-    const { createRequisition } = await import('../../../../lib/store/requisitions');
     reqId = (await createRequisition(main.tenant.id, { title: 'Staff Engineer', status: 'open' })).id;
 
     created = await main.candidate('Ada Lovelace', { req_id: reqId, email: 'ada@example.com' });
