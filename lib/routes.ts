@@ -62,6 +62,8 @@ const lines = [
   overview.getOverview,
   settings.getPipelineSettings,
   settings.updatePipelineSettings,
+  tokens.getTokenSettings,
+  tokens.updateTokenSettings,
   members.listMembers,
   members.addMember,
   members.changeMemberRole,

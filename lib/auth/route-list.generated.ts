@@ -40,6 +40,8 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'GET', path: '/api/overview', auth: 'session' },
   { method: 'GET', path: '/api/settings/pipeline', auth: 'session' },
   { method: 'PUT', path: '/api/settings/pipeline', auth: 'session' },
+  { method: 'GET', path: '/api/settings/tokens', auth: 'session' },
+  { method: 'PUT', path: '/api/settings/tokens', auth: 'session' },
   { method: 'GET', path: '/api/members', auth: 'session' },
   { method: 'POST', path: '/api/members', auth: 'session' },
   { method: 'PATCH', path: '/api/members/{id}', auth: 'session' },

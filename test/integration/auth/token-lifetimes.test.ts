@@ -1,0 +1,185 @@
+/**
+ * Tokens with kinds and lifetimes, through the local gateway and the real authorizer: every token
+ * expires (the workspace's default and maximum lifetimes, admin settings), an expired token
+ * answers 401 `token_expired` with the time it expired, to the second although the authorizer's
+ * answer is cached for 60 s, and personal and workspace tokens follow their kind's rules. The
+ * gateway's clock (its cache and each request's time) moves only when a test moves it.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../../../lib/model';
+import { settleAudit } from '../../helpers/audit';
+import { PASSWORD, startStack, type Stack } from '../../helpers/stack';
+
+let stack: Stack;
+let clock = Date.now();
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  stack = await startStack({ now: () => clock });
+});
+afterAll(() => stack.close());
+
+const as = (cookie: string, body?: unknown) => ({ headers: { Cookie: cookie }, ...(body !== undefined && { body }) });
+
+async function workspace() {
+  const t = await stack.tenant();
+  const admin = await t.user('admin');
+  const member = await t.user('member');
+  return {
+    t,
+    admin: { ...admin, cookie: await stack.login(admin.email, PASSWORD) },
+    member: { ...member, cookie: await stack.login(member.email, PASSWORD) },
+  };
+}
+
+type Made = { id: string; token: string; kind: string; expires_at: string; created_at: string };
+async function mint(cookie: string, body: { scopes?: Scope[]; kind?: string; expires_at?: string } = {}) {
+  const res = await stack.call(
+    'POST',
+    '/api/tokens',
+    as(cookie, { name: `t-${randomUUID().slice(0, 6)}`, scopes: ['pipeline:read'], ...body }),
+  );
+  expect(res.status, res.text).toBe(201);
+  return res.body.data as Made;
+}
+const listed = async (cookie: string) => (await stack.call('GET', '/api/tokens', as(cookie))).body.data as Array<Record<string, any>>;
+
+describe('every token expires', () => {
+  it('an expired token answers 401 token_expired naming when, to the second, although its policy is cached', async () => {
+    const { admin } = await workspace();
+    clock = Date.now();
+    const expires = new Date(Date.now() + 30_000).toISOString();
+    const made = await mint(admin.cookie, { expires_at: expires });
+    expect(made.expires_at).toBe(expires);
+    // Cached from here for 60 s, well past the expiry.
+    expect((await stack.call('GET', '/api/v1/pipeline', { token: made.token })).status).toBe(200);
+    clock = Date.parse(expires) - 1;
+    expect((await stack.call('GET', '/api/v1/pipeline', { token: made.token })).status).toBe(200);
+    clock = Date.parse(expires);
+    const res = await stack.call('GET', '/api/v1/pipeline', { token: made.token });
+    expect([res.status, res.body]).toEqual([
+      401,
+      { error: `this API token expired at ${expires}; ask a workspace user for a new one`, code: 'token_expired' },
+    ]);
+    // After the cache period the authorizer runs again, and the answer is the same.
+    clock += 61_000;
+    const again = await stack.call('GET', '/api/v1/pipeline', { token: made.token });
+    expect([again.status, again.body.code]).toEqual([401, 'token_expired']);
+    // Refused requests are not use.
+    const [row] = (await listed(admin.cookie)).filter((t) => t.id === made.id);
+    expect(Date.parse(row!.last_used_at)).toBeLessThan(Date.parse(expires));
+  });
+
+  it('a token made without expires_at gets the default lifetime (90 days); the list shows kind, expires_at and last_used_at', async () => {
+    const { admin } = await workspace();
+    clock = Date.now();
+    const made = await mint(admin.cookie);
+    expect(made.kind).toBe('personal');
+    expect(Date.parse(made.expires_at) - Date.parse(made.created_at)).toBeGreaterThanOrEqual(90 * DAY - 5_000);
+    expect(Date.parse(made.expires_at) - Date.parse(made.created_at)).toBeLessThanOrEqual(90 * DAY + 5_000);
+    const [before] = (await listed(admin.cookie)).filter((t) => t.id === made.id);
+    expect(before).toMatchObject({ kind: 'personal', expires_at: made.expires_at, last_used_at: null });
+    expect((await stack.call('GET', '/api/v1/pipeline', { token: made.token })).status).toBe(200);
+    const [after] = (await listed(admin.cookie)).filter((t) => t.id === made.id);
+    expect(after!.last_used_at).toEqual(expect.any(String));
+  });
+
+  it('expires_at in the past, beyond the maximum (366 days) or malformed -> 400 with field expires_at, and no token', async () => {
+    const { admin } = await workspace();
+    const count = (await listed(admin.cookie)).length;
+    const cases: Array<[string, unknown, RegExp]> = [
+      ['in the past', new Date(Date.now() - 60_000).toISOString(), /^expires_at must be in the future$/],
+      ['now-ish', new Date(Date.now()).toISOString(), /^expires_at must be in the future$/],
+      ['beyond 366 days', new Date(Date.now() + 367 * DAY).toISOString(), /^expires_at must be at most 366 days from now/],
+      ['not a date', 'next tuesday', /^expires_at must be an ISO 8601 date-time/],
+      ['a number', 1_900_000_000, /^expires_at must be an ISO 8601 date-time/],
+    ];
+    for (const [what, expires_at, error] of cases) {
+      const res = await stack.call('POST', '/api/tokens', as(admin.cookie, { name: 'x', scopes: ['pipeline:read'], expires_at }));
+      expect([res.status, res.body.field, res.body.code], what).toEqual([400, 'expires_at', 'invalid_field']);
+      expect(res.body.error, what).toMatch(error);
+    }
+    const latest = await mint(admin.cookie, { expires_at: new Date(Date.now() + 365 * DAY).toISOString() });
+    expect(latest.expires_at).toEqual(expect.any(String));
+    expect((await listed(admin.cookie)).length).toBe(count + 1);
+  });
+
+  it('an admin sets the default and maximum lifetimes (audited); tokens follow them; a member may read them only', async () => {
+    const { admin, member } = await workspace();
+    const read = await stack.call('GET', '/api/settings/tokens', as(member.cookie));
+    expect([read.status, read.body]).toEqual([200, { data: { default_days: 90, max_days: 366 } }]);
+    const refused = await stack.call('PUT', '/api/settings/tokens', as(member.cookie, { default_days: 7, max_days: 30 }));
+    expect(refused.status).toBe(403);
+
+    const saved = await stack.call('PUT', '/api/settings/tokens', as(admin.cookie, { default_days: 7, max_days: 30 }));
+    expect([saved.status, saved.body]).toEqual([200, { data: { default_days: 7, max_days: 30 } }]);
+    expect((await stack.call('GET', '/api/settings/tokens', as(member.cookie))).body.data).toEqual({ default_days: 7, max_days: 30 });
+
+    const made = await mint(member.cookie);
+    expect(Date.parse(made.expires_at) - Date.parse(made.created_at)).toBeLessThanOrEqual(7 * DAY + 5_000);
+    expect(Date.parse(made.expires_at) - Date.parse(made.created_at)).toBeGreaterThanOrEqual(7 * DAY - 5_000);
+    const late = await stack.call(
+      'POST',
+      '/api/tokens',
+      as(member.cookie, { name: 'x', scopes: ['pipeline:read'], expires_at: new Date(Date.now() + 31 * DAY).toISOString() }),
+    );
+    expect([late.status, late.body.field]).toEqual([400, 'expires_at']);
+    expect(late.body.error).toMatch(/^expires_at must be at most 30 days from now/);
+
+    await settleAudit();
+    const audit = await stack.call('GET', '/api/audit?action=settings.tokens_changed', as(admin.cookie));
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0]).toMatchObject({
+      actor: { type: 'user', id: admin.id },
+      changes: [{ field: 'token_lifetime', before: { default_days: 90, max_days: 366 }, after: { default_days: 7, max_days: 30 } }],
+    });
+  });
+
+  it('lifetime settings out of bounds -> 400 with code and field', async () => {
+    const { admin } = await workspace();
+    const cases: Array<[unknown, string]> = [
+      [{ default_days: 0, max_days: 30 }, 'default_days'],
+      [{ default_days: 7, max_days: 367 }, 'max_days'],
+      [{ default_days: 7.5, max_days: 30 }, 'default_days'],
+      [{ default_days: 31, max_days: 30 }, 'default_days'],
+      [{ default_days: 7 }, 'max_days'],
+      [{ default_days: 7, max_days: 30, extra: 1 }, 'extra'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await stack.call('PUT', '/api/settings/tokens', as(admin.cookie, body));
+      expect([res.status, res.body.field, res.body.code], JSON.stringify(body)).toEqual([400, field, 'invalid_field']);
+    }
+    expect((await stack.call('GET', '/api/settings/tokens', as(admin.cookie))).body.data).toEqual({ default_days: 90, max_days: 366 });
+  });
+});
+
+describe('personal and workspace tokens', () => {
+  it('a member asking for a workspace token gets 403 field kind; an admin makes one, listed as kind workspace', async () => {
+    const { admin, member } = await workspace();
+    const refused = await stack.call('POST', '/api/tokens', as(member.cookie, { name: 'x', scopes: ['pipeline:read'], kind: 'workspace' }));
+    expect([refused.status, refused.body.field, refused.body.code]).toEqual([403, 'kind', 'forbidden']);
+    const bad = await stack.call('POST', '/api/tokens', as(admin.cookie, { name: 'x', scopes: ['pipeline:read'], kind: 'team' }));
+    expect([bad.status, bad.body.field]).toEqual([400, 'kind']);
+    const made = await mint(admin.cookie, { kind: 'workspace' });
+    expect(made.kind).toBe('workspace');
+    const [row] = (await listed(member.cookie)).filter((t) => t.id === made.id);
+    expect(row).toMatchObject({ kind: 'workspace', created_by: { id: admin.id, email: admin.email } });
+  });
+
+  it('only an admin revokes a workspace token, even one its maker made before being demoted', async () => {
+    const { t, admin } = await workspace();
+    const other = await t.user('admin');
+    const otherCookie = await stack.login(other.email, PASSWORD);
+    const made = await mint(otherCookie, { kind: 'workspace', scopes: ['*'] });
+    expect((await stack.call('PATCH', `/api/members/${other.id}`, as(admin.cookie, { role: 'member' }))).status).toBe(200);
+    const demoted = await stack.login(other.email, PASSWORD);
+    const refused = await stack.call('DELETE', `/api/tokens/${made.id}`, as(demoted));
+    expect([refused.status, refused.body.error]).toEqual([403, 'only workspace admins may revoke a workspace token']);
+    // Demotion narrows personal tokens only: the workspace token keeps `*` and works.
+    const [row] = (await listed(admin.cookie)).filter((x) => x.id === made.id);
+    expect(row!.scopes).toEqual(['*']);
+    expect((await stack.call('GET', '/api/v1/pipeline', { token: made.token })).status).toBe(200);
+    expect((await stack.call('DELETE', `/api/tokens/${made.id}`, as(admin.cookie))).status).toBe(200);
+  });
+});
