@@ -105,6 +105,9 @@ export const MAX_RETENTION_DAYS = 3650;
  */
 export const DEFAULT_TOKEN_LIFETIME = { default_days: 90, max_days: 366 } as const;
 export const MAX_TOKEN_LIFETIME_DAYS = 366;
+/** A rotated token's old secret keeps working this long by default, and at most MAX (24 hours). */
+export const DEFAULT_ROTATION_GRACE_SECONDS = 3600;
+export const MAX_ROTATION_GRACE_SECONDS = 86_400;
 
 /** Kinds of stored items an erasure scrubs, as its receipt counts them (lib/store/erasure.ts). */
 export const SCRUBBED_KINDS = [

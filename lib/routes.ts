@@ -47,6 +47,7 @@ const lines = [
   tokens.createToken,
   tokens.listTokens,
   tokens.revokeToken,
+  tokens.rotateToken,
   webhooks.listWebhooks,
   webhooks.createWebhook,
   webhooks.getWebhook,

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import type * as model from '../model';
-import { MAX_TOKEN_LIFETIME_DAYS, SCOPES, TOKEN_KINDS } from '../model';
+import { MAX_ROTATION_GRACE_SECONDS, MAX_TOKEN_LIFETIME_DAYS, SCOPES, TOKEN_KINDS } from '../model';
 import { IdParam, Success, TokenCreator, dataOf, text, timestamp, type Same } from './fields';
 import { DOCS, type Route } from './route';
 
@@ -93,6 +93,43 @@ export const revokeToken = {
   ...(DOCS && { errors: { 403: 'A member revoking a token someone else made, or a workspace token; or a cross-site request' } }),
   status: 200,
   response: Success,
+} as const satisfies Route;
+
+// ---- rotation ----------------------------------------------------------------------------
+
+const graceError = `grace_seconds must be an integer between 0 and ${MAX_ROTATION_GRACE_SECONDS}`;
+export const RotateTokenBody = z.strictObject({
+  /** How long the old secret keeps working: 0 (it stops at once) to 86400 (24 hours); default 3600. Never past the token's expiry. */
+  grace_seconds: z.optional(
+    z.int({ error: graceError }).check(z.gte(0, { error: graceError }), z.lte(MAX_ROTATION_GRACE_SECONDS, { error: graceError })),
+  ),
+});
+export type RotateTokenBody = z.output<typeof RotateTokenBody>;
+export const RotatedToken = z.object({
+  ...CreatedToken.shape,
+  /** Unchanged by rotation; null only for a token made before every token had a lifetime. */
+  expires_at: z.nullable(timestamp),
+  /** When the old secret stops working; null when it stopped at once (grace_seconds 0). */
+  previous_secret_ends_at: z.nullable(timestamp),
+});
+
+export const rotateToken = {
+  method: 'POST',
+  path: '/api/tokens/{id}/rotate',
+  handler: 'rotate-token',
+  auth: 'session',
+  access: 'write',
+  summary: DOCS && 'Give a token a new secret, shown only here; the old one keeps working for grace_seconds',
+  params: IdParam,
+  body: RotateTokenBody,
+  ...(DOCS && {
+    errors: {
+      403: 'A member rotating a token someone else made, or a workspace token; or a cross-site request',
+      409: 'The token has expired, or was rotated or revoked by someone else at the same time',
+    },
+  }),
+  status: 200,
+  response: dataOf(RotatedToken),
 } as const satisfies Route;
 
 // ---- token lifetimes (a workspace setting) -----------------------------------------------

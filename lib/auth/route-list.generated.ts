@@ -25,6 +25,7 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'POST', path: '/api/tokens', auth: 'session' },
   { method: 'GET', path: '/api/tokens', auth: 'session' },
   { method: 'DELETE', path: '/api/tokens/{id}', auth: 'session' },
+  { method: 'POST', path: '/api/tokens/{id}/rotate', auth: 'session' },
   { method: 'GET', path: '/api/webhooks', auth: 'session' },
   { method: 'POST', path: '/api/webhooks', auth: 'session' },
   { method: 'GET', path: '/api/webhooks/{id}', auth: 'session' },

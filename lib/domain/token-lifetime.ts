@@ -3,7 +3,7 @@
  * default lifetime and never later than its maximum (both workspace settings). Pure rules, read
  * by token creation, the token settings and the HTTP boundary that refuses an expired token.
  */
-import { ValidationError } from '../errors';
+import { ConflictError, ValidationError } from '../errors';
 import { DEFAULT_TOKEN_LIFETIME as DEFAULTS } from '../model';
 
 const DAY_MS = 86_400_000;
@@ -17,10 +17,6 @@ export interface TokenLifetime {
 }
 
 export const DEFAULT_TOKEN_LIFETIME: TokenLifetime = { ...DEFAULTS };
-
-/** Rotation's grace for the old secret, in seconds: the caller's choice within these bounds. */
-export const DEFAULT_ROTATION_GRACE_SECONDS = 3600;
-export const MAX_ROTATION_GRACE_SECONDS = 86_400;
 
 /** A lifetime an admin saves: the default may not exceed the maximum. */
 export function checkTokenLifetime(l: TokenLifetime): TokenLifetime {
@@ -47,8 +43,15 @@ export function tokenExpiry(lifetime: TokenLifetime, requested: string | undefin
   return new Date(at).toISOString();
 }
 
-/** When the old secret of a token rotated at `now` stops working: never after the token itself expires. */
-export function graceEnd(now: number, graceSeconds: number, expiresAt: string | undefined): string {
+/**
+ * When the old secret of a token rotated at `now` stops working: null for at once (no grace),
+ * and never after the token itself expires. An expired token is not rotated: a new secret would
+ * be born expired.
+ */
+export function graceEnd(now: number, graceSeconds: number, expiresAt: string | undefined): string | null {
+  if (expiresAt !== undefined && Date.parse(expiresAt) <= now)
+    throw new ConflictError(`this token expired at ${expiresAt}; make a new token instead`);
+  if (graceSeconds === 0) return null;
   const end = now + graceSeconds * 1000;
   return new Date(expiresAt === undefined ? end : Math.min(end, Date.parse(expiresAt))).toISOString();
 }

@@ -61,6 +61,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'POST /api/tokens': () => ({ body: { name: 'Auth Check', scopes: ['pipeline:read'] }, status: 201 }),
   'GET /api/tokens': () => ({ status: 200 }),
   'DELETE /api/tokens/{id}': () => ({ status: 404 }),
+  'POST /api/tokens/{id}/rotate': () => ({ body: {}, status: 404 }),
   'GET /api/webhooks': () => ({ status: 200 }),
   'POST /api/webhooks': () => ({ body: { url: 'https://hooks.example.com/auth-check' }, status: 201 }),
   'GET /api/webhooks/{id}': () => ({ status: 404 }),

@@ -183,3 +183,118 @@ describe('personal and workspace tokens', () => {
     expect((await stack.call('DELETE', `/api/tokens/${made.id}`, as(admin.cookie))).status).toBe(200);
   });
 });
+
+describe('rotation', () => {
+  const rotate = (cookie: string, id: string, body: unknown = {}) => stack.call('POST', `/api/tokens/${id}/rotate`, as(cookie, body));
+  const pipelineWith = async (token: string) => stack.call('GET', '/api/v1/pipeline', { token });
+
+  it('a new secret, shown once, with the same token; the old one works until the grace ends, then 401 token_rotated', async () => {
+    const { admin } = await workspace();
+    clock = Date.now();
+    const made = await mint(admin.cookie, { scopes: ['pipeline:read', 'candidates:read'] });
+    expect((await pipelineWith(made.token)).status).toBe(200); // cached before the rotation
+    const res = await rotate(admin.cookie, made.id, { grace_seconds: 600 });
+    expect(res.status, res.text).toBe(200);
+    const r = res.body.data;
+    expect(r).toMatchObject({
+      id: made.id,
+      scopes: made.scopes,
+      kind: 'personal',
+      expires_at: made.expires_at,
+      created_at: made.created_at,
+    });
+    expect(r.token).not.toBe(made.token);
+    const ends = Date.parse(r.previous_secret_ends_at);
+    expect(ends).toBeGreaterThanOrEqual(clock + 600_000 - 5_000);
+    expect(ends).toBeLessThanOrEqual(Date.now() + 600_000);
+    const [row] = (await listed(admin.cookie)).filter((t) => t.id === made.id);
+    expect(r.token.endsWith(row!.hint.slice(-4))).toBe(true);
+
+    expect((await pipelineWith(r.token)).status).toBe(200);
+    clock = ends - 1_000; // past the pre-rotation cache: the authorizer reads the old secret's end
+    expect((await pipelineWith(made.token)).status).toBe(200);
+    clock = ends; // the old secret's policy is still cached
+    const old = await pipelineWith(made.token);
+    expect([old.status, old.body]).toEqual([
+      401,
+      {
+        error: `this token was rotated; its previous secret stopped working at ${r.previous_secret_ends_at}: use the new one`,
+        code: 'token_rotated',
+      },
+    ]);
+    expect((await pipelineWith(r.token)).status).toBe(200);
+
+    await settleAudit();
+    const audit = await stack.call('GET', `/api/audit?action=token.rotated&target=${made.id}`, as(admin.cookie));
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0]).toMatchObject({
+      actor: { type: 'user', id: admin.id },
+      changes: [
+        { field: 'grace_seconds', after: 600 },
+        { field: 'previous_secret_ends_at', after: r.previous_secret_ends_at },
+      ],
+    });
+    expect(JSON.stringify(audit.body)).not.toContain(r.token);
+  });
+
+  it('grace_seconds 0: the old secret stops within the 60 s cache; revoking a token in its grace ends both secrets', async () => {
+    const { admin } = await workspace();
+    clock = Date.now();
+    const a = await mint(admin.cookie);
+    expect((await pipelineWith(a.token)).status).toBe(200);
+    const now = await rotate(admin.cookie, a.id, { grace_seconds: 0 });
+    expect([now.status, now.body.data.previous_secret_ends_at]).toEqual([200, null]);
+    clock += 60_000;
+    expect((await pipelineWith(a.token)).status).toBe(401);
+    expect((await pipelineWith(now.body.data.token)).status).toBe(200);
+
+    const b = await mint(admin.cookie);
+    const rotated = (await rotate(admin.cookie, b.id)).body.data;
+    // Default grace: an hour.
+    expect(Date.parse(rotated.previous_secret_ends_at) - Date.now()).toBeGreaterThan(3_500_000);
+    expect((await pipelineWith(b.token)).status).toBe(200);
+    expect((await stack.call('DELETE', `/api/tokens/${b.id}`, as(admin.cookie))).status).toBe(200);
+    clock += 60_000;
+    expect((await pipelineWith(b.token)).body).toMatchObject({ code: 'unauthorized' });
+    expect((await pipelineWith(rotated.token)).body).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it("only the creator or an admin rotates: a member may not rotate another's token or a workspace token", async () => {
+    const { admin, member } = await workspace();
+    const admins = await mint(admin.cookie);
+    const shared = await mint(admin.cookie, { kind: 'workspace' });
+    const own = await mint(member.cookie);
+    for (const [id, error] of [
+      [admins.id, 'only workspace admins may rotate a token someone else made'],
+      [shared.id, 'only workspace admins may rotate a workspace token'],
+    ] as const) {
+      const res = await rotate(member.cookie, id);
+      expect([res.status, res.body.error, res.body.code]).toEqual([403, error, 'forbidden']);
+    }
+    expect((await rotate(member.cookie, own.id)).status).toBe(200);
+    expect((await rotate(admin.cookie, own.id)).status).toBe(200);
+    expect((await rotate(admin.cookie, shared.id)).status).toBe(200);
+    // The refused rotations changed nothing: the admin's token still has its one secret.
+    expect((await pipelineWith(admins.token)).status).toBe(200);
+  });
+
+  it('bad grace_seconds -> 400 with field; an unknown or other workspace token -> 404, and nothing changes', async () => {
+    const { admin } = await workspace();
+    clock = Date.now();
+    const made = await mint(admin.cookie);
+    for (const body of [{ grace_seconds: 86_401 }, { grace_seconds: -1 }, { grace_seconds: 1.5 }, { grace_seconds: '60' }]) {
+      const res = await rotate(admin.cookie, made.id, body);
+      expect([res.status, res.body.field, res.body.code], JSON.stringify(body)).toEqual([400, 'grace_seconds', 'invalid_field']);
+    }
+    const extra = await rotate(admin.cookie, made.id, { grace: 1 });
+    expect([extra.status, extra.body.field]).toEqual([400, 'grace']);
+    expect((await rotate(admin.cookie, randomUUID())).status).toBe(404);
+
+    const other = await workspace();
+    const foreign = await rotate(other.admin.cookie, made.id);
+    expect([foreign.status, foreign.body.code]).toEqual([404, 'not_found']);
+    expect((await pipelineWith(made.token)).status).toBe(200);
+    const [row] = (await listed(admin.cookie)).filter((t) => t.id === made.id);
+    expect(made.token.endsWith(row!.hint.slice(-4))).toBe(true);
+  });
+});
