@@ -33,7 +33,7 @@ async function workspace() {
   };
 }
 
-type Made = { id: string; token: string; kind: string; expires_at: string; created_at: string };
+type Made = { id: string; token: string; scopes: Scope[]; kind: string; expires_at: string; created_at: string };
 async function mint(cookie: string, body: { scopes?: Scope[]; kind?: string; expires_at?: string } = {}) {
   const res = await stack.call(
     'POST',
