@@ -71,6 +71,8 @@ const lines = [
   members.removeMember,
   members.resetMemberPassword,
   members.clearMemberLockout,
+  members.deactivateMember,
+  members.reactivateMember,
   audit.listAudit,
 ] as const satisfies readonly Route[];
 

@@ -49,6 +49,8 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'DELETE', path: '/api/members/{id}', auth: 'session' },
   { method: 'POST', path: '/api/members/{id}/reset-password', auth: 'session' },
   { method: 'DELETE', path: '/api/members/{id}/lockout', auth: 'session' },
+  { method: 'POST', path: '/api/members/{id}/deactivate', auth: 'session' },
+  { method: 'POST', path: '/api/members/{id}/reactivate', auth: 'session' },
   { method: 'GET', path: '/api/audit', auth: 'session' },
   { method: 'GET', path: '/api/candidates', auth: 'session' },
   { method: 'POST', path: '/api/candidates', auth: 'session' },

@@ -146,7 +146,8 @@ export async function createToken(
               ConditionCheck: {
                 TableName: tableName,
                 Key: keys.user(tenant.id, maker.id),
-                ConditionExpression: '#role = :role',
+                // A deactivated user's sessions are ended, but one in flight must not mint either.
+                ConditionExpression: '#role = :role AND attribute_not_exists(deactivated_at)',
                 ExpressionAttributeNames: { '#role': 'role' },
                 ExpressionAttributeValues: { ':role': maker.role },
               },
