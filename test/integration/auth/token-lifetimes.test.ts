@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../../lib/model';
 import { settleAudit } from '../../helpers/audit';
-import { PASSWORD, startStack, type Stack } from '../../helpers/stack';
+import { PASSWORD, recordDynamoDbCommands, startStack, type Stack } from '../../helpers/stack';
 
 let stack: Stack;
 let clock = Date.now();
@@ -296,5 +296,39 @@ describe('rotation', () => {
     expect((await pipelineWith(made.token)).status).toBe(200);
     const [row] = (await listed(admin.cookie)).filter((t) => t.id === made.id);
     expect(made.token.endsWith(row!.hint.slice(-4))).toBe(true);
+  });
+});
+
+describe("the authorizer's cost", () => {
+  it('expiry and rotation add no DynamoDB call: a miss is one GetItem and the use, a hit none', async () => {
+    const { admin } = await workspace();
+    clock = Date.now();
+    const expiring = await mint(admin.cookie, { expires_at: new Date(Date.now() + 60_000).toISOString() });
+    const rotated = await mint(admin.cookie);
+    const fresh = (await stack.call('POST', `/api/tokens/${rotated.id}/rotate`, as(admin.cookie, { grace_seconds: 120 }))).body.data;
+    const sent: string[] = [];
+    let counting = false;
+    await recordDynamoDbCommands(sent, () => counting);
+    const count = async (token: string, status: number) => {
+      sent.length = 0;
+      counting = true;
+      const res = await stack.call('GET', '/api/v1/pipeline', { token });
+      counting = false;
+      expect(res.status).toBe(status);
+      return [...sent].sort();
+    };
+    // GET /api/v1/pipeline alone: the STATS GetItem and the stuck Query (test/integration/calls.test.ts).
+    const served = ['GetItemCommand', 'QueryCommand'];
+    for (const token of [expiring.token, rotated.token, fresh.token]) {
+      expect(await count(token, 200)).toEqual([...served, 'GetItemCommand', 'UpdateItemCommand'].sort());
+      expect(await count(token, 200)).toEqual(served);
+    }
+    // Past the expiry and the grace, with the cache expired too: no handler runs. (The authorizer
+    // judges "not yet ended, so record the use" by the real clock, which this test does not move.)
+    clock += 3 * 60_000;
+    for (const token of [expiring.token, rotated.token]) {
+      expect(await count(token, 401)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+      expect(await count(token, 401)).toEqual([]);
+    }
   });
 });
