@@ -41,7 +41,10 @@ export interface GatewayOptions {
    * given: `npm start` passes the deployed numbers (lib/rate-limits.ts); tests and the bench opt in.
    */
   rateLimits?: RateLimits;
-  /** The clock the authorizer cache expires by; tests move it to prove the cache's bound without waiting. */
+  /**
+   * The clock the authorizer cache expires by, and each request's time (requestTimeEpoch, which
+   * token expiry is judged by); tests move it to prove both bounds without waiting.
+   */
   now?: () => number;
 }
 
@@ -143,6 +146,8 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       body,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
       requestId,
+      // API Gateway's request time: the boundary refuses a token that expired before it.
+      requestTimeEpoch: now(),
     });
     const arn = methodArn(method, path);
     if (route.auth !== 'none') {

@@ -15,6 +15,10 @@ export const ERROR_CODES = [
   'invalid_field',
   /** 401: no credentials, or they are invalid, expired or revoked. */
   'unauthorized',
+  /** 401: the API token expired; the message says when. */
+  'token_expired',
+  /** 401: the token was rotated and this, its old secret, is past its grace period; the message says when it ended. */
+  'token_rotated',
   /** 403: signed in but not allowed (role, cross-site request, a token scope beyond the caller's role). */
   'forbidden',
   /** 403: the API token lacks the scope the route requires. */

@@ -11,7 +11,15 @@ import { clientAddress, siteHosts } from './edge';
 import { header } from './headers';
 import type { SessionPrincipal, TokenPrincipal } from './domain/principal';
 import type { AuditRequest } from './store/audit';
-import { AppError, errorBody, ForbiddenError, UnsupportedMediaTypeError, ValidationError, type ErrorCode } from './errors';
+import {
+  AppError,
+  errorBody,
+  ForbiddenError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  type ErrorCode,
+} from './errors';
 import type { idempotent as Idempotent } from './idempotency';
 import { logger } from './logger';
 import { emitMetric, metrics } from './metrics';
@@ -117,6 +125,7 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
   }
   const tenant = { tenantId: ctx.tenantId, tenantSlug: String(ctx.tenantSlug ?? ''), request: requestOf(event) };
   if (auth === 'token') {
+    refuseEnded(ctx, Number(event.requestContext.requestTimeEpoch) || Date.now());
     const tokenName = typeof ctx.tokenName === 'string' ? { tokenName: ctx.tokenName } : {};
     const creator =
       typeof ctx.creatorId === 'string' && ctx.creatorId ? { creator: { id: ctx.creatorId, email: String(ctx.creatorEmail ?? '') } } : {};
@@ -139,6 +148,21 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     role: ctx.role === 'admin' ? 'admin' : 'member',
     ...(ctx.mustChangePassword === 'true' && { mustChangePassword: true }),
   };
+}
+
+/**
+ * A token past its expiry, or a rotated-out secret past its grace, is refused here on every
+ * request (the authorizer puts both ends in the context), so either holds to the second although
+ * API Gateway caches the authorizer's answer for up to 60 s.
+ */
+function refuseEnded(ctx: Record<string, unknown>, at: number) {
+  const { secretEndsAt: rotated, expiresAt: expired } = ctx;
+  if (typeof rotated === 'string' && at >= Date.parse(rotated))
+    throw new UnauthorizedError(`this token was rotated; its previous secret stopped working at ${rotated}: use the new one`, {
+      code: 'token_rotated',
+    });
+  if (typeof expired === 'string' && at >= Date.parse(expired))
+    throw new UnauthorizedError(`this API token expired at ${expired}; ask a workspace user for a new one`, { code: 'token_expired' });
 }
 
 /** What a member is refused, from the line's summary (which a line with a role keeps in its bundle). */

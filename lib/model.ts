@@ -98,6 +98,17 @@ export const RETENTION_RULES = ['rejected_days', 'inactive_days'] as const;
 export type RetentionRule = (typeof RETENTION_RULES)[number];
 export const MAX_RETENTION_DAYS = 3650;
 
+/**
+ * API token lifetimes, in days, until a workspace admin changes them: 90 by default, at most 366
+ * (a year and a leap day, as GitHub caps fine-grained tokens). MAX_TOKEN_LIFETIME_DAYS is the
+ * ceiling of the workspace's own maximum.
+ */
+export const DEFAULT_TOKEN_LIFETIME = { default_days: 90, max_days: 366 } as const;
+export const MAX_TOKEN_LIFETIME_DAYS = 366;
+/** A rotated token's old secret keeps working this long by default, and at most MAX (24 hours). */
+export const DEFAULT_ROTATION_GRACE_SECONDS = 3600;
+export const MAX_ROTATION_GRACE_SECONDS = 86_400;
+
 /** Kinds of stored items an erasure scrubs, as its receipt counts them (lib/store/erasure.ts). */
 export const SCRUBBED_KINDS = [
   'candidate',
@@ -156,6 +167,13 @@ export interface TokenCreator {
   email: string;
 }
 
+/**
+ * A personal token acts as its creator and stops when they leave; a workspace token, made by an
+ * admin for an integration, belongs to the workspace and survives staff changes.
+ */
+export const TOKEN_KINDS = ['personal', 'workspace'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
 /** An API token as listed: never the token or its digest. */
 export interface TokenListing {
   id: string;
@@ -165,8 +183,11 @@ export interface TokenListing {
   hint: string;
   created_at: string;
   last_used_at: string | null;
-  /** Null for a workspace token: made before creators were recorded, or with the admin CLI. */
+  /** Null for a workspace token made before creators were recorded, or with the admin CLI. */
   created_by: TokenCreator | null;
+  kind: TokenKind;
+  /** Null only for a token made before every token had a lifetime. */
+  expires_at: string | null;
 }
 
 /** A token just created: the only time its value is shown. */
@@ -176,6 +197,8 @@ export interface CreatedToken {
   scopes: Scope[];
   token: string;
   created_at: string;
+  kind: TokenKind;
+  expires_at: string;
 }
 
 export interface Requisition {

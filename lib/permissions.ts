@@ -5,7 +5,7 @@
  *
  * Pure and dependency-free beyond lib/model, so the console bundles it as it is.
  */
-import { SCOPES, type Role, type Scope } from './model';
+import { SCOPES, type Role, type Scope, type TokenKind } from './model';
 
 /** Every scope but `*`: what `*` stands for today. */
 const NAMED_SCOPES = SCOPES.filter((s) => s !== '*');
@@ -40,8 +40,8 @@ export function narrowTo(role: Role, scopes: readonly Scope[]): Scope[] {
 export const narrows = (from: Role, to: Role): boolean => scopesBeyond(to, ROLE_SCOPES[from]).length > 0;
 
 /**
- * Whether someone with this role may revoke a token: their own always; someone else's, or a
- * token with no recorded creator (a workspace token), only as an admin.
+ * Whether someone with this role may revoke a token: their own personal token always; someone
+ * else's, or a workspace token (whoever made it), only as an admin.
  */
-export const mayRevoke = (role: Role, userId: string, createdBy: string | undefined): boolean =>
-  role === 'admin' || (createdBy !== undefined && createdBy === userId);
+export const mayRevoke = (role: Role, userId: string, createdBy: string | undefined, kind: TokenKind = 'personal'): boolean =>
+  role === 'admin' || (kind === 'personal' && createdBy !== undefined && createdBy === userId);

@@ -16,9 +16,9 @@ import { Construct } from 'constructs';
 import { DEPLOYED_RETRY_AFTER, RATE_LIMIT_CONTEXT, RATE_LIMITED, rateLimitsFrom, type RateLimits } from '../../lib/rate-limits';
 import type { Route } from '../../lib/routes';
 
-/** Handler modules that create a token's API key, and delete it on revoke or when a member's removal or demotion revokes the token (lib/auth/usage-keys.ts). */
+/** Handler modules that create a token's API key, and delete it on revoke or when a member's removal, demotion or deactivation revokes the token (lib/auth/usage-keys.ts). */
 export const USAGE_KEY_CREATORS = ['create-token'];
-export const USAGE_KEY_DELETERS = ['revoke-token', 'remove-member', 'change-member-role'];
+export const USAGE_KEY_DELETERS = ['revoke-token', 'remove-member', 'change-member-role', 'deactivate-member'];
 
 export interface TokenRateLimitsProps {
   api: apigateway.RestApi;

@@ -94,9 +94,11 @@ export const LAMBDA_ALIASES: Record<string, string> = {
  */
 export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'create-token',
-  // They revoke the tokens of the member they remove or demote.
+  'revoke-token',
+  // They revoke the tokens of the member they remove, demote or deactivate.
   'remove-member',
   'change-member-role',
+  'deactivate-member',
   'replay-webhook',
   'resend-webhook-event',
   'create-import',

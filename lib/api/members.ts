@@ -15,6 +15,8 @@ export const Member = z.object({
   role: Role,
   created_at: timestamp,
   must_change_password: z.boolean(),
+  /** When an admin deactivated the member (they cannot sign in); null while active. */
+  deactivated_at: z.nullable(timestamp),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -114,4 +116,31 @@ export const clearMemberLockout = {
   params: IdParam,
   status: 200,
   response: LockoutCleared,
+} as const satisfies Route;
+
+export const deactivateMember = {
+  method: 'POST',
+  path: '/api/members/{id}/deactivate',
+  handler: 'deactivate-member',
+  auth: 'session',
+  role: 'admin',
+  access: 'write',
+  summary: 'Deactivate a member: kept for the audit trail, cannot sign in; their sessions end and their personal tokens are revoked',
+  params: IdParam,
+  ...(DOCS && { errors: { 409: 'The workspace would be left without an active admin' } }),
+  status: 200,
+  response: dataOf(Member),
+} as const satisfies Route;
+
+export const reactivateMember = {
+  method: 'POST',
+  path: '/api/members/{id}/reactivate',
+  handler: 'reactivate-member',
+  auth: 'session',
+  role: 'admin',
+  access: 'write',
+  summary: 'Reactivate a deactivated member: they can sign in again',
+  params: IdParam,
+  status: 200,
+  response: dataOf(Member),
 } as const satisfies Route;

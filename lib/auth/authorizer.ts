@@ -31,11 +31,19 @@ export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise
   // A revoked token's digest is deleted with it: revoked and never-issued look alike here.
   if (!grant) throw denied('unknown', route);
   logger.appendKeys({ tenant_id: grant.tenant_id });
+  const now = Date.now();
+  // An expired token (or a rotated-out secret past its grace) is let through with its end in the
+  // context: the HTTP boundary refuses it with a 401 that says it expired and when, which a thrown
+  // "Unauthorized" cannot. The boundary compares on every request, so the cached policy never
+  // outlives the expiry. It was not used, so last_used_at stays.
+  const ended = [grant.expires_at, grant.secret_ends_at].some((at) => at !== undefined && Date.parse(at) <= now);
+  if (ended) logger.info('authorizer passed an ended token to be refused', { route, token_id: grant.token_id });
   // Runs once per token per cache period, so last_used_at is at most that stale. Best effort:
   // a throttled write must not turn a valid token away.
-  await touchToken(grant.tenant_id, grant.token_id, new Date().toISOString()).catch((err: Error) =>
-    logger.warn('last_used_at not updated', { token_id: grant.token_id, error: err.name }),
-  );
+  else
+    await touchToken(grant.tenant_id, grant.token_id, new Date(now).toISOString()).catch((err: Error) =>
+      logger.warn('last_used_at not updated', { token_id: grant.token_id, error: err.name }),
+    );
   const policy = policyFor(grant.token_id, event.methodArn, tokenRoutes(grant.scopes), {
     tenantId: grant.tenant_id,
     tenantSlug: grant.tenant_slug,
@@ -44,6 +52,8 @@ export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise
     // The audit record of what the token does names its creator too, read from this one item.
     ...(grant.created_by && { creatorId: grant.created_by.id, creatorEmail: grant.created_by.email }),
     scopes: grant.scopes.join(' '),
+    ...(grant.expires_at !== undefined && { expiresAt: grant.expires_at }),
+    ...(grant.secret_ends_at !== undefined && { secretEndsAt: grant.secret_ends_at }),
   });
   // API Gateway answers 403 for a route the policy leaves out. It caches the policy per token,
   // so this line shows the first such refusal of a cache period, not every one.

@@ -19,6 +19,7 @@ import {
   listUsers,
   normalizeEmail,
   readMembership,
+  setDeactivated,
   setRole,
   setUserPassword,
   type MembershipParts,
@@ -36,6 +37,7 @@ const view = (u: User): Member => ({
   role: u.role,
   created_at: u.created_at,
   must_change_password: u.must_change_password,
+  deactivated_at: u.deactivated_at ?? null,
 });
 
 export async function listMembers(p: SessionPrincipal): Promise<Member[]> {
@@ -151,7 +153,8 @@ function guardedChange(
   });
 }
 
-const anotherAdmin = (others: User[]) => others.some((u) => u.role === 'admin');
+/** A deactivated admin cannot sign in: only an active one keeps the workspace administered. */
+const anotherAdmin = (others: User[]) => others.some((u) => u.role === 'admin' && u.deactivated_at === undefined);
 
 export async function changeMemberRole(p: SessionPrincipal, userId: string, role: Role): Promise<Member> {
   const before = await guardedChange(
@@ -187,7 +190,75 @@ async function followRole(p: SessionPrincipal, userId: string, from: Role, to: R
   ]);
 }
 
-/** Removing a member ends their sessions and revokes every token they made. */
+/**
+ * Ends a member's access once their membership write has committed: their sessions end and their
+ * personal tokens are revoked (workspace tokens and webhooks stay). One audit record says what
+ * ended, besides the token.revoked record of each token.
+ */
+async function endAccessOf(p: SessionPrincipal, userId: string, reason: 'member_removed' | 'member_deactivated') {
+  const [sessions, tokens] = await Promise.all([endSessionsOf(p.tenantId, userId), sweepTokensOf(p, userId, undefined, reason)]);
+  await putAudit(
+    p.tenantId,
+    auditBy(p, 'member.access_ended', memberTarget(userId), [
+      { field: 'reason', after: reason },
+      { field: 'sessions_ended', after: sessions },
+      { field: 'tokens_revoked', after: tokens },
+    ]),
+  );
+}
+
+/**
+ * Deactivate a member: they stay in the workspace (and its audit trail) but cannot sign in, their
+ * sessions end and their personal tokens are revoked. The last active admin cannot be deactivated.
+ * Asking again for a deactivated member finishes an interrupted deactivation.
+ */
+export async function deactivateMember(p: SessionPrincipal, userId: string, now = Date.now()): Promise<Member> {
+  const at = new Date(now).toISOString();
+  let since = at;
+  const target = await guardedChange(
+    p,
+    userId,
+    (t, others) => t.role !== 'admin' || t.deactivated_at !== undefined || anotherAdmin(others),
+    async (t, version) => {
+      if (t.deactivated_at !== undefined) {
+        since = t.deactivated_at;
+        return 'done';
+      }
+      return setDeactivated(
+        p.tenantId,
+        userId,
+        at,
+        version,
+        auditBy(p, 'member.deactivated', memberTarget(userId), [{ field: 'deactivated_at', after: at }]),
+      );
+    },
+  );
+  await endAccessOf(p, userId, 'member_deactivated');
+  return view({ ...target, deactivated_at: since });
+}
+
+/** Reactivate a deactivated member: they can sign in again (their revoked tokens stay revoked). */
+export async function reactivateMember(p: SessionPrincipal, userId: string): Promise<Member> {
+  const target = await guardedChange(
+    p,
+    userId,
+    () => true,
+    (t, version) =>
+      t.deactivated_at === undefined
+        ? Promise.resolve('done' as const)
+        : setDeactivated(
+            p.tenantId,
+            userId,
+            null,
+            version,
+            auditBy(p, 'member.reactivated', memberTarget(userId), [{ field: 'deactivated_at', before: t.deactivated_at, after: null }]),
+          ),
+  );
+  const { deactivated_at: _gone, ...active } = target;
+  return view(active);
+}
+
+/** Removing a member ends their sessions and revokes every personal token they made. */
 export async function removeMember(p: SessionPrincipal, userId: string): Promise<{ success: true }> {
   const target = await guardedChange(
     p,
@@ -200,7 +271,7 @@ export async function removeMember(p: SessionPrincipal, userId: string): Promise
     if (err instanceof NotFoundError) await Promise.all([endSessionsOf(p.tenantId, userId), sweepTokensOf(p, userId, undefined)]);
     throw err;
   });
-  await Promise.all([endSessionsOf(p.tenantId, userId), clearAllFailures(target.email), sweepTokensOf(p, userId, undefined)]);
+  await Promise.all([endAccessOf(p, userId, 'member_removed'), clearAllFailures(target.email)]);
   return { success: true };
 }
 

@@ -26,6 +26,8 @@ export interface LoginResult {
 const BAD_LOGIN = 'email or password is incorrect';
 
 const LOCKED = 'too many failed sign-ins from this address; try again later';
+/** Said only after the right password: the account holder learns why, nobody else learns anything. */
+const DEACTIVATED = 'this account is deactivated; ask a workspace admin to reactivate it';
 
 /** Takes no principal: it makes one (the session the authorizer reads from the cookie afterwards). */
 export async function login(
@@ -62,10 +64,11 @@ export async function login(
     } else await auditDecoy();
     throw new UnauthorizedError(BAD_LOGIN);
   }
+  if (user.deactivated_at !== undefined) throw await deactivatedSignIn(user, request);
   await clearFailures(normalized, address);
   const sessionId = newSessionId();
   const at = new Date(now).toISOString();
-  await sessionStore.putSession(
+  const put = sessionStore.putSession(
     sessionDigest(sessionId),
     {
       tenant_id: tenant.id,
@@ -79,8 +82,20 @@ export async function login(
     },
     signInAudit(user, 'session.signed_in', request),
   );
+  // Deactivated (or removed) after the check above: the session's write checks it again.
+  await put.catch(async (err: unknown) => {
+    throw err instanceof sessionStore.UserInactiveError ? await deactivatedSignIn(user, request) : err;
+  });
   logger.info('login succeeded', { tenant_id: tenant.id, user_id: user.id });
   return { sessionId, session: sessionInfo(user, tenant) };
+}
+
+/** A deactivated account's sign-in: refused, and recorded in its workspace. */
+async function deactivatedSignIn(user: { id: string; email: string; tenant_id: string }, request: AuditRequest | undefined) {
+  logger.info('login failed', { reason: 'deactivated', tenant_id: user.tenant_id, user_id: user.id });
+  emitMetric('LoginsFailed');
+  await putAudit(user.tenant_id, signInAudit(user, 'session.sign_in_failed', request, [{ field: 'reason', after: 'deactivated' }]));
+  return new UnauthorizedError(DEACTIVATED);
 }
 
 /** A sign-in's record: the account is both the actor and the target. */

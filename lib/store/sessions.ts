@@ -6,7 +6,7 @@ import { ROLES, type Role } from '../model';
 import { ddb, queryAll, tableName } from './client';
 import { type Item, oneOf, str } from './codec';
 import { keys, TABLE_DEF, userSessionsIndexKey, userSessionsPartition } from './table';
-import { unlessConditionFails } from './tx';
+import { cancellationReasons, unlessConditionFails } from './tx';
 
 export interface SessionRecord {
   tenant_id: string;
@@ -20,6 +20,16 @@ export interface SessionRecord {
   must_change_password?: true;
 }
 
+/**
+ * Thrown by putSession when the user was removed or deactivated between the password check and
+ * the session's write.
+ */
+export class UserInactiveError extends Error {}
+
+/**
+ * `audit` makes the write a transaction, which also checks that the user is still there and not
+ * deactivated: a sign-in racing a removal or deactivation cannot leave a session behind it.
+ */
 export async function putSession(digest: string, s: SessionRecord, audit?: AuditEntry): Promise<void> {
   const put = {
     TableName: tableName,
@@ -32,8 +42,23 @@ export async function putSession(digest: string, s: SessionRecord, audit?: Audit
     },
     ConditionExpression: 'attribute_not_exists(PK)',
   };
-  if (audit) await ddb.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...auditPuts(s.tenant_id, audit)] }));
-  else await ddb.send(new PutCommand(put));
+  if (!audit) {
+    await ddb.send(new PutCommand(put));
+    return;
+  }
+  const active = {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: keys.user(s.tenant_id, s.user_id),
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deactivated_at)',
+    },
+  };
+  try {
+    await ddb.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, active, ...auditPuts(s.tenant_id, audit)] }));
+  } catch (err) {
+    if (cancellationReasons(err)?.[1]?.Code === 'ConditionalCheckFailed') throw new UserInactiveError('user removed or deactivated');
+    throw err;
+  }
 }
 
 export async function getSession(digest: string): Promise<SessionRecord | undefined> {
@@ -103,10 +128,11 @@ async function sessionKeysOf(tenantId: string, userId: string): Promise<{ PK: st
 }
 
 /** End every session of a user, but `keep` (the caller's own, when it changes its password). */
-export async function endSessionsOf(tenantId: string, userId: string, keep?: string): Promise<void> {
+export async function endSessionsOf(tenantId: string, userId: string, keep?: string): Promise<number> {
   const keepPk = keep === undefined ? undefined : keys.session(keep).PK;
-  const all = await sessionKeysOf(tenantId, userId);
-  await Promise.all(all.filter((k) => k.PK !== keepPk).map((Key) => ddb.send(new DeleteCommand({ TableName: tableName, Key }))));
+  const ending = (await sessionKeysOf(tenantId, userId)).filter((k) => k.PK !== keepPk);
+  await Promise.all(ending.map((Key) => ddb.send(new DeleteCommand({ TableName: tableName, Key }))));
+  return ending.length;
 }
 
 /** A role change takes effect on the user's next request, without signing them out. */

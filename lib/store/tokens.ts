@@ -2,9 +2,19 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, tokenDigest, tokenHint } from '../auth/token';
 import { newId, nowIso } from '../ids';
-import { SCOPES, type CreatedToken, type Role, type Scope, type TokenCreator, type TokenListing } from '../model';
+import {
+  DEFAULT_TOKEN_LIFETIME,
+  SCOPES,
+  TOKEN_KINDS,
+  type CreatedToken,
+  type Role,
+  type Scope,
+  type TokenCreator,
+  type TokenKind,
+  type TokenListing,
+} from '../model';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
-import { type Item, optStr, listOf, str } from './codec';
+import { type Item, oneOf, optStr, listOf, str } from './codec';
 import { keys } from './table';
 import { cancellationReasons, unlessConditionFails } from './tx';
 import { auditPuts, type AuditEntry } from './audit';
@@ -20,6 +30,18 @@ export interface TokenGrant {
   usage_key?: string;
   /** Who made it, for the audit records of what it does; absent on workspace tokens. */
   created_by?: TokenCreator;
+  /** Absent on tokens made before kinds: those with a creator are personal, the others workspace tokens. */
+  kind: TokenKind;
+  /** When the token stops working; absent on tokens made before every token had a lifetime. */
+  expires_at?: string;
+  /** On the lookup item of a rotated-out secret: when that secret stops working. */
+  secret_ends_at?: string;
+}
+
+/** What a token is made with beyond its name and scopes. */
+export interface TokenTerms {
+  kind: TokenKind;
+  expiresAt: string;
 }
 
 export type { CreatedToken, TokenCreator, TokenListing };
@@ -39,6 +61,18 @@ export class MakerChangedError extends Error {
 
 const creatorAttributes = (c: TokenCreator | undefined) => c && { created_by_id: c.id, created_by_email: c.email };
 
+/**
+ * The token's expiry is `token_expires_at`: the table's TTL attribute is `expires_at`, and a
+ * token's items must outlive its expiry, so that it answers "expired", not "unknown".
+ */
+const termsAttributes = (t: TokenTerms | undefined) => t && { kind: t.kind, token_expires_at: t.expiresAt };
+
+/** A token made outside the console (admin CLI, seeds) lives the default lifetime. */
+const defaultExpiry = () => new Date(Date.now() + DEFAULT_TOKEN_LIFETIME.default_days * 86_400_000).toISOString();
+
+const kindOf = (item: Item, entity: string, creator: TokenCreator | undefined): TokenKind =>
+  item.kind === undefined ? (creator ? 'personal' : 'workspace') : oneOf(item, 'kind', TOKEN_KINDS, entity);
+
 function creatorOf(item: Item, entity: string): TokenCreator | undefined {
   const id = optStr(item, 'created_by_id', entity);
   return id === undefined ? undefined : { id, email: str(item, 'created_by_email', entity) };
@@ -57,6 +91,8 @@ export async function createToken(
    * lowered or a membership removed in the meantime (those sweep the user's tokens after they commit).
    */
   maker?: TokenMaker,
+  /** Kind and expiry (absent: the admin CLI's and seeds' workspace tokens, which get the default lifetime). */
+  terms?: TokenTerms,
 ): Promise<CreatedToken> {
   const token = generateToken();
   const digest = tokenDigest(token);
@@ -64,6 +100,7 @@ export async function createToken(
   const usageKey = await usageKeyFor(id);
   const created_at = nowIso();
   const creator = maker && { id: maker.id, email: maker.email };
+  const t: TokenTerms = terms ?? { kind: 'workspace', expiresAt: defaultExpiry() };
   const write = new TransactWriteCommand({
     TransactItems: [
       {
@@ -79,6 +116,7 @@ export async function createToken(
             scopes,
             ...(usageKey && { usage_key: usageKey.value }),
             ...creatorAttributes(creator),
+            ...termsAttributes(t),
           },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -97,6 +135,7 @@ export async function createToken(
             created_at,
             ...(usageKey && { usage_key_id: usageKey.id }),
             ...creatorAttributes(creator),
+            ...termsAttributes(t),
           },
         },
       },
@@ -107,7 +146,8 @@ export async function createToken(
               ConditionCheck: {
                 TableName: tableName,
                 Key: keys.user(tenant.id, maker.id),
-                ConditionExpression: '#role = :role',
+                // A deactivated user's sessions are ended, but one in flight must not mint either.
+                ConditionExpression: '#role = :role AND attribute_not_exists(deactivated_at)',
                 ExpressionAttributeNames: { '#role': 'role' },
                 ExpressionAttributeValues: { ':role': maker.role },
               },
@@ -122,7 +162,7 @@ export async function createToken(
     if (maker && cancellationReasons(err)?.at(-1)?.Code === 'ConditionalCheckFailed') throw new MakerChangedError(usageKey?.id);
     throw err;
   }
-  return { id, name, scopes, token, created_at };
+  return { id, name, scopes, token, created_at, kind: t.kind, expires_at: t.expiresAt };
 }
 
 /** The grant behind a token digest, or undefined when the token is unknown or revoked. */
@@ -136,6 +176,8 @@ function tokenGrantFromItem(item: Item): TokenGrant {
   const usage_key = optStr(item, 'usage_key', 'token_lookup');
   const token_name = optStr(item, 'token_name', 'token_lookup');
   const created_by = creatorOf(item, 'token_lookup');
+  const expires_at = optStr(item, 'token_expires_at', 'token_lookup');
+  const secret_ends_at = optStr(item, 'secret_ends_at', 'token_lookup');
   return {
     token_id: str(item, 'token_id', 'token_lookup'),
     tenant_id: str(item, 'tenant_id', 'token_lookup'),
@@ -144,6 +186,9 @@ function tokenGrantFromItem(item: Item): TokenGrant {
     ...(usage_key !== undefined && { usage_key }),
     ...(token_name !== undefined && { token_name }),
     ...(created_by && { created_by }),
+    kind: kindOf(item, 'token_lookup', created_by),
+    ...(expires_at !== undefined && { expires_at }),
+    ...(secret_ends_at !== undefined && { secret_ends_at }),
   };
 }
 
@@ -155,6 +200,7 @@ export async function listTokens(tenantId: string): Promise<TokenListing[]> {
 
 /** The listing item's codec: everything but the digest and the usage key id. */
 function tokenFromItem(item: Item): TokenListing {
+  const created_by = creatorOf(item, 'token');
   return {
     id: str(item, 'id', 'token'),
     name: str(item, 'name', 'token'),
@@ -162,7 +208,9 @@ function tokenFromItem(item: Item): TokenListing {
     hint: str(item, 'hint', 'token'),
     created_at: str(item, 'created_at', 'token'),
     last_used_at: optStr(item, 'last_used_at', 'token') ?? null,
-    created_by: creatorOf(item, 'token') ?? null,
+    created_by: created_by ?? null,
+    kind: kindOf(item, 'token', created_by),
+    expires_at: optStr(item, 'token_expires_at', 'token') ?? null,
   };
 }
 
@@ -171,7 +219,10 @@ function tokenFromItem(item: Item): TokenListing {
  * tenant's token items, which a workspace has a handful of, read consistently so that a token
  * made just before a membership change is found by the sweep that follows it.
  */
-export async function tokensCreatedBy(tenantId: string, userId: string): Promise<Array<TokenListing & { digest: string }>> {
+export async function tokensCreatedBy(
+  tenantId: string,
+  userId: string,
+): Promise<Array<TokenListing & { digest: string; previous_digest?: string }>> {
   const q = prefixQuery(keys.tenantPartition(tenantId), keys.tokenPrefix);
   const items = await queryAll({
     ...q,
@@ -179,16 +230,20 @@ export async function tokensCreatedBy(tenantId: string, userId: string): Promise
     FilterExpression: 'created_by_id = :user',
     ExpressionAttributeValues: { ...q.ExpressionAttributeValues, ':user': userId },
   });
-  return items.map((i) => ({ ...tokenFromItem(i), digest: str(i, 'digest', 'token') }));
+  return items.map((i) => {
+    const previous_digest = optStr(i, 'previous_digest', 'token');
+    return { ...tokenFromItem(i), digest: str(i, 'digest', 'token'), ...(previous_digest && { previous_digest }) };
+  });
 }
 
 /**
  * Set a token's scopes on both its items (the lookup the authorizer reads and the listing);
- * false when it was revoked in the meantime.
+ * false when it was revoked in the meantime. A secret replaced by a rotation and still in its
+ * grace stops at once rather than keep the wider scopes.
  */
 export async function setTokenScopes(
   tenantId: string,
-  token: { id: string; digest: string },
+  token: { id: string; digest: string; previous_digest?: string },
   scopes: Scope[],
   audit?: AuditEntry,
 ): Promise<boolean> {
@@ -207,6 +262,9 @@ export async function setTokenScopes(
         TransactItems: [
           set(keys.token(token.digest)),
           set(keys.tenantToken(tenantId, token.id)),
+          ...(token.previous_digest && token.previous_digest !== token.digest
+            ? [{ Delete: { TableName: tableName, Key: keys.token(token.previous_digest) } }]
+            : []),
           ...(audit ? auditPuts(tenantId, audit) : []),
         ],
       }),
@@ -232,12 +290,15 @@ export async function revokeToken(
   tenantId: string,
   tokenId: string,
   audit?: AuditEntry,
-  allow?: (createdBy: TokenCreator | undefined) => void,
+  allow?: (createdBy: TokenCreator | undefined, kind: TokenKind) => void,
 ): Promise<false | { usage_key_id?: string }> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }));
   if (!Item) return false;
-  allow?.(creatorOf(Item, 'token'));
+  const createdBy = creatorOf(Item, 'token');
+  allow?.(createdBy, kindOf(Item, 'token', createdBy));
   const digest = str(Item, 'digest', 'token');
+  // A secret replaced by a rotation and still in its grace (lib/store/token-rotation.ts) goes too.
+  const previous = optStr(Item, 'previous_digest', 'token');
   const usage_key_id = optStr(Item, 'usage_key_id', 'token');
   try {
     await ddb.send(
@@ -246,6 +307,7 @@ export async function revokeToken(
           { Delete: { TableName: tableName, Key: keys.token(digest) } },
           // Conditioned, so that of two revocations racing only one happens and is audited.
           { Delete: { TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConditionExpression: 'attribute_exists(PK)' } },
+          ...(previous && previous !== digest ? [{ Delete: { TableName: tableName, Key: keys.token(previous) } }] : []),
           ...(audit ? auditPuts(tenantId, audit) : []),
         ],
       }),

@@ -24,6 +24,8 @@ export interface User {
   created_at: string;
   /** Set when someone else chose the password (an admin adding the user or resetting it). */
   must_change_password: boolean;
+  /** When an admin deactivated the user: they stay a member for the record but cannot sign in. */
+  deactivated_at?: string;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -204,4 +206,31 @@ const userFromItem = (item: Item): User => ({
   role: oneOf(item, 'role', ROLES, 'user'),
   created_at: str(item, 'created_at', 'user'),
   must_change_password: item.must_change_password === true,
+  ...(typeof item.deactivated_at === 'string' && { deactivated_at: item.deactivated_at }),
 });
+
+/**
+ * Deactivate a user (`at`, kept for the audit trail; they cannot sign in) or reactivate them
+ * (null), at a membership version like every change that must leave an admin behind.
+ */
+export function setDeactivated(
+  tenantId: string,
+  userId: string,
+  at: string | null,
+  version: number,
+  audit: AuditEntry,
+): Promise<GuardedWrite> {
+  return guarded([
+    bumpVersion(tenantId, version),
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.user(tenantId, userId),
+        UpdateExpression: at === null ? 'REMOVE deactivated_at' : 'SET deactivated_at = :at',
+        ConditionExpression: 'attribute_exists(PK)',
+        ...(at !== null && { ExpressionAttributeValues: { ':at': at } }),
+      },
+    },
+    ...auditPuts(tenantId, audit),
+  ]);
+}

@@ -177,6 +177,46 @@ describe('workspace console', { timeout: 90_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('labels workspace tokens, warns of an expiry within 14 days, and rotates a token showing the new secret once', async () => {
+    await heading('API tokens').waitFor();
+    await page.getByLabel('Name').fill('Browser test integration');
+    await page.getByRole('checkbox', { name: /candidates:read/ }).check();
+    await page.getByRole('radio', { name: /Workspace/ }).check();
+    await page.getByLabel('Expires in').selectOption('7');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const field = page.getByRole('textbox', { name: /New token “Browser test integration”/ });
+    await field.waitFor();
+    const old = await field.inputValue();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    const row = page.getByRole('row').filter({ hasText: 'Browser test integration' });
+    await expect.poll(() => row.textContent()).toContain('Workspace token');
+    await expect.poll(() => row.textContent()).toMatch(/expires in 7 days/);
+    // The seeded token has the default lifetime: no warning.
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'demo (npm start)' }).textContent()).not.toMatch(/expires in/);
+    await check('tokens: workspace token and expiry warning');
+
+    await page.getByRole('button', { name: 'Rotate Browser test integration' }).click();
+    const dialog = page.getByRole('dialog', { name: /Rotate the token “Browser test integration”/ });
+    await dialog.getByLabel('The old secret').selectOption('3600');
+    await check('tokens: rotate dialog');
+    await dialog.getByRole('button', { name: 'Rotate token' }).click();
+    const secret = page.getByRole('textbox', { name: /New secret for “Browser test integration”/ });
+    await secret.waitFor();
+    const fresh = await secret.inputValue();
+    expect(fresh).toMatch(/^tps_/);
+    expect(fresh).not.toBe(old);
+    await expect.poll(() => page.getByText('The old secret keeps working until').count()).toBe(1);
+    await check('tokens: rotated secret shown once');
+    const call = (token: string) => fetch(`${stack.baseUrl}/candidates?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    // Both work during the grace.
+    expect((await call(fresh)).status).toBe(200);
+    expect((await call(old)).status).toBe(200);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: /New secret for/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('creates a webhook to a local HTTPS receiver, sends a test and finds it in the delivery log', async () => {
     const receiver = await tls.start((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -398,7 +438,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await m.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
     await m.getByText('Only workspace admins can add or change members.').waitFor();
     await m.getByRole('cell', { name: admin.email }).first().waitFor();
-    expect(await m.getByRole('button', { name: /^(Make|Remove|Reset password|Clear lockout)/ }).count()).toBe(0);
+    expect(await m.getByRole('button', { name: /^(Make|Remove|Reset password|Clear lockout|Deactivate|Reactivate)/ }).count()).toBe(0);
     expect(await m.getByRole('button', { name: 'Add member' }).count()).toBe(0);
     await check('members (member, 375 px)', m, mErrors);
 
@@ -433,7 +473,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await check('webhook detail (member, 375 px)', m, mErrors);
   });
 
-  it("members: the admin resets the member's password and removes them", async () => {
+  it("members: the admin resets the member's password, deactivates and reactivates them, and removes them", async () => {
     await memberContext?.close();
     const email = recruiter;
     await page.getByRole('button', { name: `Reset password of ${email}` }).click();
@@ -443,6 +483,16 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await reset.getByRole('button', { name: 'Reset password' }).click();
     expect(await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue()).not.toBe(temp);
     await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('button', { name: `Deactivate ${email}` }).click();
+    const deactivate = page.getByRole('dialog', { name: `Deactivate ${email}?` });
+    await expect.poll(() => deactivate.textContent()).toMatch(/personal API tokens are revoked/);
+    await check('members: deactivate dialog');
+    await deactivate.getByRole('button', { name: 'Deactivate member' }).click();
+    await page.getByText(`${email} was deactivated`).waitFor();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: email }).textContent()).toMatch(/deactivated/);
+    await check('members: a deactivated member');
+    await page.getByRole('button', { name: `Reactivate ${email}` }).click();
+    await page.getByText(`${email} can sign in again.`).waitFor();
     await page.getByRole('button', { name: `Remove ${email}` }).click();
     const remove = page.getByRole('dialog', { name: `Remove ${email}?` });
     await remove.waitFor();

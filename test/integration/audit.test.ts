@@ -148,6 +148,8 @@ describe('each audited action is recorded once, with its actor', () => {
     expect((await one('token.created', tokenId)).changes).toEqual([
       { field: 'name', after: 'Payroll export' },
       { field: 'scopes', after: ['candidates:read'] },
+      { field: 'kind', after: 'personal' },
+      { field: 'expires_at', after: token.body.data.expires_at },
     ]);
     expect((await one('token.revoked', tokenId)).actor).toMatchObject({ type: 'user', id: adminA.id });
 
@@ -167,6 +169,11 @@ describe('each audited action is recorded once, with its actor', () => {
     await one('member.password_reset', memberId);
     await one('member.lockout_cleared', memberId);
     await one('member.removed', memberId);
+    expect((await one('member.access_ended', memberId)).changes).toEqual([
+      { field: 'reason', after: 'member_removed' },
+      { field: 'sessions_ended', after: 0 },
+      { field: 'tokens_revoked', after: [] },
+    ]);
 
     expect((await asA('PUT', '/api/settings/pipeline', { stuck_days: { applied: 4 } })).status).toBe(200);
     const settings = await one('settings.pipeline_changed', a.id);

@@ -346,9 +346,10 @@ it('the audit record costs no call of its own: each audited write stays one tran
     return { commands: [...sent], body: res.body };
   };
   const AUTH = 'GetItemCommand'; // the session authorizer's read (the local gateway does not cache it)
-  // Tokens: create is one transaction (lookup, listing, record); revoke reads the listing, then one transaction.
+  // Tokens: create reads the workspace's token lifetimes, then is one transaction (lookup, listing,
+  // record); revoke reads the listing, then one transaction.
   const token = await counted('POST', '/api/tokens', { name: 'Audited', scopes: ['candidates:read'] });
-  expect(token.commands).toEqual([AUTH, 'TransactWriteItemsCommand']);
+  expect(token.commands).toEqual([AUTH, 'GetItemCommand', 'TransactWriteItemsCommand']);
   expect((await counted('DELETE', `/api/tokens/${token.body.data.id}`)).commands).toEqual([
     AUTH,
     'GetItemCommand',
@@ -367,7 +368,9 @@ it('the audit record costs no call of its own: each audited write stays one tran
   const reset = await counted('POST', `/api/members/${memberId}/reset-password`);
   expect(reset.commands.slice(0, 3)).toEqual([AUTH, 'GetItemCommand', 'TransactWriteItemsCommand']);
   expect(reset.commands.filter((c) => c === 'TransactWriteItemsCommand')).toHaveLength(1);
-  expect((await counted('DELETE', `/api/members/${memberId}`)).commands.filter((c) => c === 'TransactWriteItemsCommand')).toHaveLength(1);
+  // The removal and its record are one transaction; `member.access_ended` then records what the
+  // removal ended (sessions, tokens), known only once they are ended: a record of its own.
+  expect((await counted('DELETE', `/api/members/${memberId}`)).commands.filter((c) => c === 'TransactWriteItemsCommand')).toHaveLength(2);
   // Settings: one transaction.
   expect((await counted('PUT', '/api/settings/pipeline', { stuck_days: { applied: 3 } })).commands).toEqual([
     AUTH,

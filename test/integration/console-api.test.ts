@@ -172,8 +172,22 @@ describe('members', () => {
     expect(emails).toEqual([...emails].sort());
     expect(res.body.data).toEqual(
       expect.arrayContaining([
-        { id: adminA.id, email: adminA.email, role: 'admin', created_at: expect.any(String), must_change_password: false },
-        { id: memberA.id, email: memberA.email, role: 'member', created_at: expect.any(String), must_change_password: false },
+        {
+          id: adminA.id,
+          email: adminA.email,
+          role: 'admin',
+          created_at: expect.any(String),
+          must_change_password: false,
+          deactivated_at: null,
+        },
+        {
+          id: memberA.id,
+          email: memberA.email,
+          role: 'member',
+          created_at: expect.any(String),
+          must_change_password: false,
+          deactivated_at: null,
+        },
       ]),
     );
     expect(emails).not.toContain(adminB.email);
@@ -192,6 +206,7 @@ describe('members', () => {
       role: 'member',
       created_at: expect.any(String),
       must_change_password: true,
+      deactivated_at: null,
     });
     expect(temporary_password).toMatch(/^[A-Za-z0-9_-]{20}$/);
     const list = await stack.call('GET', '/api/members', as(cookie));

@@ -224,6 +224,8 @@ describe('API tokens in the workspace settings', () => {
       scopes: ['candidates:read'],
       token: expect.stringMatching(/^tps_/),
       created_at: expect.any(String),
+      kind: 'personal',
+      expires_at: expect.any(String),
     });
     const token = res.body.data.token;
     expect((await stack.call('GET', '/api/v1/candidates', { token })).status).toBe(200);
@@ -238,6 +240,8 @@ describe('API tokens in the workspace settings', () => {
       created_at: res.body.data.created_at,
       last_used_at: expect.any(String),
       created_by: { id: member.id, email: member.email },
+      kind: 'personal',
+      expires_at: res.body.data.expires_at,
     });
   });
 

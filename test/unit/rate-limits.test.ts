@@ -86,6 +86,7 @@ describe('synthesized', () => {
     expect(withPlan.map(([id]) => id.replace(/Fn[0-9A-F]{8}$/, '')).sort()).toEqual([
       'ChangeMemberRole',
       'CreateToken',
+      'DeactivateMember',
       'RemoveMember',
       'RevokeToken',
     ]);
@@ -101,7 +102,7 @@ describe('synthesized', () => {
     const post = create.find((s) => s.Action === 'apigateway:POST')!;
     expect(JSON.stringify(post.Resource)).toContain(`"Ref":"${planId}"`);
     expect(JSON.stringify(post.Resource)).toContain('::/apikeys');
-    for (const deleter of ['RevokeToken', 'RemoveMember', 'ChangeMemberRole'])
+    for (const deleter of ['RevokeToken', 'RemoveMember', 'ChangeMemberRole', 'DeactivateMember'])
       expect(
         of(deleter).flatMap((s) => [].concat(s.Action)),
         deleter,

@@ -8,7 +8,7 @@ const fetchMembers = async () => (await unwrap(api.GET('/api/members'))).data;
 type Member = Awaited<ReturnType<typeof fetchMembers>>[number];
 type Role = Member['role'];
 
-type Pending = { kind: 'remove' | 'reset'; member: Member } | undefined;
+type Pending = { kind: 'remove' | 'reset' | 'deactivate'; member: Member } | undefined;
 
 export function Members() {
   const { session } = useSession();
@@ -94,6 +94,7 @@ export function Members() {
                           </td>
                           <td>
                             <span class="badge">{m.role}</span>
+                            {m.deactivated_at && <span class="badge expiring"> deactivated</span>}
                           </td>
                           <td>
                             <When iso={m.created_at} />
@@ -139,6 +140,29 @@ export function Members() {
                                 >
                                   Clear lockout
                                 </button>
+                                {!self &&
+                                  (m.deactivated_at ? (
+                                    <button
+                                      type="button"
+                                      aria-label={`Reactivate ${m.email}`}
+                                      onClick={() =>
+                                        act(async () => {
+                                          await unwrap(api.POST('/api/members/{id}/reactivate', { params: { path: { id: m.id } } }));
+                                          return `${m.email} can sign in again.`;
+                                        })
+                                      }
+                                    >
+                                      Reactivate
+                                    </button>
+                                  ) : (
+                                    <button
+                                      type="button"
+                                      aria-label={`Deactivate ${m.email}`}
+                                      onClick={() => setPending({ kind: 'deactivate', member: m })}
+                                    >
+                                      Deactivate
+                                    </button>
+                                  ))}
                                 {!self && (
                                   <button
                                     type="button"
@@ -165,15 +189,26 @@ export function Members() {
       {admin && (
         <ConfirmDialog
           open={!!pending}
-          title={pending?.kind === 'remove' ? `Remove ${pending.member.email}?` : `Reset the password of ${pending?.member.email ?? ''}?`}
-          confirmLabel={pending?.kind === 'remove' ? 'Remove member' : 'Reset password'}
-          danger={pending?.kind === 'remove'}
+          title={
+            pending?.kind === 'remove'
+              ? `Remove ${pending.member.email}?`
+              : pending?.kind === 'deactivate'
+                ? `Deactivate ${pending.member.email}?`
+                : `Reset the password of ${pending?.member.email ?? ''}?`
+          }
+          confirmLabel={
+            pending?.kind === 'remove' ? 'Remove member' : pending?.kind === 'deactivate' ? 'Deactivate member' : 'Reset password'
+          }
+          danger={pending?.kind === 'remove' || pending?.kind === 'deactivate'}
           onClose={() => setPending(undefined)}
           onConfirm={async () => {
             const p = pending!;
             if (p.kind === 'remove') {
               await unwrap(api.DELETE('/api/members/{id}', { params: { path: { id: p.member.id } } }));
               setNotice(`${p.member.email} was removed and can no longer sign in.`);
+            } else if (p.kind === 'deactivate') {
+              await unwrap(api.POST('/api/members/{id}/deactivate', { params: { path: { id: p.member.id } } }));
+              setNotice(`${p.member.email} was deactivated and can no longer sign in.`);
             } else {
               const r = await unwrap(api.POST('/api/members/{id}/reset-password', { params: { path: { id: p.member.id } } }));
               setSecret({ email: p.member.email, password: r.data.temporary_password });
@@ -181,8 +216,12 @@ export function Members() {
             await reload();
           }}
         >
-          {pending?.kind === 'remove' ? (
-            <p>They are signed out everywhere and can no longer sign in. Tokens they created keep working until revoked.</p>
+          {pending?.kind === 'remove' || pending?.kind === 'deactivate' ? (
+            <p>
+              They are signed out everywhere and can no longer sign in
+              {pending.kind === 'deactivate' ? ' until reactivated (they stay in the list and the audit log)' : ''}. Their personal API
+              tokens are revoked and stop working within 60 seconds; workspace tokens and webhooks stay.
+            </p>
           ) : (
             <p>They are signed out everywhere, any lockout is cleared, and you get a temporary password to give them.</p>
           )}

@@ -247,6 +247,12 @@ export const TOKEN_BODY_CASES: Case[] = [
   ['huge name', { name: 'n'.repeat(100_000), scopes: ['pipeline:read'] }],
   ['control characters in name', { name: '\u0001\u001b[31m', scopes: ['pipeline:read'] }],
   ['tenant field', { name: 'x', scopes: ['pipeline:read'], tenant_id: randomUUID() }],
+  ['unknown kind', { name: 'x', scopes: ['pipeline:read'], kind: 'team' }],
+  ['kind as an array', { name: 'x', scopes: ['pipeline:read'], kind: ['workspace'] }],
+  ['expires_at not a date', { name: 'x', scopes: ['pipeline:read'], expires_at: 'soon' }],
+  ['expires_at as a number', { name: 'x', scopes: ['pipeline:read'], expires_at: 1_900_000_000 }],
+  ['expires_at in the past', { name: 'x', scopes: ['pipeline:read'], expires_at: '2001-01-01T00:00:00Z' }],
+  ['expires_at too far', { name: 'x', scopes: ['pipeline:read'], expires_at: '2999-01-01T00:00:00Z' }],
 ].map(([name, body]) => ({ name: `token body ${name}`, rawBody: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }));
 
 export const casesFor = (r: Route): Case[] => [

@@ -119,6 +119,7 @@ export function validBody(route: Route): unknown {
   // A console twin accepts what its token route accepts.
   const r = route.twinOf ? { ...route, path: route.twinOf } : route;
   if (r.path === '/api/settings/pipeline') return { stuck_days: { applied: 4 } };
+  if (r.path === '/api/settings/tokens') return { default_days: 90, max_days: 366 };
   // A taken email: the handler refuses it (409) before hashing a temporary password, which costs
   // 128 MiB of scrypt each; dozens at once would queue past the handler timeout in one process.
   if (r.path === '/api/members') return { email: sessionUser.email, role: 'member' };
