@@ -219,10 +219,10 @@ export async function deactivateMember(p: SessionPrincipal, userId: string, now 
     p,
     userId,
     (t, others) => t.role !== 'admin' || t.deactivated_at !== undefined || anotherAdmin(others),
-    async (t, version) => {
+    (t, version) => {
       if (t.deactivated_at !== undefined) {
         since = t.deactivated_at;
-        return 'done';
+        return undefined;
       }
       return setDeactivated(
         p.tenantId,
@@ -245,7 +245,7 @@ export async function reactivateMember(p: SessionPrincipal, userId: string): Pro
     () => true,
     (t, version) =>
       t.deactivated_at === undefined
-        ? Promise.resolve('done' as const)
+        ? undefined
         : setDeactivated(
             p.tenantId,
             userId,

@@ -219,10 +219,9 @@ export function setDeactivated(
   at: string | null,
   version: number,
   audit: AuditEntry,
-): Promise<GuardedWrite> {
-  return guarded([
-    bumpVersion(tenantId, version),
-    {
+): Promise<TxOutcome<MembershipParts>> {
+  return writeParts<MembershipParts>({
+    user: {
       Update: {
         TableName: tableName,
         Key: keys.user(tenantId, userId),
@@ -231,6 +230,8 @@ export function setDeactivated(
         ...(at !== null && { ExpressionAttributeValues: { ':at': at } }),
       },
     },
-    ...auditPuts(tenantId, audit),
-  ]);
+    membership: bumpVersion(tenantId, version),
+    email: undefined,
+    audit: auditPuts(tenantId, audit),
+  });
 }
