@@ -18,7 +18,6 @@ import { createToken } from '../../lib/store/tokens';
 import { createUser } from '../../lib/store/users';
 import { ddbClient } from '../../lib/store/client';
 import { startStreamPoller } from '../../dev/stream';
-import { eventsFromRecord } from './lambda-records';
 
 export interface TestTenant {
   id: string;
@@ -207,6 +206,9 @@ export async function recordDynamoDbCommands(into: string[], when: () => boolean
  * `startStack({ stream: true })`.
  */
 export async function collectEvents(tableName: string, endpoint: string, into: WebhookEvent[]): Promise<{ stop(): Promise<void> }> {
+  // Loaded here, not at the top: it brings lib/lambda.ts, whose logger and metrics read their
+  // settings as they load, and test/integration/logging.test.ts sets those after its imports.
+  const { eventsFromRecord } = await import('./lambda-records');
   const poller = startStreamPoller({
     endpoint,
     tableName,
