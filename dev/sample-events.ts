@@ -99,6 +99,12 @@ const samples: Record<
   'add-member': { body: { email: 'new.recruiter@demo.example', role: 'member' } },
   'change-member-role': { params: { id: MISSING_ID }, body: { role: 'admin' } },
   'remove-member': { params: { id: MISSING_ID } },
+  'deactivate-member': { params: { id: MISSING_ID } },
+  'reactivate-member': { params: { id: MISSING_ID } },
+  // An id that exists nowhere: invoking shows the 404 path and never rotates the demo token.
+  'rotate-token': { params: { id: MISSING_ID }, body: { grace_seconds: 3600 } },
+  // The defaults again: invoking it changes nothing a demo user would notice.
+  'update-token-settings': { body: { default_days: 90, max_days: 366 } },
   // An id that exists nowhere: invoking shows the 404 path and erases nothing.
   'erase-candidate': { params: { id: MISSING_ID } },
   'reset-member-password': { params: { id: MISSING_ID } },
