@@ -55,9 +55,9 @@ export const candidate = defineEntity('candidate', {
   stage_entered_at: field.time({ audit: 'none', fallback: 'created_at' }),
   // Search entries are deleted by the erasure itself, so they never carry it.
   erased_at: field.time({ optional: true, absent: 'omitted', audit: 'none', copied: false }),
-  // The note a rejection gave (POST /pipeline): stored on the candidate alone (never in its stage
+  // The note a rejection gave (POST /pipeline): on the candidate and its search entries (never its stage
   // history, events or audit values), answered inside `rejection` (lib/store/candidates.ts).
-  rejection_note: field.string({ personal: true, optional: true, absent: 'omitted', shapes: [], audit: 'none', copied: false }),
+  rejection_note: field.string({ personal: true, optional: true, absent: 'omitted', shapes: [], audit: 'none' }),
 });
 
 export type CandidateFields = typeof candidate.fields;

@@ -117,6 +117,11 @@ describe('a move into rejected with a reason', () => {
     const got = await stack.call('GET', `/api/v1/candidates/${id}`, { token: tokenA });
     expect(got.body.data.rejection).toEqual({ reason_id: 'no_response', label, type: 'we_rejected', note: 'Three calls\nno answer' });
     expect(got.body.data).not.toHaveProperty('rejection_note');
+    // A list and a search answer it as the candidate does.
+    const listed = await stack.call('GET', '/api/v1/candidates?limit=100', { token: tokenA });
+    expect(listed.body.data.find((c: { id: string }) => c.id === id).rejection).toEqual(got.body.data.rejection);
+    const found = await stack.call('GET', '/api/v1/candidates?q=rita', { token: tokenA });
+    expect(found.body.data.find((c: { id: string }) => c.id === id).rejection).toEqual(got.body.data.rejection);
 
     const history = await queryAll({
       TableName: tableName,
