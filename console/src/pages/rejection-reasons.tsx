@@ -86,7 +86,7 @@ export function RejectionReasonsForm({
   return (
     <form class="card" onSubmit={submit} aria-labelledby="rejection-h" noValidate>
       <h2 id="rejection-h">Rejection reasons</h2>
-      {!admin && <Notice>Only workspace admins can change these. You can see the reasons in force.</Notice>}
+      {!admin && <Notice>Only admins edit the rejection reasons; these are the ones in force.</Notice>}
       <p class="hint">
         A rejection in the console always asks for one of these. Through the API a reason is optional unless required below.
       </p>
