@@ -219,3 +219,26 @@ export type { Candidate } from './entities/candidate';
 
 /** One webhook delivery attempt as recorded: its declaration's (lib/entities/delivery-attempt.ts). */
 export type { DeliveryAttempt as DeliveryRecord } from './entities/delivery-attempt';
+
+/** Why a candidate was rejected: the workspace turned them down, or they withdrew. */
+export const REJECTION_TYPES = ['we_rejected', 'candidate_withdrew'] as const;
+export type RejectionType = (typeof REJECTION_TYPES)[number];
+export interface RejectionReason {
+  id: string;
+  label: string;
+  type: RejectionType;
+}
+/** The reasons a workspace has until it saves its own; the ids are stable (stored on moves). */
+export const DEFAULT_REJECTION_REASONS: readonly RejectionReason[] = [
+  { id: 'not_qualified', label: 'Lacks the required skills or experience', type: 'we_rejected' },
+  { id: 'culture_fit', label: 'Not a fit for the team', type: 'we_rejected' },
+  { id: 'salary_expectations', label: 'Salary expectations too high', type: 'we_rejected' },
+  { id: 'position_filled', label: 'Position filled by another candidate', type: 'we_rejected' },
+  { id: 'no_response', label: 'Did not respond', type: 'we_rejected' },
+  { id: 'accepted_other_offer', label: 'Accepted another offer', type: 'candidate_withdrew' },
+  { id: 'not_interested', label: 'No longer interested', type: 'candidate_withdrew' },
+  { id: 'compensation', label: 'Compensation did not meet expectations', type: 'candidate_withdrew' },
+];
+export const MAX_REJECTION_REASONS = 50;
+export const REJECTION_LABEL_MAX = 80;
+export const REJECTION_NOTE_MAX = 2000;

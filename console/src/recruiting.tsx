@@ -59,9 +59,30 @@ export type RequisitionDetail = Awaited<ReturnType<typeof fetchRequisition>>;
 
 export const fetchThresholds = async () => (await unwrap(api.GET('/api/settings/pipeline'))).data.stuck_days as Record<string, number>;
 
-/** Move a candidate, guarded by the stage the page showed. */
-export const moveCandidate = (candidate_id: string, stage: Stage, from_stage: Stage) =>
-  unwrap(api.POST('/api/pipeline', { body: { candidate_id, stage, from_stage } }));
+/** The workspace's rejection reasons (its own list, or the defaults), read once per page load. */
+let reasons: Promise<{ id: string; label: string; type: string }[]> | undefined;
+export const fetchRejectionReasons = () => {
+  reasons ??= unwrap(api.GET('/api/settings/pipeline')).then(
+    (r) => r.data.rejection_reasons,
+    (err) => {
+      reasons = undefined;
+      throw err;
+    },
+  );
+  return reasons;
+};
+/** After the settings page saved a new list. */
+export const forgetRejectionReasons = () => {
+  reasons = undefined;
+};
+
+/** Move a candidate, guarded by the stage the page showed; a rejection with its reason and note. */
+export const moveCandidate = (
+  candidate_id: string,
+  stage: Stage,
+  from_stage: Stage,
+  rejection?: { rejection_reason_id: string; rejection_note?: string },
+) => unwrap(api.POST('/api/pipeline', { body: { candidate_id, stage, from_stage, ...rejection } }));
 
 /** The stage a stale move's 409 names ("candidate is in stage X, not Y"), when it names one. */
 export function staleStage(err: unknown): Stage | undefined {
@@ -242,13 +263,31 @@ export function MoveTo({
   const id = useId();
   const [target, setTarget] = useState<Stage>(defaultTarget(candidate.stage));
   const [busy, setBusy] = useState(false);
+  const [reasonList, setReasonList] = useState<{ id: string; label: string }[]>();
+  const [reason, setReason] = useState('');
+  const [note, setNote] = useState('');
+  const [reasonError, setReasonError] = useState<string>();
   useEffect(() => setTarget(defaultTarget(candidate.stage)), [candidate.stage]);
+  const rejecting = target === 'rejected';
+  // The console always asks why: the reasons are read when a rejection is chosen.
+  useEffect(() => {
+    if (!rejecting || reasonList) return;
+    fetchRejectionReasons().then(setReasonList, (err) => setReasonError(`Could not load the rejection reasons: ${errorText(err)}`));
+  }, [rejecting, reasonList]);
   const move = async (e: Event) => {
     e.preventDefault();
+    if (rejecting && !reason) {
+      setReasonError('Choose a reason for the rejection.');
+      return;
+    }
+    setReasonError(undefined);
     setBusy(true);
     let outcome: MoveOutcome;
     try {
-      await moveCandidate(candidate.id, target, candidate.stage);
+      const rejection = rejecting ? { rejection_reason_id: reason, ...(note.trim() && { rejection_note: note.trim() }) } : undefined;
+      await moveCandidate(candidate.id, target, candidate.stage, rejection);
+      setReason('');
+      setNote('');
       outcome = { kind: 'moved', to: target };
     } catch (err) {
       const now = staleStage(err);
@@ -276,9 +315,48 @@ export function MoveTo({
           </option>
         ))}
       </select>
+      {rejecting && (
+        <>
+          <label for={`${id}-reason`}>
+            Reason<span class="sr-only"> for rejecting {candidate.name}</span>
+          </label>
+          <select
+            id={`${id}-reason`}
+            value={reason}
+            required
+            aria-invalid={reasonError ? 'true' : undefined}
+            aria-describedby={reasonError ? `${id}-reason-error` : undefined}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            disabled={busy || !reasonList}
+          >
+            <option value="">{reasonList ? 'Choose…' : 'Loading…'}</option>
+            {reasonList?.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+          <label for={`${id}-note`}>
+            Note<span class="optional"> (optional)</span>
+          </label>
+          <input
+            id={`${id}-note`}
+            type="text"
+            maxLength={2000}
+            value={note}
+            onInput={(e) => setNote(e.currentTarget.value)}
+            disabled={busy}
+          />
+        </>
+      )}
       <button type="submit" disabled={busy} aria-label={`Move ${candidate.name}`}>
         Move
       </button>
+      {reasonError && (
+        <p class="field-error" id={`${id}-reason-error`} role="alert">
+          {reasonError}
+        </p>
+      )}
     </form>
   );
 }

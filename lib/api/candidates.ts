@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import type * as model from '../model';
-import { LIST_STAGES, MAX_OFFSET, SCRUBBED_KINDS, STAGES } from '../model';
+import { LIST_STAGES, MAX_OFFSET, REJECTION_TYPES, SCRUBBED_KINDS, STAGES } from '../model';
 import { candidate } from '../entities/candidate';
 import { createBody, responseOf, updateBody } from './entity-schemas';
 import { IdParam, dataOf, intParam, timestamp, uuid, type Same } from './fields';
@@ -64,7 +64,20 @@ export type UpdateCandidateBody = z.output<typeof UpdateCandidateBody>;
  * until it first moves). `erased_at`, only on an erased candidate: when its personal data was
  * erased; name is then empty and email, phone and resume_url null.
  */
-export const Candidate = responseOf(candidate);
+/**
+ * `rejection`: why a rejected candidate was rejected, when the move gave a reason (the reason as
+ * it read then, and the note, personal data: null once erased); null otherwise, and once the
+ * candidate moves out of `rejected`.
+ */
+export const Rejection = z.object({
+  reason_id: z.string(),
+  label: z.string(),
+  type: z.enum(REJECTION_TYPES),
+  note: z.nullable(z.string()),
+});
+// The note is answered inside `rejection` only (it is in no answer shape: this only drops its type).
+const { rejection_note: _note, ...candidateShape } = responseOf(candidate).shape;
+export const Candidate = z.object({ ...candidateShape, rejection: z.nullable(Rejection) });
 export type Candidate = z.infer<typeof Candidate>;
 
 /**

@@ -59,6 +59,12 @@ export const text = (name: string, max: number) =>
       z.refine(hasVisible, { error: `${name} must contain a visible character` }),
     );
 
+/** A rejection reason's id: stable, lowercase letters, digits, `_` and `-`. */
+export const reasonId = (name: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, { error: `${name} must be 1 to 40 lowercase letters, digits, _ or -` }));
+
 export const EmptyQuery = z.strictObject({});
 
 // ---- responses ---------------------------------------------------------------------------

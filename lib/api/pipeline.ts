@@ -4,8 +4,8 @@
  * is). A handler imports its own line from here; lib/routes.ts lists every line.
  */
 import * as z from 'zod/mini';
-import { STAGES } from '../model';
-import { EmptyQuery, dataOf, stageEnum, timestamp, uuid } from './fields';
+import { REJECTION_NOTE_MAX, STAGES } from '../model';
+import { EmptyQuery, dataOf, hasVisible, reasonId, stageEnum, timestamp, uuid } from './fields';
 import { DOCS, IDEM_MISMATCH, type Route } from './route';
 
 export const ChangeStageBody = z.strictObject({
@@ -13,6 +13,22 @@ export const ChangeStageBody = z.strictObject({
   stage: stageEnum,
   /** The stage the caller believes the candidate is in: a stale belief is a 409, not a move. */
   from_stage: z.optional(z.enum(STAGES, { error: `from_stage must be one of ${STAGES.join(', ')}` })),
+  /** Only with stage `rejected`: one of the workspace's rejection reasons (GET /api/settings/pipeline). */
+  rejection_reason_id: z.optional(reasonId('rejection_reason_id')),
+  /** Only with a rejection_reason_id: why, in the team's words. Personal data: erased with the candidate, never sent in events. */
+  rejection_note: z.optional(
+    z.string({ error: 'rejection_note must be a string' }).check(
+      z.trim(),
+      z.minLength(1, { error: 'rejection_note must not be empty' }),
+      z.maxLength(REJECTION_NOTE_MAX, { error: `rejection_note must be at most ${REJECTION_NOTE_MAX} characters` }),
+      // Line breaks and tabs are welcome in a note; other control characters are not.
+      z.refine((s) => /^[^\p{Cc}\p{Cs}]*$/u.test(s.replace(/[\t\n\r]/g, ' ')), {
+        error: 'rejection_note must not contain control characters',
+      }),
+      z.regex(/^[^\u202A-\u202E\u2066-\u2069]*$/, { error: 'rejection_note must not contain bidirectional control characters' }),
+      z.refine(hasVisible, { error: 'rejection_note must contain a visible character' }),
+    ),
+  ),
 });
 export type ChangeStageBody = z.output<typeof ChangeStageBody>;
 

@@ -4,8 +4,17 @@
  * is). A handler imports its own line from here; lib/routes.ts lists every line.
  */
 import * as z from 'zod/mini';
-import { MAX_RETENTION_DAYS, MAX_STUCK_DAYS, RETENTION_RULES, type RetentionRule, STUCK_STAGES } from '../model';
-import { dataOf, intParam } from './fields';
+import {
+  MAX_REJECTION_REASONS,
+  MAX_RETENTION_DAYS,
+  MAX_STUCK_DAYS,
+  REJECTION_LABEL_MAX,
+  REJECTION_TYPES,
+  RETENTION_RULES,
+  type RetentionRule,
+  STUCK_STAGES,
+} from '../model';
+import { dataOf, intParam, reasonId, text } from './fields';
 import { DOCS, type Route } from './route';
 
 const stuckDaysValue = (stage: string) =>
@@ -29,6 +38,19 @@ const retentionDays = z.optional(
   ),
 );
 
+/** One rejection reason: a stable id (kept on the moves that chose it), its label and its type. */
+export const RejectionReason = z.strictObject({
+  id: reasonId('id'),
+  label: text('label', REJECTION_LABEL_MAX),
+  type: z.enum(REJECTION_TYPES, { error: `type must be one of ${REJECTION_TYPES.join(', ')}` }),
+});
+const rejectionReasonsError = `rejection_reasons must be a list of 1 to ${MAX_REJECTION_REASONS} reasons`;
+const RejectionReasons = z.array(RejectionReason, { error: rejectionReasonsError }).check(
+  z.minLength(1, { error: rejectionReasonsError }),
+  z.maxLength(MAX_REJECTION_REASONS, { error: rejectionReasonsError }),
+  z.refine((list) => new Set(list.map((r) => r.id)).size === list.length, { error: 'rejection_reasons must not repeat an id' }),
+);
+
 export const PipelineSettingsBody = z.strictObject({
   /** Stages left out go back to their default; 0 turns a stage's alert off. */
   stuck_days: z.strictObject(stuckDaysShape, { error: 'stuck_days must be an object of stage: days' }),
@@ -37,6 +59,10 @@ export const PipelineSettingsBody = z.strictObject({
    * `inactive_days` without any change; null is off. Left out, the rules stay as they are.
    */
   retention: z.optional(z.strictObject({ rejected_days: retentionDays, inactive_days: retentionDays })),
+  /** The workspace's rejection reasons, replacing the saved list (or the defaults); left out, they stay. */
+  rejection_reasons: z.optional(RejectionReasons),
+  /** A move into `rejected` must name a reason; left out, the setting stays. */
+  require_rejection_reason: z.optional(z.boolean({ error: 'require_rejection_reason must be true or false' })),
 });
 export type PipelineSettingsBody = z.output<typeof PipelineSettingsBody>;
 
@@ -71,17 +97,26 @@ export const PipelineSettings = dataOf(
     stuck_days: stuckDaysMap,
     defaults: stuckDaysMap,
     retention: RetentionSettings,
+    /** The reasons a rejection may give: the workspace's own, or the default list until it saves one. */
+    rejection_reasons: z.array(RejectionReason),
+    require_rejection_reason: z.boolean(),
     /** Only when the request asked for a preview (preview_rejected_days, preview_inactive_days). */
     retention_preview: z.optional(RetentionPreview),
   }),
 );
 export type PipelineSettings = z.infer<typeof PipelineSettings>['data'];
 /**
- * PUT's answer: the thresholds in force, and the retention rules when the request set them (the
+ * PUT's answer: the thresholds in force, and the retention rules and rejection settings when the request set them (the
  * save is one transaction with its audit record, which answers no item; GET has the rules).
  */
 export const PipelineSettingsSaved = dataOf(
-  z.object({ stuck_days: stuckDaysMap, defaults: stuckDaysMap, retention: z.optional(RetentionSettings) }),
+  z.object({
+    stuck_days: stuckDaysMap,
+    defaults: stuckDaysMap,
+    retention: z.optional(RetentionSettings),
+    rejection_reasons: z.optional(z.array(RejectionReason)),
+    require_rejection_reason: z.optional(z.boolean()),
+  }),
 );
 export type PipelineSettingsSaved = z.infer<typeof PipelineSettingsSaved>['data'];
 
@@ -106,7 +141,8 @@ export const updatePipelineSettings = {
   auth: 'session',
   role: 'admin',
   access: 'write',
-  summary: 'Set the stuck thresholds (a stage left out goes back to its default; 0 turns it off) and, when given, the retention rules',
+  summary:
+    'Set the stuck thresholds (a stage left out goes back to its default; 0 turns it off) and, when given, the retention rules and the rejection reasons',
   body: PipelineSettingsBody,
   status: 200,
   response: PipelineSettingsSaved,

@@ -14,6 +14,7 @@ import type { ActorRef } from '../store/stage-history';
 import { patchDiff } from '../store/update';
 import { requisitionPart, type RequisitionPart, type RequisitionSeen } from './requisition-rules';
 import type { AuditBase } from './principal';
+import type { Rejection } from './rejection-rules';
 import type { Decision } from './retry';
 
 type Item = Record<string, unknown>;
@@ -28,8 +29,11 @@ export interface CandidateRead {
   erased: boolean;
 }
 
-/** The profile fields PATCH may change (the declaration's personal ones); `null` removes an optional one. */
-export const PROFILE_FIELDS = candidate.personal;
+/** The profile fields PATCH may change (the declaration's personal ones in its PATCH body); `null` removes an optional one. */
+export const PROFILE_FIELDS = candidate.personal.filter((f) => (candidate.updateFields as readonly string[]).includes(f)) as Exclude<
+  keyof ProfilePatch,
+  'requisition'
+>[];
 const ERASED_FIELDS = `${PROFILE_FIELDS.slice(0, -1).join(', ')} and ${PROFILE_FIELDS.at(-1)}`;
 
 export interface CreateState {
@@ -69,6 +73,8 @@ export interface MoveRequest {
   at: string;
   actor?: ActorRef;
   audit?: AuditBase;
+  /** A move into `rejected`: the reason chosen (decideRejection), with its note. */
+  rejection?: Rejection;
 }
 
 export interface MovePlan {
@@ -79,6 +85,8 @@ export interface MovePlan {
   /** A move into `placed` on a requisition: a hire there. */
   hire?: RequisitionPart;
   audit?: AuditEntry;
+  /** Kept on the candidate and its history item; none clears the one a candidate had. */
+  rejection?: Rejection;
 }
 
 /**
@@ -98,8 +106,22 @@ export function decideMove(state: MoveState, req: MoveRequest): Decision<MovePla
     if ('refuse' in decided) return decided;
     hire = decided.part;
   }
-  const audit = req.audit && { ...req.audit, changes: [{ field: 'stage', before: c.stage, after: req.stage }] };
-  return { write: { candidate: c, to: req.stage, at: req.at, actor: req.actor ?? null, hire, audit } };
+  const rejection = req.stage === 'rejected' ? req.rejection : undefined;
+  if (c.erased && rejection?.note !== undefined) {
+    return {
+      refuse: new ConflictError('this candidate was erased; a rejection_note cannot be kept', {
+        code: 'candidate_erased',
+        field: 'rejection_note',
+      }),
+    };
+  }
+  // The reason by id only: the note is personal and never in an audit value.
+  const changes = [
+    { field: 'stage', before: c.stage, after: req.stage },
+    ...(rejection ? [{ field: 'rejection_reason_id', after: rejection.reason_id }] : []),
+  ];
+  const audit = req.audit && { ...req.audit, changes };
+  return { write: { candidate: c, to: req.stage, at: req.at, actor: req.actor ?? null, hire, audit, ...(rejection && { rejection }) } };
 }
 
 /** A profile change; a requisition given must exist (the caller read it: its title is copied). */

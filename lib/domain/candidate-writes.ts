@@ -21,6 +21,7 @@ import {
   type ProfileState,
 } from './candidate-rules';
 import type { AuditBase } from './principal';
+import type { Rejection } from './rejection-rules';
 import { decideAndWrite } from './retry';
 
 type Item = Record<string, unknown>;
@@ -56,11 +57,12 @@ export function moveCandidate(
   id: string,
   stage: Stage,
   now: () => string = nowIso,
-  opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditBase } = {},
+  opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditBase; rejection?: Rejection } = {},
 ): Promise<{ before: Item; after?: Item }> {
   return decideAndWrite<MoveState, Parameters<typeof writeMove>[1], { before: Item; after?: Item }, string>({
     state: getCandidate(tenantId, id).then((item) => ({ candidate: candidateRead(item) })),
-    decide: (state) => decideMove(state, { stage, fromStage: opts.fromStage, at: now(), actor: opts.actor, audit: opts.audit }),
+    decide: (state) =>
+      decideMove(state, { stage, fromStage: opts.fromStage, at: now(), actor: opts.actor, audit: opts.audit, rejection: opts.rejection }),
     write: async (plan) => {
       const { outcome, after } = await writeMove(tenantId, plan);
       return { outcome, result: { before: plan.candidate.item, after } };

@@ -19,6 +19,7 @@ import type {
 import { getCandidate as getCandidateItem, toCandidate, type CandidateRecord } from '../store/candidates';
 import { insertCandidate, moveCandidate, updateCandidateProfile } from './candidate-writes';
 import type { ProfilePatch } from './candidate-rules';
+import { decideRejection, needsRejectionSettings, rejectionSettingsOf } from './rejection-rules';
 import { candidatePageKey, queryCandidates, queryCandidatesAfter, type CandidateQuery } from '../store/candidate-lists';
 import { releaseLease, takeLease } from '../store/leases';
 import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE } from '../model';
@@ -187,9 +188,14 @@ async function search(tenantId: string, q: ListCandidatesQuery, text: string): P
  * in that stage is a 409 naming its current stage (Greenhouse v3's guard against stale moves).
  */
 export async function changeStage(p: Principal, input: ChangeStageBody): Promise<StageChange> {
+  // Only a move into `rejected` reads the workspace's reasons (one GetItem of its STATS item).
+  const settings = needsRejectionSettings(input) ? rejectionSettingsOf((await getStats(p.tenantId)).item) : undefined;
+  const decided = decideRejection(input, settings);
+  if ('refuse' in decided) throw decided.refuse;
   const { before, after } = await moveCandidate(p.tenantId, input.candidate_id, input.stage, nowIso, {
     actor: actorOf(p),
     fromStage: input.from_stage,
+    rejection: decided.rejection,
     audit: auditBy(p, 'candidate.stage_changed', { type: 'candidate', id: input.candidate_id }),
   });
   const c = toCandidate(after ?? before);

@@ -7,6 +7,7 @@ import { retentionOf } from '../store/retention';
 import { getStats } from '../store/stats';
 import { getTenant, setStuckDays } from '../store/tenants';
 import { auditBy, type Principal } from './principal';
+import { rejectionSettingsOf } from './rejection-rules';
 
 type StuckStage = (typeof STUCK_STAGES)[number];
 const defaults = Object.fromEntries(STUCK_STAGES.map((s) => [s, DEFAULT_STUCK_DAYS[s] ?? 0])) as Record<StuckStage, number>;
@@ -26,10 +27,13 @@ export async function getPipelineSettings(p: Principal, q: PipelineSettingsQuery
   if (!stats.exists) throw new NotFoundError('workspace');
   // A tenant from before the stuck index keeps its thresholds on the tenant item until it saves.
   const overrides = stats.stuckDays ?? (await getTenant(p.tenantId))?.stuck_days;
+  const rejection = rejectionSettingsOf(stats.item);
   return {
     stuck_days: stuckDaysInForce(overrides),
     defaults,
     retention: retentionOf(stats.item),
+    rejection_reasons: [...rejection.reasons],
+    require_rejection_reason: rejection.required,
     ...(retention_preview && { retention_preview }),
   };
 }
@@ -47,10 +51,20 @@ export async function updatePipelineSettings(p: Principal, body: PipelineSetting
     rejected_days: body.retention.rejected_days ?? null,
     inactive_days: body.retention.inactive_days ?? null,
   };
-  const changes = [{ field: 'stuck_days', after: stuck_days }, ...(retention ? [{ field: 'retention', after: retention }] : [])];
+  // Rejection settings left out stay as saved (or default).
+  const also = {
+    ...(body.rejection_reasons && { rejection_reasons: body.rejection_reasons }),
+    ...(body.require_rejection_reason !== undefined && { require_rejection_reason: body.require_rejection_reason }),
+  };
+  const changes = [
+    { field: 'stuck_days', after: stuck_days },
+    ...(retention ? [{ field: 'retention', after: retention }] : []),
+    ...Object.entries(also).map(([field, after]) => ({ field, after })),
+  ];
   await setStuckDays(p.tenantId, overrides, {
     retention,
+    also,
     audit: auditBy(p, 'settings.pipeline_changed', { type: 'workspace', id: p.tenantId }, changes),
   });
-  return { stuck_days, defaults, ...(retention && { retention }) };
+  return { stuck_days, defaults, ...(retention && { retention }), ...also };
 }

@@ -8,7 +8,7 @@
  */
 import { DOCS } from '../docs';
 import { defineEntity, field, fromItem, type RecordOf } from '../entity';
-import { STAGES } from '../model';
+import { type RejectionType, STAGES } from '../model';
 import type { Item } from '../item';
 
 /** The profile: set on create, changed by PATCH, answered. */
@@ -55,10 +55,25 @@ export const candidate = defineEntity('candidate', {
   stage_entered_at: field.time({ audit: 'none', fallback: 'created_at' }),
   // Search entries are deleted by the erasure itself, so they never carry it.
   erased_at: field.time({ optional: true, absent: 'omitted', audit: 'none', copied: false }),
+  // The note a rejection gave (POST /pipeline): on the candidate and its search entries (never its stage
+  // history, events or audit values), answered inside `rejection` (lib/store/candidates.ts).
+  rejection_note: field.string({ personal: true, optional: true, absent: 'omitted', shapes: [], audit: 'none' }),
 });
 
 export type CandidateFields = typeof candidate.fields;
-export type Candidate = RecordOf<CandidateFields>;
+/** The candidate as its item holds it (the codec's object). */
+export type CandidateRecordOf = RecordOf<CandidateFields>;
+
+/** The rejection a candidate in `rejected` was given, as answered (lib/store/candidates.ts toCandidate). */
+export interface RejectionAnswer {
+  reason_id: string;
+  label: string;
+  type: RejectionType;
+  /** Personal data: null once erased, or when none was given. */
+  note: string | null;
+}
+/** The candidate as answered: the note inside `rejection`. */
+export type Candidate = Omit<CandidateRecordOf, 'rejection_note'> & { rejection: RejectionAnswer | null };
 
 /** The candidate item's codec. */
-export const candidateFromItem = (item: Item): Candidate => fromItem(candidate, item);
+export const candidateFromItem = (item: Item): CandidateRecordOf => fromItem(candidate, item);

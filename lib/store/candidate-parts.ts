@@ -62,6 +62,11 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
   const reqId = c.reqId;
   const thresholds = believedThresholds(tenantId);
   const stuck = stuckAttrs(tenantId, thresholds, { id, stage: to, stage_entered_at: at });
+  const r = plan.rejection;
+  // The reason goes on the item as one map, its note apart (a personal field, erased by name).
+  const rejection: Item = r
+    ? { rejection: { reason_id: r.reason_id, label: r.label, type: r.type }, ...(r.note !== undefined && { rejection_note: r.note }) }
+    : {};
   const set: Item = {
     stage: to,
     updated_at: at,
@@ -70,9 +75,12 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
     ...changeIndexKey(tenantId, at, id),
     ...(reqId && reqStageIndexKey(tenantId, reqId, to, at, id)),
     ...stuck.set,
+    ...rejection,
   };
+  // A move out of `rejected` (or into it without a reason) leaves no reason behind.
+  const removed = [...stuck.remove, ...['rejection', 'rejection_note'].filter((a) => !(a in rejection) && a in current)];
   const after: Item = { ...current, ...set };
-  for (const attr of stuck.remove) delete after[attr];
+  for (const attr of removed) delete after[attr];
   const deltas = { [counter.stage(c.stage)]: -1, [counter.stage(to)]: 1 };
   const hire = plan.hire && reqCounterWrite(tenantId, plan.hire, deltas, at);
   const outcome = await withThresholds<MoveParts>(tenantId, {
@@ -81,7 +89,7 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
         TableName: tableName,
         Key: keys.candidate(tenantId, id),
         ...update(
-          { ...set, ...Object.fromEntries(stuck.remove.map((a) => [a, $remove()])) },
+          { ...set, ...Object.fromEntries(removed.map((a) => [a, $remove()])) },
           {
             expression: `#stage = :from AND ${reqId ? '#req = :req' : 'attribute_not_exists(#req)'} AND ${
               c.erased ? 'attribute_exists(#erased)' : 'attribute_not_exists(#erased)'
@@ -96,7 +104,14 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
     stats: counterUpdate(keys.stats(tenantId), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
     requisition: hire ? hire.update : reqId ? counterUpdate(keys.requisition(tenantId, reqId), deltas) : undefined,
     placement: to === 'placed' && copyPuts(tenantId, id, placementItem(tenantId, current, at)),
-    history: stageMovePut(tenantId, { candidate_id: id, from_stage: c.stage, to_stage: to, at, actor: plan.actor }),
+    history: stageMovePut(tenantId, {
+      candidate_id: id,
+      from_stage: c.stage,
+      to_stage: to,
+      at,
+      actor: plan.actor,
+      ...(r && { reason: { id: r.reason_id, label: r.label, type: r.type } }),
+    }),
     filled: hire?.filled,
     search: searchWrites(tenantId, after),
     audit: plan.audit && auditPuts(tenantId, plan.audit),

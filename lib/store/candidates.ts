@@ -5,8 +5,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CandidateRead } from '../domain/candidate-rules';
 import { newId } from '../ids';
-import { candidateFromItem } from '../entities/candidate';
-import { STAGES, type Stage } from '../model';
+import { type Candidate, candidateFromItem, type RejectionAnswer } from '../entities/candidate';
+import { REJECTION_TYPES, STAGES, type Stage } from '../model';
 import { ddb, tableName } from './client';
 import { oneOf, optStr, str } from './codec';
 import { changeIndexKey, counter, keys, reqCandidatesIndexKey, reqStageIndexKey, stageIndexKey } from './table';
@@ -107,8 +107,25 @@ export function placementItem(tenantId: string, candidate: Item | CandidateRecor
   };
 }
 
-/** The candidate item's codec: the declaration's (lib/entities/candidate.ts). */
-export const toCandidate = candidateFromItem;
+/**
+ * The candidate item's codec: the declaration's (lib/entities/candidate.ts), with the rejection a
+ * move into `rejected` kept (`rejection`, its note apart so that erasure reaches it) as one object.
+ */
+export function toCandidate(item: Item): Candidate {
+  const { rejection_note, ...c } = candidateFromItem(item);
+  return { ...c, rejection: rejectionOf(item, rejection_note) };
+}
+
+function rejectionOf(item: Item, note: string | undefined): RejectionAnswer | null {
+  const r = item.rejection as Record<string, unknown> | undefined;
+  if (!r || typeof r !== 'object') return null;
+  return {
+    reason_id: str(r, 'reason_id', 'candidate'),
+    label: str(r, 'label', 'candidate'),
+    type: oneOf(r, 'type', REJECTION_TYPES, 'candidate'),
+    note: note ?? null,
+  };
+}
 
 /** The attributes a write reads from the item it changes, narrowed like the codec's. */
 export const candidateStage = (item: Item): Stage => oneOf(item, 'stage', STAGES, 'candidate');

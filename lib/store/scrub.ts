@@ -79,7 +79,10 @@ export function scrubStoredResponse(response: unknown, candidateId: string, eras
   }
   const data = body?.data;
   if (!data || data.id !== candidateId) return { ...r, body: '' };
-  const scrubbed = scrubbedCopy(candidate, { ...data, erased_at: erasedAt });
+  const scrubbed: Record<string, unknown> = scrubbedCopy(candidate, { ...data, erased_at: erasedAt });
+  // The rejection's note is answered inside `rejection` (lib/store/candidates.ts toCandidate).
+  const rejection = scrubbed.rejection as Record<string, unknown> | null | undefined;
+  if (rejection && typeof rejection === 'object') scrubbed.rejection = { ...rejection, note: null };
   return { ...r, body: JSON.stringify({ ...body, data: scrubbed }) };
 }
 

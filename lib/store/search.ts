@@ -88,6 +88,8 @@ const COPIED = candidate.copied;
 export function searchItems(tenantId: string, candidate: Item): Item[] {
   const tokens = candidateTokens(candidate as { name: string; email?: string });
   const copy = Object.fromEntries(COPIED.filter((f) => candidate[f] !== undefined && candidate[f] !== null).map((f) => [f, candidate[f]]));
+  // The rejection's reason, so a search answers it as a list does (its note is a declared field, copied above).
+  if (candidate.rejection !== undefined) copy.rejection = candidate.rejection;
   const toks = toksAttr(tokens);
   return tokens.map((token) => ({
     ...searchKey(tenantId, token, String(candidate.id)),

@@ -4,7 +4,7 @@
  * nothing updates or deletes them.
  */
 import { newId } from '../ids';
-import { STAGES, type Stage } from '../model';
+import { REJECTION_TYPES, type RejectionType, STAGES, type Stage } from '../model';
 import { queryAll, tableName } from './client';
 import { type Item, oneOf, str } from './codec';
 import { keys } from './table';
@@ -26,6 +26,8 @@ export interface StageMove {
   to_stage: Stage;
   at: string;
   actor: ActorRef | null;
+  /** A move into `rejected` with a reason: the reason as it read then (never the note). */
+  reason?: { id: string; label: string; type: RejectionType };
 }
 
 /** The Put of a move's history item, for the move's own transaction. */
@@ -44,6 +46,7 @@ export function stageMovePut(tenantId: string, move: StageMove) {
         ...(move.actor && { actor_type: move.actor.type, actor_id: move.actor.id }),
         ...(move.actor?.name !== undefined && { actor_name: move.actor.name }),
         ...(move.actor?.email !== undefined && { actor_email: move.actor.email }),
+        ...(move.reason && { reason_id: move.reason.id, reason_label: move.reason.label, reason_type: move.reason.type }),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
@@ -65,6 +68,13 @@ const stageMoveFromItem = (item: Item): StageMove => ({
           ...(typeof item.actor_email === 'string' && { email: item.actor_email }),
         }
       : null,
+  ...(typeof item.reason_id === 'string' && {
+    reason: {
+      id: item.reason_id,
+      label: str(item, 'reason_label', 'stage_move'),
+      type: oneOf(item, 'reason_type', REJECTION_TYPES, 'stage_move'),
+    },
+  }),
 });
 
 /**

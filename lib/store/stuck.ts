@@ -109,12 +109,16 @@ export async function queryStuck(tenantId: string, now: number, limit: number): 
 export async function saveThresholds(
   tenantId: string,
   overrides: StuckDays,
-  { retention, audit }: { retention?: RetentionDays; audit?: AuditEntry } = {},
+  { retention, audit, also = {} }: { retention?: RetentionDays; audit?: AuditEntry; also?: Record<string, unknown> } = {},
 ): Promise<Thresholds & { retention?: RetentionDays }> {
+  // Other pipeline settings kept on STATS (the rejection reasons), so GET reads them in its one call.
+  const extra = Object.keys(also)
+    .map((k, i) => `, ${k} = :x${i}`)
+    .join('');
   const save = {
     TableName: tableName,
     Key: keys.stats(tenantId),
-    UpdateExpression: `SET stuck_days = :d, stuck_v = if_not_exists(stuck_v, :zero) + :one, stuck_job = :pending${retention ? ', retention = :r' : ''} REMOVE stuck_cursor`,
+    UpdateExpression: `SET stuck_days = :d, stuck_v = if_not_exists(stuck_v, :zero) + :one, stuck_job = :pending${retention ? ', retention = :r' : ''}${extra} REMOVE stuck_cursor`,
     ConditionExpression: 'attribute_exists(PK)',
     ExpressionAttributeValues: {
       ':d': overrides,
@@ -122,6 +126,7 @@ export async function saveThresholds(
       ':one': 1,
       ':pending': STUCK_JOB_PENDING,
       ...(retention && { ':r': keptRules(retention) }),
+      ...Object.fromEntries(Object.values(also).map((v, i) => [`:x${i}`, v])),
     },
   };
   if (audit || retention) {

@@ -75,7 +75,7 @@ export async function getTenantBySlug(slug: string): Promise<Tenant> {
 export async function setStuckDays(
   tenantId: string,
   stuckDays: Partial<Record<Stage, number>>,
-  opts: { retention?: RetentionDays; audit?: AuditEntry } = {},
+  opts: { retention?: RetentionDays; audit?: AuditEntry; also?: Record<string, unknown> } = {},
 ) {
   await saveThresholds(tenantId, stuckDays, opts);
 }

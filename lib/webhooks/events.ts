@@ -187,7 +187,13 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
       }),
     ];
   }
-  return [make('candidate.stage_changed', at, { ...candidate, oldStage: before.stage, newStage: after.stage }), ...offerEvents(at)];
+  // The reason of a rejection that gave one, by id, label and type; never its note (personal).
+  const r = after.stage === 'rejected' ? (after.rejection as Record<string, unknown> | undefined) : undefined;
+  const reason = r && { rejectionReasonId: r.reason_id, rejectionReasonLabel: r.label, rejectionType: r.type };
+  return [
+    make('candidate.stage_changed', at, { ...candidate, oldStage: before.stage, newStage: after.stage, ...reason }),
+    ...offerEvents(at),
+  ];
 }
 
 /** The exact bytes every delivery of this event sends. */

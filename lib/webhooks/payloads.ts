@@ -5,7 +5,7 @@
  * and test/unit/webhook-payloads.test.ts holds the two together.
  */
 import * as z from 'zod/mini';
-import { ENDPOINT_DISABLED_EVENT, EVENT_TYPES, REQ_STATUSES, STAGES, TEST_EVENT, type EventType } from '../model';
+import { ENDPOINT_DISABLED_EVENT, EVENT_TYPES, REJECTION_TYPES, REQ_STATUSES, STAGES, TEST_EVENT, type EventType } from '../model';
 import { candidate } from '../entities/candidate';
 import { requisition as requisitionEntity } from '../entities/requisition';
 import { PREVIOUS_SIGNATURE_HEADER } from './sign';
@@ -46,7 +46,17 @@ export const EVENT_DATA = {
     reqId,
     createdAt: at,
   }),
-  'candidate.stage_changed': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, oldStage: stage, newStage: stage }),
+  'candidate.stage_changed': z.strictObject({
+    candidateId: z.uuid(),
+    name: z.string(),
+    reqId,
+    oldStage: stage,
+    newStage: stage,
+    /** Only on a move into `rejected` that gave a reason (the note is never sent). */
+    rejectionReasonId: z.optional(z.string()),
+    rejectionReasonLabel: z.optional(z.string()),
+    rejectionType: z.optional(z.enum(REJECTION_TYPES)),
+  }),
   'candidate.updated': z.strictObject({
     candidateId: z.uuid(),
     name: z.string(),

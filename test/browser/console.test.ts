@@ -567,6 +567,21 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await page.getByLabel(stage, { exact: true }).fill('');
     await page.getByRole('button', { name: 'Save thresholds' }).click();
     await page.getByText('Thresholds saved.').waitFor();
+
+    // The rejection reasons: one renamed, one added with its type, saved together.
+    const before = (await (await page.request.get('/api/settings/pipeline')).json()).data.rejection_reasons as { id: string }[];
+    await page.getByLabel('Reason 1', { exact: true }).fill('Skills do not match');
+    await page.getByRole('button', { name: 'Add a reason' }).click();
+    const added = `Reason ${before.length + 1}`;
+    await page.getByLabel(added, { exact: true }).fill('Relocation not possible');
+    await page.getByLabel(`Type of reason ${before.length + 1}`, { exact: true }).selectOption('candidate_withdrew');
+    await check('pipeline settings: rejection reasons');
+    await page.getByRole('button', { name: 'Save rejection reasons' }).click();
+    await page.getByText('Rejection reasons saved.').waitFor();
+    const saved = (await (await page.request.get('/api/settings/pipeline')).json()).data.rejection_reasons as { id: string }[];
+    expect(saved).toHaveLength(before.length + 1);
+    expect(saved[0]).toMatchObject({ id: before[0]!.id, label: 'Skills do not match' });
+    expect(saved.at(-1)).toEqual({ id: 'relocation_not_possible', label: 'Relocation not possible', type: 'candidate_withdrew' });
     expect(errors).toEqual([]);
   });
 

@@ -326,6 +326,11 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     // The wide screen still shows her in Interviewed and moves her elsewhere.
     const theirs = card(other, 'Katherine Johnson');
     await theirs.getByLabel(/^Move to/).selectOption('rejected');
+    // A rejection asks why: the workspace's reasons, read when it is chosen.
+    const reason = theirs.getByLabel(/^Reason/);
+    await reason.locator('option', { hasText: 'Accepted another offer' }).waitFor({ state: 'attached' });
+    await check('requisition board: rejection reason', other, otherErrors);
+    await reason.selectOption('accepted_other_offer');
     await theirs.getByRole('button', { name: 'Move Katherine Johnson' }).click();
     await other
       .getByRole('status')

@@ -128,6 +128,14 @@ it('list and write routes cost a small fixed number of calls', async () => {
   sent.length = 0;
   await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'interviewed' } });
   expect(sent).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  // A rejection reads the workspace's reasons too: one GetItem more, with a reason or without.
+  sent.length = 0;
+  const reject = { candidate_id: id, stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'quiet' };
+  expect((await stack.call('POST', '/api/v1/pipeline', { token, body: reject })).status).toBe(200);
+  expect(sent).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+  sent.length = 0;
+  expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'interviewed' } })).status).toBe(200);
+  expect(sent).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
   expect((await callsFor(token, 'GET', '/api/v1/candidates')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   // One candidate: its item and its stage history, in parallel.
   expect((await callsFor(token, 'GET', `/api/v1/candidates/${id}`)).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);

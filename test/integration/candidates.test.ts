@@ -97,6 +97,7 @@ describe('GET /api/v1/candidates', () => {
       'id',
       'name',
       'phone',
+      'rejection',
       'req_id',
       'req_title',
       'resume_url',

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_STUCK_DAYS, STUCK_STAGES } from '../../lib/model';
+import { DEFAULT_REJECTION_REASONS, DEFAULT_STUCK_DAYS, STUCK_STAGES } from '../../lib/model';
 import { captureOutput } from '../helpers/capture';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { createRequisition } from '../../lib/store/requisitions';
@@ -87,7 +87,15 @@ describe('pipeline settings', () => {
       const res = await stack.call('GET', '/api/settings/pipeline', as(c));
       expect(res.status).toBe(200);
       // The retention rules sit beside the thresholds, both off by default.
-      expect(res.body).toEqual({ data: { stuck_days: defaults, defaults, retention: { rejected_days: null, inactive_days: null } } });
+      expect(res.body).toEqual({
+        data: {
+          stuck_days: defaults,
+          defaults,
+          retention: { rejected_days: null, inactive_days: null },
+          rejection_reasons: DEFAULT_REJECTION_REASONS,
+          require_rejection_reason: false,
+        },
+      });
     }
   });
 
@@ -99,7 +107,12 @@ describe('pipeline settings', () => {
     // PUT answers the retention rules only when it set them; GET always has them.
     expect(first.body.data).not.toHaveProperty('retention');
     expect((await stack.call('GET', '/api/settings/pipeline', as(cookie))).body).toEqual({
-      data: { ...first.body.data, retention: { rejected_days: null, inactive_days: null } },
+      data: {
+        ...first.body.data,
+        retention: { rejected_days: null, inactive_days: null },
+        rejection_reasons: DEFAULT_REJECTION_REASONS,
+        require_rejection_reason: false,
+      },
     });
     const second = await stack.call('PUT', '/api/settings/pipeline', as(cookie, { stuck_days: { onboarding: 30 } }));
     expect(second.body.data.stuck_days).toEqual({ ...defaults, onboarding: 30 });

@@ -67,7 +67,20 @@ describe('q', () => {
     const res = await search('q=ada');
     expect(res.body.data[0]).toMatchObject({ id: ids.ada, name: 'Ada Lovelace', email: 'ada@example.com', stage: 'applied', req_id: null });
     expect(Object.keys(res.body.data[0]).sort()).toEqual(
-      ['created_at', 'email', 'id', 'name', 'phone', 'req_id', 'req_title', 'resume_url', 'stage', 'stage_entered_at', 'updated_at'].sort(),
+      [
+        'created_at',
+        'email',
+        'id',
+        'name',
+        'phone',
+        'rejection',
+        'req_id',
+        'req_title',
+        'resume_url',
+        'stage',
+        'stage_entered_at',
+        'updated_at',
+      ].sort(),
     );
   });
 

@@ -28,8 +28,8 @@ const { searchItems } = await import('../../lib/store/search');
 const full = candidateImage({ phone: '+44 20 7946 0000', resume_url: 'https://cv.example.org/zoe.pdf' });
 
 describe("the candidate's lists", () => {
-  it('personal: name, email, phone and resume_url; audited by name, erased, known to the audit log by target type', () => {
-    expect(candidate.personal).toEqual(['name', 'email', 'phone', 'resume_url']);
+  it('personal: name, email, phone, resume_url and the rejection note; audited by name, erased, known to the audit log by target type', () => {
+    expect(candidate.personal).toEqual(['name', 'email', 'phone', 'resume_url', 'rejection_note']);
     expect(personalFieldsOf('candidate')).toBe(candidate.personal);
     expect(personalFieldsOf('requisition')).toEqual([]);
   });
@@ -57,10 +57,15 @@ describe("the candidate's lists", () => {
   });
 
   it('a kept answer is scrubbed of every personal field the answer holds, as GET answers an erased candidate', () => {
-    const body = JSON.stringify({ data: { ...fromItem(candidate, full) } });
+    const { rejection_note, ...answer } = fromItem(candidate, { ...full, rejection_note: 'kept note' });
+    const rejection = { reason_id: 'ghosted', label: 'Stopped answering', type: 'candidate_withdrew', note: rejection_note };
+    const body = JSON.stringify({ data: { ...answer, rejection } });
     const out = scrubStoredResponse({ statusCode: 201, body }, CAND, T1) as { body: string };
     const data = JSON.parse(out.body).data;
-    for (const n of candidate.personal) expect(data[n], n).toBe(candidate.fields[n].optional ? null : '');
+    for (const n of candidate.personal) if (n !== 'rejection_note') expect(data[n], n).toBe(candidate.fields[n].optional ? null : '');
+    // The note is answered inside `rejection`.
+    expect(data.rejection).toEqual({ ...rejection, note: null });
+    expect(out.body).not.toContain('kept note');
     expect(data).toMatchObject({ id: CAND, stage: 'applied', erased_at: T1 });
   });
 

@@ -78,8 +78,12 @@ function handToCandidate(item: Item) {
     updated_at: str(item, 'updated_at', 'candidate'),
     stage_entered_at: optStr(item, 'stage_entered_at', 'candidate') ?? str(item, 'created_at', 'candidate'),
     ...(typeof item.erased_at === 'string' && { erased_at: item.erased_at }),
+    // Declared since: the rejection's note (answered inside `rejection`, never on its own).
+    ...(typeof item.rejection_note === 'string' && { rejection_note: item.rejection_note }),
   };
 }
+/** The API answer adds `rejection` to the declaration's answer. */
+const CandidateAnswer = z.omit(Candidate, { rejection: true });
 
 // ---- the comparison -----------------------------------------------------------------------------
 const outcome = (s: z.ZodMiniType, v: unknown) => {
@@ -126,7 +130,7 @@ describe("the candidate's derived schemas equal the hand-written ones", () => {
     for (const io of ['input', 'output'] as const) {
       expect(z.toJSONSchema(CreateCandidateBody, { io })).toEqual(z.toJSONSchema(derived.create, { io }));
       expect(z.toJSONSchema(UpdateCandidateBody, { io })).toEqual(z.toJSONSchema(derived.update, { io }));
-      expect(z.toJSONSchema(Candidate, { io })).toEqual(z.toJSONSchema(derived.response, { io }));
+      expect(z.toJSONSchema(CandidateAnswer, { io })).toEqual(z.toJSONSchema(derived.response, { io }));
     }
   });
 
@@ -167,6 +171,7 @@ describe("the candidate's derived schemas equal the hand-written ones", () => {
       item,
       { ...item, stage_entered_at: '2026-01-01T01:00:00.000Z', req_id: 'r', req_title: 'T', phone: '1', resume_url: 'https://x' },
       { ...item, erased_at: '2026-02-01T00:00:00.000Z', name: '', email: null },
+      { ...item, stage: 'rejected', rejection_note: 'n' },
       { ...item, stage: 'secret' },
       { ...item, name: 7 },
       { ...item, phone: 7 },
@@ -187,5 +192,5 @@ describe("the candidate's derived schemas equal the hand-written ones", () => {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 true satisfies Same<z.output<typeof CreateCandidateBody>, z.output<typeof HandCreate>>;
 true satisfies Same<z.output<typeof UpdateCandidateBody>, z.output<typeof HandUpdate>>;
-true satisfies Same<z.output<typeof Candidate>, z.output<typeof HandCandidate>>;
+true satisfies Same<z.output<typeof CandidateAnswer>, z.output<typeof HandCandidate>>;
 true satisfies Same<ReturnType<typeof candidateFromItem>, ReturnType<typeof handToCandidate>>;

@@ -1,6 +1,7 @@
 /**
  * Pipeline settings: the stuck threshold per stage, defaults shown, 0 turns a stage off; and the
- * retention rules, saved only after a dry run has shown how many candidates they would erase.
+ * retention rules, saved only after a dry run has shown how many candidates they would erase; and
+ * the rejection reasons (./rejection-reasons.tsx).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText, unwrap, type paths } from '../api/client';
@@ -8,6 +9,7 @@ import { stageLabel } from '../labels';
 import { Link } from '../router';
 import { isAdmin, useSession } from '../session';
 import { Loaded, Notice, PageTitle, useLoad } from '../ui';
+import { RejectionReasonsForm } from './rejection-reasons';
 
 const fetchSettings = async () => (await unwrap(api.GET('/api/settings/pipeline'))).data;
 type Settings = Awaited<ReturnType<typeof fetchSettings>>;
@@ -27,6 +29,7 @@ export function PipelineSettings() {
           <>
             <ThresholdForm settings={s} onSaved={reload} />
             <RetentionForm settings={s} onSaved={reload} />
+            <RejectionReasonsForm settings={s} onSaved={reload} />
           </>
         )}
       </Loaded>

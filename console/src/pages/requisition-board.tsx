@@ -152,6 +152,11 @@ export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () =>
     const c = dragged.current;
     dragged.current = undefined;
     if (!c || c.stage === to) return;
+    // A rejection asks why, which a drop cannot: the card's own Move to… does.
+    if (to === 'rejected') {
+      say({ message: `To reject ${c.name}, choose Rejected in their card's Move to…, with a reason. Nothing was moved.`, kind: 'warning' });
+      return;
+    }
     try {
       await moveCandidate(c.id, to, c.stage);
       await afterMove(c, { kind: 'moved', to });

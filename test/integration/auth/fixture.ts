@@ -53,7 +53,10 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'PATCH /api/v1/requisitions/{id}': () => ({ body: { title: 'Scope Check' }, status: 404 }),
   'POST /api/v1/requisitions/{id}/status': () => ({ body: { status: 'open' }, status: 404 }),
   'GET /api/v1/pipeline': () => ({ status: 200 }),
-  'POST /api/v1/pipeline': () => ({ body: { candidate_id: randomUUID(), stage: 'interviewed' }, status: 404 }),
+  'POST /api/v1/pipeline': () => ({
+    body: { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Scope check' },
+    status: 404,
+  }),
   'GET /api/v1/openapi.json': () => ({ status: 200 }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
   'GET /api/session': () => ({ status: 200 }),
@@ -72,7 +75,15 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'PUT /api/session/password': () => ({ body: { current_password: PASSWORD, new_password: 'short' }, status: 400 }),
   'GET /api/overview': () => ({ status: 200 }),
   'GET /api/settings/pipeline': () => ({ status: 200 }),
-  'PUT /api/settings/pipeline': () => ({ body: { stuck_days: { applied: 3 } }, status: 200 }),
+  'PUT /api/settings/pipeline': () => ({
+    body: {
+      stuck_days: { applied: 3 },
+      // Keeps the reason the POST /pipeline sample gives.
+      rejection_reasons: [{ id: 'no_response', label: 'Did not respond', type: 'we_rejected' }],
+      require_rejection_reason: false,
+    },
+    status: 200,
+  }),
   'GET /api/settings/tokens': () => ({ status: 200 }),
   'PUT /api/settings/tokens': () => ({ body: { default_days: 90, max_days: 366 }, status: 200 }),
   'GET /api/members': () => ({ status: 200 }),

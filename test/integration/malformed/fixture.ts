@@ -118,7 +118,13 @@ export function validUpload(r: Route): { type: string; text: string } {
 export function validBody(route: Route): unknown {
   // A console twin accepts what its token route accepts.
   const r = route.twinOf ? { ...route, path: route.twinOf } : route;
-  if (r.path === '/api/settings/pipeline') return { stuck_days: { applied: 4 } };
+  // The reason the pipeline body below gives stays in the list.
+  if (r.path === '/api/settings/pipeline')
+    return {
+      stuck_days: { applied: 4 },
+      rejection_reasons: [{ id: 'no_response', label: 'Did not respond', type: 'we_rejected' }],
+      require_rejection_reason: false,
+    };
   if (r.path === '/api/settings/tokens') return { default_days: 90, max_days: 366 };
   // A taken email: the handler refuses it (409) before hashing a temporary password, which costs
   // 128 MiB of scrypt each; dozens at once would queue past the handler timeout in one process.
@@ -129,7 +135,8 @@ export function validBody(route: Route): unknown {
   if (r.path.endsWith('/candidates') || r.path === '/api/v1/candidates/{id}') return { name: 'Valid Body' };
   if (r.path === '/api/v1/requisitions' || r.path === '/api/v1/requisitions/{id}') return { title: 'Valid Body' };
   if (r.path === '/api/v1/requisitions/{id}/status') return { status: 'open' };
-  if (r.path.endsWith('/pipeline')) return { candidate_id: randomUUID(), stage: 'placed' };
+  if (r.path.endsWith('/pipeline'))
+    return { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Valid note' };
   if (r.path === '/api/session') return { email: loginUser.email, password: PASSWORD };
   if (r.path === '/api/tokens') return { name: 'Valid Body', scopes: ['pipeline:read'] };
   if (r.path === '/api/webhooks') return { url: 'https://hooks.example.com/sweep' };

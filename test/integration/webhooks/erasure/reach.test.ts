@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { candidate } from '../../../../lib/entities/candidate';
-import type { Field } from '../../../../lib/entity';
+import { type Field, inShape } from '../../../../lib/entity';
 import { scanTable } from '../../../helpers/scan';
 import { PASSWORD, startStack, type Stack } from '../../../helpers/stack';
 import { tlsServers } from '../../../helpers/tls-servers';
@@ -37,6 +37,7 @@ const tag = () => randomUUID().replace(/-/g, '').slice(0, 12);
 function markedValue(f: Field, mark: string): string {
   switch (f.kind) {
     case 'text':
+    case 'string':
       return `Erasable ${mark}`;
     case 'email':
       return `${mark}@reach.example.org`;
@@ -80,12 +81,19 @@ async function holders(needles: string[]) {
 const CANDIDATE_EVENTS = ['candidate.created', 'candidate.updated', 'candidate.stage_changed', 'offer.sent', 'placement.created'];
 
 describe('erasure reaches every personal field the declaration names', () => {
-  const first = profile();
-  const changed = profile();
+  // The profile (create and PATCH); the others are set by their own routes below.
+  const profileFields = candidate.personal.filter((n) => inShape(candidate.fields[n], 'create'));
+  const first = profile(profileFields);
+  const changed = profile(profileFields);
   // An import file may hold the importable ones.
   const importable = candidate.personal.filter((n) => (candidate.importColumns as readonly string[]).includes(n));
   const imported = profile(importable);
-  const needles = [...first.needles, ...changed.needles, ...imported.needles];
+  // A move into rejected keeps its note.
+  const rejected = profile(['rejection_note']);
+  const needles = [...first.needles, ...changed.needles, ...imported.needles, ...rejected.needles];
+  it('every personal field is set by one of the routes here', () => {
+    expect(new Set([...profileFields, ...importable, 'rejection_note'])).toEqual(new Set(candidate.personal));
+  });
   let token: string;
   let candidateId: string;
   let importedId: string;
@@ -139,6 +147,22 @@ describe('erasure reaches every personal field the declaration names', () => {
     });
     const listed = await stack.call('GET', `/api/v1/candidates?req_id=${reqId}`, { token });
     importedId = listed.body.data.find((c: { id: string }) => c.id !== candidateId).id;
+  });
+
+  it('and through a rejection with a note, and a PATCH (idempotent) whose answer holds it', async () => {
+    const moved = await stack.call('POST', '/api/v1/pipeline', {
+      token,
+      body: { candidate_id: importedId, stage: 'rejected', rejection_reason_id: 'no_response', ...rejected.body },
+      headers: { 'Idempotency-Key': `reach-${tag()}` },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const patched = await stack.call('PATCH', `/api/v1/candidates/${importedId}`, {
+      token,
+      body: { req_id: null },
+      headers: { 'Idempotency-Key': `reach-${tag()}` },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.data.rejection.note).toBe(rejected.body.rejection_note);
   });
 
   it('in every kind of copy: candidate, search, idempotency, events, attempts with the echoed body, placement', async () => {
