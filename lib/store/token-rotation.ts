@@ -11,6 +11,7 @@ import { auditPuts, type AuditEntry } from './audit';
 import { ddb, tableName } from './client';
 import { optStr, str } from './codec';
 import { TABLE_DEF, keys } from './table';
+import { creatorOf, kindOf } from './tokens';
 import { cancellationReasons } from './tx';
 
 /** What the rotation rule sees of the token before anything changes. */
@@ -39,11 +40,10 @@ export async function rotateTokenSecret(
   if (!listing) return false;
   const digest = str(listing, 'digest', 'token');
   const previous = optStr(listing, 'previous_digest', 'token');
-  const createdById = optStr(listing, 'created_by_id', 'token');
-  const kind = (listing.kind as TokenKind | undefined) ?? (createdById ? 'personal' : 'workspace');
+  const createdBy = creatorOf(listing, 'token');
   const endsAt = decide({
-    createdBy: createdById === undefined ? undefined : { id: createdById, email: str(listing, 'created_by_email', 'token') },
-    kind,
+    createdBy,
+    kind: kindOf(listing, 'token', createdBy),
     expiresAt: optStr(listing, 'token_expires_at', 'token'),
   });
   const { Item: lookup } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.token(digest), ConsistentRead: true }));

@@ -70,10 +70,10 @@ const termsAttributes = (t: TokenTerms | undefined) => t && { kind: t.kind, toke
 /** A token made outside the console (admin CLI, seeds) lives the default lifetime. */
 const defaultExpiry = () => new Date(Date.now() + DEFAULT_TOKEN_LIFETIME.default_days * 86_400_000).toISOString();
 
-const kindOf = (item: Item, entity: string, creator: TokenCreator | undefined): TokenKind =>
+export const kindOf = (item: Item, entity: string, creator: TokenCreator | undefined): TokenKind =>
   item.kind === undefined ? (creator ? 'personal' : 'workspace') : oneOf(item, 'kind', TOKEN_KINDS, entity);
 
-function creatorOf(item: Item, entity: string): TokenCreator | undefined {
+export function creatorOf(item: Item, entity: string): TokenCreator | undefined {
   const id = optStr(item, 'created_by_id', entity);
   return id === undefined ? undefined : { id, email: str(item, 'created_by_email', entity) };
 }
