@@ -6,22 +6,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { axe, collectConsoleErrors, launchChromium, seriousOf } from '../helpers/browser';
-import { e2eSandbox, type Running } from '../helpers/processes';
+import { axe, chromiumWithStack, collectConsoleErrors, seriousOf } from '../helpers/browser';
+import { e2eSandbox } from '../helpers/processes';
 import { readFileSync } from 'node:fs';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
 let browser: Browser | undefined;
 let page: Page;
 let errors: string[];
-let stack: Running;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  stack = await startLocal(freshDir('browser-import'), 90_000);
-  const login = /^\s*Demo login\s+(\S+) \/ (\S+)/m.exec(stack.stdout())!;
-  const context = await browser.newContext({
-    baseURL: new URL(stack.baseUrl).origin,
+  // Chromium launches while npm start starts; `browser` is set at once, for afterAll to close.
+  const {
+    browser: launched,
+    origin,
+    admin,
+  } = await chromiumWithStack(
+    () => startLocal(freshDir('browser-import'), 90_000),
+    (b) => (browser = b),
+  );
+  const context = await launched.newContext({
+    baseURL: origin,
     viewport: { width: 1280, height: 900 },
     acceptDownloads: true,
   });
@@ -36,8 +41,8 @@ beforeAll(async () => {
   page.on('filechooser', () => {});
   errors = collectConsoleErrors(page);
   await page.goto('/signin?next=/candidates/import');
-  await page.getByLabel('Email').fill(login[1]!);
-  await page.getByLabel('Password', { exact: true }).fill(login[2]!);
+  await page.getByLabel('Email').fill(admin.email);
+  await page.getByLabel('Password', { exact: true }).fill(admin.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Import candidates' }).waitFor();
 }, 150_000);
