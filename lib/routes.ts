@@ -10,6 +10,7 @@ import * as audit from './api/audit';
 import * as candidates from './api/candidates';
 import * as imports from './api/imports';
 import * as members from './api/members';
+import * as offers from './api/offers';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
 import * as pipeline from './api/pipeline';
@@ -40,6 +41,11 @@ const lines = [
   requisitions.changeRequisitionStatus,
   pipeline.getPipeline,
   pipeline.changeStage,
+  offers.createOffer,
+  offers.listOffers,
+  offers.getOffer,
+  offers.updateOffer,
+  offers.changeOfferStatus,
   openapi.openapi,
   session.login,
   session.getSession,
