@@ -152,6 +152,8 @@ export const SCRUBBED_KINDS = [
   'delivery_attempts',
   'placements',
   'idempotency_records',
+  'offers',
+  'offer_versions',
 ] as const;
 
 /** At most this many stuck candidates are returned by GET /pipeline. */

@@ -120,8 +120,6 @@ export const OfferList = z.object({ data: z.array(Offer) });
 
 // ---- routes ------------------------------------------------------------------------------
 
-const NOT_OPEN_TO = DOCS ? 'a signed-in member whose role may not read offers (code forbidden)' : '';
-
 export const createOffer = {
   method: 'POST',
   path: '/api/v1/candidates/{id}/offers',
@@ -136,7 +134,6 @@ export const createOffer = {
   body: CreateOfferBody,
   ...(DOCS && {
     errors: {
-      403: NOT_OPEN_TO,
       409: `The candidate has an open offer (code offer_open); or was erased (code candidate_erased); or ${IDEM_CONFLICT}`,
       422: IDEM_MISMATCH,
     },
@@ -155,7 +152,6 @@ export const listOffers = {
   access: 'read',
   summary: DOCS && "A candidate's offers, newest first (the current version of each)",
   params: CandidateIdParam,
-  ...(DOCS && { errors: { 403: NOT_OPEN_TO } }),
   status: 200,
   response: OfferList,
 } as const satisfies Route;
@@ -170,7 +166,6 @@ export const getOffer = {
   access: 'read',
   summary: DOCS && 'One offer: its current terms and every version, oldest first',
   params: IdParam,
-  ...(DOCS && { errors: { 403: NOT_OPEN_TO } }),
   status: 200,
   response: dataOf(OfferDetail),
 } as const satisfies Route;
@@ -189,7 +184,6 @@ export const updateOffer = {
   body: UpdateOfferBody,
   ...(DOCS && {
     errors: {
-      403: NOT_OPEN_TO,
       409: `The offer was sent or has an outcome (code offer_locked); or the candidate was erased (code candidate_erased); or ${IDEM_CONFLICT}`,
       422: IDEM_MISMATCH,
     },
@@ -212,7 +206,6 @@ export const changeOfferStatus = {
   body: ChangeOfferStatusBody,
   ...(DOCS && {
     errors: {
-      403: NOT_OPEN_TO,
       409: `Refused by the matrix (code invalid_transition, with allowed); or sending past expires_at (code conflict, field expires_at); or ${IDEM_CONFLICT}`,
       422: IDEM_MISMATCH,
     },

@@ -26,10 +26,11 @@ export const routeArn = (base: string, route: Pick<Route, 'method' | 'path'>) =>
 function overreached(base: string, allowed: readonly Pick<Route, 'method' | 'path'>[], resources: readonly string[]): string[] {
   const isAllowedRoute = (r: ListedRoute) => allowed.some((a) => a.method === r.method && a.path === r.path);
   const allowedArns = allowed.map((a) => routeArn(base, a));
+  const reach = resources.map(globRegex);
   return routes
     .filter((r) => !isAllowedRoute(r))
     .map((r) => routeArn(base, r))
-    .filter((arn) => resources.some((res) => globMatch(res, arn)) && !allowedArns.some((a) => globMatch(arn, a)));
+    .filter((arn) => reach.some((re) => re.test(arn)) && !allowedArns.some((a) => globMatch(arn, a)));
 }
 
 /** A policy allowing exactly `allowed` routes of the API that `methodArn` belongs to. */
@@ -49,7 +50,7 @@ export function policyFor(
       Statement: resources.length
         ? [
             { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resources },
-            ...(denied.length ? [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: denied }] : []),
+            ...(denied.length ? [{ Action: 'execute-api:Invoke', Effect: 'Deny' as const, Resource: denied }] : []),
           ]
         : [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: `${base}/*` }],
     },
@@ -63,13 +64,14 @@ export const tokenRoutes = (scopes: readonly string[]) => routes.filter((r) => r
 /** Every cookie-session route. */
 export const sessionRoutes = () => routes.filter((r) => r.auth === 'session');
 
-const globMatch = (pattern: string, value: string) =>
+const globRegex = (pattern: string) =>
   new RegExp(
     `^${pattern
       .split('*')
       .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
       .join('.*')}$`,
-  ).test(value);
+  );
+const globMatch = (pattern: string, value: string) => globRegex(pattern).test(value);
 
 /** Evaluate a policy as API Gateway does: an explicit Deny wins, otherwise an Allow is needed. */
 export function isAllowed(policy: APIGatewayAuthorizerResult['policyDocument'], methodArn: string): boolean {

@@ -7,6 +7,8 @@ import { auditChanges } from '../entity';
 import { offer as offerEntity, type OfferRecord, type OfferVersionRecord } from '../entities/offer';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
+import { logger } from '../logger';
+import type { OfferStatus, Stage } from '../model';
 import type { ChangeOfferStatusBody, CreateOfferBody, Offer, OfferDetail, OfferVersion, UpdateOfferBody } from '../api/offers';
 import { getCandidate } from '../store/candidates';
 import {
@@ -20,7 +22,8 @@ import {
 import { getRequisition } from '../store/requisitions';
 import { mayReadOffer, mayWriteOffer, readNeedsRequisition, type OfferCaller } from './offer-access';
 import { checkOfferReason, decideOfferStatus, decideOfferTerms, OfferOpenError, type TermsPatch } from './offer-rules';
-import { auditBy, type Principal } from './principal';
+import { actorOf, auditBy, type Principal } from './principal';
+import { moveCandidate } from './candidate-writes';
 import { decideAndWrite } from './retry';
 
 const BUSY = 'offer is being changed concurrently; try again';
@@ -164,11 +167,37 @@ export function updateOffer(p: Principal, id: string, body: UpdateOfferBody): Pr
   }).then(toOffer);
 }
 
-/** Change the status along the matrix: one GetItem, one transaction. */
-export function changeOfferStatus(p: Principal, id: string, body: ChangeOfferStatusBody): Promise<Offer> {
+/** The stage a candidate enters when their offer reaches a status. */
+const STAGE_OF: Partial<Record<OfferStatus, Stage>> = { sent: 'offer_sent', accepted: 'offer_accepted' };
+
+/**
+ * The candidate follows the offer: sent moves them to `offer_sent`, accepted to `offer_accepted`
+ * (a stage move as POST /pipeline makes it, by the same caller, naming the offer for its events).
+ * The offer's change is already written: a move that fails is logged and left to the recruiter.
+ */
+async function followStage(p: Principal, o: OfferRecord): Promise<void> {
+  const stage = STAGE_OF[o.status];
+  if (!stage) return;
+  try {
+    await moveCandidate(p.tenantId, o.candidate_id, stage, nowIso, {
+      actor: actorOf(p),
+      audit: auditBy(p, 'candidate.stage_changed', { type: 'candidate', id: o.candidate_id }),
+      offer: { offer_id: o.id, offer_version: o.version, start_date: o.start_date },
+    });
+  } catch (e) {
+    logger.warn('the candidate did not follow the offer', { offer_id: o.id, candidate_id: o.candidate_id, error: (e as Error).name });
+  }
+}
+
+/**
+ * Change the status along the matrix: one GetItem, one transaction; sent and accepted then move
+ * the candidate (followStage).
+ */
+export async function changeOfferStatus(p: Principal, id: string, body: ChangeOfferStatusBody): Promise<Offer> {
   checkWrite(p);
   const reason = checkOfferReason(body.status, body.reason);
-  return decideAndWrite({
+  let changed = false;
+  const after = await decideAndWrite({
     state: current(p.tenantId, id),
     decide: (o) =>
       decideOfferStatus(o, {
@@ -180,9 +209,12 @@ export function changeOfferStatus(p: Principal, id: string, body: ChangeOfferSta
       }),
     write: async (plan) => {
       const { outcome, after } = await writeOfferStatus(p.tenantId, plan);
+      changed = 'written' in outcome;
       return { outcome, result: after };
     },
     again: again(p.tenantId, id),
     busy: BUSY,
-  }).then(toOffer);
+  });
+  if (changed) await followStage(p, after);
+  return toOffer(after);
 }

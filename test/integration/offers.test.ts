@@ -188,6 +188,28 @@ describe('versions and statuses', () => {
     expect((await status(id, { status: 'accepted' })).status).toBe(200);
   });
 
+  it('the candidate follows the offer: sent moves them to offer_sent, accepted to offer_accepted, by the caller', async () => {
+    const cid = await candidate();
+    const id = (await draft(cid)).body.data.id;
+    const stageOf = async () => (await stack.call('GET', `/api/v1/candidates/${cid}`, { token })).body.data;
+    for (const s of ['pending_approval', 'approved']) await status(id, { status: s });
+    expect((await stageOf()).stage).toBe('applied');
+    await status(id, { status: 'sent' });
+    expect((await stageOf()).stage).toBe('offer_sent');
+    await status(id, { status: 'accepted' });
+    const after = await stageOf();
+    expect(after.stage).toBe('offer_accepted');
+    expect(after.stage_history.slice(-2).map((h: { stage: string }) => h.stage)).toEqual(['offer_sent', 'offer_accepted']);
+  });
+
+  it('a declined offer leaves the candidate where they are', async () => {
+    const cid = await candidate();
+    const id = (await draft(cid)).body.data.id;
+    for (const s of ['pending_approval', 'approved', 'sent']) await status(id, { status: s });
+    await status(id, { status: 'declined', reason: 'Chose another company' });
+    expect((await stack.call('GET', `/api/v1/candidates/${cid}`, { token })).body.data.stage).toBe('offer_sent');
+  });
+
   it('an offer past its expires_at is not sent', async () => {
     const id = (await draft(await candidate(), { ...TERMS, expires_at: '2020-01-01T00:00:00Z' })).body.data.id;
     await status(id, { status: 'pending_approval' });

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { candidate } from '../../../../lib/entities/candidate';
+import { offer } from '../../../../lib/entities/offer';
 import { type Field, inShape } from '../../../../lib/entity';
 import { scanTable } from '../../../helpers/scan';
 import { PASSWORD, startStack, type Stack } from '../../../helpers/stack';
@@ -137,6 +138,40 @@ describe('erasure reaches every personal field the declaration names', () => {
     }
   });
 
+  // An offer's personal fields (lib/entities/offer.ts), through its draft, a new version and a rescind.
+  const amounts = [Number(`8${String(Date.now()).slice(-5)}.37`), Number(`9${String(Date.now()).slice(-5)}.41`)];
+  const offerText = { bonus: `Erasable bonus${tag()}`, equity: `Erasable equity${tag()}`, note: `Erasable note${tag()}` };
+  const offerReason = `Erasable reason${tag()}`;
+  needles.push(...amounts.map(String), ...[...Object.values(offerText), offerReason].map((v) => v.replace(/^Erasable /, '')));
+  it('every personal field of an offer is set by the offer routes here', () => {
+    expect(new Set(['amount', ...Object.keys(offerText), 'reason'])).toEqual(new Set(offer.personal));
+  });
+
+  it('and through an offer: drafted, changed after an approval request (a new version), rescinded, each idempotent', async () => {
+    const idem = () => ({ 'Idempotency-Key': `reach-${tag()}` });
+    const comp = (amount: number) => ({ amount, currency: 'EUR', period: 'year' });
+    const made = await stack.call('POST', `/api/v1/candidates/${candidateId}/offers`, {
+      token,
+      body: { compensation: comp(amounts[0]!), start_date: '2027-01-04', ...offerText },
+      headers: idem(),
+    });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.data.id;
+    expect((await stack.call('POST', `/api/v1/offers/${id}/status`, { token, body: { status: 'pending_approval' } })).status).toBe(200);
+    const changed = await stack.call('PATCH', `/api/v1/offers/${id}`, {
+      token,
+      body: { compensation: comp(amounts[1]!) },
+      headers: idem(),
+    });
+    expect(changed.body.data.version).toBe(2);
+    const gone = await stack.call('POST', `/api/v1/offers/${id}/status`, {
+      token,
+      body: { status: 'rescinded', reason: offerReason },
+      headers: idem(),
+    });
+    expect(gone.status, gone.text).toBe(200);
+  });
+
   it('and through an import', async () => {
     const csv = `${importable.join(',')},req_id\r\n${importable.map((n) => imported.body[n]).join(',')},${reqId}\r\n`;
     const posted = await stack.call('POST', '/api/v1/candidates/imports', { token, rawBody: csv, headers: { 'Content-Type': 'text/csv' } });
@@ -165,7 +200,7 @@ describe('erasure reaches every personal field the declaration names', () => {
     expect(patched.body.data.rejection.note).toBe(rejected.body.rejection_note);
   });
 
-  it('in every kind of copy: candidate, search, idempotency, events, attempts with the echoed body, placement', async () => {
+  it('in every kind of copy: candidate, search, idempotency, events, attempts with the echoed body, placement, offer and its versions', async () => {
     // created, updated, two stage changes, offer.sent, placement.created; and the import's candidate.
     await until('the deliveries echoed', () => echoed.length >= 7);
     await until('the attempts logged', async () => {
@@ -179,7 +214,8 @@ describe('erasure reaches every personal field the declaration names', () => {
     });
     const before = await holders(needles);
     const types = new Set(before.map((h) => (String(h.PK).endsWith('#IDEM') ? 'idempotency' : h.type)));
-    for (const t of ['candidate', 'search', 'idempotency', 'webhook_event', 'webhook_attempt', 'placement']) expect(types).toContain(t);
+    for (const t of ['candidate', 'search', 'idempotency', 'webhook_event', 'webhook_attempt', 'placement', 'offer', 'offer_version'])
+      expect(types).toContain(t);
     // Each value of each profile is stored somewhere: the Scan below would see it.
     const all = JSON.stringify(await scanTable({ TableName: stack.tableName })).toLowerCase();
     for (const n of needles) expect(all, n).toContain(n.toLowerCase());
