@@ -37,6 +37,8 @@ export const ERROR_CODES = [
   'invalid_transition',
   /** 409: the candidate already has an open offer (draft, pending approval, approved or sent); the message names it. */
   'offer_open',
+  /** 409: the offer is approved through the workspace's approval chain, not its status route. */
+  'approval_required',
   /** 409: the offer was sent or has an outcome: its terms cannot change (rescind it and make another). */
   'offer_locked',
   /** 409: `from_status` is no longer the requisition's status. */

@@ -154,6 +154,7 @@ export const SCRUBBED_KINDS = [
   'idempotency_records',
   'offers',
   'offer_versions',
+  'offer_approvals',
 ] as const;
 
 /** At most this many stuck candidates are returned by GET /pipeline. */

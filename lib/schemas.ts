@@ -9,6 +9,7 @@ export * from './api/candidates';
 export * from './api/imports';
 export * from './api/members';
 export * from './api/offers';
+export * from './api/offer-approvals';
 export * from './api/overview';
 export * from './api/pipeline';
 export * from './api/requisitions';

@@ -113,7 +113,24 @@ export type Offer = z.infer<typeof Offer>;
 export const OfferVersion = z.object({ version: z.int(), ...termsAnswer, created_at: timestamp });
 export type OfferVersion = z.infer<typeof OfferVersion>;
 
-export const OfferDetail = z.object({ ...Offer.shape, versions: z.array(OfferVersion) });
+/** One approver's decision, as the offer lists it (the comment is null once the candidate was erased). */
+export const OfferApproval = z.object({
+  step: z.int(),
+  user_id: z.string(),
+  decision: z.enum(['approve', 'reject']),
+  /** The offer version decided on: a change of terms asks the chain again. */
+  version: z.int(),
+  comment: z.nullable(z.string()),
+  at: timestamp,
+});
+export type OfferApproval = z.infer<typeof OfferApproval>;
+
+export const OfferDetail = z.object({
+  ...Offer.shape,
+  versions: z.array(OfferVersion),
+  /** Every approver's decision, in the order they landed, on every version (each names its version). */
+  approvals: z.array(OfferApproval),
+});
 export type OfferDetail = z.infer<typeof OfferDetail>;
 
 export const OfferList = z.object({ data: z.array(Offer) });

@@ -25,11 +25,19 @@ import { checkOfferReason, decideOfferStatus, decideOfferTerms, OfferOpenError, 
 import { actorOf, auditBy, type Principal } from './principal';
 import { moveCandidate } from './candidate-writes';
 import { decideAndWrite } from './retry';
+import { stepsFor } from './offer-approvals';
+import { getApprovalChain } from '../store/offer-approvals';
 
 const BUSY = 'offer is being changed concurrently; try again';
 
 /** A token's scopes were checked by its authorizer; a signed-in member's role is checked here. */
 const callerOf = (p: Principal): OfferCaller | undefined => (p.kind === 'session' ? { role: p.role, userId: p.userId } : undefined);
+
+const approvalRequired = () =>
+  new ConflictError('this offer is approved through its approval chain (POST /api/offers/{id}/approvals)', {
+    code: 'approval_required',
+    field: 'status',
+  });
 
 const erasedError = () =>
   new ConflictError('the candidate was erased; no offer can be made or changed for them', { code: 'candidate_erased' });
@@ -136,7 +144,18 @@ export async function getOffer(p: Principal, id: string): Promise<OfferDetail> {
   const found = await getOfferWithVersions(p.tenantId, id);
   if (!found) throw new NotFoundError('offer');
   await checkRead(p, found.offer.req_id);
-  return { ...toOffer(found.offer), versions: found.versions.map(toVersion) };
+  return {
+    ...toOffer(found.offer),
+    versions: found.versions.map(toVersion),
+    approvals: found.decisions.map((d) => ({
+      step: d.step,
+      user_id: d.user_id,
+      decision: d.decision,
+      version: d.version,
+      comment: d.comment,
+      at: d.at,
+    })),
+  };
 }
 
 const again = (tenantId: string, id: string) => async () => {
@@ -197,16 +216,20 @@ export async function changeOfferStatus(p: Principal, id: string, body: ChangeOf
   checkWrite(p);
   const reason = checkOfferReason(body.status, body.reason);
   let changed = false;
+  // Approved only through the chain when one of its steps applies to the offer.
+  const chain = body.status === 'approved' ? await getApprovalChain(p.tenantId) : [];
   const after = await decideAndWrite({
     state: current(p.tenantId, id),
     decide: (o) =>
-      decideOfferStatus(o, {
-        status: body.status,
-        reason,
-        by: 'api',
-        at: nowIso(),
-        audit: auditBy(p, 'offer.status_changed', { type: 'offer', id }),
-      }),
+      o.status === 'pending_approval' && stepsFor(chain, o).length > 0
+        ? { refuse: approvalRequired() }
+        : decideOfferStatus(o, {
+            status: body.status,
+            reason,
+            by: 'api',
+            at: nowIso(),
+            audit: auditBy(p, 'offer.status_changed', { type: 'offer', id }),
+          }),
     write: async (plan) => {
       const { outcome, after } = await writeOfferStatus(p.tenantId, plan);
       changed = 'written' in outcome;

@@ -1,6 +1,6 @@
 /**
- * Offers in the table: the offer item (`OFFER#<id>`), its versions right after it
- * (`OFFER#<id>#V#<n>`, one Query reads both), the candidate's open-offer guard (`OPENOFFER#<cid>`)
+ * Offers in the table: the offer item (`OFFER#<id>`), its versions and its approvers' decisions
+ * right after it (`OFFER#<id>#V#<n>`, `OFFER#<id>#A#<n>`: one Query reads them all), the candidate's open-offer guard (`OPENOFFER#<cid>`)
  * and the candidate's offers on GSI2. The offer and each version copy the candidate's personal
  * data (compensation): each is written with its copy-ledger entry and on condition that the
  * candidate has no erasure marker (lib/store/copies.ts), so an erasure reaches every one.
@@ -12,6 +12,7 @@ import { auditPuts, type AuditEntry } from './audit';
 import { ddb, queryAll, tableName } from './client';
 import type { Item } from './codec';
 import { ledgerItem, notErasedCheck } from './copies';
+import { decisionOf, type StoredDecision } from './offer-approvals';
 import { candidateOffersIndexKey, candidateOffersPartition, keys, TABLE_DEF } from './table';
 import { writeParts, type TxOutcome } from './tx';
 import { $remove, update } from './update';
@@ -48,7 +49,7 @@ export async function getOffer(tenantId: string, id: string): Promise<OfferRecor
 export async function getOfferWithVersions(
   tenantId: string,
   id: string,
-): Promise<{ offer: OfferRecord; versions: OfferVersionRecord[] } | undefined> {
+): Promise<{ offer: OfferRecord; versions: OfferVersionRecord[]; decisions: StoredDecision[] } | undefined> {
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
@@ -58,7 +59,11 @@ export async function getOfferWithVersions(
   const own = items.filter((i) => (i.type === 'offer' ? i.SK === keys.offer(tenantId, id).SK : i.offer_id === id));
   const head = own.find((i) => i.type === 'offer');
   if (!head) return undefined;
-  return { offer: offerFromItem(head), versions: own.filter((i) => i.type === 'offer_version').map(offerVersionFromItem) };
+  return {
+    offer: offerFromItem(head),
+    versions: own.filter((i) => i.type === 'offer_version').map(offerVersionFromItem),
+    decisions: own.filter((i) => i.type === 'offer_approval').map(decisionOf),
+  };
 }
 
 /** A candidate's offers, newest first: one Query of GSI2 (a candidate has a handful). */

@@ -119,6 +119,11 @@ async function scrubCopy(tenantId: string, candidateId: string, copy: CopyRef, e
       return (await scrubIf(copy, { ...erasure(offer, $remove), erased_at: erasedAt }, 'attribute_not_exists(erased_at)', true))
         ? 'offers'
         : undefined;
+    case 'offer_approval':
+      // An approver's comment; who decided what, on which version and when, stays.
+      return (await scrubIf(copy, { comment: $remove(), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
+        ? 'offer_approvals'
+        : undefined;
     case 'offer_version':
       return (await scrubIf(copy, { ...erasure(offerVersion, $remove), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
         ? 'offer_versions'

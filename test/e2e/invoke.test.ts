@@ -126,6 +126,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'get-offer': 'offer',
   'update-offer': 'offer',
   'change-offer-status': 'offer',
+  'decide-offer-approval': 'offer',
 };
 
 /** What each sample event must produce: the route's success, or the documented exception. */

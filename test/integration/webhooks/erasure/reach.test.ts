@@ -13,7 +13,7 @@ import { candidate } from '../../../../lib/entities/candidate';
 import { offer } from '../../../../lib/entities/offer';
 import { type Field, inShape } from '../../../../lib/entity';
 import { scanTable } from '../../../helpers/scan';
-import { PASSWORD, startStack, type Stack } from '../../../helpers/stack';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 import { tlsServers } from '../../../helpers/tls-servers';
 import { until as waitUntil } from '../../../helpers/until';
 
@@ -96,6 +96,7 @@ describe('erasure reaches every personal field the declaration names', () => {
     expect(new Set([...profileFields, ...importable, 'rejection_note'])).toEqual(new Set(candidate.personal));
   });
   let token: string;
+  let tenant: TestTenant;
   let candidateId: string;
   let importedId: string;
   const echoed: string[] = [];
@@ -103,7 +104,7 @@ describe('erasure reaches every personal field the declaration names', () => {
   let reqId: string;
 
   it('stores them through create and PATCH (each idempotent) and moves to placed', async () => {
-    const tenant = await stack.tenant();
+    tenant = await stack.tenant();
     token = await tenant.token(['*']);
     const rx = await servers.start((_req, res, body) => {
       echoed.push(body.toString('utf8'));
@@ -142,13 +143,24 @@ describe('erasure reaches every personal field the declaration names', () => {
   const amounts = [Number(`8${String(Date.now()).slice(-5)}.37`), Number(`9${String(Date.now()).slice(-5)}.41`)];
   const offerText = { bonus: `Erasable bonus${tag()}`, equity: `Erasable equity${tag()}`, note: `Erasable note${tag()}` };
   const offerReason = `Erasable reason${tag()}`;
-  needles.push(...amounts.map(String), ...[...Object.values(offerText), offerReason].map((v) => v.replace(/^Erasable /, '')));
+  const approvalComment = `Erasable comment${tag()}`;
+  needles.push(
+    ...amounts.map(String),
+    ...[...Object.values(offerText), offerReason, approvalComment].map((v) => v.replace(/^Erasable /, '')),
+  );
   it('every personal field of an offer is set by the offer routes here', () => {
     expect(new Set(['amount', ...Object.keys(offerText), 'reason'])).toEqual(new Set(offer.personal));
   });
 
-  it('and through an offer: drafted, changed after an approval request (a new version), rescinded, each idempotent', async () => {
+  it('and through an offer: drafted, rejected by its approver with a comment, changed (a new version), rescinded, each idempotent', async () => {
     const idem = () => ({ 'Idempotency-Key': `reach-${tag()}` });
+    const approver = await tenant.user('admin');
+    const approverCookie = await stack.login(approver.email, PASSWORD);
+    const chain = await stack.call('PUT', '/api/settings/offer-approvals', {
+      headers: { Cookie: approverCookie },
+      body: { steps: [{ approvers: [approver.id], mode: 'any' }] },
+    });
+    expect(chain.status, chain.text).toBe(200);
     const comp = (amount: number) => ({ amount, currency: 'EUR', period: 'year' });
     const made = await stack.call('POST', `/api/v1/candidates/${candidateId}/offers`, {
       token,
@@ -158,6 +170,11 @@ describe('erasure reaches every personal field the declaration names', () => {
     expect(made.status, made.text).toBe(201);
     const id = made.body.data.id;
     expect((await stack.call('POST', `/api/v1/offers/${id}/status`, { token, body: { status: 'pending_approval' } })).status).toBe(200);
+    const rejected = await stack.call('POST', `/api/offers/${id}/approvals`, {
+      headers: { Cookie: approverCookie },
+      body: { decision: 'reject', comment: approvalComment },
+    });
+    expect(rejected.body.data?.status, rejected.text).toBe('draft');
     const changed = await stack.call('PATCH', `/api/v1/offers/${id}`, {
       token,
       body: { compensation: comp(amounts[1]!) },
@@ -214,7 +231,17 @@ describe('erasure reaches every personal field the declaration names', () => {
     });
     const before = await holders(needles);
     const types = new Set(before.map((h) => (String(h.PK).endsWith('#IDEM') ? 'idempotency' : h.type)));
-    for (const t of ['candidate', 'search', 'idempotency', 'webhook_event', 'webhook_attempt', 'placement', 'offer', 'offer_version'])
+    for (const t of [
+      'candidate',
+      'search',
+      'idempotency',
+      'webhook_event',
+      'webhook_attempt',
+      'placement',
+      'offer',
+      'offer_version',
+      'offer_approval',
+    ])
       expect(types).toContain(t);
     // Each value of each profile is stored somewhere: the Scan below would see it.
     const all = JSON.stringify(await scanTable({ TableName: stack.tableName })).toLowerCase();
