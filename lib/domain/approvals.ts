@@ -30,7 +30,7 @@ export async function updateOfferApprovals(p: Principal, body: ApprovalChainBody
   await setApprovalChain(
     p.tenantId,
     steps,
-    auditBy(p, 'settings.offer_approvals_updated', { type: 'workspace', id: p.tenantId }, [
+    auditBy(p, 'settings.offer_approvals_changed', { type: 'workspace', id: p.tenantId }, [
       { field: 'offer_approvals', before, after: steps },
     ]),
   );
