@@ -109,6 +109,18 @@ const samples: Record<
   'erase-candidate': { params: { id: MISSING_ID } },
   'reset-member-password': { params: { id: MISSING_ID } },
   'clear-member-lockout': { params: { id: MISSING_ID } },
+  // Ids that exist nowhere: invoking shows the 404 path and never drafts or moves a demo offer.
+  'create-offer': {
+    params: { id: MISSING_ID },
+    body: { compensation: { amount: 98000, currency: 'EUR', period: 'year' }, start_date: '2027-01-04', employment_type: 'direct_hire' },
+  },
+  'list-offers': { params: { id: MISSING_ID } },
+  'get-offer': { params: { id: MISSING_ID } },
+  'update-offer': { params: { id: MISSING_ID }, body: { compensation: { amount: 101000, currency: 'EUR', period: 'year' } } },
+  'change-offer-status': { params: { id: MISSING_ID }, body: { status: 'pending_approval' } },
+  'decide-offer-approval': { params: { id: MISSING_ID }, body: { decision: 'approve', comment: 'Within band' } },
+  // An empty chain: the demo workspace has none, so invoking it changes nothing.
+  'update-offer-approvals': { body: { steps: [] } },
 };
 
 /** Fixed ids and times, so that regenerating the events changes nothing but what the routes changed. */

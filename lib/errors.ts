@@ -33,8 +33,14 @@ export const ERROR_CODES = [
   'email_unavailable',
   /** 409: `from_stage` is no longer the candidate's stage. */
   'stale_stage',
-  /** 409: the requisition status matrix does not allow this change; `allowed` lists the statuses it allows. */
+  /** 409: the requisition (or offer) status matrix does not allow this change; `allowed` lists the statuses it allows. */
   'invalid_transition',
+  /** 409: the candidate already has an open offer (draft, pending approval, approved or sent); the message names it. */
+  'offer_open',
+  /** 409: the offer is approved through the workspace's approval chain, not its status route. */
+  'approval_required',
+  /** 409: the offer was sent or has an outcome: its terms cannot change (rescind it and make another). */
+  'offer_locked',
   /** 409: `from_status` is no longer the requisition's status. */
   'stale_status',
   /** 409: the requisition a candidate is added or moved to is not open; the message names its status. */
@@ -76,7 +82,7 @@ export interface ErrorDetail {
   code?: ErrorCode;
   /** The input at fault, as the client wrote it: `name`, `scopes[0]`, `stuck_days.applied`. */
   field?: string;
-  /** `invalid_transition` only: the statuses the requisition may move to from where it is. */
+  /** `invalid_transition` only: the statuses the requisition (or offer) may move to from where it is. */
   allowed?: readonly string[];
 }
 
@@ -200,9 +206,13 @@ export class StaleStageError extends ConflictError {
 
 /** A requisition status change the matrix does not allow; names and lists the allowed ones. */
 export class InvalidTransitionError extends ConflictError {
-  constructor(from: string, to: string, allowed: readonly string[]) {
+  constructor(from: string, to: string, allowed: readonly string[], what: 'requisition' | 'offer' = 'requisition') {
     const next = allowed.length ? `it may move to ${allowed.join(' or ')}` : 'it may not move to any other status';
-    super(`a requisition cannot go from ${from} to ${to}; from ${from} ${next}`, { code: 'invalid_transition', field: 'status', allowed });
+    super(`${what === 'offer' ? 'an offer' : 'a requisition'} cannot go from ${from} to ${to}; from ${from} ${next}`, {
+      code: 'invalid_transition',
+      field: 'status',
+      allowed,
+    });
   }
 }
 

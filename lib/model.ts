@@ -39,6 +39,37 @@ export const REASON_MAX = 500;
 /** Statuses a requisition may be created in. */
 export const CREATE_STATUSES = ['draft', 'open'] as const;
 
+/**
+ * An offer's statuses. The service enforces the order (OFFER_TRANSITIONS); `expired` is set only by
+ * the scheduled run once `expires_at` has passed.
+ */
+export const OFFER_STATUSES = ['draft', 'pending_approval', 'approved', 'sent', 'accepted', 'declined', 'rescinded', 'expired'] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+/**
+ * The published offer status matrix. Back to `draft` from `pending_approval` withdraws the request
+ * (or follows a rejection); the four outcomes are final. A change to the current status is a no-op.
+ */
+export const OFFER_TRANSITIONS: Readonly<Record<OfferStatus, readonly OfferStatus[]>> = {
+  draft: ['pending_approval', 'rescinded'],
+  pending_approval: ['approved', 'draft', 'rescinded', 'expired'],
+  approved: ['sent', 'rescinded', 'expired'],
+  sent: ['accepted', 'declined', 'rescinded', 'expired'],
+  accepted: [],
+  declined: [],
+  rescinded: [],
+  expired: [],
+};
+/** Statuses of an open offer: a candidate has at most one. */
+export const OPEN_OFFER_STATUSES: readonly OfferStatus[] = ['draft', 'pending_approval', 'approved', 'sent'];
+/** Statuses a change into needs a `reason`. */
+export const OFFER_REASON_REQUIRED: readonly OfferStatus[] = ['declined', 'rescinded'];
+/** Only the service sets these (the scheduled expiry run). */
+export const OFFER_SYSTEM_STATUSES: readonly OfferStatus[] = ['expired'];
+/** The period a compensation amount is paid for. */
+export const PAY_PERIODS = ['year', 'month', 'hour'] as const;
+export type PayPeriod = (typeof PAY_PERIODS)[number];
+export const OFFER_NOTE_MAX = 2000;
+
 /** The job types a requisition may have (`job_type`). */
 export const JOB_TYPES = ['direct_hire', 'contract', 'contract_to_hire', 'temporary', 'internship'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
@@ -53,6 +84,10 @@ export const SCOPES = [
   'requisitions:write',
   'pipeline:read',
   'pipeline:write',
+  /** Read offers (compensation included) and their versions. */
+  'offers:read',
+  /** Draft, change and move offers along their statuses. */
+  'offers:write',
   '*',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -117,6 +152,9 @@ export const SCRUBBED_KINDS = [
   'delivery_attempts',
   'placements',
   'idempotency_records',
+  'offers',
+  'offer_versions',
+  'offer_approvals',
 ] as const;
 
 /** At most this many stuck candidates are returned by GET /pipeline. */

@@ -10,6 +10,8 @@ import * as audit from './api/audit';
 import * as candidates from './api/candidates';
 import * as imports from './api/imports';
 import * as members from './api/members';
+import * as offerApprovals from './api/offer-approvals';
+import * as offers from './api/offers';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
 import * as pipeline from './api/pipeline';
@@ -40,6 +42,14 @@ const lines = [
   requisitions.changeRequisitionStatus,
   pipeline.getPipeline,
   pipeline.changeStage,
+  offers.createOffer,
+  offers.listOffers,
+  offers.getOffer,
+  offers.updateOffer,
+  offers.changeOfferStatus,
+  offerApprovals.decideOfferApproval,
+  offerApprovals.getOfferApprovals,
+  offerApprovals.updateOfferApprovals,
   openapi.openapi,
   session.login,
   session.getSession,

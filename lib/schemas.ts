@@ -8,6 +8,8 @@ export * from './api/audit';
 export * from './api/candidates';
 export * from './api/imports';
 export * from './api/members';
+export * from './api/offers';
+export * from './api/offer-approvals';
 export * from './api/overview';
 export * from './api/pipeline';
 export * from './api/requisitions';

@@ -21,6 +21,8 @@ export const SCOPE_HELP: Record<string, string> = {
   'requisitions:write': 'Create requisitions, edit them and change their status',
   'pipeline:read': 'Read stage counts and stuck candidates',
   'pipeline:write': 'Move candidates between stages',
+  'offers:read': 'Read offers, their compensation and every version',
+  'offers:write': 'Draft offers, change their terms and move them along their statuses',
   '*': 'Full access, including every future scope (admins only)',
 };
 

@@ -8,7 +8,10 @@ import * as z from 'zod/mini';
 import type * as model from '../model';
 import { en } from 'zod/locales';
 import { ERROR_CODES } from '../errors';
-import { REQ_STATUSES, ROLES, STAGES } from '../model';
+import { OFFER_STATUSES, REQ_STATUSES, ROLES, STAGES } from '../model';
+
+// The statuses an `allowed` list may name: the requisition's, then the offer's (draft is both).
+const TRANSITION_STATUSES = [...new Set([...REQ_STATUSES, ...OFFER_STATUSES])] as [string, ...string[]];
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
@@ -80,8 +83,8 @@ export const ErrorBody = z.object({
   error: z.string(),
   code: z.optional(z.enum(ERROR_CODES)),
   field: z.optional(z.string()),
-  /** Only with code `invalid_transition`: the statuses the requisition may change to from its current one. */
-  allowed: z.optional(z.array(z.enum(REQ_STATUSES))),
+  /** Only with code `invalid_transition`: the statuses the requisition (or offer) may change to from its current one. */
+  allowed: z.optional(z.array(z.enum(TRANSITION_STATUSES))),
 });
 
 export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });

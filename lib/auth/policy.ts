@@ -18,6 +18,21 @@ export const apiArnBase = (methodArn: string) => methodArn.split('/').slice(0, 2
 export const routeArn = (base: string, route: Pick<Route, 'method' | 'path'>) =>
   `${base}/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`;
 
+/**
+ * The routes outside `allowed` that an allowed resource would still reach: a path parameter's `*`
+ * matches any run of characters, slashes included, so `GET /candidates/*` (a candidate) also
+ * matches `GET /candidates/{id}/offers`. They are denied by name; an explicit Deny wins.
+ */
+function overreached(base: string, allowed: readonly Pick<Route, 'method' | 'path'>[], resources: readonly string[]): string[] {
+  const isAllowedRoute = (r: ListedRoute) => allowed.some((a) => a.method === r.method && a.path === r.path);
+  const allowedArns = allowed.map((a) => routeArn(base, a));
+  const reach = resources.map(globRegex);
+  return routes
+    .filter((r) => !isAllowedRoute(r))
+    .map((r) => routeArn(base, r))
+    .filter((arn) => reach.some((re) => re.test(arn)) && !allowedArns.some((a) => globMatch(arn, a)));
+}
+
 /** A policy allowing exactly `allowed` routes of the API that `methodArn` belongs to. */
 export function policyFor(
   principalId: string,
@@ -27,12 +42,16 @@ export function policyFor(
 ): APIGatewayAuthorizerResult {
   const base = apiArnBase(methodArn);
   const resources = allowed.map((r) => routeArn(base, r));
+  const denied = overreached(base, allowed, resources);
   return {
     principalId,
     policyDocument: {
       Version: '2012-10-17',
       Statement: resources.length
-        ? [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resources }]
+        ? [
+            { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resources },
+            ...(denied.length ? [{ Action: 'execute-api:Invoke', Effect: 'Deny' as const, Resource: denied }] : []),
+          ]
         : [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: `${base}/*` }],
     },
     context,
@@ -45,13 +64,14 @@ export const tokenRoutes = (scopes: readonly string[]) => routes.filter((r) => r
 /** Every cookie-session route. */
 export const sessionRoutes = () => routes.filter((r) => r.auth === 'session');
 
-const globMatch = (pattern: string, value: string) =>
+const globRegex = (pattern: string) =>
   new RegExp(
     `^${pattern
       .split('*')
       .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
       .join('.*')}$`,
-  ).test(value);
+  );
+const globMatch = (pattern: string, value: string) => globRegex(pattern).test(value);
 
 /** Evaluate a policy as API Gateway does: an explicit Deny wins, otherwise an Allow is needed. */
 export function isAllowed(policy: APIGatewayAuthorizerResult['policyDocument'], methodArn: string): boolean {

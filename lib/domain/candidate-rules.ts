@@ -75,6 +75,15 @@ export interface MoveRequest {
   audit?: AuditBase;
   /** A move into `rejected`: the reason chosen (decideRejection), with its note. */
   rejection?: Rejection;
+  /** A move made by an offer sent or accepted: the offer it follows (no personal data). */
+  offer?: OfferRef;
+}
+
+/** The offer a stage move follows, kept on the candidate for its offer events. */
+export interface OfferRef {
+  offer_id: string;
+  offer_version: number;
+  start_date: string;
 }
 
 export interface MovePlan {
@@ -87,6 +96,8 @@ export interface MovePlan {
   audit?: AuditEntry;
   /** Kept on the candidate and its history item; none clears the one a candidate had. */
   rejection?: Rejection;
+  /** Kept on the candidate (`offer_ref`); none clears the one a candidate had. */
+  offer?: OfferRef;
 }
 
 /**
@@ -121,7 +132,18 @@ export function decideMove(state: MoveState, req: MoveRequest): Decision<MovePla
     ...(rejection ? [{ field: 'rejection_reason_id', after: rejection.reason_id }] : []),
   ];
   const audit = req.audit && { ...req.audit, changes };
-  return { write: { candidate: c, to: req.stage, at: req.at, actor: req.actor ?? null, hire, audit, ...(rejection && { rejection }) } };
+  return {
+    write: {
+      candidate: c,
+      to: req.stage,
+      at: req.at,
+      actor: req.actor ?? null,
+      hire,
+      audit,
+      ...(rejection && { rejection }),
+      ...(req.offer && { offer: req.offer }),
+    },
+  };
 }
 
 /** A profile change; a requisition given must exist (the caller read it: its title is copied). */

@@ -17,6 +17,7 @@ import {
   decideProfile,
   type CreateState,
   type MoveState,
+  type OfferRef,
   type ProfilePatch,
   type ProfileState,
 } from './candidate-rules';
@@ -57,12 +58,20 @@ export function moveCandidate(
   id: string,
   stage: Stage,
   now: () => string = nowIso,
-  opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditBase; rejection?: Rejection } = {},
+  opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditBase; rejection?: Rejection; offer?: OfferRef } = {},
 ): Promise<{ before: Item; after?: Item }> {
   return decideAndWrite<MoveState, Parameters<typeof writeMove>[1], { before: Item; after?: Item }, string>({
     state: getCandidate(tenantId, id).then((item) => ({ candidate: candidateRead(item) })),
     decide: (state) =>
-      decideMove(state, { stage, fromStage: opts.fromStage, at: now(), actor: opts.actor, audit: opts.audit, rejection: opts.rejection }),
+      decideMove(state, {
+        stage,
+        fromStage: opts.fromStage,
+        at: now(),
+        actor: opts.actor,
+        audit: opts.audit,
+        rejection: opts.rejection,
+        offer: opts.offer,
+      }),
     write: async (plan) => {
       const { outcome, after } = await writeMove(tenantId, plan);
       return { outcome, result: { before: plan.candidate.item, after } };

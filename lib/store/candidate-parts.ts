@@ -76,9 +76,11 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
     ...(reqId && reqStageIndexKey(tenantId, reqId, to, at, id)),
     ...stuck.set,
     ...rejection,
+    ...(plan.offer && { offer_ref: plan.offer }),
   };
-  // A move out of `rejected` (or into it without a reason) leaves no reason behind.
-  const removed = [...stuck.remove, ...['rejection', 'rejection_note'].filter((a) => !(a in rejection) && a in current)];
+  // A move out of `rejected` (or into it without a reason) leaves no reason behind; a move no
+  // offer made leaves no offer behind.
+  const removed = [...stuck.remove, ...['rejection', 'rejection_note', 'offer_ref'].filter((a) => !(a in set) && a in current)];
   const after: Item = { ...current, ...set };
   for (const attr of removed) delete after[attr];
   const deltas = { [counter.stage(c.stage)]: -1, [counter.stage(to)]: 1 };

@@ -25,12 +25,17 @@ const ATTRS = {
   validation: 'idem_payload_hash',
 };
 
-/** The candidate an API answer (status, headers, JSON body) describes: `data` with an id and a name. */
+/**
+ * The candidate whose personal data an API answer (status, headers, JSON body) holds: `data` with
+ * an id and a name (a candidate), or with a candidate_id and a compensation (one of its offers).
+ */
 export function candidateOfResponse(response: unknown): string | undefined {
   const body = (response as { body?: unknown } | undefined)?.body;
   if (typeof body !== 'string') return undefined;
   try {
     const data = (JSON.parse(body) as { data?: Record<string, unknown> })?.data;
+    if (data && typeof data.candidate_id === 'string' && typeof data.compensation === 'object')
+      return data.erased_at ? undefined : data.candidate_id;
     // An erased candidate's answer (its name emptied) holds none of its data.
     return data && typeof data.id === 'string' && typeof data.name === 'string' && data.name !== '' ? data.id : undefined;
   } catch {

@@ -13,6 +13,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { candidate } from '../entities/candidate';
 import { deliveryAttempt } from '../entities/delivery-attempt';
+import { offer, offerVersion } from '../entities/offer';
 import { placement } from '../entities/placement';
 import { erasure, scrubbed as scrubbedCopy } from '../entity';
 import { SCRUBBED_KINDS } from '../model';
@@ -43,15 +44,19 @@ async function indexedCopies(tenantId: string, candidateId: string): Promise<Cop
   return items.map((i) => ({ PK: String(i.PK), SK: String(i.SK), type: String(i.type ?? '') }));
 }
 
-/** An in-place scrub of one copy, conditioned on the copy still holding what it removes. */
-async function scrubIf(key: CopyRef, changes: Record<string, unknown>, holds: string): Promise<boolean> {
+/**
+ * An in-place scrub of one copy, conditioned on the copy still holding what it removes. It leaves
+ * the copy index; `keepIndex` keeps the GSI2 key of a copy listed there for its own sake (an
+ * offer in its candidate's offers).
+ */
+async function scrubIf(key: CopyRef, changes: Record<string, unknown>, holds: string, keepIndex = false): Promise<boolean> {
   try {
     await ddb.send(
       new UpdateCommand({
         TableName: tableName,
         Key: { PK: key.PK, SK: key.SK },
         ...update(
-          { ...changes, [COPY_OF]: $remove(), ...Object.fromEntries(copyKeyAttrs.map((a) => [a, $remove()])) },
+          { ...changes, [COPY_OF]: $remove(), ...(!keepIndex && Object.fromEntries(copyKeyAttrs.map((a) => [a, $remove()]))) },
           // TTL may have deleted it meanwhile: never write a husk back.
           { expression: `attribute_exists(PK) AND (${holds})` },
         ),
@@ -78,6 +83,14 @@ export function scrubStoredResponse(response: unknown, candidateId: string, eras
     return { ...r, body: '' };
   }
   const data = body?.data;
+  if (data && data.candidate_id === candidateId && typeof data.compensation === 'object') {
+    // One of its offers: answered as GET answers it after erasure.
+    const offerScrubbed = {
+      ...scrubbedCopy(offer, { ...data, erased_at: erasedAt }),
+      compensation: { ...(data.compensation as object), amount: null },
+    };
+    return { ...r, body: JSON.stringify({ ...body, data: offerScrubbed }) };
+  }
   if (!data || data.id !== candidateId) return { ...r, body: '' };
   const scrubbed: Record<string, unknown> = scrubbedCopy(candidate, { ...data, erased_at: erasedAt });
   // The rejection's note is answered inside `rejection` (lib/store/candidates.ts toCandidate).
@@ -100,6 +113,20 @@ async function scrubCopy(tenantId: string, candidateId: string, copy: CopyRef, e
     case 'placement':
       return (await scrubIf(copy, { ...erasure(placement, $remove), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
         ? 'placements'
+        : undefined;
+    case 'offer':
+      // Its ids, dates and statuses stay, and so does its place in the candidate's offers.
+      return (await scrubIf(copy, { ...erasure(offer, $remove), erased_at: erasedAt }, 'attribute_not_exists(erased_at)', true))
+        ? 'offers'
+        : undefined;
+    case 'offer_approval':
+      // An approver's comment; who decided what, on which version and when, stays.
+      return (await scrubIf(copy, { comment: $remove(), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
+        ? 'offer_approvals'
+        : undefined;
+    case 'offer_version':
+      return (await scrubIf(copy, { ...erasure(offerVersion, $remove), erased_at: erasedAt }, 'attribute_not_exists(erased_at)'))
+        ? 'offer_versions'
         : undefined;
     default:
       if (copy.PK === keys.idempotencyPartition(tenantId)) return scrubIdempotencyRecord(copy, candidateId, erasedAt);

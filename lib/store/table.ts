@@ -121,6 +121,20 @@ export const keys = {
   candidate: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `CAND#${id}` }),
   /** A placement record, written in the same transaction as the move to `placed`. */
   placement: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `PLACEMENT#${id}` }),
+  /** An offer (lib/store/offers.ts): its current terms and status. */
+  offer: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `OFFER#${id}` }),
+  /** One version of an offer's terms, right after the offer in sort order: one Query reads both. */
+  offerVersion: (tenantId: string, offerId: string, version: number): Key => ({
+    PK: t(tenantId),
+    SK: `OFFER#${offerId}#V#${String(version).padStart(10, '0')}`,
+  }),
+  /** The offer item and its versions. */
+  offerWithVersionsPrefix: (offerId: string) => `OFFER#${offerId}`,
+  /**
+   * A candidate's one open offer: put with the offer, deleted when it closes, so a second open
+   * offer fails its condition in the same transaction.
+   */
+  openOffer: (tenantId: string, candidateId: string): Key => ({ PK: t(tenantId), SK: `OPENOFFER#${candidateId}` }),
   /**
    * Webhook endpoints and their delivery attempts live in the tenant's own webhook partition,
    * so that IAM can let the delivery function write there (dynamodb:LeadingKeys) and nowhere else.
@@ -255,6 +269,11 @@ export const reqStatusPartition = (tenantId: string, status: ReqStatus) => `${t(
 export const reqCandidatesIndexKey = (tenantId: string, reqId: string, id: string) =>
   indexKey(TABLE_DEF.indexes.byRequisitionOrUser, reqCandidatesPartition(tenantId, reqId), id);
 export const reqCandidatesPartition = (tenantId: string, reqId: string) => `${t(tenantId)}#REQ#${reqId}`;
+
+/** GSI2: a candidate's offers, oldest first by UUIDv7 id (the offer items only, not their versions). */
+export const candidateOffersIndexKey = (tenantId: string, candidateId: string, id: string) =>
+  indexKey(TABLE_DEF.indexes.byRequisitionOrUser, candidateOffersPartition(tenantId, candidateId), id);
+export const candidateOffersPartition = (tenantId: string, candidateId: string) => `${t(tenantId)}#OFFERS#${candidateId}`;
 
 /** GSI5: a requisition's candidates in one stage, by the time they entered it. */
 export const reqStageIndexKey = (tenantId: string, reqId: string, stage: Stage, enteredAt: string, id: string) =>

@@ -151,7 +151,13 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
     ];
   }
   if (after.type !== 'candidate') return [];
-  const offer = { ...candidate, reqTitle: after.req_title ?? null };
+  // The offer that made the move, when one did (lib/domain/offers.ts): ids and its start date.
+  const ref = after.offer_ref as { offer_id?: unknown; offer_version?: unknown; start_date?: unknown } | undefined;
+  const offer = {
+    ...candidate,
+    reqTitle: after.req_title ?? null,
+    ...(ref && { offerId: ref.offer_id, offerVersion: ref.offer_version, startDate: ref.start_date }),
+  };
   const offerEvents = (at: string) => [
     ...(after.stage === 'offer_sent' ? [make('offer.sent', at, { ...offer, sentAt: at })] : []),
     ...(after.stage === 'offer_accepted' ? [make('offer.accepted', at, { ...offer, acceptedAt: at })] : []),

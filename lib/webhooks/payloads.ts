@@ -37,6 +37,17 @@ const requisition = {
 export const REQ_EVENT_FIELDS = requisitionEntity.eventFields.map(([, name]) => name) as [string, ...string[]];
 
 /** `data` of each event type, as lib/webhooks/events.ts and the delivery function build it. */
+/**
+ * On offer.sent and offer.accepted when an offer in the service made the move (POST
+ * /api/v1/offers/{id}/status): the offer, the version sent or accepted, and its start date.
+ * Absent when the move was a stage move alone.
+ */
+const offerRef = {
+  offerId: z.optional(z.uuid()),
+  offerVersion: z.optional(z.int()),
+  startDate: z.optional(z.string()),
+};
+
 export const EVENT_DATA = {
   'candidate.created': z.strictObject({
     candidateId: z.uuid(),
@@ -72,8 +83,8 @@ export const EVENT_DATA = {
   }),
   /** Only the id and the time: receivers erase their own copies; no personal data is sent. */
   'candidate.erased': z.strictObject({ id: z.uuid(), erased_at: at }),
-  'offer.sent': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, sentAt: at }),
-  'offer.accepted': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, acceptedAt: at }),
+  'offer.sent': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, sentAt: at, ...offerRef }),
+  'offer.accepted': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, acceptedAt: at, ...offerRef }),
   'placement.created': z.strictObject({ placementId: z.uuid(), candidateId: z.uuid(), name: z.string(), reqId, reqTitle, placedAt: at }),
   'requisition.created': z.strictObject({ ...requisition, actor, createdAt: at }),
   'requisition.updated': z.strictObject({

@@ -121,6 +121,12 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'replay-webhook': 'webhook',
   'get-webhook-replay': 'webhook',
   'rotate-webhook-secret': 'webhook',
+  'create-offer': 'candidate',
+  'list-offers': 'candidate',
+  'get-offer': 'offer',
+  'update-offer': 'offer',
+  'change-offer-status': 'offer',
+  'decide-offer-approval': 'offer',
 };
 
 /** What each sample event must produce: the route's success, or the documented exception. */

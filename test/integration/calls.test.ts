@@ -204,6 +204,48 @@ it('requisition routes: each write is at most one read and one transaction or co
   expect((await counted('GET', `/api/v1/requisitions/${id}`)).body.data).toMatchObject({ status: 'filled', hires: 2 });
 });
 
+it('offer routes: a draft is a read and one transaction; a status change a read and one transaction (sending adds the stage move); one offer with its versions is one Query', async () => {
+  const t = await stack.tenant();
+  const token = await t.token(['*']);
+  const counted = async (method: string, path: string, body?: unknown) => {
+    sent.length = 0;
+    const res = await stack.call(method, path, { token, body });
+    expect(res.status, res.text).toBeLessThan(300);
+    return { commands: [...sent], body: res.body };
+  };
+  const cid = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Offer Count' } })).body.data.id;
+  // Draft: the candidate's read, then the offer, its first version, the open-offer guard, the
+  // copy-ledger entry, the erasure check and the audit intent in one transaction.
+  const made = await counted('POST', `/api/v1/candidates/${cid}/offers`, {
+    compensation: { amount: 70000, currency: 'GBP', period: 'year' },
+    start_date: '2027-03-01',
+  });
+  expect(made.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  const id = made.body.data.id;
+  // Ask for approval: a read and one transaction; approve: the workspace's chain read too (no step applies here).
+  expect((await counted('POST', `/api/v1/offers/${id}/status`, { status: 'pending_approval' })).commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
+  expect((await counted('POST', `/api/v1/offers/${id}/status`, { status: 'approved' })).commands).toEqual([
+    'GetItemCommand',
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
+  // Send: the offer's read and transaction, then the candidate's move to offer_sent (its read and transaction).
+  expect((await counted('POST', `/api/v1/offers/${id}/status`, { status: 'sent' })).commands).toEqual([
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
+  // The same status again: the read alone (the candidate is not moved again).
+  expect((await counted('POST', `/api/v1/offers/${id}/status`, { status: 'sent' })).commands).toEqual(['GetItemCommand']);
+  expect((await counted('GET', `/api/v1/offers/${id}`)).commands).toEqual(['QueryCommand']);
+  // A candidate's offers: the candidate's read and the index Query, at once.
+  expect((await counted('GET', `/api/v1/candidates/${cid}/offers`)).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+});
+
 it("console routes cost a small fixed number of calls, the session authorizer's GetItem included", async () => {
   const t = await stack.tenant();
   const admin = await t.user('admin');

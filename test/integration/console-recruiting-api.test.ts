@@ -52,6 +52,11 @@ describe('the route table', () => {
         'PATCH /api/requisitions/{id}',
         'POST /api/requisitions/{id}/status',
         'POST /api/pipeline',
+        'POST /api/candidates/{id}/offers',
+        'GET /api/candidates/{id}/offers',
+        'GET /api/offers/{id}',
+        'PATCH /api/offers/{id}',
+        'POST /api/offers/{id}/status',
       ].sort(),
     );
     for (const twin of TWINS) {

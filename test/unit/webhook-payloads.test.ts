@@ -60,6 +60,7 @@ const importJob = (over: Img = {}): Img => ({
   ...over,
 });
 const record = streamRecord;
+const OFFER_REF = { offer_id: '01900000-0000-7000-8000-0000000000d1', offer_version: 2, start_date: '2027-01-04' };
 
 const RECORDS = [
   record('INSERT', candidate()),
@@ -67,6 +68,9 @@ const RECORDS = [
   record('INSERT', candidate({ stage: 'offer_accepted' })),
   record('MODIFY', candidate({ stage: 'interviewed', updated_at: T1 }), candidate()),
   record('MODIFY', candidate({ stage: 'offer_sent', updated_at: T1 }), candidate({ stage: 'interviewed' })),
+  // Moves an offer made (POST /api/v1/offers/{id}/status): the events name the offer.
+  record('MODIFY', candidate({ stage: 'offer_sent', updated_at: T1, offer_ref: OFFER_REF }), candidate({ stage: 'interviewed' })),
+  record('MODIFY', candidate({ stage: 'offer_accepted', updated_at: T1, offer_ref: OFFER_REF }), candidate({ stage: 'offer_sent' })),
   record('MODIFY', candidate({ name: 'Zoë A.', phone: '+46 70 123', updated_at: T1 }), candidate()),
   record('MODIFY', candidate({ req_id: undefined, req_title: undefined, updated_at: T1 }), candidate()),
   // The erasure: personal fields emptied, erased_at set.
@@ -104,6 +108,17 @@ const RECORDS = [
 
 describe('published webhook payloads', () => {
   const events = RECORDS.flatMap(eventsFromRecord);
+
+  it('offer.sent and offer.accepted keep their fields and add the offer, its version and start date when an offer made the move', () => {
+    const offerEvents = events.filter((e) => e.type === 'offer.sent' || e.type === 'offer.accepted');
+    const made = offerEvents.filter((e) => 'offerId' in e.data);
+    expect(made.map((e) => e.type).sort()).toEqual(['offer.accepted', 'offer.sent']);
+    for (const e of made) {
+      expect(e.data).toMatchObject({ candidateId: CAND, offerId: OFFER_REF.offer_id, offerVersion: 2, startDate: '2027-01-04' });
+    }
+    // A stage move alone names no offer.
+    expect(offerEvents.filter((e) => !('offerId' in e.data)).length).toBeGreaterThan(0);
+  });
 
   it('the records cover every subscribable event type', () => {
     expect([...new Set(events.map((e) => e.type))].sort()).toEqual([...EVENT_TYPES].sort());

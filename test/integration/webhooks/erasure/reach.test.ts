@@ -10,9 +10,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { candidate } from '../../../../lib/entities/candidate';
+import { offer } from '../../../../lib/entities/offer';
 import { type Field, inShape } from '../../../../lib/entity';
 import { scanTable } from '../../../helpers/scan';
-import { PASSWORD, startStack, type Stack } from '../../../helpers/stack';
+import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 import { tlsServers } from '../../../helpers/tls-servers';
 import { until as waitUntil } from '../../../helpers/until';
 
@@ -95,6 +96,7 @@ describe('erasure reaches every personal field the declaration names', () => {
     expect(new Set([...profileFields, ...importable, 'rejection_note'])).toEqual(new Set(candidate.personal));
   });
   let token: string;
+  let tenant: TestTenant;
   let candidateId: string;
   let importedId: string;
   const echoed: string[] = [];
@@ -102,7 +104,7 @@ describe('erasure reaches every personal field the declaration names', () => {
   let reqId: string;
 
   it('stores them through create and PATCH (each idempotent) and moves to placed', async () => {
-    const tenant = await stack.tenant();
+    tenant = await stack.tenant();
     token = await tenant.token(['*']);
     const rx = await servers.start((_req, res, body) => {
       echoed.push(body.toString('utf8'));
@@ -137,6 +139,56 @@ describe('erasure reaches every personal field the declaration names', () => {
     }
   });
 
+  // An offer's personal fields (lib/entities/offer.ts), through its draft, a new version and a rescind.
+  const amounts = [Number(`8${String(Date.now()).slice(-5)}.37`), Number(`9${String(Date.now()).slice(-5)}.41`)];
+  const offerText = { bonus: `Erasable bonus${tag()}`, equity: `Erasable equity${tag()}`, note: `Erasable note${tag()}` };
+  const offerReason = `Erasable reason${tag()}`;
+  const approvalComment = `Erasable comment${tag()}`;
+  needles.push(
+    ...amounts.map(String),
+    ...[...Object.values(offerText), offerReason, approvalComment].map((v) => v.replace(/^Erasable /, '')),
+  );
+  it('every personal field of an offer is set by the offer routes here', () => {
+    expect(new Set(['amount', ...Object.keys(offerText), 'reason'])).toEqual(new Set(offer.personal));
+  });
+
+  it('and through an offer: drafted, rejected by its approver with a comment, changed (a new version), rescinded, each idempotent', async () => {
+    const idem = () => ({ 'Idempotency-Key': `reach-${tag()}` });
+    const approver = await tenant.user('admin');
+    const approverCookie = await stack.login(approver.email, PASSWORD);
+    const chain = await stack.call('PUT', '/api/settings/offer-approvals', {
+      headers: { Cookie: approverCookie },
+      body: { steps: [{ approvers: [approver.id], mode: 'any' }] },
+    });
+    expect(chain.status, chain.text).toBe(200);
+    const comp = (amount: number) => ({ amount, currency: 'EUR', period: 'year' });
+    const made = await stack.call('POST', `/api/v1/candidates/${candidateId}/offers`, {
+      token,
+      body: { compensation: comp(amounts[0]!), start_date: '2027-01-04', ...offerText },
+      headers: idem(),
+    });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.data.id;
+    expect((await stack.call('POST', `/api/v1/offers/${id}/status`, { token, body: { status: 'pending_approval' } })).status).toBe(200);
+    const rejected = await stack.call('POST', `/api/offers/${id}/approvals`, {
+      headers: { Cookie: approverCookie },
+      body: { decision: 'reject', comment: approvalComment },
+    });
+    expect(rejected.body.data?.status, rejected.text).toBe('draft');
+    const changed = await stack.call('PATCH', `/api/v1/offers/${id}`, {
+      token,
+      body: { compensation: comp(amounts[1]!) },
+      headers: idem(),
+    });
+    expect(changed.body.data.version).toBe(2);
+    const gone = await stack.call('POST', `/api/v1/offers/${id}/status`, {
+      token,
+      body: { status: 'rescinded', reason: offerReason },
+      headers: idem(),
+    });
+    expect(gone.status, gone.text).toBe(200);
+  });
+
   it('and through an import', async () => {
     const csv = `${importable.join(',')},req_id\r\n${importable.map((n) => imported.body[n]).join(',')},${reqId}\r\n`;
     const posted = await stack.call('POST', '/api/v1/candidates/imports', { token, rawBody: csv, headers: { 'Content-Type': 'text/csv' } });
@@ -165,7 +217,7 @@ describe('erasure reaches every personal field the declaration names', () => {
     expect(patched.body.data.rejection.note).toBe(rejected.body.rejection_note);
   });
 
-  it('in every kind of copy: candidate, search, idempotency, events, attempts with the echoed body, placement', async () => {
+  it('in every kind of copy: candidate, search, idempotency, events, attempts with the echoed body, placement, offer and its versions', async () => {
     // created, updated, two stage changes, offer.sent, placement.created; and the import's candidate.
     await until('the deliveries echoed', () => echoed.length >= 7);
     await until('the attempts logged', async () => {
@@ -179,7 +231,18 @@ describe('erasure reaches every personal field the declaration names', () => {
     });
     const before = await holders(needles);
     const types = new Set(before.map((h) => (String(h.PK).endsWith('#IDEM') ? 'idempotency' : h.type)));
-    for (const t of ['candidate', 'search', 'idempotency', 'webhook_event', 'webhook_attempt', 'placement']) expect(types).toContain(t);
+    for (const t of [
+      'candidate',
+      'search',
+      'idempotency',
+      'webhook_event',
+      'webhook_attempt',
+      'placement',
+      'offer',
+      'offer_version',
+      'offer_approval',
+    ])
+      expect(types).toContain(t);
     // Each value of each profile is stored somewhere: the Scan below would see it.
     const all = JSON.stringify(await scanTable({ TableName: stack.tableName })).toLowerCase();
     for (const n of needles) expect(all, n).toContain(n.toLowerCase());
