@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, startStack, type Stack } from '../helpers/stack';
+import { PASSWORD, recordDynamoDbCommands, startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
 let adminToken: string;
@@ -119,6 +119,31 @@ describe('a hiring manager sees only the requisitions they are on and their cand
     const pipeline = await stack.call('GET', '/api/v1/pipeline', { token });
     expect(pipeline.body.data.total_active).toBe(1);
   });
+});
+
+it("a hiring manager's lists cost a fixed number of calls: one Query per status for their requisitions, one per requisition seen", async () => {
+  const sent: string[] = [];
+  let counting = false;
+  await recordDynamoDbCommands(sent, () => counting);
+  const count = async (path: string) => {
+    sent.length = 0;
+    counting = true;
+    const res = await stack.call('GET', path, as(users.hm.cookie));
+    counting = false;
+    expect(res.status, res.text).toBe(200);
+    return [...sent].sort();
+  };
+  const AUTH = 'GetItemCommand'; // the session authorizer's read
+  const TEAM = Array(5).fill('QueryCommand'); // one per requisition status
+  // The merged list: their requisitions, then one Query on the requisition index for the one they are on.
+  expect(await count('/api/candidates')).toEqual([AUTH, ...TEAM, 'QueryCommand'].sort());
+  expect(await count('/api/requisitions')).toEqual([AUTH, ...TEAM].sort());
+  // The board of one requisition: its read (seen?) and the list as before (its count's read, its column).
+  expect(await count(`/api/candidates?req_id=${mine}&stage=applied`)).toEqual(
+    [AUTH, 'GetItemCommand', 'GetItemCommand', 'QueryCommand'].sort(),
+  );
+  // The overview: the counters' read, their requisitions, the stuck Query.
+  expect(await count('/api/overview')).toEqual([AUTH, 'GetItemCommand', ...TEAM, 'QueryCommand'].sort());
 });
 
 describe('an interviewer sees only the candidates assigned to them: none until interviews exist', () => {

@@ -9,6 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../../lib/model';
 import { may, scopesOf } from '../../../lib/permissions';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb } from '../../../lib/store/client';
+import { keys } from '../../../lib/store/table';
 import { PASSWORD } from '../../helpers/stack';
 import { callRoute, label, logsOut, sampleFor, SESSION_ROUTES, stack, tenant, TOKEN_ROUTES } from './fixture';
 
@@ -62,4 +65,34 @@ it('a refusal names the role, and a token names its creator’s', async () => {
     403,
     expect.stringMatching(/^this token acts as its creator, a hiring_manager, and a hiring_manager may not /),
   ]);
+});
+
+it('a user stored as `member` before roles were split is a recruiter: signs in, mints within the role, listed as recruiter', async () => {
+  const u = await tenant.user('recruiter');
+  // As the item was written before: no migration rewrites it.
+  await ddb.send(
+    new UpdateCommand({
+      TableName: stack.tableName,
+      Key: keys.user(tenant.id, u.id),
+      UpdateExpression: 'SET #role = :member',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':member': 'member' },
+    }),
+  );
+  const cookie = await stack.login(u.email, PASSWORD);
+  const session = await stack.call('GET', '/api/session', { headers: { Cookie: cookie } });
+  expect(session.body.data.user.role).toBe('recruiter');
+  // The token write's check on the user item takes the stored `member` for the recruiter it is.
+  const made = await stack.call('POST', '/api/tokens', {
+    headers: { Cookie: cookie },
+    body: { name: 'legacy', scopes: ['candidates:read', 'requisitions:read'] },
+  });
+  expect(made.status, made.text).toBe(201);
+  expect((await stack.call('GET', '/api/v1/requisitions', { token: made.body.data.token })).status).toBe(200);
+  const members = await stack.call('GET', '/api/members', { headers: { Cookie: cookie } });
+  expect(members.body.data.find((m: { id: string }) => m.id === u.id).role).toBe('recruiter');
+  // `member` is still taken on input, as the recruiter it is.
+  const admin = callers.get('admin')!.cookie;
+  const changed = await stack.call('PATCH', `/api/members/${u.id}`, { headers: { Cookie: admin }, body: { role: 'member' } });
+  expect([changed.status, changed.body.data.role]).toEqual([200, 'recruiter']);
 });
