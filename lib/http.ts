@@ -140,9 +140,10 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
       scopes: String(ctx.scopes ?? '')
         .split(' ')
         .filter(Boolean),
-      // The authorizer names the creator's role; a workspace token (no creator) acts as an admin.
-      // An unknown name from a personal token gets the narrowest role, never a wider one.
-      role: creator.creator ? (roleFrom(ctx.creatorRole) ?? 'interviewer') : 'admin',
+      // The authorizer names the role the token acts with (its creator's, or an admin's for a
+      // workspace token). A context cached before it did so is a token made when a personal
+      // token's creator could only be an admin or a recruiter: the narrower of the two.
+      role: roleFrom(ctx.actsAs) ?? (creator.creator ? 'recruiter' : 'admin'),
     };
   }
   return {

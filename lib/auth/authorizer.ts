@@ -56,7 +56,8 @@ export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise
     ...(grant.token_name !== undefined && { tokenName: grant.token_name }),
     // The audit record of what the token does names its creator too, read from this one item.
     ...(grant.created_by && { creatorId: grant.created_by.id, creatorEmail: grant.created_by.email }),
-    ...(creatorRole && { creatorRole }),
+    // The role the token acts with: its creator's for a personal token, an admin's for a workspace token.
+    actsAs: creatorRole ?? 'admin',
     scopes: grant.scopes.join(' '),
     ...(grant.expires_at !== undefined && { expiresAt: grant.expires_at }),
     ...(grant.secret_ends_at !== undefined && { secretEndsAt: grant.secret_ends_at }),
