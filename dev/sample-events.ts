@@ -96,7 +96,7 @@ const samples: Record<
   // A wrong current password: invoking shows the 400 path and never changes the demo password.
   'change-password': { body: { current_password: 'not the current password', new_password: 'a new long passphrase' } },
   'update-pipeline-settings': { body: { stuck_days: { applied: 2, interviewed: 4 } } },
-  'add-member': { body: { email: 'new.recruiter@demo.example', role: 'member' } },
+  'add-member': { body: { email: 'new.recruiter@demo.example', role: 'recruiter' } },
   'change-member-role': { params: { id: MISSING_ID }, body: { role: 'admin' } },
   'remove-member': { params: { id: MISSING_ID } },
   'deactivate-member': { params: { id: MISSING_ID } },

@@ -20,7 +20,7 @@ import { CorruptItemError, type Item } from './item';
 export type Shape = 'create' | 'update' | 'response';
 /** How the audit log keeps a change to the field: old and new value, the field's name only, or nothing. */
 export type AuditRule = 'value' | 'name' | 'none';
-export type Kind = 'text' | 'email' | 'phone' | 'url' | 'uuid' | 'time' | 'oneOf' | 'string' | 'int' | 'bool';
+export type Kind = 'text' | 'email' | 'phone' | 'url' | 'uuid' | 'uuids' | 'time' | 'oneOf' | 'string' | 'int' | 'bool';
 
 export interface Traits {
   /** Personal data: erased from the item and every copy, audited by name only, never logged. */
@@ -77,6 +77,8 @@ export const field = {
   /** An http(s) URL. */
   url: /* @__PURE__ */ kind<string, 'url'>('url'),
   uuid: /* @__PURE__ */ kind<string, 'uuid'>('uuid'),
+  /** A list of ids (at most `max`), such as a requisition's hiring managers. */
+  uuids: <const X extends Traits = Traits>(max: number, t?: X) => ({ ...t, kind: 'uuids', max }) as Field<string[]> & X & { kind: 'uuids' },
   /** An ISO 8601 UTC time, as the service writes them. */
   time: /* @__PURE__ */ kind<string, 'time'>('time'),
   /** A string the service writes, not a request field. */
@@ -181,6 +183,7 @@ const isType: Record<Kind, (v: unknown) => boolean> = {
   phone: (v) => typeof v === 'string',
   url: (v) => typeof v === 'string',
   uuid: (v) => typeof v === 'string',
+  uuids: (v) => Array.isArray(v) && v.every((e) => typeof e === 'string'),
   time: (v) => typeof v === 'string',
   string: (v) => typeof v === 'string',
   oneOf: () => true,

@@ -28,6 +28,8 @@ import type { RouteDef } from './routes';
 import { API_SECURITY_HEADERS } from './security-headers';
 import { withTimeBudget } from './time-budget';
 import { parse } from './validate';
+import { roleFrom } from './model';
+import { may, ROUTE_ROLES, type RouteName } from './permissions';
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
@@ -138,6 +140,10 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
       scopes: String(ctx.scopes ?? '')
         .split(' ')
         .filter(Boolean),
+      // The authorizer names the role the token acts with (its creator's, or an admin's for a
+      // workspace token). A context cached before it did so is a token made when a personal
+      // token's creator could only be an admin or a recruiter: the narrower of the two.
+      role: roleFrom(ctx.actsAs) ?? (creator.creator ? 'recruiter' : 'admin'),
     };
   }
   return {
@@ -145,7 +151,7 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     ...tenant,
     userId: String(ctx.userId),
     email: String(ctx.email),
-    role: ctx.role === 'admin' ? 'admin' : 'member',
+    role: roleFrom(ctx.role) ?? 'interviewer',
     ...(ctx.mustChangePassword === 'true' && { mustChangePassword: true }),
   };
 }
@@ -173,6 +179,16 @@ const adminAction = (r: Route) => {
     .replace(/[;(].*$/, '')
     .trim()}`;
 };
+
+/** A 403 unless the permission table lets the principal's role call the route served. */
+function refuseRole(principal: TokenPrincipal | SessionPrincipal, served: Route, line: Route) {
+  const { role } = principal;
+  if (may(role, routeName(served))) return;
+  if (ROUTE_ROLES[routeName(served) as RouteName]?.every((r) => r === 'admin'))
+    throw new ForbiddenError(`only workspace admins may ${adminAction(line)}`);
+  const who = principal.kind === 'token' ? `this token acts as its creator, a ${role}, and a ${role}` : `a ${role}`;
+  throw new ForbiddenError(`${who} may not ${adminAction(line)}`);
+}
 
 /** What a user on a temporary password is told by every route but the three open to them. */
 const PASSWORD_CHANGE_REQUIRED = 'change your temporary password first (PUT /api/session/password)';
@@ -324,10 +340,9 @@ export function apiHandler<R extends RouteDef>(
     // Here, not in each handler: a route is closed to a temporary password unless its line opens it.
     if ((principal as SessionPrincipal | undefined)?.mustChangePassword && !served.beforePasswordChange)
       throw new ForbiddenError(PASSWORD_CHANGE_REQUIRED, { code: 'password_change_required' });
-    // The route served decides: a console twin may need a role its token route does not.
-    if (served.role && (principal as SessionPrincipal).role !== served.role) {
-      throw new ForbiddenError(`only workspace admins may ${adminAction(r)}`);
-    }
+    // The permission table decides, on the route served: a console twin may need a role its
+    // token route does not. A token is judged by the role it acts with (its creator's).
+    if (principal) refuseRole(principal, served, r);
     const params = 'params' in r ? parse(r.params, event.pathParameters ?? {}, 'path') : undefined;
     const query = 'query' in r ? parse(r.query, queryObject(event), 'query') : undefined;
     const body = 'body' in r ? parse(r.body, event.body, 'body') : undefined;

@@ -92,9 +92,27 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** A workspace user's role. */
-export const ROLES = ['admin', 'member'] as const;
+/**
+ * The most hiring managers a requisition names: a bounded list, read whole with the requisition.
+ */
+export const MAX_HIRING_MANAGERS = 10;
+
+/**
+ * A workspace user's role: what they may call is the permission table (lib/permissions.ts), what
+ * they see is `maySee` (lib/domain/visibility.ts).
+ */
+export const ROLES = ['admin', 'recruiter', 'hiring_manager', 'interviewer'] as const;
 export type Role = (typeof ROLES)[number];
+
+/**
+ * The role users and sessions stored before roles were split hold: it reads as `recruiter` (the
+ * codecs), and the API still accepts it as that role's alias, so no stored item is migrated.
+ */
+export const LEGACY_MEMBER_ROLE = 'member';
+
+/** A stored or given role name as a role: the legacy `member` is a recruiter; anything else, undefined. */
+export const roleFrom = (v: unknown): Role | undefined =>
+  v === LEGACY_MEMBER_ROLE ? 'recruiter' : (ROLES as readonly unknown[]).includes(v) ? (v as Role) : undefined;
 
 /**
  * Default stuck thresholds in whole days per stage. A candidate is stuck once it has been in

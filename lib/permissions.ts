@@ -1,23 +1,114 @@
 /**
- * What each workspace role may do, in one place: the token scopes a role may hold, and the
- * token rules that follow from them. The domain checks (lib/domain/tokens.ts, members.ts) and the
- * console (which offers only these scopes) read it; route roles stay in lib/routes.ts.
+ * What each workspace role may do, in one place: the permission table (which roles may call each
+ * route), the token scopes a role may hold, and the token rules that follow from them. The HTTP
+ * boundary (lib/http.ts) refuses a call the table does not allow, for a session and for a token
+ * alike (a token acts with its creator's role); the domain checks (lib/domain/tokens.ts,
+ * members.ts) and the console (which offers only what `may` allows) read it; `npm run openapi`
+ * writes it into docs/permissions.md.
  *
  * Pure and dependency-free beyond lib/model, so the console bundles it as it is.
  */
-import { SCOPES, type Role, type Scope, type TokenKind } from './model';
+import { ROLES, SCOPES, type Role, type Scope, type TokenKind } from './model';
+
+const ALL = ROLES;
+/** Recruiting work: candidates, imports, requisitions. */
+const RECRUITING: readonly Role[] = ['admin', 'recruiter'];
+/** Work on the requisitions someone is on: reading them and their candidates, moving stages. */
+const ON_THE_TEAM: readonly Role[] = ['admin', 'recruiter', 'hiring_manager'];
+const ADMIN: readonly Role[] = ['admin'];
+
+/**
+ * Which roles may call each route, by its lib/routes.ts name (`METHOD path`). A route missing
+ * here is called by nobody (a test holds this table and the route table to the same routes);
+ * the public routes (sign-in, the OpenAPI document) are not in it. What a role then sees of the
+ * records a route answers is `maySee` (lib/domain/visibility.ts).
+ */
+export const ROUTE_ROLES = {
+  'GET /api/v1/candidates': ALL,
+  'POST /api/v1/candidates': RECRUITING,
+  'GET /api/v1/candidates/{id}': ALL,
+  'PATCH /api/v1/candidates/{id}': RECRUITING,
+  'POST /api/v1/candidates/{id}/erase': ADMIN,
+  'POST /api/v1/candidates/imports': RECRUITING,
+  'GET /api/v1/candidates/imports/{id}': RECRUITING,
+  'GET /api/v1/candidates/imports/{id}/errors': RECRUITING,
+  'GET /api/v1/requisitions': ON_THE_TEAM,
+  'POST /api/v1/requisitions': RECRUITING,
+  'GET /api/v1/requisitions/{id}': ON_THE_TEAM,
+  'PATCH /api/v1/requisitions/{id}': RECRUITING,
+  'POST /api/v1/requisitions/{id}/status': ON_THE_TEAM,
+  'GET /api/v1/pipeline': ON_THE_TEAM,
+  'POST /api/v1/pipeline': ON_THE_TEAM,
+  'GET /api/session': ALL,
+  'DELETE /api/session': ALL,
+  'PUT /api/session/password': ALL,
+  'POST /api/tokens': ALL,
+  'GET /api/tokens': ALL,
+  'DELETE /api/tokens/{id}': ALL,
+  'POST /api/tokens/{id}/rotate': ALL,
+  'GET /api/webhooks': RECRUITING,
+  'POST /api/webhooks': ADMIN,
+  'GET /api/webhooks/{id}': RECRUITING,
+  'PATCH /api/webhooks/{id}': ADMIN,
+  'DELETE /api/webhooks/{id}': ADMIN,
+  'POST /api/webhooks/{id}/test': ADMIN,
+  'GET /api/webhooks/{id}/deliveries': RECRUITING,
+  'POST /api/webhooks/{id}/resend': ADMIN,
+  'POST /api/webhooks/{id}/replay': ADMIN,
+  'GET /api/webhooks/{id}/replay': RECRUITING,
+  'POST /api/webhooks/{id}/rotate-secret': ADMIN,
+  'GET /api/overview': ALL,
+  'GET /api/settings/pipeline': ALL,
+  'PUT /api/settings/pipeline': ADMIN,
+  'GET /api/settings/tokens': ALL,
+  'PUT /api/settings/tokens': ADMIN,
+  // Everyone sees who is in the workspace: a requisition's team names its members.
+  'GET /api/members': ALL,
+  'POST /api/members': ADMIN,
+  'PATCH /api/members/{id}': ADMIN,
+  'DELETE /api/members/{id}': ADMIN,
+  'POST /api/members/{id}/reset-password': ADMIN,
+  'DELETE /api/members/{id}/lockout': ADMIN,
+  'POST /api/members/{id}/deactivate': ADMIN,
+  'POST /api/members/{id}/reactivate': ADMIN,
+  'GET /api/audit': ADMIN,
+  'GET /api/candidates': ALL,
+  'POST /api/candidates': RECRUITING,
+  'GET /api/candidates/{id}': ALL,
+  'PATCH /api/candidates/{id}': RECRUITING,
+  'POST /api/candidates/{id}/erase': ADMIN,
+  'POST /api/candidates/imports': RECRUITING,
+  'GET /api/candidates/imports/{id}': RECRUITING,
+  'GET /api/candidates/imports/{id}/errors': RECRUITING,
+  'GET /api/requisitions': ON_THE_TEAM,
+  'POST /api/requisitions': RECRUITING,
+  'GET /api/requisitions/{id}': ON_THE_TEAM,
+  'PATCH /api/requisitions/{id}': RECRUITING,
+  'POST /api/requisitions/{id}/status': ON_THE_TEAM,
+  'POST /api/pipeline': ON_THE_TEAM,
+} as const satisfies Readonly<Record<string, readonly Role[]>>;
+
+/** A route's name in the permission table: `METHOD path`, as lib/routes.ts spells them. */
+export type RouteName = keyof typeof ROUTE_ROLES;
+
+/** Whether someone with this role may call the route (by its `METHOD path` name). */
+export const may = (role: Role, route: string): boolean =>
+  ((ROUTE_ROLES as Readonly<Record<string, readonly Role[]>>)[route] ?? []).includes(role);
 
 /** Every scope but `*`: what `*` stands for today. */
 const NAMED_SCOPES = SCOPES.filter((s) => s !== '*');
 
 /**
- * The scopes each role may put on a token. A member does the recruiting work the console opens
- * to members (candidates, imports, requisitions, stage moves, the pipeline); erasure, like every
- * admin-only console action, and `*` (which also grants scopes added later) are for admins.
+ * The scopes each role may put on a token: those of the token routes the role may call (a test
+ * holds the two together). Erasure and `*` (which also grants scopes added later) are for admins.
+ * A scope only opens a route the table lets the creator's role call, so a hiring manager's
+ * `requisitions:write` changes a status but edits no requisition.
  */
 const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
   admin: SCOPES,
-  member: NAMED_SCOPES.filter((s) => s !== 'candidates:erase'),
+  recruiter: NAMED_SCOPES.filter((s) => s !== 'candidates:erase'),
+  hiring_manager: ['candidates:read', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write'],
+  interviewer: ['candidates:read'],
 };
 
 /** The scopes a token made by someone with this role may hold. */

@@ -7,14 +7,24 @@ import { parseArgs } from 'node:util';
 import '../dev/quiet-sdk';
 import '../dev/untraced';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/auth/password';
-import { CREATE_STATUSES, DEFAULT_STUCK_DAYS, JOB_TYPES, MAX_HEADCOUNT, SCOPES, type Scope, type Stage } from '../lib/model';
+import {
+  CREATE_STATUSES,
+  DEFAULT_STUCK_DAYS,
+  JOB_TYPES,
+  MAX_HEADCOUNT,
+  ROLES,
+  roleFrom,
+  SCOPES,
+  type Scope,
+  type Stage,
+} from '../lib/model';
 import { CreateRequisitionBody } from '../lib/schemas';
 
 const USAGE = `Usage:
   admin tenant create <slug> [--name <name>]                 prints the tenant id
   admin tenant set-stuck-days <slug> <stage=days,...>        overrides stuck thresholds
   admin token create <slug> --scopes <scope,scope|*> [--name <label>]   prints only the token
-  admin user create <slug> <email> --password <pw> [--role admin|member]   prints the user id
+  admin user create <slug> <email> --password <pw> [--role admin|recruiter|hiring_manager|interviewer]   prints the user id
   admin requisition create <slug> --title <title> [--department <d>] [--location <l>]
         [--job-type ${JOB_TYPES.join('|')}] [--headcount <1-${MAX_HEADCOUNT}>]
         [--status ${CREATE_STATUSES.join('|')}]        prints only the new id (the API's rules)
@@ -113,14 +123,16 @@ function parseStuckDays(value: string | undefined): Partial<Record<Stage, number
   return out;
 }
 
-function userArgs(email: string | undefined, password: string | undefined, role = 'member') {
+function userArgs(email: string | undefined, password: string | undefined, roleName = 'recruiter') {
   if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) throw new UsageError('missing or invalid <email>');
   if (!password) throw new UsageError('missing --password');
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw new UsageError(`--password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
   }
-  if (role !== 'admin' && role !== 'member') throw new UsageError('--role must be admin or member');
-  return { email, password, role: role as 'admin' | 'member' };
+  // `member` (the one role before roles were split) is still taken, as the recruiter it now is.
+  const role = roleFrom(roleName);
+  if (!role) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return { email, password, role };
 }
 
 async function main(argv: string[]): Promise<string> {

@@ -5,6 +5,7 @@ import { api, errorText, onSessionExpired, unwrap } from './api/client';
 import { Link, navigate, useLocation } from './router';
 import { fetchSession, SessionContext, type Session } from './session';
 import { ErrorBox, Loading } from './ui';
+import { may } from '../../lib/permissions';
 import { SignIn } from './pages/signin';
 import { Overview } from './pages/overview';
 import { Tokens } from './pages/tokens';
@@ -57,17 +58,18 @@ const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API
 const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog), 'the audit log');
 const ImportCandidates = lazyPage(() => import('./pages/import').then((m) => m.ImportCandidates), 'the import page');
 
-const NAV: [string, string][] = [
-  ['/candidates', 'Candidates'],
-  ['/requisitions', 'Requisitions'],
-  ['/', 'Overview'],
-  ['/settings/tokens', 'API tokens'],
-  ['/settings/webhooks', 'Webhooks'],
-  ['/settings/members', 'Members'],
-  ['/settings/pipeline', 'Pipeline'],
-  ['/settings/audit', 'Audit log'],
-  ['/account', 'Account'],
-  ['/docs', 'API docs'],
+/** Each page and the route it reads: a page whose route the user's role may not call is not offered (lib/permissions.ts). */
+const NAV: [href: string, label: string, reads: string][] = [
+  ['/candidates', 'Candidates', 'GET /api/candidates'],
+  ['/requisitions', 'Requisitions', 'GET /api/requisitions'],
+  ['/', 'Overview', 'GET /api/overview'],
+  ['/settings/tokens', 'API tokens', 'GET /api/tokens'],
+  ['/settings/webhooks', 'Webhooks', 'GET /api/webhooks'],
+  ['/settings/members', 'Members', 'GET /api/members'],
+  ['/settings/pipeline', 'Pipeline', 'GET /api/settings/pipeline'],
+  ['/settings/audit', 'Audit log', 'GET /api/audit'],
+  ['/account', 'Account', 'GET /api/session'],
+  ['/docs', 'API docs', 'GET /api/session'],
 ];
 
 /** Where the signed-in user may go: only our own paths, never another origin. */
@@ -167,7 +169,7 @@ export function App() {
           <>
             <nav aria-label="Main">
               <ul>
-                {NAV.map(([href, label]) => (
+                {NAV.filter(([, , reads]) => may(session.user.role, reads)).map(([href, label]) => (
                   <li key={href}>
                     <Link href={href} aria-current={isCurrent(path, href) ? 'page' : undefined}>
                       {label}

@@ -32,6 +32,8 @@ function input(f: Field, name: string): z.ZodMiniType {
         .check(z.maxLength(2048, { error: `${name} must be at most 2048 characters` }));
     case 'uuid':
       return uuid(name);
+    case 'uuids':
+      return z.array(uuid(name)).check(z.maxLength(f.max!, { error: `${name} must hold at most ${f.max} ids` }));
     case 'oneOf':
       return z.enum(f.values as [string, ...string[]], { error: `${name} must be one of ${f.values!.join(', ')}` });
     default:
@@ -45,6 +47,8 @@ function output(f: Field): z.ZodMiniType {
   switch (f.kind) {
     case 'uuid':
       return z.uuid();
+    case 'uuids':
+      return z.array(z.uuid());
     case 'time':
       return timestamp;
     case 'oneOf':

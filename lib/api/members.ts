@@ -6,8 +6,13 @@
 import * as z from 'zod/mini';
 import { IdParam, Role, Success, dataOf, timestamp } from './fields';
 import { DOCS, type Route } from './route';
+import { LEGACY_MEMBER_ROLE, ROLES, roleFrom } from '../model';
 
-const roleField = z.enum(['admin', 'member'], { error: 'role must be admin or member' });
+// `member`, the one role before roles were split, stays accepted as the recruiter it now is.
+const roleField = z.pipe(
+  z.enum([...ROLES, LEGACY_MEMBER_ROLE], { error: `role must be one of ${ROLES.join(', ')}` }),
+  z.transform((r): Role => roleFrom(r) ?? 'recruiter'),
+);
 
 export const Member = z.object({
   id: z.uuid(),

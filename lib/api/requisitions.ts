@@ -5,8 +5,8 @@
  */
 import * as z from 'zod/mini';
 import type * as model from '../model';
-import { CREATE_STATUSES, JOB_TYPES, MAX_HEADCOUNT, REASON_MAX, REQ_STATUSES } from '../model';
-import { IdParam, dataOf, intParam, text, timestamp, type Same } from './fields';
+import { CREATE_STATUSES, JOB_TYPES, MAX_HEADCOUNT, MAX_HIRING_MANAGERS, REASON_MAX, REQ_STATUSES } from '../model';
+import { IdParam, dataOf, intParam, text, timestamp, uuid, type Same } from './fields';
 import { DOCS, IDEM_CONFLICT, IDEM_MISMATCH, type Route } from './route';
 
 export const ListRequisitionsQuery = z.strictObject({
@@ -23,6 +23,12 @@ const headcount = z
   .number({ error: headcountError })
   .check(z.int({ error: headcountError }), z.gte(1, { error: headcountError }), z.lte(MAX_HEADCOUNT, { error: headcountError }));
 
+/** The team: member ids of the workspace's active members (the domain checks them). */
+const recruiterId = uuid('recruiter_id');
+const hiringManagerIds = z
+  .array(uuid('hiring_manager_ids[]'), { error: 'hiring_manager_ids must be an array of member ids' })
+  .check(z.maxLength(MAX_HIRING_MANAGERS, { error: `hiring_manager_ids must hold at most ${MAX_HIRING_MANAGERS} ids` }));
+
 export const CreateRequisitionBody = z.strictObject({
   title: text('title', 200),
   department: z.optional(text('department', 200)),
@@ -31,6 +37,10 @@ export const CreateRequisitionBody = z.strictObject({
   headcount: z._default(headcount, 1),
   /** A requisition starts open (taking candidates) or as a draft. */
   status: z._default(z.enum(CREATE_STATUSES, { error: `status must be one of ${CREATE_STATUSES.join(', ')}` }), 'open'),
+  /** The requisition's owner: an active member of the workspace. */
+  recruiter_id: z.optional(recruiterId),
+  /** The hiring managers on it: active members, who then see it and its candidates. */
+  hiring_manager_ids: z.optional(hiringManagerIds),
 });
 export type CreateRequisitionBody = z.output<typeof CreateRequisitionBody>;
 
@@ -42,10 +52,14 @@ export const UpdateRequisitionBody = z
     location: z.optional(z.nullable(text('location', 200))),
     job_type: z.optional(z.nullable(jobType)),
     headcount: z.optional(headcount),
+    /** `null` leaves the requisition without an owner. */
+    recruiter_id: z.optional(z.nullable(recruiterId)),
+    /** The whole list: `[]` takes every hiring manager off. */
+    hiring_manager_ids: z.optional(hiringManagerIds),
   })
   .check(
     z.refine((b) => Object.values(b).some((v) => v !== undefined), {
-      error: 'body must change at least one of title, department, location, job_type, headcount',
+      error: 'body must change at least one of title, department, location, job_type, headcount, recruiter_id, hiring_manager_ids',
     }),
   );
 export type UpdateRequisitionBody = z.output<typeof UpdateRequisitionBody>;
@@ -101,6 +115,10 @@ export const RequisitionFull = z.object({
   /** Candidates of this requisition in `placed`. */
   hires: z.int(),
   updated_at: timestamp,
+  /** The owner's member id; null when none is named. */
+  recruiter_id: z.nullable(z.string()),
+  /** The hiring managers' member ids. */
+  hiring_manager_ids: z.array(z.string()),
 });
 export type RequisitionFull = z.infer<typeof RequisitionFull>;
 export const RequisitionDetail = z.object({ ...RequisitionFull.shape, status_history: z.array(ReqStatusChange) });

@@ -10,12 +10,13 @@ import { isAllowed, policyFor, routeOfArn, tokenRoutes } from './policy';
 import { isWellFormedToken, tokenDigest } from './token';
 import { logger } from '../logger';
 import { findTokenGrant, touchToken } from '../store/tokens';
+import { currentRoleOf } from '../store/users';
 
 /** API Gateway turns exactly this error message into a 401. */
 const unauthorized = () => new Error('Unauthorized');
 
 /** Log a refusal, with its reason, and return the error API Gateway turns into a 401. */
-function denied(reason: 'missing' | 'malformed' | 'unknown', route: string | undefined) {
+function denied(reason: 'missing' | 'malformed' | 'unknown' | 'creator_gone', route: string | undefined) {
   logger.info('authorizer denied', { reason, route });
   return unauthorized();
 }
@@ -31,6 +32,10 @@ export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise
   // A revoked token's digest is deleted with it: revoked and never-issued look alike here.
   if (!grant) throw denied('unknown', route);
   logger.appendKeys({ tenant_id: grant.tenant_id });
+  // A personal token acts with its creator's role as it is now (the one extra read of a cache
+  // miss): what the role may call and see is judged at the HTTP boundary, as for a session.
+  const creatorRole = grant.kind === 'personal' && grant.created_by ? await currentRoleOf(grant.tenant_id, grant.created_by.id) : undefined;
+  if (grant.kind === 'personal' && grant.created_by && !creatorRole) throw denied('creator_gone', route);
   const now = Date.now();
   // An expired token (or a rotated-out secret past its grace) is let through with its end in the
   // context: the HTTP boundary refuses it with a 401 that says it expired and when, which a thrown
@@ -51,6 +56,8 @@ export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise
     ...(grant.token_name !== undefined && { tokenName: grant.token_name }),
     // The audit record of what the token does names its creator too, read from this one item.
     ...(grant.created_by && { creatorId: grant.created_by.id, creatorEmail: grant.created_by.email }),
+    // The role the token acts with: its creator's for a personal token, an admin's for a workspace token.
+    actsAs: creatorRole ?? 'admin',
     scopes: grant.scopes.join(' '),
     ...(grant.expires_at !== undefined && { expiresAt: grant.expires_at }),
     ...(grant.secret_ends_at !== undefined && { secretEndsAt: grant.secret_ends_at }),

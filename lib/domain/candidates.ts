@@ -28,6 +28,8 @@ import { queryWords, searchCandidates, searchPartition, leadWord } from '../stor
 import { queryStageMoves, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
 import { getStats } from '../store/stats';
+import { maySee, seesAll, viewerOf, withoutHiddenFields, type Viewer } from './visibility';
+import { limitedCandidatePage } from './visible-lists';
 
 export async function createCandidate(p: Principal, input: CreateCandidateBody): Promise<CreatedCandidate> {
   const { tenantId } = p;
@@ -70,6 +72,12 @@ export interface CandidatePage {
 }
 
 export async function listCandidates(p: Principal, q: ListCandidatesQuery): Promise<CandidatePage> {
+  const v = viewerOf(p);
+  if (!seesAll(v)) return limitedCandidatePage(p.tenantId, v, q, () => wholeList(p, q));
+  return wholeList(p, q);
+}
+
+async function wholeList(p: Principal, q: ListCandidatesQuery): Promise<CandidatePage> {
   const { tenantId } = p;
   if (q.q !== undefined) return search(tenantId, q, q.q);
   if (q.updated_after !== undefined) return listChanges(tenantId, q, q.updated_after);
@@ -188,6 +196,9 @@ async function search(tenantId: string, q: ListCandidatesQuery, text: string): P
  * in that stage is a 409 naming its current stage (Greenhouse v3's guard against stale moves).
  */
 export async function changeStage(p: Principal, input: ChangeStageBody): Promise<StageChange> {
+  // Someone who does not see every candidate moves only those they see: two reads more for them.
+  const v = viewerOf(p);
+  if (!seesAll(v)) await seenCandidate(p.tenantId, v, input.candidate_id);
   // Only a move into `rejected` reads the workspace's reasons (one GetItem of its STATS item).
   const settings = needsRejectionSettings(input) ? rejectionSettingsOf((await getStats(p.tenantId)).item) : undefined;
   const decided = decideRejection(input, settings);
@@ -225,10 +236,24 @@ export function stageStays(c: Candidate, moves: StageMove[]): StageStay[] {
 
 /** One candidate with its stage history: a GetItem and a Query, in parallel. */
 export async function getCandidate(p: Principal, id: string): Promise<CandidateDetail> {
+  const v = viewerOf(p);
   const [item, moves] = await Promise.all([getCandidateItem(p.tenantId, id), queryStageMoves(p.tenantId, id)]);
-  if (!item) throw new NotFoundError('candidate');
-  const candidate = toCandidate(item);
+  if (!item || !(seesAll(v) || (await sees(p.tenantId, v, item)))) throw new NotFoundError('candidate');
+  const candidate = withoutHiddenFields(v, toCandidate(item));
   return { ...candidate, stage_history: stageStays(candidate, moves) };
+}
+
+/** Whether a limited viewer sees this candidate: its requisition's team decides (one GetItem). */
+async function sees(tenantId: string, v: Viewer, item: Record<string, unknown>): Promise<boolean> {
+  const reqId = typeof item.req_id === 'string' ? item.req_id : undefined;
+  const requisition = reqId && v.role === 'hiring_manager' ? await getRequisition(tenantId, reqId) : undefined;
+  return maySee(v, { kind: 'candidate', id: String(item.id), requisition });
+}
+
+/** A candidate a limited viewer sees, or the 404 of one that does not exist. */
+async function seenCandidate(tenantId: string, v: Viewer, id: string): Promise<void> {
+  const item = await getCandidateItem(tenantId, id);
+  if (!item || !(await sees(tenantId, v, item))) throw new NotFoundError('candidate');
 }
 
 /**

@@ -10,6 +10,9 @@ import { getStats } from '../store/stats';
 import { queryStuck, stuckAt } from '../store/stuck';
 import { getTenant } from '../store/tenants';
 import type { Principal } from './principal';
+import { reqStageCount, type RequisitionItem } from '../store/requisitions';
+import { seesAll, viewerOf } from './visibility';
+import { visibleRequisitions } from './visible-lists';
 
 const DAY_MS = 86_400_000;
 
@@ -31,10 +34,22 @@ export const daysBetween = (from: string, now: number) => Math.floor((now - Date
  * thresholds in force), so the answer is right during the re-index too; a tenant from before
  * the index also reads its tenant item, where its thresholds were kept.
  */
-export const getPipeline = (p: Principal): Promise<PipelineSummary> => pipelineSummary(p.tenantId);
+export async function getPipeline(p: Principal): Promise<PipelineSummary> {
+  const v = viewerOf(p);
+  return pipelineSummary(p.tenantId, Date.now(), getStats(p.tenantId), seesAll(v) ? undefined : await visibleRequisitions(p.tenantId, v));
+}
 
-/** `counters` lets a caller that reads the STATS item anyway (the overview) share its read. */
-export async function pipelineSummary(tenantId: string, now = Date.now(), counters = getStats(tenantId)): Promise<PipelineSummary> {
+/**
+ * `counters` lets a caller that reads the STATS item anyway (the overview) share its read.
+ * `only`: the requisitions a hiring manager or interviewer sees (lib/domain/visibility.ts): the
+ * counts are theirs (each requisition keeps its own per stage), the stuck list only their candidates.
+ */
+export async function pipelineSummary(
+  tenantId: string,
+  now = Date.now(),
+  counters = getStats(tenantId),
+  only?: readonly RequisitionItem[],
+): Promise<PipelineSummary> {
   const stats = await counters;
   if (!stats.exists) throw new NotFoundError('tenant');
   let overrides = stats.stuckDays;
@@ -55,6 +70,8 @@ export async function pipelineSummary(tenantId: string, now = Date.now(), counte
       .sort((a, b) => key(a).localeCompare(key(b)))
       .slice(0, STUCK_LIMIT);
   }
+  const seen = only && new Set(only.map((r) => r.id));
+  if (seen) items = items.filter((item) => typeof item.req_id === 'string' && seen.has(item.req_id));
   const stuck: StuckCandidate[] = items.map((item) => ({
     id: item.id as string,
     name: item.name as string,
@@ -62,10 +79,11 @@ export async function pipelineSummary(tenantId: string, now = Date.now(), counte
     days_in_stage: daysBetween(item.stage_entered_at as string, now),
     req_title: (item.req_title as string | undefined) ?? null,
   }));
-  const stage_counts = Object.fromEntries(STAGES.map((s) => [s, stats.stage(s)])) as Record<Stage, number>;
+  const countOf = (stage: Stage) => (only ? only.reduce((sum, r) => sum + reqStageCount(r, stage), 0) : stats.stage(stage));
+  const stage_counts = Object.fromEntries(STAGES.map((s) => [s, countOf(s)])) as Record<Stage, number>;
   return {
     stage_counts,
-    total_active: ACTIVE_STAGES.reduce((sum, s) => sum + stats.stage(s), 0),
+    total_active: ACTIVE_STAGES.reduce((sum, s) => sum + countOf(s), 0),
     stuck_candidates: stuck,
   };
 }

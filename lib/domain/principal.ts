@@ -18,6 +18,12 @@ export interface TokenPrincipal {
   /** The user who made the token; absent for workspace tokens (made before creators were kept, or by the admin CLI). */
   creator?: { id: string; email: string };
   scopes: string[];
+  /**
+   * The role the token acts with: its creator's current role for a personal token (read by the
+   * authorizer), `admin` for a workspace token. The permission table and `maySee` judge it as
+   * they judge a session with that role.
+   */
+  role: Role;
   /** Where the request came from, for the audit log (lib/http.ts sets it). */
   request?: AuditRequest;
 }

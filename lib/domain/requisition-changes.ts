@@ -19,8 +19,10 @@ export interface RequisitionPatch {
   location?: string | null;
   job_type?: string | null;
   headcount?: number;
+  recruiter_id?: string | null;
+  hiring_manager_ids?: string[];
 }
-export const PATCH_FIELDS = ['title', 'department', 'location', 'job_type', 'headcount'] as const;
+export const PATCH_FIELDS = ['title', 'department', 'location', 'job_type', 'headcount', 'recruiter_id', 'hiring_manager_ids'] as const;
 
 /** A requisition as a field or status change reads it (lib/store/requisitions.ts requisitionItem). */
 export type RequisitionRead = RequisitionItem;
@@ -74,9 +76,16 @@ export interface StatusPlan {
 export function decideStatus(
   current: RequisitionRead | undefined,
   to: ReqStatus,
-  opts: { reason?: string; fromStatus?: ReqStatus; actor: ReqActor; at: string; audit?: AuditBase },
+  opts: {
+    reason?: string;
+    fromStatus?: ReqStatus;
+    actor: ReqActor;
+    at: string;
+    audit?: AuditBase;
+    visible?: (r: RequisitionRead) => boolean;
+  },
 ): Decision<StatusPlan, { item: RequisitionRead }> {
-  if (!current) return { refuse: new NotFoundError('requisition') };
+  if (!current || (opts.visible && !opts.visible(current))) return { refuse: new NotFoundError('requisition') };
   const from = current.status;
   if (opts.fromStatus && from !== opts.fromStatus) return { refuse: new StaleStatusError(from, opts.fromStatus) };
   if (from === to) return { done: { item: current } };

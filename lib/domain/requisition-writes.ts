@@ -53,7 +53,7 @@ export function changeStatus(
   tenantId: string,
   id: string,
   to: ReqStatus,
-  opts: { reason?: string; fromStatus?: ReqStatus; actor: ReqActor; audit?: AuditBase },
+  opts: { reason?: string; fromStatus?: ReqStatus; actor: ReqActor; audit?: AuditBase; visible?: (r: RequisitionItem) => boolean },
 ): Promise<{ item: RequisitionItem }> {
   return decideAndWrite({
     state: getRequisition(tenantId, id),

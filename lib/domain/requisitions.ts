@@ -30,6 +30,9 @@ import { getStats } from '../store/stats';
 import { actorOf, auditBy, type AuditBase, type Principal } from './principal';
 import { diffFields } from '../store/audit';
 import { checkReason } from './requisition-rules';
+import { checkedTeam, teamOf } from './requisition-team';
+import { maySee, seesAll, viewerOf } from './visibility';
+import { visibleRequisitions } from './visible-lists';
 import { changeStatus, REQ_AUDIT_FIELDS, updateRequisitionFields } from './requisition-writes';
 
 /** The service itself, for tools that act without a token or a session (the admin CLI). */
@@ -53,7 +56,16 @@ export interface RequisitionPage {
   count: number;
 }
 
-export const listRequisitions = (p: Principal, q: ListRequisitionsQuery): Promise<RequisitionPage> => requisitionPage(p.tenantId, q);
+export async function listRequisitions(p: Principal, q: ListRequisitionsQuery): Promise<RequisitionPage> {
+  const v = viewerOf(p);
+  return seesAll(v) ? requisitionPage(p.tenantId, q) : seenRequisitionPage(await visibleRequisitions(p.tenantId, v), q);
+}
+
+/** The page of a caller who sees only some requisitions: those of the status asked, counted. */
+export function seenRequisitionPage(seen: readonly RequisitionItem[], q: ListRequisitionsQuery): RequisitionPage {
+  const ofStatus = seen.filter((r) => r.status === q.status);
+  return { items: ofStatus.slice(0, q.limit).map(toRequisitionFull), count: ofStatus.length };
+}
 
 /** `counters` lets a caller that reads the STATS item anyway (the overview) share its read. */
 export async function requisitionPage(tenantId: string, q: ListRequisitionsQuery, counters = getStats(tenantId)): Promise<RequisitionPage> {
@@ -78,6 +90,7 @@ export function toRequisitionFull(item: RequisitionItem): RequisitionFull {
     headcount: reqHeadcount(item),
     hires: reqStageCount(item, 'placed'),
     updated_at: typeof item.updated_at === 'string' ? item.updated_at : base.created_at,
+    ...teamOf(item),
   };
 }
 
@@ -92,17 +105,22 @@ export async function createRequisition(principal: RequisitionCaller, input: Cre
     ...(input.job_type !== undefined && { job_type: input.job_type }),
     status: input.status,
     headcount: input.headcount,
+    ...withoutNulls(await checkedTeam(principal.tenantId, input)),
   };
   const id = newId();
   const audit = { ...audited(principal, 'requisition.created', id), changes: diffFields(REQ_AUDIT_FIELDS, undefined, fields) };
   const created = await putRequisition(principal.tenantId, { ...fields, actor: actorOfCaller(principal) }, id, audit);
-  return { ...created, headcount: input.headcount, hires: 0, updated_at: created.created_at };
+  return { ...created, headcount: input.headcount, hires: 0, updated_at: created.created_at, ...teamOf(fields) };
 }
+
+/** A create leaves an unnamed owner out rather than storing null. */
+const withoutNulls = <T extends Record<string, unknown>>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)) as { [K in keyof T]: Exclude<T[K], null> };
 
 /** One requisition with its status history: one Query over the requisition's sort-key range. */
 export async function getRequisition(principal: RequisitionCaller, id: string): Promise<{ requisition: RequisitionDetail; etag: string }> {
   const found = await getRequisitionWithHistory(principal.tenantId, id);
-  if (!found) throw new NotFoundError('requisition');
+  if (!found || !maySee(viewerOf(principal), { kind: 'requisition', requisition: found.item })) throw new NotFoundError('requisition');
   return { requisition: { ...toRequisitionFull(found.item), status_history: found.history.map(toChange) }, etag: etagOf(found.item) };
 }
 
@@ -115,11 +133,17 @@ export async function updateRequisition(
 ): Promise<{ requisition: RequisitionFull; etag: string }> {
   const ifVersion = versionOfIfMatch(ifMatch);
   if (ifVersion === -1) throw new StaleRequisitionError();
-  const { item } = await updateRequisitionFields(principal.tenantId, id, input, {
-    ifVersion,
-    actor: actorOfCaller(principal),
-    audit: audited(principal, 'requisition.updated', id),
-  });
+  const team = await checkedTeam(principal.tenantId, input);
+  const { item } = await updateRequisitionFields(
+    principal.tenantId,
+    id,
+    { ...input, ...team },
+    {
+      ifVersion,
+      actor: actorOfCaller(principal),
+      audit: audited(principal, 'requisition.updated', id),
+    },
+  );
   return { requisition: toRequisitionFull(item), etag: etagOf(item) };
 }
 
@@ -133,8 +157,11 @@ export async function changeRequisitionStatus(
   input: ChangeRequisitionStatusBody,
 ): Promise<{ requisition: RequisitionFull; etag: string }> {
   const reason = checkReason(input.status, input.reason);
+  const v = viewerOf(principal);
   const { item } = await changeStatus(principal.tenantId, id, input.status, {
     reason,
+    // Decided on the requisition as read: one the caller does not see is the 404 of none.
+    visible: (r) => maySee(v, { kind: 'requisition', requisition: r }),
     fromStatus: input.from_status,
     actor: actorOfCaller(principal),
     audit: audited(principal, 'requisition.status_changed', id),

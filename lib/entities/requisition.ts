@@ -5,7 +5,7 @@
  * field kind has yet) and its codec in lib/store/requisitions.ts (counts come from its counters).
  */
 import { defineEntity, field } from '../entity';
-import { JOB_TYPES, REQ_STATUSES } from '../model';
+import { JOB_TYPES, MAX_HIRING_MANAGERS, REQ_STATUSES } from '../model';
 
 const editable = ['create', 'update', 'response'] as const;
 
@@ -16,6 +16,10 @@ export const requisition = defineEntity('requisition', {
   location: field.text(200, { optional: true, shapes: editable, event: true }),
   job_type: field.oneOf(JOB_TYPES, { optional: true, shapes: editable, event: 'jobType' }),
   headcount: field.int({ optional: true, shapes: editable, event: true }),
+  // The team, as member ids (no personal data): the owner and the hiring managers, who see this
+  // requisition and its candidates (lib/domain/visibility.ts).
+  recruiter_id: field.uuid({ optional: true, event: 'recruiterId' }),
+  hiring_manager_ids: field.uuids(MAX_HIRING_MANAGERS, { optional: true, event: 'hiringManagerIds' }),
   // Status changes go through POST /requisitions/{id}/status, with their own event.
   status: field.oneOf(REQ_STATUSES),
   created_at: field.time({ audit: 'none' }),

@@ -10,6 +10,7 @@
 export { CorruptItemError, type Item } from '../item';
 import type { Item } from '../item';
 import { CorruptItemError } from '../item';
+import { roleFrom, type Role } from '../model';
 
 /** A required string attribute. */
 export function str(item: Item, name: string, entity: string): string {
@@ -50,6 +51,13 @@ export function oneOf<T extends string>(item: Item, name: string, values: readon
   const v = item[name];
   if (!(values as readonly unknown[]).includes(v)) throw new CorruptItemError(entity, name);
   return v as T;
+}
+
+/** A user's or session's role: the `member` stored before roles were split reads as `recruiter`. */
+export function roleOf(item: Item, entity: string): Role {
+  const role = roleFrom(item.role);
+  if (!role) throw new CorruptItemError(entity, 'role');
+  return role;
 }
 
 /** A required list attribute whose every element is one of `values`. */

@@ -25,6 +25,8 @@ export interface NewRequisition {
   headcount?: number;
   /** Who created it; the service when left out (seed data, the table tools). */
   actor?: ReqActor;
+  recruiter_id?: string;
+  hiring_manager_ids?: string[];
 }
 
 /** A requisition item, its counters included (reqStageCount reads them). */
@@ -184,6 +186,33 @@ export async function queryRequisitionsByStatus(tenantId: string, status: ReqSta
     }),
   );
   return Items.map(requisitionItem);
+}
+
+/**
+ * The requisitions whose team names this member as a hiring manager, in every status: one Query
+ * per status partition of the status index, filtered on the team (requisitions have no other
+ * index by member). At most `cap` of them, newest first.
+ */
+export async function queryTeamRequisitions(tenantId: string, userId: string, cap: number): Promise<RequisitionItem[]> {
+  const { byStageOrStatus } = TABLE_DEF.indexes;
+  const perStatus = await Promise.all(
+    REQ_STATUSES.map((status) =>
+      queryAll({
+        TableName: tableName,
+        IndexName: byStageOrStatus.name,
+        KeyConditionExpression: '#pk = :pk',
+        FilterExpression: 'contains(#team, :me)',
+        ExpressionAttributeNames: { '#pk': byStageOrStatus.partitionKey, '#team': 'hiring_manager_ids' },
+        ExpressionAttributeValues: { ':pk': reqStatusPartition(tenantId, status), ':me': userId },
+        ScanIndexForward: false,
+      }),
+    ),
+  );
+  return perStatus
+    .flat()
+    .map(requisitionItem)
+    .sort((a, b) => b.id.localeCompare(a.id))
+    .slice(0, cap);
 }
 
 export const reqStageCount = (item: Record<string, unknown>, stage?: Stage): number =>

@@ -2,9 +2,9 @@
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPuts, type AuditEntry } from './audit';
 import { ABSOLUTE_LIFETIME_MS } from '../auth/session';
-import { ROLES, type Role } from '../model';
+import type { Role } from '../model';
 import { ddb, queryAll, tableName } from './client';
-import { type Item, oneOf, str } from './codec';
+import { type Item, roleOf, str } from './codec';
 import { keys, TABLE_DEF, userSessionsIndexKey, userSessionsPartition } from './table';
 import { cancellationReasons, unlessConditionFails } from './tx';
 
@@ -73,7 +73,7 @@ function sessionFromItem(item: Item): SessionRecord {
     tenant_slug: str(item, 'tenant_slug', 'session'),
     user_id: str(item, 'user_id', 'session'),
     email: str(item, 'email', 'session'),
-    role: oneOf(item, 'role', ROLES, 'session'),
+    role: roleOf(item, 'session'),
     created_at: str(item, 'created_at', 'session'),
     last_seen_at: str(item, 'last_seen_at', 'session'),
     ...(item.must_change_password === true && { must_change_password: true }),

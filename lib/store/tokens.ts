@@ -5,6 +5,7 @@ import { newId, nowIso } from '../ids';
 import {
   DEFAULT_TOKEN_LIFETIME,
   SCOPES,
+  LEGACY_MEMBER_ROLE,
   TOKEN_KINDS,
   type CreatedToken,
   type Role,
@@ -147,9 +148,10 @@ export async function createToken(
                 TableName: tableName,
                 Key: keys.user(tenant.id, maker.id),
                 // A deactivated user's sessions are ended, but one in flight must not mint either.
-                ConditionExpression: '#role = :role AND attribute_not_exists(deactivated_at)',
+                // A recruiter's item may still hold the `member` it was stored with (lib/model.ts).
+                ConditionExpression: '#role IN (:role, :stored) AND attribute_not_exists(deactivated_at)',
                 ExpressionAttributeNames: { '#role': 'role' },
-                ExpressionAttributeValues: { ':role': maker.role },
+                ExpressionAttributeValues: { ':role': maker.role, ':stored': maker.role === 'recruiter' ? LEGACY_MEMBER_ROLE : maker.role },
               },
             },
           ]

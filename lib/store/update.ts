@@ -102,7 +102,8 @@ export function patchDiff<F extends string>(
   const remove: string[] = [];
   for (const f of fields) {
     const v = patch[f];
-    if (v === undefined || v === (current[f] ?? null)) continue;
+    // As JSON: a list (a requisition's hiring managers) is equal by its elements.
+    if (v === undefined || JSON.stringify(v) === JSON.stringify(current[f] ?? null)) continue;
     if (v === null) remove.push(f);
     else set[f] = v;
   }

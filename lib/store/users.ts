@@ -9,12 +9,12 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { ConflictError, NotFoundError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { ddb, prefixQuery, queryAll, tableName } from './client';
-import { type Item, oneOf, str } from './codec';
+import { type Item, roleOf, str } from './codec';
 import { keys } from './table';
 import { cancellationReasons, unlessConditionFails, writeParts, type TxOutcome } from './tx';
 
 export type { Role } from '../model';
-import { ROLES, type Role } from '../model';
+import type { Role } from '../model';
 
 export interface User {
   id: string;
@@ -89,6 +89,23 @@ export async function findUserByEmail(email: string): Promise<(User & { password
 export async function getUser(tenantId: string, userId: string): Promise<(User & { password_hash: string }) | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.user(tenantId, userId), ConsistentRead: true }));
   return Item ? { ...userFromItem(Item), password_hash: str(Item, 'password_hash', 'user') } : undefined;
+}
+
+/**
+ * The role a user acts with now, for the token authorizer: undefined when they are gone or
+ * deactivated (their personal tokens are being revoked; none acts for them meanwhile). A
+ * projection of the one item, never the password hash.
+ */
+export async function currentRoleOf(tenantId: string, userId: string): Promise<Role | undefined> {
+  const { Item } = await ddb.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.user(tenantId, userId),
+      ProjectionExpression: '#role, deactivated_at',
+      ExpressionAttributeNames: { '#role': 'role' },
+    }),
+  );
+  return Item && typeof Item.deactivated_at !== 'string' ? roleOf(Item, 'user') : undefined;
 }
 
 /** Every user of a tenant. A workspace has a handful, so one paginated Query is the whole list. */
@@ -203,7 +220,7 @@ const userFromItem = (item: Item): User => ({
   id: str(item, 'id', 'user'),
   tenant_id: str(item, 'tenant_id', 'user'),
   email: str(item, 'email', 'user'),
-  role: oneOf(item, 'role', ROLES, 'user'),
+  role: roleOf(item, 'user'),
   created_at: str(item, 'created_at', 'user'),
   must_change_password: item.must_change_password === true,
   ...(typeof item.deactivated_at === 'string' && { deactivated_at: item.deactivated_at }),

@@ -86,13 +86,18 @@ function requisitionEvents(change: StreamChange, after: Image, before: Image | u
     jobType: after.job_type ?? null,
     headcount: after.headcount ?? null,
     status: after.status,
+    recruiterId: after.recruiter_id ?? null,
+    hiringManagerIds: after.hiring_manager_ids ?? [],
   };
   if (change.name === 'INSERT') {
     return [make('requisition.created', after.created_at as string, { ...req, actor: actorOfImage(after), createdAt: after.created_at })];
   }
   if (change.name !== 'MODIFY' || !before) return [];
   // Counter and status writes change the item too; only a field change is an update.
-  const changed = REQ_FIELDS.filter(([field]) => (before[field] ?? null) !== (after[field] ?? null)).map(([, name]) => name);
+  // Compared as JSON: the hiring managers are a list, a new one on every write.
+  const changed = REQ_FIELDS.filter(([field]) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null)).map(
+    ([, name]) => name,
+  );
   if (!changed.length) return [];
   return [
     make('requisition.updated', after.updated_at as string, { ...req, changed, actor: actorOfImage(after), updatedAt: after.updated_at }),

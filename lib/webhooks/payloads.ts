@@ -32,6 +32,10 @@ const requisition = {
   jobType: z.nullable(z.string()),
   headcount: z.nullable(z.int()),
   status: reqStatus,
+  /** The requisition's owner (a member id), null when none is named. */
+  recruiterId: z.nullable(z.uuid()),
+  /** The hiring managers on it (member ids). */
+  hiringManagerIds: z.array(z.uuid()),
 };
 /** Requisition fields whose change is a requisition.updated, by their names in event data. */
 export const REQ_EVENT_FIELDS = requisitionEntity.eventFields.map(([, name]) => name) as [string, ...string[]];

@@ -46,7 +46,7 @@ try {
   const { generateSecret } = await import('../../lib/webhooks/sign');
   const { createCandidate } = await import('../../lib/domain/candidates');
   const tenant = await createTenant('bench', 'Bench');
-  const writer = { kind: 'token' as const, tenantId: tenant.id, tenantSlug: 'bench', tokenId: 'bench', scopes: [] };
+  const writer = { kind: 'token' as const, tenantId: tenant.id, tenantSlug: 'bench', tokenId: 'bench', scopes: [], role: 'admin' as const };
   await putEndpoint(tenant.id, {
     url: `https://127.0.0.1:${port}/hook`,
     secret: generateSecret(),

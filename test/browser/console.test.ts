@@ -398,20 +398,20 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await check('members (admin)');
 
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Role').selectOption('member');
+    await page.getByLabel('Role', { exact: true }).selectOption('recruiter');
     await page.getByRole('button', { name: 'Add member' }).click();
     temp = await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue();
     expect(temp.length).toBeGreaterThanOrEqual(12);
     await check('members: temporary password');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     const row = page.getByRole('row').filter({ hasText: email });
-    await expect.poll(() => row.textContent()).toMatch(/member/);
+    await expect.poll(() => row.textContent()).toMatch(/Recruiter/);
     await check('members (admin, with a member row)');
 
-    await page.getByRole('button', { name: `Make admin: ${email}` }).click();
-    await page.getByText(`${email} is now an admin.`).waitFor();
-    await page.getByRole('button', { name: `Make member: ${email}` }).click();
-    await page.getByText(`${email} is now a member.`).waitFor();
+    await page.getByLabel(`Role of ${email}`).selectOption('admin');
+    await page.getByText(`${email} is now admin.`).waitFor();
+    await page.getByLabel(`Role of ${email}`).selectOption('recruiter');
+    await page.getByText(`${email} is now recruiter.`).waitFor();
     await page.getByRole('button', { name: `Clear lockout of ${email}` }).click();
     await page.getByText(/was not locked out|Cleared \d+ lockout/).waitFor();
 

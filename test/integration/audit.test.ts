@@ -154,7 +154,7 @@ describe('each audited action is recorded once, with its actor', () => {
     expect((await one('token.revoked', tokenId)).actor).toMatchObject({ type: 'user', id: adminA.id });
 
     const email = `member-${a.slug}@example.com`;
-    const added = await asA('POST', '/api/members', { email, role: 'member' });
+    const added = await asA('POST', '/api/members', { email, role: 'recruiter' });
     expect(added.status).toBe(201);
     const memberId = added.body.data.member.id;
     expect((await asA('PATCH', `/api/members/${memberId}`, { role: 'admin' })).status).toBe(200);
@@ -163,9 +163,9 @@ describe('each audited action is recorded once, with its actor', () => {
     expect((await asA('DELETE', `/api/members/${memberId}`)).status).toBe(200);
     expect((await one('member.added', memberId)).changes).toEqual([
       { field: 'email', after: email },
-      { field: 'role', after: 'member' },
+      { field: 'role', after: 'recruiter' },
     ]);
-    expect((await one('member.role_changed', memberId)).changes).toEqual([{ field: 'role', before: 'member', after: 'admin' }]);
+    expect((await one('member.role_changed', memberId)).changes).toEqual([{ field: 'role', before: 'recruiter', after: 'admin' }]);
     await one('member.password_reset', memberId);
     await one('member.lockout_cleared', memberId);
     await one('member.removed', memberId);
@@ -180,7 +180,7 @@ describe('each audited action is recorded once, with its actor', () => {
     expect(settings.changes[0]).toMatchObject({ field: 'stuck_days', after: { applied: 4 } });
 
     // The own password: a user of its own, so the other tests' sessions stay.
-    const self = await a.user('member');
+    const self = await a.user('recruiter');
     const selfCookie = await stack.login(self.email, PASSWORD);
     const changed = await stack.call('PUT', '/api/session/password', {
       body: { current_password: PASSWORD, new_password: 'another long passphrase 2' },
@@ -193,7 +193,7 @@ describe('each audited action is recorded once, with its actor', () => {
   });
 
   it('sign-in, failed sign-in and sign-out; never a password', async () => {
-    const user = await a.user('member');
+    const user = await a.user('recruiter');
     const bad = await stack.call('POST', '/api/session', { body: { email: user.email, password: 'wrong password guess' } });
     expect(bad.status).toBe(401);
     const cookie = await stack.login(user.email, PASSWORD);
@@ -280,7 +280,7 @@ describe('a failed write leaves no record', () => {
     const soloAdmin = await solo.user('admin');
     const soloCookie = await stack.login(soloAdmin.email, PASSWORD);
     const refused = await stack.call('PATCH', `/api/members/${soloAdmin.id}`, {
-      body: { role: 'member' },
+      body: { role: 'recruiter' },
       headers: { Cookie: soloCookie },
     });
     expect(refused.status).toBe(409);
@@ -291,7 +291,7 @@ describe('a failed write leaves no record', () => {
 
 describe('GET /api/audit', () => {
   it('is for admins: a member is refused', async () => {
-    const member = await a.user('member');
+    const member = await a.user('recruiter');
     const cookie = await stack.login(member.email, PASSWORD);
     const res = await stack.call('GET', '/api/audit', { headers: { Cookie: cookie } });
     expect(res.status).toBe(403);

@@ -249,7 +249,7 @@ it('offer routes: a draft is a read and one transaction; a status change a read 
 it("console routes cost a small fixed number of calls, the session authorizer's GetItem included", async () => {
   const t = await stack.tenant();
   const admin = await t.user('admin');
-  const member = await t.user('member');
+  const member = await t.user('recruiter');
   const cookie = await stack.login(admin.email, PASSWORD);
   const counted = async (method: string, path: string, body?: unknown) => {
     sent.length = 0;
@@ -408,7 +408,7 @@ it('the audit record costs no call of its own: each audited write stays one tran
   // Members: add takes a place of the day's refusal budget, checks the email, writes one
   // transaction and gives the place back; a role change and a removal are the membership read and
   // one version-guarded transaction (then the member's sessions).
-  const added = await counted('POST', '/api/members', { email: `audited-${t.slug}@example.com`, role: 'member' });
+  const added = await counted('POST', '/api/members', { email: `audited-${t.slug}@example.com`, role: 'recruiter' });
   expect(added.commands).toEqual([AUTH, 'UpdateItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'UpdateItemCommand']);
   const memberId = added.body.data.member.id;
   expect((await counted('PATCH', `/api/members/${memberId}`, { role: 'admin' })).commands.sort()).toEqual(

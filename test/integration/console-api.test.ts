@@ -25,7 +25,7 @@ let cookieAdminB: string;
 beforeAll(async () => {
   stack = await startStack();
   [a, b] = [await stack.tenant(), await stack.tenant()];
-  [adminA, memberA, adminB] = [await a.user('admin'), await a.user('member'), await b.user('admin')];
+  [adminA, memberA, adminB] = [await a.user('admin'), await a.user('recruiter'), await b.user('admin')];
   [cookieAdminA, cookieMemberA, cookieAdminB] = [
     await stack.login(adminA.email, PASSWORD),
     await stack.login(memberA.email, PASSWORD),
@@ -82,7 +82,7 @@ describe('pipeline settings', () => {
 
   it('shows the defaults for every stage that can be stuck, to members too', async () => {
     const { t, cookie } = await workspace();
-    const member = await t.user('member');
+    const member = await t.user('recruiter');
     for (const c of [cookie, await stack.login(member.email, PASSWORD)]) {
       const res = await stack.call('GET', '/api/settings/pipeline', as(c));
       expect(res.status).toBe(200);
@@ -196,7 +196,7 @@ describe('members', () => {
         {
           id: memberA.id,
           email: memberA.email,
-          role: 'member',
+          role: 'recruiter',
           created_at: expect.any(String),
           must_change_password: false,
           deactivated_at: null,
@@ -210,13 +210,13 @@ describe('members', () => {
   it('an admin adds a member; the temporary password works once shown, and must be changed', async () => {
     const { cookie } = await workspace();
     const email = `New.Person-${randomUUID().slice(0, 6)}@Example.com`;
-    const res = await stack.call('POST', '/api/members', as(cookie, { email, role: 'member' }));
+    const res = await stack.call('POST', '/api/members', as(cookie, { email, role: 'recruiter' }));
     expect(res.status).toBe(201);
     const { member, temporary_password } = res.body.data;
     expect(member).toEqual({
       id: expect.any(String),
       email: email.toLowerCase(),
-      role: 'member',
+      role: 'recruiter',
       created_at: expect.any(String),
       must_change_password: true,
       deactivated_at: null,
@@ -226,7 +226,7 @@ describe('members', () => {
     expect(list.text).not.toContain(temporary_password);
     const theirs = await stack.login(email, temporary_password);
     const session = await stack.call('GET', '/api/session', as(theirs));
-    expect(session.body.data.user).toMatchObject({ email: email.toLowerCase(), role: 'member', must_change_password: true });
+    expect(session.body.data.user).toMatchObject({ email: email.toLowerCase(), role: 'recruiter', must_change_password: true });
     // Changing it clears the flag.
     const changed = await stack.call(
       'PUT',
@@ -239,14 +239,14 @@ describe('members', () => {
 
   it('refuses a taken email (in any workspace) with 409, never saying which workspace, and bad bodies with 400', async () => {
     const { cookie } = await workspace();
-    const taken = await stack.call('POST', '/api/members', as(cookie, { email: adminB.email.toUpperCase(), role: 'member' }));
+    const taken = await stack.call('POST', '/api/members', as(cookie, { email: adminB.email.toUpperCase(), role: 'recruiter' }));
     expect([taken.status, taken.body.code, taken.text.includes(adminB.email)]).toEqual([409, 'email_unavailable', false]);
     for (const [body, message] of [
-      [{ email: 'not an email', role: 'member' }, /email must be an email address/],
-      [{ email: 'x@example.com', role: 'owner' }, /role must be admin or member/],
+      [{ email: 'not an email', role: 'recruiter' }, /email must be an email address/],
+      [{ email: 'x@example.com', role: 'owner' }, /role must be one of admin, recruiter, hiring_manager, interviewer/],
       [{ email: 'x@example.com' }, /role is required/],
-      [{ role: 'member' }, /email is required/],
-      [{ email: 'x@example.com', role: 'member', password: 'chosen' }, /unknown body field "password"/],
+      [{ role: 'recruiter' }, /email is required/],
+      [{ email: 'x@example.com', role: 'recruiter', password: 'chosen' }, /unknown body field "password"/],
     ] as const) {
       const res = await stack.call('POST', '/api/members', as(cookie, body));
       expect([res.status, res.body.error], JSON.stringify(body)).toEqual([400, expect.stringMatching(message)]);
@@ -254,7 +254,7 @@ describe('members', () => {
   });
 
   it('a member sees the list but may do none of the admin actions', async () => {
-    const target = await a.user('member');
+    const target = await a.user('recruiter');
     const calls = [
       ['POST', '/api/members', { email: `m-${randomUUID()}@example.com`, role: 'admin' }],
       ['PATCH', `/api/members/${target.id}`, { role: 'admin' }],
@@ -268,8 +268,8 @@ describe('members', () => {
       expect([res.status, res.body.error], `${method} ${path}`).toEqual([403, expect.stringMatching(/^only workspace admins may /)]);
     }
     const list = await stack.call('GET', '/api/members', as(cookieAdminA));
-    expect(list.body.data.find((m: { id: string }) => m.id === target.id)).toMatchObject({ role: 'member' });
-    expect(list.body.data.find((m: { id: string }) => m.id === memberA.id)).toMatchObject({ role: 'member' });
+    expect(list.body.data.find((m: { id: string }) => m.id === target.id)).toMatchObject({ role: 'recruiter' });
+    expect(list.body.data.find((m: { id: string }) => m.id === memberA.id)).toMatchObject({ role: 'recruiter' });
     // The target can still sign in: nothing was reset.
     expect(await stack.login(target.email, PASSWORD)).toMatch(/^__Host-tp_session=/);
   });
@@ -293,14 +293,14 @@ describe('members', () => {
 
   it("a raised role applies to the member's open sessions at once; a lowered one ends them", async () => {
     const { t, cookie } = await workspace();
-    const m = await t.user('member');
+    const m = await t.user('recruiter');
     const theirs = await stack.login(m.email, PASSWORD);
     expect((await stack.call('PUT', '/api/settings/pipeline', as(theirs, { stuck_days: {} }))).status).toBe(403);
     const promoted = await stack.call('PATCH', `/api/members/${m.id}`, as(cookie, { role: 'admin' }));
     expect([promoted.status, promoted.body.data]).toEqual([200, expect.objectContaining({ id: m.id, role: 'admin' })]);
     expect((await stack.call('PUT', '/api/settings/pipeline', as(theirs, { stuck_days: {} }))).status).toBe(200);
     expect((await stack.call('GET', '/api/session', as(theirs))).body.data.user.role).toBe('admin');
-    const demoted = await stack.call('PATCH', `/api/members/${m.id}`, as(cookie, { role: 'member' }));
+    const demoted = await stack.call('PATCH', `/api/members/${m.id}`, as(cookie, { role: 'recruiter' }));
     expect(demoted.status).toBe(200);
     expect((await stack.call('PUT', '/api/settings/pipeline', as(theirs, { stuck_days: {} }))).status).toBe(401);
     const again = await stack.login(m.email, PASSWORD);
@@ -309,7 +309,7 @@ describe('members', () => {
 
   it('the workspace never ends up without an admin: the last one cannot be demoted or removed', async () => {
     const { admin, cookie } = await workspace();
-    const demote = await stack.call('PATCH', `/api/members/${admin.id}`, as(cookie, { role: 'member' }));
+    const demote = await stack.call('PATCH', `/api/members/${admin.id}`, as(cookie, { role: 'recruiter' }));
     expect([demote.status, demote.body.error]).toEqual([409, expect.stringMatching(/at least one admin/)]);
     const remove = await stack.call('DELETE', `/api/members/${admin.id}`, as(cookie));
     expect(remove.status).toBe(409);
@@ -324,8 +324,8 @@ describe('members', () => {
       const other = await t.user('admin');
       const otherCookie = await stack.login(other.email, PASSWORD);
       const [x, y] = await Promise.all([
-        stack.call('PATCH', `/api/members/${other.id}`, as(cookie, { role: 'member' })),
-        stack.call('PATCH', `/api/members/${admin.id}`, as(otherCookie, { role: 'member' })),
+        stack.call('PATCH', `/api/members/${other.id}`, as(cookie, { role: 'recruiter' })),
+        stack.call('PATCH', `/api/members/${admin.id}`, as(otherCookie, { role: 'recruiter' })),
       ]);
       const statuses = [x.status, y.status].sort();
       // The loser is either refused as the last admin (409) or, having been demoted first, signed
@@ -339,7 +339,7 @@ describe('members', () => {
 
   it('removing a member ends their sessions at once and frees the email', async () => {
     const { t, cookie } = await workspace();
-    const m = await t.user('member');
+    const m = await t.user('recruiter');
     const theirs = await stack.login(m.email, PASSWORD);
     expect((await stack.call('GET', '/api/session', as(theirs))).status).toBe(200);
     const res = await stack.call('DELETE', `/api/members/${m.id}`, as(cookie));
@@ -347,7 +347,7 @@ describe('members', () => {
     expect((await stack.call('GET', '/api/tokens', as(theirs))).status).toBe(401);
     expect((await stack.call('POST', '/api/session', { body: { email: m.email, password: PASSWORD } })).status).toBe(401);
     expect((await stack.call('GET', '/api/members', as(cookie))).body.data.map((x: { id: string }) => x.id)).not.toContain(m.id);
-    const again = await stack.call('POST', '/api/members', as(cookie, { email: m.email, role: 'member' }));
+    const again = await stack.call('POST', '/api/members', as(cookie, { email: m.email, role: 'recruiter' }));
     expect(again.status).toBe(201);
     expect((await stack.call('DELETE', `/api/members/${m.id}`, as(cookie))).status).toBe(404);
   });
@@ -361,7 +361,7 @@ describe('members', () => {
 
   it("a password reset ends the member's sessions, clears their lockouts and gives a temporary password", async () => {
     const { t, cookie } = await workspace();
-    const m = await t.user('member');
+    const m = await t.user('recruiter');
     const theirs = await stack.login(m.email, PASSWORD);
     for (let i = 0; i < 5; i++) await stack.call('POST', '/api/session', { body: { email: m.email, password: `wrong ${i}` } });
     expect((await stack.call('POST', '/api/session', { body: { email: m.email, password: PASSWORD } })).status).toBe(429);
@@ -376,7 +376,7 @@ describe('members', () => {
 
   it('clearing a lockout lets a locked-out member sign in at once', async () => {
     const { t, cookie } = await workspace();
-    const m = await t.user('member');
+    const m = await t.user('recruiter');
     const none = await stack.call('DELETE', `/api/members/${m.id}/lockout`, as(cookie));
     expect([none.status, none.body]).toEqual([200, { success: true, cleared: 0 }]);
     for (let i = 0; i < 5; i++) await stack.call('POST', '/api/session', { body: { email: m.email, password: `wrong ${i}` } });
@@ -391,7 +391,7 @@ describe('members', () => {
 describe('PUT /api/session/password', () => {
   it('changes the password: the other sessions end, this one stays, the old password stops working', async () => {
     const { t } = await workspace();
-    const u = await t.user('member');
+    const u = await t.user('recruiter');
     const here = await stack.login(u.email, PASSWORD);
     const elsewhere = await stack.login(u.email, PASSWORD);
     const res = await stack.call(
@@ -408,7 +408,7 @@ describe('PUT /api/session/password', () => {
 
   it('refuses a wrong current password, a short or over-long new one and the same one, and changes nothing', async () => {
     const { t } = await workspace();
-    const u = await t.user('member');
+    const u = await t.user('recruiter');
     const c = await stack.login(u.email, PASSWORD);
     for (const [body, message] of [
       [{ current_password: 'not it at all', new_password: 'a perfectly long one' }, /^current_password is incorrect$/],
@@ -426,7 +426,7 @@ describe('PUT /api/session/password', () => {
 
   it('wrong current passwords are throttled like sign-ins, so a stolen session cannot guess it', async () => {
     const { t } = await workspace();
-    const u = await t.user('member');
+    const u = await t.user('recruiter');
     const c = await stack.login(u.email, PASSWORD);
     for (let i = 0; i < 5; i++) {
       const res = await stack.call(
@@ -460,7 +460,7 @@ describe('secrets of the console routes', () => {
     const logStart = stack.logs.length;
     try {
       const { t, cookie } = await workspace();
-      const added = await stack.call('POST', '/api/members', as(cookie, { email: `s-${randomUUID()}@example.com`, role: 'member' }));
+      const added = await stack.call('POST', '/api/members', as(cookie, { email: `s-${randomUUID()}@example.com`, role: 'recruiter' }));
       const m = added.body.data.member;
       const reset = await stack.call('POST', `/api/members/${m.id}/reset-password`, as(cookie));
       const secrets = [added.body.data.temporary_password, reset.body.data.temporary_password, 'a secret new passphrase'];

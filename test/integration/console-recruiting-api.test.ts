@@ -20,7 +20,7 @@ let tokenA: string;
 beforeAll(async () => {
   stack = await startStack();
   [a, b] = [await stack.tenant(), await stack.tenant()];
-  member = await a.user('member');
+  member = await a.user('recruiter');
   const otherAdmin = await b.user('admin');
   [cookieMember, cookieOther] = [await stack.login(member.email, PASSWORD), await stack.login(otherAdmin.email, PASSWORD)];
   tokenA = await a.token(['*']);

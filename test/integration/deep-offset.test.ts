@@ -33,7 +33,7 @@ beforeAll(async () => {
   stack = await startStack();
   tenant = await stack.tenant();
   token = await tenant.token(['*']);
-  const member = await tenant.user('member');
+  const member = await tenant.user('recruiter');
   memberId = member.id;
   cookie = await stack.login(member.email, PASSWORD);
   await seed(tenant.id, OFFSET + 50);
@@ -162,7 +162,7 @@ it('slots are per caller and per workspace: a member holding both does not stop 
     expect([refused.status, refused.body.code]).toEqual([429, 'rate_limited']);
     expect((await deepPage({ token })).status).toBe(200);
     const other = await stack.tenant();
-    const otherMember = await other.user('member');
+    const otherMember = await other.user('recruiter');
     const otherCookie = await stack.login(otherMember.email, PASSWORD);
     const res = await deepPage({ cookie: otherCookie });
     expect([res.status, res.body.data]).toEqual([200, []]);

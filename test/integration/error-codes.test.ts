@@ -27,7 +27,7 @@ beforeAll(async () => {
   tenant = await stack.tenant();
   token = await tenant.token(['*']);
   admin = await tenant.user('admin');
-  const member = await tenant.user('member');
+  const member = await tenant.user('recruiter');
   [adminCookie, memberCookie] = await Promise.all([stack.login(admin.email, PASSWORD), stack.login(member.email, PASSWORD)]);
 });
 afterAll(() => stack.close());
@@ -146,7 +146,7 @@ describe('codes from the domain', () => {
   });
 
   it('a conflict with the current state: conflict', async () => {
-    const res = await stack.call('POST', '/api/members', asAdmin({ email: admin.email, role: 'member' }));
+    const res = await stack.call('POST', '/api/members', asAdmin({ email: admin.email, role: 'recruiter' }));
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'conflict', field: 'email' });
   });

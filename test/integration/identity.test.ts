@@ -21,7 +21,7 @@ beforeAll(async () => {
   a = await stack.tenant();
   b = await stack.tenant();
   admin = await a.user('admin');
-  member = await a.user('member');
+  member = await a.user('recruiter');
 });
 afterAll(() => stack.close());
 
@@ -89,7 +89,7 @@ describe('login', () => {
   });
 
   it('locks an account after 5 failures, even for the right password, and unknown emails alike', async () => {
-    const victim = await a.user('member');
+    const victim = await a.user('recruiter');
     for (let i = 0; i < 5; i++) {
       expect((await stack.call('POST', '/api/session', { body: { email: victim.email, password: `wrong ${i}` } })).status).toBe(401);
     }
@@ -104,7 +104,7 @@ describe('login', () => {
   });
 
   it('forgets failures after a success', async () => {
-    const user = await a.user('member');
+    const user = await a.user('recruiter');
     for (let i = 0; i < 4; i++) await stack.call('POST', '/api/session', { body: { email: user.email, password: 'wrong' } });
     await stack.login(user.email, PASSWORD);
     for (let i = 0; i < 4; i++) await stack.call('POST', '/api/session', { body: { email: user.email, password: 'wrong' } });
@@ -117,7 +117,7 @@ describe('sessions', () => {
     const cookie = await stack.login(member.email, PASSWORD);
     const res = await stack.call('GET', '/api/session', withCookie(cookie));
     expect(res.status).toBe(200);
-    expect(res.body.data.user).toEqual({ id: member.id, email: member.email, role: 'member', must_change_password: false });
+    expect(res.body.data.user).toEqual({ id: member.id, email: member.email, role: 'recruiter', must_change_password: false });
     expect((await stack.call('GET', '/api/session')).status).toBe(401);
     const forged = await stack.call('GET', '/api/session', withCookie(`__Host-tp_session=${'A'.repeat(43)}`));
     expect(forged.status).toBe(401);

@@ -203,7 +203,7 @@ describe('request lines and request ids', () => {
   });
 
   it('a lockout: five failures from one address, the fifth starts it, the sixth is refused as locked', async () => {
-    const user = await t.user('member');
+    const user = await t.user('recruiter');
     secrets.push(user.email);
     const wrong = () => stack.call('POST', '/api/session', { body: { email: user.email, password: 'wrong wrong wrong' } });
     for (let i = 0; i < 4; i++) expect((await wrong()).status).toBe(401);

@@ -63,7 +63,7 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('is the same with a session cookie, and an unknown or garbage cookie does not break it', async () => {
     const t = await stack.tenant();
-    const u = await t.user('member');
+    const u = await t.user('recruiter');
     const cookie = await stack.login(u.email, PASSWORD);
     for (const c of [cookie, `${SESSION_COOKIE}=${randomBytes(32).toString('base64url')}`, 'garbage;;=']) {
       const res = await stack.call('GET', '/api/v1/openapi.json', { headers: { Cookie: c } });

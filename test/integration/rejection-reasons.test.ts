@@ -26,7 +26,7 @@ beforeAll(async () => {
   [a, b] = [await stack.tenant(), await stack.tenant()];
   tokenA = await a.token(['*']);
   cookieA = await stack.login((await a.user('admin')).email, PASSWORD);
-  memberA = await stack.login((await a.user('member')).email, PASSWORD);
+  memberA = await stack.login((await a.user('recruiter')).email, PASSWORD);
   cookieB = await stack.login((await b.user('admin')).email, PASSWORD);
 });
 afterAll(() => stack.close());
@@ -48,7 +48,7 @@ const OWN = [
 describe('the pipeline settings hold the rejection reasons', () => {
   it('answers the default list and require_rejection_reason false until the workspace saves its own, to members too', async () => {
     const t = await stack.tenant();
-    const cookie = await stack.login((await t.user('member')).email, PASSWORD);
+    const cookie = await stack.login((await t.user('recruiter')).email, PASSWORD);
     const res = await stack.call('GET', '/api/settings/pipeline', as(cookie));
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.rejection_reasons).toEqual(DEFAULT_REJECTION_REASONS);
@@ -96,7 +96,7 @@ describe('the pipeline settings hold the rejection reasons', () => {
         { field: 'require_rejection_reason', after: true },
       ]),
     );
-    const member = await stack.login((await t.user('member')).email, PASSWORD);
+    const member = await stack.login((await t.user('recruiter')).email, PASSWORD);
     expect((await put(member, { rejection_reasons: OWN })).status).toBe(403);
     expect((await put(memberA, { rejection_reasons: OWN })).status).toBe(403);
   });

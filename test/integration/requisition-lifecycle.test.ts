@@ -38,6 +38,8 @@ describe('POST /api/v1/requisitions', () => {
       hires: 0,
       created_at: expect.any(String),
       updated_at: res.body.data.created_at,
+      recruiter_id: null,
+      hiring_manager_ids: [],
     });
     const list = await stack.call('GET', '/api/v1/requisitions', { token });
     expect(list.body.data.map((r: { id: string }) => r.id)).toContain(res.body.data.id);
@@ -49,10 +51,12 @@ describe('POST /api/v1/requisitions', () => {
       'department',
       'headcount',
       'hires',
+      'hiring_manager_ids',
       'id',
       'job_type',
       'location',
       'offers_pending',
+      'recruiter_id',
       'status',
       'title',
       'updated_at',

@@ -43,6 +43,9 @@ describe('GET /api/v1/requisitions', () => {
       headcount: null,
       hires: 0,
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      // Its team, none named.
+      recruiter_id: null,
+      hiring_manager_ids: [],
     });
   });
 

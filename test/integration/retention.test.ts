@@ -22,7 +22,7 @@ beforeAll(async () => {
   ws = await stack.tenant();
   token = await ws.token(['*']);
   admin = await stack.login((await ws.user('admin')).email, PASSWORD);
-  member = await stack.login((await ws.user('member')).email, PASSWORD);
+  member = await stack.login((await ws.user('recruiter')).email, PASSWORD);
 });
 afterAll(() => stack.close());
 

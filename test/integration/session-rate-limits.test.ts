@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 it('a member beyond the bucket gets 429 rate_limited with Retry-After; another member, the token routes and sign-in do not', async () => {
-  const [a, b] = [await t.user('member'), await t.user('member')];
+  const [a, b] = [await t.user('recruiter'), await t.user('recruiter')];
   const cookieA = await stack.login(a.email, PASSWORD);
   const cookieB = await stack.login(b.email, PASSWORD);
   const get = (cookie: string) => stack.call('GET', '/api/candidates?limit=5', { headers: { Cookie: cookie } });

@@ -29,7 +29,7 @@ async function failFiveTimes(email: string, headers: (i: number) => Record<strin
 
 describe('per account and client address', () => {
   it('five failures lock the account for that address only; the owner signs in from theirs', async () => {
-    const victim = await tenant.user('member');
+    const victim = await tenant.user('recruiter');
     await failFiveTimes(victim.email, () => from('198.51.100.7'));
     const attacker = await signIn(victim.email, PASSWORD, from('198.51.100.7'));
     expect([attacker.status, attacker.body.error]).toEqual([429, 'too many failed sign-ins from this address; try again later']);
@@ -38,7 +38,7 @@ describe('per account and client address', () => {
   });
 
   it('without the origin secret the viewer header is ignored: spoofed addresses share one count', async () => {
-    const victim = await tenant.user('member');
+    const victim = await tenant.user('recruiter');
     await failFiveTimes(victim.email, (i) => ({ 'X-Viewer-Address': `192.0.2.${i}` }));
     expect((await signIn(victim.email, PASSWORD, { 'X-Viewer-Address': '192.0.2.99' })).status).toBe(429);
     const wrongSecret = await signIn(victim.email, PASSWORD, from('192.0.2.100', { 'X-Origin-Verify': 'guessed' }));
@@ -46,14 +46,14 @@ describe('per account and client address', () => {
   });
 
   it('IPv6 addresses in one /64 share a count; another /64 does not', async () => {
-    const victim = await tenant.user('member');
+    const victim = await tenant.user('recruiter');
     await failFiveTimes(victim.email, (i) => from(`2001:db8:1:2::${i + 1}`));
     expect((await signIn(victim.email, PASSWORD, from('2001:db8:1:2:ffff:ffff:ffff:ffff'))).status).toBe(429);
     expect((await signIn(victim.email, PASSWORD, from('2001:db8:1:3::1'))).status).toBe(200);
   });
 
   it('a success from an address clears only that address', async () => {
-    const user = await tenant.user('member');
+    const user = await tenant.user('recruiter');
     for (let i = 0; i < 4; i++) await signIn(user.email, 'wrong', from('198.51.100.20'));
     for (let i = 0; i < 4; i++) await signIn(user.email, 'wrong', from('198.51.100.21'));
     expect((await signIn(user.email, PASSWORD, from('198.51.100.20'))).status).toBe(200);
@@ -65,7 +65,7 @@ describe('per account and client address', () => {
 
 describe('same-origin writes behind CloudFront', () => {
   it("the site host CloudFront forwards counts as the API's own, only with the origin secret", async () => {
-    const user = await tenant.user('member');
+    const user = await tenant.user('recruiter');
     const cookie = await stack.login(user.email, PASSWORD);
     const write = (headers: Record<string, string>) =>
       stack.call('POST', '/api/tokens', {

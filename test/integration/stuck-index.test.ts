@@ -151,7 +151,7 @@ describe('stuck index', () => {
     );
     expect(believedThresholds(tenantId).version).toBe(before.version);
     const c = await createCandidate(
-      { kind: 'token', tenantId, tenantSlug: '', tokenId: 'test', scopes: [] },
+      { kind: 'token', tenantId, tenantSlug: '', tokenId: 'test', scopes: [], role: 'admin' },
       { name: 'Late writer', stage: 'applied' },
     );
     expect(believedThresholds(tenantId).version).toBe(before.version + 1);
@@ -164,7 +164,7 @@ describe('stuck index', () => {
     const otherToken = await other.token(['pipeline:read']);
     const before = await summary(otherToken);
     const t = await stack.tenant();
-    const member = await t.user('member');
+    const member = await t.user('recruiter');
     const memberCookie = await stack.login(member.email, PASSWORD);
     const res = await stack.call('PUT', '/api/settings/pipeline', {
       body: { stuck_days: { applied: 1 } },

@@ -39,7 +39,15 @@ const session = {
   role: 'admin' as const,
   request: { ip: '192.0.2.1', user_agent: 'vitest', request_id: 'req-1' },
 };
-const token = { kind: 'token' as const, tenantId: TENANT, tenantSlug: 'acme', tokenId: 'tok-1', tokenName: 'ATS sync', scopes: ['*'] };
+const token = {
+  kind: 'token' as const,
+  tenantId: TENANT,
+  tenantSlug: 'acme',
+  tokenId: 'tok-1',
+  tokenName: 'ATS sync',
+  scopes: ['*'],
+  role: 'admin' as const,
+};
 
 describe('an audit record', () => {
   const entry = auditBy(

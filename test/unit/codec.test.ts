@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bool, CorruptItemError, listOf, num, oneOf, optNumberMap, optStr, str } from '../../lib/store/codec';
+import { bool, CorruptItemError, listOf, num, oneOf, optNumberMap, optStr, roleOf, str } from '../../lib/store/codec';
 import { replayJobFromItem } from '../../lib/store/replay-jobs';
 import { attemptFromItem } from '../../lib/store/webhook-attempts';
 import { endpointFromItem } from '../../lib/store/webhook-endpoints';
@@ -18,6 +18,13 @@ describe('store codecs narrow item attributes', () => {
     expect(listOf(item, 'scopes', ['a', 'b', 'c'], 'e')).toEqual(['a', 'b']);
     expect(optNumberMap(item, 'map', 'e')).toEqual({ applied: 2 });
     expect(optNumberMap(item, 'missing', 'e')).toBeUndefined();
+  });
+
+  it('reads a role: the `member` stored before roles were split is a recruiter; an unknown one is corrupt', () => {
+    expect(roleOf({ role: 'member' }, 'user')).toBe('recruiter');
+    for (const role of ['admin', 'recruiter', 'hiring_manager', 'interviewer']) expect(roleOf({ role }, 'session')).toBe(role);
+    expect(() => roleOf({ role: 'owner' }, 'user')).toThrow(CorruptItemError);
+    expect(() => roleOf({}, 'user')).toThrow(CorruptItemError);
   });
 
   it('throws on a missing or mistyped attribute, naming it but not its value', () => {

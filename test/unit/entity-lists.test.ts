@@ -105,13 +105,25 @@ describe("the candidate's lists", () => {
 
 describe("the other declarations' lists", () => {
   it('a requisition: its audited fields and its event fields, as they were written by hand; nothing personal', () => {
-    expect(requisition.audited).toEqual(['title', 'department', 'location', 'job_type', 'headcount', 'status']);
+    // The team (member ids, no personal data) is audited with its values and named in events.
+    expect(requisition.audited).toEqual([
+      'title',
+      'department',
+      'location',
+      'job_type',
+      'headcount',
+      'recruiter_id',
+      'hiring_manager_ids',
+      'status',
+    ]);
     expect(requisition.eventFields).toEqual([
       ['title', 'title'],
       ['department', 'department'],
       ['location', 'location'],
       ['job_type', 'jobType'],
       ['headcount', 'headcount'],
+      ['recruiter_id', 'recruiterId'],
+      ['hiring_manager_ids', 'hiringManagerIds'],
     ]);
     expect(requisition.personal).toEqual([]);
   });

@@ -21,7 +21,7 @@ const anotherAdmin = (_t: User, others: User[]) => others.some((u) => u.role ===
 
 describe('decideMemberChange', () => {
   it('refuses to remove the last admin, allows it with another admin, and plans at the version read', () => {
-    const alone = { users: [user('a', 'admin'), user('b', 'member')], version: 7 };
+    const alone = { users: [user('a', 'admin'), user('b', 'recruiter')], version: 7 };
     expect((decideMemberChange(alone, 'a', anotherAdmin) as { refuse: Error }).refuse).toBeInstanceOf(ConflictError);
     const two = { users: [user('a', 'admin'), user('c', 'admin')], version: 7 };
     expect(decideMemberChange(two, 'a', anotherAdmin)).toEqual({ write: { target: two.users[0], version: 7 } });

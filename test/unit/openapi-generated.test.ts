@@ -6,7 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
-import { GENERATED_OPENAPI, generatedOpenApi, ROUTE_LIST_FILE, routeList } from '../../scripts/openapi-json';
+import {
+  GENERATED_OPENAPI,
+  generatedOpenApi,
+  PERMISSIONS_DOC,
+  permissionsDoc,
+  ROUTE_LIST_FILE,
+  routeList,
+} from '../../scripts/openapi-json';
 import { default as packed } from '../../lib/openapi.generated.packed';
 import { routes } from '../../lib/routes';
 
@@ -25,4 +32,11 @@ it('it names every route of the table', async () => {
 
 it("lib/auth/route-list.generated.ts, the authorizers' route list, is the route table's (run `npm run openapi` after changing a route)", () => {
   expect(readFileSync(ROUTE_LIST_FILE, 'utf8')).toBe(routeList());
+});
+
+it('docs/permissions.md shows the permission table as lib/permissions.ts has it (run `npm run openapi` after changing it)', () => {
+  const doc = readFileSync(PERMISSIONS_DOC, 'utf8');
+  expect(doc).toBe(permissionsDoc());
+  // One row per route that needs a caller, each naming what the hiring manager may do.
+  expect(doc).toContain('| `POST /api/v1/requisitions/{id}/status` | token `requisitions:write` | yes | yes | yes | — |');
 });

@@ -1,64 +1,136 @@
 /**
- * The role -> token scopes rule (lib/permissions.ts): a member may hold exactly the scopes of the
- * token routes whose console twins any member may call, so a token never reaches what its
- * creator could not reach in the console; narrowing and revoking follow from it.
+ * The permission table and the role -> token scopes rule (lib/permissions.ts): the table names
+ * exactly the routes that need a caller, a role holds exactly the scopes of the token routes it
+ * may call, the routes marked admin-only in the route table are admin-only in the table too, and
+ * narrowing and revoking follow from it.
  */
 import { describe, expect, it } from 'vitest';
-import { ROLES, SCOPES } from '../../lib/model';
-import { mayRevoke, narrows, narrowTo, scopesBeyond, scopesOf } from '../../lib/permissions';
+import { LEGACY_MEMBER_ROLE, ROLES, roleFrom, SCOPES } from '../../lib/model';
+import { may, mayRevoke, narrows, narrowTo, ROUTE_ROLES, scopesBeyond, scopesOf } from '../../lib/permissions';
 import { routes, type Route } from '../../lib/routes';
 
 const all = routes as readonly Route[];
+const nameOf = (r: Route) => `${r.method} ${r.path}`;
+
+describe('the permission table', () => {
+  it('names every route that needs a caller, and nothing else', () => {
+    expect(Object.keys(ROUTE_ROLES).sort()).toEqual(
+      all
+        .filter((r) => r.auth !== 'none')
+        .map(nameOf)
+        .sort(),
+    );
+  });
+
+  it('an admin may call every route; a route marked admin-only in the route table is admin-only here', () => {
+    for (const r of all.filter((x) => x.auth !== 'none')) {
+      expect(may('admin', nameOf(r)), nameOf(r)).toBe(true);
+      if (r.role === 'admin') expect(ROUTE_ROLES[nameOf(r) as keyof typeof ROUTE_ROLES], nameOf(r)).toEqual(['admin']);
+    }
+  });
+
+  it('a console twin and its token route let the same roles in, but for a twin the route table keeps for admins', () => {
+    for (const twin of all.filter((r) => r.twinOf)) {
+      const line = `${twin.method} ${twin.twinOf}`;
+      for (const role of ROLES) {
+        if (twin.role) expect(may(role, nameOf(twin)), `${role} ${nameOf(twin)}`).toBe(role === 'admin');
+        else expect(may(role, nameOf(twin)), `${role} ${nameOf(twin)}`).toBe(may(role, line));
+      }
+    }
+  });
+
+  it('what each role does: the hiring manager works their requisitions, the interviewer reads candidates', () => {
+    const allowed = (role: (typeof ROLES)[number]) => Object.keys(ROUTE_ROLES).filter((n) => may(role, n) && n.includes('/api/v1/'));
+    expect(allowed('hiring_manager')).toEqual([
+      'GET /api/v1/candidates',
+      'GET /api/v1/candidates/{id}',
+      'GET /api/v1/requisitions',
+      'GET /api/v1/requisitions/{id}',
+      'POST /api/v1/requisitions/{id}/status',
+      'GET /api/v1/pipeline',
+      'POST /api/v1/pipeline',
+    ]);
+    expect(allowed('interviewer')).toEqual(['GET /api/v1/candidates', 'GET /api/v1/candidates/{id}']);
+    // Members, settings, webhook changes, audit, erasure: admins only.
+    for (const n of [
+      'POST /api/members',
+      'PUT /api/settings/pipeline',
+      'POST /api/webhooks',
+      'GET /api/audit',
+      'POST /api/candidates/{id}/erase',
+    ])
+      expect(
+        ROLES.filter((r) => may(r, n)),
+        n,
+      ).toEqual(['admin']);
+    expect(may('recruiter', 'not a route')).toBe(false);
+  });
+});
+
+describe('roles', () => {
+  it('the stored `member` reads as a recruiter; an unknown name as nothing', () => {
+    expect(roleFrom(LEGACY_MEMBER_ROLE)).toBe('recruiter');
+    for (const role of ROLES) expect(roleFrom(role)).toBe(role);
+    expect(roleFrom('owner')).toBeUndefined();
+    expect(roleFrom(undefined)).toBeUndefined();
+  });
+});
 
 describe('scopes per role', () => {
   it('an admin may hold every scope, * included', () => {
     expect([...scopesOf('admin')]).toEqual([...SCOPES]);
   });
 
-  it("a member's scopes are those of the routes a member may call in the console: erasure and * are out", () => {
-    expect(scopesOf('member')).not.toContain('*');
-    expect(scopesOf('member')).not.toContain('candidates:erase');
-    for (const twin of all.filter((r) => r.twinOf)) {
-      const line = all.find((r) => r.path === twin.twinOf && r.method === twin.method)!;
-      expect(scopesOf('member').includes(line.scope!), `${line.method} ${line.path}`).toBe(twin.role === undefined);
+  it("a role's scopes are those of the token routes the table lets it call: erasure and * are for admins", () => {
+    for (const role of ROLES.filter((r) => r !== 'admin')) {
+      const callable = new Set(all.filter((r) => r.auth === 'token' && may(role, nameOf(r))).map((r) => r.scope));
+      expect(new Set(scopesOf(role)), role).toEqual(callable);
+      expect(scopesOf(role)).not.toContain('*');
+      expect(scopesOf(role)).not.toContain('candidates:erase');
     }
-    // GET /api/v1/pipeline has no twin: members read the same summary on the console's overview.
-    expect(all.find((r) => r.path === '/api/overview')!.role).toBeUndefined();
-    expect(scopesOf('member')).toContain('pipeline:read');
   });
 
   it('scopesBeyond names exactly what the role may not grant, in the order asked', () => {
-    expect(scopesBeyond('member', ['candidates:read', '*', 'candidates:erase'])).toEqual(['*', 'candidates:erase']);
-    expect(scopesBeyond('member', ['candidates:read', 'pipeline:write'])).toEqual([]);
+    expect(scopesBeyond('recruiter', ['candidates:read', '*', 'candidates:erase'])).toEqual(['*', 'candidates:erase']);
+    expect(scopesBeyond('recruiter', ['candidates:read', 'pipeline:write'])).toEqual([]);
+    expect(scopesBeyond('interviewer', ['candidates:read', 'pipeline:write'])).toEqual(['pipeline:write']);
     for (const role of ROLES) expect(scopesBeyond(role, scopesOf(role))).toEqual([]);
   });
 });
 
 describe('narrowing', () => {
   it('keeps what the role allows, in the token order, and expands * into the named scopes of the role', () => {
-    expect(narrowTo('member', ['*'])).toEqual([...scopesOf('member')]);
-    expect(narrowTo('member', ['pipeline:read', 'candidates:erase', 'candidates:read'])).toEqual(['pipeline:read', 'candidates:read']);
-    expect(narrowTo('member', ['candidates:erase'])).toEqual([]);
+    expect(narrowTo('recruiter', ['*'])).toEqual([...scopesOf('recruiter')]);
+    expect(narrowTo('recruiter', ['pipeline:read', 'candidates:erase', 'candidates:read'])).toEqual(['pipeline:read', 'candidates:read']);
+    expect(narrowTo('recruiter', ['candidates:erase'])).toEqual([]);
     expect(narrowTo('admin', ['*', 'candidates:erase'])).toEqual(['*', 'candidates:erase']);
+    expect(narrowTo('interviewer', ['*'])).toEqual(['candidates:read']);
+    expect(narrowTo('hiring_manager', ['candidates:write', 'pipeline:write'])).toEqual(['pipeline:write']);
     // * with a scope of its own: that scope once, then the rest.
-    expect(narrowTo('member', ['*', 'pipeline:read'])).toEqual([
+    expect(narrowTo('recruiter', ['*', 'pipeline:read'])).toEqual([
       'pipeline:read',
-      ...scopesOf('member').filter((s) => s !== 'pipeline:read'),
+      ...scopesOf('recruiter').filter((s) => s !== 'pipeline:read'),
     ]);
   });
 
   it('only a change that takes a scope away narrows', () => {
-    expect(narrows('admin', 'member')).toBe(true);
-    expect(narrows('member', 'admin')).toBe(false);
-    expect(narrows('member', 'member')).toBe(false);
+    expect(narrows('admin', 'recruiter')).toBe(true);
+    expect(narrows('recruiter', 'hiring_manager')).toBe(true);
+    expect(narrows('hiring_manager', 'interviewer')).toBe(true);
+    expect(narrows('interviewer', 'hiring_manager')).toBe(false);
+    expect(narrows('recruiter', 'admin')).toBe(false);
+    expect(narrows('recruiter', 'recruiter')).toBe(false);
   });
 });
 
 describe('revoking', () => {
   it('one’s own token always; someone else’s or a workspace token only as an admin', () => {
-    expect(mayRevoke('member', 'u1', 'u1')).toBe(true);
-    expect(mayRevoke('member', 'u1', 'u2')).toBe(false);
-    expect(mayRevoke('member', 'u1', undefined)).toBe(false);
+    for (const role of ROLES.filter((r) => r !== 'admin')) {
+      expect(mayRevoke(role, 'u1', 'u1')).toBe(true);
+      expect(mayRevoke(role, 'u1', 'u2')).toBe(false);
+      expect(mayRevoke(role, 'u1', undefined)).toBe(false);
+      expect(mayRevoke(role, 'u1', 'u1', 'workspace')).toBe(false);
+    }
     expect(mayRevoke('admin', 'u1', 'u2')).toBe(true);
     expect(mayRevoke('admin', 'u1', undefined)).toBe(true);
   });

@@ -1,12 +1,27 @@
 /** Members: everyone sees the list and roles; admins add, change roles, remove, reset passwords, clear lockouts. */
 import { useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
+import { ROLES } from '../../../lib/model';
 import { isAdmin, useSession } from '../session';
 import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
 
 const fetchMembers = async () => (await unwrap(api.GET('/api/members'))).data;
 type Member = Awaited<ReturnType<typeof fetchMembers>>[number];
 type Role = Member['role'];
+
+const ROLE_LABELS: Record<Role, string> = {
+  admin: 'Admin',
+  recruiter: 'Recruiter',
+  hiring_manager: 'Hiring manager',
+  interviewer: 'Interviewer',
+};
+/** What each role is for; the permission table (docs/permissions.md) has the detail. */
+const ROLE_HINTS: Record<Role, string> = {
+  admin: 'everything, including members, settings, webhooks, audit log and erasure',
+  recruiter: 'every candidate and requisition, imports, tokens within these rights',
+  hiring_manager: 'only the requisitions they are on and their candidates; moves stages',
+  interviewer: 'only the candidates they interview, without phone',
+};
 
 type Pending = { kind: 'remove' | 'reset' | 'deactivate'; member: Member } | undefined;
 
@@ -84,7 +99,6 @@ export function Members() {
                   <tbody>
                     {members.map((m) => {
                       const self = m.id === session.user.id;
-                      const other: Role = m.role === 'admin' ? 'member' : 'admin';
                       return (
                         <tr key={m.id}>
                           <td>
@@ -93,7 +107,7 @@ export function Members() {
                             {m.must_change_password && <div class="hint">must choose a new password at next sign-in</div>}
                           </td>
                           <td>
-                            <span class="badge">{m.role}</span>
+                            <span class="badge">{ROLE_LABELS[m.role]}</span>
                             {m.deactivated_at && <span class="badge expiring"> deactivated</span>}
                           </td>
                           <td>
@@ -102,21 +116,23 @@ export function Members() {
                           {admin && (
                             <td>
                               <div class="row tight">
-                                <button
-                                  type="button"
-                                  // The name starts with the visible text, as voice control users say it.
-                                  aria-label={`Make ${other}: ${m.email}`}
-                                  onClick={() =>
+                                <select
+                                  aria-label={`Role of ${m.email}`}
+                                  value={m.role}
+                                  onChange={(e) => {
+                                    const role = e.currentTarget.value as Role;
                                     act(async () => {
-                                      await unwrap(
-                                        api.PATCH('/api/members/{id}', { params: { path: { id: m.id } }, body: { role: other } }),
-                                      );
-                                      return `${m.email} is now ${other === 'admin' ? 'an admin' : 'a member'}.`;
-                                    })
-                                  }
+                                      await unwrap(api.PATCH('/api/members/{id}', { params: { path: { id: m.id } }, body: { role } }));
+                                      return `${m.email} is now ${ROLE_LABELS[role].toLowerCase()}.`;
+                                    });
+                                  }}
                                 >
-                                  Make {other}
-                                </button>
+                                  {ROLES.map((r) => (
+                                    <option key={r} value={r}>
+                                      {ROLE_LABELS[r]}
+                                    </option>
+                                  ))}
+                                </select>
                                 {!self && (
                                   <button
                                     type="button"
@@ -233,7 +249,7 @@ export function Members() {
 
 function AddMember({ onAdded }: { onAdded: (email: string, password: string) => void }) {
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('member');
+  const [role, setRole] = useState<Role>('recruiter');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   return (
@@ -247,7 +263,7 @@ function AddMember({ onAdded }: { onAdded: (email: string, password: string) => 
         try {
           const r = await unwrap(api.POST('/api/members', { body: { email: email.trim(), role } }));
           setEmail('');
-          setRole('member');
+          setRole('recruiter');
           onAdded(r.data.member.email, r.data.temporary_password);
         } catch (err) {
           setError(errorText(err));
@@ -264,8 +280,11 @@ function AddMember({ onAdded }: { onAdded: (email: string, password: string) => 
       <div class="field">
         <label for="member-role">Role</label>
         <select id="member-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-          <option value="member">Member: tokens, webhooks, read settings</option>
-          <option value="admin">Admin: also members, pipeline settings, full-access tokens</option>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}: {ROLE_HINTS[r]}
+            </option>
+          ))}
         </select>
       </div>
       {error && (

@@ -23,12 +23,16 @@ import {
 import { Loaded, Notice, PageTitle, When, useLoad } from '../ui';
 import { RequisitionFields, type ReqValues } from './requisitions';
 import { Board } from './requisition-board';
+import { Team } from './requisition-team';
+import { may } from '../../../lib/permissions';
+import { useSession } from '../session';
 
 export type LiveMessage = { message: string; kind: 'success' | 'warning' } | undefined;
 
 export function RequisitionPage({ id }: { id: string }) {
   const [load, reload] = useLoad(() => fetchRequisition(id), [id]);
   const title = load.state === 'ok' ? load.data.title : 'Requisition';
+  const { role } = useSession().session.user;
   return (
     <>
       <PageTitle title={title}>{title}</PageTitle>
@@ -40,8 +44,9 @@ export function RequisitionPage({ id }: { id: string }) {
           <>
             <Summary r={r} />
             <Board r={r} onChanged={reload} />
-            <StatusControl r={r} onChanged={reload} />
-            <FieldsForm r={r} onChanged={reload} />
+            {may(role, 'POST /api/requisitions/{id}/status') && <StatusControl r={r} onChanged={reload} />}
+            <Team r={r} onChanged={reload} />
+            {may(role, 'PATCH /api/requisitions/{id}') && <FieldsForm r={r} onChanged={reload} />}
             <StatusHistory r={r} />
           </>
         )}

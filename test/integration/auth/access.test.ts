@@ -36,7 +36,7 @@ const as = (cookie: string, body?: unknown) => ({ headers: { Cookie: cookie }, .
 async function workspace() {
   const t = await stack.tenant();
   const admin = await t.user('admin');
-  const member = await t.user('member');
+  const member = await t.user('recruiter');
   return {
     t,
     admin: { ...admin, cookie: await stack.login(admin.email, PASSWORD) },
@@ -73,7 +73,7 @@ describe("a token's scopes never exceed its creator's role", () => {
 
   it('so a member cannot erase through the API; every scope of their role they may grant, an admin every scope', async () => {
     const { member, admin } = await workspace();
-    const memberScopes = scopesOf('member');
+    const memberScopes = scopesOf('recruiter');
     expect(memberScopes).not.toContain('candidates:erase');
     expect(memberScopes).not.toContain('*');
     const own = await mint(member.cookie, [...memberScopes]);
@@ -156,23 +156,27 @@ describe('every token names its creator', () => {
 });
 
 describe('the authorizer reads the creator from the one item it already reads', () => {
-  it('a cache miss costs one GetItem and the best-effort last_used_at update, a hit nothing', async () => {
-    const { member } = await workspace();
+  it("a cache miss costs one GetItem (two for a personal token: its creator's role) and the best-effort last_used_at update, a hit nothing", async () => {
+    const { t, member } = await workspace();
     const own = await mint(member.cookie, ['pipeline:read']);
+    const shared = await t.token(['pipeline:read']);
     const sent: string[] = [];
     let counting = false;
     await recordDynamoDbCommands(sent, () => counting);
-    const count = async () => {
+    const count = async (token = own.token) => {
       sent.length = 0;
       counting = true;
-      const res = await stack.call('GET', '/api/v1/pipeline', { token: own.token });
+      const res = await stack.call('GET', '/api/v1/pipeline', { token });
       counting = false;
       expect(res.status).toBe(200);
       return [...sent].sort();
     };
     // GET /api/v1/pipeline alone: the STATS GetItem and the stuck Query (test/integration/calls.test.ts).
-    expect(await count()).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
+    expect(await count()).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
     expect(await count()).toEqual(['GetItemCommand', 'QueryCommand']);
+    // A workspace token acts as an admin: no creator to read.
+    expect(await count(shared)).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
+    expect(await count(shared)).toEqual(['GetItemCommand', 'QueryCommand']);
   });
 });
 
@@ -215,17 +219,17 @@ describe('removing a member or lowering their role reaches their tokens and sess
     for (const x of [eraser, reader, mixed]) await stack.call('GET', '/api/v1/pipeline', { token: x.token }); // cache them all
     const cachedAt = clock;
 
-    const demoted = await stack.call('PATCH', `/api/members/${other.id}`, as(admin.cookie, { role: 'member' }));
+    const demoted = await stack.call('PATCH', `/api/members/${other.id}`, as(admin.cookie, { role: 'recruiter' }));
     expect(demoted.status).toBe(200);
     expect((await stack.call('GET', '/api/session', as(otherCookie))).status).toBe(401);
     const after = new Map((await listed(admin.cookie)).map((x) => [x.id, x.scopes]));
-    expect(after.get(all.id)).toEqual([...scopesOf('member')]);
+    expect(after.get(all.id)).toEqual([...scopesOf('recruiter')]);
     expect(after.has(eraser.id)).toBe(false);
     expect(after.get(reader.id)).toEqual(['candidates:read']);
     expect(after.get(mixed.id)).toEqual(['pipeline:read']);
     const [narrowed] = await auditOf(admin.cookie, `target=${all.id}&action=token.narrowed`);
     expect(narrowed!.changes).toEqual([
-      { field: 'scopes', before: ['*'], after: [...scopesOf('member')] },
+      { field: 'scopes', before: ['*'], after: [...scopesOf('recruiter')] },
       { field: 'reason', after: 'role_changed' },
     ]);
 

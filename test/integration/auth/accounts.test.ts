@@ -35,7 +35,7 @@ const auditOf = async (c: string, action: string) => {
 describe('adding a member never says where else an address signs in', () => {
   it('an address of another workspace: one generic 409 that names neither it nor the workspace, and a record', async () => {
     const b = await otherWorkspace();
-    const res = await stack.call('POST', '/api/members', as(b.cookie, { email: user.email.toUpperCase(), role: 'member' }));
+    const res = await stack.call('POST', '/api/members', as(b.cookie, { email: user.email.toUpperCase(), role: 'recruiter' }));
     expect([res.status, res.body]).toEqual([
       409,
       { error: 'this email cannot be added; ask the person for another address', code: 'email_unavailable', field: 'email' },
@@ -56,7 +56,7 @@ describe('adding a member never says where else an address signs in', () => {
 
   it("a member of the caller's own workspace: a 409 that says so (the admin sees the members anyway)", async () => {
     const b = await otherWorkspace();
-    const res = await stack.call('POST', '/api/members', as(b.cookie, { email: b.admin.email, role: 'member' }));
+    const res = await stack.call('POST', '/api/members', as(b.cookie, { email: b.admin.email, role: 'recruiter' }));
     expect([res.status, res.body]).toEqual([
       409,
       { error: `${b.admin.email} is already a member of this workspace`, code: 'conflict', field: 'email' },
@@ -67,20 +67,20 @@ describe('adding a member never says where else an address signs in', () => {
   it('after the day’s refusals, every add answers the same 429, a free address too; adds that succeed use none', async () => {
     const b = await otherWorkspace();
     const taken = await stack.tenant();
-    const takenEmails = await Promise.all(Array.from({ length: MAX_REFUSED_ADDS_PER_DAY + 5 }, () => taken.user('member')));
+    const takenEmails = await Promise.all(Array.from({ length: MAX_REFUSED_ADDS_PER_DAY + 5 }, () => taken.user('recruiter')));
     // Successes first: they give their place back.
     for (let i = 0; i < MAX_REFUSED_ADDS_PER_DAY + 2; i++) {
-      const ok = await stack.call('POST', '/api/members', as(b.cookie, { email: email('free'), role: 'member' }));
+      const ok = await stack.call('POST', '/api/members', as(b.cookie, { email: email('free'), role: 'recruiter' }));
       expect(ok.status, ok.text).toBe(201);
     }
     // Parallel refusals cannot pass the budget: the places are taken before the look-up.
     const answers = await Promise.all(
-      takenEmails.map((u) => stack.call('POST', '/api/members', as(b.cookie, { email: u.email, role: 'member' }))),
+      takenEmails.map((u) => stack.call('POST', '/api/members', as(b.cookie, { email: u.email, role: 'recruiter' }))),
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([...Array(MAX_REFUSED_ADDS_PER_DAY).fill(409), ...Array(5).fill(429)]);
     const free = email('free-late');
-    const late = await stack.call('POST', '/api/members', as(b.cookie, { email: free, role: 'member' }));
+    const late = await stack.call('POST', '/api/members', as(b.cookie, { email: free, role: 'recruiter' }));
     expect([late.status, late.body.code]).toEqual([429, 'rate_limited']);
     expect(Number(late.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(late.body).toEqual(answers.find((a) => a.status === 429)!.body);
@@ -88,7 +88,7 @@ describe('adding a member never says where else an address signs in', () => {
     expect(members.map((m) => m.email)).not.toContain(free);
     // Another workspace has its own budget.
     const c = await otherWorkspace();
-    expect((await stack.call('POST', '/api/members', as(c.cookie, { email: email('free-c'), role: 'member' }))).status).toBe(201);
+    expect((await stack.call('POST', '/api/members', as(c.cookie, { email: email('free-c'), role: 'recruiter' }))).status).toBe(201);
   });
 
   it('the budget is per UTC day', async () => {
@@ -103,12 +103,12 @@ describe('adding a member never says where else an address signs in', () => {
     };
     const day = Date.parse('2026-03-10T23:59:00.000Z');
     for (let i = 0; i < MAX_REFUSED_ADDS_PER_DAY; i++)
-      await expect(addMember(p, { email: user.email, role: 'member' }, day)).rejects.toMatchObject({ code: 'email_unavailable' });
-    await expect(addMember(p, { email: email('x'), role: 'member' }, day)).rejects.toMatchObject({
+      await expect(addMember(p, { email: user.email, role: 'recruiter' }, day)).rejects.toMatchObject({ code: 'email_unavailable' });
+    await expect(addMember(p, { email: email('x'), role: 'recruiter' }, day)).rejects.toMatchObject({
       status: 429,
       headers: { 'Retry-After': '60' },
     });
-    const next = await addMember(p, { email: email('next-day'), role: 'member' }, day + 120_000);
+    const next = await addMember(p, { email: email('next-day'), role: 'recruiter' }, day + 120_000);
     expect(next.member.must_change_password).toBe(true);
   });
 });
@@ -134,7 +134,7 @@ describe('every change leaves a record', () => {
 
   it('users, tokens and stuck thresholds made with the admin CLI are recorded as system (admin-cli)', async () => {
     const b = await otherWorkspace();
-    const made = await cliCreateUser(b.t.slug, email('cli'), 'a long enough password', 'member');
+    const made = await cliCreateUser(b.t.slug, email('cli'), 'a long enough password', 'recruiter');
     const token = await cliCreateToken(b.t.slug, 'nightly export', ['pipeline:read']);
     await cliSetStuckDays(b.t.slug, { applied: 9 });
     const system = { type: 'system', id: 'admin-cli' };
@@ -144,7 +144,7 @@ describe('every change leaves a record', () => {
         target: { type: 'member', id: made.id },
         changes: [
           { field: 'email', after: made.email },
-          { field: 'role', after: 'member' },
+          { field: 'role', after: 'recruiter' },
         ],
       }),
     ]);

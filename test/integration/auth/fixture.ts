@@ -98,8 +98,8 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/settings/tokens': () => ({ status: 200 }),
   'PUT /api/settings/tokens': () => ({ body: { default_days: 90, max_days: 366 }, status: 200 }),
   'GET /api/members': () => ({ status: 200 }),
-  'POST /api/members': () => ({ body: { email: `auth-${randomUUID()}@example.com`, role: 'member' }, status: 201 }),
-  'PATCH /api/members/{id}': () => ({ body: { role: 'member' }, status: 404 }),
+  'POST /api/members': () => ({ body: { email: `auth-${randomUUID()}@example.com`, role: 'recruiter' }, status: 201 }),
+  'PATCH /api/members/{id}': () => ({ body: { role: 'recruiter' }, status: 404 }),
   'DELETE /api/members/{id}': () => ({ status: 404 }),
   'POST /api/members/{id}/reset-password': () => ({ status: 404 }),
   'DELETE /api/members/{id}/lockout': () => ({ status: 404 }),
@@ -166,7 +166,7 @@ beforeAll(async () => {
   const hook = await stack.call('POST', '/api/webhooks', { body: { url: 'https://hooks.example.com/probe' }, headers: { Cookie: cookie } });
   expect(hook.status, hook.text).toBe(201);
   probeWebhookId = hook.body.webhook.id;
-  probeMemberId = (await tenant.user('member')).id;
+  probeMemberId = (await tenant.user('recruiter')).id;
   for (const r of TOKEN_ROUTES) {
     matrix.set(r, {
       without: await tenant.token(NAMED_SCOPES.filter((s) => s !== r.scope)),

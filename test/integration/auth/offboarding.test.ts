@@ -26,7 +26,7 @@ async function workspace() {
   const t = await stack.tenant();
   const admin = await t.user('admin');
   const other = await t.user('admin');
-  const member = await t.user('member');
+  const member = await t.user('recruiter');
   return {
     t,
     admin: { ...admin, cookie: await stack.login(admin.email, PASSWORD) },
@@ -130,7 +130,7 @@ describe('deactivating a member', () => {
     expect((await stack.call('POST', `/api/members/${other.id}/deactivate`, as(admin.cookie))).status).toBe(200);
     for (const [method, path, body] of [
       ['POST', `/api/members/${admin.id}/deactivate`, undefined],
-      ['PATCH', `/api/members/${admin.id}`, { role: 'member' }],
+      ['PATCH', `/api/members/${admin.id}`, { role: 'recruiter' }],
       ['DELETE', `/api/members/${admin.id}`, undefined],
     ] as const) {
       const res = await stack.call(method, path, as(admin.cookie, body));

@@ -164,7 +164,7 @@ describe('login lockout (POST /api/session)', () => {
   // counts as ONE failure, so the 5-failure lockout does not limit guessing (repro: 8 parallel
   // wrong passwords, then the right one -> 200 instead of 429; failures item = 1).
   it('a burst of concurrent wrong passwords counts every failure: the account is locked afterwards', async () => {
-    const victim = await tenant.user('member');
+    const victim = await tenant.user('recruiter');
     const guesses = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         stack.call('POST', '/api/session', { body: { email: victim.email, password: `wrong guess ${i}` } }),
@@ -180,7 +180,7 @@ describe('login lockout (POST /api/session)', () => {
   });
 
   it('five sequential wrong passwords lock the account, even for the right password (control)', async () => {
-    const victim = await tenant.user('member');
+    const victim = await tenant.user('recruiter');
     for (let i = 0; i < 5; i++) {
       const res = await stack.call('POST', '/api/session', { body: { email: victim.email, password: `wrong ${i}` } });
       expect(res.status, `guess ${i}`).toBe(401);

@@ -25,7 +25,7 @@ const as = (cookie: string, body?: unknown) => ({ headers: { Cookie: cookie }, .
 async function workspace() {
   const t = await stack.tenant();
   const admin = await t.user('admin');
-  const member = await t.user('member');
+  const member = await t.user('recruiter');
   return {
     t,
     admin: { ...admin, cookie: await stack.login(admin.email, PASSWORD) },
@@ -172,7 +172,7 @@ describe('personal and workspace tokens', () => {
     const other = await t.user('admin');
     const otherCookie = await stack.login(other.email, PASSWORD);
     const made = await mint(otherCookie, { kind: 'workspace', scopes: ['*'] });
-    expect((await stack.call('PATCH', `/api/members/${other.id}`, as(admin.cookie, { role: 'member' }))).status).toBe(200);
+    expect((await stack.call('PATCH', `/api/members/${other.id}`, as(admin.cookie, { role: 'recruiter' }))).status).toBe(200);
     const demoted = await stack.login(other.email, PASSWORD);
     const refused = await stack.call('DELETE', `/api/tokens/${made.id}`, as(demoted));
     expect([refused.status, refused.body.error]).toEqual([403, 'only workspace admins may revoke a workspace token']);

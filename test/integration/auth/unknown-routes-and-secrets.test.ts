@@ -218,7 +218,7 @@ describe('secrets stay out of logs, responses and the table', () => {
   });
   it('session ids and passwords stay out of logs, responses (but the Set-Cookie of the login) and the table', async () => {
     const victim = await stack.tenant();
-    const member = await victim.user('member');
+    const member = await victim.user('recruiter');
     const wrongPassword = `wrong ${randomUUID()}`;
 
     const { captured, restore, logStart, responses, record } = captureOutput();

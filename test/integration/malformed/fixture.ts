@@ -50,7 +50,7 @@ export async function cheapUser(t: TestTenant, email: string) {
   const salt = randomBytes(16);
   const key = scryptSync(PASSWORD.normalize('NFC'), salt, 32, params);
   const hash = ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
-  const u = await createUser(t.id, email, hash, 'member');
+  const u = await createUser(t.id, email, hash, 'recruiter');
   return { id: u.id, email: u.email };
 }
 
@@ -128,8 +128,8 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/settings/tokens') return { default_days: 90, max_days: 366 };
   // A taken email: the handler refuses it (409) before hashing a temporary password, which costs
   // 128 MiB of scrypt each; dozens at once would queue past the handler timeout in one process.
-  if (r.path === '/api/members') return { email: sessionUser.email, role: 'member' };
-  if (r.path === '/api/members/{id}') return { role: 'member' };
+  if (r.path === '/api/members') return { email: sessionUser.email, role: 'recruiter' };
+  if (r.path === '/api/members/{id}') return { role: 'recruiter' };
   // A wrong current password: the handler checks it (cheap for cheapUser) and changes nothing.
   if (r.path === '/api/session/password') return { current_password: `not ${PASSWORD}`, new_password: 'a brand new long password' };
   if (r.path.endsWith('/candidates') || r.path === '/api/v1/candidates/{id}') return { name: 'Valid Body' };

@@ -81,7 +81,7 @@ beforeAll(async () => {
   a = await stack.tenant();
   b = await stack.tenant();
   cookieA = await stack.login((await a.user('admin')).email, PASSWORD);
-  cookieMember = await stack.login((await a.user('member')).email, PASSWORD);
+  cookieMember = await stack.login((await a.user('recruiter')).email, PASSWORD);
   cookieB = await stack.login((await b.user('admin')).email, PASSWORD);
   tokenA = await a.token(['*']);
 });

@@ -94,7 +94,7 @@ describe('erasing a candidate', () => {
   });
 
   it('is refused to a member in the console, and allowed to an admin there', async () => {
-    const member = await ws.tenant.user('member');
+    const member = await ws.tenant.user('recruiter');
     const cookie = await stack.login(member.email, PASSWORD);
     const res = await stack.call('POST', `/api/candidates/${candidateId}/erase`, { headers: { Cookie: cookie } });
     expect(res.status).toBe(403);
