@@ -12,8 +12,11 @@ import type { ActorRef } from '../store/stage-history';
 import type { AuditEntry } from '../store/audit';
 import { newId, nowIso } from '../ids';
 import { claimOwner } from '../store/people';
+import { readPerson } from '../store/person-parts';
+import { patchDiff } from '../store/update';
 import { decidePerson, type MatchState } from './people-rules';
 import {
+  PROFILE_FIELDS,
   type CreatePlan,
   decideCreate,
   decideMove,
@@ -147,8 +150,19 @@ export function updateCandidateProfile(
   opts: { reqSeen?: Item; audit?: AuditBase; now?: () => string } = {},
 ): Promise<{ before: Item; after?: Item }> {
   const now = opts.now ?? nowIso;
+  // A change of a person field changes the person and their other candidates too: read with the candidate.
+  const touchesPerson = PROFILE_FIELDS.some((f) => patch[f] !== undefined);
+  const read = async (): Promise<ProfileState> => {
+    const candidate = candidateRead(await getCandidate(tenantId, id));
+    const personId = candidate?.item.person_id;
+    // Only a real change of a person field reads the person (a change to nothing stays one read).
+    const changes = touchesPerson && candidate ? patchDiff(candidate.item, patch, PROFILE_FIELDS) : undefined;
+    const real = changes && (Object.keys(changes.set).length > 0 || changes.remove.length > 0);
+    const person = real && typeof personId === 'string' ? await readPerson(tenantId, personId, id) : undefined;
+    return { candidate, reqSeen: requisitionSeen(opts.reqSeen), person };
+  };
   return decideAndWrite<ProfileState, Parameters<typeof writeProfile>[1], { before: Item; after?: Item }, string>({
-    state: getCandidate(tenantId, id).then((item) => ({ candidate: candidateRead(item), reqSeen: requisitionSeen(opts.reqSeen) })),
+    state: read(),
     decide: (state) => decideProfile(state, patch, now(), opts.audit),
     write: async (plan) => {
       const { outcome, after } = await writeProfile(tenantId, plan);
@@ -156,9 +170,20 @@ export function updateCandidateProfile(
     },
     again: async (state, lost) => {
       if ('conflict' in lost) return state;
+      const all = lost.all as Record<string, Item | undefined>;
+      // The new email is another person's: decide again on whose.
+      if ('claimIn' in all && typeof all.claimIn?.person_id === 'string') return { ...state, emailTakenBy: all.claimIn.person_id };
+      // The person is already a candidate on the new requisition; or the old one's guard is another candidate's.
+      if ('guardIn' in all && typeof all.guardIn?.candidate_id === 'string') return { ...state, duplicateOf: all.guardIn.candidate_id };
+      if ('guardOut' in all) return { ...state, keepOldGuard: true };
+      // The person, or one of their candidates, changed meanwhile: read them all again.
+      if ('person' in all || 'others' in all || 'claimOut' in all) return { ...(await read()), reqSeen: state.reqSeen };
       // Gone, no longer open, full or just filled: decide again on what the condition saw.
       if ('requisition' in lost.all) return { ...state, reqSeen: requisitionSeen(lost.all.requisition) ?? null };
-      if (lost.refused === 'candidate') return { ...state, candidate: candidateRead(lost.seen ?? (await getCandidate(tenantId, id))) };
+      if (lost.refused === 'candidate') {
+        const candidate = candidateRead(lost.seen ?? (await getCandidate(tenantId, id)));
+        return touchesPerson ? { ...(await read()), reqSeen: state.reqSeen } : { ...state, candidate };
+      }
       throw new Error(`profile change refused by its ${lost.refused} part`);
     },
     busy: 'candidate is being changed concurrently; try again',

@@ -8,6 +8,7 @@ import { ConflictError } from '../errors';
 import { PERSON_FIELDS } from '../entities/person';
 import { MAX_CANDIDATES_PER_PERSON, type RetentionRule } from '../model';
 import type { CandidateRecord } from '../store/candidates';
+import { candidateTokens } from '../store/search';
 
 type Item = Record<string, unknown>;
 
@@ -96,4 +97,58 @@ export function personExpired(candidates: readonly JudgedCandidate[], rule: Rete
   const latest = candidates.reduce<JudgedCandidate | undefined>((a, c) => (!a || c.updated_at > a.updated_at ? c : a), undefined);
   if (!latest || latest.updated_at >= cutoff) return false;
   return rule === 'inactive_days' || latest.stage === 'rejected';
+}
+
+/** The most actions DynamoDB takes in one transaction. */
+export const MAX_TRANSACT_ACTIONS = 100;
+
+/** A change of the person's fields: the person and their other candidates as read, and what changes. */
+export interface PersonEdit {
+  personId: string;
+  person: Item;
+  others: Item[];
+  set: Item;
+  remove: string[];
+}
+
+export const emailTaken = (personId: string) =>
+  new ConflictError(`this email belongs to another person (${personId}); merge the two people instead`, {
+    code: 'email_taken',
+    field: 'email',
+    existingId: personId,
+  });
+
+export const tooLargeToEdit = () =>
+  new ConflictError('this person has too many candidates to change their details in one write; merge or erase some of them first', {
+    code: 'person_limit',
+  });
+
+/**
+ * A profile change of a person's candidate that sets or clears a person field changes the person
+ * and every other candidate of theirs with it (the caller writes them in one transaction): the
+ * edit, or none when the change touches no person field or the person is gone. `taken` is the
+ * person a refused claim of the new email named.
+ */
+export function decidePersonEdit(
+  personId: string | undefined,
+  change: { set: Item; remove: string[] },
+  read: { person: Item | undefined; others: Item[] } | undefined,
+  taken?: string,
+): { refuse: ConflictError } | { edit?: PersonEdit } {
+  if (taken && taken !== personId) return { refuse: emailTaken(taken) };
+  const set = Object.fromEntries(Object.entries(change.set).filter(([f]) => (PERSON_FIELDS as readonly string[]).includes(f)));
+  const remove = change.remove.filter((f) => (PERSON_FIELDS as readonly string[]).includes(f));
+  if (!personId || !read?.person || (!Object.keys(set).length && !remove.length)) return {};
+  const others = read.others.filter((c) => !c.erased_at);
+  // Each candidate: its update, its search entries put, those of tokens it loses deleted; the
+  // edited one's, the person's, the claims', the counters' and the audit's beside them.
+  const actionsOf = (c: Item) => {
+    const after: Item = { ...c, ...set };
+    for (const f of remove) delete after[f];
+    const kept = new Set(candidateTokens(after as { name: string }));
+    return 1 + kept.size + candidateTokens(c as { name: string }).filter((t) => !kept.has(t)).length;
+  };
+  const actions = [...others, read.person].reduce((n, c) => n + actionsOf(c), 0) + 8;
+  if (actions > MAX_TRANSACT_ACTIONS) return { refuse: tooLargeToEdit() };
+  return { edit: { personId, person: read.person, others, set, remove } };
 }

@@ -10,6 +10,9 @@ import { candidatePut, counterUpdate, createdPlacement, createdReqCounts, create
 import { tableName } from './client';
 import { copyPuts } from './copies';
 import { personCreateParts, type PersonCreateParts } from './people';
+import { guardMoveParts, personEditParts, type PersonEditParts } from './person-parts';
+
+const NO_PERSON_EDIT = { person: undefined, claimOut: undefined, claimIn: undefined, others: undefined, othersSearch: undefined };
 import { reqCounterWrite } from './requisition-counters';
 import { searchWrites } from './search';
 import { stageMovePut } from './stage-history';
@@ -121,7 +124,17 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
   return { outcome, after };
 }
 
-export type ProfileParts = 'candidate' | 'leaves' | 'requisition' | 'filled' | 'stats' | 'search' | 'audit';
+export type ProfileParts =
+  | 'candidate'
+  | 'leaves'
+  | 'requisition'
+  | 'filled'
+  | 'stats'
+  | 'search'
+  | PersonEditParts
+  | 'guardOut'
+  | 'guardIn'
+  | 'audit';
 
 /**
  * A profile change. The update is conditioned on the stage, requisition and updated_at it was
@@ -168,6 +181,8 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
     stats: onto && Object.keys(onto.stats).length > 0 && counterUpdate(keys.stats(tenantId), onto.stats),
     // Every copy changes (updated_at at least); tokens the new name or email lost go.
     search: searchWrites(tenantId, after, current),
+    ...(plan.person ? personEditParts(tenantId, plan.person, at) : NO_PERSON_EDIT),
+    ...(plan.guard ? guardMoveParts(tenantId, id, plan.guard) : { guardOut: undefined, guardIn: undefined }),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after };

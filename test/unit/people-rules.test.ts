@@ -1,6 +1,6 @@
 /** The people rules without DynamoDB: match or create, the duplicate rule, the cap, retention's judgement of a person. */
 import { describe, expect, it } from 'vitest';
-import { decidePerson, personExpired } from '../../lib/domain/people-rules';
+import { decidePerson, decidePersonEdit, personExpired } from '../../lib/domain/people-rules';
 import { MAX_CANDIDATES_PER_PERSON } from '../../lib/model';
 import { emailDigest, matchForm } from '../../lib/store/people';
 import type { CandidateRecord } from '../../lib/store/candidates';
@@ -92,5 +92,28 @@ describe('personExpired', () => {
     expect(personExpired([c('rejected', old), c('applied', '2025-02-01T00:00:00.000Z')], 'rejected_days', cutoff)).toBe(false);
     expect(personExpired([c('rejected', old), c('applied', '2025-02-01T00:00:00.000Z')], 'inactive_days', cutoff)).toBe(true);
     expect(personExpired([], 'inactive_days', cutoff)).toBe(false);
+  });
+});
+
+describe('decidePersonEdit', () => {
+  const person = { id: 'p1', name: 'Ada', email: 'ada@example.com', updated_at: at };
+  const other = (i: number, name = 'Ada') => ({ id: `c${i}`, name, email: 'ada@example.com', updated_at: at });
+  it('a change of a person field edits the person and their other candidates (erased ones aside); others change nothing', () => {
+    const erased = { ...other(3), erased_at: at };
+    expect(decidePersonEdit('p1', { set: { name: 'Ada K' }, remove: ['phone'] }, { person, others: [other(2), erased] })).toEqual({
+      edit: { personId: 'p1', person, others: [other(2)], set: { name: 'Ada K' }, remove: ['phone'] },
+    });
+    expect(decidePersonEdit('p1', { set: { req_id: 'r2' }, remove: [] }, { person, others: [] })).toEqual({});
+    expect(decidePersonEdit(undefined, { set: { name: 'X' }, remove: [] }, undefined)).toEqual({});
+  });
+  it("an email another person's claim holds is email_taken naming them", () => {
+    const r = decidePersonEdit('p1', { set: { email: 'b@example.com' }, remove: [] }, { person, others: [] }, 'p2');
+    expect('refuse' in r && r.refuse).toMatchObject({ status: 409, code: 'email_taken', field: 'email', existingId: 'p2' });
+  });
+  it('a person whose candidates would not fit one transaction is person_limit', () => {
+    const long = 'Ada Augusta Byron King Lovelace Countess Of Lovelace Mathematician';
+    const many = Array.from({ length: 12 }, (_, i) => other(i, long));
+    const r = decidePersonEdit('p1', { set: { name: 'Ada' }, remove: [] }, { person: { ...person, name: long }, others: many });
+    expect('refuse' in r && r.refuse).toMatchObject({ code: 'person_limit' });
   });
 });
