@@ -8,6 +8,7 @@ import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/st
 import { insertCandidate } from '../../lib/domain/candidate-writes';
 import { newId, nowIso } from '../../lib/ids';
 import { createRequisition } from '../../lib/store/requisitions';
+import { backfillPeople } from '../../dev/backfill';
 
 let stack: Stack;
 let a: TestTenant;
@@ -121,5 +122,32 @@ describe('editing a person', () => {
     const res = await patch(id, { name: 'Old Timer Two' });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Old Timer Two', person_id: null });
+  });
+
+  it('the backfill gives candidates written before people their person, matching by email, once', async () => {
+    const email = unique('legacy');
+    const at = nowIso();
+    const ids = [newId(), newId()];
+    for (const [i, id] of ids.entries()) {
+      await insertCandidate(a.id, {
+        id,
+        name: 'Lee Legacy',
+        email: i ? email.toUpperCase() : email,
+        stage: 'applied',
+        req_id: [req1, req2][i],
+        req_title: 'Edit',
+        created_at: at,
+        updated_at: at,
+        stage_entered_at: at,
+      });
+    }
+    expect(await backfillPeople()).toBeGreaterThanOrEqual(2);
+    const [one, two] = [await get(ids[0]!), await get(ids[1]!)];
+    expect(one.person_id).toBeTruthy();
+    expect(two.person_id).toBe(one.person_id);
+    expect(await backfillPeople()).toBe(0);
+    // From now on the duplicate rule and the match see them.
+    const dup = await create({ name: 'Lee Legacy', email, req_id: req1 });
+    expect(dup.body).toMatchObject({ code: 'duplicate_candidate', existing_id: ids[0] });
   });
 });
