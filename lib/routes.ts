@@ -14,6 +14,7 @@ import * as offerApprovals from './api/offer-approvals';
 import * as offers from './api/offers';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
+import * as people from './api/people';
 import * as pipeline from './api/pipeline';
 import * as requisitions from './api/requisitions';
 import * as session from './api/session';
@@ -32,6 +33,7 @@ const lines = [
   candidates.getCandidate,
   candidates.updateCandidate,
   candidates.eraseCandidate,
+  people.getPerson,
   imports.createImport,
   imports.getImport,
   imports.listImportErrors,

@@ -11,6 +11,7 @@ export * from './api/members';
 export * from './api/offers';
 export * from './api/offer-approvals';
 export * from './api/overview';
+export * from './api/people';
 export * from './api/pipeline';
 export * from './api/requisitions';
 export * from './api/session';

@@ -1,6 +1,6 @@
 /** "Add candidate": a native dialog, from the candidate list or pre-set to one requisition. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, unwrap } from './api/client';
+import { ApiError, api, unwrap } from './api/client';
 import { reqStatusLabel, stageLabel } from './labels';
 import { Link } from './router';
 import { Notice } from './ui';
@@ -55,6 +55,8 @@ export function AddCandidateDialog({
   const [reqId, setReqId] = useState(requisition?.id ?? '');
   const [stage, setStage] = useState<Stage>('applied');
   const [errors, setErrors] = useState<FormErrors>(noErrors);
+  /** The candidate this person already is, where the API refused a duplicate. */
+  const [duplicateOf, setDuplicateOf] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [openReqs, setOpenReqs] = useState<Requisition[] | 'error'>();
   const nameRef = useRef<HTMLInputElement>(null);
@@ -68,6 +70,7 @@ export function AddCandidateDialog({
     setReqId(requisition?.id ?? '');
     setStage('applied');
     setErrors(noErrors);
+    setDuplicateOf(undefined);
     if (!requisition) fetchRequisitions('open').then(setOpenReqs, () => setOpenReqs('error'));
     nameRef.current?.focus();
   }, [open]);
@@ -76,6 +79,7 @@ export function AddCandidateDialog({
     if (!name.trim()) return setErrors({ fields: { name: 'Enter the candidate’s name.' } });
     setBusy(true);
     setErrors(noErrors);
+    setDuplicateOf(undefined);
     try {
       const body = {
         name: name.trim(),
@@ -88,6 +92,10 @@ export function AddCandidateDialog({
       const { data } = await unwrap(api.POST('/api/candidates', { body }));
       onCreated({ id: data.id, name: data.name });
     } catch (err) {
+      if (err instanceof ApiError && err.detail.code === 'duplicate_candidate' && err.detail.existingId) {
+        setDuplicateOf(err.detail.existingId);
+        return;
+      }
       setErrors(formErrors(err, FIELDS));
     } finally {
       setBusy(false);
@@ -105,6 +113,12 @@ export function AddCandidateDialog({
       onSubmit={submit}
       onClose={onClose}
     >
+      {duplicateOf && (
+        <Notice kind="warning">
+          This person is already a candidate {reqId ? 'for this requisition' : 'without a requisition'}.{' '}
+          <Link href={`/candidates/${duplicateOf}`}>Open the existing candidate</Link>, or choose another requisition.
+        </Notice>
+      )}
       <Field id="new-name" label="Name" required value={name} onInput={setName} error={errors.fields.name} inputRef={nameRef} />
       <Field id="new-email" label="Email" type="email" value={email} onInput={setEmail} error={errors.fields.email} />
       <Field id="new-phone" label="Phone" type="tel" value={phone} onInput={setPhone} error={errors.fields.phone} />

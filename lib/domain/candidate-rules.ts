@@ -15,6 +15,7 @@ import { patchDiff } from '../store/update';
 import { requisitionPart, type RequisitionPart, type RequisitionSeen } from './requisition-rules';
 import type { AuditBase } from './principal';
 import type { Rejection } from './rejection-rules';
+import { decidePersonEdit, duplicateCandidate, type PersonEdit, type PersonPart } from './people-rules';
 import type { Decision } from './retry';
 
 type Item = Record<string, unknown>;
@@ -47,6 +48,8 @@ export interface CreatePlan {
   record: CandidateRecord;
   requisition?: RequisitionPart;
   audit?: AuditEntry;
+  /** The person the candidate is (people-rules.ts decidePerson): none for a write that predates people. */
+  person?: PersonPart;
 }
 
 /**
@@ -159,6 +162,14 @@ export interface ProfilePatch {
 export interface ProfileState {
   candidate: CandidateRead | undefined;
   reqSeen?: RequisitionSeen | null;
+  /** The candidate's person and their other candidates, read when the change touches a person field. */
+  person?: { person: Item | undefined; others: Item[] };
+  /** The person a refused claim of the new email named. */
+  emailTakenBy?: string;
+  /** The candidate the person already is on the new requisition (its guard's refusal). */
+  duplicateOf?: string;
+  /** The old requisition's guard names another candidate (older data): it stays. */
+  keepOldGuard?: boolean;
 }
 
 export interface ProfilePlan {
@@ -171,6 +182,17 @@ export interface ProfilePlan {
   onto?: RequisitionPart;
   at: string;
   audit?: AuditEntry;
+  /** The person's part: their item, the email's claim, their other candidates. */
+  person?: PersonEdit;
+  /** A person's candidate changing requisition moves its duplicate guard. */
+  guard?: GuardMove;
+}
+
+export interface GuardMove {
+  personId: string;
+  from: string | undefined;
+  to: string | undefined;
+  dropOld: boolean;
 }
 
 /**
@@ -196,10 +218,13 @@ export function decideProfile(
   const { set, remove } = patchDiff(c.item, patch, PROFILE_FIELDS);
   const newReq = patch.requisition === undefined ? c.reqId : patch.requisition?.id;
   const moves = newReq !== c.reqId;
+  const personId = typeof c.item.person_id === 'string' ? c.item.person_id : undefined;
+  if (moves && personId && state.duplicateOf) return { refuse: duplicateCandidate(state.duplicateOf, newReq !== undefined) };
   if (moves) {
     if (patch.requisition) Object.assign(set, { req_id: patch.requisition.id, req_title: patch.requisition.title });
     else remove.push('req_id', 'req_title');
   }
+  const guard = moves && personId ? { personId, from: c.reqId, to: newReq ?? undefined, dropOld: !state.keepOldGuard } : undefined;
   if (!Object.keys(set).length && !remove.length) return { done: { before: c.item } };
   let onto: RequisitionPart | undefined;
   if (moves && newReq) {
@@ -210,5 +235,9 @@ export function decideProfile(
   const after: Item = { ...c.item, ...set };
   for (const f of remove) delete after[f];
   const audit = auditBase && { ...auditBase, changes: auditChanges(candidate, c.item, after, candidate.updateFields) };
-  return { write: { candidate: c, set, remove, moves, onto, at, audit } };
+  const person = decidePersonEdit(personId, { set, remove }, state.person, state.emailTakenBy);
+  if ('refuse' in person) return person;
+  return {
+    write: { candidate: c, set, remove, moves, onto, at, audit, ...(person.edit && { person: person.edit }), ...(guard && { guard }) },
+  };
 }

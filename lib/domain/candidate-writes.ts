@@ -3,7 +3,6 @@
  * over the store's named parts (lib/store/candidate-parts.ts). A refusal decides again on the
  * item the refused condition saw, so a lost race costs no extra read.
  */
-import { nowIso } from '../ids';
 import type { Stage } from '../model';
 import { candidateRead, getCandidate, type CandidateRecord } from '../store/candidates';
 import { writeMove, writeNewCandidate, writeProfile } from '../store/candidate-parts';
@@ -11,7 +10,14 @@ import { insertBatch, transactionGroups, type NewCandidate } from '../store/cand
 import { requisitionSeen } from '../store/requisitions';
 import type { ActorRef } from '../store/stage-history';
 import type { AuditEntry } from '../store/audit';
+import { newId, nowIso } from '../ids';
+import { claimOwner } from '../store/people';
+import { readPerson } from '../store/person-parts';
+import { patchDiff } from '../store/update';
+import { decidePerson, type MatchState } from './people-rules';
 import {
+  PROFILE_FIELDS,
+  type CreatePlan,
   decideCreate,
   decideMove,
   decideProfile,
@@ -46,6 +52,59 @@ export function insertCandidate(tenantId: string, record: CandidateRecord, reqSe
     },
     busy: 'too many concurrent writes; try again',
   });
+}
+
+/**
+ * Insert a candidate as one person's (match or create, people-rules.ts): `owner` is the person
+ * the email's claim named when read (null: no one; undefined: no email). A lost race decides
+ * again on what the refused condition saw: a claim someone put first makes the candidate theirs,
+ * a person whose fields differ lends them to the candidate, a guard names the duplicate. Answers
+ * the candidate as written (with the person's fields).
+ */
+export async function insertPersonCandidate(
+  tenantId: string,
+  record: CandidateRecord,
+  owner: string | null | undefined,
+  reqSeen?: Item,
+  audit?: AuditEntry,
+): Promise<CandidateRecord> {
+  const newPersonId = newId();
+  let written = record;
+  await decideAndWrite<CreateState & MatchState, CreatePlan, void, string>({
+    state: { reqSeen: requisitionSeen(reqSeen), owner },
+    decide: (state) => {
+      const matched = decidePerson(record, state, newPersonId);
+      if ('refuse' in matched) return matched;
+      const decided = decideCreate(matched.record, state, audit);
+      return 'write' in decided ? { write: { ...decided.write, person: matched.person } } : decided;
+    },
+    write: async (plan) => {
+      written = plan.record;
+      return { outcome: await writeNewCandidate(tenantId, plan) };
+    },
+    again: async (state, lost) => {
+      if ('conflict' in lost) return state;
+      const all = lost.all as Record<string, Item | undefined>;
+      if ('guard' in all) {
+        const existing = all.guard?.candidate_id;
+        if (typeof existing === 'string') return { ...state, duplicateOf: existing };
+        return state;
+      }
+      // Someone claimed the email first, or the claim moved (a merge) or went (an erasure).
+      if ('claim' in all) return { ...state, owner: (all.claim?.person_id as string | undefined) ?? null, personSeen: undefined };
+      if ('person' in all) {
+        // The person's fields differ from the request's (the candidate copies theirs), or they are full or gone.
+        if (all.person) return { ...state, personSeen: all.person };
+        return { ...state, owner: record.email ? await claimOwner(tenantId, record.email) : null, personSeen: undefined };
+      }
+      if ('candidate' in all) return { ...state, idTaken: true };
+      if ('requisition' in all) return { ...state, reqSeen: requisitionSeen(all.requisition) ?? null };
+      if (lost.refused === 'stats') return state;
+      throw new Error(`candidate create refused by its ${lost.refused} part`);
+    },
+    busy: 'too many concurrent writes; try again',
+  });
+  return written;
 }
 
 /**
@@ -100,8 +159,19 @@ export function updateCandidateProfile(
   opts: { reqSeen?: Item; audit?: AuditBase; now?: () => string } = {},
 ): Promise<{ before: Item; after?: Item }> {
   const now = opts.now ?? nowIso;
+  // A change of a person field changes the person and their other candidates too: read with the candidate.
+  const touchesPerson = PROFILE_FIELDS.some((f) => patch[f] !== undefined);
+  const read = async (): Promise<ProfileState> => {
+    const candidate = candidateRead(await getCandidate(tenantId, id));
+    const personId = candidate?.item.person_id;
+    // Only a real change of a person field reads the person (a change to nothing stays one read).
+    const changes = touchesPerson && candidate ? patchDiff(candidate.item, patch, PROFILE_FIELDS) : undefined;
+    const real = changes && (Object.keys(changes.set).length > 0 || changes.remove.length > 0);
+    const person = real && typeof personId === 'string' ? await readPerson(tenantId, personId, id) : undefined;
+    return { candidate, reqSeen: requisitionSeen(opts.reqSeen), person };
+  };
   return decideAndWrite<ProfileState, Parameters<typeof writeProfile>[1], { before: Item; after?: Item }, string>({
-    state: getCandidate(tenantId, id).then((item) => ({ candidate: candidateRead(item), reqSeen: requisitionSeen(opts.reqSeen) })),
+    state: read(),
     decide: (state) => decideProfile(state, patch, now(), opts.audit),
     write: async (plan) => {
       const { outcome, after } = await writeProfile(tenantId, plan);
@@ -109,9 +179,20 @@ export function updateCandidateProfile(
     },
     again: async (state, lost) => {
       if ('conflict' in lost) return state;
+      const all = lost.all as Record<string, Item | undefined>;
+      // The new email is another person's: decide again on whose.
+      if ('claimIn' in all && typeof all.claimIn?.person_id === 'string') return { ...state, emailTakenBy: all.claimIn.person_id };
+      // The person is already a candidate on the new requisition; or the old one's guard is another candidate's.
+      if ('guardIn' in all && typeof all.guardIn?.candidate_id === 'string') return { ...state, duplicateOf: all.guardIn.candidate_id };
+      if ('guardOut' in all) return { ...state, keepOldGuard: true };
+      // The person, or one of their candidates, changed meanwhile: read them all again.
+      if ('person' in all || 'others' in all || 'claimOut' in all) return { ...(await read()), reqSeen: state.reqSeen };
       // Gone, no longer open, full or just filled: decide again on what the condition saw.
       if ('requisition' in lost.all) return { ...state, reqSeen: requisitionSeen(lost.all.requisition) ?? null };
-      if (lost.refused === 'candidate') return { ...state, candidate: candidateRead(lost.seen ?? (await getCandidate(tenantId, id))) };
+      if (lost.refused === 'candidate') {
+        const candidate = candidateRead(lost.seen ?? (await getCandidate(tenantId, id)));
+        return touchesPerson ? { ...(await read()), reqSeen: state.reqSeen } : { ...state, candidate };
+      }
       throw new Error(`profile change refused by its ${lost.refused} part`);
     },
     busy: 'candidate is being changed concurrently; try again',

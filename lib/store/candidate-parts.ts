@@ -9,6 +9,10 @@ import { auditPuts } from './audit';
 import { candidatePut, counterUpdate, createdPlacement, createdReqCounts, createdStats, placementItem } from './candidates';
 import { tableName } from './client';
 import { copyPuts } from './copies';
+import { personCreateParts, type PersonCreateParts } from './people';
+import { guardMoveParts, personEditParts, type PersonEditParts } from './person-parts';
+
+const NO_PERSON_EDIT = { person: undefined, claimOut: undefined, claimIn: undefined, others: undefined, othersSearch: undefined };
 import { reqCounterWrite } from './requisition-counters';
 import { searchWrites } from './search';
 import { stageMovePut } from './stage-history';
@@ -29,7 +33,7 @@ async function withThresholds<N extends string>(tenantId: string, parts: Record<
   return outcome;
 }
 
-export type CreateParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'filled' | 'search' | 'audit';
+export type CreateParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'filled' | 'search' | PersonCreateParts | 'audit';
 
 /** A new candidate: its item (if its id is free), the counters, a placement if created placed. */
 export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<TxOutcome<CreateParts>> {
@@ -44,6 +48,7 @@ export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<T
     placement: createdPlacement(tenantId, c),
     filled: req?.filled,
     search: searchWrites(tenantId, c as unknown as Item),
+    ...(plan.person ? personCreateParts(tenantId, plan.person, c) : { claim: undefined, person: undefined, guard: undefined }),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
 }
@@ -121,7 +126,17 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
   return { outcome, after };
 }
 
-export type ProfileParts = 'candidate' | 'leaves' | 'requisition' | 'filled' | 'stats' | 'search' | 'audit';
+export type ProfileParts =
+  | 'candidate'
+  | 'leaves'
+  | 'requisition'
+  | 'filled'
+  | 'stats'
+  | 'search'
+  | PersonEditParts
+  | 'guardOut'
+  | 'guardIn'
+  | 'audit';
 
 /**
  * A profile change. The update is conditioned on the stage, requisition and updated_at it was
@@ -168,6 +183,8 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
     stats: onto && Object.keys(onto.stats).length > 0 && counterUpdate(keys.stats(tenantId), onto.stats),
     // Every copy changes (updated_at at least); tokens the new name or email lost go.
     search: searchWrites(tenantId, after, current),
+    ...(plan.person ? personEditParts(tenantId, plan.person, at) : NO_PERSON_EDIT),
+    ...(plan.guard ? guardMoveParts(tenantId, id, plan.guard) : { guardOut: undefined, guardIn: undefined }),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after };

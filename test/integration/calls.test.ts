@@ -121,6 +121,14 @@ it('list and write routes cost a small fixed number of calls', async () => {
   const req = await createRequisition(t.id, { title: 'Calls', status: 'open' });
   const create = await callsFor(token, 'POST', '/api/v1/candidates', { name: 'A', req_id: req.id });
   expect(create.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  // With an email, the person match: one GetItem more (the email's claim, read beside the requisition).
+  sent.length = 0;
+  const matched = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'M', email: 'm@calls.example', req_id: req.id } });
+  expect(matched.status).toBe(201);
+  expect([...sent].sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+  // The person's page: the person and one Query of their candidates, at once.
+  const page = await callsFor(token, 'GET', `/api/v1/people/${matched.body.data.person_id}`);
+  expect(page.commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   const id = create.body.data.id;
   const move = await callsFor(token, 'POST', '/api/v1/pipeline', { candidate_id: id, stage: 'offer_sent' });
   // The warm-up call already moved it, so the counted call is the no-op path: one read.
@@ -139,10 +147,12 @@ it('list and write routes cost a small fixed number of calls', async () => {
   expect((await callsFor(token, 'GET', '/api/v1/candidates')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   // One candidate: its item and its stage history, in parallel.
   expect((await callsFor(token, 'GET', `/api/v1/candidates/${id}`)).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
-  // A profile change: read, then one transaction; a new requisition adds its GetItem.
+  // A profile change: read, then one transaction; a new requisition adds its GetItem. A change of
+  // a person field reads the person and their guards too (at once), and their other candidates
+  // when they have some (one BatchGetItem).
   sent.length = 0;
   expect((await stack.call('PATCH', `/api/v1/candidates/${id}`, { token, body: { name: 'B' } })).status).toBe(200);
-  expect(sent).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  expect(sent.sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
   const other = await createRequisition(t.id, { title: 'Calls 2', status: 'open' });
   sent.length = 0;
   expect((await stack.call('PATCH', `/api/v1/candidates/${id}`, { token, body: { req_id: other.id } })).status).toBe(200);
@@ -295,7 +305,10 @@ it('Idempotency-Key adds a PutItem and a TransactWriteItems (the answer saved, i
   const move = await counted('POST', '/api/v1/pipeline', { candidate_id: id, stage: 'interviewed' }, { 'Idempotency-Key': 'calls-2' });
   expect(move.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
   const patch = await counted('PATCH', `/api/v1/candidates/${id}`, { name: 'Idem calls 2' }, { 'Idempotency-Key': 'calls-3' });
-  expect(patch.commands).toEqual(['PutItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
+  // A name is the person's: their item and their guards (at once) are read too; they have no other candidate to read.
+  expect(patch.commands.sort()).toEqual(
+    ['PutItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand', 'TransactWriteItemsCommand'].sort(),
+  );
   // A failed request gives its key back: PutItem, the failing read, DeleteItem.
   sent.length = 0;
   const missing = await stack.call('PATCH', '/api/v1/candidates/00000000-0000-4000-8000-000000000000', {
@@ -325,6 +338,12 @@ it('an erasure costs a read, its marker, two Queries (the copy ledger and the ol
   expect(erased.body.data.scrubbed).toMatchObject({ placements: 1 });
   expect(erased.commands).toEqual(
     [
+      'GetItemCommand', // the candidate's person
+      'GetItemCommand', // the person (their claims)
+      'DeleteItemCommand', // the person, first
+      'QueryCommand', // the person's partition, consistent
+      'BatchWriteItemCommand', // its items (the guard) deleted
+      'QueryCommand', // the person's candidates on their index
       'GetItemCommand', // the candidate
       'PutItemCommand', // the marker, first
       'QueryCommand', // the copy ledger, consistent
@@ -334,7 +353,10 @@ it('an erasure costs a read, its marker, two Queries (the copy ledger and the ol
       'TransactWriteItemsCommand', // the candidate, the marker, the follow-up, search entries, audit
     ].sort(),
   );
-  expect((await counted('POST', `/api/v1/candidates/${id}/erase`)).commands).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand']);
+  // Again: the person is gone (a read, their empty partition, their index), then the candidate's reads.
+  expect((await counted('POST', `/api/v1/candidates/${id}/erase`)).commands).toEqual(
+    ['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand'].sort(),
+  );
 });
 
 it('webhook endpoint writes cost a small fixed number of calls; the active count moves inside their transaction', async () => {

@@ -17,8 +17,11 @@ export class ApiError extends Error {
     readonly status: number,
     /** Seconds from Retry-After (429), when the server sent one. */
     readonly retryAfter?: number,
-    /** The body's `code`, `field` (the input at fault, as sent) and `allowed` (next statuses), when it had them. */
-    readonly detail: { code?: string; field?: string; allowed?: string[] } = {},
+    /**
+     * The body's `code`, `field` (the input at fault, as sent), `allowed` (next statuses) and
+     * `existing_id` (the record a duplicate_candidate or email_taken names), when it had them.
+     */
+    readonly detail: { code?: string; field?: string; allowed?: string[]; existingId?: string } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -47,6 +50,7 @@ const detailOf = (error: unknown): ApiError['detail'] => {
     ...(typeof e.code === 'string' && { code: e.code }),
     ...(typeof e.field === 'string' && { field: e.field }),
     ...(Array.isArray(e.allowed) && { allowed: e.allowed.filter((a): a is string => typeof a === 'string') }),
+    ...(typeof e.existing_id === 'string' && { existingId: e.existing_id }),
   };
 };
 
