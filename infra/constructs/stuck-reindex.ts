@@ -16,6 +16,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { MAINTENANCE_FILTER_PATTERNS } from '../../lib/store/stream-filters';
+import { personPartition } from '../../lib/store/person-keys';
 import { keys, REINDEX_TIMEOUT_S } from '../../lib/store/table';
 import { AUDIT_LEADING_KEYS, TableFunction } from './table-function';
 import type { StageConfig } from '../stages';
@@ -53,6 +54,15 @@ export function addStuckReindex(scope: Construct, props: StuckReindexProps): Nod
       actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
       resources: [props.table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.tenantPartition('*')] } },
+    }),
+  );
+  // The people's partitions: the activity feed's items, each put on the condition that its person
+  // still exists (lib/store/activity.ts putActivity).
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
+      resources: [props.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [personPartition('*', '*')] } },
     }),
   );
   // The audit partitions: PutItem of records only (the Deny on every role keeps Update, Delete and

@@ -121,6 +121,13 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'replay-webhook': 'webhook',
   'get-webhook-replay': 'webhook',
   'rotate-webhook-secret': 'webhook',
+  'create-note': 'person',
+  'list-notes': 'person',
+  'get-note': 'note',
+  'update-note': 'note',
+  'delete-note': 'note',
+  'list-activity': 'person',
+  'read-mention': 'mention',
 };
 
 /** What each sample event must produce: the route's success, or the documented exception. */
