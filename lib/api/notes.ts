@@ -48,7 +48,8 @@ export const PageQuery = z.strictObject({
 });
 
 /**
- * A note. `author`: the member who wrote it (a token writes as the member who made it).
+ * A note. `author`: the member who wrote it (`user`; a token writes as the member who made it), or
+ * the token itself (`token`) when no member made it (the admin CLI's tokens; they write no private note).
  * `edited_at`: when its body was last edited, null if never.
  */
 export const Note = z.object({
@@ -57,7 +58,7 @@ export const Note = z.object({
   candidate_id: z.nullable(z.uuid()),
   body: z.string(),
   visibility,
-  author: z.object({ id: z.string(), email: z.nullable(z.string()) }),
+  author: z.object({ type: z.enum(['user', 'token']), id: z.string(), email: z.nullable(z.string()) }),
   mentions: z.array(z.string()),
   created_at: timestamp,
   updated_at: timestamp,

@@ -3,7 +3,7 @@
  * principal and what was read. Every route, the activity feed and the mention inbox answer a note
  * (or a trace of it) only through `maySeeNote`, so a private note reaches its author alone.
  */
-import { ForbiddenError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
 import { MAX_MENTIONS, type NoteVisibility } from '../entities/note';
 import type { Principal } from './principal';
 
@@ -22,8 +22,9 @@ export interface Reader {
 export const readerOf = (p: Principal): Reader =>
   p.kind === 'session' ? { userId: p.userId, admin: p.role === 'admin' } : { tokenId: p.tokenId, admin: false };
 
-/** The member a note is written by, and the token it came through. */
+/** Who a note is written by (a member, or a token no member made), and the token it came through. */
 export interface Author {
+  type: 'user' | 'token';
   id: string;
   email?: string;
   viaTokenId?: string;
@@ -32,15 +33,16 @@ export interface Author {
 /**
  * A session writes as its member; a token as the member who made it (personal or workspace token
  * alike: the token item records its creator). A token made by the admin CLI has no member behind
- * it, and writes no note.
+ * it: it writes as itself, and no private note (nobody could read it but the token).
  */
-export function authorOf(p: Principal): Author {
-  if (p.kind === 'session') return { id: p.userId, email: p.email };
-  if (!p.creator)
-    throw new ForbiddenError(
-      'a note is written by a workspace member, and this token has none behind it (made by the admin CLI); use a token a member made',
-    );
-  return { id: p.creator.id, ...(p.creator.email && { email: p.creator.email }), viaTokenId: p.tokenId };
+export function authorOf(p: Principal, visibility: NoteVisibility): Author {
+  if (p.kind === 'session') return { type: 'user', id: p.userId, email: p.email };
+  if (p.creator) return { type: 'user', id: p.creator.id, ...(p.creator.email && { email: p.creator.email }), viaTokenId: p.tokenId };
+  if (visibility === 'private')
+    throw new ValidationError('this token has no member behind it (made by the admin CLI), so it cannot write a private note', {
+      field: 'visibility',
+    });
+  return { type: 'token', id: p.tokenId, viaTokenId: p.tokenId };
 }
 
 /** What the visibility rules read of a note (a note, or an activity item about one). */

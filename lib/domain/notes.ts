@@ -31,7 +31,7 @@ export interface NoteAnswer {
   candidate_id: string | null;
   body: string;
   visibility: NoteVisibility;
-  author: { id: string; email: string | null };
+  author: { type: 'user' | 'token'; id: string; email: string | null };
   mentions: string[];
   created_at: string;
   updated_at: string;
@@ -44,7 +44,7 @@ export const noteAnswer = (n: NoteRecord): NoteAnswer => ({
   candidate_id: n.candidate_id,
   body: n.body,
   visibility: n.visibility,
-  author: { id: n.author_id, email: n.author_email },
+  author: { type: n.author_type, id: n.author_id, email: n.author_email },
   mentions: n.mentions.map((m) => m.user_id),
   created_at: n.created_at,
   updated_at: n.updated_at,
@@ -73,7 +73,7 @@ export async function createNote(p: Principal, personId: string, input: NewNote)
   // The person first, so that a person not in the workspace is a 404 whatever else the request says.
   const [exists, members] = await Promise.all([personExists(p.tenantId, personId), ids.length ? listUsers(p.tenantId) : []]);
   if (!exists) throw new NotFoundError('person');
-  const author = authorOf(p);
+  const author = authorOf(p, input.visibility);
   const mentioned = decideMentions(ids, members, input.visibility);
   const now = nowIso();
   const id = newId();
@@ -95,6 +95,7 @@ export async function createNote(p: Principal, personId: string, input: NewNote)
     candidate_id: input.candidate_id ?? null,
     body: input.body,
     visibility: input.visibility,
+    author_type: author.type,
     author_id: author.id,
     author_email: author.email ?? null,
     ...(author.viaTokenId && { via_token_id: author.viaTokenId }),

@@ -23,7 +23,8 @@ export const note = defineEntity('note', {
   candidate_id: field.uuid({ optional: true }),
   body: field.string({ personal: true }),
   visibility: field.oneOf(NOTE_VISIBILITIES),
-  /** The workspace member who wrote it (a token writes as the member who made it). */
+  /** A member (a token writes as the member who made it), or a token no member made (the admin CLI's). */
+  author_type: field.oneOf(['user', 'token']),
   author_id: field.string(),
   author_email: field.string({ optional: true, audit: 'none' }),
   /** The API token it was written through, when it was. */

@@ -43,6 +43,7 @@ export function noteItem(tenantId: string, n: NoteRecord): Item {
     ...(n.candidate_id && { candidate_id: n.candidate_id }),
     body: n.body,
     visibility: n.visibility,
+    author_type: n.author_type,
     author_id: n.author_id,
     ...(n.author_email && { author_email: n.author_email }),
     ...(n.via_token_id && { via_token_id: n.via_token_id }),

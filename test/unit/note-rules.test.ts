@@ -1,6 +1,6 @@
 /** Note visibility, authorship, edit and delete rights, and the mention rule: pure, no table. */
 import { describe, expect, it } from 'vitest';
-import { ForbiddenError, ValidationError } from '../../lib/errors';
+import { ValidationError } from '../../lib/errors';
 import {
   authorOf,
   decideMentions,
@@ -72,10 +72,16 @@ describe('edit and delete', () => {
 });
 
 describe('the author', () => {
-  it("a session's member; a token's creator, through the token; a token without a creator writes none", () => {
-    expect(authorOf(session('alice'))).toEqual({ id: 'alice', email: 'alice@acme.example' });
-    expect(authorOf(token('tok-1', 'alice'))).toEqual({ id: 'alice', email: 'alice@acme.example', viaTokenId: 'tok-1' });
-    expect(() => authorOf(token('tok-cli'))).toThrow(ForbiddenError);
+  it("a session's member; a token's creator, through the token; a token without a creator as itself, never privately", () => {
+    expect(authorOf(session('alice'), 'private')).toEqual({ type: 'user', id: 'alice', email: 'alice@acme.example' });
+    expect(authorOf(token('tok-1', 'alice'), 'private')).toEqual({
+      type: 'user',
+      id: 'alice',
+      email: 'alice@acme.example',
+      viaTokenId: 'tok-1',
+    });
+    expect(authorOf(token('tok-cli'), 'team')).toEqual({ type: 'token', id: 'tok-cli', viaTokenId: 'tok-cli' });
+    expect(() => authorOf(token('tok-cli'), 'private')).toThrow(ValidationError);
   });
 });
 
