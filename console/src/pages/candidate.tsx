@@ -21,6 +21,8 @@ import {
 } from '../recruiting';
 import { isAdmin, useSession } from '../session';
 import { ConfirmDialog, Loaded, Notice, PageTitle, When, useLoad } from '../ui';
+import { Notes } from '../notes';
+import { Activity } from '../activity';
 
 export function CandidatePage({ id }: { id: string }) {
   const [load, reload] = useLoad(() => fetchCandidate(id), [id]);
@@ -65,6 +67,8 @@ export function CandidatePage({ id }: { id: string }) {
               <Profile c={c} onSaved={reload} />
             )}
             <History c={c} />
+            {personOf(c) && <Notes personId={personOf(c)!} candidateId={c.id} />}
+            {personOf(c) && <Activity personId={personOf(c)!} />}
             {!c.erased_at && (
               <Erase
                 c={c}
@@ -80,6 +84,9 @@ export function CandidatePage({ id }: { id: string }) {
     </>
   );
 }
+
+/** The person the candidate is (candidates from before people have none). */
+const personOf = (c: object) => ('person_id' in c && typeof c.person_id === 'string' ? c.person_id : undefined);
 
 const displayName = (c: CandidateDetail) => (c.erased_at ? 'Erased candidate' : c.name);
 
