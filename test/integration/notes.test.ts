@@ -8,6 +8,7 @@ import { settleAudit } from '../helpers/audit';
 import { scanTable } from '../helpers/scan';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { newPerson } from '../helpers/people';
+import { eraseMentionsOfPerson } from '../../lib/store/mentions';
 
 let stack: Stack;
 let a: TestTenant;
@@ -210,5 +211,26 @@ describe('mentions', () => {
     } while (cursor);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("the person's erasure step takes their notes' mentions out of every inbox, with the unread counts", async () => {
+    const { personId } = await newPerson(stack, a, cliToken);
+    const unread = async () => (await stack.call('GET', '/api/mentions?limit=100', as(who.dave.cookie))).body;
+    const before = (await unread()).unread as number;
+    await post(personId, { body: 'one', visibility: 'team', mentions: [who.dave.id, who.bob.id] });
+    const two = (await post(personId, { body: 'two', visibility: 'team', mentions: [who.dave.id] })).body.data;
+    const mine = (await unread()).data.find((m: { note_id: string }) => m.note_id === two.id);
+    await stack.call('POST', `/api/mentions/${mine.id}/read`, as(who.dave.cookie));
+    expect((await unread()).unread).toBe(before + 1);
+    expect(await eraseMentionsOfPerson(a.id, personId)).toBe(3);
+    const after = await unread();
+    expect(after.unread).toBe(before);
+    expect(after.data.filter((m: { person_id: string }) => m.person_id === personId)).toEqual([]);
+    const left = await scanTable({
+      FilterExpression: 'person_id = :p AND #t = :m',
+      ExpressionAttributeNames: { '#t': 'type' },
+      ExpressionAttributeValues: { ':p': personId, ':m': 'mention' },
+    });
+    expect(left).toEqual([]);
   });
 });
