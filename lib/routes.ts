@@ -15,6 +15,7 @@ import * as mentions from './api/mentions';
 import * as notes from './api/notes';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
+import * as people from './api/people';
 import * as pipeline from './api/pipeline';
 import * as requisitions from './api/requisitions';
 import * as session from './api/session';
@@ -33,6 +34,7 @@ const lines = [
   candidates.getCandidate,
   candidates.updateCandidate,
   candidates.eraseCandidate,
+  people.getPerson,
   imports.createImport,
   imports.getImport,
   imports.listImportErrors,

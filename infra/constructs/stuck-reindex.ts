@@ -16,7 +16,6 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { MAINTENANCE_FILTER_PATTERNS } from '../../lib/store/stream-filters';
-import { personPartition } from '../../lib/store/person-keys';
 import { keys, REINDEX_TIMEOUT_S } from '../../lib/store/table';
 import { AUDIT_LEADING_KEYS, TableFunction } from './table-function';
 import type { StageConfig } from '../stages';
@@ -62,7 +61,7 @@ export function addStuckReindex(scope: Construct, props: StuckReindexProps): Nod
     new iam.PolicyStatement({
       actions: ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
       resources: [props.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [personPartition('*', '*')] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.personPartition('*', '*')] } },
     }),
   );
   // The audit partitions: PutItem of records only (the Deny on every role keeps Update, Delete and

@@ -7,7 +7,7 @@ import { NotFoundError } from '../errors';
 import { auditRecordItems } from '../store/audit';
 import { activityPageKey, ACTIVITY_PREFIX, candidateOf, putActivity } from '../store/activity';
 import { personExists, queryPage, sightFilter } from '../store/notes';
-import { personPartition } from '../store/person-keys';
+import { keys } from '../store/table';
 import { activityOf, withRejection, type AuditRecordView } from './activity-rules';
 import { decodeCursor, encodeCursor } from './cursor';
 import { maySeeNote, readerOf } from './note-rules';
@@ -54,7 +54,7 @@ export async function listActivity(
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
   const [exists, page] = await Promise.all([
     personExists(p.tenantId, personId),
-    queryPage(personPartition(p.tenantId, personId), ACTIVITY_PREFIX, sightFilter(reader), q.limit, startKey),
+    queryPage(keys.personPartition(p.tenantId, personId), ACTIVITY_PREFIX, sightFilter(reader), q.limit, startKey),
   ]);
   if (!exists) throw new NotFoundError('person');
   const items = page.items

@@ -19,7 +19,7 @@ import {
   removeNote,
   sightFilter,
 } from '../store/notes';
-import { personPartition } from '../store/person-keys';
+import { keys } from '../store/table';
 import { listUsers } from '../store/users';
 import { decodeCursor, encodeCursor } from './cursor';
 import { authorOf, decideMentions, mayDeleteNote, mayEditNote, maySeeNote, readerOf, type Reader } from './note-rules';
@@ -138,7 +138,7 @@ export async function listNotes(p: Principal, personId: string, q: { limit: numb
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
   const [exists, page] = await Promise.all([
     personExists(p.tenantId, personId),
-    queryPage(personPartition(p.tenantId, personId), NOTE_PREFIX, sightFilter(reader), q.limit, startKey),
+    queryPage(keys.personPartition(p.tenantId, personId), NOTE_PREFIX, sightFilter(reader), q.limit, startKey),
   ]);
   if (!exists) throw new NotFoundError('person');
   const items = page.items.map(noteFromItem).filter((n) => maySeeNote(reader, n));

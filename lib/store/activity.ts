@@ -11,20 +11,19 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActivityPlan } from '../domain/activity-rules';
 import type { Item } from '../item';
 import { ddb, tableName } from './client';
-import { personKey, personPartition } from './person-keys';
 import { keys, type Key, type PageKeyShape } from './table';
 
 export const ACTIVITY_PREFIX = 'ACT#';
 
 export const activityKey = (tenantId: string, personId: string, at: string, id: string): Key => ({
-  PK: personPartition(tenantId, personId),
+  PK: keys.personPartition(tenantId, personId),
   SK: `${ACTIVITY_PREFIX}${at}#${id}`,
 });
 
 /** The page key of a person's feed (lib/domain/cursor.ts). */
 export const activityPageKey = (tenantId: string, personId: string): PageKeyShape => ({
   attrs: ['PK', 'SK'],
-  partitions: { PK: personPartition(tenantId, personId) },
+  partitions: { PK: keys.personPartition(tenantId, personId) },
   sortKey: /^ACT#[0-9T:.Z-]{20,30}#[0-9a-z-]{1,60}$/,
 });
 
@@ -59,7 +58,7 @@ export async function putActivity(tenantId: string, personId: string, plan: Acti
     await ddb.send(
       new TransactWriteCommand({
         TransactItems: [
-          { ConditionCheck: { TableName: tableName, Key: personKey(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' } },
+          { ConditionCheck: { TableName: tableName, Key: keys.person(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' } },
           { Put: { TableName: tableName, Item: activityItem(tenantId, personId, plan), ConditionExpression: 'attribute_not_exists(PK)' } },
         ],
       }),

@@ -7,10 +7,9 @@
  * when they are erased (eraseMentionsOfPerson).
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { NoteMention, NoteVisibility } from '../entities/note';
+import { noteFromItem, type NoteMention, type NoteVisibility } from '../entities/note';
 import type { Item } from '../item';
 import { ddb, tableName } from './client';
-import { notesOfPerson } from './notes';
 import { keys, type Key, type PageKeyShape } from './table';
 import { writeParts } from './tx';
 
@@ -173,13 +172,14 @@ const MAX_ACTIONS = 100;
 
 /**
  * The erasure step for what the person's notes wrote outside their partition: every mention of
- * each note deleted from its member's inbox. Run before the partition is deleted (it reads the
- * notes there). A mention read while this runs refuses its transaction, which is read and tried
- * again. Resolves with how many inbox items it deleted.
+ * each note deleted from its member's inbox. Given the partition's items as read before they are
+ * deleted (lib/store/person-erasure.ts), once the person item is gone, so no note joins meanwhile.
+ * A mention read while this runs refuses its transaction, which is read and tried again. Resolves
+ * with how many inbox items it deleted.
  */
-export async function eraseMentionsOfPerson(tenantId: string, personId: string): Promise<number> {
+export async function eraseMentionsOfNotes(tenantId: string, partition: readonly Item[]): Promise<number> {
   let deleted = 0;
-  for (const n of await notesOfPerson(tenantId, personId)) {
+  for (const n of partition.filter((i) => i.type === 'note').map(noteFromItem)) {
     for (let attempt = 1; ; attempt++) {
       const actions = await mentionRemovals(tenantId, n.mentions);
       if (!actions.length) break;

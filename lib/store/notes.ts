@@ -9,7 +9,6 @@ import { NOTE_HISTORY_MAX, noteFromItem, noteVersionFromItem, type NoteRecord, t
 import type { Item } from '../item';
 import { auditPuts, type AuditEntry } from './audit';
 import { ddb, queryAll, tableName } from './client';
-import { personKey, personPartition } from './person-keys';
 import { keys, type Key, type PageKeyShape } from './table';
 import { writeParts, type TxPart } from './tx';
 
@@ -18,18 +17,18 @@ const VERSION_PREFIX = 'NOTEV#';
 const pad = (v: number) => String(v).padStart(6, '0');
 
 export const noteKey = (tenantId: string, personId: string, noteId: string): Key => ({
-  PK: personPartition(tenantId, personId),
+  PK: keys.personPartition(tenantId, personId),
   SK: `${NOTE_PREFIX}${noteId}`,
 });
 export const noteVersionKey = (tenantId: string, personId: string, noteId: string, version: number): Key => ({
-  PK: personPartition(tenantId, personId),
+  PK: keys.personPartition(tenantId, personId),
   SK: `${VERSION_PREFIX}${noteId}#${pad(version)}`,
 });
 
 /** The page key of a person's note list (lib/domain/cursor.ts checks a cursor against it). */
 export const notePageKey = (tenantId: string, personId: string): PageKeyShape => ({
   attrs: ['PK', 'SK'],
-  partitions: { PK: personPartition(tenantId, personId) },
+  partitions: { PK: keys.personPartition(tenantId, personId) },
   sortKey: /^NOTE#[0-9a-f-]{36}$/,
 });
 
@@ -64,7 +63,7 @@ export async function queryNoteVersions(tenantId: string, personId: string, note
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': personPartition(tenantId, personId), ':prefix': `${VERSION_PREFIX}${noteId}#` },
+    ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, personId), ':prefix': `${VERSION_PREFIX}${noteId}#` },
     ConsistentRead: true,
   });
   return items.map(noteVersionFromItem);
@@ -127,7 +126,7 @@ export type NoteParts = 'person' | 'candidate' | 'note' | 'mentions' | 'audit';
 
 /** The checks a new note's transaction makes: the person exists, and the candidate is theirs. */
 const personCheck = (tenantId: string, personId: string) => ({
-  ConditionCheck: { TableName: tableName, Key: personKey(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' },
+  ConditionCheck: { TableName: tableName, Key: keys.person(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' },
 });
 const candidateCheck = (tenantId: string, personId: string, candidateId: string) => ({
   ConditionCheck: {
@@ -205,19 +204,10 @@ export function removeNote(tenantId: string, n: NoteRecord, versions: readonly N
   });
 }
 
-/** Every note of a person (erasure's mention step reads their mentions). */
-export async function notesOfPerson(tenantId: string, personId: string): Promise<NoteRecord[]> {
-  const items = await queryAll({
-    TableName: tableName,
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': personPartition(tenantId, personId), ':prefix': NOTE_PREFIX },
-    ConsistentRead: true,
-  });
-  return items.map(noteFromItem);
-}
-
 /** Whether the person exists in the workspace (a GetItem of the person item, keys only). */
 export async function personExists(tenantId: string, personId: string): Promise<boolean> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: personKey(tenantId, personId), ProjectionExpression: 'PK' }));
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: keys.person(tenantId, personId), ProjectionExpression: 'PK' }),
+  );
   return Item !== undefined;
 }

@@ -56,7 +56,7 @@ const feed = async (personId: string, opts: { token?: string; cookie?: string } 
 
 describe('the activity feed', () => {
   it('merges the moves (with the rejection reason), edits (field names only), requisition changes and notes, newest first', async () => {
-    const { personId, candidateId } = await newPerson(stack, a, token, { phone: '+1 555 0100' });
+    const { personId, candidateId } = await newPerson(stack, token, { phone: '+1 555 0100' });
     const req = await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Feed Engineer' } });
     expect(req.status, req.text).toBe(201);
     await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: candidateId, stage: 'interviewed' } });
@@ -103,7 +103,7 @@ describe('the activity feed', () => {
   });
 
   it('pages with a cursor; a person of another workspace is a 404', async () => {
-    const { personId } = await newPerson(stack, a, token);
+    const { personId } = await newPerson(stack, token);
     for (let i = 0; i < 4; i++)
       await stack.call('POST', `/api/v1/people/${personId}/notes`, { token, body: { body: `p${i}`, visibility: 'team' } });
     await settleAudit();
@@ -127,7 +127,7 @@ describe('the activity feed', () => {
   it('the first page costs at most 2 DynamoDB calls, with 5 or 60 items', async () => {
     const calls: string[][] = [];
     for (const n of [5, 60]) {
-      const { personId } = await newPerson(stack, a, token);
+      const { personId } = await newPerson(stack, token);
       for (let i = 1; i < n; i++)
         await stack.call('POST', `/api/v1/people/${personId}/notes`, { token, body: { body: `c${i}`, visibility: 'team' } });
       await settleAudit();
@@ -148,7 +148,7 @@ describe('the activity feed', () => {
 
 describe('a private note', () => {
   it('is never returned to anyone but its author: by any route, feed, search, event or audit record', async () => {
-    const { personId, candidateId } = await newPerson(stack, a, token);
+    const { personId, candidateId } = await newPerson(stack, token);
     const secret = 'Zanzibarquux salary expectations';
     const res = await stack.call(
       'POST',

@@ -8,7 +8,6 @@ import { settleAudit } from '../helpers/audit';
 import { scanTable } from '../helpers/scan';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { newPerson } from '../helpers/people';
-import { eraseMentionsOfPerson } from '../../lib/store/mentions';
 
 let stack: Stack;
 let a: TestTenant;
@@ -51,7 +50,7 @@ const post = (personId: string, body: Record<string, unknown>, token = aliceToke
 
 describe('writing a note', () => {
   it('a token writes as the member who made it; the note answers its author, and lists newest first', async () => {
-    const { personId, candidateId } = await newPerson(stack, a, cliToken);
+    const { personId, candidateId } = await newPerson(stack, cliToken);
     const first = await post(personId, {
       body: 'Phone screen went well.\nStrong on systems.',
       visibility: 'team',
@@ -76,7 +75,7 @@ describe('writing a note', () => {
   });
 
   it('a token no member made writes as itself, and no private note', async () => {
-    const { personId } = await newPerson(stack, a, cliToken);
+    const { personId } = await newPerson(stack, cliToken);
     const team = await post(personId, { body: 'From the ATS', visibility: 'team' }, cliToken);
     expect(team.status, team.text).toBe(201);
     expect(team.body.data.author).toMatchObject({ type: 'token', email: null });
@@ -94,18 +93,18 @@ describe('writing a note', () => {
     ['mentions not member ids', { body: 'x', visibility: 'team', mentions: ['nobody'] }, 'mentions'],
     ['an unknown key', { body: 'x', visibility: 'team', pinned: true }, 'pinned'],
   ])('refuses %s with a 400 naming the field', async (_what, body, field) => {
-    const { personId } = await newPerson(stack, a, cliToken);
+    const { personId } = await newPerson(stack, cliToken);
     const res = await post(personId, body);
     expect(res.status, res.text).toBe(400);
     expect(String(res.body.field).startsWith(field), res.body.field).toBe(true);
   });
 
   it("refuses another person's candidate (400 candidate_id), another workspace's person (404) and member (400 mentions)", async () => {
-    const { personId } = await newPerson(stack, a, cliToken);
-    const other = await newPerson(stack, a, cliToken);
+    const { personId } = await newPerson(stack, cliToken);
+    const other = await newPerson(stack, cliToken);
     const wrong = await post(personId, { body: 'x', visibility: 'team', candidate_id: other.candidateId });
     expect([wrong.status, wrong.body.field]).toEqual([400, 'candidate_id']);
-    const theirs = await newPerson(stack, b, await b.token(['*']));
+    const theirs = await newPerson(stack, await b.token(['*']));
     const foreign = await post(theirs.personId, { body: 'x', visibility: 'team' });
     expect([foreign.status, foreign.body.code]).toEqual([404, 'not_found']);
     expect((await stack.call('GET', notesOf(theirs.personId), { token: aliceToken })).status).toBe(404);
@@ -116,7 +115,7 @@ describe('writing a note', () => {
   });
 
   it('a token needs candidates:write to write and candidates:read to read', async () => {
-    const { personId } = await newPerson(stack, a, cliToken);
+    const { personId } = await newPerson(stack, cliToken);
     const reader = await a.token(['candidates:read']);
     expect((await post(personId, { body: 'x', visibility: 'team' }, reader)).status).toBe(403);
     expect((await stack.call('GET', notesOf(personId), { token: await a.token(['pipeline:read']) })).status).toBe(403);
@@ -126,7 +125,7 @@ describe('writing a note', () => {
 
 describe('editing and deleting', () => {
   it('the author edits and the replaced body is kept, readable with the note; another member may not edit', async () => {
-    const { personId } = await newPerson(stack, a, cliToken);
+    const { personId } = await newPerson(stack, cliToken);
     const id = (await post(personId, { body: 'First take', visibility: 'team' })).body.data.id;
     const path = `/api/people/${personId}/notes/${id}`;
     expect((await stack.call('PATCH', path, as(who.bob.cookie, { body: 'Bob rewrites' }))).status).toBe(403);
@@ -142,7 +141,7 @@ describe('editing and deleting', () => {
   });
 
   it("a member may not delete another's note; an admin may; the audit names the note, never its body; nothing of it stays", async () => {
-    const { personId } = await newPerson(stack, a, cliToken);
+    const { personId } = await newPerson(stack, cliToken);
     const id = (await post(personId, { body: 'Delete-me body text', visibility: 'team', mentions: [who.dave.id] })).body.data.id;
     await stack.call('PATCH', `/api/v1/people/${personId}/notes/${id}`, { token: aliceToken, body: { body: 'Delete-me edited' } });
     const path = `/api/people/${personId}/notes/${id}`;
@@ -164,7 +163,7 @@ describe('editing and deleting', () => {
 
 describe('mentions', () => {
   it("each mentioned member's inbox has it, unread first with the count; reading it moves it; a mention never grants sight", async () => {
-    const { personId } = await newPerson(stack, a, cliToken);
+    const { personId } = await newPerson(stack, cliToken);
     const before = (await stack.call('GET', '/api/mentions', as(who.bob.cookie))).body.unread as number;
     const n1 = (await post(personId, { body: 'Bob, look', visibility: 'team', mentions: [who.bob.id, who.bob.id] })).body.data;
     expect(n1.mentions).toEqual([who.bob.id]);
@@ -195,7 +194,7 @@ describe('mentions', () => {
   });
 
   it('pages with a cursor, unread then read', async () => {
-    const { personId } = await newPerson(stack, a, cliToken);
+    const { personId } = await newPerson(stack, cliToken);
     for (let i = 0; i < 3; i++) await post(personId, { body: `n${i}`, visibility: 'team', mentions: [who.dave.id] });
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -213,24 +212,28 @@ describe('mentions', () => {
     expect(seen.length).toBeGreaterThanOrEqual(3);
   });
 
-  it("the person's erasure step takes their notes' mentions out of every inbox, with the unread counts", async () => {
-    const { personId } = await newPerson(stack, a, cliToken);
+  it("erasing the person takes their notes' mentions out of every inbox, with the unread counts, and every note and feed item", async () => {
+    const { personId, candidateId } = await newPerson(stack, cliToken);
     const unread = async () => (await stack.call('GET', '/api/mentions?limit=100', as(who.dave.cookie))).body;
     const before = (await unread()).unread as number;
-    await post(personId, { body: 'one', visibility: 'team', mentions: [who.dave.id, who.bob.id] });
-    const two = (await post(personId, { body: 'two', visibility: 'team', mentions: [who.dave.id] })).body.data;
+    await post(personId, { body: 'Erasable one', visibility: 'team', mentions: [who.dave.id, who.bob.id] });
+    const two = (await post(personId, { body: 'Erasable two', visibility: 'team', mentions: [who.dave.id] })).body.data;
+    await stack.call('PATCH', `/api/v1/people/${personId}/notes/${two.id}`, { token: aliceToken, body: { body: 'Erasable two, edited' } });
     const mine = (await unread()).data.find((m: { note_id: string }) => m.note_id === two.id);
     await stack.call('POST', `/api/mentions/${mine.id}/read`, as(who.dave.cookie));
     expect((await unread()).unread).toBe(before + 1);
-    expect(await eraseMentionsOfPerson(a.id, personId)).toBe(3);
+    await settleAudit();
+    const erased = await stack.call('POST', `/api/v1/candidates/${candidateId}/erase`, { token: cliToken });
+    expect(erased.status, erased.text).toBe(200);
     const after = await unread();
     expect(after.unread).toBe(before);
     expect(after.data.filter((m: { person_id: string }) => m.person_id === personId)).toEqual([]);
-    const left = await scanTable({
-      FilterExpression: 'person_id = :p AND #t = :m',
-      ExpressionAttributeNames: { '#t': 'type' },
-      ExpressionAttributeValues: { ':p': personId, ':m': 'mention' },
-    });
-    expect(left).toEqual([]);
+    // Nothing of the person's notes, their history, feed or mentions is left anywhere in the table.
+    await settleAudit();
+    const items = await scanTable({});
+    expect(
+      items.filter((i) => JSON.stringify(i).includes(personId) && ['note', 'note_version', 'activity', 'mention'].includes(String(i.type))),
+    ).toEqual([]);
+    expect(JSON.stringify(items)).not.toContain('Erasable');
   });
 });

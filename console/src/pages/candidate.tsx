@@ -67,8 +67,8 @@ export function CandidatePage({ id }: { id: string }) {
               <Profile c={c} onSaved={reload} />
             )}
             <History c={c} />
-            {personOf(c) && <Notes personId={personOf(c)!} candidateId={c.id} />}
-            {personOf(c) && <Activity personId={personOf(c)!} />}
+            {c.person_id && <Notes personId={c.person_id} candidateId={c.id} />}
+            {c.person_id && <Activity personId={c.person_id} />}
             {!c.erased_at && (
               <Erase
                 c={c}
@@ -84,9 +84,6 @@ export function CandidatePage({ id }: { id: string }) {
     </>
   );
 }
-
-/** The person the candidate is (candidates from before people have none). */
-const personOf = (c: object) => ('person_id' in c && typeof c.person_id === 'string' ? c.person_id : undefined);
 
 const displayName = (c: CandidateDetail) => (c.erased_at ? 'Erased candidate' : c.name);
 
