@@ -4,7 +4,10 @@
  * author by any route, feed, search, event or audit record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { auditCli } from '../../lib/domain/audit-migration';
 import { DEFAULT_REJECTION_REASONS } from '../../lib/model';
+import { ddb, tableName } from '../../lib/store/client';
 import { eventsFromChange } from '../../lib/webhooks/events';
 import { settleAudit } from '../helpers/audit';
 import { newPerson } from '../helpers/people';
@@ -100,6 +103,22 @@ describe('the activity feed', () => {
     // Settling again (a redelivered stream record) writes nothing new.
     await settleAudit();
     expect(await feed(personId)).toHaveLength(items.length);
+  });
+
+  it('`audit settle` writes the feed items the kept intents stand for that are missing', async () => {
+    const { personId } = await newPerson(stack, token);
+    await stack.call('POST', `/api/v1/people/${personId}/notes`, { token, body: { body: 'settled', visibility: 'team' } });
+    await settleAudit();
+    const items = await scanTable({
+      FilterExpression: 'PK = :pk AND begins_with(SK, :act)',
+      ExpressionAttributeValues: { ':pk': `T#${a.id}#PERSON#${personId}`, ':act': 'ACT#' },
+    });
+    expect(items).toHaveLength(2);
+    // As if the consumer had been down past the stream's 24 hours.
+    for (const i of items) await ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: i.PK, SK: i.SK } }));
+    expect(await feed(personId)).toEqual([]);
+    await auditCli('settle', a.slug, () => {});
+    expect((await feed(personId)).map((i) => i.kind)).toEqual(['note.created', 'candidate.created']);
   });
 
   it('pages with a cursor; a person of another workspace is a 404', async () => {
