@@ -123,6 +123,15 @@ const samples: Record<
   'decide-offer-approval': { params: { id: MISSING_ID }, body: { decision: 'approve', comment: 'Within band' } },
   // An empty chain: the demo workspace has none, so invoking it changes nothing.
   'update-offer-approvals': { body: { steps: [] } },
+  // A person and a note that exist nowhere: invoking shows the 404 path and writes nothing.
+  'create-note': { params: { id: MISSING_ID }, body: { body: 'Strong systems design round.', visibility: 'team' } },
+  'list-notes': { params: { id: MISSING_ID }, query: { limit: '20' } },
+  'get-note': { params: { id: MISSING_ID, note_id: MISSING_ID } },
+  'update-note': { params: { id: MISSING_ID, note_id: MISSING_ID }, body: { body: 'Strong systems design round; references next.' } },
+  'delete-note': { params: { id: MISSING_ID, note_id: MISSING_ID } },
+  'list-activity': { params: { id: MISSING_ID }, query: { limit: '20' } },
+  'list-mentions': { query: { limit: '20' } },
+  'read-mention': { params: { id: MISSING_ID } },
 };
 
 /** Fixed ids and times, so that regenerating the events changes nothing but what the routes changed. */

@@ -6,12 +6,15 @@
  * alone. Adding a route is a line in its resource's module, its place here, and a thin handler in
  * functions/<handler>.ts.
  */
+import * as activity from './api/activity';
 import * as audit from './api/audit';
 import * as candidates from './api/candidates';
 import * as imports from './api/imports';
 import * as members from './api/members';
 import * as offerApprovals from './api/offer-approvals';
 import * as offers from './api/offers';
+import * as mentions from './api/mentions';
+import * as notes from './api/notes';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
 import * as people from './api/people';
@@ -86,6 +89,14 @@ const lines = [
   members.deactivateMember,
   members.reactivateMember,
   audit.listAudit,
+  notes.createNote,
+  notes.listNotes,
+  notes.getNote,
+  notes.updateNote,
+  notes.deleteNote,
+  activity.listActivity,
+  mentions.listMentions,
+  mentions.readMention,
 ] as const satisfies readonly Route[];
 
 /** A route table line; the type `apiHandler` works with. */

@@ -16,6 +16,7 @@ import { Account } from './pages/account';
 import { Candidates } from './pages/candidates';
 import { CandidatePage } from './pages/candidate';
 import { Requisitions } from './pages/requisitions';
+import { fetchMentions, Mentions } from './pages/mentions';
 
 /**
  * A page loaded on first visit: the board, a webhook's delivery log and the API reference are
@@ -179,6 +180,7 @@ export function App() {
               </ul>
             </nav>
             <div class="who">
+              <MentionCount path={path} />
               <span>
                 {session.user.email} <span class="badge">{session.user.role}</span>
               </span>
@@ -192,6 +194,22 @@ export function App() {
         <Page path={path} />
       </Frame>
     </SessionContext.Provider>
+  );
+}
+
+/** The header's link to your mentions, with the unread count; read again on each navigation. */
+function MentionCount({ path }: { path: string }) {
+  const [unread, setUnread] = useState<number>();
+  useEffect(() => {
+    fetchMentions().then(
+      (p) => setUnread(p.unread),
+      () => setUnread(undefined),
+    );
+  }, [path]);
+  return (
+    <Link href="/mentions" aria-current={path === '/mentions' ? 'page' : undefined}>
+      Mentions{unread ? <span class="badge">{unread} unread</span> : null}
+    </Link>
   );
 }
 
@@ -238,6 +256,8 @@ function Page({ path }: { path: string }) {
       return <Account />;
     case '/docs':
       return <Docs />;
+    case '/mentions':
+      return <Mentions />;
     default:
       return (
         <>

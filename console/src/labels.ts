@@ -38,6 +38,7 @@ export const EVENT_HELP: Record<string, string> = {
   'requisition.updated': "A requisition's title, department, location, job type or headcount changed",
   'requisition.status_changed': 'A requisition was opened, put on hold, filled or closed',
   'import.completed': 'A bulk import of candidates ended (its counts)',
+  'note.created': 'A team note was written on a person (ids only)',
 };
 
 export const REQ_STATUS_LABELS: Record<string, string> = {

@@ -55,6 +55,15 @@ export function addStuckReindex(scope: Construct, props: StuckReindexProps): Nod
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.tenantPartition('*')] } },
     }),
   );
+  // The people's partitions: the activity feed's items, each put on the condition that its person
+  // still exists (lib/store/activity.ts putActivity).
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:PutItem', 'dynamodb:ConditionCheckItem'],
+      resources: [props.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.personPartition('*', '*')] } },
+    }),
+  );
   // The audit partitions: PutItem of records only (the Deny on every role keeps Update, Delete and
   // BatchWrite out). The intents it expands come in the stream record's image: no read of them.
   fn.addToRolePolicy(

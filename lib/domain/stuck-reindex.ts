@@ -2,7 +2,8 @@
  * DynamoDB stream -> table maintenance: the second reader of the table stream beside the webhook
  * fan-out (a stream allows two per shard), filtered to MAINTENANCE_FILTER_PATTERNS. It does two
  * jobs, each idempotent:
- * - an audit intent (lib/store/audit.ts) is expanded into its records' items (expandAuditIntent);
+ * - an audit intent (lib/store/audit.ts) is expanded into its records' items (expandAuditIntent),
+ *   and into the activity feed items of the people they are about (expandActivity);
  * - a tenant's STATS item with a threshold change pending runs one bounded step of the stuck
  *   index's background re-index (lib/store/stuck.ts), one step per tenant per batch. Each step
  *   saves its cursor on the STATS item, and that write's own stream record invokes the next step,
@@ -17,6 +18,7 @@ import { logger } from '../logger';
 import type { StreamChange } from '../records';
 import { AUDIT_INTENT_TYPE } from '../store/audit';
 import { expandAuditIntent } from '../store/audit-expand';
+import { expandActivity } from './activity';
 import { reindexStep } from '../store/stuck';
 import { keys } from '../store/table';
 
@@ -26,7 +28,8 @@ const intentOf = (c: StreamChange) => (c.newImage?.type === AUDIT_INTENT_TYPE ? 
 async function expand(c: StreamChange, intent: Record<string, unknown>) {
   try {
     const records = await expandAuditIntent(intent);
-    logger.debug('audit intent expanded', { tenant_id: intent.tenant_id, records });
+    const activity = await expandActivity(intent);
+    logger.debug('audit intent expanded', { tenant_id: intent.tenant_id, records, activity });
   } catch (err) {
     logger.error('audit intent expansion failed', {
       tenant_id: intent.tenant_id,

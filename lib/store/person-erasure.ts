@@ -6,6 +6,7 @@
  */
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, queryAll, tableName } from './client';
+import { eraseMentionsOfNotes } from './mentions';
 import { getPersonItem } from './people';
 import { keys, personCandidatesPartition, TABLE_DEF } from './table';
 import { backoff, MAX_ATTEMPTS, unlessConditionFails } from './tx';
@@ -59,6 +60,8 @@ export async function removePerson(tenantId: string, personId: string): Promise<
     ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, personId) },
     ConsistentRead: true,
   });
+  // The mentions the person's notes put in members' inboxes, outside the partition: the notes name them.
+  items += await eraseMentionsOfNotes(tenantId, partition);
   await deleteAll(partition as { PK: unknown; SK: unknown }[]);
   items += partition.length;
   const { byPerson } = TABLE_DEF.indexes;

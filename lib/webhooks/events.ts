@@ -20,11 +20,12 @@ export interface WebhookEvent {
 
 /**
  * Lambda event-filter patterns for the stream (the CDK event source mapping and the local
- * stream poller both use these): candidate inserts and changes, placement inserts.
+ * stream poller both use these): candidate inserts and changes, placement and note inserts.
  */
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
-  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement'] } } } },
+  // Notes share the placements' pattern (an event source mapping takes 5): noteEvents drops all but team notes.
+  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement', 'note'] } } } },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
   { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['import_job'] }, status: { S: ['completed'] } } } },
@@ -104,12 +105,33 @@ function requisitionEvents(change: StreamChange, after: Image, before: Image | u
   ];
 }
 
+/** A team note's creation, by ids; a private or admins note is no event. */
+function noteEvents(change: StreamChange, after: Image): WebhookEvent[] {
+  if (change.name !== 'INSERT' || after.visibility !== 'team') return [];
+  return [
+    {
+      id: eventId(change.id, 'note.created'),
+      type: 'note.created',
+      tenantId: tenantOf(after),
+      timestamp: after.created_at as string,
+      data: {
+        noteId: after.id,
+        personId: after.person_id,
+        candidateId: after.candidate_id ?? null,
+        authorId: after.author_id,
+        createdAt: after.created_at,
+      },
+    },
+  ];
+}
+
 /** Events a table change stands for; none for changes that are not event sources. */
 export function eventsFromChange(change: StreamChange): WebhookEvent[] {
   const after = change.newImage;
   const before = change.oldImage;
   if (!after || !change.id) return [];
   if (after.type === 'requisition' || after.type === 'requisition_status') return requisitionEvents(change, after, before);
+  if (after.type === 'note') return noteEvents(change, after);
   if (after.type === 'import_job') {
     // The change to completed, once; counts only, never a row.
     if (change.name !== 'MODIFY' || after.status !== 'completed' || before?.status === 'completed') return [];

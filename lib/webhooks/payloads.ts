@@ -116,6 +116,14 @@ export const EVENT_DATA = {
     failed: z.int(),
     completedAt: at,
   }),
+  /** Ids only, never the body; for `team` notes only (a private or admins note sends nothing). */
+  'note.created': z.strictObject({
+    noteId: z.uuid(),
+    personId: z.uuid(),
+    candidateId: z.nullable(z.uuid()),
+    authorId: z.string(),
+    createdAt: at,
+  }),
   [TEST_EVENT]: z.strictObject({ webhookId: z.uuid(), message: z.string() }),
   [ENDPOINT_DISABLED_EVENT]: z.strictObject({ webhookId: z.uuid(), reason: z.string(), disabledAt: at }),
 } satisfies Record<EventType | typeof TEST_EVENT | typeof ENDPOINT_DISABLED_EVENT, z.ZodMiniType>;
@@ -137,6 +145,8 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
     'A requisition changed status (POST /api/v1/requisitions/{id}/status, or `filled` by itself when a placement reached its headcount, actor `system`); never a no-op',
   'import.completed':
     'A bulk import (POST /api/v1/candidates/imports) ended: its counts, never its rows; each created candidate also sent candidate.created',
+  'note.created':
+    'A team note was written on a person (POST /api/v1/people/{id}/notes); ids only, never the body; private and admins notes send nothing',
   [TEST_EVENT]: 'The test operation (POST /api/webhooks/{id}/test); not subscribable',
   [ENDPOINT_DISABLED_EVENT]:
     'The service disabled another endpoint of the workspace; sent to every other active endpoint, not subscribable',

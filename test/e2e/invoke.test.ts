@@ -128,6 +128,13 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'update-offer': 'offer',
   'change-offer-status': 'offer',
   'decide-offer-approval': 'offer',
+  'create-note': 'person',
+  'list-notes': 'person',
+  'get-note': 'note',
+  'update-note': 'note',
+  'delete-note': 'note',
+  'list-activity': 'person',
+  'read-mention': 'mention',
 };
 
 /** What each sample event must produce: the route's success, or the documented exception. */

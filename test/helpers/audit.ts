@@ -7,6 +7,7 @@
 import { scanTable } from './scan';
 import { tableName } from '../../lib/store/client';
 import { expandAuditIntent } from '../../lib/store/audit-expand';
+import { expandActivity } from '../../lib/domain/activity';
 import { AUDIT_INTENT_TYPE } from '../../lib/store/audit';
 
 const expanded = new Set<string>();
@@ -23,6 +24,8 @@ export async function settleAudit(): Promise<number> {
     const key = `${tableName}|${String(intent.PK)}|${String(intent.SK)}`;
     if (expanded.has(key)) continue;
     await expandAuditIntent(intent);
+    // The consumer writes the activity feed from the same intent (lib/domain/stuck-reindex.ts).
+    await expandActivity(intent);
     expanded.add(key);
     count++;
   }

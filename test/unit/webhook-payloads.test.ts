@@ -59,6 +59,22 @@ const importJob = (over: Img = {}): Img => ({
   updated_at: T0,
   ...over,
 });
+const noteImage = (over: Img = {}): Img => ({
+  PK: `T#${TENANT}#PERSON#01900000-0000-7000-8000-0000000000d1`,
+  SK: 'NOTE#01900000-0000-7000-8000-0000000000e1',
+  type: 'note',
+  tenant_id: TENANT,
+  id: '01900000-0000-7000-8000-0000000000e1',
+  person_id: '01900000-0000-7000-8000-0000000000d1',
+  candidate_id: CAND,
+  body: 'Strong systems design round.',
+  visibility: 'team',
+  author_id: '01900000-0000-7000-8000-0000000000b2',
+  created_at: T1,
+  updated_at: T1,
+  version: 0,
+  ...over,
+});
 const record = streamRecord;
 const OFFER_REF = { offer_id: '01900000-0000-7000-8000-0000000000d1', offer_version: 2, start_date: '2027-01-04' };
 
@@ -104,6 +120,7 @@ const RECORDS = [
     importJob({ status: 'completed', n_created: 97, n_skipped: 2, n_failed: 1, completed_at: T1, updated_at: T1 }),
     importJob(),
   ),
+  record('INSERT', noteImage()),
 ];
 
 describe('published webhook payloads', () => {
@@ -118,6 +135,13 @@ describe('published webhook payloads', () => {
     }
     // A stage move alone names no offer.
     expect(offerEvents.filter((e) => !('offerId' in e.data)).length).toBeGreaterThan(0);
+  });
+
+  it('a note sends ids only, and a private or admins note sends nothing', () => {
+    const [created] = eventsFromRecord(record('INSERT', noteImage()));
+    expect(JSON.stringify(created)).not.toContain('Strong systems');
+    for (const visibility of ['private', 'admins'])
+      expect(eventsFromRecord(record('INSERT', noteImage({ visibility, body: 'Private thought.' })))).toEqual([]);
   });
 
   it('the records cover every subscribable event type', () => {

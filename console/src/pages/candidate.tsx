@@ -21,6 +21,8 @@ import {
 } from '../recruiting';
 import { isAdmin, useSession } from '../session';
 import { ConfirmDialog, Loaded, Notice, PageTitle, When, useLoad } from '../ui';
+import { Notes } from '../notes';
+import { Activity } from '../activity';
 
 export function CandidatePage({ id }: { id: string }) {
   const [load, reload] = useLoad(() => fetchCandidate(id), [id]);
@@ -65,6 +67,8 @@ export function CandidatePage({ id }: { id: string }) {
               <Profile c={c} onSaved={reload} />
             )}
             <History c={c} />
+            {c.person_id && <Notes personId={c.person_id} candidateId={c.id} />}
+            {c.person_id && <Activity personId={c.person_id} />}
             {!c.erased_at && (
               <Erase
                 c={c}

@@ -295,4 +295,35 @@ describe('erasure per person', () => {
     expect(again.status, again.text).toBe(201);
     expect(again.body.data.person_id).not.toBe(personId);
   });
+
+  it("reaches the person's notes, their edit history and the mentions they put in members' inboxes", async () => {
+    const tenant = await stack.tenant();
+    const tok = await tenant.token(['*']);
+    const member = await tenant.user('member');
+    const created = await stack.call('POST', '/api/v1/candidates', { token: tok, body: profile(['name']).body });
+    expect(created.status, created.text).toBe(201);
+    const personId = created.body.data.person_id as string;
+    const [first, edited] = [`Erasable note${tag()}`, `Erasable edit${tag()}`];
+    const note = await stack.call('POST', `/api/v1/people/${personId}/notes`, {
+      token: tok,
+      body: { body: first, visibility: 'team', mentions: [member.id] },
+    });
+    expect(note.status, note.text).toBe(201);
+    const patched = await stack.call('PATCH', `/api/v1/people/${personId}/notes/${note.body.data.id}`, {
+      token: tok,
+      body: { body: edited },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const needles = [first, edited].map((b) => b.replace(/^Erasable /, ''));
+    expect(new Set((await holders(needles)).map((h) => h.type))).toEqual(new Set(['note', 'note_version']));
+    const ofPerson = async () =>
+      (await scanTable({ TableName: stack.tableName })).filter((i) => JSON.stringify(i).includes(personId)).map((i) => i.type);
+    expect(await ofPerson()).toContain('mention');
+
+    const erased = await stack.call('POST', `/api/v1/candidates/${created.body.data.id}/erase`, { token: tok });
+    expect(erased.status, erased.text).toBe(200);
+    expect(await holders(needles)).toEqual([]);
+    // Outside the partition too: no inbox item names the person any more.
+    expect(await ofPerson()).not.toContain('mention');
+  });
 });

@@ -1,0 +1,75 @@
+/**
+ * The activity feed: written from the audit intents by the table maintenance consumer (beside
+ * their expansion into records: lib/domain/stuck-reindex.ts), read a page at a time by
+ * GET /api/v1/people/{id}/activity. Expanding an intent twice writes nothing new.
+ */
+import { NotFoundError } from '../errors';
+import { auditRecordItems } from '../store/audit';
+import { activityPageKey, ACTIVITY_PREFIX, candidateOf, putActivity } from '../store/activity';
+import { personExists, queryPage, sightFilter } from '../store/notes';
+import { keys } from '../store/table';
+import { activityOf, withRejection, type AuditRecordView } from './activity-rules';
+import { decodeCursor, encodeCursor } from './cursor';
+import { maySeeNote, readerOf } from './note-rules';
+import type { Principal } from './principal';
+
+/** Write the feed items an audit intent's records stand for; resolves with how many were new. */
+export async function expandActivity(intent: Record<string, unknown>): Promise<number> {
+  const tenantId = String(intent.tenant_id);
+  const plans = auditRecordItems(intent).flatMap((r) => activityOf(r as unknown as AuditRecordView));
+  const written = await Promise.all(
+    plans.map(async (plan) => {
+      if (plan.personId) return putActivity(tenantId, plan.personId, plan);
+      // A candidate's change: its item names the person (none for a candidate of before people, or gone).
+      const candidate = await candidateOf(tenantId, plan.candidateId!);
+      const personId = candidate?.person_id;
+      if (typeof personId !== 'string') return false;
+      return putActivity(tenantId, personId, withRejection(plan, candidate));
+    }),
+  );
+  return written.filter(Boolean).length;
+}
+
+export interface ActivityAnswer {
+  id: string;
+  kind: string;
+  at: string;
+  actor: { type: string; id: string; name?: string };
+  candidate_id?: string;
+  [payload: string]: unknown;
+}
+
+/**
+ * A page of the person's feed, newest first: the person read and ONE Query, side by side. Items
+ * the reader may not see (another's private note) are filtered in the Query and checked again
+ * here, so a page may hold fewer than `limit` items; `next_cursor` null marks the end.
+ */
+export async function listActivity(
+  p: Principal,
+  personId: string,
+  q: { limit: number; cursor?: string },
+): Promise<{ items: ActivityAnswer[]; next_cursor: string | null }> {
+  const reader = readerOf(p);
+  const scope = { tenantId: p.tenantId, filters: JSON.stringify(['activity', personId]), key: activityPageKey(p.tenantId, personId) };
+  const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
+  const [exists, page] = await Promise.all([
+    personExists(p.tenantId, personId),
+    queryPage(keys.personPartition(p.tenantId, personId), ACTIVITY_PREFIX, sightFilter(reader), q.limit, startKey),
+  ]);
+  if (!exists) throw new NotFoundError('person');
+  const items = page.items
+    .filter((i) => typeof i.visibility !== 'string' || maySeeNote(reader, i as never))
+    .map((i): ActivityAnswer => {
+      const payload = (i.payload ?? {}) as Record<string, unknown>;
+      return {
+        // The payload first: its keys never shadow the item's own.
+        ...payload,
+        id: String(i.id),
+        kind: String(i.kind),
+        at: String(i.at),
+        actor: i.actor as ActivityAnswer['actor'],
+        ...(typeof i.candidate_id === 'string' && { candidate_id: i.candidate_id }),
+      };
+    });
+  return { items, next_cursor: page.lastKey ? encodeCursor(scope, page.lastKey) : null };
+}

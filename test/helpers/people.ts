@@ -1,0 +1,17 @@
+/**
+ * A person with one candidate, made as a client makes one: POST /api/v1/candidates, whose answer
+ * names the person it matched or created.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Stack } from './stack';
+
+export async function newPerson(stack: Stack, token: string, body: Record<string, unknown> = {}) {
+  const res = await stack.call('POST', '/api/v1/candidates', {
+    token,
+    body: { name: 'Noor Notes', email: `noor-${randomUUID().slice(0, 8)}@example.com`, ...body },
+  });
+  expect(res.status, res.text).toBe(201);
+  expect(typeof res.body.data.person_id, res.text).toBe('string');
+  return { personId: res.body.data.person_id as string, candidateId: res.body.data.id as string };
+}
