@@ -28,6 +28,12 @@ export interface LocalS3 {
   bucket: string;
   /** Let a browser page of this origin POST uploads and GET downloads (the bucket's CORS rule). */
   allowOrigin(origin: string): Promise<void>;
+  /**
+   * Call `listener` with the S3 event notification of each object created (a POST, a PUT, a copy):
+   * the same shape S3 sends a notified function, so the local runtime drives the file worker the
+   * way the bucket's notification does deployed.
+   */
+  onObjectCreated(listener: (event: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => void): void;
   stop(): Promise<void>;
 }
 
@@ -43,6 +49,7 @@ interface S3rverInstance {
     putSubresource(bucket: string, key: undefined, resource: unknown): Promise<void>;
   };
   configureBuckets(): Promise<void>;
+  on(event: 'event', listener: (e: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => void): void;
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
 }
 
@@ -90,6 +97,16 @@ export async function startLocalS3(opts: { directory: string; port?: number; buc
     async allowOrigin(origin: string) {
       const rule = `<CORSConfiguration><CORSRule><AllowedOrigin>${xml(new URL(origin).origin)}</AllowedOrigin><AllowedMethod>POST</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
       await app.store.putSubresource(bucket, undefined, getConfigModel('cors').validate(rule));
+    },
+    onObjectCreated(listener) {
+      app.on('event', (e) => {
+        // S3 URL-encodes the key in a notification; s3rver hands it as stored.
+        const records = e.Records.filter((r) => r.eventName.startsWith('ObjectCreated:')).map((r) => ({
+          ...r,
+          s3: { ...r.s3, object: { ...r.s3.object, key: encodeURIComponent(r.s3.object.key).replace(/%2F/g, '/') } },
+        }));
+        if (records.length) listener({ ...e, Records: records });
+      });
     },
     stop: () =>
       (stopping ??= new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@
  */
 import * as audit from './api/audit';
 import * as candidates from './api/candidates';
+import * as files from './api/files';
 import * as imports from './api/imports';
 import * as members from './api/members';
 import * as openapi from './api/openapi';
@@ -74,6 +75,14 @@ const lines = [
   members.deactivateMember,
   members.reactivateMember,
   audit.listAudit,
+  files.createUpload,
+  files.getUploadLimits,
+  files.attachFile,
+  files.listFiles,
+  files.getFile,
+  files.getFileText,
+  files.downloadFile,
+  files.deleteFile,
 ] as const satisfies readonly Route[];
 
 /** A route table line; the type `apiHandler` works with. */

@@ -21,6 +21,7 @@ import { withoutCallLogging } from '../aws/no-call-logging';
 import { config } from '../config';
 import { tracer } from '../tracer';
 import { attachmentDisposition } from './filename';
+import { sha256Of } from './hash';
 import { type AllowedContentType, DOWNLOAD_VALID_SECONDS, MAX_UPLOAD_BYTES } from './limits';
 import type { LandedObject } from './verify';
 
@@ -71,6 +72,20 @@ export async function readObject(key: string, maxBytes = MAX_UPLOAD_BYTES): Prom
   return new Uint8Array(Buffer.concat(chunks, size));
 }
 
+/** The SHA-256 of the object's bytes, streamed (never held whole); refuses (throws) past `maxBytes`. */
+export async function hashObject(key: string, maxBytes = MAX_UPLOAD_BYTES): Promise<string> {
+  const res = await s3.send(new GetObjectCommand({ Bucket: filesBucket, Key: key }));
+  let size = 0;
+  const bounded = async function* () {
+    for await (const chunk of res.Body as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > maxBytes) throw new Error('the object is larger than allowed');
+      yield chunk;
+    }
+  };
+  return sha256Of(bounded());
+}
+
 /**
  * An upload that passed, moved to its file key: copied with the type its bytes proved (not the
  * type the client sent), then every version of the upload deleted. Tags are copied as they are,
@@ -108,6 +123,29 @@ export async function deleteEveryVersion(key: string): Promise<number> {
     deleted += objects.length;
   }
   throw new Error('an object kept gaining versions while they were deleted');
+}
+
+/**
+ * Every version and delete marker of every key under `prefix` (a person's files, on erasure):
+ * answers the distinct keys that had any. Paged by S3's markers; a prefix is checked to end with
+ * `/`, so one person's prefix never reaches another's.
+ */
+export async function deleteEveryVersionUnder(prefix: string): Promise<{ keys: number; versions: number }> {
+  if (!prefix.endsWith('/')) throw new Error('a prefix to empty must end with /');
+  const seen = new Set<string>();
+  let versions = 0;
+  for (let round = 0; round < 10_000; round++) {
+    const listed = await s3.send(new ListObjectVersionsCommand({ Bucket: filesBucket, Prefix: prefix, MaxKeys: 1000 }));
+    const objects = [...(listed.Versions ?? []), ...(listed.DeleteMarkers ?? [])]
+      .filter((v) => v.Key?.startsWith(prefix))
+      .map((v) => ({ Key: v.Key!, VersionId: v.VersionId ?? 'null' }));
+    if (objects.length === 0) return { keys: seen.size, versions };
+    const res = await s3.send(new DeleteObjectsCommand({ Bucket: filesBucket, Delete: { Objects: objects, Quiet: true } }));
+    if (res.Errors?.length) throw new Error(`S3 could not delete ${res.Errors.length} version(s) of an object (${res.Errors[0]?.Code})`);
+    for (const o of objects) seen.add(o.Key);
+    versions += objects.length;
+  }
+  throw new Error('a prefix kept gaining versions while they were deleted');
 }
 
 /**
