@@ -147,6 +147,7 @@ export const EVENT_TYPES = [
   'requisition.updated',
   'requisition.status_changed',
   'import.completed',
+  'file.processed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by the test operation; not subscribable. */

@@ -59,6 +59,22 @@ const importJob = (over: Img = {}): Img => ({
   updated_at: T0,
   ...over,
 });
+const fileItem = (over: Img = {}): Img => ({
+  PK: `T#${TENANT}#PERSON#01900000-0000-7000-8000-0000000000d1`,
+  SK: 'FILE#01900000-0000-7000-8000-0000000000d2',
+  type: 'file',
+  tenant_id: TENANT,
+  id: '01900000-0000-7000-8000-0000000000d2',
+  person_id: '01900000-0000-7000-8000-0000000000d1',
+  kind: 'resume',
+  filename: 'Zoë Ådahl CV.pdf',
+  content_type: 'application/pdf',
+  size: 1000,
+  sha256: 'a'.repeat(64),
+  status: 'processing',
+  created_at: T0,
+  ...over,
+});
 const record = streamRecord;
 
 const RECORDS = [
@@ -100,6 +116,8 @@ const RECORDS = [
     importJob({ status: 'completed', n_created: 97, n_skipped: 2, n_failed: 1, completed_at: T1, updated_at: T1 }),
     importJob(),
   ),
+  record('MODIFY', fileItem({ status: 'ready', has_text: true, processed_at: T1 }), fileItem()),
+  record('MODIFY', fileItem({ status: 'refused', refusal_code: 'file_type_not_allowed', processed_at: T1 }), fileItem()),
 ];
 
 describe('published webhook payloads', () => {
@@ -107,6 +125,15 @@ describe('published webhook payloads', () => {
 
   it('the records cover every subscribable event type', () => {
     expect([...new Set(events.map((e) => e.type))].sort()).toEqual([...EVENT_TYPES].sort());
+  });
+
+  it('file.processed carries ids and the outcome, never the filename; only the move out of processing sends it', () => {
+    const sent = events.filter((e) => e.type === 'file.processed');
+    expect(sent.map((e) => e.data.status)).toEqual(['ready', 'refused']);
+    expect(JSON.stringify(sent)).not.toMatch(/Zoë|CV\.pdf/);
+    expect(eventsFromRecord(record('INSERT', fileItem()))).toEqual([]);
+    const ready = fileItem({ status: 'ready', processed_at: T1 });
+    expect(eventsFromRecord(record('MODIFY', ready, ready))).toEqual([]);
   });
 
   it.each(events.map((e) => [e.type, e] as const))('%s parses with its published envelope', (type, e) => {

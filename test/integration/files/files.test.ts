@@ -10,22 +10,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb } from '../../../lib/store/client';
 import * as f from '../../helpers/file-fixtures';
 import { settleAudit } from '../../helpers/audit';
-import { PASSWORD, type Stack, startStack, type TestTenant } from '../../helpers/stack';
+import { dynamodbEndpoint } from '../../helpers/dynamodb-endpoint';
+import { collectEvents, PASSWORD, type Stack, startStack, type TestTenant } from '../../helpers/stack';
+import { until } from '../../helpers/until';
+import type { WebhookEvent } from '../../../lib/webhooks/events';
 
 let stack: Stack;
 let t: TestTenant;
 let other: TestTenant;
 let token: string;
 let otherToken: string;
+const events: WebhookEvent[] = [];
+let poller: { stop(): Promise<void> };
 
 beforeAll(async () => {
-  stack = await startStack({ files: true });
+  stack = await startStack({ files: true, stream: true });
+  poller = await collectEvents(stack.tableName, dynamodbEndpoint(), events);
   t = await stack.tenant();
   other = await stack.tenant();
   token = await t.token(['*']);
   otherToken = await other.token(['*']);
 });
-afterAll(async () => stack?.close());
+afterAll(async () => {
+  await poller?.stop();
+  await stack?.close();
+});
 
 const PDF = 'application/pdf';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -125,6 +134,13 @@ describe('upload, attach, read, download', () => {
     expect(got.headers.get('content-disposition')).toMatch(/^attachment; filename="Ada Lovelace CV.pdf"/);
     expect(got.headers.get('content-type')).toBe(PDF);
     expect(Buffer.from(await got.arrayBuffer()).equals(Buffer.from(pdf))).toBe(true);
+    // One file.processed, ids and the outcome only.
+    await until('file.processed', () => events.some((e) => e.type === 'file.processed' && e.data.fileId === file.id));
+    const sent = events.filter((e) => e.type === 'file.processed' && e.data.fileId === file.id);
+    expect(sent.map((e) => e.data)).toEqual([
+      { fileId: file.id, personId: pid, kind: 'resume', status: 'ready', refusalCode: null, processedAt: file.processed_at },
+    ]);
+    expect(JSON.stringify(sent)).not.toMatch(/Lovelace/);
     // No key holds a name: ids only.
     expect((await objectKeys('')).filter((k) => /Lovelace|cv/i.test(k))).toEqual([]);
   });
