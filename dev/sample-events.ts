@@ -52,6 +52,15 @@ const samples: Record<
     rawBody: 'name,email,stage\nJordan Import,jordan.import@example.com,applied\nNo Email,,not-a-stage\n',
     headers: { 'Content-Type': 'text/csv' },
   },
+  // An upload of a CV: a presigned POST for it, valid 10 minutes (nothing is attached).
+  'create-upload': { body: { filename: 'Jordan Rivers CV.pdf', content_type: 'application/pdf', size: 48213 } },
+  // A person that exists nowhere: invoking shows the 404 path and changes nothing.
+  'attach-file': { params: { id: MISSING_ID }, body: { upload_id: MISSING_ID, kind: 'resume' } },
+  'list-files': { params: { id: MISSING_ID } },
+  'get-file': { params: { id: MISSING_ID, file_id: MISSING_ID } },
+  'get-file-text': { params: { id: MISSING_ID, file_id: MISSING_ID } },
+  'download-file': { params: { id: MISSING_ID, file_id: MISSING_ID } },
+  'delete-file': { params: { id: MISSING_ID, file_id: MISSING_ID } },
   // An import that exists nowhere: invoking shows the 404 path.
   'get-import': { params: { id: MISSING_ID } },
   'list-import-errors': { params: { id: MISSING_ID }, query: { limit: '100' } },
@@ -305,6 +314,32 @@ writeFileSync(
             SequenceNumber: '4421584500000000017450439092',
             SizeBytes: 256,
             StreamViewType: 'NEW_AND_OLD_IMAGES',
+          },
+        },
+      ],
+    },
+    null,
+    2,
+  )}\n`,
+);
+// The bucket's notification of an attached file (infra/constructs/file-worker.ts): a file that
+// exists nowhere, so the worker finds no record and changes nothing.
+writeFileSync(
+  join(dir, 'file-worker.json'),
+  `${JSON.stringify(
+    {
+      Records: [
+        {
+          eventVersion: '2.1',
+          eventSource: 'aws:s3',
+          awsRegion: 'us-east-1',
+          eventTime: '2026-11-27T09:00:00.000Z',
+          eventName: 'ObjectCreated:Copy',
+          s3: {
+            s3SchemaVersion: '1.0',
+            configurationId: 'file-worker',
+            bucket: { name: 'talent-pipeline-files', arn: 'arn:aws:s3:::talent-pipeline-files' },
+            object: { key: `files/${DEMO.tenantId}/${MISSING_ID}/${MISSING_ID}`, size: 48213, sequencer: '0067A1B2C3D4E5F600' },
           },
         },
       ],
