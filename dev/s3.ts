@@ -28,12 +28,8 @@ export interface LocalS3 {
   bucket: string;
   /** Let a browser page of this origin POST uploads and GET downloads (the bucket's CORS rule). */
   allowOrigin(origin: string): Promise<void>;
-  /**
-   * Call `listener` with the S3 event notification of each object created (a POST, a PUT, a copy):
-   * the same shape S3 sends a notified function, so the local runtime drives the file worker the
-   * way the bucket's notification does deployed.
-   */
-  onObjectCreated(listener: (event: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => void): void;
+  /** Call `listener` with the key and size of each object created (a POST, a PUT, a copy), as S3 reports them to EventBridge. */
+  onObjectCreated(listener: (object: { key: string; size: number }) => void): void;
   stop(): Promise<void>;
 }
 
@@ -49,7 +45,7 @@ interface S3rverInstance {
     putSubresource(bucket: string, key: undefined, resource: unknown): Promise<void>;
   };
   configureBuckets(): Promise<void>;
-  on(event: 'event', listener: (e: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => void): void;
+  on(event: 'event', listener: (e: { Records: { eventName: string; s3: { object: { key: string; size?: number } } }[] }) => void): void;
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
 }
 
@@ -100,12 +96,8 @@ export async function startLocalS3(opts: { directory: string; port?: number; buc
     },
     onObjectCreated(listener) {
       app.on('event', (e) => {
-        // S3 URL-encodes the key in a notification; s3rver hands it as stored.
-        const records = e.Records.filter((r) => r.eventName.startsWith('ObjectCreated:')).map((r) => ({
-          ...r,
-          s3: { ...r.s3, object: { ...r.s3.object, key: encodeURIComponent(r.s3.object.key).replace(/%2F/g, '/') } },
-        }));
-        if (records.length) listener({ ...e, Records: records });
+        for (const r of e.Records)
+          if (r.eventName.startsWith('ObjectCreated:')) listener({ key: r.s3.object.key, size: r.s3.object.size ?? 0 });
       });
     },
     stop: () =>

@@ -10,6 +10,7 @@ import { routes } from '../lib/routes';
 import { changeIndexKey } from '../lib/store/table';
 import { methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
 import { DEMO, demoCandidateId } from './demo-data';
+import { objectCreatedEvent } from './file-worker';
 
 const dir = join(import.meta.dirname, '..', 'events');
 mkdirSync(dir, { recursive: true });
@@ -322,27 +323,19 @@ writeFileSync(
     2,
   )}\n`,
 );
-// The bucket's notification of an attached file (infra/constructs/file-worker.ts): a file that
-// exists nowhere, so the worker finds no record and changes nothing.
+// EventBridge's "Object Created" of an attached file (infra/constructs/file-worker.ts): a file
+// that exists nowhere, so the worker finds no record and changes nothing.
 writeFileSync(
   join(dir, 'file-worker.json'),
   `${JSON.stringify(
     {
-      Records: [
-        {
-          eventVersion: '2.1',
-          eventSource: 'aws:s3',
-          awsRegion: 'us-east-1',
-          eventTime: '2026-11-27T09:00:00.000Z',
-          eventName: 'ObjectCreated:Copy',
-          s3: {
-            s3SchemaVersion: '1.0',
-            configurationId: 'file-worker',
-            bucket: { name: 'talent-pipeline-files', arn: 'arn:aws:s3:::talent-pipeline-files' },
-            object: { key: `files/${DEMO.tenantId}/${MISSING_ID}/${MISSING_ID}`, size: 48213, sequencer: '0067A1B2C3D4E5F600' },
-          },
-        },
-      ],
+      ...objectCreatedEvent(
+        'talent-pipeline-files',
+        `files/${DEMO.tenantId}/${MISSING_ID}/${MISSING_ID}`,
+        48213,
+        new Date('2026-11-27T09:00:00Z'),
+      ),
+      id: '3c9e2a41-7b5d-4e8f-9a0b-1c2d3e4f5a6b',
     },
     null,
     2,

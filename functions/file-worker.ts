@@ -1,19 +1,21 @@
 /**
- * Attached files -> checked and read: one S3 event (ObjectCreated under `files/`), each record a
- * file key (ids only); see lib/domain/file-processing.ts. A failure throws, so Lambda retries
- * the event; a second run of a processed file changes nothing. Logs ids and outcomes only.
+ * Attached files -> checked and read: one EventBridge "Object Created" event of the files
+ * bucket, naming a file key (ids only); see lib/domain/file-processing.ts. A failure throws, so
+ * the rule's target retries; a second run of a processed file changes nothing. Logs the key and
+ * the outcome only.
  */
-import type { S3Event } from 'aws-lambda';
 import { processFileAt } from '../lib/domain/file-processing';
 import { lambdaHandler } from '../lib/lambda';
 import { logger } from '../lib/logger';
 
-export const handler = lambdaHandler(async (event: S3Event) => {
-  for (const r of event.Records ?? []) {
-    if (!r.eventName?.startsWith('ObjectCreated:')) continue;
-    // S3 sends the key URL-encoded, spaces as `+` (keys here are ids: decoding changes nothing, but stays right).
-    const key = decodeURIComponent(r.s3.object.key.replace(/\+/g, ' '));
-    const outcome = await processFileAt(key);
-    logger.info('file processed', { key, outcome });
-  }
+interface ObjectCreated {
+  'detail-type'?: string;
+  detail?: { object?: { key?: string } };
+}
+
+export const handler = lambdaHandler(async (event: ObjectCreated) => {
+  const key = event['detail-type'] === 'Object Created' ? event.detail?.object?.key : undefined;
+  if (!key) return;
+  const outcome = await processFileAt(key);
+  logger.info('file processed', { key, outcome });
 });

@@ -1,16 +1,20 @@
 /**
- * The file worker (functions/file-worker.ts): S3 invokes it for each object created under
- * `files/` (the attach call's move of an upload to its file key), and it checks the bytes, reads
- * the text and records the outcome (lib/domain/file-processing.ts). Its grants: read the bytes
- * (before a malware scan too, with GuardDuty on: it reads to refuse, never to serve), delete a
- * refused file's versions, and in the table, its person partitions only. Async invocation: a
- * failed run is retried twice; its errors alarm like every function's once it is in the map.
+ * The file worker (functions/file-worker.ts): each object created under `files/` (the attach
+ * call's move of an upload to its file key) reaches it as an EventBridge "Object Created" event,
+ * and it checks the bytes, reads the text and records the outcome
+ * (lib/domain/file-processing.ts). EventBridge rather than a bucket notification: the bucket
+ * turns its events on with a property of its own, so no custom resource (and no function of
+ * CDK's with its own role) is needed, and a failed run is retried by the rule's target.
+ *
+ * Its grants: read the bytes (before a malware scan too, with GuardDuty on: it reads to refuse,
+ * never to serve), delete a refused file's versions, and in the table its person partitions only.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as s3 from 'aws-cdk-lib/aws-s3';
-import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { FILES_PREFIX } from '../../lib/files/keys';
 import type { StageConfig } from '../stages';
@@ -32,6 +36,17 @@ export function addFileWorker(scope: Construct, props: { table: dynamodb.ITable;
   }).fn;
   props.files.grantFiles(fn, 'read', { beforeScan: true });
   props.files.grantFiles(fn, 'delete');
-  props.files.bucket.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(fn), { prefix: FILES_PREFIX });
+  const cfnBucket = props.files.bucket.node.defaultChild as s3.CfnBucket;
+  cfnBucket.notificationConfiguration = { eventBridgeConfiguration: { eventBridgeEnabled: true } };
+  new events.Rule(scope, 'FileAttached', {
+    description: 'An attached file landed in the files bucket: the file worker checks and reads it',
+    eventPattern: {
+      source: ['aws.s3'],
+      detailType: ['Object Created'],
+      detail: { bucket: { name: [props.files.bucket.bucketName] }, object: { key: [{ prefix: FILES_PREFIX }] } },
+    },
+    // A failed run is tried again (twice), then left: the file stays `processing` and the error alarms.
+    targets: [new targets.LambdaFunction(fn, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+  });
   return fn;
 }
