@@ -1,4 +1,4 @@
-import { createUpload } from '../lib/domain/files';
+import { createUpload } from '../lib/domain/file-objects';
 import { apiHandler, data } from '../lib/http';
 import * as filesApi from '../lib/api/files';
 

@@ -1,4 +1,4 @@
-import { deleteFile } from '../lib/domain/files';
+import { deleteFile } from '../lib/domain/file-objects';
 import { apiHandler } from '../lib/http';
 import * as filesApi from '../lib/api/files';
 

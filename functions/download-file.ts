@@ -1,4 +1,4 @@
-import { downloadLink } from '../lib/domain/files';
+import { downloadLink } from '../lib/domain/file-objects';
 import { apiHandler, data, Reply } from '../lib/http';
 import * as filesApi from '../lib/api/files';
 

@@ -22,6 +22,12 @@ import type { FilesBucket } from './files-bucket';
 import { TableFunction } from './table-function';
 
 export const FILE_WORKER_MODULE = 'file-worker';
+/**
+ * The one function past the 400 KB bundle budget: it carries PDF.js (through unpdf, about 2 MB)
+ * and mammoth, which only it loads (test/unit/files/bundle-boundary.test.ts). It runs in the
+ * background, started by an event, so its cold start is on no request's path.
+ */
+export const FILE_WORKER_BUDGET = 3 * 1024 * 1024;
 
 export function addFileWorker(scope: Construct, props: { table: dynamodb.ITable; files: FilesBucket; stage: StageConfig }): NodejsFunction {
   const fn = new TableFunction(scope, 'FileWorker', {
@@ -43,7 +49,7 @@ export function addFileWorker(scope: Construct, props: { table: dynamodb.ITable;
     eventPattern: {
       source: ['aws.s3'],
       detailType: ['Object Created'],
-      detail: { bucket: { name: [props.files.bucket.bucketName] }, object: { key: [{ prefix: FILES_PREFIX }] } },
+      detail: { bucket: { name: [props.files.bucketName] }, object: { key: [{ prefix: FILES_PREFIX }] } },
     },
     // A failed run is tried again (twice), then left: the file stays `processing` and the error alarms.
     targets: [new targets.LambdaFunction(fn, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
