@@ -178,7 +178,7 @@ export const TENANT_LEADING_KEYS = [keys.tenantPartition('*')];
 /** `SESSION#<digest>`: the session item getSession reads and touchSession slides. */
 export const SESSION_LEADING_KEYS = [keys.session('*').PK];
 /** `T#<tenant>#PERSON#<person>`: a person's partition (their files, among others). */
-export const PERSON_LEADING_KEYS = ['T#*#PERSON#*'];
+export const PERSON_LEADING_KEYS = [keys.personPartition('*', '*')];
 /** `T#<tenant>#LEASES`: the slots of a caller's costly requests in flight (lib/store/leases.ts). */
 export const LEASE_LEADING_KEYS = [keys.leasePartition('*')];
 /** What a function with `leases` may do there beside its access: take a slot and give it back. */

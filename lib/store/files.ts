@@ -11,6 +11,7 @@ import { type FileRecord, fileFromItem, type FileStatus } from '../entities/file
 import type { AllowedContentType, FileRefusalCode } from '../files/limits';
 import { type AuditEntry, auditPuts } from './audit';
 import { ddb, tableName } from './client';
+import { keys } from './table';
 import { writeParts } from './tx';
 
 type Item = Record<string, unknown>;
@@ -19,8 +20,7 @@ type Item = Record<string, unknown>;
 export const UPLOAD_RECORD_SECONDS = 24 * 60 * 60;
 
 const tenantPartition = (tenantId: string) => `T#${tenantId}`;
-// The person partition of the person contract (lib/store/table.ts keys.personPartition).
-export const personPartition = (tenantId: string, personId: string) => `T#${tenantId}#PERSON#${personId}`;
+const personPartition = (tenantId: string, personId: string) => keys.personPartition(tenantId, personId);
 
 export const fileKeys = {
   upload: (tenantId: string, uploadId: string) => ({ PK: tenantPartition(tenantId), SK: `UPLOAD#${uploadId}` }),
@@ -216,8 +216,7 @@ export async function deleteFileRecords(tenantId: string, f: FileRecord, audit: 
   return 'written' in out;
 }
 
-/** The person item of the person contract (`SK = PERSON` in the person partition). */
-const personKey = (tenantId: string, personId: string) => ({ PK: personPartition(tenantId, personId), SK: 'PERSON' });
+const personKey = (tenantId: string, personId: string) => keys.person(tenantId, personId);
 
 export async function personExists(tenantId: string, personId: string): Promise<boolean> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: personKey(tenantId, personId), ConsistentRead: true }));
