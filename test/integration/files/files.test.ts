@@ -5,9 +5,7 @@
  * after-landing check (s3rver enforces no POST policy, so every replay lands and is caught there).
  */
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ddb } from '../../../lib/store/client';
 import * as f from '../../helpers/file-fixtures';
 import { settleAudit } from '../../helpers/audit';
 import { dynamodbEndpoint } from '../../helpers/dynamodb-endpoint';
@@ -39,16 +37,15 @@ afterAll(async () => {
 const PDF = 'application/pdf';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-// The person item as the person contract lays it out (lib/store/people.ts writes it).
+// A person, as creating a candidate makes one (lib/store/people.ts).
 async function person(tenant = t): Promise<string> {
-  const id = randomUUID();
-  await ddb.send(
-    new PutCommand({
-      TableName: stack.tableName,
-      Item: { PK: `T#${tenant.id}#PERSON#${id}`, SK: 'PERSON', type: 'person', tenant_id: tenant.id, id, name: 'Ada Lovelace' },
-    }),
-  );
-  return id;
+  const tok = tenant === t ? token : otherToken;
+  const res = await stack.call('POST', '/api/v1/candidates', {
+    token: tok,
+    body: { name: 'Ada Lovelace', email: `ada-${randomUUID().slice(0, 8)}@example.com` },
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.person_id;
 }
 
 async function upload(
