@@ -160,7 +160,12 @@ const xmlUnescape = (s: string) =>
 
 export async function deleteObjects(bucket: string, objects: { Key: string; VersionId: string }[]): Promise<number> {
   const body = `<?xml version="1.0" encoding="UTF-8"?><Delete><Quiet>true</Quiet>${objects
-    .map((o) => `<Object><Key>${xmlEscape(o.Key)}</Key><VersionId>${xmlEscape(o.VersionId)}</VersionId></Object>`)
+    // "null" is the version of an object written while versioning was off: only the local S3's
+    // (the deployed bucket is versioned from its creation), which refuses it in a batch of several.
+    .map(
+      (o) =>
+        `<Object><Key>${xmlEscape(o.Key)}</Key>${o.VersionId === 'null' ? '' : `<VersionId>${xmlEscape(o.VersionId)}</VersionId>`}</Object>`,
+    )
     .join('')}</Delete>`;
   const res = await send(bucket, {
     method: 'POST',

@@ -99,8 +99,15 @@ export async function deleteEveryVersionUnder(prefix: string): Promise<{ keys: n
   for (let round = 0; round < 10_000; round++) {
     const objects = (await s3.listObjectVersions(filesBucket, prefix)).filter((v) => v.Key.startsWith(prefix));
     if (objects.length === 0) return { keys: seen.size, versions };
-    const errors = await s3.deleteObjects(filesBucket, objects);
-    if (errors) throw new Error(`S3 could not delete ${errors} version(s) of an object`);
+    // One key's versions per call: a person holds a few files, and the local S3 fails a batch
+    // that names several keys of one folder (it removes the folder while deleting them).
+    for (const key of new Set(objects.map((o) => o.Key))) {
+      const errors = await s3.deleteObjects(
+        filesBucket,
+        objects.filter((o) => o.Key === key),
+      );
+      if (errors) throw new Error(`S3 could not delete ${errors} version(s) of an object`);
+    }
     for (const o of objects) seen.add(o.Key);
     versions += objects.length;
   }

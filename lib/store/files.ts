@@ -229,3 +229,24 @@ export const personItemCheck = (tenantId: string, personId: string): Item => ({
   Key: personKey(tenantId, personId),
   ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(erased_at)',
 });
+
+/** How many files a person has (their records, whatever their status): one Query of counts. */
+export async function countPersonFiles(tenantId: string, personId: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await ddb.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': personPartition(tenantId, personId), ':sk': fileKeys.filePrefix },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += res.Count ?? 0;
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return count;
+}

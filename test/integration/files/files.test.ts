@@ -5,9 +5,12 @@
  * after-landing check (s3rver enforces no POST policy, so every replay lands and is caught there).
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as f from '../../helpers/file-fixtures';
 import { settleAudit } from '../../helpers/audit';
+import { scanTable } from '../../helpers/scan';
 import { dynamodbEndpoint } from '../../helpers/dynamodb-endpoint';
 import { collectEvents, PASSWORD, type Stack, startStack, type TestTenant } from '../../helpers/stack';
 import { until } from '../../helpers/until';
@@ -216,6 +219,45 @@ describe('refusals', () => {
     expect([res.status, res.body.field]).toEqual([400, 'size']);
     const html = await stack.call('POST', '/api/v1/uploads', { token, body: { filename: 'x.html', content_type: 'text/html', size: 10 } });
     expect([html.status, html.body.field]).toEqual([400, 'content_type']);
+  });
+});
+
+describe('erasure', () => {
+  it("erasing a person's candidate deletes the person's files: every object version, the text and the records; the receipt counts them", async () => {
+    const marker = `Zebulon${randomUUID().slice(0, 8)}`;
+    const res = await stack.call('POST', '/api/v1/candidates', {
+      token,
+      body: { name: `${marker} Quint`, email: `${marker.toLowerCase()}@example.com` },
+    });
+    const candidateId = res.body.data.id as string;
+    const pid = res.body.data.person_id as string;
+    const cv = await attachAndProcess(
+      pid,
+      (await upload(f.txt([`${marker} Quint`, `${marker}@mail.example`]), 'text/plain', { filename: `${marker} CV.txt` })).upload_id,
+    );
+    const letter = await attachAndProcess(
+      pid,
+      (await upload(f.pdf([[marker, 'Cover letter']]), PDF, { filename: `${marker} letter.pdf` })).upload_id,
+    );
+    expect([cv.status, letter.status]).toEqual(['ready', 'ready']);
+    expect(await objectKeys(`files/${t.id}/${pid}/`)).toHaveLength(2);
+
+    const erased = await stack.call('POST', `/api/v1/candidates/${candidateId}/erase`, { token });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body.data.person).toMatchObject({ id: pid, files: 2 });
+
+    // The bucket: nothing under the person, and no key anywhere holds their values.
+    expect(await objectKeys(`files/${t.id}/${pid}/`)).toEqual([]);
+    expect((await objectKeys('')).filter((k) => k.includes(marker))).toEqual([]);
+    // Nor does anything the local S3 keeps beside the bytes (metadata files), nor the bytes themselves.
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+    for (const file of walk(stack.files!.directory)) expect(readFileSync(file).includes(marker), file).toBe(false);
+    // The table: no file, text or guard of the person, and no item holds the marker.
+    const items = await scanTable();
+    expect(items.filter((i) => String(i.PK).includes(pid) && /^(FILE|FILETEXT|GUARD#FILE)#/.test(String(i.SK)))).toEqual([]);
+    expect(items.filter((i) => JSON.stringify(i).includes(marker))).toEqual([]);
+    expect((await stack.call('GET', `/api/v1/people/${pid}/files`, { token })).status).toBe(404);
   });
 });
 
