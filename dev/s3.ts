@@ -28,6 +28,8 @@ export interface LocalS3 {
   bucket: string;
   /** Let a browser page of this origin POST uploads and GET downloads (the bucket's CORS rule). */
   allowOrigin(origin: string): Promise<void>;
+  /** Call `listener` with the key and size of each object created (a POST, a PUT, a copy), as S3 reports them to EventBridge. */
+  onObjectCreated(listener: (object: { key: string; size: number }) => void): void;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ interface S3rverInstance {
     putSubresource(bucket: string, key: undefined, resource: unknown): Promise<void>;
   };
   configureBuckets(): Promise<void>;
+  on(event: 'event', listener: (e: { Records: { eventName: string; s3: { object: { key: string; size?: number } } }[] }) => void): void;
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
 }
 
@@ -90,6 +93,12 @@ export async function startLocalS3(opts: { directory: string; port?: number; buc
     async allowOrigin(origin: string) {
       const rule = `<CORSConfiguration><CORSRule><AllowedOrigin>${xml(new URL(origin).origin)}</AllowedOrigin><AllowedMethod>POST</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
       await app.store.putSubresource(bucket, undefined, getConfigModel('cors').validate(rule));
+    },
+    onObjectCreated(listener) {
+      app.on('event', (e) => {
+        for (const r of e.Records)
+          if (r.eventName.startsWith('ObjectCreated:')) listener({ key: r.s3.object.key, size: r.s3.object.size ?? 0 });
+      });
     },
     stop: () =>
       (stopping ??= new Promise<void>((resolve) => {

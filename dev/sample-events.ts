@@ -10,6 +10,7 @@ import { routes } from '../lib/routes';
 import { changeIndexKey } from '../lib/store/table';
 import { methodArn, proxyEvent, requestAuthorizerEvent, tokenAuthorizerEvent } from './events';
 import { DEMO, demoCandidateId } from './demo-data';
+import { objectCreatedEvent } from './file-worker';
 
 const dir = join(import.meta.dirname, '..', 'events');
 mkdirSync(dir, { recursive: true });
@@ -52,6 +53,15 @@ const samples: Record<
     rawBody: 'name,email,stage\nJordan Import,jordan.import@example.com,applied\nNo Email,,not-a-stage\n',
     headers: { 'Content-Type': 'text/csv' },
   },
+  // An upload of a CV: a presigned POST for it, valid 10 minutes (nothing is attached).
+  'create-upload': { body: { filename: 'Jordan Rivers CV.pdf', content_type: 'application/pdf', size: 48213 } },
+  // A person that exists nowhere: invoking shows the 404 path and changes nothing.
+  'attach-file': { params: { id: MISSING_ID }, body: { upload_id: MISSING_ID, kind: 'resume' } },
+  'list-files': { params: { id: MISSING_ID } },
+  'get-file': { params: { id: MISSING_ID, file_id: MISSING_ID } },
+  'get-file-text': { params: { id: MISSING_ID, file_id: MISSING_ID } },
+  'download-file': { params: { id: MISSING_ID, file_id: MISSING_ID } },
+  'delete-file': { params: { id: MISSING_ID, file_id: MISSING_ID } },
   // An import that exists nowhere: invoking shows the 404 path.
   'get-import': { params: { id: MISSING_ID } },
   'list-import-errors': { params: { id: MISSING_ID }, query: { limit: '100' } },
@@ -331,6 +341,24 @@ writeFileSync(
           },
         },
       ],
+    },
+    null,
+    2,
+  )}\n`,
+);
+// EventBridge's "Object Created" of an attached file (infra/constructs/file-worker.ts): a file
+// that exists nowhere, so the worker finds no record and changes nothing.
+writeFileSync(
+  join(dir, 'file-worker.json'),
+  `${JSON.stringify(
+    {
+      ...objectCreatedEvent(
+        'talent-pipeline-files',
+        `files/${DEMO.tenantId}/${MISSING_ID}/${MISSING_ID}`,
+        48213,
+        new Date('2026-11-27T09:00:00Z'),
+      ),
+      id: '3c9e2a41-7b5d-4e8f-9a0b-1c2d3e4f5a6b',
     },
     null,
     2,

@@ -185,6 +185,8 @@ try {
   if (firstRun) await auditCli('settle', undefined, () => {});
   const { startRetentionTimer } = await import('./retention');
   startRetentionTimer(say);
+  const { startFileWorker } = await import('./file-worker');
+  startFileWorker(filesAndMail.s3, say);
   const { startImportPipeline } = await import('./imports');
   imports = await startImportPipeline({ sqs: webhooks.queues, log: say });
   say(`import worker running${imports.resumed ? ` (resumed ${imports.resumed} unfinished imports)` : ''}`);

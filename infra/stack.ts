@@ -27,6 +27,7 @@ import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reinde
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { ApiFirewall } from './constructs/waf';
 import { FilesBucket } from './constructs/files-bucket';
+import { addFileWorker, FILE_WORKER_MODULE } from './constructs/file-worker';
 import { Mail } from './constructs/mail';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { CONSOLE_DIST } from '../console/build';
@@ -129,6 +130,11 @@ export class TalentPipelineStack extends Stack {
     // Uploads go from the console's page straight to the bucket: that origin, and only it, may.
     this.files = new FilesBucket(this, 'Files', { allowedOrigins: [this.site.url], stage, malwareProtection: props.malwareProtection });
     this.mail = new Mail(this, 'Mail', { domain: props.mailDomain, from: props.mailFrom });
+    // Each route function reaches the bucket only as its route line says (lib/api/route.ts `files`).
+    for (const level of ['read', 'write', 'delete'] as const) {
+      for (const fn of routeApi.functionsOf((r) => Boolean(r.files?.includes(level)))) this.files.grantFiles(fn, level);
+    }
+    this.functions.set(FILE_WORKER_MODULE, addFileWorker(this, { table: this.table, files: this.files, stage }));
 
     const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.queue))) pipeline.allowQueueing(fn);
@@ -137,6 +143,8 @@ export class TalentPipelineStack extends Stack {
     this.streamFailureQueue = pipeline.streamFailureQueue;
     this.functions.set(STUCK_REINDEX_MODULE, addStuckReindex(this, { table: this.table, failures: pipeline.streamFailureQueue, stage }));
     this.functions.set(RETENTION_MODULE, addRetention(this, { table: this.table, stage }));
+    // Retention erases people, and with them their files.
+    this.files.grantFiles(this.functions.get(RETENTION_MODULE)!, 'delete');
     // Bulk import: its queue, DLQ and worker; the import route's function may queue jobs.
     const imports = new ImportQueue(this, 'Imports', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.importQueue))) imports.allowQueueing(fn);

@@ -59,6 +59,22 @@ export const ERROR_CODES = [
   'person_limit',
   /** 409: a resend of an event type the endpoint is no longer subscribed to, without `force: true`. */
   'event_not_subscribed',
+  /** 404: no upload of this id in the caller's workspace (never issued, already attached, or older than a day). */
+  'upload_not_found',
+  /** 409: the file is still processing, or was refused: it has no text or bytes to serve. */
+  'file_not_ready',
+  /** 422 (attach) or a refused file's `refusal_code`: the bytes are not an allowed type, whatever the name or declared type. */
+  'file_type_not_allowed',
+  /** 422 or `refusal_code`: the bytes, or the content type sent, are another allowed type than the one declared. */
+  'file_type_mismatch',
+  /** 422 or `refusal_code`: larger than the published limit. */
+  'file_too_large',
+  /** 422: not the size declared for the upload. */
+  'file_size_mismatch',
+  /** 422 or `refusal_code`: no bytes. */
+  'file_empty',
+  /** `refusal_code`: a DOCX or ODT that expands past sane bounds (a zip bomb); nothing was read from it. */
+  'archive_too_large',
   /** 412: If-Match names an ETag the requisition no longer has. */
   'stale_requisition',
   /** 409: a request with this Idempotency-Key is still in flight. */

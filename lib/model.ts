@@ -211,6 +211,7 @@ export const EVENT_TYPES = [
   'requisition.status_changed',
   'import.completed',
   'note.created',
+  'file.processed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by the test operation; not subscribable. */

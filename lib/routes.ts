@@ -9,6 +9,7 @@
 import * as activity from './api/activity';
 import * as audit from './api/audit';
 import * as candidates from './api/candidates';
+import * as files from './api/files';
 import * as imports from './api/imports';
 import * as members from './api/members';
 import * as offerApprovals from './api/offer-approvals';
@@ -97,6 +98,14 @@ const lines = [
   activity.listActivity,
   mentions.listMentions,
   mentions.readMention,
+  files.createUpload,
+  files.getUploadLimits,
+  files.attachFile,
+  files.listFiles,
+  files.getFile,
+  files.getFileText,
+  files.downloadFile,
+  files.deleteFile,
 ] as const satisfies readonly Route[];
 
 /** A route table line; the type `apiHandler` works with. */

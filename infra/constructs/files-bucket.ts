@@ -14,7 +14,7 @@
  * that tag says NO_THREATS_FOUND (so a download link of an unscanned or infected file fails at
  * S3), and only GuardDuty may set that tag. Its cost: docs/deploying.md, "Files".
  */
-import { Duration, Lazy, Names, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Aws, Duration, Lazy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import * as guardduty from 'aws-cdk-lib/aws-guardduty';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -48,15 +48,30 @@ export interface FilesBucketProps {
   malwareProtection?: boolean;
 }
 
+/**
+ * The bucket's name, fixed by stage, account and region rather than generated: the functions'
+ * grants and FILES_BUCKET name it without a reference to the bucket. A reference would close a
+ * loop (the bucket's CORS origin is the console's distribution, whose origin is the API stage,
+ * whose deployment needs every route function, whose policy and environment would need the
+ * bucket), which CloudFormation refuses.
+ */
+export const filesBucketName = (stage: StageConfig) => `talent-pipeline-files-${stage.name}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+
 export class FilesBucket extends Concern {
   readonly bucket: s3.Bucket;
+  /** The bucket's name and ARN as strings of pseudo parameters only (filesBucketName). */
+  readonly bucketName: string;
+  readonly bucketArn: string;
   /** The GuardDuty plan, when malware protection is on. */
   readonly malwareProtectionPlan?: guardduty.CfnMalwareProtectionPlan;
   private readonly readBeforeScan: string[] = [];
 
   constructor(scope: Construct, id: string, props: FilesBucketProps) {
     super(scope, id);
+    this.bucketName = filesBucketName(props.stage);
+    this.bucketArn = `arn:${Aws.PARTITION}:s3:::${this.bucketName}`;
     this.bucket = new s3.Bucket(this, 'FilesBucket', {
+      bucketName: this.bucketName,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -108,32 +123,27 @@ export class FilesBucket extends Concern {
    * read an attached file GuardDuty has not cleared yet: the file worker, never a download route.
    */
   grantFiles(fn: lambda.Function, access: FilesAccess, opts: { beforeScan?: boolean } = {}): void {
-    const objects = [UPLOADS_PREFIX, FILES_PREFIX].map((p) => this.bucket.arnForObjects(`${p}*`));
+    const objects = [UPLOADS_PREFIX, FILES_PREFIX].map((p) => `${this.bucketArn}/${p}*`);
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...FILES_ACTIONS[access]], resources: objects }));
     if (access === 'delete') {
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:ListBucketVersions'],
-          resources: [this.bucket.bucketArn],
+          resources: [this.bucketArn],
           conditions: { StringLike: { 's3:prefix': [`${UPLOADS_PREFIX}*`, `${FILES_PREFIX}*`] } },
         }),
       );
     }
-    fn.addEnvironment('FILES_BUCKET', this.bucket.bucketName);
+    fn.addEnvironment('FILES_BUCKET', this.bucketName);
     if (this.malwareProtectionPlan) {
       fn.addEnvironment('FILES_MALWARE_SCAN', 'true');
       if (opts.beforeScan && access === 'read') this.readBeforeScan.push(fn.role!.roleArn);
     }
-    // cdk-nag's IAM5 names the object wildcards by the bucket's ARN: its GetAtt in this stack, a
-    // parameter (named after the bucket's unique id) in a nested stack of route functions.
-    const cfnBucket = this.bucket.node.defaultChild as CfnElement;
-    const bucketArn =
-      Stack.of(cfnBucket) === Stack.of(fn)
-        ? `${Stack.of(fn).getLogicalId(cfnBucket)}.Arn`
-        : `referenceto${Names.nodeUniqueId(cfnBucket.node)}Arn`;
+    // cdk-nag's IAM5 names the object wildcards by the ARN as written, pseudo parameters in brackets.
+    const named = `arn:<AWS::Partition>:s3:::${this.bucketName.replace(Aws.ACCOUNT_ID, '<AWS::AccountId>').replace(Aws.REGION, '<AWS::Region>')}`;
     Validations.of(fn.role!).acknowledge(
       ...[UPLOADS_PREFIX, FILES_PREFIX].map((prefix) => ({
-        id: `AwsSolutions-IAM5[Resource::<${bucketArn}>/${prefix}*]`,
+        id: `AwsSolutions-IAM5[Resource::${named}/${prefix}*]`,
         reason: `The ${prefix} objects of the files bucket, one per id (lib/files/keys.ts); never the bucket's settings, tags or policy.`,
       })),
     );

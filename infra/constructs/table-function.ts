@@ -141,7 +141,7 @@ export const bundlingFor = (module: string): BundlingOptions => ({
  * fan-out and the delivery function get partition-confined grants instead (PARTITION_GRANTS).
  */
 export type TableAccess = 'none' | 'read' | 'write' | ConfinedAccess;
-export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhooks' | 'fanout';
+export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhooks' | 'fanout' | 'file-worker';
 
 /**
  * Exactly the DynamoDB actions the code uses (lib/store): GetItem and Query to read; grantReadData
@@ -177,6 +177,8 @@ export const TOKEN_LOOKUP_LEADING_KEYS = [keys.token('*').PK];
 export const TENANT_LEADING_KEYS = [keys.tenantPartition('*')];
 /** `SESSION#<digest>`: the session item getSession reads and touchSession slides. */
 export const SESSION_LEADING_KEYS = [keys.session('*').PK];
+/** `T#<tenant>#PERSON#<person>`: a person's partition (their files, among others). */
+export const PERSON_LEADING_KEYS = [keys.personPartition('*', '*')];
 /** `T#<tenant>#LEASES`: the slots of a caller's costly requests in flight (lib/store/leases.ts). */
 export const LEASE_LEADING_KEYS = [keys.leasePartition('*')];
 /** What a function with `leases` may do there beside its access: take a slot and give it back. */
@@ -222,6 +224,9 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // (Query) and keeps the bodies of the events it queues, both in the webhook partitions only:
   // bodies that copy a candidate's data in transactions (PutItem, with the erasure marker's
   // ConditionCheckItem and the copy-ledger entry), others with BatchWriteItem. No index.
+  // The file worker reads a file record and writes its outcome and its text (one transaction of
+  // an Update and a Put), in person partitions only: nothing else of a workspace is in reach.
+  'file-worker': [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'], leadingKeys: PERSON_LEADING_KEYS }],
   fanout: [
     { actions: ['dynamodb:GetItem'], leadingKeys: TENANT_LEADING_KEYS },
     {
@@ -246,6 +251,8 @@ export interface TableFunctionProps {
   stage: StageConfig;
   /** The audit records' writer (the table maintenance consumer): PutItem in audit partitions is not denied to it. */
   writesAudit?: boolean;
+  /** MB; default 512. */
+  memorySize?: number;
 }
 
 /**
@@ -282,7 +289,7 @@ export class TableFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       // Lambda scales CPU with memory: 512 MB roughly halves cold-start init of a ~400 KB bundle
       // compared with 128 MB, at a per-ms price these short requests hardly notice.
-      memorySize: 512,
+      memorySize: props.memorySize ?? 512,
       timeout: props.timeout,
       description: props.description,
       logGroup,

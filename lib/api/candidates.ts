@@ -130,7 +130,15 @@ export const ErasureReceipt = z.object({
    * (the person, their email claims, their partition's items) it deleted. Null for a candidate
    * without a person.
    */
-  person: z.nullable(z.object({ id: z.uuid(), candidates: z.int(), items: z.int() })),
+  person: z.nullable(
+    z.object({
+      id: z.uuid(),
+      candidates: z.int(),
+      items: z.int(),
+      /** The person's files whose bytes (every version) and extracted text the erasure deleted. */
+      files: z.optional(z.int()),
+    }),
+  ),
 });
 export type ErasureReceipt = z.infer<typeof ErasureReceipt>;
 
@@ -219,6 +227,8 @@ export const eraseCandidate = {
   auth: 'token',
   scope: 'candidates:erase',
   access: 'write',
+  // Erasing the person deletes their files' objects.
+  files: ['delete'],
   summary: "Erase a candidate's personal data everywhere; answers a receipt",
   params: IdParam,
   status: 200,

@@ -58,6 +58,12 @@ export interface Route {
   /** Other success statuses, answering the same body schema (OpenAPI; behind DOCS). */
   alsoStatus?: Readonly<Record<number, string>>;
   response: z.ZodMiniType;
+  /**
+   * The files bucket access the function is granted (infra/constructs/files-bucket.ts grantFiles):
+   * `read` (HeadObject, reads, download links), `write` (presigned POSTs, the move to the file
+   * key), `delete` (every version of one key). Without it the function cannot reach the bucket.
+   */
+  files?: readonly ('read' | 'write' | 'delete')[];
   /** The function sends to the webhook delivery queue (resend, replay): it gets the queue's URL and send rights. */
   queue?: boolean;
   /** The function sends to the import queue (bulk import): it gets that queue's URL and send rights. */

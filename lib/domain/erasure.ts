@@ -20,6 +20,7 @@ import {
 } from '../store/erasure';
 import { countOf } from '../store/scrub';
 import { personOfCandidate } from '../store/people';
+import { countPersonFiles } from '../store/files';
 import { removePerson } from '../store/person-erasure';
 import { DELIVERY_TIMEOUT_S, FANOUT_TIMEOUT_S } from '../webhooks/config';
 import { actorOf, auditBy, type Principal } from './principal';
@@ -115,12 +116,29 @@ export async function eraseCandidateAs(
   const personId = await personOfCandidate(tenantId, id);
   let person: PersonErased | undefined;
   if (personId) {
+    const files = await eraseFileObjects(tenantId, personId);
     const removed = await removePerson(tenantId, personId);
+    // Again once the records are gone: an attach in flight may have copied its bytes meanwhile.
+    if (files) await eraseFileObjects(tenantId, personId, true);
     const others = removed.candidateIds.filter((c) => c !== id);
     for (const other of others) await eraseOne(tenantId, other, actor, audit);
-    person = { id: personId, candidates: others.length + 1, items: removed.items };
+    person = { id: personId, candidates: others.length + 1, items: removed.items, files };
   }
   return eraseOne(tenantId, id, actor, audit, person);
+}
+
+/**
+ * The person's files outside the table: every version of every object under their prefix. Before
+ * the partition goes, so a failure leaves the person to be erased again; the bucket is loaded only
+ * for a person with files (a function that erases is given it, lib/api/candidates.ts `files`).
+ * Answers how many files the person had.
+ */
+async function eraseFileObjects(tenantId: string, personId: string, again = false): Promise<number> {
+  const files = again ? 1 : await countPersonFiles(tenantId, personId);
+  if (!files) return 0;
+  const [{ deleteEveryVersionUnder }, { personFilesPrefix }] = await Promise.all([import('../files/storage'), import('../files/keys')]);
+  await deleteEveryVersionUnder(personFilesPrefix(tenantId, personId));
+  return files;
 }
 
 export async function eraseCandidate(p: Principal, id: string): Promise<ReceiptBody> {

@@ -5,7 +5,9 @@
  *
  * - `uploads/<tenant>/<upload id>`: where a presigned POST puts the bytes. The bucket's lifecycle
  *   rule deletes what is still there a day later (an upload never attached).
- * - `files/<tenant>/<file id>`: an attached file, copied out of `uploads/` once its bytes passed.
+ * - `files/<tenant>/<person>/<file id>`: an attached file, copied out of `uploads/` by the attach
+ *   call. Under its person, so erasing a person deletes one prefix (every version of every key
+ *   under it), whatever the table says.
  */
 
 export const UPLOADS_PREFIX = 'uploads/';
@@ -22,8 +24,18 @@ function checkId(what: string, value: string): string {
 export const uploadKey = (tenantId: string, uploadId: string) =>
   `${UPLOADS_PREFIX}${checkId('tenant id', tenantId)}/${checkId('upload id', uploadId)}`;
 
-export const fileKey = (tenantId: string, fileId: string) =>
-  `${FILES_PREFIX}${checkId('tenant id', tenantId)}/${checkId('file id', fileId)}`;
+export const fileKey = (tenantId: string, personId: string, fileId: string) =>
+  `${personFilesPrefix(tenantId, personId)}${checkId('file id', fileId)}`;
+
+/** Every attached file of one person: the prefix an erasure empties. */
+export const personFilesPrefix = (tenantId: string, personId: string) =>
+  `${FILES_PREFIX}${checkId('tenant id', tenantId)}/${checkId('person id', personId)}/`;
+
+/** The tenant, person and file id of an attached file's key, or undefined for any other key. */
+export function parseFileKey(key: string): { tenantId: string; personId: string; fileId: string } | undefined {
+  const m = /^files\/([A-Za-z0-9-]{1,64})\/([A-Za-z0-9-]{1,64})\/([A-Za-z0-9-]{1,64})$/.exec(key);
+  return m ? { tenantId: m[1]!, personId: m[2]!, fileId: m[3]! } : undefined;
+}
 
 /** The tenant and upload id of an upload key, or undefined for any other key (including another shape under `uploads/`). */
 export function parseUploadKey(key: string): { tenantId: string; uploadId: string } | undefined {

@@ -5,10 +5,10 @@
  * from size to size), and it is valid for UPLOAD_VALID_SECONDS. S3 refuses anything else; the
  * local S3 does not, which is why the landed object is checked again (lib/files/verify.ts).
  */
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { uploadKey } from './keys';
 import { type AllowedContentType, isAllowedContentType, MAX_UPLOAD_BYTES, UPLOAD_VALID_SECONDS } from './limits';
-import { filesBucket, s3 } from './storage';
+import { presignPost } from './s3-lite';
+import { filesBucket } from './storage';
 
 export interface UploadRequest {
   tenantId: string;
@@ -31,13 +31,14 @@ export async function presignUpload(req: UploadRequest, now = new Date()): Promi
   if (!isAllowedContentType(req.contentType)) throw new Error('content type not allowed');
   if (!Number.isInteger(req.size) || req.size < 1 || req.size > MAX_UPLOAD_BYTES) throw new Error('size out of range');
   const key = uploadKey(req.tenantId, req.uploadId);
-  const { url, fields } = await createPresignedPost(s3, {
-    Bucket: filesBucket,
-    Key: key,
-    // Each field is also an exact-match condition of the policy (the SDK adds them), as is the key.
-    Fields: { 'Content-Type': req.contentType },
-    Conditions: [['content-length-range', req.size, req.size]],
-    Expires: UPLOAD_VALID_SECONDS,
-  });
+  // Each field is also an exact-match condition of the policy, as are the bucket and the key.
+  const { url, fields } = await presignPost(
+    filesBucket,
+    key,
+    { 'Content-Type': req.contentType },
+    [['content-length-range', req.size, req.size]],
+    UPLOAD_VALID_SECONDS,
+    now,
+  );
   return { key, url, fields, expiresAt: new Date(now.getTime() + UPLOAD_VALID_SECONDS * 1000).toISOString() };
 }

@@ -52,6 +52,8 @@ export interface PersonErased {
   id: string;
   candidates: number;
   items: number;
+  /** The person's files whose bytes (every version) and text were deleted. */
+  files?: number;
 }
 
 /**

@@ -29,6 +29,7 @@ export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
   { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['import_job'] }, status: { S: ['completed'] } } } },
+  { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['file'] }, status: { S: ['ready', 'refused'] } } } },
 ];
 
 export const eventId = (streamEventId: string, type: string) =>
@@ -149,6 +150,26 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
           skipped: after.n_skipped ?? 0,
           failed: after.n_failed ?? 0,
           completedAt: after.completed_at,
+        },
+      },
+    ];
+  }
+  if (after.type === 'file') {
+    // The move out of processing, once; ids and the outcome, never the name or the text.
+    if (change.name !== 'MODIFY' || before?.status !== 'processing' || after.status === 'processing') return [];
+    return [
+      {
+        id: eventId(change.id, 'file.processed'),
+        type: 'file.processed',
+        tenantId: after.tenant_id as string,
+        timestamp: after.processed_at as string,
+        data: {
+          fileId: after.id,
+          personId: after.person_id,
+          kind: after.kind,
+          status: after.status,
+          refusalCode: after.refusal_code ?? null,
+          processedAt: after.processed_at,
         },
       },
     ];

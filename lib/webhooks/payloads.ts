@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import { ENDPOINT_DISABLED_EVENT, EVENT_TYPES, REJECTION_TYPES, REQ_STATUSES, STAGES, TEST_EVENT, type EventType } from '../model';
 import { candidate } from '../entities/candidate';
+import { FILE_KINDS } from '../entities/file';
 import { requisition as requisitionEntity } from '../entities/requisition';
 import { PREVIOUS_SIGNATURE_HEADER } from './sign';
 
@@ -124,6 +125,15 @@ export const EVENT_DATA = {
     authorId: z.string(),
     createdAt: at,
   }),
+  /** Ids and the outcome only: the filename and the text stay behind GET /api/v1/people/{id}/files/{file_id}. */
+  'file.processed': z.strictObject({
+    fileId: z.uuid(),
+    personId: z.uuid(),
+    kind: z.enum(FILE_KINDS),
+    status: z.enum(['ready', 'refused']),
+    refusalCode: z.nullable(z.string()),
+    processedAt: at,
+  }),
   [TEST_EVENT]: z.strictObject({ webhookId: z.uuid(), message: z.string() }),
   [ENDPOINT_DISABLED_EVENT]: z.strictObject({ webhookId: z.uuid(), reason: z.string(), disabledAt: at }),
 } satisfies Record<EventType | typeof TEST_EVENT | typeof ENDPOINT_DISABLED_EVENT, z.ZodMiniType>;
@@ -147,6 +157,8 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
     'A bulk import (POST /api/v1/candidates/imports) ended: its counts, never its rows; each created candidate also sent candidate.created',
   'note.created':
     'A team note was written on a person (POST /api/v1/people/{id}/notes); ids only, never the body; private and admins notes send nothing',
+  'file.processed':
+    'A file attached to a person (POST /api/v1/people/{id}/files) was checked: `ready` (its text read) or `refused` (`refusalCode` says why; its bytes are deleted); ids only',
   [TEST_EVENT]: 'The test operation (POST /api/webhooks/{id}/test); not subscribable',
   [ENDPOINT_DISABLED_EVENT]:
     'The service disabled another endpoint of the workspace; sent to every other active endpoint, not subscribable',

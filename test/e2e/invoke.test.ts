@@ -97,7 +97,7 @@ describe('sample events cover the functions and the route table', () => {
 const EVENT_SOURCES: string[] = routes.filter((r) => r.auth === 'token' && r.access === 'write').map((r) => r.handler);
 const AUTHORIZERS = ['authorizer', 'session-authorizer'];
 /** Functions behind the table stream and the delivery queue, not behind a route. */
-const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'import-worker'];
+const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'import-worker', 'file-worker'];
 /** Functions behind a schedule, not behind a route: the daily retention run. */
 const SCHEDULED = ['retention'];
 const MISSING_ID_SAMPLES: Record<string, string> = {
@@ -135,6 +135,12 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'delete-note': 'note',
   'list-activity': 'person',
   'read-mention': 'mention',
+  'attach-file': 'person',
+  'list-files': 'person',
+  'get-file': 'person',
+  'get-file-text': 'person',
+  'download-file': 'person',
+  'delete-file': 'person',
 };
 
 /** What each sample event must produce: the route's success, or the documented exception. */
@@ -152,6 +158,11 @@ function expectSampleResult(name: string, result: any, stdout: string) {
   if (SCHEDULED.includes(name)) {
     // The demo workspace has no retention rule: the run visits nothing and erases nothing.
     expect(result).toEqual({ workspaces: 0, erased: 0, resweep: 0 });
+    return;
+  }
+  if (name === 'file-worker') {
+    // The sample's file exists nowhere: the worker finds no record, changes nothing and answers nothing.
+    expect(result ?? null).toBeNull();
     return;
   }
   if (name === 'import-worker') {

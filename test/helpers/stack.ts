@@ -6,6 +6,9 @@
  */
 import { dynamodbEndpoint } from './dynamodb-endpoint';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cheapHash } from './cheap-hash';
 import { ensureTable, localClient } from '../../dev/table';
 import type { Role, Scope } from '../../lib/model';
@@ -35,6 +38,8 @@ export interface Stack {
   logs: string[];
   /** The webhook pipeline, when started with `webhooks`. */
   pipeline?: import('../../dev/webhooks').WebhookPipeline;
+  /** The local S3 and the file worker it drives, when started with `files`. */
+  files?: { s3: import('../../dev/s3').LocalS3; directory: string; idle(): Promise<void> };
   call(
     method: string,
     path: string,
@@ -69,6 +74,11 @@ export interface StackOptions {
    * worker makes a table per test file.
    */
   stream?: boolean;
+  /**
+   * Run a local S3 (objects in a temporary directory) and the file worker its events drive, as
+   * `npm start` does (dev/file-worker.ts); sets FILES_BUCKET and S3_ENDPOINT for the functions.
+   */
+  files?: boolean;
 }
 
 /**
@@ -112,6 +122,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const imports = opts.imports
     ? await (await import('../../dev/imports')).startImportPipeline({ sqs: pipeline?.queues, log: (l) => logs.push(l) })
     : undefined;
+  const files = opts.files ? await startFiles(logs) : undefined;
   const { createGateway } = await import('../../dev/gateway');
   const passwordHash = cheapHash(PASSWORD);
   const gateway = createGateway({
@@ -173,13 +184,26 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       return cookie.split(';')[0]!;
     },
     pipeline,
+    files: files && { s3: files.s3, directory: files.directory, idle: files.worker.idle },
     close: async () => {
       await gateway.close();
+      await files?.worker.idle();
+      await files?.s3.stop();
+      if (files) rmSync(files.directory, { recursive: true, force: true });
       await imports?.stop();
       await pipeline?.stop();
     },
   };
   return stack;
+}
+
+async function startFiles(logs: string[]) {
+  const directory = mkdtempSync(join(tmpdir(), 'tp-s3-'));
+  const s3 = await (await import('../../dev/s3')).startLocalS3({ directory });
+  process.env.S3_ENDPOINT = s3.endpoint;
+  process.env.FILES_BUCKET = s3.bucket;
+  const worker = (await import('../../dev/file-worker')).startFileWorker(s3, (l) => logs.push(l));
+  return { s3, directory, worker };
 }
 
 /**

@@ -75,6 +75,22 @@ const noteImage = (over: Img = {}): Img => ({
   version: 0,
   ...over,
 });
+const fileItem = (over: Img = {}): Img => ({
+  PK: `T#${TENANT}#PERSON#01900000-0000-7000-8000-0000000000d1`,
+  SK: 'FILE#01900000-0000-7000-8000-0000000000d2',
+  type: 'file',
+  tenant_id: TENANT,
+  id: '01900000-0000-7000-8000-0000000000d2',
+  person_id: '01900000-0000-7000-8000-0000000000d1',
+  kind: 'resume',
+  filename: 'Zoë Ådahl CV.pdf',
+  content_type: 'application/pdf',
+  size: 1000,
+  sha256: 'a'.repeat(64),
+  status: 'processing',
+  created_at: T0,
+  ...over,
+});
 const record = streamRecord;
 const OFFER_REF = { offer_id: '01900000-0000-7000-8000-0000000000d1', offer_version: 2, start_date: '2027-01-04' };
 
@@ -121,6 +137,10 @@ const RECORDS = [
     importJob(),
   ),
   record('INSERT', noteImage()),
+  ...over,
+});
+  record('MODIFY', fileItem({ status: 'ready', has_text: true, processed_at: T1 }), fileItem()),
+  record('MODIFY', fileItem({ status: 'refused', refusal_code: 'file_type_not_allowed', processed_at: T1 }), fileItem()),
 ];
 
 describe('published webhook payloads', () => {
@@ -146,6 +166,15 @@ describe('published webhook payloads', () => {
 
   it('the records cover every subscribable event type', () => {
     expect([...new Set(events.map((e) => e.type))].sort()).toEqual([...EVENT_TYPES].sort());
+  });
+
+  it('file.processed carries ids and the outcome, never the filename; only the move out of processing sends it', () => {
+    const sent = events.filter((e) => e.type === 'file.processed');
+    expect(sent.map((e) => e.data.status)).toEqual(['ready', 'refused']);
+    expect(JSON.stringify(sent)).not.toMatch(/Zoë|CV\.pdf/);
+    expect(eventsFromRecord(record('INSERT', fileItem()))).toEqual([]);
+    const ready = fileItem({ status: 'ready', processed_at: T1 });
+    expect(eventsFromRecord(record('MODIFY', ready, ready))).toEqual([]);
   });
 
   it.each(events.map((e) => [e.type, e] as const))('%s parses with its published envelope', (type, e) => {

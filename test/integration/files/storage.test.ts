@@ -80,7 +80,7 @@ describe('presigned POST upload to the local S3', () => {
     const sha = createHash('sha256').update(pdf).digest('hex');
     expect(await sha256Of([await storage.readObject(issued.key)])).toBe(sha);
 
-    const fileKey = `files/${TENANT}/${nextUploadId()}`;
+    const fileKey = `files/${TENANT}/${nextUploadId()}/${nextUploadId()}`;
     await storage.promoteUpload(issued.key, fileKey, 'application/pdf');
     expect(await storage.headObject(issued.key)).toBeUndefined();
     expect(await storage.headObject(fileKey)).toEqual({ size: pdf.length, contentType: 'application/pdf' });

@@ -14,8 +14,8 @@ const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 /** Modules and packages only a file-reading function may load. */
 const PARSER_MODULES = ['lib/files/sniff.ts', 'lib/files/extract.ts'];
 const PARSER_PACKAGES = ['file-type', 'unpdf', 'mammoth'];
-/** Functions allowed to load them (the file worker, when it lands). */
-const FILE_READERS = new Set<string>();
+/** Functions allowed to load them (the file worker). */
+const FILE_READERS = new Set<string>(['file-worker']);
 
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;

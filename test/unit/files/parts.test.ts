@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { attachmentDisposition, MAX_FILENAME_LENGTH, sanitiseFilename } from '../../../lib/files/filename';
 import { sha256Of } from '../../../lib/files/hash';
-import { fileKey, isIssuedUploadKey, parseUploadKey, uploadKey } from '../../../lib/files/keys';
+import { fileKey, isIssuedUploadKey, parseFileKey, parseUploadKey, uploadKey } from '../../../lib/files/keys';
 import { ALLOWED_TYPES, allowedType, MAX_UPLOAD_BYTES, UPLOAD_LIMITS, UPLOAD_VALID_SECONDS } from '../../../lib/files/limits';
 import { rtfToText } from '../../../lib/files/rtf';
 import { suggestFields } from '../../../lib/files/suggest';
@@ -29,13 +29,15 @@ describe('limits', () => {
 describe('keys', () => {
   it('hold ids only, under their prefixes', () => {
     expect(uploadKey('t-1', 'u-2')).toBe('uploads/t-1/u-2');
-    expect(fileKey('t-1', 'f-3')).toBe('files/t-1/f-3');
+    expect(fileKey('t-1', 'p-2', 'f-3')).toBe('files/t-1/p-2/f-3');
+    expect(parseFileKey('files/t-1/p-2/f-3')).toEqual({ tenantId: 't-1', personId: 'p-2', fileId: 'f-3' });
+    expect(parseFileKey('files/t-1/f-3')).toBeUndefined();
     expect(parseUploadKey('uploads/t-1/u-2')).toEqual({ tenantId: 't-1', uploadId: 'u-2' });
   });
   it('refuse anything that could hold a name or climb out of the prefix', () => {
     expect(() => uploadKey('t', 'cv of Ada.pdf')).toThrow();
     expect(() => uploadKey('t', '../x')).toThrow();
-    expect(() => fileKey('t/../u', 'f')).toThrow();
+    expect(() => fileKey('t/../u', 'p', 'f')).toThrow();
     expect(parseUploadKey('uploads/t/u/extra')).toBeUndefined();
     expect(parseUploadKey('files/t/u')).toBeUndefined();
   });

@@ -1,11 +1,13 @@
 /**
  * The files bucket in the deployed stack as synthesized (test/unit/stack/fixture.ts): its
- * settings, its CORS origin, and that no function holds any right on it until a route is given
- * one with grantFiles (infra/constructs/files-bucket.ts; the grants themselves:
- * files-bucket.test.ts).
+ * settings, its CORS origin, which functions hold which rights on it (grantFiles,
+ * infra/constructs/files-bucket.ts; the grants themselves: files-bucket.test.ts), and the event
+ * rule that starts the file worker.
  */
 import { describe, expect, it } from 'vitest';
-import { appFunctions, type Json, ofType, resources, statementsOf } from './fixture';
+import { FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
+import { RETENTION_MODULE } from '../../../infra/constructs/retention';
+import { actionsOf, appFunctions, functionOf, type Json, ofType, ROUTES, resources } from './fixture';
 
 const bucketsOf = (res: Record<string, Json>) =>
   Object.entries(res).filter(([, r]) => r.Type === 'AWS::S3::Bucket' && JSON.stringify(r.Properties).includes('UnattachedUploads'));
@@ -57,13 +59,41 @@ describe('the files bucket in the deployed stack', () => {
     expect(JSON.stringify(rule.AllowedOrigins)).not.toContain('*');
   });
 
-  it('no function may touch it yet: no S3 action on it in any role (the file routes will call grantFiles)', () => {
-    const [id] = bucketsOf(resources)[0]!;
-    const functions = appFunctions();
-    expect(functions.length).toBeGreaterThan(10);
-    for (const [fnId] of functions) {
-      const onBucket = statementsOf(fnId).filter((s) => JSON.stringify(s.Resource).includes(id));
-      expect(onBucket, fnId).toEqual([]);
+  it('each function reaches it only as its route line says (lib/api/route.ts `files`); the worker and retention as they need', () => {
+    const s3Actions = (fnId: string) => [...new Set(actionsOf(fnId).filter((a) => a.startsWith('s3:')))].sort();
+    const READ = ['s3:GetObject'];
+    const WRITE = ['s3:PutObject'];
+    const DELETE = ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:ListBucketVersions'];
+    const expected = new Map<string, string[]>();
+    for (const r of ROUTES) {
+      const levels = r.files ?? [];
+      const actions = [
+        ...(levels.includes('read') ? READ : []),
+        ...(levels.includes('write') ? WRITE : []),
+        ...(levels.includes('delete') ? DELETE : []),
+      ];
+      expected.set(r.handler, actions.sort());
     }
+    expected.set(FILE_WORKER_MODULE, [...READ, ...DELETE].sort());
+    expected.set(RETENTION_MODULE, [...DELETE].sort());
+    expect(expected.get('download-file')).toEqual(READ);
+    expect(expected.get('list-candidates')).toEqual([]);
+    for (const [module, actions] of expected) expect(s3Actions(functionOf(module)), module).toEqual(actions);
+    // Every other function holds no S3 action at all.
+    const known = new Set([...expected.keys()].map((m) => functionOf(m)));
+    for (const [fnId] of appFunctions().filter(([id]) => !known.has(id))) expect(s3Actions(fnId), fnId).toEqual([]);
+  });
+
+  it('the bucket sends its events to EventBridge, and a rule hands attached files (files/) to the worker', () => {
+    const [id, bucket] = bucketsOf(resources)[0]!;
+    expect(bucket.Properties.NotificationConfiguration).toEqual({ EventBridgeConfiguration: { EventBridgeEnabled: true } });
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.EventPattern ?? {}).includes('Object Created'));
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]![1];
+    expect(rule.Properties.EventPattern.detail.object.key).toEqual([{ prefix: 'files/' }]);
+    expect(JSON.stringify(rule.Properties.EventPattern.detail.bucket.name)).toContain(id);
+    expect(JSON.stringify(rule.Properties.Targets)).toContain(functionOf(FILE_WORKER_MODULE));
+    // No bucket-notification custom resource (and no function of CDK's to run it).
+    expect(ofType('Custom::S3BucketNotifications')).toEqual([]);
   });
 });

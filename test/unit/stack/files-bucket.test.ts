@@ -38,7 +38,15 @@ function smallStack(opts: { malwareProtection?: boolean; mailDomain?: string } =
   if (opts.mailDomain) mail.allowSending(fns.sender);
   const t = Template.fromStack(stack).toJSON();
   const id = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
-  return { t, files, mail, fns, fnId: (f: lambda.Function) => id(f), bucketId: id(files.bucket) };
+  return {
+    t,
+    files,
+    mail,
+    fns,
+    fnId: (f: lambda.Function) => id(f),
+    bucketId: id(files.bucket),
+    resolve: (v: unknown) => stack.resolve(v),
+  };
 }
 
 const policyOf = (t: Json, fnId: string): Json[] => {
@@ -49,8 +57,9 @@ const policyOf = (t: Json, fnId: string): Json[] => {
 };
 
 describe('grantFiles: exactly one level of access, on the two prefixes only', () => {
-  const { t, fns, fnId, bucketId } = smallStack();
-  const objectsArn = (prefix: string) => ({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
+  const { t, files, fns, fnId, bucketId, resolve } = smallStack();
+  // By the bucket's fixed name, never a reference to it (infra/constructs/files-bucket.ts filesBucketName).
+  const objectsArn = (prefix: string) => resolve(`${files.bucketArn}/${prefix}*`);
 
   it.each([
     ['read', 'reader', FILES_ACTIONS.read],
@@ -72,7 +81,7 @@ describe('grantFiles: exactly one level of access, on the two prefixes only', ()
       {
         Effect: 'Allow',
         Action: 's3:ListBucketVersions',
-        Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+        Resource: resolve(files.bucketArn),
         Condition: { StringLike: { 's3:prefix': ['uploads/*', 'files/*'] } },
       },
     ]);
@@ -86,7 +95,10 @@ describe('grantFiles: exactly one level of access, on the two prefixes only', ()
   it('each granted function learns the bucket by FILES_BUCKET, and no malware flag while protection is off', () => {
     for (const f of [fns.reader, fns.writer, fns.deleter]) {
       const env = t.Resources[fnId(f)].Properties.Environment.Variables;
-      expect(env.FILES_BUCKET).toEqual({ Ref: bucketId });
+      // The bucket's fixed name (a reference would close a dependency loop in the deployed stack).
+      expect(env.FILES_BUCKET).toEqual(resolve(files.bucketName));
+      expect(JSON.stringify(env.FILES_BUCKET)).not.toContain(bucketId);
+      expect(t.Resources[bucketId].Properties.BucketName).toEqual(resolve(files.bucketName));
       expect(env.FILES_MALWARE_SCAN).toBeUndefined();
     }
   });

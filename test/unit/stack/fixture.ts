@@ -16,6 +16,7 @@ import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import { RETENTION_MODULE } from '../../../infra/constructs/retention';
 import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { IMPORT_WORKER_MODULE } from '../../../infra/constructs/import-queue';
+import { FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
 import { TalentPipelineStack, type TalentPipelineStackProps } from '../../../infra/stack';
 import { sharedStack } from '../../helpers/stack-synth';
 import { flattenedTemplate } from '../../helpers/stack-templates';
@@ -62,8 +63,15 @@ export const pascal = (module: string) =>
     .split('-')
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
-/** The webhook pipeline, the stuck index's re-index, the daily retention run and the import worker: functions behind no route. */
-export const PIPELINE_MODULES = [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE, IMPORT_WORKER_MODULE];
+/** The webhook pipeline, the stuck index's re-index, the daily retention run, the import worker and the file worker: functions behind no route. */
+export const PIPELINE_MODULES = [
+  FANOUT_MODULE,
+  DELIVERY_MODULE,
+  STUCK_REINDEX_MODULE,
+  RETENTION_MODULE,
+  IMPORT_WORKER_MODULE,
+  FILE_WORKER_MODULE,
+];
 /** Set only for local runs (`npm start`, tests); a deployed function must never see them. */
 export const LOCAL_ONLY_ENV = ['WEBHOOK_ALLOW_LOOPBACK', 'SQS_ENDPOINT', 'DYNAMODB_ENDPOINT', 'WEBHOOK_RETRY_SCHEDULE'];
 

@@ -1,0 +1,62 @@
+/**
+ * A person's files, as the read routes see them: list, one file, its text. Nothing here touches
+ * the bucket (lib/domain/file-objects.ts does): these functions carry no S3 code.
+ *
+ * A file of another workspace's person, or of another person, is a 404 like a file that does not
+ * exist: its id says nothing.
+ */
+import type { File } from '../api/files';
+import type { FileRecord } from '../entities/file';
+import { ConflictError, NotFoundError } from '../errors';
+import type { FileRefusalCode } from '../files/limits';
+import * as store from '../store/files';
+import { requirePerson } from './file-person';
+import type { Principal } from './principal';
+
+/** The answer shape of a file record. */
+export const fileAnswer = (f: FileRecord): File => ({
+  id: f.id,
+  person_id: f.person_id,
+  kind: f.kind,
+  filename: f.filename,
+  content_type: f.content_type,
+  size: f.size,
+  sha256: f.sha256,
+  status: f.status,
+  refusal_code: (f.refusal_code as FileRefusalCode | null) ?? null,
+  has_text: f.has_text,
+  uploaded_by: { type: f.uploaded_by_type === 'token' ? 'token' : 'user', id: f.uploaded_by_id },
+  created_at: f.created_at,
+  processed_at: f.processed_at ?? null,
+});
+
+export async function requireFile(tenantId: string, personId: string, fileId: string): Promise<FileRecord> {
+  await requirePerson(tenantId, personId);
+  const f = await store.getFile(tenantId, personId, fileId);
+  if (!f) throw new NotFoundError('file');
+  return f;
+}
+
+export async function listFiles(p: Principal, personId: string): Promise<File[]> {
+  await requirePerson(p.tenantId, personId);
+  return (await store.listFiles(p.tenantId, personId)).map(fileAnswer);
+}
+
+export async function getFile(p: Principal, personId: string, fileId: string): Promise<File> {
+  return fileAnswer(await requireFile(p.tenantId, personId, fileId));
+}
+
+export const notReady = (f: FileRecord) =>
+  new ConflictError(
+    f.status === 'refused' ? `the file was refused (${f.refusal_code})` : 'the file is still processing; try again shortly',
+    {
+      code: 'file_not_ready',
+    },
+  );
+
+export async function getFileText(p: Principal, personId: string, fileId: string) {
+  const f = await requireFile(p.tenantId, personId, fileId);
+  if (f.status !== 'ready') throw notReady(f);
+  const text = f.has_text ? await store.getFileText(p.tenantId, personId, fileId) : undefined;
+  return { id: f.id, text: text?.text ?? '', truncated: text?.truncated ?? false };
+}
