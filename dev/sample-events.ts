@@ -109,6 +109,14 @@ const samples: Record<
   'erase-candidate': { params: { id: MISSING_ID } },
   'reset-member-password': { params: { id: MISSING_ID } },
   'clear-member-lockout': { params: { id: MISSING_ID } },
+  'reset-member-two-factor': { params: { id: MISSING_ID } },
+  // The sample session is fully signed in: the second step answers 409 and signs nobody in.
+  'verify-two-factor': { body: { code: '000000' } },
+  // Not six digits: the 400 path, whatever set-up the demo admin has started.
+  'confirm-two-factor': { body: { code: 'not-a-code' } },
+  // A wrong password: the 400 path; the demo admin's two-factor stays as it is.
+  'disable-two-factor': { body: { password: 'not the password' } },
+  'update-two-factor-settings': { body: { required_for: 'off' } },
 };
 
 /** Fixed ids and times, so that regenerating the events changes nothing but what the routes changed. */

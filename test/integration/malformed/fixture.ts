@@ -126,6 +126,12 @@ export function validBody(route: Route): unknown {
       require_rejection_reason: false,
     };
   if (r.path === '/api/settings/tokens') return { default_days: 90, max_days: 366 };
+  if (r.path === '/api/settings/two-factor') return { required_for: 'off' };
+  if (r.path === '/api/session/two-factor') return { code: '000000' };
+  // The right password: the shared session's user has no two-factor, so nothing changes.
+  if (r.path === '/api/account/two-factor/disable') return { password: PASSWORD };
+  // Not six digits: the handler refuses it before it reads anything.
+  if (r.path === '/api/account/two-factor/confirm') return { code: 'not-a-code' };
   // A taken email: the handler refuses it (409) before hashing a temporary password, which costs
   // 128 MiB of scrypt each; dozens at once would queue past the handler timeout in one process.
   if (r.path === '/api/members') return { email: sessionUser.email, role: 'member' };
