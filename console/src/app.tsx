@@ -15,6 +15,8 @@ import { Account } from './pages/account';
 import { Candidates } from './pages/candidates';
 import { CandidatePage } from './pages/candidate';
 import { Requisitions } from './pages/requisitions';
+import { SecuritySettings } from './pages/security';
+import { TwoFactorStep } from './pages/two-factor-step';
 
 /**
  * A page loaded on first visit: the board, a webhook's delivery log and the API reference are
@@ -65,6 +67,7 @@ const NAV: [string, string][] = [
   ['/settings/webhooks', 'Webhooks'],
   ['/settings/members', 'Members'],
   ['/settings/pipeline', 'Pipeline'],
+  ['/settings/security', 'Security'],
   ['/settings/audit', 'Audit log'],
   ['/account', 'Account'],
   ['/docs', 'API docs'],
@@ -110,7 +113,7 @@ export function App() {
   else if (session === null && path !== '/signin' && path !== '/docs')
     redirect = `/signin?next=${encodeURIComponent(path + location.search)}`;
   else if (session && path === '/signin') redirect = safeNext(query.get('next'));
-  else if (session?.user.must_change_password && path !== '/account' && path !== '/docs') redirect = '/account';
+  else if (session?.user.must_change_password && !session.pending && path !== '/account' && path !== '/docs') redirect = '/account';
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
   }, [redirect]);
@@ -159,6 +162,14 @@ export function App() {
     setWhy('signed-out');
     navigate('/signin', { replace: true });
   };
+
+  // Half signed in: the second step is all this session reaches, whatever the URL.
+  if (session.pending)
+    return (
+      <Frame>
+        <TwoFactorStep session={session} onSignedIn={setSession} onSignOut={signOut} />
+      </Frame>
+    );
 
   return (
     <SessionContext.Provider value={{ session, refresh: load }}>
@@ -230,6 +241,8 @@ function Page({ path }: { path: string }) {
       return <Members />;
     case '/settings/pipeline':
       return <PipelineSettings />;
+    case '/settings/security':
+      return <SecuritySettings />;
     case '/settings/audit':
       return <AuditLog />;
     case '/account':

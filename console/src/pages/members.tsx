@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { isAdmin, useSession } from '../session';
 import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
+import { ResetTwoFactor } from './member-two-factor';
 
 const fetchMembers = async () => (await unwrap(api.GET('/api/members'))).data;
 type Member = Awaited<ReturnType<typeof fetchMembers>>[number];
@@ -91,6 +92,7 @@ export function Members() {
                             {m.email}
                             {self && <span class="hint"> (you)</span>}
                             {m.must_change_password && <div class="hint">must choose a new password at next sign-in</div>}
+                            {m.two_factor_enabled && <div class="hint">two-factor sign-in on</div>}
                           </td>
                           <td>
                             <span class="badge">{m.role}</span>
@@ -140,6 +142,15 @@ export function Members() {
                                 >
                                   Clear lockout
                                 </button>
+                                {m.two_factor_enabled && (
+                                  <ResetTwoFactor
+                                    member={m}
+                                    onDone={(text) => {
+                                      setNotice(text);
+                                      void reload();
+                                    }}
+                                  />
+                                )}
                                 {!self &&
                                   (m.deactivated_at ? (
                                     <button
