@@ -82,6 +82,7 @@ export const verifyTwoFactor = {
   ...(DOCS && {
     errors: {
       400: 'The code is wrong or already used (field code or recovery_code); counts toward the sign-in throttle',
+      409: 'This session is fully signed in already, or must set up two-factor instead',
       429: 'Too many failed sign-ins for this account from this address; see Retry-After',
     },
   }),
