@@ -58,7 +58,7 @@ describe('the handler boundary', () => {
       },
     }) as unknown as APIGatewayProxyEvent;
   const call = async (route: ReturnType<typeof line>, twoFactor?: string) => {
-    const handler = apiHandler(route as never, async () => ({ success: true }));
+    const handler = apiHandler(route as never, (async () => ({ success: true })) as never);
     const res = (await handler(eventWith(twoFactor), context)) as APIGatewayProxyResult;
     return [res.statusCode, JSON.parse(res.body)];
   };
