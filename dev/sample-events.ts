@@ -114,7 +114,7 @@ const samples: Record<
   'verify-two-factor': { body: { code: '000000' } },
   // Not six digits: the 400 path, whatever set-up the demo admin has started.
   'confirm-two-factor': { body: { code: 'not-a-code' } },
-  // A wrong password: the 400 path; the demo admin's two-factor stays as it is.
+  // The demo admin has no two-factor: 200, no password checked, nothing changes.
   'disable-two-factor': { body: { password: 'not the password' } },
   'update-two-factor-settings': { body: { required_for: 'off' } },
 };

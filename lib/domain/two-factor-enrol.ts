@@ -73,19 +73,20 @@ export async function disableTwoFactor(
   now = Date.now(),
 ): Promise<{ success: true }> {
   checkDisable(await getTwoFactorPolicy(p.tenantId), p.role);
-  const { lockedForMs, lastChance } = await reserveAttempt(p.email, address, now);
-  if (lockedForMs > 0) {
-    loginFailed('locked', { id: p.userId, tenant_id: p.tenantId });
-    throw new TooManyRequestsError(LOCKED, lockedForMs);
-  }
   const user = await getUser(p.tenantId, p.userId);
   if (!user) throw new UnauthorizedError('session is no longer valid');
+  // Already off: nothing to protect, so no password is checked (nor counted).
+  if (!user.two_factor_enabled) return { success: true };
+  const { lockedForMs, lastChance } = await reserveAttempt(p.email, address, now);
+  if (lockedForMs > 0) {
+    loginFailed('locked', user);
+    throw new TooManyRequestsError(LOCKED, lockedForMs);
+  }
   if (!(await verifyPassword(password, user.password_hash))) {
     loginFailed('bad_credentials', user, lastChance);
     throw new ValidationError('password is incorrect', { field: 'password' });
   }
   await clearFailures(p.email, address);
-  if (!user.two_factor_enabled) return { success: true };
   await clearTwoFactor(
     p.tenantId,
     p.userId,
