@@ -142,6 +142,14 @@ const samples: Record<
   'list-activity': { params: { id: MISSING_ID }, query: { limit: '20' } },
   'list-mentions': { query: { limit: '20' } },
   'read-mention': { params: { id: MISSING_ID } },
+  'reset-member-two-factor': { params: { id: MISSING_ID } },
+  // The sample session is fully signed in: the second step answers 409 and signs nobody in.
+  'verify-two-factor': { body: { code: '000000' } },
+  // Not six digits: the 400 path, whatever set-up the demo admin has started.
+  'confirm-two-factor': { body: { code: 'not-a-code' } },
+  // The demo admin has no two-factor: 200, no password checked, nothing changes.
+  'disable-two-factor': { body: { password: 'not the password' } },
+  'update-two-factor-settings': { body: { required_for: 'off' } },
 };
 
 /** Fixed ids and times, so that regenerating the events changes nothing but what the routes changed. */

@@ -25,6 +25,12 @@ export const ERROR_CODES = [
   'missing_scope',
   /** 403: the signed-in user has a temporary password; only reading the session, changing the password and signing out work until it is changed. */
   'password_change_required',
+  /**
+   * 403: the session is half signed in: the password was right, and the second step (a two-factor
+   * code, or enrolling when the workspace requires it) is still to come; only that step, reading
+   * the session and signing out work until then.
+   */
+  'two_factor_required',
   /** 404: unknown route, or no such resource in the caller's tenant. */
   'not_found',
   /** 409: the change conflicts with the current state (limits, last admin, concurrent writes). */

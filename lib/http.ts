@@ -153,6 +153,7 @@ function principalOf(event: APIGatewayProxyEvent, auth: RouteDef['auth']): Token
     email: String(ctx.email),
     role: roleFrom(ctx.role) ?? 'interviewer',
     ...(ctx.mustChangePassword === 'true' && { mustChangePassword: true }),
+    ...((ctx.twoFactor === 'verify' || ctx.twoFactor === 'enrol') && { twoFactor: ctx.twoFactor }),
   };
 }
 
@@ -192,6 +193,7 @@ function refuseRole(principal: TokenPrincipal | SessionPrincipal, served: Route,
 
 /** What a user on a temporary password is told by every route but the three open to them. */
 const PASSWORD_CHANGE_REQUIRED = 'change your temporary password first (PUT /api/session/password)';
+const TWO_FACTOR_REQUIRED = 'finish signing in first: enter your two-factor code, or set up two-factor sign-in';
 
 /**
  * CSRF defence for cookie-authenticated writes: a browser names the requesting page in
@@ -338,6 +340,9 @@ export function apiHandler<R extends RouteDef>(
     if (served.auth !== 'token' && served.method !== 'GET') refuseCrossSite(event);
     const principal = principalOf(event, served.auth);
     // Here, not in each handler: a route is closed to a temporary password unless its line opens it.
+    const pending = (principal as SessionPrincipal | undefined)?.twoFactor;
+    // The session authorizer already refused any other route; this holds if a policy were ever too wide.
+    if (pending && !served.twoFactorStep?.includes(pending)) throw new ForbiddenError(TWO_FACTOR_REQUIRED, { code: 'two_factor_required' });
     if ((principal as SessionPrincipal | undefined)?.mustChangePassword && !served.beforePasswordChange)
       throw new ForbiddenError(PASSWORD_CHANGE_REQUIRED, { code: 'password_change_required' });
     // The permission table decides, on the route served: a console twin may need a role its

@@ -307,3 +307,7 @@ export const DEFAULT_REJECTION_REASONS: readonly RejectionReason[] = [
 export const MAX_REJECTION_REASONS = 50;
 export const REJECTION_LABEL_MAX = 80;
 export const REJECTION_NOTE_MAX = 2000;
+
+/** The workspace's two-factor policy: nobody must, admins must, or every member must use it. */
+export const TWO_FACTOR_POLICIES = ['off', 'admins', 'everyone'] as const;
+export type TwoFactorPolicy = (typeof TWO_FACTOR_POLICIES)[number];

@@ -24,6 +24,7 @@ import * as requisitions from './api/requisitions';
 import * as session from './api/session';
 import * as settings from './api/settings';
 import * as tokens from './api/tokens';
+import * as twoFactor from './api/two-factor';
 import * as webhooks from './api/webhooks';
 import { consoleTwin, type Route } from './api/route';
 
@@ -76,11 +77,18 @@ const lines = [
   webhooks.getWebhookReplay,
   webhooks.rotateWebhookSecret,
   session.changePassword,
+  twoFactor.verifyTwoFactor,
+  twoFactor.getTwoFactor,
+  twoFactor.startTwoFactor,
+  twoFactor.confirmTwoFactor,
+  twoFactor.disableTwoFactor,
   overview.getOverview,
   settings.getPipelineSettings,
   settings.updatePipelineSettings,
   tokens.getTokenSettings,
   tokens.updateTokenSettings,
+  twoFactor.getTwoFactorSettings,
+  twoFactor.updateTwoFactorSettings,
   members.listMembers,
   members.addMember,
   members.changeMemberRole,
@@ -89,6 +97,7 @@ const lines = [
   members.clearMemberLockout,
   members.deactivateMember,
   members.reactivateMember,
+  twoFactor.resetMemberTwoFactor,
   audit.listAudit,
   notes.createNote,
   notes.listNotes,

@@ -18,3 +18,4 @@ export * from './api/session';
 export * from './api/settings';
 export * from './api/tokens';
 export * from './api/webhooks';
+export * from './api/two-factor';

@@ -23,7 +23,9 @@ import { CreateRequisitionBody } from '../lib/schemas';
 const USAGE = `Usage:
   admin tenant create <slug> [--name <name>]                 prints the tenant id
   admin tenant set-stuck-days <slug> <stage=days,...>        overrides stuck thresholds
-  admin token create <slug> --scopes <scope,scope|*> [--name <label>]   prints only the token
+  admin token create <slug> --scopes <scope,scope|*> [--name <label>] [--expires-in-days <n>]
+        prints only the token, a workspace token; it expires after the workspace's default token
+        lifetime (90 days unless an admin changed it), or after n days, at most the workspace's maximum
   admin user create <slug> <email> --password <pw> [--role admin|recruiter|hiring_manager|interviewer]   prints the user id
   admin requisition create <slug> --title <title> [--department <d>] [--location <l>]
         [--job-type ${JOB_TYPES.join('|')}] [--headcount <1-${MAX_HEADCOUNT}>]
@@ -95,6 +97,14 @@ function textOpt(name: string, value: string | undefined, required = false): str
   return v;
 }
 
+/** `--expires-in-days`: a whole number of days; the workspace's maximum is checked against the table. */
+function parseDays(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,4}$/.test(value.trim()) || Number(value) < 1)
+    throw new UsageError('--expires-in-days must be a whole number of days, 1 or more');
+  return Number(value);
+}
+
 function parseScopes(value: string | undefined): Scope[] {
   if (!value) throw new UsageError('missing --scopes');
   const scopes = value
@@ -151,6 +161,7 @@ async function main(argv: string[]): Promise<string> {
       status: { type: 'string' },
       password: { type: 'string' },
       role: { type: 'string' },
+      'expires-in-days': { type: 'string' },
       table: { type: 'string' },
       region: { type: 'string' },
       'dry-run': { type: 'boolean' },
@@ -185,6 +196,9 @@ async function main(argv: string[]): Promise<string> {
   // Validate everything before touching any database.
   const name = textOpt('name', values.name);
   const scopes = command === 'token create' ? parseScopes(values.scopes) : [];
+  if (values['expires-in-days'] !== undefined && command !== 'token create')
+    throw new UsageError('--expires-in-days applies only to token create');
+  const expiresInDays = parseDays(values['expires-in-days']);
   const stuck = command === 'tenant set-stuck-days' ? parseStuckDays(rest[1]) : {};
   if (command === 'requisition create' && values.title === undefined) throw new UsageError('missing --title');
   // The API's own schema: the CLI creates what POST /api/v1/requisitions would, with the same rules.
@@ -251,7 +265,9 @@ async function main(argv: string[]): Promise<string> {
         // With USAGE_PLAN_NAME (<stack>-api-tokens) set, the token gets its rate-limit API key;
         // a deployed token route refuses a token without one (403).
         const { createUsageKey } = await import('../lib/auth/usage-keys');
-        return (await cliCreateToken(slug, name ?? 'cli', scopes, (tenantId, id) => createUsageKey(id, tenantId))).token;
+        const created = await cliCreateToken(slug, name ?? 'cli', scopes, (tenantId, id) => createUsageKey(id, tenantId), expiresInDays);
+        process.stderr.write(`workspace token ${created.id} expires at ${created.expires_at}\n`);
+        return created.token;
       }
       default: {
         const tenant = await tenants.getTenantBySlug(slug);

@@ -37,7 +37,12 @@ export const routeList = () =>
     "import type { ListedRoute } from './policy';",
     '',
     'export const ROUTE_LIST: readonly ListedRoute[] = [',
-    ...routes.map((r) => `  { method: '${r.method}', path: '${r.path}', auth: '${r.auth}'${r.scope ? `, scope: '${r.scope}'` : ''} },`),
+    ...routes.map(
+      (r) =>
+        `  { method: '${r.method}', path: '${r.path}', auth: '${r.auth}'${r.scope ? `, scope: '${r.scope}'` : ''}${
+          r.twoFactorStep ? `, twoFactorStep: [${r.twoFactorStep.map((s) => `'${s}'`).join(', ')}]` : ''
+        } },`,
+    ),
     '];',
     '',
   ].join('\n');

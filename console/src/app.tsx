@@ -17,6 +17,8 @@ import { Candidates } from './pages/candidates';
 import { CandidatePage } from './pages/candidate';
 import { Requisitions } from './pages/requisitions';
 import { fetchMentions, Mentions } from './pages/mentions';
+import { SecuritySettings } from './pages/security';
+import { TwoFactorStep } from './pages/two-factor-step';
 
 /**
  * A page loaded on first visit: the board, a webhook's delivery log and the API reference are
@@ -68,6 +70,7 @@ const NAV: [href: string, label: string, reads: string][] = [
   ['/settings/webhooks', 'Webhooks', 'GET /api/webhooks'],
   ['/settings/members', 'Members', 'GET /api/members'],
   ['/settings/pipeline', 'Pipeline', 'GET /api/settings/pipeline'],
+  ['/settings/security', 'Security', 'GET /api/settings/two-factor'],
   ['/settings/audit', 'Audit log', 'GET /api/audit'],
   ['/account', 'Account', 'GET /api/session'],
   ['/docs', 'API docs', 'GET /api/session'],
@@ -113,7 +116,7 @@ export function App() {
   else if (session === null && path !== '/signin' && path !== '/docs')
     redirect = `/signin?next=${encodeURIComponent(path + location.search)}`;
   else if (session && path === '/signin') redirect = safeNext(query.get('next'));
-  else if (session?.user.must_change_password && path !== '/account' && path !== '/docs') redirect = '/account';
+  else if (session?.user.must_change_password && !session.pending && path !== '/account' && path !== '/docs') redirect = '/account';
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
   }, [redirect]);
@@ -162,6 +165,14 @@ export function App() {
     setWhy('signed-out');
     navigate('/signin', { replace: true });
   };
+
+  // Half signed in: the second step is all this session reaches, whatever the URL.
+  if (session.pending)
+    return (
+      <Frame>
+        <TwoFactorStep session={session} onSignedIn={setSession} onSignOut={signOut} />
+      </Frame>
+    );
 
   return (
     <SessionContext.Provider value={{ session, refresh: load }}>
@@ -250,6 +261,8 @@ function Page({ path }: { path: string }) {
       return <Members />;
     case '/settings/pipeline':
       return <PipelineSettings />;
+    case '/settings/security':
+      return <SecuritySettings />;
     case '/settings/audit':
       return <AuditLog />;
     case '/account':

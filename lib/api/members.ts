@@ -22,6 +22,8 @@ export const Member = z.object({
   must_change_password: z.boolean(),
   /** When an admin deactivated the member (they cannot sign in); null while active. */
   deactivated_at: z.nullable(timestamp),
+  /** The member signs in with a second factor (an admin can reset it: POST /api/members/{id}/reset-two-factor). */
+  two_factor_enabled: z.boolean(),
 });
 export type Member = z.infer<typeof Member>;
 

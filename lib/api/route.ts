@@ -36,6 +36,12 @@ export interface Route {
    * 403 `password_change_required` to them (lib/http.ts), so a new route is closed unless it says so.
    */
   beforePasswordChange?: true;
+  /**
+   * Session routes only: open to a half-signed-in session, whose two-factor step is still due
+   * (`verify`: a code; `enrol`: enrolling, required by the workspace). The session authorizer's
+   * policy for such a session allows these lines alone, so a new route is closed unless it says so.
+   */
+  twoFactorStep?: readonly ('verify' | 'enrol')[];
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
   /**

@@ -31,8 +31,16 @@ export const SessionInfo = z.object({
     role: Role,
     /** Set after an admin created the user or reset the password: the console asks for a new one first. */
     must_change_password: z.boolean(),
+    /** The user signs in with a code from an authenticator app after the password. */
+    two_factor_enabled: z.boolean(),
   }),
   tenant: z.object({ slug: z.string(), name: z.string() }),
+  /**
+   * Present while the sign-in is half done: `two_factor`, a code is due (POST /api/session/two-factor);
+   * `two_factor_enrolment`, the workspace requires two-factor and the user sets it up first. Until
+   * then every other route answers 403.
+   */
+  pending: z.optional(z.enum(['two_factor', 'two_factor_enrolment'])),
 });
 
 /** Length is what makes a password hard to guess (NIST SP 800-63B); no composition rules. */
@@ -82,6 +90,7 @@ export const getSession = {
   handler: 'get-session',
   auth: 'session',
   beforePasswordChange: true,
+  twoFactorStep: ['verify', 'enrol'],
   access: 'read',
   summary: DOCS && 'The signed-in user and workspace',
   status: 200,
@@ -94,6 +103,7 @@ export const logout = {
   handler: 'logout',
   auth: 'session',
   beforePasswordChange: true,
+  twoFactorStep: ['verify', 'enrol'],
   access: 'write',
   summary: DOCS && 'Log out; the session stops working at once',
   status: 200,

@@ -9,7 +9,7 @@ import { allows, matchPath, type Route } from '../api/route';
 import { ROUTE_LIST } from './route-list.generated';
 
 /** What the authorizers know of a route: no schemas, no docs (lib/auth/route-list.generated.ts). */
-export type ListedRoute = Pick<Route, 'method' | 'path' | 'auth' | 'scope'>;
+export type ListedRoute = Pick<Route, 'method' | 'path' | 'auth' | 'scope' | 'twoFactorStep'>;
 const routes: readonly ListedRoute[] = ROUTE_LIST;
 
 /** `arn:aws:execute-api:region:account:apiId/stage` from any method ARN of the API. */
@@ -61,8 +61,9 @@ export function policyFor(
 /** Token routes the scopes permit. */
 export const tokenRoutes = (scopes: readonly string[]) => routes.filter((r) => r.auth === 'token' && allows(scopes, r));
 
-/** Every cookie-session route. */
-export const sessionRoutes = () => routes.filter((r) => r.auth === 'session');
+/** Every cookie-session route; for a half-signed-in session, only the routes of its two-factor step. */
+export const sessionRoutes = (twoFactor?: 'verify' | 'enrol') =>
+  routes.filter((r) => r.auth === 'session' && (!twoFactor || r.twoFactorStep?.includes(twoFactor)));
 
 const globRegex = (pattern: string) =>
   new RegExp(

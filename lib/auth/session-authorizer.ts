@@ -29,7 +29,7 @@ export async function sessionAuthorizer(event: APIGatewayRequestAuthorizerEvent)
   const session = await getSession(digest);
   const now = Date.now();
   if (!session) throw denied('unknown', route);
-  // An expired session is refused here; DynamoDB TTL removes the item later.
+  // An expired session (a half-signed-in one after 15 minutes) is refused here; DynamoDB TTL removes the item later.
   if (sessionState(session, now) !== 'active') throw denied('expired', route);
   logger.appendKeys({ tenant_id: session.tenant_id });
   if (now - Date.parse(session.last_seen_at) >= TOUCH_INTERVAL_MS) {
@@ -39,12 +39,14 @@ export async function sessionAuthorizer(event: APIGatewayRequestAuthorizerEvent)
     );
   }
   logger.debug('authorizer allowed', { route, user_id: session.user_id });
-  return policyFor(session.user_id, event.methodArn, sessionRoutes(), {
+  // A half-signed-in session reaches only its two-factor step: refused here, before any function runs.
+  return policyFor(session.user_id, event.methodArn, sessionRoutes(session.two_factor), {
     tenantId: session.tenant_id,
     tenantSlug: session.tenant_slug,
     userId: session.user_id,
     email: session.email,
     role: session.role,
     ...(session.must_change_password && { mustChangePassword: 'true' }),
+    ...(session.two_factor && { twoFactor: session.two_factor }),
   });
 }

@@ -35,8 +35,11 @@ export function sessionIdFrom(cookieHeader: string | undefined): string | undefi
 
 export type SessionState = 'active' | 'idle-expired' | 'expired';
 
-export function sessionState(s: { created_at: string; last_seen_at: string }, now: number): SessionState {
-  if (now - Date.parse(s.created_at) >= ABSOLUTE_LIFETIME_MS) return 'expired';
+/** A half-signed-in session (a two-factor step due) lasts this long, however it is used. */
+export const PENDING_LIFETIME_MS = 15 * 60_000;
+
+export function sessionState(s: { created_at: string; last_seen_at: string; two_factor?: string }, now: number): SessionState {
+  if (now - Date.parse(s.created_at) >= (s.two_factor ? PENDING_LIFETIME_MS : ABSOLUTE_LIFETIME_MS)) return 'expired';
   if (now - Date.parse(s.last_seen_at) >= IDLE_TIMEOUT_MS) return 'idle-expired';
   return 'active';
 }

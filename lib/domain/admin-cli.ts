@@ -9,7 +9,9 @@ import type { Role, Scope, Stage } from '../model';
 import type { AuditActor, AuditChange, AuditEntry, AuditTarget } from '../store/audit';
 import { getStats } from '../store/stats';
 import { getTenantBySlug, setStuckDays } from '../store/tenants';
+import { getTokenLifetime } from '../store/token-lifetime';
 import { createToken, type CreatedToken } from '../store/tokens';
+import { tokenExpiry } from './token-lifetime';
 import { createUser, normalizeEmail, type User } from '../store/users';
 
 export const CLI_ACTOR: AuditActor = { type: 'system', id: 'admin-cli' };
@@ -33,19 +35,37 @@ export async function cliCreateUser(slug: string, email: string, password: strin
   });
 }
 
-/** `admin token create`; `usageKeyFor` makes its rate-limit API key when deployed (lib/auth/usage-keys.ts). */
+/**
+ * `admin token create`: a workspace token living the workspace's default lifetime (a setting,
+ * GET /api/settings/tokens), or `expiresInDays` days, which the workspace's maximum bounds as it
+ * bounds a token made in the console. `usageKeyFor` makes its rate-limit API key when deployed
+ * (lib/auth/usage-keys.ts).
+ */
 export async function cliCreateToken(
   slug: string,
   name: string,
   scopes: Scope[],
   usageKeyFor?: (tenantId: string, tokenId: string) => Promise<{ id: string; value: string } | undefined>,
+  expiresInDays?: number,
+  now = Date.now(),
 ): Promise<CreatedToken> {
   const tenant = await getTenantBySlug(slug);
-  return createToken(tenant, name, scopes, usageKeyFor && ((id) => usageKeyFor(tenant.id, id)), (id) =>
-    byCli('token.created', { type: 'token', id }, [
-      { field: 'name', after: name },
-      { field: 'scopes', after: scopes },
-    ]),
+  const requested = expiresInDays === undefined ? undefined : new Date(now + expiresInDays * 86_400_000).toISOString();
+  const expiresAt = tokenExpiry(await getTokenLifetime(tenant.id), requested, now);
+  return createToken(
+    tenant,
+    name,
+    scopes,
+    usageKeyFor && ((id) => usageKeyFor(tenant.id, id)),
+    (id) =>
+      byCli('token.created', { type: 'token', id }, [
+        { field: 'name', after: name },
+        { field: 'scopes', after: scopes },
+        { field: 'kind', after: 'workspace' },
+        { field: 'expires_at', after: expiresAt },
+      ]),
+    undefined,
+    { kind: 'workspace', expiresAt },
   );
 }
 

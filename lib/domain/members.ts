@@ -38,6 +38,7 @@ const view = (u: User): Member => ({
   created_at: u.created_at,
   must_change_password: u.must_change_password,
   deactivated_at: u.deactivated_at ?? null,
+  two_factor_enabled: u.two_factor_enabled,
 });
 
 export async function listMembers(p: SessionPrincipal): Promise<Member[]> {

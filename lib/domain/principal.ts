@@ -37,6 +37,8 @@ export interface SessionPrincipal {
   role: Role;
   /** The user signed in with a temporary password and has not changed it yet. */
   mustChangePassword?: true;
+  /** Half signed in: the password was right and this two-factor step is still due. */
+  twoFactor?: 'verify' | 'enrol';
   /** Where the request came from, for the audit log (lib/http.ts sets it). */
   request?: AuditRequest;
 }

@@ -9,7 +9,9 @@ import { emitMetric } from '../metrics';
 import { clearFailures, LOCK_MS, reserveAttempt } from '../store/login-failures';
 // As a namespace: the store's getSession reads a session item, this module's answers the route.
 import * as sessionStore from '../store/sessions';
-import { getTenant } from '../store/tenants';
+import { getTenant, type Tenant } from '../store/tenants';
+import { getTwoFactorPolicy } from '../store/two-factor';
+import { signInStep, type TwoFactorStep } from './two-factor';
 import { findUserByEmail, getUser, normalizeEmail, setUserPassword, type User } from '../store/users';
 import { auditBy, type SessionPrincipal } from './principal';
 import { auditDecoy, putAudit, type AuditEntry, type AuditRequest } from '../store/audit';
@@ -25,7 +27,7 @@ export interface LoginResult {
 /** One message for a wrong email and a wrong password alike. */
 const BAD_LOGIN = 'email or password is incorrect';
 
-const LOCKED = 'too many failed sign-ins from this address; try again later';
+export const LOCKED = 'too many failed sign-ins from this address; try again later';
 /** Said only after the right password: the account holder learns why, nobody else learns anything. */
 const DEACTIVATED = 'this account is deactivated; ask a workspace admin to reactivate it';
 
@@ -65,7 +67,28 @@ export async function login(
     throw new UnauthorizedError(BAD_LOGIN);
   }
   if (user.deactivated_at !== undefined) throw await deactivatedSignIn(user, request);
-  await clearFailures(normalized, address);
+  const step = signInStep(await getTwoFactorPolicy(tenant.id), user);
+  // Before a code is due the count goes on: a password known to an attacker buys them no fresh
+  // guesses at the code. It is cleared when the second step succeeds.
+  if (step !== 'verify') await clearFailures(normalized, address);
+  const sessionId = await openSession(
+    user,
+    tenant,
+    now,
+    step
+      ? signInAudit(user, 'session.two_factor_due', request, [{ field: 'step', after: step }])
+      : signInAudit(user, 'session.signed_in', request),
+    step,
+  );
+  logger.info(step ? 'password accepted' : 'login succeeded', { tenant_id: tenant.id, user_id: user.id, ...(step && { step }) });
+  return { sessionId, session: sessionInfo(user, tenant, step) };
+}
+
+/**
+ * Write a session for the user (half signed in while `step` is due), checking in the same
+ * transaction that the user is still active; a user deactivated since is refused as such.
+ */
+async function openSession(user: User, tenant: Tenant, now: number, audit: AuditEntry, step?: TwoFactorStep): Promise<string> {
   const sessionId = newSessionId();
   const at = new Date(now).toISOString();
   const put = sessionStore.putSession(
@@ -79,13 +102,26 @@ export async function login(
       created_at: at,
       last_seen_at: at,
       ...(user.must_change_password && { must_change_password: true }),
+      ...(step && { two_factor: step }),
     },
-    signInAudit(user, 'session.signed_in', request),
+    audit,
   );
   // Deactivated (or removed) after the check above: the session's write checks it again.
   await put.catch(async (err: unknown) => {
-    throw err instanceof sessionStore.UserInactiveError ? await deactivatedSignIn(user, request) : err;
+    throw err instanceof sessionStore.UserInactiveError ? await deactivatedSignIn(user, audit.request) : err;
   });
+  return sessionId;
+}
+
+/**
+ * The two-factor step is done: the half-signed-in session makes way for a full one under a new id
+ * (whoever saw the first cookie holds nothing), recorded as the sign-in with how it was made.
+ */
+export async function completeSignIn(p: SessionPrincipal, pendingSessionId: string, changes: AuditEntry['changes'], now = Date.now()) {
+  const [user, tenant] = await Promise.all([getUser(p.tenantId, p.userId), getTenant(p.tenantId)]);
+  if (!user || !tenant) throw new UnauthorizedError('session is no longer valid');
+  const sessionId = await openSession(user, tenant, now, signInAudit(user, 'session.signed_in', p.request, changes));
+  await sessionStore.deleteSession(sessionDigest(pendingSessionId));
   logger.info('login succeeded', { tenant_id: tenant.id, user_id: user.id });
   return { sessionId, session: sessionInfo(user, tenant) };
 }
@@ -99,7 +135,7 @@ async function deactivatedSignIn(user: { id: string; email: string; tenant_id: s
 }
 
 /** A sign-in's record: the account is both the actor and the target. */
-const signInAudit = (
+export const signInAudit = (
   user: { id: string; email: string },
   action: string,
   request: AuditRequest | undefined,
@@ -117,7 +153,11 @@ const signInAudit = (
  * last allowed attempt also starts a lockout (`lockout started`, Lockouts). The user id only when
  * the email belongs to a user; never the email, the password or the client address.
  */
-function loginFailed(reason: 'bad_credentials' | 'locked', user?: { id: string; tenant_id: string }, lastChance = false) {
+export function loginFailed(
+  reason: 'bad_credentials' | 'wrong_code' | 'locked',
+  user?: { id: string; tenant_id: string },
+  lastChance = false,
+) {
   const who = user ? { tenant_id: user.tenant_id, user_id: user.id } : {};
   logger.info('login failed', { reason, ...who });
   emitMetric('LoginsFailed');
@@ -127,9 +167,16 @@ function loginFailed(reason: 'bad_credentials' | 'locked', user?: { id: string; 
   }
 }
 
-const sessionInfo = (user: User, tenant: { slug: string; name: string }): SessionInfo => ({
-  user: { id: user.id, email: user.email, role: user.role, must_change_password: user.must_change_password },
+const sessionInfo = (user: User, tenant: { slug: string; name: string }, step?: TwoFactorStep): SessionInfo => ({
+  user: {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    must_change_password: user.must_change_password,
+    two_factor_enabled: user.two_factor_enabled,
+  },
   tenant: { slug: tenant.slug, name: tenant.name },
+  ...(step && { pending: step === 'verify' ? 'two_factor' : 'two_factor_enrolment' }),
 });
 
 /** Ends the session the cookie names (the principal is that session's); without a cookie there is nothing to end. */
@@ -147,7 +194,7 @@ export async function logout(p: SessionPrincipal, sessionId: string | undefined)
 export async function getSession(p: SessionPrincipal): Promise<SessionInfo> {
   const [tenant, user] = await Promise.all([getTenant(p.tenantId), getUser(p.tenantId, p.userId)]);
   if (!tenant || !user) throw new UnauthorizedError('session is no longer valid');
-  return sessionInfo(user, tenant);
+  return sessionInfo(user, tenant, p.twoFactor);
 }
 
 /**

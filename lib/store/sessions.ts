@@ -18,6 +18,11 @@ export interface SessionRecord {
   last_seen_at: string;
   /** Signed in with a temporary password: the handler boundary opens only three routes (lib/http.ts). */
   must_change_password?: true;
+  /**
+   * Half signed in: the password was right and a two-factor step is due (`verify` a code, or
+   * `enrol` under a policy that requires it). The session authorizer opens only that step's routes.
+   */
+  two_factor?: 'verify' | 'enrol';
 }
 
 /**
@@ -77,6 +82,7 @@ function sessionFromItem(item: Item): SessionRecord {
     created_at: str(item, 'created_at', 'session'),
     last_seen_at: str(item, 'last_seen_at', 'session'),
     ...(item.must_change_password === true && { must_change_password: true }),
+    ...((item.two_factor === 'verify' || item.two_factor === 'enrol') && { two_factor: item.two_factor }),
   };
 }
 

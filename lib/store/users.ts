@@ -26,6 +26,8 @@ export interface User {
   must_change_password: boolean;
   /** When an admin deactivated the user: they stay a member for the record but cannot sign in. */
   deactivated_at?: string;
+  /** A confirmed TOTP secret is on the item (lib/store/two-factor.ts, which alone reads the secret). */
+  two_factor_enabled: boolean;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -44,6 +46,7 @@ export async function createUser(
     role,
     created_at: nowIso(),
     must_change_password: opts.mustChangePassword ?? false,
+    two_factor_enabled: false,
   };
   try {
     await ddb.send(
@@ -59,7 +62,7 @@ export async function createUser(
           {
             Put: {
               TableName: tableName,
-              Item: { ...keys.user(tenantId, user.id), type: 'user', ...user, password_hash: passwordHash },
+              Item: { ...keys.user(tenantId, user.id), type: 'user', ...withoutDerived(user), password_hash: passwordHash },
             },
           },
           // The tenant must exist.
@@ -224,7 +227,11 @@ const userFromItem = (item: Item): User => ({
   created_at: str(item, 'created_at', 'user'),
   must_change_password: item.must_change_password === true,
   ...(typeof item.deactivated_at === 'string' && { deactivated_at: item.deactivated_at }),
+  two_factor_enabled: typeof item.totp_secret === 'string',
 });
+
+/** `two_factor_enabled` is read from the secret's presence, never stored beside it. */
+const withoutDerived = ({ two_factor_enabled: _derived, ...stored }: User) => stored;
 
 /**
  * Deactivate a user (`at`, kept for the audit trail; they cannot sign in) or reactivate them

@@ -113,6 +113,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'rotate-token': 'token',
   'reset-member-password': 'member',
   'clear-member-lockout': 'member',
+  'reset-member-two-factor': 'member',
   'erase-candidate': 'candidate',
   'get-import': 'import',
   'get-person': 'person',
@@ -187,6 +188,14 @@ function expectSampleResult(name: string, result: any, stdout: string) {
   if (name === 'create-import') {
     // The sample is a dry run: the rows judged (one would be created, one fails), nothing written.
     expect([result.statusCode, body.data.dry_run, body.data.counts]).toEqual([200, true, { total: 2, created: 1, skipped: 0, failed: 1 }]);
+    return;
+  }
+  if (name === 'verify-two-factor') {
+    expect([result.statusCode, body.code]).toEqual([409, 'conflict']);
+    return;
+  }
+  if (name === 'confirm-two-factor') {
+    expect([result.statusCode, body.field]).toEqual([400, 'code']);
     return;
   }
   if (name === 'change-password') {

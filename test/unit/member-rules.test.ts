@@ -16,6 +16,7 @@ const user = (id: string, role: User['role']): User => ({
   role,
   created_at: 'a',
   must_change_password: false,
+  two_factor_enabled: false,
 });
 const anotherAdmin = (_t: User, others: User[]) => others.some((u) => u.role === 'admin');
 

@@ -1,9 +1,10 @@
-/** The signed-in user's own password; the first stop for a user with a temporary password. */
+/** The signed-in user's own password (the first stop for a user with a temporary password) and two-factor sign-in. */
 import { useState } from 'preact/hooks';
 import { api, ApiError, errorText, unwrap } from '../api/client';
 import { navigate } from '../router';
 import { useSession } from '../session';
 import { duration, Notice, PageTitle } from '../ui';
+import { TwoFactorSection } from './two-factor-account';
 
 export function Account() {
   const { session, refresh } = useSession();
@@ -106,6 +107,7 @@ export function Account() {
           {busy ? 'Saving…' : 'Change password'}
         </button>
       </form>
+      {!mustChange && <TwoFactorSection />}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { api, errorText, unwrap } from '../api/client';
 import { ROLES } from '../../../lib/model';
 import { isAdmin, useSession } from '../session';
 import { ConfirmDialog, Empty, Loaded, Notice, PageTitle, Scroll, ShownOnce, When, useLoad } from '../ui';
+import { ResetTwoFactor } from './member-two-factor';
 
 const fetchMembers = async () => (await unwrap(api.GET('/api/members'))).data;
 type Member = Awaited<ReturnType<typeof fetchMembers>>[number];
@@ -105,6 +106,7 @@ export function Members() {
                             {m.email}
                             {self && <span class="hint"> (you)</span>}
                             {m.must_change_password && <div class="hint">must choose a new password at next sign-in</div>}
+                            {m.two_factor_enabled && <div class="hint">two-factor sign-in on</div>}
                           </td>
                           <td>
                             <span class="badge">{ROLE_LABELS[m.role]}</span>
@@ -156,6 +158,15 @@ export function Members() {
                                 >
                                   Clear lockout
                                 </button>
+                                {m.two_factor_enabled && (
+                                  <ResetTwoFactor
+                                    member={m}
+                                    onDone={(text) => {
+                                      setNotice(text);
+                                      void reload();
+                                    }}
+                                  />
+                                )}
                                 {!self &&
                                   (m.deactivated_at ? (
                                     <button

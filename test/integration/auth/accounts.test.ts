@@ -155,6 +155,8 @@ describe('every change leaves a record', () => {
         changes: [
           { field: 'name', after: 'nightly export' },
           { field: 'scopes', after: ['pipeline:read'] },
+          { field: 'kind', after: 'workspace' },
+          { field: 'expires_at', after: token.expires_at },
         ],
       }),
     ]);

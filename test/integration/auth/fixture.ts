@@ -112,6 +112,16 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/webhooks/{id}/replay': () => ({ status: 404 }),
   'POST /api/webhooks/{id}/rotate-secret': () => ({ body: {}, status: 404 }),
   'GET /api/audit': () => ({ status: 200 }),
+  // A fully signed-in session has no second step to take.
+  'POST /api/session/two-factor': () => ({ body: { code: '000000' }, status: 409 }),
+  'GET /api/account/two-factor': () => ({ status: 200 }),
+  'POST /api/account/two-factor': () => ({ status: 200 }),
+  'POST /api/account/two-factor/confirm': () => ({ body: { code: 'not-a-code' }, status: 400 }),
+  // Refused by its schema after the authorizer: no password attempt is counted.
+  'POST /api/account/two-factor/disable': () => ({ body: { password: '' }, status: 400 }),
+  'GET /api/settings/two-factor': () => ({ status: 200 }),
+  'PUT /api/settings/two-factor': () => ({ body: { required_for: 'off' }, status: 200 }),
+  'POST /api/members/{id}/reset-two-factor': () => ({ status: 404 }),
 };
 export const sampleFor = (r: Route) => {
   // A console twin takes its token route's request and gets the same answer.

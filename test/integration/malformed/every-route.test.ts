@@ -60,6 +60,10 @@ describe('hostile input sweep', () => {
           409,
           { error: `${sessionUser.email} is already a member of this workspace`, code: 'conflict', field: 'email' },
         ]);
+      // The shared session is fully signed in: it has no second step to take.
+      else if (r.path === '/api/session/two-factor') expect([baseline.status, baseline.body.code], hint).toEqual([409, 'conflict']);
+      // Not six digits: refused before anything is read.
+      else if (r.path === '/api/account/two-factor/confirm') expect([baseline.status, baseline.body.field], hint).toEqual([400, 'code']);
       else expect([r.status, 404], hint).toContain(baseline.status);
       // Login counts every attempt in flight towards the lockout (so parallel guesses cannot
       // slip past it); valid logins are therefore sent one at a time.

@@ -77,9 +77,10 @@ export async function freshCookie(user = sessionUser): Promise<string> {
 /** What a request to the route must carry to get past the gateway. */
 export async function credentialsFor(r: Route): Promise<Record<string, string>> {
   if (r.auth === 'token') return { Authorization: `Bearer ${token}` };
-  // A password change ends the user's other sessions and counts wrong current passwords: each
+  // A password change ends the user's other sessions and counts wrong current passwords, and
+  // turning two-factor off counts every password check (8 in flight would lock the account): each
   // request gets an account of its own, so requests cannot affect each other or the shared session.
-  if (r.path === '/api/session/password') {
+  if (r.path === '/api/session/password' || r.path === '/api/account/two-factor/disable') {
     return { Cookie: await freshCookie(await cheapUser(tenant, `password-${randomUUID().slice(0, 8)}@${tenant.slug}.example.com`)) };
   }
   if (r.auth === 'session') return { Cookie: logsOut(r) ? await freshCookie() : cookie };
@@ -126,6 +127,12 @@ export function validBody(route: Route): unknown {
       require_rejection_reason: false,
     };
   if (r.path === '/api/settings/tokens') return { default_days: 90, max_days: 366 };
+  if (r.path === '/api/settings/two-factor') return { required_for: 'off' };
+  if (r.path === '/api/session/two-factor') return { code: '000000' };
+  // The right password of the request's own account (credentialsFor), which has no two-factor: nothing changes.
+  if (r.path === '/api/account/two-factor/disable') return { password: PASSWORD };
+  // Not six digits: the handler refuses it before it reads anything.
+  if (r.path === '/api/account/two-factor/confirm') return { code: 'not-a-code' };
   // A taken email: the handler refuses it (409) before hashing a temporary password, which costs
   // 128 MiB of scrypt each; dozens at once would queue past the handler timeout in one process.
   if (r.path === '/api/members') return { email: sessionUser.email, role: 'recruiter' };
