@@ -24,10 +24,10 @@ beforeAll(async () => {
   stack = await startStack();
   [a, b] = [await stack.tenant(), await stack.tenant()];
   for (const [name, role] of [
-    ['alice', 'member'],
-    ['bob', 'member'],
+    ['alice', 'recruiter'],
+    ['bob', 'recruiter'],
     ['carol', 'admin'],
-    ['dave', 'member'],
+    ['dave', 'recruiter'],
   ] as const) {
     const u = await a.user(role);
     who[name] = { ...u, cookie: await stack.login(u.email, PASSWORD) };
@@ -109,7 +109,7 @@ describe('writing a note', () => {
     expect([foreign.status, foreign.body.code]).toEqual([404, 'not_found']);
     expect((await stack.call('GET', notesOf(theirs.personId), { token: aliceToken })).status).toBe(404);
     expect((await stack.call('GET', `/api/people/${personId}/notes`, as(cookieB))).status).toBe(404);
-    const outsider = (await b.user('member')).id;
+    const outsider = (await b.user('recruiter')).id;
     const mention = await post(personId, { body: 'x', visibility: 'team', mentions: [outsider] });
     expect([mention.status, mention.body.field]).toEqual([400, 'mentions']);
   });

@@ -18,11 +18,11 @@ beforeAll(async () => {
   token = await tenant.token(['*']);
   for (const [name, role] of [
     ['admin', 'admin'],
-    ['hm1', 'member'],
-    ['hm2', 'member'],
-    ['fin', 'member'],
-    ['ceo', 'member'],
-    ['outsider', 'member'],
+    ['hm1', 'recruiter'],
+    ['hm2', 'recruiter'],
+    ['fin', 'recruiter'],
+    ['ceo', 'recruiter'],
+    ['outsider', 'recruiter'],
   ] as const) {
     const u = await tenant.user(role, `${name}-${tenant.slug}@example.com`);
     people[name] = { id: u.id, cookie: await stack.login(u.email, PASSWORD) };

@@ -18,7 +18,7 @@ beforeAll(async () => {
   stack = await startStack();
   [tenant, other] = [await stack.tenant(), await stack.tenant()];
   token = await tenant.token(['*']);
-  memberCookie = await stack.login((await tenant.user('member')).email, PASSWORD);
+  memberCookie = await stack.login((await tenant.user('recruiter')).email, PASSWORD);
   const req = await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Backend Engineer', headcount: 2 } });
   reqId = req.body.data.id;
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   stack = await startStack();
   a = await stack.tenant();
   token = await a.token(['*']);
-  cookie = await stack.login((await a.user('member')).email, PASSWORD);
+  cookie = await stack.login((await a.user('recruiter')).email, PASSWORD);
   req1 = (await createRequisition(a.id, { title: 'Edit One', status: 'open' })).id;
   req2 = (await createRequisition(a.id, { title: 'Edit Two', status: 'open' })).id;
 });

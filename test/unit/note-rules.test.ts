@@ -14,7 +14,7 @@ import {
 import type { SessionPrincipal, TokenPrincipal } from '../../lib/domain/principal';
 
 const tenant = { tenantId: 't1', tenantSlug: 'acme' };
-const session = (userId: string, role: 'admin' | 'member' = 'member'): SessionPrincipal => ({
+const session = (userId: string, role: 'admin' | 'recruiter' = 'recruiter'): SessionPrincipal => ({
   kind: 'session',
   ...tenant,
   userId,
@@ -87,9 +87,9 @@ describe('the author', () => {
 
 describe('mentions', () => {
   const members = [
-    { id: 'alice', role: 'member' },
+    { id: 'alice', role: 'recruiter' },
     { id: 'carol', role: 'admin' },
-    { id: 'gone', role: 'member', deactivated_at: '2026-01-01T00:00:00.000Z' },
+    { id: 'gone', role: 'recruiter', deactivated_at: '2026-01-01T00:00:00.000Z' },
   ];
   const refusal = (f: () => unknown) => {
     try {

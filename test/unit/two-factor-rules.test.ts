@@ -17,20 +17,20 @@ import {
 describe('the policy', () => {
   it.each([
     ['off', 'admin', false],
-    ['off', 'member', false],
+    ['off', 'recruiter', false],
     ['admins', 'admin', true],
-    ['admins', 'member', false],
+    ['admins', 'recruiter', false],
     ['everyone', 'admin', true],
-    ['everyone', 'member', true],
+    ['everyone', 'recruiter', true],
   ] as const)('%s requires it of %s: %s', (policy, role, required) => {
     expect(requiresTwoFactor(policy, role)).toBe(required);
   });
 
   it('a sign-in stops for a code when the user enrolled, for enrolment when the policy requires it, else goes straight in', () => {
-    expect(signInStep('off', { role: 'member', two_factor_enabled: true })).toBe('verify');
-    expect(signInStep('everyone', { role: 'member', two_factor_enabled: true })).toBe('verify');
-    expect(signInStep('everyone', { role: 'member', two_factor_enabled: false })).toBe('enrol');
-    expect(signInStep('admins', { role: 'member', two_factor_enabled: false })).toBeUndefined();
+    expect(signInStep('off', { role: 'recruiter', two_factor_enabled: true })).toBe('verify');
+    expect(signInStep('everyone', { role: 'recruiter', two_factor_enabled: true })).toBe('verify');
+    expect(signInStep('everyone', { role: 'recruiter', two_factor_enabled: false })).toBe('enrol');
+    expect(signInStep('admins', { role: 'recruiter', two_factor_enabled: false })).toBeUndefined();
     expect(signInStep('off', { role: 'admin', two_factor_enabled: false })).toBeUndefined();
   });
 
@@ -38,8 +38,8 @@ describe('the policy', () => {
     expect(() => checkPolicyChange('admins', { role: 'admin', two_factor_enabled: false })).toThrow(/your own account/);
     expect(() => checkPolicyChange('admins', { role: 'admin', two_factor_enabled: true })).not.toThrow();
     expect(() => checkPolicyChange('off', { role: 'admin', two_factor_enabled: false })).not.toThrow();
-    expect(() => checkDisable('everyone', 'member')).toThrow(/cannot be turned off/);
-    expect(() => checkDisable('admins', 'member')).not.toThrow();
+    expect(() => checkDisable('everyone', 'recruiter')).toThrow(/cannot be turned off/);
+    expect(() => checkDisable('admins', 'recruiter')).not.toThrow();
   });
 });
 

@@ -137,8 +137,6 @@ const RECORDS = [
     importJob(),
   ),
   record('INSERT', noteImage()),
-  ...over,
-});
   record('MODIFY', fileItem({ status: 'ready', has_text: true, processed_at: T1 }), fileItem()),
   record('MODIFY', fileItem({ status: 'refused', refusal_code: 'file_type_not_allowed', processed_at: T1 }), fileItem()),
 ];

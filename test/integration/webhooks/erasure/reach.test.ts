@@ -299,7 +299,7 @@ describe('erasure per person', () => {
   it("reaches the person's notes, their edit history and the mentions they put in members' inboxes", async () => {
     const tenant = await stack.tenant();
     const tok = await tenant.token(['*']);
-    const member = await tenant.user('member');
+    const member = await tenant.user('recruiter');
     const created = await stack.call('POST', '/api/v1/candidates', { token: tok, body: profile(['name']).body });
     expect(created.status, created.text).toBe(201);
     const personId = created.body.data.person_id as string;
