@@ -103,6 +103,11 @@ export const StageStay = z.object({
   /** Null for the current stage. */
   exited_at: z.nullable(timestamp),
   actor: z.nullable(Actor),
+  /**
+   * Only on a stay in `rejected` whose move gave a reason: the reason as it read then. Never the
+   * note (personal data, kept on the candidate alone).
+   */
+  rejection_reason: z.optional(z.object({ id: z.string(), label: z.string(), type: z.enum(REJECTION_TYPES) })),
 });
 export type StageStay = z.infer<typeof StageStay>;
 

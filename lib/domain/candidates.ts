@@ -218,7 +218,14 @@ export function stageStays(c: Candidate, moves: StageMove[]): StageStay[] {
   ];
   for (const m of moves) {
     stays.at(-1)!.exited_at = m.at;
-    stays.push({ stage: m.to_stage, from_stage: m.from_stage, entered_at: m.at, exited_at: null, actor: m.actor });
+    stays.push({
+      stage: m.to_stage,
+      from_stage: m.from_stage,
+      entered_at: m.at,
+      exited_at: null,
+      actor: m.actor,
+      ...(m.reason && { rejection_reason: m.reason }),
+    });
   }
   return stays;
 }

@@ -117,6 +117,11 @@ describe('a move into rejected with a reason', () => {
     const got = await stack.call('GET', `/api/v1/candidates/${id}`, { token: tokenA });
     expect(got.body.data.rejection).toEqual({ reason_id: 'no_response', label, type: 'we_rejected', note: 'Three calls\nno answer' });
     expect(got.body.data).not.toHaveProperty('rejection_note');
+    // The history answers the reason on the stay the move began, never the note.
+    const stays = got.body.data.stage_history as Record<string, unknown>[];
+    expect(stays.at(-1)).toMatchObject({ stage: 'rejected', rejection_reason: { id: 'no_response', label, type: 'we_rejected' } });
+    expect(stays[0]).not.toHaveProperty('rejection_reason');
+    expect(JSON.stringify(stays)).not.toContain('Three calls');
     // A list and a search answer it as the candidate does.
     const listed = await stack.call('GET', '/api/v1/candidates?limit=100', { token: tokenA });
     expect(listed.body.data.find((c: { id: string }) => c.id === id).rejection).toEqual(got.body.data.rejection);
@@ -236,6 +241,7 @@ describe('a move into rejected with a reason', () => {
     expect(erased.status, erased.text).toBe(200);
     const got = await stack.call('GET', `/api/v1/candidates/${id}`, { token: tokenA });
     expect(got.body.data.rejection).toMatchObject({ reason_id: 'no_response', note: null });
+    expect(got.body.data.stage_history.at(-1).rejection_reason).toEqual({ id: 'no_response', label: expect.any(String), type: 'we_rejected' });
     expect(JSON.stringify(await getCandidate(a.id, id))).not.toContain('erase me');
     // An erased candidate keeps no new note.
     expect((await move({ candidate_id: id, stage: 'applied' })).status).toBe(200);
