@@ -241,7 +241,11 @@ describe('a move into rejected with a reason', () => {
     expect(erased.status, erased.text).toBe(200);
     const got = await stack.call('GET', `/api/v1/candidates/${id}`, { token: tokenA });
     expect(got.body.data.rejection).toMatchObject({ reason_id: 'no_response', note: null });
-    expect(got.body.data.stage_history.at(-1).rejection_reason).toEqual({ id: 'no_response', label: expect.any(String), type: 'we_rejected' });
+    expect(got.body.data.stage_history.at(-1).rejection_reason).toEqual({
+      id: 'no_response',
+      label: expect.any(String),
+      type: 'we_rejected',
+    });
     expect(JSON.stringify(await getCandidate(a.id, id))).not.toContain('erase me');
     // An erased candidate keeps no new note.
     expect((await move({ candidate_id: id, stage: 'applied' })).status).toBe(200);
