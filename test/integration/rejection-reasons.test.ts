@@ -253,4 +253,54 @@ describe('a move into rejected with a reason', () => {
     expect(again.status, again.text).toBe(409);
     expect(again.body).toMatchObject({ code: 'candidate_erased', field: 'rejection_note' });
   });
+
+  it('rejected=true lists only the rejected, with their count, by requisition too and paged; not with stage', async () => {
+    const t = await stack.tenant();
+    const token = await t.token(['*']);
+    const call = (path: string) => stack.call('GET', path, { token });
+    const req = (await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Rejecting role', status: 'open' } })).body.data
+      .id;
+    const ids: string[] = [];
+    for (const name of ['Una', 'Vic', 'Wes', 'Xia']) {
+      const res = await stack.call('POST', '/api/v1/candidates', { token, body: { name, req_id: req } });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    for (const id of ids.slice(0, 3)) {
+      const moved = await stack.call('POST', '/api/v1/pipeline', {
+        token,
+        body: { candidate_id: id, stage: 'rejected', rejection_reason_id: 'no_response' },
+      });
+      expect(moved.status, moved.text).toBe(200);
+    }
+    const all = await call('/api/v1/candidates?rejected=true');
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.count).toBe(3);
+    expect(all.body.data.map((c: { id: string }) => c.id).sort()).toEqual(ids.slice(0, 3).sort());
+    expect(all.body.data.every((c: { stage: string; rejection: unknown }) => c.stage === 'rejected' && c.rejection)).toBe(true);
+    const byReq = await call(`/api/v1/candidates?rejected=true&req_id=${req}&limit=2`);
+    expect(byReq.body.count).toBe(3);
+    expect(byReq.body.data).toHaveLength(2);
+    const rest = await call(`/api/v1/candidates?rejected=true&req_id=${req}&limit=2&cursor=${encodeURIComponent(byReq.body.next_cursor)}`);
+    expect(rest.status, rest.text).toBe(200);
+    expect([...byReq.body.data, ...rest.body.data].map((c: { id: string }) => c.id).sort()).toEqual(ids.slice(0, 3).sort());
+    const found = await call('/api/v1/candidates?rejected=true&q=una');
+    expect(found.body.data.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
+    // A cursor of the unfiltered list does not page the rejected one.
+    const plain = await call('/api/v1/candidates?limit=1');
+    expect((await call(`/api/v1/candidates?rejected=true&cursor=${encodeURIComponent(plain.body.next_cursor)}`)).status).toBe(400);
+    for (const [query, field] of [
+      ['rejected=true&stage=applied', 'rejected'],
+      ['rejected=false', 'rejected'],
+      ['rejected=yes', 'rejected'],
+    ] as const) {
+      const res = await call(`/api/v1/candidates?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.field, query).toBe(field);
+    }
+    // Another workspace's rejected are not listed.
+    expect(
+      (await stack.call('GET', '/api/v1/candidates?rejected=true', { token: tokenA })).body.data.map((c: { id: string }) => c.id),
+    ).not.toContain(ids[0]);
+  });
 });
