@@ -13,12 +13,12 @@ import { Members } from './pages/members';
 import { PipelineSettings } from './pages/pipeline';
 import { Account } from './pages/account';
 import { Candidates } from './pages/candidates';
-import { CandidatePage } from './pages/candidate';
 import { Requisitions } from './pages/requisitions';
 
 /**
- * A page loaded on first visit: the board, a webhook's delivery log and the API reference are
- * each their own chunk, so the first load carries only the shell and the everyday pages.
+ * A page loaded on first visit: the board, a candidate's profile, a webhook's delivery log and
+ * the API reference are each their own chunk, so the first load carries only the shell and the
+ * everyday pages.
  */
 function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>, what: string) {
   let loaded: ComponentType<P> | undefined;
@@ -55,20 +55,28 @@ const RequisitionPage = lazyPage(() => import('./pages/requisition').then((m) =>
 const WebhookDetail = lazyPage(() => import('./pages/webhook-detail').then((m) => m.WebhookDetail), 'the webhook page');
 const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API reference');
 const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog), 'the audit log');
+const CandidatePage = lazyPage(() => import('./pages/candidate').then((m) => m.CandidatePage), 'the candidate page');
 const ImportCandidates = lazyPage(() => import('./pages/import').then((m) => m.ImportCandidates), 'the import page');
 
+/** Recruiting first: the pages a hiring team works in every day. */
 const NAV: [string, string][] = [
+  ['/', 'Overview'],
   ['/candidates', 'Candidates'],
   ['/requisitions', 'Requisitions'],
-  ['/', 'Overview'],
+  ['/settings/tokens', 'Settings'],
+  ['/account', 'Account'],
+];
+
+/** The workspace's settings, each a page of its own, listed on every settings page. */
+export const SETTINGS_NAV: [string, string][] = [
   ['/settings/tokens', 'API tokens'],
   ['/settings/webhooks', 'Webhooks'],
   ['/settings/members', 'Members'],
   ['/settings/pipeline', 'Pipeline'],
   ['/settings/audit', 'Audit log'],
-  ['/account', 'Account'],
   ['/docs', 'API docs'],
 ];
+const inSettings = (path: string) => path === '/docs' || path.startsWith('/settings/');
 
 /** Where the signed-in user may go: only our own paths, never another origin. */
 const safeNext = (next: string | null) => (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/signin') ? next : '/');
@@ -169,7 +177,7 @@ export function App() {
               <ul>
                 {NAV.map(([href, label]) => (
                   <li key={href}>
-                    <Link href={href} aria-current={isCurrent(path, href) ? 'page' : undefined}>
+                    <Link href={href} aria-current={currentOf(path, href)}>
                       {label}
                     </Link>
                   </li>
@@ -187,6 +195,7 @@ export function App() {
           </>
         }
       >
+        {inSettings(path) && <SettingsNav path={path} />}
         <Page path={path} />
       </Frame>
     </SessionContext.Provider>
@@ -194,6 +203,26 @@ export function App() {
 }
 
 const isCurrent = (path: string, href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`));
+/** The main entry of the page shown: `page` on its own entry, `true` (a section) for Settings on a settings page. */
+const currentOf = (path: string, href: string) =>
+  href === SETTINGS_NAV[0]![0] ? (inSettings(path) ? 'true' : undefined) : isCurrent(path, href) ? 'page' : undefined;
+
+/** The settings pages' own menu, above each of them. */
+function SettingsNav({ path }: { path: string }) {
+  return (
+    <nav aria-label="Settings" class="subnav">
+      <ul>
+        {SETTINGS_NAV.map(([href, label]) => (
+          <li key={href}>
+            <Link href={href} aria-current={isCurrent(path, href) ? 'page' : undefined}>
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
 
 /** The last path segment after `prefix`, decoded; undefined when the path is not `prefix/<one segment>`. */
 const idAfter = (prefix: string, path: string) => {
