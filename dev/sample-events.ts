@@ -61,6 +61,8 @@ const samples: Record<
     headers: { 'Idempotency-Key': '5d0c2f4e-8f1b-4c3a-9e7d-2a6b8c0d1e3f' },
   },
   'get-candidate': { params: { id: demoCandidateId(2) } },
+  // A person who exists nowhere: invoking shows the 404 path.
+  'get-person': { params: { id: MISSING_ID } },
   'update-candidate': { params: { id: demoCandidateId(2) }, body: { email: 'alan.turing@example.com', phone: '+44 20 7946 0018' } },
   'list-requisitions': { query: { status: 'open', limit: '50' } },
   'create-requisition': {

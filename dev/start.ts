@@ -159,6 +159,10 @@ try {
   const { seedDemo } = await import('./seed');
   const demo = await seedDemo(dir);
   say(demo.created ? 'seeded the demo workspace "demo"' : 'demo workspace found');
+  // After the seed, whose candidates are written as older data is (one insert each): each gets its person.
+  const { backfillPeople } = await import('./backfill');
+  const people = await backfillPeople();
+  if (people) say(`gave ${people} candidates without a person their person`);
 
   // Audit records of the four-copy layout (a data directory from before the intents): moved once.
   const { auditCli, migrateOldAuditCopies } = await import('../lib/domain/audit-migration');

@@ -45,6 +45,12 @@ export const ERROR_CODES = [
   'headcount_below_hires',
   /** 409: the candidate was erased; its personal fields cannot be set again. */
   'candidate_erased',
+  /** 409: the same person is already a candidate on this requisition (or without one); `existing_id` names that candidate. */
+  'duplicate_candidate',
+  /** 409: the email belongs to another person of the workspace; `existing_id` names that person (merge them instead). */
+  'email_taken',
+  /** 409: the person has as many candidates as one person may have, or too many to change in one write. */
+  'person_limit',
   /** 409: a resend of an event type the endpoint is no longer subscribed to, without `force: true`. */
   'event_not_subscribed',
   /** 412: If-Match names an ETag the requisition no longer has. */
@@ -78,6 +84,8 @@ export interface ErrorDetail {
   field?: string;
   /** `invalid_transition` only: the statuses the requisition may move to from where it is. */
   allowed?: readonly string[];
+  /** `duplicate_candidate` and `email_taken` only: the id of the record that already holds it. */
+  existingId?: string;
 }
 
 /** The code an error gets when its thrower names none. */
@@ -107,17 +115,19 @@ export function defaultCode(status: number, field?: string): ErrorCode {
 }
 
 /** An error body: what every refusal carries, from the handlers and the gateways alike. */
-export const errorBody = (message: string, code: ErrorCode, field?: string, allowed?: readonly string[]) => ({
+export const errorBody = (message: string, code: ErrorCode, field?: string, allowed?: readonly string[], existingId?: string) => ({
   error: message,
   code,
   ...(field !== undefined && { field }),
   ...(allowed !== undefined && { allowed: [...allowed] }),
+  ...(existingId !== undefined && { existing_id: existingId }),
 });
 
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
   readonly allowed: readonly string[] | undefined;
+  readonly existingId: string | undefined;
   constructor(
     readonly status: number,
     message: string,
@@ -129,6 +139,7 @@ export class AppError extends Error {
     this.name = new.target.name;
     this.field = detail.field;
     this.allowed = detail.allowed;
+    this.existingId = detail.existingId;
     this.code = detail.code ?? defaultCode(status, detail.field);
   }
 }

@@ -94,8 +94,8 @@ export const errorResponse = (
   statusCode: number,
   message: string,
   headers?: Record<string, string>,
-  detail: { code: ErrorCode; field?: string; allowed?: readonly string[] } = { code: 'internal_error' },
-) => json(statusCode, errorBody(message, detail.code, detail.field, detail.allowed), headers);
+  detail: { code: ErrorCode; field?: string; allowed?: readonly string[]; existingId?: string } = { code: 'internal_error' },
+) => json(statusCode, errorBody(message, detail.code, detail.field, detail.allowed, detail.existingId), headers);
 
 export { header };
 

@@ -134,6 +134,13 @@ export const DEEP_OFFSET = 1_000;
 /** Deep pages one API token or one member may have in flight at once. */
 export const DEEP_PAGES_AT_ONCE = 2;
 
+/**
+ * The most candidates one person may have. A change to the person's fields rewrites every one of
+ * them (and their search entries) in one transaction of at most 100 actions, so the cap is what
+ * such a write can hold.
+ */
+export const MAX_CANDIDATES_PER_PERSON = 20;
+
 /** Event types a webhook endpoint can subscribe to (spec section 6). */
 export const EVENT_TYPES = [
   'candidate.created',

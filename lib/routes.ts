@@ -12,6 +12,7 @@ import * as imports from './api/imports';
 import * as members from './api/members';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
+import * as people from './api/people';
 import * as pipeline from './api/pipeline';
 import * as requisitions from './api/requisitions';
 import * as session from './api/session';
@@ -30,6 +31,7 @@ const lines = [
   candidates.getCandidate,
   candidates.updateCandidate,
   candidates.eraseCandidate,
+  people.getPerson,
   imports.createImport,
   imports.getImport,
   imports.listImportErrors,

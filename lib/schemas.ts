@@ -9,6 +9,7 @@ export * from './api/candidates';
 export * from './api/imports';
 export * from './api/members';
 export * from './api/overview';
+export * from './api/people';
 export * from './api/pipeline';
 export * from './api/requisitions';
 export * from './api/session';

@@ -134,6 +134,13 @@ export const ErasureReceipt = z.object({
   id: z.uuid(),
   erased_at: timestamp,
   scrubbed: ScrubCounts,
+  /**
+   * The candidate's person, erased with it: their id, how many of their candidates the erasure
+   * erased (this one included; each has its own receipt) and how many of the person's own items
+   * (the person, their email claims, their partition's items) it deleted. Null for a candidate
+   * without a person.
+   */
+  person: z.nullable(z.object({ id: z.uuid(), candidates: z.int(), items: z.int() })),
 });
 export type ErasureReceipt = z.infer<typeof ErasureReceipt>;
 

@@ -82,6 +82,8 @@ export const ErrorBody = z.object({
   field: z.optional(z.string()),
   /** Only with code `invalid_transition`: the statuses the requisition may change to from its current one. */
   allowed: z.optional(z.array(z.enum(REQ_STATUSES))),
+  /** Only with code `duplicate_candidate` (the candidate the person already is) and `email_taken` (the person who holds the email). */
+  existing_id: z.optional(z.string()),
 });
 
 export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });

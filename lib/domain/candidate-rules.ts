@@ -15,6 +15,7 @@ import { patchDiff } from '../store/update';
 import { requisitionPart, type RequisitionPart, type RequisitionSeen } from './requisition-rules';
 import type { AuditBase } from './principal';
 import type { Rejection } from './rejection-rules';
+import type { PersonPart } from './people-rules';
 import type { Decision } from './retry';
 
 type Item = Record<string, unknown>;
@@ -47,6 +48,8 @@ export interface CreatePlan {
   record: CandidateRecord;
   requisition?: RequisitionPart;
   audit?: AuditEntry;
+  /** The person the candidate is (people-rules.ts decidePerson): none for a write that predates people. */
+  person?: PersonPart;
 }
 
 /**

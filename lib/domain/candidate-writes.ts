@@ -3,7 +3,6 @@
  * over the store's named parts (lib/store/candidate-parts.ts). A refusal decides again on the
  * item the refused condition saw, so a lost race costs no extra read.
  */
-import { nowIso } from '../ids';
 import type { Stage } from '../model';
 import { candidateRead, getCandidate, type CandidateRecord } from '../store/candidates';
 import { writeMove, writeNewCandidate, writeProfile } from '../store/candidate-parts';
@@ -11,7 +10,11 @@ import { insertBatch, transactionGroups, type NewCandidate } from '../store/cand
 import { requisitionSeen } from '../store/requisitions';
 import type { ActorRef } from '../store/stage-history';
 import type { AuditEntry } from '../store/audit';
+import { newId, nowIso } from '../ids';
+import { claimOwner } from '../store/people';
+import { decidePerson, type MatchState } from './people-rules';
 import {
+  type CreatePlan,
   decideCreate,
   decideMove,
   decideProfile,
@@ -45,6 +48,59 @@ export function insertCandidate(tenantId: string, record: CandidateRecord, reqSe
     },
     busy: 'too many concurrent writes; try again',
   });
+}
+
+/**
+ * Insert a candidate as one person's (match or create, people-rules.ts): `owner` is the person
+ * the email's claim named when read (null: no one; undefined: no email). A lost race decides
+ * again on what the refused condition saw: a claim someone put first makes the candidate theirs,
+ * a person whose fields differ lends them to the candidate, a guard names the duplicate. Answers
+ * the candidate as written (with the person's fields).
+ */
+export async function insertPersonCandidate(
+  tenantId: string,
+  record: CandidateRecord,
+  owner: string | null | undefined,
+  reqSeen?: Item,
+  audit?: AuditEntry,
+): Promise<CandidateRecord> {
+  const newPersonId = newId();
+  let written = record;
+  await decideAndWrite<CreateState & MatchState, CreatePlan, void, string>({
+    state: { reqSeen: requisitionSeen(reqSeen), owner },
+    decide: (state) => {
+      const matched = decidePerson(record, state, newPersonId);
+      if ('refuse' in matched) return matched;
+      const decided = decideCreate(matched.record, state, audit);
+      return 'write' in decided ? { write: { ...decided.write, person: matched.person } } : decided;
+    },
+    write: async (plan) => {
+      written = plan.record;
+      return { outcome: await writeNewCandidate(tenantId, plan) };
+    },
+    again: async (state, lost) => {
+      if ('conflict' in lost) return state;
+      const all = lost.all as Record<string, Item | undefined>;
+      if ('guard' in all) {
+        const existing = all.guard?.candidate_id;
+        if (typeof existing === 'string') return { ...state, duplicateOf: existing };
+        return state;
+      }
+      // Someone claimed the email first, or the claim moved (a merge) or went (an erasure).
+      if ('claim' in all) return { ...state, owner: (all.claim?.person_id as string | undefined) ?? null, personSeen: undefined };
+      if ('person' in all) {
+        // The person's fields differ from the request's (the candidate copies theirs), or they are full or gone.
+        if (all.person) return { ...state, personSeen: all.person };
+        return { ...state, owner: record.email ? await claimOwner(tenantId, record.email) : null, personSeen: undefined };
+      }
+      if ('candidate' in all) return { ...state, idTaken: true };
+      if ('requisition' in all) return { ...state, reqSeen: requisitionSeen(all.requisition) ?? null };
+      if (lost.refused === 'stats') return state;
+      throw new Error(`candidate create refused by its ${lost.refused} part`);
+    },
+    busy: 'too many concurrent writes; try again',
+  });
+  return written;
 }
 
 /**

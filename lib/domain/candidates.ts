@@ -17,7 +17,8 @@ import type {
   UpdateCandidateBody,
 } from '../schemas';
 import { getCandidate as getCandidateItem, toCandidate, type CandidateRecord } from '../store/candidates';
-import { insertCandidate, moveCandidate, updateCandidateProfile } from './candidate-writes';
+import { insertPersonCandidate, moveCandidate, updateCandidateProfile } from './candidate-writes';
+import { claimOwner } from '../store/people';
 import type { ProfilePatch } from './candidate-rules';
 import { decideRejection, needsRejectionSettings, rejectionSettingsOf } from './rejection-rules';
 import { candidatePageKey, queryCandidates, queryCandidatesAfter, type CandidateQuery } from '../store/candidate-lists';
@@ -31,7 +32,11 @@ import { getStats } from '../store/stats';
 
 export async function createCandidate(p: Principal, input: CreateCandidateBody): Promise<CreatedCandidate> {
   const { tenantId } = p;
-  const req = input.req_id ? await openRequisition(tenantId, input.req_id) : undefined;
+  // The requisition and the email's claim (match or create: the person who owns the email) at once.
+  const [req, owner] = await Promise.all([
+    input.req_id ? openRequisition(tenantId, input.req_id) : undefined,
+    input.email ? claimOwner(tenantId, input.email) : undefined,
+  ]);
   const now = nowIso();
   const record: CandidateRecord = {
     id: newId(),
@@ -44,8 +49,8 @@ export async function createCandidate(p: Principal, input: CreateCandidateBody):
     stage_entered_at: now,
   };
   const audit = auditBy(p, 'candidate.created', { type: 'candidate', id: record.id }, auditChanges(candidate, undefined, { ...record }));
-  await insertCandidate(tenantId, record, req, audit);
-  const { updated_at: _u, ...created } = toCandidate(record as unknown as Record<string, unknown>);
+  const written = await insertPersonCandidate(tenantId, record, owner, req, audit);
+  const { updated_at: _u, ...created } = toCandidate(written as unknown as Record<string, unknown>);
   return created;
 }
 

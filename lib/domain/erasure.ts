@@ -15,16 +15,24 @@ import {
   sweepErased,
   type ErasureActor,
   type ErasureReceipt,
+  type PersonErased,
   type ScrubCounts,
 } from '../store/erasure';
 import { countOf } from '../store/scrub';
+import { personOfCandidate } from '../store/people';
+import { removePerson } from '../store/person-erasure';
 import { DELIVERY_TIMEOUT_S, FANOUT_TIMEOUT_S } from '../webhooks/config';
 import { actorOf, auditBy, type Principal } from './principal';
 
 export type { ErasureActor, ErasureReceipt };
 
 /** What the API answers: the receipt without its actor (the audit log names who erased). */
-export const receiptBody = (r: ErasureReceipt): ReceiptBody => ({ id: r.id, erased_at: r.erased_at, scrubbed: r.scrubbed });
+export const receiptBody = (r: ErasureReceipt): ReceiptBody => ({
+  id: r.id,
+  erased_at: r.erased_at,
+  scrubbed: r.scrubbed,
+  person: r.person ?? null,
+});
 
 /**
  * The audit record of an erasure: the personal fields by name, and how many stored items of each
@@ -62,37 +70,64 @@ const sweptAudit = (actor: AuditActor, id: string, added: ScrubCounts): AuditEnt
 export const sweepAgain = (tenantId: string, id: string, audit: (added: ScrubCounts) => AuditEntry, known?: ErasureReceipt) =>
   sweepErased(tenantId, id, (added) => auditPuts(tenantId, audit(added)), known);
 
+/** The audit records of one candidate's erasure: the erasure's, and a later sweep's. */
+export interface ErasureAudit {
+  erased: (r: ErasureReceipt, id: string) => AuditEntry;
+  swept: (added: ScrubCounts, id: string) => AuditEntry;
+}
+
+const systemAudit = (actor: ErasureActor): ErasureAudit => {
+  const who = actor.type === 'system' ? ruleActor(actor.rule) : actor;
+  return {
+    erased: (r, id) => ({ action: 'candidate.erased', actor: who, target: { type: 'candidate', id }, changes: erasureChanges(r) }),
+    swept: (added, id) => sweptAudit(who, id, added),
+  };
+};
+
+/** Erase one candidate alone (its person's items aside): the candidate erasure of lib/store/erasure.ts. */
+async function eraseOne(tenantId: string, id: string, actor: ErasureActor, audit: ErasureAudit, person?: PersonErased) {
+  const done = await eraseCandidateItems(
+    tenantId,
+    id,
+    actor,
+    nowIso,
+    (r) => auditPuts(tenantId, audit.erased(r, id)),
+    FOLLOW_UP_AFTER_MS,
+    person,
+  );
+  if (done.first) return done;
+  const swept = await sweepAgain(tenantId, id, (added) => audit.swept(added, id), done.receipt);
+  return { receipt: swept?.receipt ?? done.receipt, first: false };
+}
+
 /**
- * Erase one candidate of the workspace as `actor`. `first` tells whether this call erased it; a
- * later call sweeps again (`sweptAs` audits what that finds). The actor is kept on the receipt;
- * `audit` makes the record written with the erasure.
+ * Erase one candidate of the workspace as `actor`, and with it their person: the person's item,
+ * claims and partition, and every other candidate of theirs (each erased, receipted and audited as
+ * this one is). `first` tells whether this call erased it; a later call sweeps again (and erases
+ * any candidate of the person an interrupted call left). The actor is kept on the receipt.
  */
 export async function eraseCandidateAs(
   tenantId: string,
   id: string,
   actor: ErasureActor,
-  audit: (r: ErasureReceipt) => AuditEntry = (r) => ({
-    action: 'candidate.erased',
-    actor: actor.type === 'system' ? ruleActor(actor.rule) : actor,
-    target: { type: 'candidate', id },
-    changes: erasureChanges(r),
-  }),
-  sweptAs: (added: ScrubCounts) => AuditEntry = (added) => sweptAudit(actor.type === 'system' ? ruleActor(actor.rule) : actor, id, added),
+  audit: ErasureAudit = systemAudit(actor),
 ): Promise<{ receipt: ErasureReceipt; first: boolean }> {
-  const done = await eraseCandidateItems(tenantId, id, actor, nowIso, (r) => auditPuts(tenantId, audit(r)), FOLLOW_UP_AFTER_MS);
-  if (done.first) return done;
-  const swept = await sweepAgain(tenantId, id, sweptAs, done.receipt);
-  return { receipt: swept?.receipt ?? done.receipt, first: false };
+  const personId = await personOfCandidate(tenantId, id);
+  let person: PersonErased | undefined;
+  if (personId) {
+    const removed = await removePerson(tenantId, personId);
+    const others = removed.candidateIds.filter((c) => c !== id);
+    for (const other of others) await eraseOne(tenantId, other, actor, audit);
+    person = { id: personId, candidates: others.length + 1, items: removed.items };
+  }
+  return eraseOne(tenantId, id, actor, audit, person);
 }
 
 export async function eraseCandidate(p: Principal, id: string): Promise<ReceiptBody> {
-  const { receipt } = await eraseCandidateAs(
-    p.tenantId,
-    id,
-    actorOf(p),
-    (r) => auditBy(p, 'candidate.erased', { type: 'candidate', id }, erasureChanges(r)),
-    (added) => auditBy(p, 'candidate.erasure_swept', { type: 'candidate', id }, sweepChanges(added)),
-  );
+  const { receipt } = await eraseCandidateAs(p.tenantId, id, actorOf(p), {
+    erased: (r, cid) => auditBy(p, 'candidate.erased', { type: 'candidate', id: cid }, erasureChanges(r)),
+    swept: (added, cid) => auditBy(p, 'candidate.erasure_swept', { type: 'candidate', id: cid }, sweepChanges(added)),
+  });
   return receiptBody(receipt);
 }
 

@@ -18,6 +18,8 @@ import { eraseCandidateAs, RESWEEP_ACTOR, runErasureFollowUps, sweepAgain } from
 import { putAudit } from '../store/audit';
 import { retentionOf } from '../store/retention';
 import { NotFoundError } from '../errors';
+import { personOfCandidate, queryPersonCandidates } from '../store/people';
+import { personExpired } from './people-rules';
 
 const DAY_MS = 86_400_000;
 /** Erasures per workspace and run: a first run over a large backlog goes on the next day. */
@@ -85,6 +87,9 @@ export async function runRetention(
   }
   for (const { id, rule } of todo.slice(0, MAX_ERASURES_PER_RUN)) {
     try {
+      // Erasing a candidate erases their person: only when the person's most recent candidate matches too.
+      const personId = await personOfCandidate(tenantId, id);
+      if (personId && !personExpired(await queryPersonCandidates(tenantId, personId), rule, cutoffOf(rules[rule] ?? 0, nowMs))) continue;
       const { receipt, first } = await eraseCandidateAs(tenantId, id, { type: 'system', rule });
       if (first) run.erased.push({ id, rule, erased_at: receipt.erased_at });
     } catch (err) {

@@ -53,6 +53,12 @@ export const candidate = defineEntity('candidate', {
   updated_at: field.time({ audit: 'none' }),
   // Items from before the field was kept entered their stage when they were created.
   stage_entered_at: field.time({ audit: 'none', fallback: 'created_at' }),
+  // The person the candidate belongs to (lib/entities/person.ts); null on candidates written before people existed, until the backfill.
+  person_id: field.uuid({
+    optional: true,
+    audit: 'none',
+    description: DOCS && 'The person this candidate is (GET /people/{id}); one person has a candidate per requisition.',
+  }),
   // Search entries are deleted by the erasure itself, so they never carry it.
   erased_at: field.time({ optional: true, absent: 'omitted', audit: 'none', copied: false }),
   // The note a rejection gave (POST /pipeline): on the candidate and its search entries (never its stage

@@ -9,6 +9,7 @@ import { auditPuts } from './audit';
 import { candidatePut, counterUpdate, createdPlacement, createdReqCounts, createdStats, placementItem } from './candidates';
 import { tableName } from './client';
 import { copyPuts } from './copies';
+import { personCreateParts, type PersonCreateParts } from './people';
 import { reqCounterWrite } from './requisition-counters';
 import { searchWrites } from './search';
 import { stageMovePut } from './stage-history';
@@ -29,7 +30,7 @@ async function withThresholds<N extends string>(tenantId: string, parts: Record<
   return outcome;
 }
 
-export type CreateParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'filled' | 'search' | 'audit';
+export type CreateParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'filled' | 'search' | PersonCreateParts | 'audit';
 
 /** A new candidate: its item (if its id is free), the counters, a placement if created placed. */
 export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<TxOutcome<CreateParts>> {
@@ -44,6 +45,7 @@ export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<T
     placement: createdPlacement(tenantId, c),
     filled: req?.filled,
     search: searchWrites(tenantId, c as unknown as Item),
+    ...(plan.person ? personCreateParts(tenantId, plan.person, c) : { claim: undefined, person: undefined, guard: undefined }),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
 }

@@ -9,7 +9,7 @@ import { type Candidate, candidateFromItem, type RejectionAnswer } from '../enti
 import { REJECTION_TYPES, STAGES, type Stage } from '../model';
 import { ddb, tableName } from './client';
 import { oneOf, optStr, str } from './codec';
-import { changeIndexKey, counter, keys, reqCandidatesIndexKey, reqStageIndexKey, stageIndexKey } from './table';
+import { changeIndexKey, counter, keys, personCandidatesIndexKey, reqCandidatesIndexKey, reqStageIndexKey, stageIndexKey } from './table';
 import { copyPuts } from './copies';
 import { stuckAttrs, type Thresholds } from './stuck';
 import { $add, update } from './update';
@@ -23,6 +23,8 @@ export interface CandidateRecord {
   stage: Stage;
   req_id?: string;
   req_title?: string;
+  /** The person the candidate is (lib/store/people.ts); absent on candidates written before people. */
+  person_id?: string;
   created_at: string;
   updated_at: string;
   /** When the candidate entered its current stage; orders the stuck index. */
@@ -40,6 +42,7 @@ export function candidateItem(tenantId: string, c: CandidateRecord, thresholds: 
     ...(c.req_id ? reqCandidatesIndexKey(tenantId, c.req_id, c.id) : {}),
     ...(c.req_id ? reqStageIndexKey(tenantId, c.req_id, c.stage, c.stage_entered_at, c.id) : {}),
     ...changeIndexKey(tenantId, c.updated_at, c.id),
+    ...(c.person_id ? personCandidatesIndexKey(tenantId, c.person_id, c.id) : {}),
     type: 'candidate',
     tenant_id: tenantId,
     ...c,

@@ -44,6 +44,14 @@ export interface ErasureReceipt {
   erased_at: string;
   scrubbed: ScrubCounts;
   actor: ErasureActor;
+  /** The candidate's person, erased with it: their id, their candidates erased (this one included), their own items deleted. */
+  person?: PersonErased;
+}
+
+export interface PersonErased {
+  id: string;
+  candidates: number;
+  items: number;
 }
 
 /**
@@ -152,6 +160,7 @@ export async function eraseCandidateItems(
   now: () => string,
   extra: (receipt: ErasureReceipt) => Record<string, unknown>[] = () => [],
   followUpAfterMs = 0,
+  person?: PersonErased,
 ): Promise<{ receipt: ErasureReceipt; first: boolean }> {
   let current = await readCandidate(tenantId, candidateId);
   if (!current) throw new NotFoundError('candidate');
@@ -170,6 +179,7 @@ export async function eraseCandidateItems(
         erased_at: at,
         scrubbed: { ...counts, candidate: 1, search_entries: tokens.length },
         actor,
+        ...(person && { person }),
       };
       try {
         await ddb.send(

@@ -39,6 +39,11 @@ export const TABLE_DEF = {
      * entry first: a board column is one Query however large the requisition.
      */
     byRequisitionStage: { name: 'GSI5', partitionKey: 'GSI5PK', sortKey: 'GSI5SK' },
+    /**
+     * Sparse: a person's candidates, one partition per person, by candidate id: the person's
+     * page (GET /people/{id}) reads the person item and this one Query, whatever they applied to.
+     */
+    byPerson: { name: 'GSI6', partitionKey: 'GSI6PK', sortKey: 'GSI6SK' },
   },
   stream: 'NEW_AND_OLD_IMAGES',
   ttlAttribute: 'expires_at',
@@ -83,6 +88,8 @@ const webhookPartition = (tenantId: string) => `${t(tenantId)}${WEBHOOK_PARTITIO
 export const tenantOfWebhookPartition = (pk: string) =>
   pk.startsWith('T#') && pk.endsWith(WEBHOOK_PARTITION_SUFFIX) ? pk.slice(2, -WEBHOOK_PARTITION_SUFFIX.length) : undefined;
 const ERASURE_FOLLOW_UPS = 'ERASURE_FOLLOW_UP';
+const personPartition = (tenantId: string, personId: string) => `${t(tenantId)}#PERSON#${personId}`;
+const PERSON_GUARD_PREFIX = 'GUARD#REQ#';
 
 export const keys = {
   tenant: (tenantId: string): Key => ({ PK: t(tenantId), SK: 'TENANT' }),
@@ -212,6 +219,28 @@ export const keys = {
     SK: `${holder}#${slot}`,
   }),
   leasePartition: (tenantId: string) => `${t(tenantId)}${LEASE_PARTITION_SUFFIX}`,
+  /**
+   * Everything that belongs to one person (lib/store/people.ts) lives in one partition: the
+   * person item (`PERSON`), and under their own sort-key prefixes the duplicate guards
+   * (`GUARD#`), notes, activity and files. Erasing the person deletes the whole partition.
+   */
+  personPartition: (tenantId: string, personId: string) => personPartition(tenantId, personId),
+  person: (tenantId: string, personId: string): Key => ({ PK: personPartition(tenantId, personId), SK: 'PERSON' }),
+  /**
+   * The duplicate guard: one item per requisition a person is a candidate on (`none` for a
+   * candidate without one), naming the candidate, put if absent in the create's transaction.
+   */
+  personGuard: (tenantId: string, personId: string, reqId: string | undefined): Key => ({
+    PK: personPartition(tenantId, personId),
+    SK: `${PERSON_GUARD_PREFIX}${reqId ?? 'none'}`,
+  }),
+  personGuardPrefix: PERSON_GUARD_PREFIX,
+  /**
+   * An email's claim: which person of the workspace owns it. Keyed by a digest of the email as
+   * matched (case and accent blind), so no address is written in a key; one partition per email,
+   * so claims never share a partition's write capacity.
+   */
+  emailClaim: (tenantId: string, emailDigest: string): Key => ({ PK: `${t(tenantId)}#EMAIL#${emailDigest}`, SK: 'CLAIM' }),
 };
 
 /** GSI1: candidates of one stage ordered by stage entry time (oldest first = longest waiting). */
@@ -281,6 +310,11 @@ export const copiesPartition = (tenantId: string, candidateId: string) => `${t(t
 export const changeIndexKey = (tenantId: string, updatedAt: string, id: string) =>
   indexKey(TABLE_DEF.indexes.byChange, changesPartition(tenantId), `${updatedAt}#${id}`);
 export const changesPartition = (tenantId: string) => `${t(tenantId)}#CHANGES`;
+
+/** GSI6: a person's candidates, by candidate id (only candidates of a person carry it). */
+export const personCandidatesIndexKey = (tenantId: string, personId: string, id: string) =>
+  indexKey(TABLE_DEF.indexes.byPerson, personCandidatesPartition(tenantId, personId), id);
+export const personCandidatesPartition = (tenantId: string, personId: string) => `${t(tenantId)}#P#${personId}`;
 
 /** Counter attribute names. Top-level numbers so that ADD works on them. */
 export const counter = {

@@ -115,6 +115,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'clear-member-lockout': 'member',
   'erase-candidate': 'candidate',
   'get-import': 'import',
+  'get-person': 'person',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',

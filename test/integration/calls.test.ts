@@ -121,6 +121,14 @@ it('list and write routes cost a small fixed number of calls', async () => {
   const req = await createRequisition(t.id, { title: 'Calls', status: 'open' });
   const create = await callsFor(token, 'POST', '/api/v1/candidates', { name: 'A', req_id: req.id });
   expect(create.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+  // With an email, the person match: one GetItem more (the email's claim, read beside the requisition).
+  sent.length = 0;
+  const matched = await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'M', email: 'm@calls.example', req_id: req.id } });
+  expect(matched.status).toBe(201);
+  expect([...sent].sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+  // The person's page: the person and one Query of their candidates, at once.
+  const page = await callsFor(token, 'GET', `/api/v1/people/${matched.body.data.person_id}`);
+  expect(page.commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   const id = create.body.data.id;
   const move = await callsFor(token, 'POST', '/api/v1/pipeline', { candidate_id: id, stage: 'offer_sent' });
   // The warm-up call already moved it, so the counted call is the no-op path: one read.
@@ -283,6 +291,12 @@ it('an erasure costs a read, its marker, two Queries (the copy ledger and the ol
   expect(erased.body.data.scrubbed).toMatchObject({ placements: 1 });
   expect(erased.commands).toEqual(
     [
+      'GetItemCommand', // the candidate's person
+      'GetItemCommand', // the person (their claims)
+      'DeleteItemCommand', // the person, first
+      'QueryCommand', // the person's partition, consistent
+      'BatchWriteItemCommand', // its items (the guard) deleted
+      'QueryCommand', // the person's candidates on their index
       'GetItemCommand', // the candidate
       'PutItemCommand', // the marker, first
       'QueryCommand', // the copy ledger, consistent
@@ -292,7 +306,10 @@ it('an erasure costs a read, its marker, two Queries (the copy ledger and the ol
       'TransactWriteItemsCommand', // the candidate, the marker, the follow-up, search entries, audit
     ].sort(),
   );
-  expect((await counted('POST', `/api/v1/candidates/${id}/erase`)).commands).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand']);
+  // Again: the person is gone (a read, their empty partition, their index), then the candidate's reads.
+  expect((await counted('POST', `/api/v1/candidates/${id}/erase`)).commands).toEqual(
+    ['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand'].sort(),
+  );
 });
 
 it('webhook endpoint writes cost a small fixed number of calls; the active count moves inside their transaction', async () => {

@@ -96,6 +96,7 @@ describe('GET /api/v1/candidates', () => {
       'email',
       'id',
       'name',
+      'person_id',
       'phone',
       'rejection',
       'req_id',

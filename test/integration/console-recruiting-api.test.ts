@@ -43,6 +43,7 @@ describe('the route table', () => {
         'GET /api/candidates/{id}',
         'PATCH /api/candidates/{id}',
         'POST /api/candidates/{id}/erase',
+        'GET /api/people/{id}',
         'POST /api/candidates/imports',
         'GET /api/candidates/imports/{id}',
         'GET /api/candidates/imports/{id}/errors',

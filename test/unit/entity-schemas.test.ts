@@ -62,6 +62,10 @@ const HandCandidate = z.object({
   created_at: timestamp,
   updated_at: timestamp,
   stage_entered_at: timestamp,
+  // Declared since: the person the candidate is.
+  person_id: z
+    .nullable(z.uuid())
+    .check(z.meta({ description: 'The person this candidate is (GET /people/{id}); one person has a candidate per requisition.' })),
   erased_at: z.optional(timestamp),
 });
 function handToCandidate(item: Item) {
@@ -77,6 +81,7 @@ function handToCandidate(item: Item) {
     created_at: str(item, 'created_at', 'candidate'),
     updated_at: str(item, 'updated_at', 'candidate'),
     stage_entered_at: optStr(item, 'stage_entered_at', 'candidate') ?? str(item, 'created_at', 'candidate'),
+    person_id: optStr(item, 'person_id', 'candidate') ?? null,
     ...(typeof item.erased_at === 'string' && { erased_at: item.erased_at }),
     // Declared since: the rejection's note (answered inside `rejection`, never on its own).
     ...(typeof item.rejection_note === 'string' && { rejection_note: item.rejection_note }),

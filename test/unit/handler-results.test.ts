@@ -24,6 +24,7 @@ const candidate = {
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   stage_entered_at: '2026-01-01T00:00:00.000Z',
+  person_id: null,
   rejection: null,
 };
 

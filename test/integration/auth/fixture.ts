@@ -39,6 +39,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/v1/candidates/{id}': () => ({ status: 404 }),
   'PATCH /api/v1/candidates/{id}': () => ({ body: { name: 'Scope Check' }, status: 404 }),
   'POST /api/v1/candidates/{id}/erase': () => ({ status: 404 }),
+  'GET /api/v1/people/{id}': () => ({ status: 404 }),
   // A job whose one row fails: the import runs, but no candidate appears while counts are compared.
   'POST /api/v1/candidates/imports': () => ({
     rawBody: `name,email\nScope Check,not-an-email-${randomUUID().slice(0, 8)}\n`,

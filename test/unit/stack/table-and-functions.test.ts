@@ -48,7 +48,7 @@ describe('table', () => {
       { AttributeName: TABLE_DEF.sortKey, KeyType: 'RANGE' },
     ]);
     const indexes = Object.values(TABLE_DEF.indexes);
-    expect(indexes.map((i) => i.name).sort()).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5']);
+    expect(indexes.map((i) => i.name).sort()).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5', 'GSI6']);
     expect(p.GlobalSecondaryIndexes).toHaveLength(indexes.length);
     for (const index of indexes) {
       expect(p.GlobalSecondaryIndexes).toContainEqual({

@@ -193,3 +193,43 @@ describe('erasure reaches every personal field the declaration names', () => {
     expect(await holders(needles)).toEqual([]);
   });
 });
+
+describe('erasure per person', () => {
+  it('erasing one candidate of a person with three erases the person, their claim and all three, in every copy', async () => {
+    const tenant = await stack.tenant();
+    const tok = await tenant.token(['*']);
+    const cookie = await stack.login((await tenant.user('admin')).email, PASSWORD);
+    const fields = candidate.personal.filter((n) => inShape(candidate.fields[n], 'create'));
+    const mine = profile(fields);
+    const reqs: string[] = [];
+    for (const title of ['Reach One', 'Reach Two']) {
+      const req = await stack.call('POST', '/api/v1/requisitions', { token: tok, body: { title } });
+      expect(req.status, req.text).toBe(201);
+      reqs.push(req.body.data.id);
+    }
+    const ids: string[] = [];
+    for (const [i, call] of [
+      () => stack.call('POST', '/api/v1/candidates', { token: tok, body: { ...mine.body, req_id: reqs[0] } }),
+      () => stack.call('POST', '/api/v1/candidates', { token: tok, body: { ...mine.body, req_id: reqs[1] } }),
+      () => stack.call('POST', '/api/candidates', { headers: { Cookie: cookie }, body: { ...mine.body } }),
+    ].entries()) {
+      const res = await call();
+      expect(res.status, `${i}: ${res.text}`).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    const personId = (await stack.call('GET', `/api/v1/candidates/${ids[0]}`, { token: tok })).body.data.person_id;
+    expect((await holders(mine.needles)).map((h) => h.type)).toEqual(expect.arrayContaining(['person', 'candidate', 'search']));
+
+    const erased = await stack.call('POST', `/api/v1/candidates/${ids[1]}/erase`, { token: tok });
+    expect(erased.status, erased.text).toBe(200);
+    // The person, their claim and their partition's three guards; three candidates.
+    expect(erased.body.data.person).toEqual({ id: personId, candidates: 3, items: 5 });
+    expect(await holders(mine.needles)).toEqual([]);
+    for (const id of ids) expect((await stack.call('GET', `/api/v1/candidates/${id}`, { token: tok })).body.data.erased_at).toBeTruthy();
+    expect((await stack.call('GET', `/api/v1/people/${personId}`, { token: tok })).status).toBe(404);
+    // The email is free again: a new create makes a new person.
+    const again = await stack.call('POST', '/api/v1/candidates', { token: tok, body: { name: 'Back Again', email: mine.body.email } });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.data.person_id).not.toBe(personId);
+  });
+});
