@@ -109,7 +109,7 @@ describe('the profile a team works in', { timeout: 60_000 }, () => {
     expect(await resume.getAttribute('href')).toBe('https://cv.example.com/Hedy');
     expect(await resume.getAttribute('target')).toBe('_blank');
     expect(await resume.getAttribute('rel')).toContain('noopener');
-    await page.getByRole('link', { name: 'Senior Backend Engineer' }).waitFor();
+    await page.locator('.facts').getByRole('link', { name: 'Senior Backend Engineer' }).waitFor();
     await expect.poll(() => page.locator('.facts').filter({ hasText: 'Now in' }).textContent()).toMatch(/Now in\s*Applied/);
     // No form until Edit: the fields are not on the page.
     expect(await page.getByRole('textbox').count()).toBe(0);
@@ -176,7 +176,7 @@ describe('the profile a team works in', { timeout: 60_000 }, () => {
     await move.getByLabel('Requisition').selectOption({ label: 'Data Analyst' });
     await press(move.getByRole('button', { name: 'Move to job' }));
     await page.getByRole('status').filter({ hasText: 'Moved to Data Analyst, still in Applied.' }).waitFor();
-    await page.getByRole('link', { name: 'Data Analyst' }).waitFor();
+    await page.locator('.facts').getByRole('link', { name: 'Data Analyst' }).waitFor();
 
     await press(page.getByRole('button', { name: 'Add to another job…' }));
     const add = page.getByRole('dialog', { name: 'Add Joan Clarke to another job' });
@@ -185,8 +185,15 @@ describe('the profile a team works in', { timeout: 60_000 }, () => {
     await add.getByLabel('Requisition').selectOption({ label: 'Product Designer' });
     await press(add.getByRole('button', { name: 'Add to job' }));
     await page.getByRole('status').filter({ hasText: 'Joan Clarke was added to Product Designer in Applied.' }).waitFor();
-    const list = (await (await page.request.get('/api/candidates?q=joan')).json()).data as { req_title: string }[];
+    const list = (await (await page.request.get('/api/candidates?q=joan')).json()).data as { req_title: string; person_id: string }[];
     expect(list.map((c) => c.req_title).sort()).toEqual(['Data Analyst', 'Product Designer']);
+    // One person in two jobs: the header lists both, each with its stage and a link.
+    expect(new Set(list.map((c) => c.person_id)).size).toBe(1);
+    const jobs = page.getByRole('region', { name: 'Every job they are in' });
+    await expect
+      .poll(() => jobs.getByRole('listitem').allTextContents())
+      .toEqual(['Data Analyst: Applied (this page)', 'Product Designer: Applied']);
+    await jobs.getByRole('link', { name: 'Product Designer' }).waitFor();
     expect(errors).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ import {
   type MoveOutcome,
 } from '../recruiting';
 import { Loaded, Notice, PageTitle, When, useLoad } from '../ui';
+import { api, unwrap } from '../api/client';
 import { EditProfile, Erase, History } from './candidate-parts';
 
 type Dialog = 'reject' | 'add-job' | 'move-job' | undefined;
@@ -32,6 +33,8 @@ export function CandidatePage({ id }: { id: string }) {
   const [receipt, setReceipt] = useState<string>();
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<Dialog>();
+  // Bumped by every action, so the person's jobs are read again (adding a job changes no field here).
+  const [version, setVersion] = useState(0);
   const editButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     fetchThresholds().then(setThresholds, () => setThresholds(undefined));
@@ -49,6 +52,7 @@ export function CandidatePage({ id }: { id: string }) {
   };
   const said = async (message: ComponentChildren, ok = true) => {
     setLive({ message, kind: ok ? 'success' : 'warning' });
+    setVersion((v) => v + 1);
     await reload();
   };
 
@@ -67,6 +71,7 @@ export function CandidatePage({ id }: { id: string }) {
             <section class="card profile-head" aria-label="Contact and job">
               <Contact c={c} />
               <Job c={c} thresholds={thresholds} />
+              <PersonJobs c={c} version={version} />
               <div class="profile-actions">
                 {!c.erased_at && (
                   <button
@@ -194,5 +199,41 @@ function Job({ c, thresholds }: { c: CandidateDetail; thresholds?: Record<string
         )}
       </dd>
     </dl>
+  );
+}
+
+/**
+ * Every job the person is in: each candidate of theirs (GET /api/people/{id}), its requisition
+ * and stage, linked to its page; this one marked, not linked. Read again after every action.
+ */
+function PersonJobs({ c, version }: { c: CandidateDetail; version: number }) {
+  const personId = c.person_id;
+  const [load, reload] = useLoad(
+    async () => (personId ? (await unwrap(api.GET('/api/people/{id}', { params: { path: { id: personId } } }))).data : undefined),
+    [personId, c.updated_at, version],
+  );
+  if (!personId) return null;
+  return (
+    <section aria-labelledby="jobs-h" class="person-jobs">
+      <h2 id="jobs-h">Every job they are in</h2>
+      <Loaded load={load} what="their jobs" retry={reload}>
+        {(person) => (
+          <ul class="plain">
+            {person?.candidates.map((k) => (
+              <li key={k.id}>
+                {k.id === c.id ? (
+                  // This page: its requisition is linked in the header already.
+                  <strong>{k.req_title ?? 'No requisition'}</strong>
+                ) : (
+                  <Link href={`/candidates/${k.id}`}>{k.req_title ?? 'No requisition'}</Link>
+                )}
+                : {stageLabel(k.stage)}
+                {k.id === c.id && <span class="hint"> (this page)</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
+    </section>
   );
 }
