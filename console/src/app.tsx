@@ -6,6 +6,7 @@ import { Link, navigate, useLocation } from './router';
 import { fetchSession, SessionContext, type Session } from './session';
 import { ErrorBox, Loading } from './ui';
 import { may } from '../../lib/permissions';
+import type { Role } from '../../lib/model';
 import { SignIn } from './pages/signin';
 import { Overview } from './pages/overview';
 import { Tokens } from './pages/tokens';
@@ -14,15 +15,15 @@ import { Members } from './pages/members';
 import { PipelineSettings } from './pages/pipeline';
 import { Account } from './pages/account';
 import { Candidates } from './pages/candidates';
-import { CandidatePage } from './pages/candidate';
 import { Requisitions } from './pages/requisitions';
 import { fetchMentions, Mentions } from './pages/mentions';
 import { SecuritySettings } from './pages/security';
 import { TwoFactorStep } from './pages/two-factor-step';
 
 /**
- * A page loaded on first visit: the board, a webhook's delivery log and the API reference are
- * each their own chunk, so the first load carries only the shell and the everyday pages.
+ * A page loaded on first visit: the board, a candidate's profile, a webhook's delivery log and
+ * the API reference are each their own chunk, so the first load carries only the shell and the
+ * everyday pages.
  */
 function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>, what: string) {
   let loaded: ComponentType<P> | undefined;
@@ -59,22 +60,32 @@ const RequisitionPage = lazyPage(() => import('./pages/requisition').then((m) =>
 const WebhookDetail = lazyPage(() => import('./pages/webhook-detail').then((m) => m.WebhookDetail), 'the webhook page');
 const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API reference');
 const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog), 'the audit log');
+const CandidatePage = lazyPage(() => import('./pages/candidate').then((m) => m.CandidatePage), 'the candidate page');
 const ImportCandidates = lazyPage(() => import('./pages/import').then((m) => m.ImportCandidates), 'the import page');
 
-/** Each page and the route it reads: a page whose route the user's role may not call is not offered (lib/permissions.ts). */
+/**
+ * Recruiting first: the pages a hiring team works in every day. Each entry names the route it
+ * reads: a page whose route the user's role may not call is not offered (lib/permissions.ts).
+ */
 const NAV: [href: string, label: string, reads: string][] = [
+  ['/', 'Overview', 'GET /api/overview'],
   ['/candidates', 'Candidates', 'GET /api/candidates'],
   ['/requisitions', 'Requisitions', 'GET /api/requisitions'],
-  ['/', 'Overview', 'GET /api/overview'],
+  ['/settings/tokens', 'Settings', 'GET /api/tokens'],
+  ['/account', 'Account', 'GET /api/session'],
+];
+
+/** The workspace's settings, each a page of its own, listed on every settings page (by role, as NAV). */
+export const SETTINGS_NAV: [href: string, label: string, reads: string][] = [
   ['/settings/tokens', 'API tokens', 'GET /api/tokens'],
   ['/settings/webhooks', 'Webhooks', 'GET /api/webhooks'],
   ['/settings/members', 'Members', 'GET /api/members'],
   ['/settings/pipeline', 'Pipeline', 'GET /api/settings/pipeline'],
   ['/settings/security', 'Security', 'GET /api/settings/two-factor'],
   ['/settings/audit', 'Audit log', 'GET /api/audit'],
-  ['/account', 'Account', 'GET /api/session'],
   ['/docs', 'API docs', 'GET /api/session'],
 ];
+const inSettings = (path: string) => path === '/docs' || path.startsWith('/settings/');
 
 /** Where the signed-in user may go: only our own paths, never another origin. */
 const safeNext = (next: string | null) => (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/signin') ? next : '/');
@@ -183,7 +194,7 @@ export function App() {
               <ul>
                 {NAV.filter(([, , reads]) => may(session.user.role, reads)).map(([href, label]) => (
                   <li key={href}>
-                    <Link href={href} aria-current={isCurrent(path, href) ? 'page' : undefined}>
+                    <Link href={href} aria-current={currentOf(path, href)}>
                       {label}
                     </Link>
                   </li>
@@ -202,6 +213,7 @@ export function App() {
           </>
         }
       >
+        {inSettings(path) && <SettingsNav path={path} role={session.user.role} />}
         <Page path={path} />
       </Frame>
     </SessionContext.Provider>
@@ -225,6 +237,26 @@ function MentionCount({ path }: { path: string }) {
 }
 
 const isCurrent = (path: string, href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(`${href}/`));
+/** The main entry of the page shown: `page` on its own entry, `true` (a section) for Settings on a settings page. */
+const currentOf = (path: string, href: string) =>
+  href === SETTINGS_NAV[0]![0] ? (inSettings(path) ? 'true' : undefined) : isCurrent(path, href) ? 'page' : undefined;
+
+/** The settings pages' own menu, above each of them. */
+function SettingsNav({ path, role }: { path: string; role: Role }) {
+  return (
+    <nav aria-label="Settings" class="subnav">
+      <ul>
+        {SETTINGS_NAV.filter(([, , reads]) => may(role, reads)).map(([href, label]) => (
+          <li key={href}>
+            <Link href={href} aria-current={isCurrent(path, href) ? 'page' : undefined}>
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
 
 /** The last path segment after `prefix`, decoded; undefined when the path is not `prefix/<one segment>`. */
 const idAfter = (prefix: string, path: string) => {

@@ -32,6 +32,8 @@ export interface CandidateQuery {
   q?: string;
   stage?: (typeof LIST_STAGES)[number];
   req_id?: string;
+  /** Only the rejected (the stage filter leaves them out). */
+  rejected?: 'true';
   cursor?: string;
   limit?: number;
 }
@@ -178,7 +180,7 @@ export function FormDialog(props: {
   title: string;
   submitLabel: string;
   busy: boolean;
-  error?: string;
+  error?: ComponentChildren;
   onSubmit: () => void;
   onClose: () => void;
   children: ComponentChildren;
@@ -224,7 +226,7 @@ export function FormDialog(props: {
  * A region that screen readers announce when its text changes; it is in the page from the start
  * (a region added together with its text is often not announced).
  */
-export function Live({ message, kind = 'info' }: { message?: string; kind?: 'info' | 'success' | 'warning' }) {
+export function Live({ message, kind = 'info' }: { message?: ComponentChildren; kind?: 'info' | 'success' | 'warning' }) {
   return (
     <div class={message ? `alert ${kind}` : 'live-empty'} role="status" aria-live="polite">
       {message}

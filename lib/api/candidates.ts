@@ -14,6 +14,11 @@ import { DOCS, IDEM_CONFLICT, IDEM_MISMATCH, type Route } from './route';
 export const ListCandidatesQuery = z.strictObject({
   stage: z.optional(z.enum(LIST_STAGES, { error: `stage must be one of ${LIST_STAGES.join(', ')}` })),
   req_id: z.optional(uuid('req_id')),
+  /**
+   * `true`: only the rejected candidates (beyond the spec, whose stage filter leaves `rejected`
+   * out), newest rejection first; with req_id and q as a stage filter is, not with stage.
+   */
+  rejected: z.optional(z.enum(['true'], { error: 'rejected must be true' })),
   limit: z._default(intParam('limit', 1, 200), 50),
   offset: z._default(intParam('offset', 0, MAX_OFFSET), 0),
   /** Opaque: the `next_cursor` of the previous page, with the same filters. */
@@ -103,6 +108,11 @@ export const StageStay = z.object({
   /** Null for the current stage. */
   exited_at: z.nullable(timestamp),
   actor: z.nullable(Actor),
+  /**
+   * Only on a stay in `rejected` whose move gave a reason: the reason as it read then. Never the
+   * note (personal data, kept on the candidate alone).
+   */
+  rejection_reason: z.optional(z.object({ id: z.string(), label: z.string(), type: z.enum(REJECTION_TYPES) })),
 });
 export type StageStay = z.infer<typeof StageStay>;
 

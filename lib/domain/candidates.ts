@@ -23,7 +23,7 @@ import type { ProfilePatch } from './candidate-rules';
 import { decideRejection, needsRejectionSettings, rejectionSettingsOf } from './rejection-rules';
 import { candidatePageKey, queryCandidates, queryCandidatesAfter, type CandidateQuery } from '../store/candidate-lists';
 import { releaseLease, takeLease } from '../store/leases';
-import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE } from '../model';
+import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE, type Stage } from '../model';
 import { timeLeftMs } from '../time-budget';
 import { queryWords, searchCandidates, searchPartition, leadWord } from '../store/search';
 import { queryStageMoves, type StageMove } from '../store/stage-history';
@@ -76,13 +76,24 @@ export interface CandidatePage {
   next_cursor: string | null;
 }
 
-export async function listCandidates(p: Principal, q: ListCandidatesQuery): Promise<CandidatePage> {
+/** A list query with its stage as the store reads it: `rejected=true` is the rejected stage. */
+type ListQuery = Omit<ListCandidatesQuery, 'stage' | 'rejected'> & { stage?: Stage };
+
+function listQuery({ rejected, ...q }: ListCandidatesQuery): ListQuery {
+  if (rejected === undefined) return q;
+  if (q.stage !== undefined)
+    throw new ValidationError('rejected cannot be combined with stage: the rejected are a stage of their own', { field: 'rejected' });
+  return { ...q, stage: 'rejected' };
+}
+
+export async function listCandidates(p: Principal, input: ListCandidatesQuery): Promise<CandidatePage> {
+  const q = listQuery(input);
   const v = viewerOf(p);
   if (!seesAll(v)) return limitedCandidatePage(p.tenantId, v, q, () => wholeList(p, q));
   return wholeList(p, q);
 }
 
-async function wholeList(p: Principal, q: ListCandidatesQuery): Promise<CandidatePage> {
+async function wholeList(p: Principal, q: ListQuery): Promise<CandidatePage> {
   const { tenantId } = p;
   if (q.q !== undefined) return search(tenantId, q, q.q);
   if (q.updated_after !== undefined) return listChanges(tenantId, q, q.updated_after);
@@ -147,7 +158,7 @@ async function deepPageLease(p: Principal) {
  * candidate changed while a sync pages moves to the end of the feed and is seen again there.
  * `count` is the page's length: the feed's size is not kept, and counting it would read it all.
  */
-async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfter: string): Promise<CandidatePage> {
+async function listChanges(tenantId: string, q: ListQuery, updatedAfter: string): Promise<CandidatePage> {
   if (q.stage !== undefined || q.req_id !== undefined) {
     throw new ValidationError('updated_after cannot be combined with stage or req_id; filter the synced candidates on your side');
   }
@@ -171,7 +182,7 @@ async function listChanges(tenantId: string, q: ListCandidatesQuery, updatedAfte
  * `count` is the page's length: counting every match would read them all. A page the filters
  * leave short may still have a `next_cursor`: the index goes on after it.
  */
-async function search(tenantId: string, q: ListCandidatesQuery, text: string): Promise<CandidatePage> {
+async function search(tenantId: string, q: ListQuery, text: string): Promise<CandidatePage> {
   if (q.updated_after !== undefined) {
     throw new ValidationError('q cannot be combined with updated_after; search, or sync, one at a time', { field: 'q' });
   }
@@ -234,7 +245,14 @@ export function stageStays(c: Candidate, moves: StageMove[]): StageStay[] {
   ];
   for (const m of moves) {
     stays.at(-1)!.exited_at = m.at;
-    stays.push({ stage: m.to_stage, from_stage: m.from_stage, entered_at: m.at, exited_at: null, actor: m.actor });
+    stays.push({
+      stage: m.to_stage,
+      from_stage: m.from_stage,
+      entered_at: m.at,
+      exited_at: null,
+      actor: m.actor,
+      ...(m.reason && { rejection_reason: m.reason }),
+    });
   }
   return stays;
 }

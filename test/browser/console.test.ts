@@ -78,8 +78,21 @@ async function check(label: string, on: Page = page, errs: string[] = errors) {
 }
 
 const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
-/** A link of the main navigation. */
-const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+const SETTINGS = ['API tokens', 'Webhooks', 'Members', 'Pipeline', 'Audit log', 'API docs'];
+/**
+ * A link of the navigation: the main one, or for a settings page the Settings menu (opened first
+ * with Settings in the main navigation when the page shown is not a settings page).
+ */
+async function nav(name: string, on: Page = page) {
+  const main = on.getByRole('navigation', { name: 'Main' });
+  if (!SETTINGS.includes(name)) return main.getByRole('link', { name, exact: true });
+  const menu = on.getByRole('navigation', { name: 'Settings' });
+  if ((await menu.count()) === 0) {
+    await main.getByRole('link', { name: 'Settings', exact: true }).click();
+    await menu.waitFor();
+  }
+  return menu.getByRole('link', { name, exact: true });
+}
 
 async function signIn(email: string, password: string, on: Page = page) {
   await on.getByLabel('Email').fill(email);
@@ -122,7 +135,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
   });
 
   it('shows the overview: stage chart, total active, stuck candidates longest first, open requisitions', async () => {
-    await nav('Overview').click();
+    await (await nav('Overview')).click();
     await heading('Overview').waitFor();
     const chart = page.getByRole('figure', { name: 'Candidates per stage' });
     await chart.waitFor();
@@ -139,7 +152,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
   });
 
   it('creates a token, which works against /api/v1 with plain fetch, then revokes it', async () => {
-    await nav('API tokens').click();
+    await (await nav('API tokens')).click();
     await heading('API tokens').waitFor();
     await check('tokens');
     await page.getByLabel('Name').fill('Browser test sync');
@@ -223,7 +236,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
       res.end('received by the browser-test receiver');
     });
     const url = `https://127.0.0.1:${receiver.port}/hooks`;
-    await nav('Webhooks').click();
+    await (await nav('Webhooks')).click();
     await heading('Webhooks').waitFor();
     await page.getByText('No endpoints yet').waitFor();
     await check('webhooks (empty)');
@@ -270,7 +283,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     const untrusted = await generate([{ name: 'commonName', value: 'untrusted.example' }], { keyType: 'ec', algorithm: 'sha256' });
     const bad = await tls.start(() => undefined, { cert: untrusted.cert, key: untrusted.private });
     const url = `https://127.0.0.1:${bad.port}/hooks`;
-    await nav('Webhooks').click();
+    await (await nav('Webhooks')).click();
     await heading('Webhooks').waitFor();
     await page.getByLabel('Endpoint URL').fill(url);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -309,7 +322,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
       res.end();
     });
     const url = `https://127.0.0.1:${receiver.port}/ops`;
-    await nav('Webhooks').click();
+    await (await nav('Webhooks')).click();
     await heading('Webhooks').waitFor();
     await page.getByLabel('Endpoint URL').fill(url);
     await page.getByRole('checkbox', { name: /candidate\.created/ }).check();
@@ -371,7 +384,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
   });
 
   it('a failed save keeps what was typed and shows the API message', async () => {
-    await nav('Account').click();
+    await (await nav('Account')).click();
     await heading('Your account').waitFor();
     await page.getByLabel('Current password').fill('certainly not my password');
     await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
@@ -392,7 +405,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
 
   it('members: the admin adds a member and changes roles; the member signs in and sees no admin actions', async () => {
     const email = recruiter;
-    await nav('Members').click();
+    await (await nav('Members')).click();
     await heading('Members').waitFor();
     await page.getByRole('cell', { name: admin.email }).first().waitFor();
     await check('members (admin)');
@@ -434,7 +447,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await m.getByRole('button', { name: 'Change password' }).click();
     await m.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 
-    await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members', exact: true }).click();
+    await (await nav('Members', m)).click();
     await m.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
     await m.getByText('Only workspace admins can add or change members.').waitFor();
     await m.getByRole('cell', { name: admin.email }).first().waitFor();
@@ -442,7 +455,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     expect(await m.getByRole('button', { name: 'Add member' }).count()).toBe(0);
     await check('members (member, 375 px)', m, mErrors);
 
-    await m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pipeline', exact: true }).click();
+    await (await nav('Pipeline', m)).click();
     await m.getByText('Only workspace admins can change these.').waitFor();
     expect(await m.getByRole('button', { name: 'Save thresholds' }).count()).toBe(0);
     await check('pipeline (member, 375 px)', m, mErrors);
@@ -450,8 +463,8 @@ describe('workspace console', { timeout: 90_000 }, () => {
   });
 
   it("the member's tokens stay within their role and webhooks are read-only to them", async () => {
-    const menu = (name: string) => m.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
-    await menu('API tokens').click();
+    const menu = (name: string) => nav(name, m);
+    await (await menu('API tokens')).click();
     await m.getByRole('checkbox', { name: /candidates:read/ }).waitFor();
     // Only the scopes a member may grant; and no revoking a token someone else made.
     expect(await m.getByRole('checkbox', { name: /^\*/ }).count()).toBe(0);
@@ -461,7 +474,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await check('tokens (member, 375 px)', m, mErrors);
 
     // Webhooks: readable, but every action is for admins.
-    await menu('Webhooks').click();
+    await (await menu('Webhooks')).click();
     await m.getByText('Only workspace admins can add, change, test or delete endpoints').waitFor();
     expect(await m.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
     await check('webhooks (member, 375 px)', m, mErrors);
@@ -505,7 +518,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
 
   it('lockout: repeated wrong passwords say how long to wait; the admin clears the lockout', async () => {
     const email = 'locked.out@demo.example';
-    await nav('Members').click();
+    await (await nav('Members')).click();
     await heading('Members').waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Add member' }).click();
@@ -541,14 +554,14 @@ describe('workspace console', { timeout: 90_000 }, () => {
   });
 
   it('a threshold change shows up in the overview', async () => {
-    await nav('Overview').click();
+    await (await nav('Overview')).click();
     const stuck = page.getByRole('table', { name: /Stuck candidates/ });
     await stuck.waitFor();
     const stages = await stuck.locator('tbody tr td:nth-child(2)').allTextContents();
     const stage = stages[0]!;
     expect(stages.filter((s) => s === stage).length).toBeGreaterThan(0);
 
-    await nav('Pipeline').click();
+    await (await nav('Pipeline')).click();
     await heading('Pipeline settings').waitFor();
     const field = page.getByLabel(stage, { exact: true });
     await field.waitFor();
@@ -557,13 +570,13 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Save thresholds' }).click();
     await page.getByText('Thresholds saved.').waitFor();
 
-    await nav('Overview').click();
+    await (await nav('Overview')).click();
     await stuck.or(page.getByText('Nobody is stuck')).first().waitFor();
     const after = await stuck.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(after).not.toContain(stage);
     expect(after.length).toBe(stages.length - stages.filter((s) => s === stage).length);
 
-    await nav('Pipeline').click();
+    await (await nav('Pipeline')).click();
     await page.getByLabel(stage, { exact: true }).fill('');
     await page.getByRole('button', { name: 'Save thresholds' }).click();
     await page.getByText('Thresholds saved.').waitFor();
@@ -586,7 +599,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
   });
 
   it('audit log: the changes above, newest first, filtered by action, older pages, and an NDJSON export of the filter', async () => {
-    await nav('Audit log').click();
+    await (await nav('Audit log')).click();
     await heading('Audit log').waitFor();
     const table = page.getByRole('table', { name: /Audit records/ });
     await table.waitFor();
@@ -618,20 +631,20 @@ describe('workspace console', { timeout: 90_000 }, () => {
   });
 
   it('an expired session returns to sign-in, then to the page the user was on', async () => {
-    await nav('Webhooks').click();
+    await (await nav('Webhooks')).click();
     await heading('Webhooks').waitFor();
     // The list's request must be answered first: a 401 to it would send the page to sign-in
     // before the click below, which would then find no navigation to click.
     await page.getByRole('region', { name: 'Webhook endpoints table' }).waitFor();
     await context.clearCookies(); // what the idle timeout does, as the browser sees it
-    await nav('API tokens').click();
+    await (await nav('API tokens')).click();
     await heading('Sign in to your workspace').waitFor();
     await page.getByText('Your session has ended').waitFor();
     expect(new URL(page.url()).searchParams.get('next')).toBe('/settings/tokens');
     await signIn(admin.email, admin.password);
     await heading('API tokens').waitFor();
     expect(new URL(page.url()).pathname).toBe('/settings/tokens');
-    await nav('API docs').click();
+    await (await nav('API docs')).click();
     await heading('API reference').waitFor();
     await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates$/ }).waitFor();
     await check('API docs');

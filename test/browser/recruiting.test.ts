@@ -108,16 +108,16 @@ const column = (on: Page, stage: string) =>
 const card = (on: Page, name: string) => on.locator('.card-item').filter({ has: on.getByRole('link', { name, exact: true }) });
 
 describe('recruiting workspace', { timeout: 60_000 }, () => {
-  it('lists the candidates at 375 px, Candidates and Requisitions first in the navigation', async () => {
+  it('lists the candidates at 375 px, the recruiting pages first in the navigation', async () => {
     // Signing in is console.test.ts's subject: here the session comes from the API, in the page's cookie jar.
     const login = await page.request.post('/api/session', { data: admin });
     expect(login.status()).toBe(200);
     await page.goto('/candidates');
     await heading('Candidates').waitFor();
     expect(new URL(page.url()).pathname).toBe('/candidates');
-    // Candidates and Requisitions lead the navigation.
+    // Recruiting leads the navigation; the workspace's settings are one entry after it.
     const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
-    expect(links.slice(0, 2)).toEqual(['Candidates', 'Requisitions']);
+    expect(links.slice(0, 4)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Settings']);
     await page
       .getByRole('status')
       .filter({ hasText: /^12 candidates$/ })
@@ -180,6 +180,10 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await page.getByRole('heading', { level: 2, name: 'Stage history' }).waitFor();
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await check('candidate');
+    // A read view: the form opens on demand, with focus in it.
+    expect(await page.getByLabel('Email').count()).toBe(0);
+    await press(page.getByRole('button', { name: 'Edit profile' }));
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('profile-name');
     const email = page.getByLabel('Email');
     await typeInto(email, 'not-an-email');
     await email.press('Enter');
@@ -190,7 +194,10 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await typeInto(email, 'ada.lovelace@analytical.example');
     await email.press('Enter');
     await page.getByText('Profile saved.').waitFor();
-    expect(await email.getAttribute('aria-invalid')).toBeNull();
+    // Saved: the form closes, focus is back on Edit, the header shows the new address.
+    await expect.poll(() => email.count()).toBe(0);
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Edit profile');
+    await page.getByRole('link', { name: 'ada.lovelace@analytical.example' }).waitFor();
     const id = new URL(page.url()).pathname.split('/').at(-1);
     const res = await page.request.get(`/api/candidates/${id}`);
     expect((await res.json()).data.email).toBe('ada.lovelace@analytical.example');
@@ -201,7 +208,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await choose(page.getByLabel(/^Move to/), 'Interviewed');
     await press(page.getByRole('button', { name: 'Move Ada Lovelace' }));
     await page.getByRole('status').filter({ hasText: 'Moved to Interviewed.' }).waitFor();
-    const now = page.locator('.facts').first();
+    const now = page.locator('.facts').filter({ hasText: 'Now in' });
     await expect.poll(() => now.textContent()).toMatch(/Now in\s*Interviewed/);
     const newest = page
       .getByRole('list')
@@ -225,6 +232,11 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await check('requisition board');
 
     const grace = card(page, 'Grace Hopper');
+    // The card's Move control opens its "Move to" form, with focus on the stage.
+    await press(grace.getByRole('button', { name: 'Move… Grace Hopper' }));
+    const moveSelect = await grace.getByLabel(/^Move to/).getAttribute('id');
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe(moveSelect);
+    await check("requisition board: a card's move form");
     await choose(grace.getByLabel(/^Move to/), 'Offer accepted');
     await press(grace.getByRole('button', { name: 'Move Grace Hopper' }));
     await page.getByRole('status').filter({ hasText: 'Moved Grace Hopper from Offer sent to Offer accepted.' }).waitFor();
@@ -303,8 +315,27 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     designerId = reqs.find((r) => r.title === 'Product Designer')!.id;
     await Promise.all([page.goto(`/requisitions/${designerId}`), other.goto(`/requisitions/${designerId}`)]);
     for (const p of [page, other]) await card(p, 'Katherine Johnson').waitFor();
-    // The board scrolls sideways inside its own region; the page itself does not.
+    // At 1280 px all nine stage columns are on screen side by side: nothing scrolls sideways.
     expect(await other.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
+    type Boxed = { getBoundingClientRect(): { left: number; right: number; top: number; width: number } };
+    const boxes = await other.locator('.board > .column').evaluateAll((cols: Boxed[]) =>
+      cols.map((c) => {
+        const r = c.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, width: r.width };
+      }),
+    );
+    expect(boxes).toHaveLength(9);
+    for (const [i, b] of boxes.entries()) {
+      expect(b.left, `column ${i + 1}`).toBeGreaterThanOrEqual(0);
+      expect(b.right, `column ${i + 1}`).toBeLessThanOrEqual(1280);
+      expect(b.width, `column ${i + 1}`).toBeGreaterThan(90);
+      expect(b.top, `column ${i + 1} on the first row`).toBe(boxes[0]!.top);
+      if (i > 0) expect(b.left, `column ${i + 1} after column ${i}`).toBeGreaterThanOrEqual(boxes[i - 1]!.right);
+    }
+    const wrap = other.getByRole('region', { name: 'Board columns' });
+    expect(await wrap.evaluate((el: { scrollWidth: number; clientWidth: number }) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(
+      0,
+    );
     await check('requisition board (wide)', other, otherErrors);
 
     const list = (await (await page.request.get(`/api/candidates?req_id=${designerId}`)).json()).data as { id: string; name: string }[];
@@ -319,12 +350,14 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
 
     // The phone moves her first.
     const mine = card(page, 'Katherine Johnson');
+    await press(mine.getByRole('button', { name: 'Move… Katherine Johnson' }));
     await choose(mine.getByLabel(/^Move to/), 'Offer sent');
     await press(mine.getByRole('button', { name: 'Move Katherine Johnson' }));
     await page.getByRole('status').filter({ hasText: 'Moved Katherine Johnson from Interviewed to Offer sent.' }).waitFor();
 
     // The wide screen still shows her in Interviewed and moves her elsewhere.
     const theirs = card(other, 'Katherine Johnson');
+    await theirs.getByRole('button', { name: 'Move… Katherine Johnson' }).click();
     await theirs.getByLabel(/^Move to/).selectOption('rejected');
     // A rejection asks why: the workspace's reasons, read when it is chosen.
     const reason = theirs.getByLabel(/^Reason/);
@@ -350,7 +383,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
 
   it('on a wide screen: a stuck mark, a card dragged to another column, and a stale save told and reloaded', async () => {
     const margaret = card(other, 'Margaret Hamilton'); // 4 days in AI screened, past its 2-day threshold
-    await expect.poll(() => margaret.textContent()).toMatch(/4 days in stage\s*Stuck/);
+    await expect.poll(() => margaret.textContent()).toMatch(/4 days in this stage\)\s*Stuck/);
     const screened = await columnCount(other, 'AI screened');
     const scheduled = await columnCount(other, 'Interview scheduled');
     await margaret.dragTo(column(other, 'Interview scheduled'));

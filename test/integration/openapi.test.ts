@@ -215,13 +215,14 @@ describe('paths follow the route table', () => {
 describe('GET /api/v1/candidates parameters', () => {
   const param = (name: string) => queryParam('GET', '/api/v1/candidates', name);
 
-  it('lists exactly stage, req_id, limit and offset (the spec) plus cursor, q and updated_after, all optional, in the query', () => {
+  it('lists exactly stage, req_id, limit and offset (the spec) plus cursor, q, updated_after and rejected, all optional, in the query', () => {
     const params = op('GET', '/api/v1/candidates').parameters as Json[];
     expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual([
       'query:cursor',
       'query:limit',
       'query:offset',
       'query:q',
+      'query:rejected',
       'query:req_id',
       'query:stage',
       'query:updated_after',

@@ -117,6 +117,11 @@ describe('a move into rejected with a reason', () => {
     const got = await stack.call('GET', `/api/v1/candidates/${id}`, { token: tokenA });
     expect(got.body.data.rejection).toEqual({ reason_id: 'no_response', label, type: 'we_rejected', note: 'Three calls\nno answer' });
     expect(got.body.data).not.toHaveProperty('rejection_note');
+    // The history answers the reason on the stay the move began, never the note.
+    const stays = got.body.data.stage_history as Record<string, unknown>[];
+    expect(stays.at(-1)).toMatchObject({ stage: 'rejected', rejection_reason: { id: 'no_response', label, type: 'we_rejected' } });
+    expect(stays[0]).not.toHaveProperty('rejection_reason');
+    expect(JSON.stringify(stays)).not.toContain('Three calls');
     // A list and a search answer it as the candidate does.
     const listed = await stack.call('GET', '/api/v1/candidates?limit=100', { token: tokenA });
     expect(listed.body.data.find((c: { id: string }) => c.id === id).rejection).toEqual(got.body.data.rejection);
@@ -236,11 +241,66 @@ describe('a move into rejected with a reason', () => {
     expect(erased.status, erased.text).toBe(200);
     const got = await stack.call('GET', `/api/v1/candidates/${id}`, { token: tokenA });
     expect(got.body.data.rejection).toMatchObject({ reason_id: 'no_response', note: null });
+    expect(got.body.data.stage_history.at(-1).rejection_reason).toEqual({
+      id: 'no_response',
+      label: expect.any(String),
+      type: 'we_rejected',
+    });
     expect(JSON.stringify(await getCandidate(a.id, id))).not.toContain('erase me');
     // An erased candidate keeps no new note.
     expect((await move({ candidate_id: id, stage: 'applied' })).status).toBe(200);
     const again = await move({ candidate_id: id, stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'again' });
     expect(again.status, again.text).toBe(409);
     expect(again.body).toMatchObject({ code: 'candidate_erased', field: 'rejection_note' });
+  });
+
+  it('rejected=true lists only the rejected, with their count, by requisition too and paged; not with stage', async () => {
+    const t = await stack.tenant();
+    const token = await t.token(['*']);
+    const call = (path: string) => stack.call('GET', path, { token });
+    const req = (await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Rejecting role', status: 'open' } })).body.data
+      .id;
+    const ids: string[] = [];
+    for (const name of ['Una', 'Vic', 'Wes', 'Xia']) {
+      const res = await stack.call('POST', '/api/v1/candidates', { token, body: { name, req_id: req } });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    for (const id of ids.slice(0, 3)) {
+      const moved = await stack.call('POST', '/api/v1/pipeline', {
+        token,
+        body: { candidate_id: id, stage: 'rejected', rejection_reason_id: 'no_response' },
+      });
+      expect(moved.status, moved.text).toBe(200);
+    }
+    const all = await call('/api/v1/candidates?rejected=true');
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.count).toBe(3);
+    expect(all.body.data.map((c: { id: string }) => c.id).sort()).toEqual(ids.slice(0, 3).sort());
+    expect(all.body.data.every((c: { stage: string; rejection: unknown }) => c.stage === 'rejected' && c.rejection)).toBe(true);
+    const byReq = await call(`/api/v1/candidates?rejected=true&req_id=${req}&limit=2`);
+    expect(byReq.body.count).toBe(3);
+    expect(byReq.body.data).toHaveLength(2);
+    const rest = await call(`/api/v1/candidates?rejected=true&req_id=${req}&limit=2&cursor=${encodeURIComponent(byReq.body.next_cursor)}`);
+    expect(rest.status, rest.text).toBe(200);
+    expect([...byReq.body.data, ...rest.body.data].map((c: { id: string }) => c.id).sort()).toEqual(ids.slice(0, 3).sort());
+    const found = await call('/api/v1/candidates?rejected=true&q=una');
+    expect(found.body.data.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
+    // A cursor of the unfiltered list does not page the rejected one.
+    const plain = await call('/api/v1/candidates?limit=1');
+    expect((await call(`/api/v1/candidates?rejected=true&cursor=${encodeURIComponent(plain.body.next_cursor)}`)).status).toBe(400);
+    for (const [query, field] of [
+      ['rejected=true&stage=applied', 'rejected'],
+      ['rejected=false', 'rejected'],
+      ['rejected=yes', 'rejected'],
+    ] as const) {
+      const res = await call(`/api/v1/candidates?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.field, query).toBe(field);
+    }
+    // Another workspace's rejected are not listed.
+    expect(
+      (await stack.call('GET', '/api/v1/candidates?rejected=true', { token: tokenA })).body.data.map((c: { id: string }) => c.id),
+    ).not.toContain(ids[0]);
   });
 });

@@ -1,21 +1,37 @@
-/** Candidates: search as you type, stage and requisition filters in the URL, "Load more", add one. */
+/**
+ * Candidates: search as you type, stage (the rejected included) and requisition filters in the
+ * URL, "Load more", sortable columns, bulk actions on a selection, add one.
+ */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from '../api/client';
 import { AddCandidateDialog, AddedNotice, type Created } from '../add-candidate';
+import { BulkBar } from '../bulk';
+import type { Reason } from '../candidate-actions';
 import { stageLabel } from '../labels';
 import { Link, navigate, useLocation } from '../router';
-import { fetchAllRequisitions, fetchCandidates, LIST_STAGES, type Candidate, type CandidateQuery, type Requisition } from '../recruiting';
-import { Empty, ErrorBox, Loading, PageTitle, When } from '../ui';
+import {
+  fetchAllRequisitions,
+  fetchCandidates,
+  fetchRejectionReasons,
+  LIST_STAGES,
+  type Candidate,
+  type CandidateQuery,
+  type Requisition,
+} from '../recruiting';
+import { Empty, ErrorBox, Loading, PageTitle } from '../ui';
+import { CandidatesTable, sorted, sortText, type Sort } from './candidates-table';
 
 const PAGE = 50;
 const DEBOUNCE_MS = 250;
-type Filters = { q: string; stage: string; req_id: string };
+type Filters = { q: string; stage: string; req_id: string; reason: string };
 
 const toUrl = (f: Filters) => {
   const p = new URLSearchParams();
   if (f.q.trim()) p.set('q', f.q.trim());
   if (f.stage) p.set('stage', f.stage);
   if (f.req_id) p.set('req_id', f.req_id);
+  // A reason narrows the rejected only.
+  if (f.stage === 'rejected' && f.reason) p.set('reason', f.reason);
   const s = p.toString();
   return s ? `/candidates?${s}` : '/candidates';
 };
@@ -27,13 +43,21 @@ type List =
 
 export function Candidates() {
   const { query } = useLocation();
-  const filters: Filters = { q: query.get('q') ?? '', stage: query.get('stage') ?? '', req_id: query.get('req_id') ?? '' };
+  const filters: Filters = {
+    q: query.get('q') ?? '',
+    stage: query.get('stage') ?? '',
+    req_id: query.get('req_id') ?? '',
+    reason: query.get('reason') ?? '',
+  };
   const key = toUrl(filters);
   const [text, setText] = useState(filters.q);
   const [list, setList] = useState<List>({ state: 'loading' });
   const [reqs, setReqs] = useState<Requisition[]>();
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<Created>();
+  const [sort, setSort] = useState<Sort>();
+  const [selected, setSelected] = useState<ReadonlyMap<string, Candidate>>(new Map());
+  const [reasons, setReasons] = useState<Reason[]>();
   const seq = useRef(0);
   const typed = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   /** The query of the history entry that typing made last, while it is still the one shown. */
@@ -42,20 +66,24 @@ export function Candidates() {
   const apiQuery = (cursor?: string): CandidateQuery => ({
     limit: PAGE,
     ...(filters.q.trim() && { q: filters.q.trim() }),
-    ...(filters.stage && { stage: filters.stage as CandidateQuery['stage'] }),
+    ...(filters.stage === 'rejected'
+      ? { rejected: 'true' as const }
+      : filters.stage && { stage: filters.stage as CandidateQuery['stage'] }),
     ...(filters.req_id && { req_id: filters.req_id }),
     ...(cursor && { cursor }),
   });
 
-  const load = async () => {
+  const load = async (): Promise<Candidate[]> => {
     const mine = ++seq.current;
     // The rows on screen stay while the next answer is on its way: typing does not blank the table.
     setList((l) => ({ state: 'loading', items: l.items }));
     try {
       const page = await fetchCandidates(apiQuery());
       if (mine === seq.current) setList({ state: 'ok', items: page.data, count: page.count, next: page.next_cursor });
+      return page.data;
     } catch (err) {
       if (mine === seq.current) setList({ state: 'error', error: errorText(err) });
+      return [];
     }
   };
 
@@ -71,7 +99,10 @@ export function Candidates() {
     }
   };
 
-  useEffect(() => void load(), [key]);
+  useEffect(() => {
+    setSelected(new Map());
+    void load();
+  }, [key]);
   // Back and forward change the URL: the box follows it.
   useEffect(() => {
     // The URL of a query that settled while typing: the box may already be ahead of it.
@@ -82,6 +113,7 @@ export function Candidates() {
   }, [filters.q]);
   useEffect(() => {
     fetchAllRequisitions().then(setReqs, () => setReqs([]));
+    fetchRejectionReasons().then(setReasons, () => setReasons([]));
     return () => clearTimeout(typed.current);
   }, []);
 
@@ -104,6 +136,21 @@ export function Candidates() {
     navigate(toUrl({ ...filters, q: text, ...f }));
   };
   const filtered = Boolean(filters.q.trim() || filters.stage || filters.req_id);
+  // The reason filter and the sort act on the rows loaded: the API filters and sorts by neither.
+  const loaded = list.items ?? [];
+  const rows = sorted(filters.reason ? loaded.filter((c) => c.rejection?.reason_id === filters.reason) : loaded, sort);
+  const more = list.state === 'ok' && Boolean(list.next);
+  const reasonLabel = reasons?.find((r) => r.id === filters.reason)?.label ?? filters.reason;
+  const select = (ids: string[], on: boolean) =>
+    setSelected((m) => {
+      const next = new Map(m);
+      for (const id of ids) {
+        const c = loaded.find((x) => x.id === id);
+        if (on && c) next.set(id, c);
+        else next.delete(id);
+      }
+      return next;
+    });
 
   return (
     <>
@@ -146,8 +193,25 @@ export function Candidates() {
                   {stageLabel(s)}
                 </option>
               ))}
+              <option value="rejected">Rejected</option>
             </select>
           </div>
+          {filters.stage === 'rejected' && (
+            <div class="field">
+              <label for="cand-reason">Rejection reason</label>
+              <select id="cand-reason" value={filters.reason} onChange={(e) => setFilter({ reason: e.currentTarget.value })}>
+                <option value="">Any reason</option>
+                {filters.reason && !reasons?.some((r) => r.id === filters.reason) && (
+                  <option value={filters.reason}>{filters.reason}</option>
+                )}
+                {reasons?.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <div class="field">
             <label for="cand-req">Requisition</label>
             <select id="cand-req" value={filters.req_id} onChange={(e) => setFilter({ req_id: e.currentTarget.value })}>
@@ -171,7 +235,28 @@ export function Candidates() {
               : `${list.count} candidate${list.count === 1 ? '' : 's'}${list.items.length < list.count ? `, ${list.items.length} shown` : ''}`
             : ''}
       </p>
+      {(sort || filters.reason) && list.state !== 'error' && (
+        <p class="hint" id="cand-order">
+          {filters.reason && `${rows.length} rejected for “${reasonLabel}” among the ${loaded.length} loaded. `}
+          {sort && `Sorted by ${sortText(sort)}: the ${loaded.length} rows loaded. `}
+          {more && 'The list has more: “Load more” adds them in this order.'}
+        </p>
+      )}
+      <BulkBar
+        selected={[...selected.values()]}
+        onClear={() => setSelected(new Map())}
+        onDone={async (failed) => {
+          const fresh = await load();
+          // What failed stays selected, as the list now shows it, to look at or try again.
+          setSelected(new Map(fresh.filter((c) => failed.includes(c.id)).map((c) => [c.id, c])));
+        }}
+      />
       <Results
+        rows={rows}
+        sort={sort}
+        onSort={setSort}
+        selected={selected}
+        onSelect={select}
         list={list}
         filtered={filtered}
         filters={filters}
@@ -197,6 +282,11 @@ export function Candidates() {
 }
 
 function Results(props: {
+  rows: Candidate[];
+  sort: Sort | undefined;
+  onSort: (s: Sort) => void;
+  selected: ReadonlyMap<string, Candidate>;
+  onSelect: (ids: string[], on: boolean) => void;
   list: List;
   filtered: boolean;
   filters: Filters;
@@ -235,35 +325,14 @@ function Results(props: {
   }
   return (
     <>
-      <table class="stack">
-        <caption class="sr-only">Candidates, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Stage</th>
-            <th scope="col">Requisition</th>
-            <th scope="col">Last change</th>
-          </tr>
-        </thead>
-        <tbody aria-busy={list.state === 'loading' ? 'true' : undefined}>
-          {list.items.map((c) => (
-            <tr key={c.id}>
-              <td data-label="Name">
-                <Link href={`/candidates/${c.id}`}>{c.name || 'Erased candidate'}</Link>
-              </td>
-              <td data-label="Email">{c.email ?? '—'}</td>
-              <td data-label="Stage">{stageLabel(c.stage)}</td>
-              <td data-label="Requisition">
-                {c.req_id ? <Link href={`/requisitions/${c.req_id}`}>{c.req_title ?? 'Requisition'}</Link> : '—'}
-              </td>
-              <td data-label="Last change">
-                <When iso={c.updated_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <CandidatesTable
+        rows={props.rows}
+        busy={list.state === 'loading'}
+        sort={props.sort}
+        onSort={props.onSort}
+        selected={new Set(props.selected.keys())}
+        onSelect={props.onSelect}
+      />
       {list.state === 'ok' && list.moreError && <ErrorBox message={`Could not load more: ${list.moreError}`} retry={props.loadMore} />}
       {list.state === 'ok' && list.next && (
         <button type="button" onClick={props.loadMore} disabled={list.loadingMore}>

@@ -39,27 +39,15 @@ type Column =
 type Columns = Partial<Record<Stage, Column>>;
 const ACTIVE_COLUMNS = STAGES.filter((s) => s !== 'rejected');
 
-/**
- * A column's page. The list route filters by any stage but `rejected`; that column pages through
- * the requisition's candidates and keeps the rejected ones (only when someone opens it).
- */
+/** A column's page: the list route by requisition and stage (`rejected=true` for the rejected). */
 async function fetchColumn(
   reqId: string,
   stage: Stage,
   cursor?: string,
-): Promise<{ items: Candidate[]; next: string | null; count?: number }> {
-  if (stage !== 'rejected') {
-    const p = await fetchCandidates({ req_id: reqId, stage, limit: COLUMN_PAGE, ...(cursor && { cursor }) });
-    return { items: p.data, next: p.next_cursor, count: p.count };
-  }
-  const items: Candidate[] = [];
-  let next: string | null = cursor ?? null;
-  do {
-    const p = await fetchCandidates({ req_id: reqId, limit: 200, ...(next && { cursor: next }) });
-    items.push(...p.data.filter((c) => c.stage === 'rejected'));
-    next = p.next_cursor;
-  } while (next && items.length < COLUMN_PAGE);
-  return { items, next };
+): Promise<{ items: Candidate[]; next: string | null; count: number }> {
+  const filter = stage === 'rejected' ? { rejected: 'true' as const } : { stage };
+  const p = await fetchCandidates({ req_id: reqId, ...filter, limit: COLUMN_PAGE, ...(cursor && { cursor }) });
+  return { items: p.data, next: p.next_cursor, count: p.count };
 }
 
 export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () => Promise<void> }) {
@@ -78,7 +66,7 @@ export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () =>
     setCols((c) => ({ ...c, [stage]: c[stage]?.state === 'ok' ? c[stage] : { state: 'loading' } }));
     try {
       const p = await fetchColumn(r.id, stage);
-      setCols((c) => ({ ...c, [stage]: { state: 'ok', items: p.items, next: p.next, count: p.count ?? p.items.length } }));
+      setCols((c) => ({ ...c, [stage]: { state: 'ok', items: p.items, next: p.next, count: p.count } }));
     } catch (err) {
       setCols((c) => ({ ...c, [stage]: { state: 'error', error: errorText(err) } }));
     }
@@ -95,7 +83,7 @@ export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () =>
       stages.map(async (stage): Promise<[Stage, Column]> => {
         try {
           const p = await fetchColumn(r.id, stage);
-          return [stage, { state: 'ok', items: p.items, next: p.next, count: p.count ?? p.items.length }];
+          return [stage, { state: 'ok', items: p.items, next: p.next, count: p.count }];
         } catch (err) {
           return [stage, { state: 'error', error: errorText(err) }];
         }
@@ -175,7 +163,7 @@ export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () =>
     }
   };
 
-  // The list route does not filter by rejected: its count is what the requisition's total leaves.
+  // Rejected stays unread while collapsed: its count is then what the requisition's total leaves.
   const known = ACTIVE_COLUMNS.map((s) => cols[s]).filter((c): c is Extract<Column, { state: 'ok' }> => c?.state === 'ok');
   const latest = useRef({ showMore, loadColumn, afterMove });
   latest.current = { showMore, loadColumn, afterMove };
@@ -192,7 +180,7 @@ export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () =>
       </div>
       <AddedNotice added={added} />
       <p class="hint" id="board-help">
-        Each card has its own “Move to” control. With a mouse you can also drag a card to another column.
+        Each card's Move… button opens its own “Move to” control. With a mouse you can also drag a card to another column.
       </p>
       <Live message={live?.message} kind={live?.kind} />
       {/* biome-ignore lint/a11y/useSemanticElements lint/a11y/noNoninteractiveTabindex: the board scrolls sideways on wide screens, so it must take focus and be named (axe: scrollable-region-focusable) */}
@@ -201,14 +189,7 @@ export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () =>
           {STAGES.map((stage) => {
             const col = cols[stage];
             const collapsed = stage === 'rejected' && !showRejected;
-            const count =
-              stage === 'rejected'
-                ? col?.state === 'ok' && !col.next
-                  ? col.items.length
-                  : rejectedCount
-                : col?.state === 'ok'
-                  ? col.count
-                  : undefined;
+            const count = col?.state === 'ok' ? col.count : stage === 'rejected' ? rejectedCount : undefined;
             return (
               <li
                 key={stage}
@@ -292,33 +273,9 @@ function ColumnBody(props: {
   return (
     <>
       <ul class="cards">
-        {col.items.map((c) => {
-          const days = daysBetween(c.stage_entered_at);
-          const stuck = isStuck(c.stage, days, props.thresholds);
-          return (
-            <li
-              key={c.id}
-              class={stuck ? 'card-item stuck' : 'card-item'}
-              draggable
-              onDragStart={(e) => {
-                props.dragged.current = c;
-                e.dataTransfer?.setData('text/plain', c.name);
-              }}
-              onDragEnd={() => {
-                props.dragged.current = undefined;
-              }}
-            >
-              <Link href={`/candidates/${c.id}`} id={`card-${c.id}`} class="card-name">
-                {c.name || 'Erased candidate'}
-              </Link>
-              <p class="card-meta">
-                {daysText(days)} in stage
-                {stuck && <span class="badge stuck">Stuck</span>}
-              </p>
-              <MoveTo candidate={c} compact onDone={(o) => props.afterMove(c, o)} />
-            </li>
-          );
-        })}
+        {col.items.map((c) => (
+          <BoardCard key={c.id} c={c} thresholds={props.thresholds} afterMove={props.afterMove} dragged={props.dragged} />
+        ))}
       </ul>
       {col.next && (
         <button type="button" onClick={props.more} disabled={col.loadingMore} aria-label={`Show more: ${stageLabel(props.stage)}`}>
@@ -326,5 +283,86 @@ function ColumnBody(props: {
         </button>
       )}
     </>
+  );
+}
+
+/**
+ * A compact card: the name, days in the stage and the stuck flag. Its Move control opens the
+ * "Move to…" form inside the card (focus goes to the stage select; Escape closes it), so nine
+ * columns of cards fit a 1280 px screen and every move stays possible without dragging.
+ */
+function BoardCard(props: {
+  c: Candidate;
+  thresholds?: Record<string, number>;
+  afterMove: (c: Candidate, o: MoveOutcome) => Promise<void>;
+  dragged: { current: Candidate | undefined };
+}) {
+  const { c } = props;
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const form = useRef<HTMLDivElement>(null);
+  const days = daysBetween(c.stage_entered_at);
+  const stuck = isStuck(c.stage, days, props.thresholds);
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
+  useEffect(() => {
+    const el = form.current;
+    if (!open || !el) return;
+    el.querySelector('select')?.focus();
+    // Escape closes the form and gives focus back to the card's Move button.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      close();
+    };
+    el.addEventListener('keydown', onKey);
+    return () => el.removeEventListener('keydown', onKey);
+  }, [open]);
+  return (
+    <li
+      class={stuck ? 'card-item stuck' : 'card-item'}
+      draggable
+      onDragStart={(e) => {
+        props.dragged.current = c;
+        e.dataTransfer?.setData('text/plain', c.name);
+      }}
+      onDragEnd={() => {
+        props.dragged.current = undefined;
+      }}
+    >
+      <Link href={`/candidates/${c.id}`} id={`card-${c.id}`} class="card-name">
+        {c.name || 'Erased candidate'}
+      </Link>
+      <p class="card-meta">
+        <span title={`${daysText(days)} in this stage`}>
+          {days} d<span class="sr-only"> ({daysText(days)} in this stage)</span>
+        </span>
+        {stuck && <span class="badge stuck">Stuck</span>}
+        <button
+          type="button"
+          class="card-move"
+          ref={toggle}
+          aria-expanded={open}
+          aria-label={`Move… ${c.name || 'Erased candidate'}`}
+          onClick={() => (open ? close() : setOpen(true))}
+        >
+          Move…
+        </button>
+      </p>
+      {open && (
+        <div ref={form}>
+          <MoveTo
+            candidate={c}
+            compact
+            onDone={async (o) => {
+              if (o.kind !== 'moved') setOpen(false);
+              await props.afterMove(c, o);
+            }}
+          />
+        </div>
+      )}
+    </li>
   );
 }

@@ -1,0 +1,21 @@
+/**
+ * The candidate page's sections slot: each entry is drawn on the profile, in this order, between
+ * the header and the stage history. A feature mounts its section with one line here; the section
+ * renders its own `<section>` with an `<h2>` and loads its own data.
+ */
+import type { ComponentType } from 'preact';
+import { Activity } from './activity';
+import { Notes } from './notes';
+import type { CandidateDetail } from './recruiting';
+
+export interface ProfileSectionProps {
+  candidate: CandidateDetail;
+  /** Load the candidate again (after a change the header shows). */
+  reload: () => Promise<void>;
+}
+
+// A candidate written before people existed has no person until the backfill: no notes or feed yet.
+const NotesSection = ({ candidate: c }: ProfileSectionProps) => (c.person_id ? <Notes personId={c.person_id} candidateId={c.id} /> : null);
+const ActivitySection = ({ candidate: c }: ProfileSectionProps) => (c.person_id ? <Activity personId={c.person_id} /> : null);
+
+export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [NotesSection, ActivitySection];
