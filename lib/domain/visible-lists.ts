@@ -7,6 +7,7 @@
  * those requisitions' own counters, so it counts only rows the caller may see.
  */
 import { NotFoundError, ValidationError } from '../errors';
+import type { Stage } from '../model';
 import type { ListCandidatesQuery } from '../schemas';
 import { queryCandidates } from '../store/candidate-lists';
 import { toCandidate } from '../store/candidates';
@@ -37,7 +38,10 @@ type Page = { items: ReturnType<typeof toCandidate>[]; count: number; offset: nu
  * keeps only the rows of requisitions seen (`count` is the page's length there, as for everyone).
  * Otherwise the merged per-requisition Queries, paged by offset.
  */
-export async function limitedCandidatePage(tenantId: string, v: Viewer, q: ListCandidatesQuery, whole: () => Promise<Page>): Promise<Page> {
+/** A list query as the store reads it: `rejected=true` already turned into the rejected stage. */
+type CandidateListQuery = Omit<ListCandidatesQuery, 'stage' | 'rejected'> & { stage?: Stage };
+
+export async function limitedCandidatePage(tenantId: string, v: Viewer, q: CandidateListQuery, whole: () => Promise<Page>): Promise<Page> {
   const empty: Page = { items: [], count: 0, offset: q.offset, limit: q.limit, next_cursor: null };
   if (v.role === 'interviewer') return empty; // no interview assignments exist yet
   if (q.req_id !== undefined) {

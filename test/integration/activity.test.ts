@@ -31,8 +31,8 @@ beforeAll(async () => {
   a = await stack.tenant();
   token = await a.token(['*']);
   for (const [name, role] of [
-    ['alice', 'member'],
-    ['bob', 'member'],
+    ['alice', 'recruiter'],
+    ['bob', 'recruiter'],
     ['carol', 'admin'],
   ] as const) {
     const u = await a.user(role);

@@ -26,6 +26,7 @@ const token = (tokenId: string, creator?: string): TokenPrincipal => ({
   ...tenant,
   tokenId,
   scopes: ['*'],
+  role: 'recruiter',
   ...(creator && { creator: { id: creator, email: `${creator}@acme.example` } }),
 });
 const note = (visibility: NoteSight['visibility'], author = 'alice', via?: string): NoteSight => ({

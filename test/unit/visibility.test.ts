@@ -59,6 +59,7 @@ describe('decideTeam', () => {
     role: 'hiring_manager',
     created_at: '2026-01-01T00:00:00.000Z',
     must_change_password: false,
+    two_factor_enabled: false,
     ...(deactivated && { deactivated_at: '2026-01-02T00:00:00.000Z' }),
   });
   const users = [user('a'), user('b'), user('gone', true)];

@@ -52,7 +52,7 @@ async function enrol(cookie: string) {
 async function workspace() {
   const t = await stack.tenant();
   const admin = await t.user('admin');
-  const member = await t.user('member');
+  const member = await t.user('recruiter');
   return { t, admin: { ...admin, cookie: await stack.login(admin.email, PASSWORD) }, member };
 }
 
