@@ -22,6 +22,7 @@ import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
 import { IMPORT_WORKER_MODULE } from './import-queue';
 import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { RETENTION_MODULE } from './retention';
+import { FILE_WORKER_MODULE } from './file-worker';
 import { RouteFunctionStack, routeStackIds } from './route-stacks';
 
 /** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
@@ -233,9 +234,13 @@ export class RouteApi extends Concern {
       if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
-      if ([FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE, IMPORT_WORKER_MODULE].includes(r.handler)) {
+      if (
+        [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE, IMPORT_WORKER_MODULE, FILE_WORKER_MODULE].includes(
+          r.handler,
+        )
+      ) {
         throw new Error(
-          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run or import worker) as its handler`,
+          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run, import worker or file worker) as its handler`,
         );
       }
       const current = accessOf.get(r.handler) ?? 'none';

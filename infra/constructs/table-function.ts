@@ -16,6 +16,8 @@ import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
 import { routes, type Route } from '../../lib/routes';
 import { keys, LEASE_ATTRIBUTES } from '../../lib/store/table';
+import type { Role } from '../../lib/model';
+import { ROUTE_ROLES } from '../../lib/permissions';
 
 /** Repository root: esbuild's project root and the base of every `functions/<name>.ts` entry. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -72,7 +74,8 @@ export const pascal = (module: string) =>
  *   - Powertools' JMESPath, by a reader of field paths (lib/aws/jmespath-fields.ts): Idempotency
  *     selects its key and payload by a bare field name, and the interpreter was ~23 KB of each
  *     idempotent function;
- * - LAMBDA_DEFINE leaves the route table's documentation text out of every bundle.
+ * - LAMBDA_DEFINE leaves the route table's documentation text out of every bundle, and
+ *   lambdaDefine the permission table's lines of other functions' routes.
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),
@@ -130,9 +133,30 @@ export const BUNDLING: BundlingOptions = {
   define: LAMBDA_DEFINE,
 };
 
-/** BUNDLING with one function's aliases (lambdaAliases). */
+/**
+ * The permission table's lines (lib/permissions.ts) of the routes a module serves, console twins
+ * included: what its bundle's lib/route-lines.ts holds instead of the whole table.
+ */
+export function routeLinesOf(module: string): Record<string, readonly Role[]> {
+  const lines: Record<string, readonly Role[]> = {};
+  for (const r of routes) {
+    const name = `${r.method} ${r.path}`;
+    const roles = (ROUTE_ROLES as Readonly<Record<string, readonly Role[]>>)[name];
+    if (r.handler === module && roles) lines[name] = roles;
+  }
+  return lines;
+}
+
+/** LAMBDA_DEFINE with one function's permission lines (TP_ROUTE_ROLES, read by lib/route-lines.ts). */
+export const lambdaDefine = (module: string): Record<string, string> => ({
+  ...LAMBDA_DEFINE,
+  'process.env.TP_ROUTE_ROLES': JSON.stringify(JSON.stringify(routeLinesOf(module))),
+});
+
+/** BUNDLING with one function's aliases (lambdaAliases) and permission lines (lambdaDefine). */
 export const bundlingFor = (module: string): BundlingOptions => ({
   ...BUNDLING,
+  define: lambdaDefine(module),
   esbuildArgs: Object.fromEntries(Object.entries(lambdaAliases(module)).map(([from, to]) => [`--alias:${from}`, to])),
 });
 

@@ -73,6 +73,13 @@ export const NoteWithHistory = z.object({ ...Note.shape, history: z.array(NoteVe
 export const NotePage = z.object({ data: z.array(Note), next_cursor: nextCursor });
 
 const NOT_VISIBLE = DOCS ? 'A person, or a note, that is not in this workspace or that the caller may not see (code not_found)' : '';
+// A line's own 403 replaces the one its auth gives, so it names the scope (and the twin's cross-site refusal) too.
+const REFUSED = DOCS ? 'The token lacks the scope `candidates:write` (code missing_scope)' : '';
+const CROSS_SITE = DOCS ? "or, on the console's route, a cross-site request" : '';
+const NOT_AUTHOR = DOCS ? `${REFUSED}; the caller is not the note's author (code forbidden); ${CROSS_SITE}` : '';
+const NEITHER_AUTHOR_NOR_ADMIN = DOCS
+  ? `${REFUSED}; the caller is neither the note's author nor an admin (code forbidden); ${CROSS_SITE}`
+  : '';
 
 export const createNote = {
   method: 'POST',
@@ -133,7 +140,7 @@ export const updateNote = {
   params: NoteParams,
   body: UpdateNoteBody,
   ...(DOCS && {
-    errors: { 403: "The caller is not the note's author", 404: NOT_VISIBLE, 409: 'The note changed meanwhile; read it again' },
+    errors: { 403: NOT_AUTHOR, 404: NOT_VISIBLE, 409: 'The note changed meanwhile; read it again' },
   }),
   status: 200,
   response: dataOf(Note),
@@ -149,7 +156,7 @@ export const deleteNote = {
   access: 'write',
   summary: DOCS && 'Delete a note with its history and mentions (its author, or a workspace admin); audited by id',
   params: NoteParams,
-  ...(DOCS && { errors: { 403: "The caller is neither the note's author nor an admin", 404: NOT_VISIBLE } }),
+  ...(DOCS && { errors: { 403: NEITHER_AUTHOR_NOR_ADMIN, 404: NOT_VISIBLE } }),
   status: 200,
   response: Success,
 } as const satisfies Route;

@@ -20,7 +20,8 @@ export interface WebhookEvent {
 
 /**
  * Lambda event-filter patterns for the stream (the CDK event source mapping and the local
- * stream poller both use these): candidate inserts and changes, placement and note inserts.
+ * stream poller both use these): candidate inserts and changes, placement and note inserts,
+ * requisition changes, a completed import, a processed file. At most 5: an event source mapping's quota.
  */
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
@@ -28,8 +29,12 @@ export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement', 'note'] } } } },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
-  { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['import_job'] }, status: { S: ['completed'] } } } },
-  { eventName: ['MODIFY'], dynamodb: { NewImage: { type: { S: ['file'] }, status: { S: ['ready', 'refused'] } } } },
+  // Imports and files share one pattern too: each type's events check their own status again
+  // (an import's completed, a file's move out of processing), and neither has the other's statuses.
+  {
+    eventName: ['MODIFY'],
+    dynamodb: { NewImage: { type: { S: ['import_job', 'file'] }, status: { S: ['completed', 'ready', 'refused'] } } },
+  },
 ];
 
 export const eventId = (streamEventId: string, type: string) =>

@@ -5,7 +5,7 @@
  */
 import { build, type BuildOptions } from 'esbuild';
 import { join } from 'node:path';
-import { BUNDLING, lambdaAliases, PROJECT_ROOT } from '../../infra/constructs/table-function';
+import { BUNDLING, lambdaAliases, lambdaDefine, PROJECT_ROOT } from '../../infra/constructs/table-function';
 
 export interface BundleSize {
   bytes: number;
@@ -32,7 +32,7 @@ export const esbuildOptions = (module: string, alias: Record<string, string> = l
     minify: BUNDLING.minify,
     mainFields: BUNDLING.mainFields,
     banner: { js: BUNDLING.banner! },
-    define: BUNDLING.define,
+    define: lambdaDefine(module),
     alias,
     logLevel: 'error',
   }) satisfies BuildOptions;

@@ -111,8 +111,10 @@ describe('the profile a team works in', { timeout: 60_000 }, () => {
     expect(await resume.getAttribute('rel')).toContain('noopener');
     await page.locator('.facts').getByRole('link', { name: 'Senior Backend Engineer' }).waitFor();
     await expect.poll(() => page.locator('.facts').filter({ hasText: 'Now in' }).textContent()).toMatch(/Now in\s*Applied/);
-    // No form until Edit: the fields are not on the page.
-    expect(await page.getByRole('textbox').count()).toBe(0);
+    // No form until Edit: the profile's fields are not on the page; the one text box is the notes
+    // section's new note.
+    await page.getByRole('textbox', { name: 'New note' }).waitFor();
+    expect(await page.getByRole('textbox').evaluateAll((boxes) => boxes.map((b) => b.id))).toEqual(['note-body']);
     for (const name of ['Edit profile', 'Reject…', 'Add to another job…', 'Move to another job…'])
       await page.getByRole('button', { name }).waitFor();
     await check('candidate (read view)');
@@ -292,6 +294,7 @@ describe('at 375 px and in the settings', { timeout: 60_000 }, () => {
       'Webhooks',
       'Members',
       'Pipeline',
+      'Security',
       'Audit log',
       'API docs',
     ]);

@@ -120,7 +120,8 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
   it('admin token create prints exactly one line: the token', async () => {
     const res = await admin(['token', 'create', 'acme', '--scopes', 'candidates:read,candidates:write'], dataDir);
     expect(res.code).toBe(0);
-    expect(res.stderr).toBe('');
+    // stdout is only the token; its id and expiry (the workspace's default lifetime) are a notice on stderr.
+    expect(res.stderr).toMatch(/^workspace token [0-9a-f-]{36} expires at \d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
     expect(res.stdout.endsWith('\n')).toBe(true);
     const lines = res.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1);

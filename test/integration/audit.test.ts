@@ -93,15 +93,17 @@ describe('each audited action is recorded once, with its actor', () => {
         200,
       );
       expect((await call('POST', `${prefix}/requisitions/${reqId}/status`, { status: 'open' })).status).toBe(200);
+      // An email belongs to one person in the workspace: each actor's Grace has her own, or the
+      // second PATCH would claim the first one's new address (409 email_taken).
       const cand = await call('POST', `${prefix}/candidates`, {
         name: 'Grace Hopper',
-        email: 'grace@example.com',
+        email: `grace.${actorType}@example.com`,
         phone: '+1 202 555 0143',
         req_id: reqId,
       });
       expect(cand.status, cand.text).toBe(201);
       const candId = cand.body.data.id;
-      expect((await call('PATCH', `${prefix}/candidates/${candId}`, { email: 'grace.h@example.com' })).status).toBe(200);
+      expect((await call('PATCH', `${prefix}/candidates/${candId}`, { email: `grace.h.${actorType}@example.com` })).status).toBe(200);
       const moved = await call('POST', `${prefix}/pipeline`, { candidate_id: candId, stage: 'interviewed' });
       expect(moved.status).toBe(200);
 
@@ -414,7 +416,15 @@ describe('GET /api/audit', () => {
     });
     expect(items.length).toBeGreaterThan(40);
     const text = JSON.stringify(items);
-    for (const personal of ['Grace Hopper', 'grace@example.com', 'grace.h@example.com', '555 0143', 'Stale Move'])
+    for (const personal of [
+      'Grace Hopper',
+      'grace.token@example.com',
+      'grace.h.token@example.com',
+      'grace.user@example.com',
+      'grace.h.user@example.com',
+      '555 0143',
+      'Stale Move',
+    ])
       expect(text).not.toContain(personal);
   });
 });

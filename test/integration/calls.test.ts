@@ -322,7 +322,7 @@ it('Idempotency-Key adds a PutItem and a TransactWriteItems (the answer saved, i
   expect((await callsFor(token, 'GET', '/api/v1/candidates?updated_after=2000-01-01T00:00:00Z')).commands).toEqual(['QueryCommand']);
 });
 
-it('an erasure costs a read, its marker, two Queries (the copy ledger and the older copy index), a write per copy and per ledger entry, and one transaction; a repeated call that finds nothing only reads', async () => {
+it("an erasure costs a read, its marker, a count of the person's files, two Queries (the copy ledger and the older copy index), a write per copy and per ledger entry, and one transaction; a repeated call that finds nothing only reads", async () => {
   const t = await stack.tenant();
   const token = await t.token(['*']);
   const counted = async (method: string, path: string, body?: unknown) => {
@@ -339,6 +339,7 @@ it('an erasure costs a read, its marker, two Queries (the copy ledger and the ol
   expect(erased.commands).toEqual(
     [
       'GetItemCommand', // the candidate's person
+      'QueryCommand', // the person's files, counted: their objects go before the partition does
       'GetItemCommand', // the person (their claims)
       'DeleteItemCommand', // the person, first
       'QueryCommand', // the person's partition, consistent
@@ -353,9 +354,19 @@ it('an erasure costs a read, its marker, two Queries (the copy ledger and the ol
       'TransactWriteItemsCommand', // the candidate, the marker, the follow-up, search entries, audit
     ].sort(),
   );
-  // Again: the person is gone (a read, their empty partition, their index), then the candidate's reads.
+  // Again: the person is gone (a read, their files counted, their empty partition, their index),
+  // then the candidate's reads.
   expect((await counted('POST', `/api/v1/candidates/${id}/erase`)).commands).toEqual(
-    ['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand', 'GetItemCommand', 'QueryCommand', 'QueryCommand'].sort(),
+    [
+      'GetItemCommand',
+      'QueryCommand',
+      'GetItemCommand',
+      'QueryCommand',
+      'QueryCommand',
+      'GetItemCommand',
+      'QueryCommand',
+      'QueryCommand',
+    ].sort(),
   );
 });
 

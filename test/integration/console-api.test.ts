@@ -192,6 +192,7 @@ describe('members', () => {
           created_at: expect.any(String),
           must_change_password: false,
           deactivated_at: null,
+          two_factor_enabled: false,
         },
         {
           id: memberA.id,
@@ -200,6 +201,7 @@ describe('members', () => {
           created_at: expect.any(String),
           must_change_password: false,
           deactivated_at: null,
+          two_factor_enabled: false,
         },
       ]),
     );
@@ -220,6 +222,7 @@ describe('members', () => {
       created_at: expect.any(String),
       must_change_password: true,
       deactivated_at: null,
+      two_factor_enabled: false,
     });
     expect(temporary_password).toMatch(/^[A-Za-z0-9_-]{20}$/);
     const list = await stack.call('GET', '/api/members', as(cookie));

@@ -151,11 +151,11 @@ describe('codes from the domain', () => {
     expect(res.body).toMatchObject({ code: 'conflict', field: 'email' });
   });
 
-  it('a member granting *: forbidden with field scopes', async () => {
+  it('a recruiter granting *: forbidden with field scopes', async () => {
     const res = await stack.call('POST', '/api/tokens', { body: { name: 'all', scopes: ['*'] }, headers: { Cookie: memberCookie } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
-      error: "a member may not grant *: a token can do at most what its creator's role may",
+      error: "a recruiter may not grant *: a token can do at most what its creator's role may",
       code: 'forbidden',
       field: 'scopes',
     });

@@ -53,7 +53,7 @@ describe('login', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
-        user: { id: admin.id, email: admin.email, role: 'admin', must_change_password: false },
+        user: { id: admin.id, email: admin.email, role: 'admin', must_change_password: false, two_factor_enabled: false },
         tenant: { slug: a.slug, name: `Tenant ${a.slug}` },
       },
     });
@@ -117,7 +117,13 @@ describe('sessions', () => {
     const cookie = await stack.login(member.email, PASSWORD);
     const res = await stack.call('GET', '/api/session', withCookie(cookie));
     expect(res.status).toBe(200);
-    expect(res.body.data.user).toEqual({ id: member.id, email: member.email, role: 'recruiter', must_change_password: false });
+    expect(res.body.data.user).toEqual({
+      id: member.id,
+      email: member.email,
+      role: 'recruiter',
+      must_change_password: false,
+      two_factor_enabled: false,
+    });
     expect((await stack.call('GET', '/api/session')).status).toBe(401);
     const forged = await stack.call('GET', '/api/session', withCookie(`__Host-tp_session=${'A'.repeat(43)}`));
     expect(forged.status).toBe(401);
@@ -249,7 +255,7 @@ describe('API tokens in the workspace settings', () => {
     const denied = await stack.call('POST', '/api/tokens', { body: { name: 'all', scopes: ['*'] }, ...withCookie(memberCookie) });
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({
-      error: "a member may not grant *: a token can do at most what its creator's role may",
+      error: "a recruiter may not grant *: a token can do at most what its creator's role may",
       code: 'forbidden',
       field: 'scopes',
     });

@@ -72,6 +72,7 @@ describe('q', () => {
         'email',
         'id',
         'name',
+        'person_id',
         'phone',
         'rejection',
         'req_id',

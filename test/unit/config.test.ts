@@ -108,7 +108,7 @@ describe('config', () => {
     expect(() => config.webhookTimeoutMs).toThrow('WEBHOOK_TIMEOUT_MS must be a positive number up to 15000, got "20000"');
   });
 
-  it('is the only reader of process.env in lib/ and functions/ (with its helpers in lib/env.ts), beside the build-time DOCS constant', () => {
+  it('is the only reader of process.env in lib/ and functions/ (with its helpers in lib/env.ts), beside the build-time DOCS and permission-lines constants', () => {
     const files = (dir: string): string[] =>
       readdirSync(join(ROOT, dir)).flatMap((name) => {
         const path = join(dir, name);
@@ -117,7 +117,11 @@ describe('config', () => {
     const readers = [...files('lib'), ...files('functions')].filter((f) => readFileSync(join(ROOT, f), 'utf8').includes('process.env'));
     // lib/docs.ts reads no setting: its DOCS is a build-time constant, `process.env.TP_API_DOCS`
     // written out so that esbuild's define replaces it in Lambda bundles and folds it there.
-    expect(readers).toEqual(['lib/docs.ts', 'lib/env.ts']);
+    // lib/route-lines.ts likewise: TP_ROUTE_ROLES is a bundle's own permission lines, written in at build time.
+    expect(readers).toEqual(['lib/docs.ts', 'lib/env.ts', 'lib/route-lines.ts']);
     expect(readFileSync(join(ROOT, 'lib/docs.ts'), 'utf8').match(/process\.env\.\w+/g)).toEqual(['process.env.TP_API_DOCS']);
+    expect(new Set(readFileSync(join(ROOT, 'lib/route-lines.ts'), 'utf8').match(/process\.env\.\w+/g))).toEqual(
+      new Set(['process.env.TP_ROUTE_ROLES']),
+    );
   });
 });

@@ -36,10 +36,12 @@ describe('route stacks', () => {
   it('a new route moves no existing function: on an existing resource or a new one', () => {
     const before = routeStackIds(routes);
     for (const added of [
-      route('GET', '/api/v1/candidates/{id}/notes', 'list-notes'),
+      // A module the table does not have yet (list-notes is people's now).
+      route('GET', '/api/v1/candidates/{id}/interviews', 'list-candidate-interviews'),
       route('POST', '/api/interviews', 'create-interview'),
       route('GET', '/api/v1/aaa', 'first-by-name'),
     ]) {
+      expect(before.has(added.handler), `${added.handler} is new`).toBe(false);
       const after = routeStackIds([...routes, added]);
       for (const [module, id] of before) expect(after.get(module), `${module} after ${added.path}`).toBe(id);
       expect(after.get(added.handler)).toMatch(/^Functions/);

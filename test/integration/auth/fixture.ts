@@ -40,6 +40,22 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'PATCH /api/v1/candidates/{id}': () => ({ body: { name: 'Scope Check' }, status: 404 }),
   'POST /api/v1/candidates/{id}/erase': () => ({ status: 404 }),
   'GET /api/v1/people/{id}': () => ({ status: 404 }),
+  // A person (and a note, a file) that does not exist: the handler's 404, past the authorizer and the table.
+  'POST /api/v1/people/{id}/notes': () => ({ body: { body: 'Scope check', visibility: 'team' }, status: 404 }),
+  'GET /api/v1/people/{id}/notes': () => ({ status: 404 }),
+  'GET /api/v1/people/{id}/notes/{note_id}': () => ({ status: 404 }),
+  'PATCH /api/v1/people/{id}/notes/{note_id}': () => ({ body: { body: 'Scope check' }, status: 404 }),
+  'DELETE /api/v1/people/{id}/notes/{note_id}': () => ({ status: 404 }),
+  'GET /api/v1/people/{id}/activity': () => ({ status: 404 }),
+  // A presigned POST that nothing uses: no file is made until an upload is attached.
+  'POST /api/v1/uploads': () => ({ body: { filename: 'scope-check.pdf', content_type: 'application/pdf', size: 1024 }, status: 201 }),
+  'GET /api/v1/uploads/limits': () => ({ status: 200 }),
+  'POST /api/v1/people/{id}/files': () => ({ body: { upload_id: randomUUID(), kind: 'resume' }, status: 404 }),
+  'GET /api/v1/people/{id}/files': () => ({ status: 404 }),
+  'GET /api/v1/people/{id}/files/{file_id}': () => ({ status: 404 }),
+  'GET /api/v1/people/{id}/files/{file_id}/text': () => ({ status: 404 }),
+  'GET /api/v1/people/{id}/files/{file_id}/download': () => ({ status: 404 }),
+  'DELETE /api/v1/people/{id}/files/{file_id}': () => ({ status: 404 }),
   // A job whose one row fails: the import runs, but no candidate appears while counts are compared.
   'POST /api/v1/candidates/imports': () => ({
     rawBody: `name,email\nScope Check,not-an-email-${randomUUID().slice(0, 8)}\n`,
@@ -112,6 +128,8 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/webhooks/{id}/replay': () => ({ status: 404 }),
   'POST /api/webhooks/{id}/rotate-secret': () => ({ body: {}, status: 404 }),
   'GET /api/audit': () => ({ status: 200 }),
+  'GET /api/mentions': () => ({ status: 200 }),
+  'POST /api/mentions/{id}/read': () => ({ status: 404 }),
   // A fully signed-in session has no second step to take.
   'POST /api/session/two-factor': () => ({ body: { code: '000000' }, status: 409 }),
   'GET /api/account/two-factor': () => ({ status: 200 }),

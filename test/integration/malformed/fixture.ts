@@ -150,5 +150,16 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/webhooks/{id}') return { active: false };
   if (r.path === '/api/webhooks/{id}/resend') return { event_id: `evt_${'0'.repeat(32)}` };
   if (r.path === '/api/webhooks/{id}/replay') return { since: new Date(Date.now() - 3_600_000).toISOString() };
+  if (r.path === '/api/v1/candidates/{id}/offers')
+    return { compensation: { amount: 1000, currency: 'EUR', period: 'month' }, start_date: '2027-01-04' };
+  if (r.path === '/api/v1/offers/{id}') return { location: 'Valid Body' };
+  if (r.path === '/api/v1/offers/{id}/status') return { status: 'pending_approval' };
+  if (r.path === '/api/offers/{id}/approvals') return { decision: 'approve' };
+  // No approval steps: what a workspace has before anyone sets a chain.
+  if (r.path === '/api/settings/offer-approvals') return { steps: [] };
+  if (r.path === '/api/v1/people/{id}/notes') return { body: 'Valid body', visibility: 'team' };
+  if (r.path === '/api/v1/people/{id}/notes/{note_id}') return { body: 'Valid body' };
+  if (r.path === '/api/v1/uploads') return { filename: 'valid-body.pdf', content_type: 'application/pdf', size: 1024 };
+  if (r.path === '/api/v1/people/{id}/files') return { upload_id: randomUUID(), kind: 'resume' };
   return {};
 }

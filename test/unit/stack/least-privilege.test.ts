@@ -88,8 +88,10 @@ describe('least privilege', () => {
       const actions = actionsOf(fn);
       for (const a of FORBIDDEN_ACTIONS) expect(actions, label(r)).not.toContain(a);
       // Routes that queue deliveries also hold SQS rights, pinned by the next test; the token
-      // routes' API Gateway rights (API keys) are pinned by test/unit/rate-limits.test.ts.
-      for (const a of actions.filter((x) => !x.startsWith('sqs:') && !x.startsWith('apigateway:')))
+      // routes' API Gateway rights (API keys) are pinned by test/unit/rate-limits.test.ts; the
+      // files bucket rights of routes whose line names `files` (erasure deletes a person's files)
+      // by test/unit/stack/files-bucket-stack.test.ts.
+      for (const a of actions.filter((x) => !x.startsWith('sqs:') && !x.startsWith('apigateway:') && !x.startsWith('s3:')))
         expect(TABLE_ACTIONS.write, `${label(r)}: ${a}`).toContain(a);
     }
   });
@@ -146,9 +148,9 @@ describe('least privilege', () => {
     }
   });
 
-  it('routes without table access (the OpenAPI document) get no DynamoDB permission at all', () => {
+  it('routes without table access (the OpenAPI document, the upload limits) get no DynamoDB permission at all', () => {
     const noneRoutes = ROUTES.filter((r) => r.access === 'none');
-    expect(noneRoutes.map(label)).toEqual(['GET /api/v1/openapi.json']);
+    expect(noneRoutes.map(label).sort()).toEqual(['GET /api/uploads/limits', 'GET /api/v1/openapi.json', 'GET /api/v1/uploads/limits']);
     const table = tableId();
     for (const r of noneRoutes) {
       const fn = functionIn(methodFor(r).Integration.Uri);
@@ -233,8 +235,24 @@ describe('least privilege', () => {
     expect(like(session!.get[0]!).test(keys.token(digest).PK)).toBe(false);
   });
 
-  it('function policies name only the table, its indexes and stream, and the webhook and import queues; "*" only for ListStreams', () => {
+  it('function policies name only the table, its indexes and stream, the webhook and import queues, and the files bucket\'s objects; "*" only for ListStreams', () => {
     const table = tableId();
+    // The files bucket is named by stage, account and region (filesBucketName), so grants name it
+    // by that string, not by a reference: held to the one bucket's own name here, to its two
+    // prefixes, and (ListBucketVersions) to the bucket with a prefix condition. Which function
+    // holds which S3 actions, per its route line: files-bucket-stack.test.ts.
+    const render = (v: Json): string =>
+      typeof v === 'string'
+        ? v
+        : v?.Ref
+          ? `\${${v.Ref}}`
+          : v?.['Fn::Join']
+            ? (v['Fn::Join'][1] as Json[]).map(render).join(v['Fn::Join'][0])
+            : JSON.stringify(v);
+    const buckets = ofType('AWS::S3::Bucket').filter(([, b]) => JSON.stringify(b.Properties).includes('UnattachedUploads'));
+    expect(buckets).toHaveLength(1);
+    const bucketArn = `arn:\${AWS::Partition}:s3:::${render(buckets[0]![1].Properties.BucketName)}`;
+    const S3_ACTIONS = ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion'];
     const queues = ofType('AWS::SQS::Queue').map(([qid]) => qid);
     expect(queues.sort()).toEqual(
       [deliveryQueueId(), deliveryDlqId(), streamFailureQueueId(), streamFailureDlqId(), importQueueId(), importDlqId()].sort(),
@@ -255,6 +273,17 @@ describe('least privilege', () => {
         }
         // The token functions' API keys in the usage plan: pinned by test/unit/rate-limits.test.ts.
         if (actions.every((a) => a.startsWith('apigateway:'))) continue;
+        if (actions.some((a) => a.startsWith('s3:'))) {
+          if (actions.includes('s3:ListBucketVersions')) {
+            expect(actions, id).toEqual(['s3:ListBucketVersions']);
+            expect(targets.map(render), id).toEqual([bucketArn]);
+            expect(s.Condition, id).toEqual({ StringLike: { 's3:prefix': ['uploads/*', 'files/*'] } });
+          } else {
+            for (const a of actions) expect(S3_ACTIONS, id).toContain(a);
+            expect(targets.map(render), id).toEqual([`${bucketArn}/uploads/*`, `${bucketArn}/files/*`]);
+          }
+          continue;
+        }
         for (const a of actions) expect(a, id).toMatch(/^(dynamodb|sqs):/);
         for (const t of targets) {
           const [target] = getAtts(t);

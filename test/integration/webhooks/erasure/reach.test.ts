@@ -283,10 +283,17 @@ describe('erasure per person', () => {
     const personId = (await stack.call('GET', `/api/v1/candidates/${ids[0]}`, { token: tok })).body.data.person_id;
     expect((await holders(mine.needles)).map((h) => h.type)).toEqual(expect.arrayContaining(['person', 'candidate', 'search']));
 
+    // The activity feed's items (one per candidate added) are written by the stream consumer, in
+    // the person's partition: the erasure counts them once they are there.
+    await until('the feed holds the three additions', async () => {
+      const feed = await stack.call('GET', `/api/v1/people/${personId}/activity?limit=100`, { token: tok });
+      return feed.body.data?.length === 3;
+    });
+
     const erased = await stack.call('POST', `/api/v1/candidates/${ids[1]}/erase`, { token: tok });
     expect(erased.status, erased.text).toBe(200);
-    // The person, their claim and their partition's three guards; three candidates.
-    expect(erased.body.data.person).toEqual({ id: personId, candidates: 3, items: 5 });
+    // The person, their claim, their partition's three guards and three feed items; three candidates.
+    expect(erased.body.data.person).toEqual({ id: personId, candidates: 3, items: 8, files: 0 });
     expect(await holders(mine.needles)).toEqual([]);
     for (const id of ids) expect((await stack.call('GET', `/api/v1/candidates/${id}`, { token: tok })).body.data.erased_at).toBeTruthy();
     expect((await stack.call('GET', `/api/v1/people/${personId}`, { token: tok })).status).toBe(404);
