@@ -73,6 +73,8 @@ const samples: Record<
   'get-candidate': { params: { id: demoCandidateId(2) } },
   // A person who exists nowhere: invoking shows the 404 path.
   'get-person': { params: { id: MISSING_ID } },
+  // People who exist nowhere: invoking shows the 404 path and merges nothing.
+  'merge-person': { params: { id: MISSING_ID }, body: { from: '0192f1a0-0000-7000-8000-00000000beef' } },
   'update-candidate': { params: { id: demoCandidateId(2) }, body: { email: 'alan.turing@example.com', phone: '+44 20 7946 0018' } },
   'list-requisitions': { query: { status: 'open', limit: '50' } },
   'create-requisition': {

@@ -212,6 +212,7 @@ export const EVENT_TYPES = [
   'import.completed',
   'note.created',
   'file.processed',
+  'person.merged',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by the test operation; not subscribable. */

@@ -91,6 +91,8 @@ export const ROUTE_ROLES = {
   // until then a person's records stay out of their reach rather than unfiltered.
   'GET /api/v1/people/{id}': RECRUITING,
   'GET /api/people/{id}': RECRUITING,
+  'POST /api/v1/people/{id}/merge': RECRUITING,
+  'POST /api/people/{id}/merge': RECRUITING,
   'POST /api/v1/candidates/{id}/offers': RECRUITING,
   'POST /api/candidates/{id}/offers': RECRUITING,
   'GET /api/v1/candidates/{id}/offers': RECRUITING,

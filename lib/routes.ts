@@ -39,6 +39,7 @@ const lines = [
   candidates.updateCandidate,
   candidates.eraseCandidate,
   people.getPerson,
+  people.mergePerson,
   imports.createImport,
   imports.getImport,
   imports.listImportErrors,

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { STAGES } from '../model';
-import { IdParam, dataOf, timestamp } from './fields';
+import { IdParam, dataOf, timestamp, uuid } from './fields';
 import { DOCS, type Route } from './route';
 
 /** One of the person's candidates, as the person's page lists it. */
@@ -43,6 +43,35 @@ export const getPerson = {
   access: 'read',
   summary: DOCS && 'One person with every candidate of theirs (requisition, stage, last change)',
   params: IdParam,
+  status: 200,
+  response: dataOf(Person),
+} as const satisfies Route;
+
+export const MergePersonBody = z.strictObject({ from: uuid('from') });
+
+export const mergePerson = {
+  method: 'POST',
+  path: '/api/v1/people/{id}/merge',
+  console: true,
+  handler: 'merge-person',
+  auth: 'token',
+  scope: 'candidates:write',
+  access: 'write',
+  summary:
+    DOCS &&
+    "Merge another person (`from`) into this one: their candidates (ids unchanged) become this person's and show this person's fields, their notes, activity and files move here, their emails match this person from then on, and they are deleted",
+  params: IdParam,
+  body: MergePersonBody,
+  ...(DOCS && {
+    errors: {
+      400: '`from` names this same person (code validation_error, field from)',
+      404: 'Either person is not in this workspace (code not_found; field from when it is the other one)',
+      409: "Both people have a candidate on the same requisition, or both one without a requisition (code duplicate_candidate, existing_id: this person's candidate); together they would pass the cap on a person's candidates, or are too many to merge in one write (code person_limit); or too many concurrent writes",
+    },
+  }),
+  // The files' bytes move to this person's keys.
+  files: ['read', 'write', 'delete'],
+  timeoutSeconds: 28,
   status: 200,
   response: dataOf(Person),
 } as const satisfies Route;

@@ -120,6 +120,7 @@ export async function eraseCandidateAs(
     const removed = await removePerson(tenantId, personId);
     // Again once the records are gone: an attach in flight may have copied its bytes meanwhile.
     if (files) await eraseFileObjects(tenantId, personId, true);
+    for (const merged of removed.unmerged) await eraseFileObjects(tenantId, merged, true);
     const others = removed.candidateIds.filter((c) => c !== id);
     for (const other of others) await eraseOne(tenantId, other, actor, audit);
     person = { id: personId, candidates: others.length + 1, items: removed.items, files };

@@ -30,7 +30,7 @@ export interface MentionRecord {
 export const inboxPartition = (tenantId: string, userId: string) => `${keys.tenantPartition(tenantId)}#INBOX#${userId}`;
 const UNREAD = 'U#';
 const READ = 'R#';
-const mentionKey = (tenantId: string, userId: string, id: string, read: boolean): Key => ({
+export const mentionKey = (tenantId: string, userId: string, id: string, read: boolean): Key => ({
   PK: inboxPartition(tenantId, userId),
   SK: `${read ? READ : UNREAD}${id}`,
 });

@@ -28,11 +28,15 @@ async function deleteAll(keysToDelete: { PK: unknown; SK: unknown }[]) {
 /**
  * Remove a person: first their item and their claims (so no create joins them from then on: a
  * join checks the person exists in its own transaction), then every item of their partition.
- * Answers how many items went and the ids of every candidate of theirs (their guards, read
+ * Answers how many items went, the people whose merge into this one had not moved their files
+ * yet (whose bytes are under their own keys still), and the ids of every candidate of theirs (their guards, read
  * consistently after the person went, and the person index, which also finds the candidates of
  * an earlier, interrupted erasure). Nothing to do for a person already removed but the index.
  */
-export async function removePerson(tenantId: string, personId: string): Promise<{ items: number; candidateIds: string[] }> {
+export async function removePerson(
+  tenantId: string,
+  personId: string,
+): Promise<{ items: number; candidateIds: string[]; unmerged: string[] }> {
   let items = 0;
   const person = await getPersonItem(tenantId, personId);
   if (person) {
@@ -60,6 +64,20 @@ export async function removePerson(tenantId: string, personId: string): Promise<
     ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, personId) },
     ConsistentRead: true,
   });
+  // A merge into this person that has not moved everything yet left the rest in the merged
+  // person's partition (lib/store/person-merge.ts): it goes too.
+  const unmoved = partition.filter((i) => i.type === 'person_merge' && i.pending).map((i) => String(i.from_person_id));
+  const withFiles: string[] = [];
+  for (const fromId of unmoved) {
+    const rest = await queryAll({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, fromId) },
+      ConsistentRead: true,
+    });
+    if (rest.some((i) => i.type === 'file')) withFiles.push(fromId);
+    partition.push(...rest);
+  }
   // The mentions the person's notes put in members' inboxes, outside the partition: the notes name them.
   items += await eraseMentionsOfNotes(tenantId, partition);
   await deleteAll(partition as { PK: unknown; SK: unknown }[]);
@@ -76,5 +94,5 @@ export async function removePerson(tenantId: string, personId: string): Promise<
   const ids = new Set<string>();
   for (const i of partition as Item[]) if (typeof i.candidate_id === 'string' && i.type === 'person_guard') ids.add(i.candidate_id);
   for (const i of indexed) if (typeof i.id === 'string') ids.add(i.id);
-  return { items, candidateIds: [...ids] };
+  return { items, candidateIds: [...ids], unmerged: withFiles };
 }

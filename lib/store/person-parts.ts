@@ -41,7 +41,7 @@ export async function readPerson(tenantId: string, personId: string, exceptId: s
 }
 
 /** Candidates by id, consistent (a person has at most MAX_CANDIDATES_PER_PERSON: one BatchGetItem). */
-async function getCandidates(tenantId: string, ids: string[]): Promise<Item[]> {
+export async function getCandidates(tenantId: string, ids: string[]): Promise<Item[]> {
   const out: Item[] = [];
   let wanted: Record<string, unknown>[] = ids.map((id) => keys.candidate(tenantId, id));
   for (let attempt = 1; wanted.length; attempt++) {

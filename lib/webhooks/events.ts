@@ -25,8 +25,9 @@ export interface WebhookEvent {
  */
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
-  // Notes share the placements' pattern (an event source mapping takes 5): noteEvents drops all but team notes.
-  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement', 'note'] } } } },
+  // Notes and merge records share the placements' pattern (an event source mapping takes 5): noteEvents
+  // drops all but team notes; an item a merge moved (`moved_from`) is no event.
+  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement', 'note', 'person_merge'] } } } },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
   // Imports and files share one pattern too: each type's events check their own status again
@@ -113,7 +114,7 @@ function requisitionEvents(change: StreamChange, after: Image, before: Image | u
 
 /** A team note's creation, by ids; a private or admins note is no event. */
 function noteEvents(change: StreamChange, after: Image): WebhookEvent[] {
-  if (change.name !== 'INSERT' || after.visibility !== 'team') return [];
+  if (change.name !== 'INSERT' || after.visibility !== 'team' || after.moved_from !== undefined) return [];
   return [
     {
       id: eventId(change.id, 'note.created'),
@@ -138,6 +139,19 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
   if (!after || !change.id) return [];
   if (after.type === 'requisition' || after.type === 'requisition_status') return requisitionEvents(change, after, before);
   if (after.type === 'note') return noteEvents(change, after);
+  if (after.type === 'person_merge') {
+    // Its insert, once; a record carried along by a later merge of the person is no new event.
+    if (change.name !== 'INSERT' || after.moved_from !== undefined) return [];
+    return [
+      {
+        id: eventId(change.id, 'person.merged'),
+        type: 'person.merged',
+        tenantId: tenantOf(after),
+        timestamp: after.at as string,
+        data: { personId: after.person_id, fromPersonId: after.from_person_id, candidateIds: after.candidate_ids, mergedAt: after.at },
+      },
+    ];
+  }
   if (after.type === 'import_job') {
     // The change to completed, once; counts only, never a row.
     if (change.name !== 'MODIFY' || after.status !== 'completed' || before?.status === 'completed') return [];

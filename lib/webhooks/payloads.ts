@@ -134,6 +134,13 @@ export const EVENT_DATA = {
     refusalCode: z.nullable(z.string()),
     processedAt: at,
   }),
+  /** Ids only: the person kept, the one merged into them (deleted), and the candidates that moved (their ids unchanged). */
+  'person.merged': z.strictObject({
+    personId: z.uuid(),
+    fromPersonId: z.uuid(),
+    candidateIds: z.array(z.uuid()),
+    mergedAt: at,
+  }),
   [TEST_EVENT]: z.strictObject({ webhookId: z.uuid(), message: z.string() }),
   [ENDPOINT_DISABLED_EVENT]: z.strictObject({ webhookId: z.uuid(), reason: z.string(), disabledAt: at }),
 } satisfies Record<EventType | typeof TEST_EVENT | typeof ENDPOINT_DISABLED_EVENT, z.ZodMiniType>;
@@ -159,6 +166,8 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
     'A team note was written on a person (POST /api/v1/people/{id}/notes); ids only, never the body; private and admins notes send nothing',
   'file.processed':
     'A file attached to a person (POST /api/v1/people/{id}/files) was checked: `ready` (its text read) or `refused` (`refusalCode` says why; its bytes are deleted); ids only',
+  'person.merged':
+    "Two people were merged (POST /api/v1/people/{id}/merge): `fromPersonId`'s candidates are now `personId`'s, with the same ids, and `fromPersonId` is gone; ids only",
   [TEST_EVENT]: 'The test operation (POST /api/webhooks/{id}/test); not subscribable',
   [ENDPOINT_DISABLED_EVENT]:
     'The service disabled another endpoint of the workspace; sent to every other active endpoint, not subscribable',

@@ -117,6 +117,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'erase-candidate': 'candidate',
   'get-import': 'import',
   'get-person': 'person',
+  'merge-person': 'person',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',

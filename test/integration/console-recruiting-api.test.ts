@@ -44,6 +44,7 @@ describe('the route table', () => {
         'PATCH /api/candidates/{id}',
         'POST /api/candidates/{id}/erase',
         'GET /api/people/{id}',
+        'POST /api/people/{id}/merge',
         'POST /api/candidates/imports',
         'GET /api/candidates/imports/{id}',
         'GET /api/candidates/imports/{id}/errors',

@@ -75,6 +75,18 @@ const noteImage = (over: Img = {}): Img => ({
   version: 0,
   ...over,
 });
+const mergeRecord = (over: Img = {}): Img => ({
+  PK: `T#${TENANT}#PERSON#01900000-0000-7000-8000-0000000000d1`,
+  SK: 'MERGE#01900000-0000-7000-8000-0000000000d3',
+  type: 'person_merge',
+  tenant_id: TENANT,
+  person_id: '01900000-0000-7000-8000-0000000000d1',
+  from_person_id: '01900000-0000-7000-8000-0000000000d3',
+  candidate_ids: [CAND],
+  at: T1,
+  pending: true,
+  ...over,
+});
 const fileItem = (over: Img = {}): Img => ({
   PK: `T#${TENANT}#PERSON#01900000-0000-7000-8000-0000000000d1`,
   SK: 'FILE#01900000-0000-7000-8000-0000000000d2',
@@ -137,6 +149,7 @@ const RECORDS = [
     importJob(),
   ),
   record('INSERT', noteImage()),
+  record('INSERT', mergeRecord()),
   record('MODIFY', fileItem({ status: 'ready', has_text: true, processed_at: T1 }), fileItem()),
   record('MODIFY', fileItem({ status: 'refused', refusal_code: 'file_type_not_allowed', processed_at: T1 }), fileItem()),
 ];
@@ -160,6 +173,23 @@ describe('published webhook payloads', () => {
     expect(JSON.stringify(created)).not.toContain('Strong systems');
     for (const visibility of ['private', 'admins'])
       expect(eventsFromRecord(record('INSERT', noteImage({ visibility, body: 'Private thought.' })))).toEqual([]);
+  });
+
+  it('a merge sends ids only, once: what it moves (a note, an earlier merge record) is no event', () => {
+    const [merged] = eventsFromRecord(record('INSERT', mergeRecord()));
+    expect(merged).toMatchObject({
+      type: 'person.merged',
+      data: {
+        personId: '01900000-0000-7000-8000-0000000000d1',
+        fromPersonId: '01900000-0000-7000-8000-0000000000d3',
+        candidateIds: [CAND],
+        mergedAt: T1,
+      },
+    });
+    const movedFrom = '01900000-0000-7000-8000-0000000000d9';
+    expect(eventsFromRecord(record('INSERT', mergeRecord({ moved_from: movedFrom })))).toEqual([]);
+    expect(eventsFromRecord(record('INSERT', noteImage({ moved_from: movedFrom })))).toEqual([]);
+    expect(eventsFromRecord(record('MODIFY', mergeRecord({ pending: undefined }), mergeRecord()))).toEqual([]);
   });
 
   it('the records cover every subscribable event type', () => {

@@ -40,6 +40,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'PATCH /api/v1/candidates/{id}': () => ({ body: { name: 'Scope Check' }, status: 404 }),
   'POST /api/v1/candidates/{id}/erase': () => ({ status: 404 }),
   'GET /api/v1/people/{id}': () => ({ status: 404 }),
+  'POST /api/v1/people/{id}/merge': () => ({ body: { from: randomUUID() }, status: 404 }),
   // A person (and a note, a file) that does not exist: the handler's 404, past the authorizer and the table.
   'POST /api/v1/people/{id}/notes': () => ({ body: { body: 'Scope check', visibility: 'team' }, status: 404 }),
   'GET /api/v1/people/{id}/notes': () => ({ status: 404 }),

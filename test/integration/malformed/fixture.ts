@@ -157,6 +157,7 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/offers/{id}/approvals') return { decision: 'approve' };
   // No approval steps: what a workspace has before anyone sets a chain.
   if (r.path === '/api/settings/offer-approvals') return { steps: [] };
+  if (r.path === '/api/v1/people/{id}/merge') return { from: randomUUID() };
   if (r.path === '/api/v1/people/{id}/notes') return { body: 'Valid body', visibility: 'team' };
   if (r.path === '/api/v1/people/{id}/notes/{note_id}') return { body: 'Valid body' };
   if (r.path === '/api/v1/uploads') return { filename: 'valid-body.pdf', content_type: 'application/pdf', size: 1024 };
