@@ -213,8 +213,13 @@ export async function* insertCandidateGroups(
   entries: NewCandidate[],
 ): AsyncGenerator<{ rows: number[]; results: Map<number, InsertResult> }> {
   const alone = async (i: number): Promise<InsertResult> => {
+    const { record, reqSeen, audit } = entries[i]!;
     try {
-      await insertCandidate(tenantId, entries[i]!.record, entries[i]!.reqSeen, entries[i]!.audit);
+      // A row given a person is matched as POST /candidates matches (its email's claim read now).
+      if (record.person_id) {
+        const owner = record.email !== undefined ? await claimOwner(tenantId, record.email) : undefined;
+        await insertPersonCandidate(tenantId, record, owner, reqSeen, audit);
+      } else await insertCandidate(tenantId, record, reqSeen, audit);
       return { kind: 'created' };
     } catch (error) {
       return { kind: 'error', error };

@@ -6,7 +6,8 @@
  */
 import { type AppError, RequisitionNotOpenError, ValidationError } from '../errors';
 import type { ImportRow, RowError } from '../imports/parse';
-import { candidateIdsByEmails } from '../store/search';
+import { candidatesByEmails, type EmailCandidate } from '../store/search';
+import { duplicateCandidate } from './people-rules';
 import { getRequisition, type RequisitionItem } from '../store/requisitions';
 
 export type Outcome = { kind: 'created' } | { kind: 'skipped' | 'failed'; error: RowError };
@@ -26,54 +27,48 @@ export const requisitionReader = (tenantId: string): Requisitions => {
   };
 };
 
-/** The candidates using each email of some rows, as candidateIdsByEmails read them (consistent, before any of the rows is written). */
-export type EmailOwners = ReadonlyMap<string, string[]>;
+/** The candidates using each email of some rows, as candidatesByEmails read them (consistent, before any of the rows is written). */
+export type EmailOwners = ReadonlyMap<string, EmailCandidate[]>;
 
 /**
  * The owners of the emails of `rows` (those without an error of their own): read together,
- * a few Queries for many rows (candidateIdsByEmails) instead of one per row.
+ * a few Queries for many rows (candidatesByEmails) instead of one per row.
  */
-export function emailOwners(tenantId: string, rows: readonly ImportRow[]): Promise<Map<string, string[]>> {
+export function emailOwners(tenantId: string, rows: readonly ImportRow[]): Promise<Map<string, EmailCandidate[]>> {
   const emails = rows.flatMap((r) => (!r.error && r.body?.email !== undefined ? [r.body.email] : []));
-  return candidateIdsByEmails(tenantId, emails);
+  return candidatesByEmails(tenantId, emails);
 }
 
 /**
- * One row's fate as far as it can be told without writing: its own error, a duplicate email, or
- * its requisition. `owners` holds the row's email (emailOwners, read after every row written
- * before this one). `candidateId` is the id the row gets: its own candidate found means an
- * earlier run created it. Undefined: the row may be created (with the requisition it goes on).
+ * One row's fate as far as it can be told without writing: its own error, the same person already
+ * on its requisition, or its requisition. `owners` holds the row's email (emailOwners, read after
+ * every row written before this one). `candidateId` is the id the row gets: its own candidate
+ * found means an earlier run created it. Otherwise the row may be created (with the requisition it
+ * goes on); `joins`: its email is a known person's, whose candidate it becomes (the create's match,
+ * which the write decides again: a person the read did not see yet is matched there too).
  */
 export async function judgeRow(
   r: ImportRow,
   owners: EmailOwners,
   reqs: Requisitions,
   candidateId?: string,
-): Promise<Outcome | { kind: 'create'; req?: RequisitionItem }> {
+): Promise<Outcome | { kind: 'create'; req?: RequisitionItem; joins: boolean }> {
   if (r.error) return { kind: r.error.skipped ? 'skipped' : 'failed', error: r.error };
   const input = r.body!;
-  if (input.email !== undefined) {
-    const ids = owners.get(input.email) ?? [];
-    // This very row, created by an earlier run of the job that stopped before counting it.
-    if (candidateId && ids.includes(candidateId)) return { kind: 'created' };
-    if (ids.length) {
-      return {
-        kind: 'skipped',
-        error: {
-          field: 'email',
-          code: 'duplicate_email',
-          message: 'email is already used by a candidate in this workspace',
-          skipped: true,
-        },
-      };
-    }
+  const known = input.email !== undefined ? (owners.get(input.email) ?? []) : [];
+  // This very row, created by an earlier run of the job that stopped before counting it.
+  if (candidateId && known.some((c) => c.id === candidateId)) return { kind: 'created' };
+  const same = known.find((c) => c.req_id === (input.req_id ?? null));
+  if (same) {
+    const err = duplicateCandidate(same.id, input.req_id !== undefined);
+    return { kind: 'skipped', error: { field: err.field ?? null, code: 'duplicate_candidate', message: err.message, skipped: true } };
   }
   const req = input.req_id ? await reqs(input.req_id) : undefined;
   if (input.req_id) {
     if (!req) return failed(new ValidationError('req_id names no requisition in this workspace', { field: 'req_id' }));
     if (req.status !== 'open') return failed(new RequisitionNotOpenError(req.status));
   }
-  return { kind: 'create', req };
+  return { kind: 'create', req, joins: known.length > 0 || r.repeat === true };
 }
 
 /** Rows judged at once (their emails already read: what is left is a requisition's read, once per requisition). */

@@ -13,7 +13,7 @@ import { auditChanges } from '../entity';
 import type { AuditEntry } from '../store/audit';
 import { emailOwners, failed, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from './import-rows';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
-import { nowIso } from '../ids';
+import { newId, nowIso } from '../ids';
 import { logger } from '../logger';
 import type { NewCandidate } from '../store/candidate-batch';
 import { insertCandidateGroups } from './candidate-writes';
@@ -58,6 +58,8 @@ function recordOf(r: ImportRow, candidateId: string, reqTitle: string | undefine
     id: candidateId,
     // The row's create body: the declaration's create fields, and only them.
     ...input,
+    // A new person of its own, written with it; a row that joins a known person is matched alone.
+    person_id: newId(),
     req_title: reqTitle,
     created_at: now,
     updated_at: now,
@@ -67,6 +69,12 @@ function recordOf(r: ImportRow, candidateId: string, reqTitle: string | undefine
 
 /** What an insert that went alone threw, as the row's outcome; errors of ours (5xx) fail the slice, which is retried. */
 async function outcomeOfError(tenantId: string, candidateId: string, err: unknown): Promise<Outcome> {
+  // The row's own candidate holds its person's place on the requisition: an earlier run created it.
+  if (err instanceof ConflictError && err.code === 'duplicate_candidate') {
+    if (err.existingId === candidateId) return { kind: 'created' };
+    // Someone made the same person a candidate there first (the race the judgement could not see): a duplicate, as judged ones are.
+    return { kind: 'skipped', error: { field: err.field ?? null, code: err.code, message: err.message, skipped: true } };
+  }
   if (err instanceof ConflictError && err.code === 'conflict') {
     // The id exists: an earlier run created this row. Anything else is contention: the slice is retried.
     if (await getCandidate(tenantId, candidateId)) return { kind: 'created' };
@@ -120,12 +128,14 @@ const createdAudit = (job: Pick<ImportJobItem, 'id' | 'actor' | 'request'>, reco
 const HOLD_AT_ROW = config.importHoldAtRow;
 
 /**
- * A slice's rows: each judged (its own error, a duplicate email, its requisition), then those to
- * create inserted together, a transaction's worth at a time (insertCandidateGroups), each as POST
- * /candidates would create it. A row found created by an earlier run counts as created. The
- * slice's emails are read together before any of its rows is written (emailOwners: a few
- * consistent Queries for the whole slice): the rows of one file never share an email
- * (readImportFile), so no row's judgement waits on another row's write.
+ * A slice's rows: each judged (its own error, its person already on its requisition, its
+ * requisition), then those to create inserted together, a transaction's worth at a time
+ * (insertCandidateGroups), each as POST /candidates would create it: a row of a new email with a
+ * new person in the batch, a row whose email is a known person's (or an earlier row's, on another
+ * requisition: readImportFile's `repeat`) alone, matched to them. A row found created by an
+ * earlier run counts as created. The slice's emails are read together before any of its rows is
+ * written (emailOwners: a few consistent Queries for the whole slice); a repeat row waits for its
+ * earlier one, as the groups are written in row order.
  */
 async function importSlice(
   tenantId: string,
@@ -146,7 +156,7 @@ async function importSlice(
     }
     const record = recordOf(slice[i]!, ids[i]!, j.req?.title);
     const audit = job.actor && createdAudit(job, record);
-    creates.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined, audit } });
+    creates.push({ at: i, entry: { record, reqSeen: j.req as unknown as Record<string, unknown> | undefined, audit, alone: j.joins } });
   }
   // The store sizes the transactions; each is written before the next starts.
   for await (const { rows, results } of insertCandidateGroups(

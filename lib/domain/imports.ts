@@ -26,6 +26,7 @@ import {
   rowErrorPageKey,
 } from '../store/imports';
 import { decodeCursor, encodeCursor } from './cursor';
+import type { EmailCandidate } from '../store/search';
 import { emailOwners, judgeRow, type Outcome, requisitionReader, ROW_CONCURRENCY } from './import-rows';
 import { auditActorOf, auditBy, type Principal } from './principal';
 
@@ -69,7 +70,7 @@ const DRY_RUN_EMAIL_ROWS = 250;
 async function dryRun(tenantId: string, format: ImportFormat, rows: ImportRow[]): Promise<ImportDryRun> {
   const reqs = requisitionReader(tenantId);
   // The emails a slice's worth at a time: the worker's reads, and as many rows per read.
-  const owners = new Map<string, string[]>();
+  const owners = new Map<string, EmailCandidate[]>();
   for (let i = 0; i < rows.length; i += DRY_RUN_EMAIL_ROWS)
     for (const [e, ids] of await emailOwners(tenantId, rows.slice(i, i + DRY_RUN_EMAIL_ROWS))) owners.set(e, ids);
   const outcomes = await mapLimit(rows, ROW_CONCURRENCY * 2, async (r): Promise<Outcome> => {

@@ -21,7 +21,7 @@ export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** The codes a row's error may have: the API's own, plus the import's. */
-export type RowErrorCode = ErrorCode | 'duplicate_email' | 'invalid_row';
+export type RowErrorCode = ErrorCode | 'invalid_row';
 
 /** Why a row was not imported; `field` names the column at fault when there is one. */
 export interface RowError {
@@ -37,6 +37,11 @@ export interface ImportRow {
   row: number;
   body?: CreateCandidateBody;
   error?: RowError;
+  /**
+   * The row's email is an earlier valid row's, on another requisition: the same person, whose
+   * candidate this row joins once that row is written (it is created alone, after it).
+   */
+  repeat?: true;
 }
 
 const MEDIA_TYPES: Record<string, ImportFormat> = { 'text/csv': 'csv', 'application/x-ndjson': 'ndjson' };
@@ -147,14 +152,17 @@ export const normalizeEmail = (email: string) => email.trim().normalize('NFKD').
 /**
  * Read and validate a whole file: its rows with the create body each stands for (the same schema
  * and sentences as POST /candidates), or the error that keeps it out. A row whose email (case
- * blind) a valid earlier row already has is skipped as a duplicate. Refusals of the file as a
+ * blind) a valid earlier row already has is the same person: on the same requisition (or again
+ * without one) it is skipped as a duplicate candidate, on another one it is their next candidate
+ * (`repeat`). Refusals of the file as a
  * whole (header, size, row count) throw a ValidationError before any row is judged.
  */
 export function readImportFile(text: string, format: ImportFormat): ImportRow[] {
   const raw = format === 'csv' ? csvRows(text) : ndjsonRows(text);
   if (!raw.length) throw new ValidationError('the file has no rows to import');
   if (raw.length > MAX_IMPORT_ROWS) throw tooMany(raw.length);
-  const firstRowOf = new Map<string, number>();
+  // Per email: the first valid row on each requisition (`` for none).
+  const firstRowOf = new Map<string, Map<string, number>>();
   return raw.map(({ row, values, error }): ImportRow => {
     if (error) return { row, error };
     let body: CreateCandidateBody;
@@ -166,14 +174,23 @@ export function readImportFile(text: string, format: ImportFormat): ImportRow[] 
     }
     if (body.email !== undefined) {
       const email = normalizeEmail(body.email);
-      const first = firstRowOf.get(email);
+      const rowsOf = firstRowOf.get(email) ?? new Map<string, number>();
+      const first = rowsOf.get(body.req_id ?? '');
       if (first !== undefined) {
+        const where = body.req_id ? 'on the same requisition' : 'without a requisition';
         return {
           row,
-          error: { field: 'email', code: 'duplicate_email', message: `email appears earlier in this file, in row ${first}`, skipped: true },
+          error: {
+            field: body.req_id ? 'req_id' : 'email',
+            code: 'duplicate_candidate',
+            message: `this person (the same email) is in row ${first} of this file ${where}`,
+            skipped: true,
+          },
         };
       }
-      firstRowOf.set(email, row);
+      rowsOf.set(body.req_id ?? '', row);
+      firstRowOf.set(email, rowsOf);
+      if (rowsOf.size > 1) return { row, body, repeat: true };
     }
     return { row, body };
   });

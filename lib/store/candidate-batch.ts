@@ -1,6 +1,7 @@
 /**
  * The import's batched create: many candidates per transaction, each written exactly as the
- * single create (candidate-parts.ts) writes one, with the shared builders and summed counters.
+ * single create (candidate-parts.ts) writes one, with the shared builders and summed counters. A
+ * batch's candidates given a person are each a new person's (a row whose email is known goes alone).
  * The domain runs it (lib/domain/candidate-writes.ts insertCandidates).
  */
 import { AUDIT_GROUP_COPIES, auditGroupPuts, sameGroup, type AuditEntry } from './audit';
@@ -9,6 +10,7 @@ import { COPY_PUT_ACTIONS } from './copies';
 import { reqCounterWrite } from './requisition-counters';
 import { candidateTokens, searchWrites } from './search';
 import { believedThresholds, learnThresholds, thresholdsUnchanged } from './stuck';
+import { personCreateParts } from './people';
 import { keys } from './table';
 import { backoff, cancellationReasons, MAX_ATTEMPTS, writeParts, type TxOutcome, type TxPart } from './tx';
 
@@ -27,6 +29,8 @@ export interface NewCandidate {
    * candidates as one group (one intent, auditIntentItem).
    */
   audit?: AuditEntry;
+  /** Decided alone, as the single create decides it: a row that joins a person someone already is. */
+  alone?: boolean;
 }
 
 /**
@@ -42,9 +46,11 @@ const hiresOnRequisition = (c: CandidateRecord) => c.req_id !== undefined && c.s
 
 /**
  * Actions a candidate adds to a batch besides the batch's own: its item, a placement, its search
- * entries. Its audit record takes none of its own: it rides in its batch's one intent.
+ * entries, and for a candidate with a (new) person the person, their guard and their email's
+ * claim. Its audit record takes none of its own: it rides in its batch's one intent.
  */
-const ownActions = (c: CandidateRecord) => 1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length;
+const ownActions = (c: CandidateRecord) =>
+  1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length + (c.person_id ? (c.email ? 3 : 2) : 0);
 
 /** Actions a batch takes besides its candidates': the workspace's counter, and its audit intent. */
 const batchActions = (audited: boolean) => 1 + (audited ? AUDIT_GROUP_COPIES : 0);
@@ -70,7 +76,7 @@ export function transactionGroups(entries: NewCandidate[]): ({ batch: number[] }
   };
   for (let i = 0; i < entries.length; i++) {
     const c = entries[i]!.record;
-    if (hiresOnRequisition(c)) {
+    if (hiresOnRequisition(c) || entries[i]!.alone) {
       flush();
       groups.push({ alone: i });
       continue;
@@ -139,6 +145,12 @@ async function writeBatch(tenantId: string, entries: NewCandidate[], rows: numbe
     }
     records.forEach((c, n) => {
       parts[`row:${n}`] = candidatePut(tenantId, c, thresholds);
+      // A new person of their own (their email's claim put if absent: taken meanwhile, the row goes alone and joins them).
+      if (c.person_id) {
+        const person = personCreateParts(tenantId, { kind: 'new', personId: c.person_id, claim: c.email !== undefined }, c);
+        parts[`claim:${n}`] = person.claim;
+        parts[`person:${n}`] = [person.person!, person.guard!];
+      }
       parts[`copies:${n}`] = [...createdPlacement(tenantId, c), ...searchWrites(tenantId, c as unknown as Item)];
     });
     // The batch's records as one intent.
@@ -164,7 +176,7 @@ async function writeBatch(tenantId: string, entries: NewCandidate[], rows: numbe
       left.forEach((i, n) => {
         const c = records[n]!;
         if (`row:${n}` in outcome.all) results.set(i, { kind: 'exists' });
-        else if (c.req_id && `req:${c.req_id}` in outcome.all) alone(i);
+        else if ((c.req_id && `req:${c.req_id}` in outcome.all) || `claim:${n}` in outcome.all) alone(i);
         else rest.push(i);
       });
       if ('stats' in outcome.all) learnThresholds(tenantId, outcome.all.stats);

@@ -314,6 +314,12 @@ export async function candidateIdsByEmail(tenantId: string, email: string): Prom
   return Items.filter((i) => typeof i.email === 'string' && normalize(i.email).trim() === wanted).map((i) => String(i.candidate_id));
 }
 
+/** A candidate using an email, and its requisition (null: none). */
+export interface EmailCandidate {
+  id: string;
+  req_id: string | null;
+}
+
 /** Byte order, as DynamoDB orders sort keys (UTF-16 order differs past the surrogates). */
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
@@ -324,9 +330,10 @@ const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffe
  * file's rows often do) cost one Query for many; a group whose range proves sparse (a page that
  * answers fewer than two of its tokens) has its remaining tokens read one exact Query each, as
  * candidateIdsByEmail does, so a spread-out file never reads much more than it would one by one.
- * Consistent, keyed by the email as given.
+ * Consistent, keyed by the email as given; each candidate with the requisition its search entry
+ * copies (what the import's duplicate rule compares).
  */
-export async function candidateIdsByEmails(tenantId: string, emails: readonly string[]): Promise<Map<string, string[]>> {
+export async function candidatesByEmails(tenantId: string, emails: readonly string[]): Promise<Map<string, EmailCandidate[]>> {
   const wantedOf = new Map(emails.map((e) => [e, normalize(e).trim()]));
   const byToken = new Map<string, string[]>();
   const groups = new Map<string, string[]>();
@@ -338,13 +345,15 @@ export async function candidateIdsByEmails(tenantId: string, emails: readonly st
       groups.set(pk, [...(groups.get(pk) ?? []), token]);
     }
   }
-  const found = new Map<string, { candidate_id: string; email: string }[]>();
+  const found = new Map<string, { candidate_id: string; email: string; req_id: string | null }[]>();
   const keep = (items: Item[]) => {
     for (const i of items) {
       const sk = String(i.SK);
       const token = sk.slice(0, sk.lastIndexOf('#'));
-      if (byToken.has(token) && typeof i.email === 'string')
-        found.set(token, [...(found.get(token) ?? []), { candidate_id: String(i.candidate_id), email: i.email }]);
+      if (byToken.has(token) && typeof i.email === 'string') {
+        const req_id = typeof i.req_id === 'string' ? i.req_id : null;
+        found.set(token, [...(found.get(token) ?? []), { candidate_id: String(i.candidate_id), email: i.email, req_id }]);
+      }
     }
   };
   const exact = async (pk: string, token: string) => {
@@ -355,7 +364,7 @@ export async function candidateIdsByEmails(tenantId: string, emails: readonly st
           TableName: tableName,
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
           ExpressionAttributeValues: { ':pk': pk, ':sk': `${token}#` },
-          ProjectionExpression: 'SK, candidate_id, email',
+          ProjectionExpression: 'SK, candidate_id, email, req_id',
           ConsistentRead: true,
           ExclusiveStartKey,
         }),
@@ -377,7 +386,7 @@ export async function candidateIdsByEmails(tenantId: string, emails: readonly st
           // Every key of a token `t` is below `t$` ('$' follows '#'), so the range ends with the last token's keys.
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': pk, ':from': `${tokens[next]}#`, ':to': `${tokens.at(-1)}$` },
-          ProjectionExpression: 'SK, candidate_id, email',
+          ProjectionExpression: 'SK, candidate_id, email, req_id',
           ConsistentRead: true,
           Limit: Math.min(100, 2 * left + 8),
           ExclusiveStartKey: startKey,
@@ -398,11 +407,21 @@ export async function candidateIdsByEmails(tenantId: string, emails: readonly st
     }
   };
   await Promise.all([...groups].map(([pk, tokens]) => (tokens.length === 1 ? exact(pk, tokens[0]!) : ranged(pk, tokens))));
-  const out = new Map<string, string[]>();
+  const out = new Map<string, EmailCandidate[]>();
   for (const [email, wanted] of wantedOf) {
     const items = found.get(cut(wanted)) ?? [];
     // As candidateIdsByEmail: a name word can be the same token, and a cut token is shared by longer emails.
-    out.set(email, [...new Set(items.filter((i) => normalize(i.email).trim() === wanted).map((i) => i.candidate_id))]);
+    const byId = new Map(items.filter((i) => normalize(i.email).trim() === wanted).map((i) => [i.candidate_id, i.req_id]));
+    out.set(
+      email,
+      [...byId].map(([id, req_id]) => ({ id, req_id })),
+    );
   }
   return out;
+}
+
+/** candidatesByEmails, by id alone. */
+export async function candidateIdsByEmails(tenantId: string, emails: readonly string[]): Promise<Map<string, string[]>> {
+  const found = await candidatesByEmails(tenantId, emails);
+  return new Map([...found].map(([email, cs]) => [email, cs.map((c) => c.id)]));
 }

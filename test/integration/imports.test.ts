@@ -144,15 +144,16 @@ describe('CSV files', () => {
       [9, 'failed', 'req_id', 'requisition_not_open'],
       [10, 'failed', 'stage', 'invalid_field'],
       [11, 'failed', null, 'invalid_row'],
-      [12, 'skipped', 'email', 'duplicate_email'],
-      [13, 'skipped', 'email', 'duplicate_email'],
+      [12, 'skipped', 'email', 'duplicate_candidate'],
+      [13, 'skipped', 'email', 'duplicate_candidate'],
     ]);
     // The sentences POST /candidates answers for the same input.
     expect(errors.find((e) => e.row === 3)!.error).toBe('name is required');
     expect(errors.find((e) => e.row === 7)!.error).toBe('req_id must be a UUID');
     expect(errors.find((e) => e.row === 8)!.error).toBe('req_id names no requisition in this workspace');
     expect(errors.find((e) => e.row === 9)!.error).toBe('the requisition is closed; candidates can only be added to an open requisition');
-    expect(errors.find((e) => e.row === 12)!.error).toBe('email appears earlier in this file, in row 2');
+    expect(errors.find((e) => e.row === 12)!.error).toBe('this person (the same email) is in row 2 of this file without a requisition');
+    expect(errors.find((e) => e.row === 13)!.error).toMatch(/^this person is already a candidate without a requisition \([0-9a-f-]{36}\)/);
     const list = await stack.call('GET', `/api/v1/candidates?req_id=${openReq}`, { token });
     expect([list.body.count, list.body.data.map((c: { name: string }) => c.name)]).toEqual([1, ['On Req']]);
   });
@@ -225,8 +226,8 @@ describe('dry run', () => {
           row: 3,
           outcome: 'skipped',
           field: 'email',
-          code: 'duplicate_email',
-          error: 'email is already used by a candidate in this workspace',
+          code: 'duplicate_candidate',
+          error: expect.stringMatching(/^this person is already a candidate without a requisition \([0-9a-f-]{36}\)/),
         },
         {
           row: 4,

@@ -206,3 +206,31 @@ describe('CSV injection: every cell written is text to a spreadsheet', () => {
     expect(csvLine(['a', '=b'])).toBe("a,'=b\r\n");
   });
 });
+
+describe('the same person twice in one file', () => {
+  const [r1, r2] = ['0192f1a0-0000-7000-8000-0000000000a1', '0192f1a0-0000-7000-8000-0000000000a2'];
+  it('is their next candidate on another requisition, and a skipped duplicate_candidate on the same one (or again without one)', () => {
+    const rows = readImportFile(
+      [
+        'name,email,req_id',
+        `Ann,ann@x.example,${r1}`,
+        `Ann,ANN@x.example,${r2}`,
+        `Ann,ann@x.example,${r1}`,
+        'Ann,ann@x.example,',
+        'Ann,Ann@X.example,',
+      ].join('\n'),
+      'csv',
+    );
+    expect(rows.map((r) => [r.row, r.repeat ?? false, r.error?.code ?? null, r.error?.field ?? null])).toEqual([
+      [2, false, null, null],
+      [3, true, null, null],
+      [4, false, 'duplicate_candidate', 'req_id'],
+      [5, true, null, null],
+      [6, false, 'duplicate_candidate', 'email'],
+    ]);
+    expect(rows[2]!.error).toMatchObject({
+      skipped: true,
+      message: 'this person (the same email) is in row 2 of this file on the same requisition',
+    });
+  });
+});
