@@ -39,7 +39,10 @@ export interface RetentionRun {
   tenant_id: string;
   dry_run: boolean;
   rules: RetentionDays;
-  /** Candidates each rule matched (not yet erased); one matched by both counts under the first. */
+  /**
+   * Candidates each rule matched (not yet erased); one matched by both counts under the first. On a
+   * dry run, only those the run would erase (their person's most recent candidate matches too).
+   */
   matched: Record<RetentionRule, number>;
   /** The erasures made, each with the rule that made it (actor `system`). Empty on a dry run. */
   erased: { id: string; rule: RetentionRule; erased_at: string }[];
@@ -62,6 +65,42 @@ async function matches(tenantId: string, rules: RetentionDays, nowMs: number, li
   return byRule;
 }
 
+/** Whether erasing the candidate `id` by `rule` is allowed by their person (none: allowed); `people` caches each person's candidates. */
+async function personAllows(
+  tenantId: string,
+  id: string,
+  rule: RetentionRule,
+  cutoff: string,
+  people = new Map<string, ReturnType<typeof queryPersonCandidates>>(),
+): Promise<boolean> {
+  const personId = await personOfCandidate(tenantId, id);
+  if (!personId) return true;
+  if (!people.has(personId)) people.set(personId, queryPersonCandidates(tenantId, personId));
+  return personExpired(await people.get(personId)!, rule, cutoff);
+}
+
+/** Matches read at once by a dry run. */
+const JUDGED_AT_ONCE = 16;
+
+/**
+ * The matches the run would erase: those whose person's most recent candidate matches the rule
+ * too (a GetItem per match and a Query per person, JUDGED_AT_ONCE at a time).
+ */
+async function wouldErase(tenantId: string, byRule: Record<RetentionRule, string[]>, rules: RetentionDays, nowMs: number) {
+  const people = new Map<string, ReturnType<typeof queryPersonCandidates>>();
+  const out = {} as Record<RetentionRule, string[]>;
+  for (const rule of RETENTION_RULES) {
+    const cutoff = cutoffOf(rules[rule] ?? 0, nowMs);
+    const ids = byRule[rule];
+    const allowed: boolean[] = [];
+    for (let i = 0; i < ids.length; i += JUDGED_AT_ONCE) {
+      allowed.push(...(await Promise.all(ids.slice(i, i + JUDGED_AT_ONCE).map((id) => personAllows(tenantId, id, rule, cutoff, people)))));
+    }
+    out[rule] = ids.filter((_, i) => allowed[i]);
+  }
+  return out;
+}
+
 /** Run a workspace's rules at `nowMs`; a dry run only counts. */
 export async function runRetention(
   tenantId: string,
@@ -70,9 +109,11 @@ export async function runRetention(
   const nowMs = opts.nowMs ?? Date.now();
   const rules = opts.rules ?? retentionOf(await statsItem(tenantId));
   const byRule = await matches(tenantId, rules, nowMs, opts.dryRun ? MAX_PREVIEW : MAX_ERASURES_PER_RUN + 1);
-  const matched = Object.fromEntries(RETENTION_RULES.map((r) => [r, byRule[r].length])) as Record<RetentionRule, number>;
+  // A dry run counts what the run would erase: it judges each match's person as the run does.
+  const counted = opts.dryRun ? await wouldErase(tenantId, byRule, rules, nowMs) : byRule;
+  const matched = Object.fromEntries(RETENTION_RULES.map((r) => [r, counted[r].length])) as Record<RetentionRule, number>;
   const run: RetentionRun = { tenant_id: tenantId, dry_run: !!opts.dryRun, rules, matched, erased: [], resweep: 0, capped: false };
-  if (opts.dryRun) return run;
+  if (opts.dryRun) return { ...run, capped: RETENTION_RULES.some((r) => byRule[r].length >= MAX_PREVIEW) };
   const todo = RETENTION_RULES.flatMap((rule) => byRule[rule].map((id) => ({ id, rule })));
   run.capped = todo.length > MAX_ERASURES_PER_RUN;
   // Sweep first: the erasures this run makes sweep their own copies.
@@ -88,8 +129,7 @@ export async function runRetention(
   for (const { id, rule } of todo.slice(0, MAX_ERASURES_PER_RUN)) {
     try {
       // Erasing a candidate erases their person: only when the person's most recent candidate matches too.
-      const personId = await personOfCandidate(tenantId, id);
-      if (personId && !personExpired(await queryPersonCandidates(tenantId, personId), rule, cutoffOf(rules[rule] ?? 0, nowMs))) continue;
+      if (!(await personAllows(tenantId, id, rule, cutoffOf(rules[rule] ?? 0, nowMs)))) continue;
       const { receipt, first } = await eraseCandidateAs(tenantId, id, { type: 'system', rule });
       if (first) run.erased.push({ id, rule, erased_at: receipt.erased_at });
     } catch (err) {
@@ -154,8 +194,8 @@ async function statsItem(tenantId: string) {
 }
 
 /** The console's preview before saving rules: how many candidates the next run would erase. */
-export async function previewRetention(tenantId: string, rules: RetentionDays): Promise<RetentionPreview> {
-  const run = await runRetention(tenantId, { dryRun: true, rules });
+export async function previewRetention(tenantId: string, rules: RetentionDays, nowMs = Date.now()): Promise<RetentionPreview> {
+  const run = await runRetention(tenantId, { dryRun: true, rules, nowMs });
   const total = RETENTION_RULES.reduce((n, r) => n + run.matched[r], 0);
-  return { ...run.matched, total, capped: RETENTION_RULES.some((r) => run.matched[r] >= MAX_PREVIEW) };
+  return { ...run.matched, total, capped: run.capped };
 }

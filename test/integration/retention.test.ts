@@ -140,3 +140,31 @@ describe('retention rules', () => {
     expect(await workspacesWithRetention()).not.toContain(ws.id);
   });
 });
+
+describe('a person is judged by their most recent candidate', () => {
+  it('the preview and the dry run count what the run erases: not an old rejected candidate whose person has a newer one', async () => {
+    const { previewRetention, runRetention } = await import('../../lib/domain/retention');
+    const other = await stack.tenant();
+    const tok = await other.token(['*']);
+    const make = async (body: Record<string, unknown>) => {
+      const res = await stack.call('POST', '/api/v1/candidates', { token: tok, body });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data as { id: string; person_id: string };
+    };
+    const req = await stack.call('POST', '/api/v1/requisitions', { token: tok, body: { title: 'Second Role' } });
+    expect(req.status, req.text).toBe(201);
+    const old = await make({ name: 'Twice Seen', email: 'twice@retention.example', stage: 'rejected' });
+    const later = Date.now() + 31 * DAY;
+    const rules = { rejected_days: 30, inactive_days: null };
+    // Alone, the rejected candidate is counted and erased.
+    expect((await previewRetention(other.id, rules, later)).rejected_days).toBe(1);
+    // Considered again for another job (a day on the fake clock, the rule's cutoff lies before it).
+    const newer = await make({ name: 'Twice Seen', email: 'twice@retention.example', req_id: req.body.data.id });
+    expect(newer.person_id).toBe(old.person_id);
+    expect(await previewRetention(other.id, rules, later)).toEqual({ rejected_days: 0, inactive_days: 0, total: 0, capped: false });
+    expect((await runRetention(other.id, { dryRun: true, rules, nowMs: later })).matched.rejected_days).toBe(0);
+    // The run agrees: nothing erased, the person and both candidates kept.
+    expect((await runRetention(other.id, { rules, nowMs: later })).erased).toEqual([]);
+    expect((await stack.call('GET', `/api/v1/candidates/${old.id}`, { token: tok })).body.data.name).toBe('Twice Seen');
+  });
+});
