@@ -103,3 +103,5 @@ for await (const line of createInterface({ input: process.stdin })) {
     );
   }
 }
+// stdin closed (Batch.close): the SDK's kept-alive sockets would hold the process open.
+process.exit(0);
