@@ -66,7 +66,16 @@ export default defineConfig({
       // In the first group with the rest, where its two files start first (vitest orders a group's
       // projects by name): the longest files start first and the short ones fill in at the end.
       // Run after the rest, the browser files' last 35 s kept one core idle.
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], ...WITH_TLS } },
+      // One `npm start` per worker, shared by its browser files, each in a workspace of its own
+      // (test/helpers/browser-runtime.ts); started in the main process, which stops them at the end.
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: [...WITH_TLS.globalSetup, 'test/helpers/browser-runtime.ts'],
+        },
+      },
     ],
   },
 });

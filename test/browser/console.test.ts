@@ -1,81 +1,42 @@
 /**
- * The workspace console in a real browser: Debian's Chromium (playwright-core) against the real
- * local stack (`npm start` on a temp DATA_DIR: DynamoDB Local, the real handlers, the webhook
- * pipeline). One stack and one browser for the file; the tests run in order, as one admin's
- * session would. Every page state the tests reach (each route, each dialog opened) is checked
+ * The workspace console in a real browser: Debian's Chromium (playwright-core) against the
+ * worker's shared local stack (`npm start`: DynamoDB Local, the real handlers, the webhook
+ * pipeline), in a workspace of its own. One browser for the file; the tests run in order, as one
+ * admin's session would. Every page state the tests reach (each route, each dialog opened) is checked
  * with axe (no serious or critical violations; the last test proves none was missed) and any
  * browser console error fails the test it happened in.
  */
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONSOLE_DIST, CONSOLE_ROOT } from '../../console/build';
 import { CONSOLE_JS_BUDGET_BYTES, firstLoadJs } from '../../scripts/bench/console-weight';
-import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
-import { e2eSandbox, sleep, type Running } from '../helpers/processes';
+import { browserSuite, type Login } from '../helpers/browser-suite';
+import { sleep } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
 
-// A revoked token must stop working within the authorizer cache period; 1 s keeps the test short.
-process.env.AUTHORIZER_CACHE_TTL_SECONDS = '1';
-
-const { freshDir, startLocal, cleanup } = e2eSandbox();
+// A revoked token must stop working within the authorizer cache period: the shared runtimes run
+// with a 1 s cache (test/helpers/browser-runtime.ts), which keeps the test short.
+const b = browserSuite('console', { context: { viewport: { width: 1280, height: 900 } } });
+const { check } = b;
 const tls = tlsServers(inject('tls'));
-let browser: Browser | undefined;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
-let stack: Running;
-let origin: string;
-let admin: { email: string; password: string };
-const axeRuns: AxeSummary[] = [];
-/** Page states reached (trackPageStates) and page states axe ran on. */
-const reached = new Set<string>();
-const checked = new Set<string>();
+/** The runtime as the tests use it: its API base URL, its banner, and the workspace's token. */
+let stack: { baseUrl: string; demoToken: string; stdout: () => string };
+let admin: Login;
 
-beforeAll(async () => {
-  let launched: Browser;
-  ({
-    browser: launched,
-    stack,
-    origin,
-    admin,
-  } = await chromiumWithStack(
-    () => startLocal(freshDir('browser'), 90_000),
-    (b) => (browser = b),
-  ));
-  context = await launched.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  errors = collectConsoleErrors(page);
-  await trackPageStates(page, reached);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await tls.closeAll();
-  await cleanup();
-  if (axeRuns.length) {
-    console.log(
-      `axe: ${axeRuns
-        .map(
-          (r) =>
-            `${r.page}: ${r.violations.length ? r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes}: ${v.targets.join(', ')})`).join(', ') : 'no violations'}`,
-        )
-        .join('; ')}`,
-    );
-  }
+beforeAll(() => {
+  ({ context, page, errors, admin } = b);
+  stack = { baseUrl: b.runtime.baseUrl, demoToken: b.workspace.token, stdout: () => b.runtime.banner };
 });
 
-/** axe on the page as it stands (no serious or critical violations), and no console errors so far. */
-async function check(label: string, on: Page = page, errs: string[] = errors) {
-  checked.add(await pageState(on));
-  const summary = await axe(on, label);
-  axeRuns.push(summary);
-  expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
-  expect(errs, `browser console on ${label}`).toEqual([]);
-}
+afterAll(async () => {
+  await tls.closeAll();
+});
 
 const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
 const SETTINGS = ['API tokens', 'Webhooks', 'Members', 'Pipeline', 'Audit log', 'API docs'];
@@ -169,10 +130,10 @@ describe('workspace console', { timeout: 90_000 }, () => {
     expect((await call()).status).toBe(200);
 
     await page.getByRole('button', { name: 'I have copied it' }).click();
-    // Who made each token: the admin's own, and the seeded demo token, which has no recorded creator.
+    // Who made each token: the admin's own, and the seeded token, which has no recorded creator.
     const mine = page.getByRole('row').filter({ hasText: 'Browser test sync' });
     await expect.poll(() => mine.textContent()).toContain(admin.email);
-    const seeded = page.getByRole('row').filter({ hasText: 'demo (npm start)' });
+    const seeded = page.getByRole('row').filter({ hasText: b.workspace.tokenName });
     await expect.poll(() => seeded.textContent()).toContain('unknown (workspace token)');
     expect(await page.getByRole('columnheader', { name: 'Created by' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Revoke Browser test sync' }).click();
@@ -206,7 +167,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await expect.poll(() => row.textContent()).toContain('Workspace token');
     await expect.poll(() => row.textContent()).toMatch(/expires in 7 days/);
     // The seeded token has the default lifetime: no warning.
-    await expect.poll(() => page.getByRole('row').filter({ hasText: 'demo (npm start)' }).textContent()).not.toMatch(/expires in/);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: b.workspace.tokenName }).textContent()).not.toMatch(/expires in/);
     await check('tokens: workspace token and expiry warning');
 
     await page.getByRole('button', { name: 'Rotate Browser test integration' }).click();
@@ -429,11 +390,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     await page.getByText(/was not locked out|Cleared \d+ lockout/).waitFor();
 
     // The member, in a browser of their own: the temporary password leads to the account page first.
-    memberContext = await browser!.newContext({ baseURL: origin, viewport: { width: 375, height: 800 } });
-    m = await memberContext.newPage();
-    await trackPageStates(m, reached);
-    m.setDefaultTimeout(15_000);
-    mErrors = collectConsoleErrors(m);
+    ({ context: memberContext, page: m, errors: mErrors } = await b.openPage({ viewport: { width: 375, height: 800 } }));
     await m.goto('/settings/members');
     await m.getByRole('heading', { level: 1, name: 'Sign in to your workspace' }).waitFor();
     await signIn(email, temp, m);
@@ -469,7 +426,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     // Only the scopes a member may grant; and no revoking a token someone else made.
     expect(await m.getByRole('checkbox', { name: /^\*/ }).count()).toBe(0);
     expect(await m.getByRole('checkbox', { name: /candidates:erase/ }).count()).toBe(0);
-    await m.getByRole('row').filter({ hasText: 'demo (npm start)' }).waitFor();
+    await m.getByRole('row').filter({ hasText: b.workspace.tokenName }).waitFor();
     expect(await m.getByRole('button', { name: /^Revoke/ }).count()).toBe(0);
     await check('tokens (member, 375 px)', m, mErrors);
 
@@ -525,11 +482,7 @@ describe('workspace console', { timeout: 90_000 }, () => {
     const temp = await page.getByRole('textbox', { name: `Temporary password for ${email}` }).inputValue();
     await page.getByRole('button', { name: 'I have copied it' }).click();
 
-    const other = await browser!.newContext({ baseURL: origin });
-    const p = await other.newPage();
-    await trackPageStates(p, reached);
-    p.setDefaultTimeout(15_000);
-    const pErrors = collectConsoleErrors(p);
+    const { context: other, page: p, errors: pErrors } = await b.openPage({});
     try {
       await p.goto('/signin');
       const alert = p.getByRole('alert');
@@ -661,7 +614,6 @@ describe('workspace console', { timeout: 90_000 }, () => {
   });
 
   it('axe checked every page state the tests reached (each route, each dialog)', () => {
-    expect(reached.size).toBeGreaterThan(0);
-    expect([...reached].filter((state) => !checked.has(state))).toEqual([]);
+    b.everyStateChecked();
   });
 });

@@ -1,37 +1,20 @@
 /**
  * The console's import page in a real browser (Debian's Chromium, playwright-core) against the
- * real local stack (`npm start` on a temp DATA_DIR, its import worker included): a small file
- * chosen from the keyboard, its preview, a dry run, the import with its progress, and the
+ * worker's shared local stack (`npm start`, its import worker included), in a workspace of its
+ * own: a small file chosen from the keyboard, its preview, a dry run, the import with its progress, and the
  * download of the rows not imported. axe checks each state; a browser console error fails.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { axe, chromiumWithStack, collectConsoleErrors, seriousOf } from '../helpers/browser';
-import { e2eSandbox } from '../helpers/processes';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browser-suite';
 import { readFileSync } from 'node:fs';
 
-const { freshDir, startLocal, cleanup } = e2eSandbox();
-let browser: Browser | undefined;
+const b = browserSuite('import', { context: { viewport: { width: 1280, height: 900 }, acceptDownloads: true } });
+const { check } = b;
 let page: Page;
-let errors: string[];
 
 beforeAll(async () => {
-  // Chromium launches while npm start starts; `browser` is set at once, for afterAll to close.
-  const {
-    browser: launched,
-    origin,
-    admin,
-  } = await chromiumWithStack(
-    () => startLocal(freshDir('browser-import'), 90_000),
-    (b) => (browser = b),
-  );
-  const context = await launched.newContext({
-    baseURL: origin,
-    viewport: { width: 1280, height: 900 },
-    acceptDownloads: true,
-  });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page = b.page;
   // Playwright asks Chromium to intercept file choosers when the page gets its first 'filechooser'
   // listener, without waiting for Chromium's answer, and stops when the last one goes. A
   // `waitForEvent('filechooser')` alone is that first listener each time, so its key press could
@@ -39,24 +22,12 @@ beforeAll(async () => {
   // failing: the second file chosen in this file). One listener for the page's whole life keeps
   // the interception on from before the first navigation.
   page.on('filechooser', () => {});
-  errors = collectConsoleErrors(page);
   await page.goto('/signin?next=/candidates/import');
-  await page.getByLabel('Email').fill(admin.email);
-  await page.getByLabel('Password', { exact: true }).fill(admin.password);
+  await page.getByLabel('Email').fill(b.admin.email);
+  await page.getByLabel('Password', { exact: true }).fill(b.admin.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Import candidates' }).waitFor();
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await cleanup();
-});
-
-async function check(label: string) {
-  const summary = await axe(page, label);
-  expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
-  expect(errors, `browser console on ${label}`).toEqual([]);
-}
+}, 60_000);
 
 /** Choose a file from the keyboard: focus the file input by Tab, open its chooser with Space. */
 async function chooseFromKeyboard(name: string, text: string) {

@@ -1,54 +1,20 @@
 /**
- * Notes in a real browser (Debian's Chromium against `npm start` on a temp DATA_DIR), from the
- * keyboard: an admin writes a note on a candidate's person mentioning a member, who then has it
+ * Notes in a real browser (Debian's Chromium against the worker's shared `npm start`, in a
+ * workspace of its own), from the keyboard: an admin writes a note on a candidate's person mentioning a member, who then has it
  * unread in their inbox; the Activity section and the Mentions page. Every state is checked with
  * axe (no serious or critical violation) and no console error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, type Browser, type Locator, type Page } from 'playwright-core';
-import { axe, chromiumWithStack, collectConsoleErrors, seriousOf } from '../helpers/browser';
-import { e2eSandbox } from '../helpers/processes';
+import { describe, expect, it } from 'vitest';
+import { request } from 'playwright-core';
+import { browserSuite } from '../helpers/browser-suite';
 
-const { freshDir, startLocal, cleanup } = e2eSandbox();
-let browser: Browser | undefined;
-let page: Page;
-let errors: string[];
-let origin: string;
-let admin: { email: string; password: string };
-
-beforeAll(async () => {
-  let launched: Browser;
-  ({
-    browser: launched,
-    origin,
-    admin,
-  } = await chromiumWithStack(
-    () => startLocal(freshDir('notes'), 90_000),
-    (b) => (browser = b),
-  ));
-  const context = await launched.newContext({ baseURL: origin, viewport: { width: 1024, height: 800 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  errors = collectConsoleErrors(page);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await cleanup();
-});
-
-async function check(label: string) {
-  expect(seriousOf(await axe(page, label)), `axe on ${label}`).toEqual([]);
-  expect(errors, `browser console on ${label}`).toEqual([]);
-}
-async function press(target: Locator, key = 'Enter') {
-  await target.focus();
-  await target.press(key);
-}
+const b = browserSuite('notes');
+const { check, press } = b;
 
 describe('notes in the console', { timeout: 180_000 }, () => {
   it('an admin adds a note mentioning a member; the member has it unread', async () => {
-    expect((await page.request.post('/api/session', { data: admin })).status()).toBe(200);
+    await b.signIn();
+    const { page, origin } = b;
     const headers = { Origin: origin };
     const added = await page.request.post('/api/members', { data: { email: 'mira.mention@example.org', role: 'member' }, headers });
     expect(added.status()).toBe(201);

@@ -5,50 +5,28 @@
  * settings menu. A 1280 px screen, and a 375 px phone that must never scroll sideways. Every page
  * state reached is checked with axe; the last test proves none was missed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
-import { e2eSandbox } from '../helpers/processes';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browser-suite';
 
-const { freshDir, startLocal, cleanup } = e2eSandbox();
-let browser: Browser | undefined;
+const b = browserSuite('profile', { context: { viewport: { width: 1280, height: 900 } } });
+const { check, press } = b;
 let page: Page;
-let phone: Page;
 let errors: string[];
-let phoneErrors: string[];
-const reached = new Set<string>();
-const checked = new Set<string>();
-const axeRuns: AxeSummary[] = [];
+let phone: Page;
 /** The candidates this file adds, by name. */
 const ids: Record<string, string> = {};
 let reqId: string;
 
 beforeAll(async () => {
-  const {
-    browser: launched,
-    origin,
-    admin,
-  } = await chromiumWithStack(
-    () => startLocal(freshDir('profile'), 90_000),
-    (b) => (browser = b),
-  );
-  const wide = await launched.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 } });
-  page = await wide.newPage();
-  page.setDefaultTimeout(15_000);
-  errors = collectConsoleErrors(page);
-  await trackPageStates(page, reached);
-  expect((await page.request.post('/api/session', { data: admin })).status()).toBe(200);
-  const small = await launched.newContext({
-    baseURL: origin,
+  ({ page, errors } = b);
+  await b.signIn();
+  ({ page: phone } = await b.openPage({
     viewport: { width: 375, height: 800 },
     isMobile: true,
     hasTouch: true,
-    storageState: await wide.storageState(),
-  });
-  phone = await small.newPage();
-  phone.setDefaultTimeout(15_000);
-  phoneErrors = collectConsoleErrors(phone);
-  await trackPageStates(phone, reached);
+    storageState: await b.context.storageState(),
+  }));
 
   const reqs = (await (await page.request.get('/api/requisitions')).json()).data as { id: string; title: string }[];
   reqId = reqs.find((r) => r.title === 'Senior Backend Engineer')!.id;
@@ -70,31 +48,9 @@ beforeAll(async () => {
     expect(res.status()).toBe(201);
     ids[name] = (await res.json()).data.id;
   }
-}, 150_000);
+}, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await cleanup();
-  if (axeRuns.length) {
-    const bad = axeRuns.filter((r) => r.violations.length);
-    console.log(
-      `axe: ${axeRuns.length} page states; ${bad.length ? bad.map((r) => `${r.page}: ${r.violations.map((v) => v.id).join(', ')}`).join('; ') : 'no violations'}`,
-    );
-  }
-});
-
-async function check(label: string, on: Page = page, errs: string[] = on === phone ? phoneErrors : errors) {
-  checked.add(await pageState(on));
-  const summary = await axe(on, label);
-  axeRuns.push(summary);
-  expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
-  expect(errs, `browser console on ${label}`).toEqual([]);
-}
 const heading = (name: string | RegExp, on: Page = page) => on.getByRole('heading', { level: 1, name });
-async function press(target: Locator, key = 'Enter') {
-  await target.focus();
-  await target.press(key);
-}
 const activeText = (on: Page = page) => on.evaluate('document.activeElement && document.activeElement.textContent');
 const noSidewaysScroll = async (on: Page) => expect(await on.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
 const rowNames = async () => page.getByRole('table').locator('tbody tr td[data-label="Name"]').allTextContents();
@@ -304,7 +260,6 @@ describe('at 375 px and in the settings', { timeout: 60_000 }, () => {
   });
 
   it('axe checked every page state the tests reached (each route, each dialog)', () => {
-    expect(reached.size).toBeGreaterThan(0);
-    expect([...reached].filter((state) => !checked.has(state))).toEqual([]);
+    b.everyStateChecked();
   });
 });

@@ -1,18 +1,18 @@
 /**
- * The recruiting workspace in a real browser: Debian's Chromium against the real local stack
- * (`npm start` on a temp DATA_DIR). One stack, one sign-in shared by both browser contexts.
+ * The recruiting workspace in a real browser: Debian's Chromium against the worker's shared local
+ * stack (`npm start`), in a workspace of its own. One sign-in shared by both browser contexts.
  * The main context is a 375 px wide phone driven from the keyboard alone (focus, typing, Enter,
  * arrow keys: no clicks); the second context, on a wide screen, races it for the same card.
  * Every page state reached is checked with axe (no serious or critical violation; the last test
  * proves none was missed) and any browser console error fails the test it happened in.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
-import { e2eSandbox } from '../helpers/processes';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { collectConsoleErrors } from '../helpers/browser';
+import { browserSuite, type Login } from '../helpers/browser-suite';
 
-const { freshDir, startLocal, cleanup } = e2eSandbox();
-let browser: Browser | undefined;
+const b = browserSuite('recruiting', { context: { viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true } });
+const { check, press, typeInto } = b;
 let phone: BrowserContext;
 let page: Page;
 /** The second person: a wide screen with the same sign-in, opened by the race test. */
@@ -20,64 +20,14 @@ let other: Page;
 let otherErrors: string[];
 let designerId: string;
 let errors: string[];
-let origin: string;
-let admin: { email: string; password: string };
-const axeRuns: AxeSummary[] = [];
-const reached = new Set<string>();
-const checked = new Set<string>();
-let axeMs = 0;
+let admin: Login;
 
-beforeAll(async () => {
-  let launched: Browser;
-  ({
-    browser: launched,
-    origin,
-    admin,
-  } = await chromiumWithStack(
-    () => startLocal(freshDir('recruiting'), 90_000),
-    (b) => (browser = b),
-  ));
-  phone = await launched.newContext({ baseURL: origin, viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
-  page = await phone.newPage();
-  page.setDefaultTimeout(15_000);
-  errors = collectConsoleErrors(page);
-  await trackPageStates(page, reached);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await cleanup();
-  if (axeRuns.length) {
-    const bad = axeRuns.filter((r) => r.violations.length);
-    console.log(
-      `axe: ${axeRuns.length} page states in ${(axeMs / 1000).toFixed(1)} s; ${bad.length ? bad.map((r) => `${r.page}: ${r.violations.map((v) => `${v.id} (${v.impact})`).join(', ')}`).join('; ') : 'no violations'}`,
-    );
-  }
+beforeAll(() => {
+  ({ context: phone, page, errors, admin } = b);
 });
-
-async function check(label: string, on: Page = page, errs: string[] = errors) {
-  checked.add(await pageState(on));
-  const t0 = performance.now();
-  const summary = await axe(on, label);
-  axeMs += performance.now() - t0;
-  axeRuns.push(summary);
-  expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
-  expect(errs, `browser console on ${label}`).toEqual([]);
-}
 
 const heading = (name: string | RegExp, on: Page = page) => on.getByRole('heading', { level: 1, name });
 const nav = (name: string, on: Page = page) => on.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
-/** The keyboard alone: focus moves to the control (as Tab would), then a key acts on it. */
-async function press(target: Locator, key = 'Enter') {
-  await target.focus();
-  await target.press(key);
-}
-async function typeInto(field: Locator, text: string) {
-  await field.focus();
-  await field.press('ControlOrMeta+a');
-  await field.press('Delete');
-  await page.keyboard.type(text);
-}
 /** A <select> as evaluate sees it (this file type-checks without the DOM library). */
 type SelectLike = {
   options: ArrayLike<{ value: string; textContent: string | null }>;
@@ -302,15 +252,10 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
   });
 
   it('two people move the same card: the second is told, the board refreshes, and nothing is lost', async () => {
-    const wide = await browser!.newContext({
-      baseURL: origin,
+    ({ page: other, errors: otherErrors } = await b.openPage({
       viewport: { width: 1280, height: 900 },
       storageState: await phone.storageState(),
-    });
-    other = await wide.newPage();
-    other.setDefaultTimeout(15_000);
-    otherErrors = collectConsoleErrors(other);
-    await trackPageStates(other, reached);
+    }));
     const reqs = (await (await page.request.get('/api/requisitions')).json()).data as { id: string; title: string }[];
     designerId = reqs.find((r) => r.title === 'Product Designer')!.id;
     await Promise.all([page.goto(`/requisitions/${designerId}`), other.goto(`/requisitions/${designerId}`)]);
@@ -467,7 +412,6 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
   });
 
   it('axe checked every page state the tests reached (each route, each dialog)', () => {
-    expect(reached.size).toBeGreaterThan(0);
-    expect([...reached].filter((state) => !checked.has(state))).toEqual([]);
+    b.everyStateChecked();
   });
 });

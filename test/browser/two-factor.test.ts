@@ -1,59 +1,25 @@
 /**
- * Two-factor sign-in in a real browser (Debian's Chromium against `npm start` on a temp
- * DATA_DIR), from the keyboard alone: the demo admin sets it up on the account page (the test
- * reads the key the page shows and computes the app's code with otplib), saves the recovery codes
+ * Two-factor sign-in in a real browser (Debian's Chromium against the worker's shared `npm start`,
+ * in a workspace of its own), from the keyboard alone: the workspace's admin sets it up on the
+ * account page (the test reads the key the page shows and computes the app's code with otplib),
+ * saves the recovery codes
  * shown once, signs out, and signs in again with the password and then a code; a wrong code is
  * explained. Every state is checked with axe (no serious or critical violation) and no console error.
  */
 import { generate } from 'otplib';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axe, chromiumWithStack, collectConsoleErrors, seriousOf } from '../helpers/browser';
-import { e2eSandbox } from '../helpers/processes';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite, type Login } from '../helpers/browser-suite';
 
-const { freshDir, startLocal, cleanup } = e2eSandbox();
-let browser: Browser | undefined;
+const b = browserSuite('two-factor');
+const { check, press, typeInto } = b;
 let page: Page;
-let errors: string[];
-let origin: string;
-let admin: { email: string; password: string };
+let admin: Login;
 let secret: string;
-
-beforeAll(async () => {
-  let launched: Browser;
-  ({
-    browser: launched,
-    origin,
-    admin,
-  } = await chromiumWithStack(
-    () => startLocal(freshDir('two-factor'), 90_000),
-    (b) => (browser = b),
-  ));
-  const context = await launched.newContext({ baseURL: origin, viewport: { width: 1024, height: 800 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  errors = collectConsoleErrors(page);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await cleanup();
+beforeAll(() => {
+  ({ page, admin } = b);
 });
 
-async function check(label: string) {
-  expect(seriousOf(await axe(page, label)), `axe on ${label}`).toEqual([]);
-  expect(errors, `browser console on ${label}`).toEqual([]);
-}
-async function press(target: Locator, key = 'Enter') {
-  await target.focus();
-  await target.press(key);
-}
-async function typeInto(field: Locator, text: string) {
-  await field.focus();
-  await field.press('ControlOrMeta+a');
-  await field.press('Delete');
-  await page.keyboard.type(text);
-}
 const heading = (name: string | RegExp) => page.getByRole('heading', { name });
 /** The code an authenticator app shows `offset` periods from now. */
 const codeAt = (offset = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });

@@ -7,7 +7,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localClient } from '../../dev/table';
 import { until } from '../helpers/until';
 import {
   childEnv,
@@ -82,6 +84,23 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
     javaPid = runtime.javaPid;
     expect(isAlive(javaPid)).toBe(true);
     expect(javaFor(dataDir).map((p) => p.pid)).toEqual([javaPid]);
+  });
+
+  // The shared browser runtimes hash at a test cost (test/helpers/cheap-runtime-hash.mjs); this
+  // runtime, started as a developer starts it, must hash at the deployed one.
+  it('stores the demo login at the deployed scrypt cost (N=2^17)', async () => {
+    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    const login = JSON.parse(readFileSync(join(dataDir, 'demo-login.json'), 'utf8')) as { email: string };
+    const found = await localClient(runtime.dynamodbEndpoint).send(
+      new ScanCommand({
+        TableName: runtime.tableName,
+        FilterExpression: '#type = :user AND email = :email',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':user': { S: 'user' }, ':email': { S: login.email } },
+      }),
+    );
+    expect(found.Items).toHaveLength(1);
+    expect(found.Items![0]!.password_hash!.S).toMatch(/^scrypt\$131072\$8\$1\$/);
   });
 
   it('answers the printed curl request with the seeded pipeline', async () => {
