@@ -135,7 +135,12 @@ describe('files on the profile', { timeout: 90_000 }, () => {
     const img = files().getByRole('img', { name: 'portfolio.png, as uploaded' });
     // Loaded from the bucket through the API's redirect: the CSP let it in and it decoded.
     await expect
-      .poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth))
+      .poll(() =>
+        img.evaluate((el) => {
+          const i = el as unknown as { complete: boolean; naturalWidth: number };
+          return i.complete ? i.naturalWidth : 0;
+        }),
+      )
       .toBeGreaterThan(0);
     await check('profile: an image in the reader');
   });
