@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { errorBody } from '../lib/errors';
-import { CONSOLE_SECURITY_HEADERS } from '../lib/security-headers';
+import { CONSOLE_SECURITY_HEADERS, consoleSecurityHeaders } from '../lib/security-headers';
 
 export { CONSOLE_DIST as DEFAULT_CONSOLE_DIR } from '../console/build';
 
@@ -35,8 +35,11 @@ const isFile = (p: string) =>
     () => false,
   );
 
-/** The answer for a GET/HEAD of `path` (already decoded of nothing: the raw URL path). */
-export async function consoleFile(dir: string, path: string): Promise<FileAnswer> {
+/**
+ * The answer for a GET/HEAD of `path` (already decoded of nothing: the raw URL path). `filesOrigin`
+ * is the files bucket's, which the page's CSP then admits for uploads and images.
+ */
+export async function consoleFile(dir: string, path: string, filesOrigin?: string): Promise<FileAnswer> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
@@ -69,7 +72,7 @@ export async function consoleFile(dir: string, path: string): Promise<FileAnswer
     headers: {
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
       'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
-      ...CONSOLE_SECURITY_HEADERS,
+      ...consoleSecurityHeaders(filesOrigin),
     },
     body: await readFile(file),
   };

@@ -31,6 +31,8 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** The built console served outside /api (default console/dist). */
   consoleDir?: string;
+  /** The files bucket's origin (the local S3's), which the console's CSP lets the page upload to and show images from. */
+  filesOrigin?: string;
   /**
    * Per-member rate limits on cookie (session) routes, as WAF enforces them per session deployed
    * (lib/rate-limits.ts SESSION_RATE_LIMITS). Off unless given, like `rateLimits`.
@@ -209,7 +211,7 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
     }
     const method = req.method ?? 'GET';
     if (!isApiPath(target.path) && (method === 'GET' || method === 'HEAD')) {
-      const file = await consoleFile(consoleDir, target.path);
+      const file = await consoleFile(consoleDir, target.path, opts.filesOrigin);
       return { statusCode: file.status, headers: file.headers, body: file.body.toString('base64'), isBase64Encoded: true };
     }
     return respond(req, target, raw.length ? raw.toString('utf8') : null, requestId);

@@ -210,6 +210,7 @@ try {
     log: (line) => console.log(line),
     rateLimits,
     sessionRateLimits,
+    filesOrigin: new URL(filesAndMail.s3.endpoint).origin,
     ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
   });
   const url = await gateway.listen(port, host);

@@ -26,7 +26,7 @@ import { ImportQueue } from './constructs/import-queue';
 import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reindex';
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { ApiFirewall } from './constructs/waf';
-import { FilesBucket } from './constructs/files-bucket';
+import { FilesBucket, filesBucketOrigin } from './constructs/files-bucket';
 import { addFileWorker, FILE_WORKER_MODULE } from './constructs/file-worker';
 import { Mail } from './constructs/mail';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
@@ -122,6 +122,7 @@ export class TalentPipelineStack extends Stack {
     this.site = new ConsoleSite(this, 'Console', {
       api: this.api,
       consoleDir: props.consoleDir ?? CONSOLE_DIST,
+      filesOrigin: filesBucketOrigin(stage),
       logRetention: stage.logRetention,
       logRemovalPolicy: stage.logRemovalPolicy,
     });

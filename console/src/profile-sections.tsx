@@ -5,6 +5,7 @@
  */
 import type { ComponentType } from 'preact';
 import { Activity } from './activity';
+import { Files } from './files';
 import { Notes } from './notes';
 import type { CandidateDetail } from './recruiting';
 
@@ -18,4 +19,7 @@ export interface ProfileSectionProps {
 const NotesSection = ({ candidate: c }: ProfileSectionProps) => (c.person_id ? <Notes personId={c.person_id} candidateId={c.id} /> : null);
 const ActivitySection = ({ candidate: c }: ProfileSectionProps) => (c.person_id ? <Activity personId={c.person_id} /> : null);
 
-export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [NotesSection, ActivitySection];
+// An erased person's files are gone with them: nothing to list or upload.
+const FilesSection = ({ candidate: c }: ProfileSectionProps) => (c.person_id && !c.erased_at ? <Files personId={c.person_id} /> : null);
+
+export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [FilesSection, NotesSection, ActivitySection];

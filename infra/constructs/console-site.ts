@@ -16,7 +16,12 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/edge-headers';
-import { API_SECURITY_HEADERS, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../../lib/security-headers';
+import {
+  API_SECURITY_HEADERS,
+  type CONSOLE_SECURITY_HEADERS,
+  consoleSecurityHeaders,
+  HSTS_MAX_AGE_SECONDS,
+} from '../../lib/security-headers';
 
 /** The behaviour that sends requests to API Gateway; every route of lib/routes.ts is under it. */
 export const API_PATH_PATTERN = '/api/*';
@@ -79,6 +84,8 @@ export interface ConsoleSiteProps {
   api: apigateway.RestApi;
   /** The built console (`index.html` and `assets/`). */
   consoleDir: string;
+  /** The files bucket's origin: the page uploads there and shows uploaded images from there (its CSP). */
+  filesOrigin: string;
   /** How long the upload function's logs are kept, and whether they go with the stack. */
   logRetention?: logs.RetentionDays;
   logRemovalPolicy?: RemovalPolicy;
@@ -142,7 +149,7 @@ export class ConsoleSite extends Construct {
         responseHeadersPolicy: securityHeadersPolicy(
           this,
           'ConsoleHeaders',
-          CONSOLE_SECURITY_HEADERS,
+          consoleSecurityHeaders(props.filesOrigin),
           'Talent pipeline console: CSP and security headers',
         ),
         functionAssociations: [viewerRequest('SpaRewrite', SPA_REWRITE_CODE, 'Client-side routes get /index.html')],

@@ -57,6 +57,9 @@ export interface FilesBucketProps {
  */
 export const filesBucketName = (stage: StageConfig) => `talent-pipeline-files-${stage.name}-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
 
+/** Where browsers reach the bucket (lib/files/s3-lite.ts addresses it so): the console's CSP admits this origin. */
+export const filesBucketOrigin = (stage: StageConfig) => `https://${filesBucketName(stage)}.s3.${Aws.REGION}.amazonaws.com`;
+
 export class FilesBucket extends Concern {
   readonly bucket: s3.Bucket;
   /** The bucket's name and ARN as strings of pseudo parameters only (filesBucketName). */

@@ -16,6 +16,9 @@
  * 10. a bulk import of 10,000 rows, POST to completed, and the peak memory of a 5 MB file (scripts/bench/imports.ts);
  * 11. the audit log's first page at 100,000 records, unfiltered and under each filter (scripts/bench/audit.ts);
  * 12. erasure of a candidate with 40 events delivered to 3 endpoints: time and items scrubbed (scripts/bench/erasure.ts);
+ * 13. files: a 10 MB PDF through npm start from the first request to ready (scripts/bench/file-upload.ts), extraction
+ *     of a two-page CV, the file worker's peak RSS on a 20 MB file, and what the parsers add to a function that
+ *     touches no file (scripts/bench/files.ts);
  *  and last, every tracked figure beside its goal (scripts/bench/goals.ts), and the machine's load average.
  * Time figures move by up to a third from one day or machine to the next; CPU per unit of work
  * (per request, per delivery, per row) moves much less, so each goal is printed with it.
@@ -258,6 +261,48 @@ if (want('12')) {
     r ? Number(r[1]) < 5000 && r[3] === '0' : undefined,
   );
 } else skipped('Erasure, 40 events x 3 endpoints: time, items scrubbed', 'under 5 s locally, nothing left');
+
+if (want('13')) {
+  console.log("\n13. Files: upload to ready through npm start, extraction, the worker's peak memory, bundle weight");
+  const upload = child('scripts/bench/file-upload.ts', {
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
+    result: /^RESULT uploadToReadyMs=(\d+) bytes=(\d+)$/m,
+  });
+  const u = upload.match;
+  goal(
+    'A 10 MB PDF through npm start, first request to ready',
+    u ? `${u[1]} ms` : `not measured (${upload.why})`,
+    'tracked',
+    u ? 'tracked' : undefined,
+  );
+  const files = child('scripts/bench/files.ts', {
+    result: /^RESULT cvMs=(\d+) coldCvMs=(\d+) peakMb=(\S+) parsersKb=(\d+) routeKb=(\d+)$/m,
+  });
+  const f = files.match;
+  goal(
+    'Extraction of a two-page CV, slowest format (first call; in a fresh process with the bundle load)',
+    f ? `${f[1]} ms (${f[2]} ms)` : `not measured (${files.why})`,
+    'under 2 s locally',
+    f ? Math.max(Number(f[1]), Number(f[2])) < 2000 : undefined,
+  );
+  goal(
+    "The file worker's byte check and extraction on a 20 MB file: peak RSS",
+    f ? (f[3] === 'none' ? 'not measured (every run failed: see above)' : `${f[3]} MB`) : `not measured (${files.why})`,
+    'under 512 MB',
+    f && f[3] !== 'none' ? Number(f[3]) < 512 : undefined,
+  );
+  goal(
+    'What the file parsers and S3 client add to a function that touches no file (list-candidates)',
+    f ? `${f[5]} KB (the parsers weigh ${f[4]} KB where they are used)` : `not measured (${files.why})`,
+    '0 KB',
+    f ? f[5] === '0' : undefined,
+  );
+} else {
+  skipped('A 10 MB PDF through npm start, first request to ready', 'tracked');
+  skipped('Extraction of a two-page CV, slowest format', 'under 2 s locally');
+  skipped("The file worker's byte check and extraction on a 20 MB file: peak RSS", 'under 512 MB');
+  skipped('What the file parsers and S3 client add to a function that touches no file (list-candidates)', '0 KB');
+}
 
 printGoals();
 if (missingInit.length) console.log(`  init not measured for: ${missingInit.join(', ')}`);

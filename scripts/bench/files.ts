@@ -58,7 +58,7 @@ async function extraction() {
 }
 
 /** A PDF of just under `bytes`: pages of text in uncompressed content streams. */
-function bigPdf(bytes: number): Uint8Array {
+export function bigPdf(bytes: number): Uint8Array {
   const line = 'Experience: loops, punched cards, Bernoulli numbers, tables and engines of every kind.';
   const perPage = Array.from({ length: 50 }, (_, i) => `${i} ${line}`);
   const pageBytes = pdf([perPage, perPage]).length - pdf([perPage]).length;

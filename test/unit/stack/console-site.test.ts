@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it, vi } from 'vitest';
 import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../lib/edge-headers';
-import { API_CSP, API_SECURITY_HEADERS, CONSOLE_CSP, CONSOLE_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS } from '../../../lib/security-headers';
+import { API_CSP, API_SECURITY_HEADERS, consoleCsp, consoleSecurityHeaders, HSTS_MAX_AGE_SECONDS } from '../../../lib/security-headers';
 import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../../infra/constructs/console-site';
 import { SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
 import {
@@ -254,14 +254,38 @@ describe('console and API on one origin', () => {
     for (const [id, f] of appFunctions()) expect(Object.keys(f.Properties.Environment.Variables), id).not.toContain('SITE_ORIGINS');
   });
 
+  /** A template string as text: Fn::Join flattened, pseudo parameters as <Name>. */
+  const flat = (v: Json): string =>
+    typeof v === 'string'
+      ? v
+      : v.Ref
+        ? `<${String(v.Ref).replace('AWS::', '')}>`
+        : v['Fn::Join']
+          ? v['Fn::Join'][1].map(flat).join(v['Fn::Join'][0])
+          : JSON.stringify(v);
+
+  it("the console's CSP admits the files bucket's origin for uploads and images, and nothing else of it", () => {
+    const files = ofType('AWS::S3::Bucket').find(([, b]) => JSON.stringify(b.Properties).includes('UnattachedUploads'))!;
+    const origin = `https://${flat(files[1].Properties.BucketName)}.s3.<Region>.amazonaws.com`;
+    expect(origin).toMatch(/^https:\/\/talent-pipeline-files-\w+-<AccountId>-<Region>\.s3\.<Region>\.amazonaws\.com$/);
+    const id = config().DefaultCacheBehavior.ResponseHeadersPolicyId.Ref;
+    const csp = flat(
+      resources[id]!.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy,
+    );
+    expect(csp).toBe(consoleCsp(origin));
+    const directives = csp.split('; ').filter((d) => d.includes(origin));
+    expect(directives.map((d) => d.split(' ')[0]).sort()).toEqual(['connect-src', 'img-src']);
+  });
+
   it('the console and API behaviours send lib/security-headers.ts, overriding the origin', () => {
+    const CONSOLE_SECURITY_HEADERS = consoleSecurityHeaders('https://files.example');
     const policyOf = (behavior: Json) => {
       const id = behavior.ResponseHeadersPolicyId.Ref;
       expect(resources[id]!.Type).toBe('AWS::CloudFront::ResponseHeadersPolicy');
       return resources[id]!.Properties.ResponseHeadersPolicyConfig;
     };
     const cases = [
-      [config().DefaultCacheBehavior, CONSOLE_SECURITY_HEADERS, CONSOLE_CSP],
+      [config().DefaultCacheBehavior, CONSOLE_SECURITY_HEADERS, undefined],
       [apiBehavior(), API_SECURITY_HEADERS, API_CSP],
     ] as const;
     expect(policyOf(cases[0][0])).not.toEqual(policyOf(cases[1][0]));
@@ -276,8 +300,11 @@ describe('console and API on one origin', () => {
         'ReferrerPolicy',
         'StrictTransportSecurity',
       ]);
-      expect(h.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: csp, Override: true });
-      expect(headers['Content-Security-Policy']).toBe(csp);
+      // The console's policy names the files bucket (pinned by the test above).
+      if (csp) {
+        expect(h.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: csp, Override: true });
+        expect(headers['Content-Security-Policy']).toBe(csp);
+      } else expect(h.ContentSecurityPolicy.Override).toBe(true);
       expect(h.ContentTypeOptions).toEqual({ Override: true });
       expect(headers['X-Content-Type-Options']).toBe('nosniff');
       expect(h.FrameOptions).toEqual({ FrameOption: headers['X-Frame-Options'], Override: true });
