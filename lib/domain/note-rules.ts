@@ -104,6 +104,17 @@ export function decideMentions(ids: readonly string[], members: readonly MemberS
   return unique;
 }
 
+/**
+ * A mention never grants sight of the person either: a hiring manager or an interviewer is
+ * mentioned only on a person (and a candidate) they see.
+ */
+export function refuseUnseenMentions(mentioned: readonly string[], seeing: ReadonlySet<string>): void {
+  if (mentioned.some((id) => !seeing.has(id)))
+    throw new ValidationError('mentions may name only members who see this person and candidate: a mention never grants sight', {
+      field: 'mentions',
+    });
+}
+
 /** A mention in a member's inbox, as answered: only to that member, and only while they may see the note. */
 export const mayAnswerMention = (r: Reader, mention: { user_id: string }, n: NoteSight): boolean =>
   r.userId === mention.user_id && maySeeNote(r, n);
