@@ -54,9 +54,10 @@ export interface NoteSight {
 }
 
 /**
- * Whether the reader may see the person at all. Today every member and every token with the
- * scope sees every person; a role that sees only some (a hiring manager, an interviewer) extends
- * this one function, and notes, the feed and mentions follow.
+ * Whether the reader may see the person at all. The routes that read a person's notes and feed
+ * judge it first (lib/domain/person-sight.ts `seenPerson`: a hiring manager or an interviewer
+ * sees a person through the candidates they see), so every note reaching this rule is of a person
+ * the reader sees; the mention inbox answers ids only.
  */
 export const mayReadPerson = (_r: Reader, _personId: string): boolean => true;
 
