@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { axe, chromiumWithStack, collectConsoleErrors, seriousOf } from '../helpers/browser';
+import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates } from '../helpers/browser';
 import { e2eSandbox, run } from '../helpers/processes';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
@@ -17,6 +17,9 @@ const PASSWORD = 'a long passphrase for the role checks';
 /** The hiring manager's requisition and candidate, and a candidate of a requisition they are not on. */
 const seen = { req: '', reqTitle: 'Role Check Seen Engineer', candidate: '', name: 'Rosalind Seen' };
 const hidden = { req: '', reqTitle: 'Role Check Hidden Engineer', candidate: '', name: 'Hector Hidden' };
+/** Page states reached (trackPageStates) and page states axe ran on, by role. */
+const reached = new Set<string>();
+const checked = new Set<string>();
 const emails = {
   recruiter: 'rita.recruiter@example.org',
   hiring_manager: 'hank.manager@example.org',
@@ -74,18 +77,27 @@ async function signedIn(role: keyof typeof emails) {
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const errors = collectConsoleErrors(page);
+  const check = async (label: string) => {
+    expect(seriousOf(await axe(page, `${role}: ${label}`)), `axe on ${role}: ${label}`).toEqual([]);
+    expect(errors, `browser console on ${role}: ${label}`).toEqual([]);
+    checked.add(`${role} ${await pageState(page)}`);
+  };
+  const states = new Set<string>();
+  await trackPageStates(page, states);
   await page.goto('/signin');
+  await page.getByLabel('Email').waitFor();
+  await check('sign-in');
   await page.getByLabel('Email').fill(emails[role]);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.or(page.getByRole('alert')).first().waitFor();
   if (!(await nav.isVisible())) throw new Error(`${role} was not signed in: ${await page.getByRole('alert').first().textContent()}`);
-  const check = async (label: string) => {
-    expect(seriousOf(await axe(page, `${role}: ${label}`)), `axe on ${role}: ${label}`).toEqual([]);
-    expect(errors, `browser console on ${role}: ${label}`).toEqual([]);
+  const close = async () => {
+    for (const st of states) reached.add(`${role} ${st}`);
+    await context.close();
   };
-  return { page, check, close: () => context.close() };
+  return { page, check, close };
 }
 
 const navOf = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
@@ -173,5 +185,10 @@ describe('each role sees only its navigation, records and actions', { timeout: 1
     } finally {
       await close();
     }
+  });
+
+  it('axe checked every page state each role reached', () => {
+    expect(reached.size).toBeGreaterThan(6);
+    expect([...reached].filter((st) => !checked.has(st))).toEqual([]);
   });
 });
