@@ -86,11 +86,13 @@ export const ROUTE_ROLES = {
   'PATCH /api/requisitions/{id}': RECRUITING,
   'POST /api/requisitions/{id}/status': ON_THE_TEAM,
   'POST /api/pipeline': ON_THE_TEAM,
-  // People, their notes, feed and files, and offers: recruiting work until the hiring manager's
-  // and the interviewer's view of them (their requisitions' people, their interviews) is built;
-  // until then a person's records stay out of their reach rather than unfiltered.
-  'GET /api/v1/people/{id}': RECRUITING,
-  'GET /api/people/{id}': RECRUITING,
+  // A person, their notes, feed and files are read by everyone who sees one of their candidates,
+  // each read limited by `seenPerson` (lib/domain/person-sight.ts): a hiring manager through their
+  // requisitions, an interviewer through their interview assignments. Notes are written by the
+  // team of the person's requisitions; files are recruiting work. Offers stay recruiting work
+  // until a hiring manager's view of them is built.
+  'GET /api/v1/people/{id}': ALL,
+  'GET /api/people/{id}': ALL,
   'POST /api/v1/people/{id}/merge': RECRUITING,
   'POST /api/people/{id}/merge': RECRUITING,
   'POST /api/v1/candidates/{id}/offers': RECRUITING,
@@ -104,32 +106,32 @@ export const ROUTE_ROLES = {
   'POST /api/v1/offers/{id}/status': RECRUITING,
   'POST /api/offers/{id}/status': RECRUITING,
   'GET /api/settings/offer-approvals': RECRUITING,
-  'POST /api/v1/people/{id}/notes': RECRUITING,
-  'POST /api/people/{id}/notes': RECRUITING,
-  'GET /api/v1/people/{id}/notes': RECRUITING,
-  'GET /api/people/{id}/notes': RECRUITING,
-  'GET /api/v1/people/{id}/notes/{note_id}': RECRUITING,
-  'GET /api/people/{id}/notes/{note_id}': RECRUITING,
-  'PATCH /api/v1/people/{id}/notes/{note_id}': RECRUITING,
-  'PATCH /api/people/{id}/notes/{note_id}': RECRUITING,
-  'DELETE /api/v1/people/{id}/notes/{note_id}': RECRUITING,
-  'DELETE /api/people/{id}/notes/{note_id}': RECRUITING,
-  'GET /api/v1/people/{id}/activity': RECRUITING,
-  'GET /api/people/{id}/activity': RECRUITING,
+  'POST /api/v1/people/{id}/notes': ON_THE_TEAM,
+  'POST /api/people/{id}/notes': ON_THE_TEAM,
+  'GET /api/v1/people/{id}/notes': ALL,
+  'GET /api/people/{id}/notes': ALL,
+  'GET /api/v1/people/{id}/notes/{note_id}': ALL,
+  'GET /api/people/{id}/notes/{note_id}': ALL,
+  'PATCH /api/v1/people/{id}/notes/{note_id}': ON_THE_TEAM,
+  'PATCH /api/people/{id}/notes/{note_id}': ON_THE_TEAM,
+  'DELETE /api/v1/people/{id}/notes/{note_id}': ON_THE_TEAM,
+  'DELETE /api/people/{id}/notes/{note_id}': ON_THE_TEAM,
+  'GET /api/v1/people/{id}/activity': ALL,
+  'GET /api/people/{id}/activity': ALL,
   'POST /api/v1/uploads': RECRUITING,
   'POST /api/uploads': RECRUITING,
   'GET /api/v1/uploads/limits': RECRUITING,
   'GET /api/uploads/limits': RECRUITING,
   'POST /api/v1/people/{id}/files': RECRUITING,
   'POST /api/people/{id}/files': RECRUITING,
-  'GET /api/v1/people/{id}/files': RECRUITING,
-  'GET /api/people/{id}/files': RECRUITING,
-  'GET /api/v1/people/{id}/files/{file_id}': RECRUITING,
-  'GET /api/people/{id}/files/{file_id}': RECRUITING,
-  'GET /api/v1/people/{id}/files/{file_id}/text': RECRUITING,
-  'GET /api/people/{id}/files/{file_id}/text': RECRUITING,
-  'GET /api/v1/people/{id}/files/{file_id}/download': RECRUITING,
-  'GET /api/people/{id}/files/{file_id}/download': RECRUITING,
+  'GET /api/v1/people/{id}/files': ALL,
+  'GET /api/people/{id}/files': ALL,
+  'GET /api/v1/people/{id}/files/{file_id}': ALL,
+  'GET /api/people/{id}/files/{file_id}': ALL,
+  'GET /api/v1/people/{id}/files/{file_id}/text': ALL,
+  'GET /api/people/{id}/files/{file_id}/text': ALL,
+  'GET /api/v1/people/{id}/files/{file_id}/download': ALL,
+  'GET /api/people/{id}/files/{file_id}/download': ALL,
   'DELETE /api/v1/people/{id}/files/{file_id}': RECRUITING,
   'DELETE /api/people/{id}/files/{file_id}': RECRUITING,
   'PUT /api/settings/offer-approvals': ADMIN,
@@ -163,12 +165,13 @@ const NAMED_SCOPES = SCOPES.filter((s) => s !== '*');
  * The scopes each role may put on a token: those of the token routes the role may call (a test
  * holds the two together). Erasure and `*` (which also grants scopes added later) are for admins.
  * A scope only opens a route the table lets the creator's role call, so a hiring manager's
- * `requisitions:write` changes a status but edits no requisition.
+ * `requisitions:write` changes a status but edits no requisition, and their `candidates:write`
+ * writes notes but edits no candidate.
  */
 const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
   admin: SCOPES,
   recruiter: NAMED_SCOPES.filter((s) => s !== 'candidates:erase'),
-  hiring_manager: ['candidates:read', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write'],
+  hiring_manager: ['candidates:read', 'candidates:write', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write'],
   interviewer: ['candidates:read'],
 };
 

@@ -8,6 +8,7 @@ import { csvLine } from '../../lib/csv';
 import { errorText } from './api/client';
 import { ReasonFields } from './candidate-actions';
 import { stageLabel } from './labels';
+import { useMay } from './session';
 import { FormDialog, moveCandidate, STAGES, staleStage, type Candidate, type Stage } from './recruiting';
 
 export interface BulkResult {
@@ -44,6 +45,7 @@ export function BulkBar({
   onClear: () => void;
   onDone: (failed: string[]) => Promise<void>;
 }) {
+  const moves = useMay()('POST /api/pipeline');
   const [target, setTarget] = useState<Stage>('ai_screened');
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
@@ -95,39 +97,49 @@ export function BulkBar({
   return (
     <section class="card bulk" aria-labelledby="bulk-h">
       <h2 id="bulk-h">Selected candidates</h2>
-      <p>{n === 0 ? 'Select candidates with the checkboxes to move, reject or export them together.' : `${n} selected.`}</p>
+      <p>
+        {n > 0
+          ? `${n} selected.`
+          : moves
+            ? 'Select candidates with the checkboxes to move, reject or export them together.'
+            : 'Select candidates with the checkboxes to export them together.'}
+      </p>
       {n > 0 && (
         <div class="bulk-actions">
-          <form
-            class="move"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void move();
-            }}
-          >
-            <label for="bulk-stage">Move the selected to</label>
-            <select id="bulk-stage" value={target} onChange={(e) => setTarget(e.currentTarget.value as Stage)} disabled={busy}>
-              {STAGES.filter((s) => s !== 'rejected').map((s) => (
-                <option key={s} value={s}>
-                  {stageLabel(s)}
-                </option>
-              ))}
-            </select>
-            <button type="submit" disabled={busy}>
-              Move {n}
+          {moves && (
+            <form
+              class="move"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void move();
+              }}
+            >
+              <label for="bulk-stage">Move the selected to</label>
+              <select id="bulk-stage" value={target} onChange={(e) => setTarget(e.currentTarget.value as Stage)} disabled={busy}>
+                {STAGES.filter((s) => s !== 'rejected').map((s) => (
+                  <option key={s} value={s}>
+                    {stageLabel(s)}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" disabled={busy}>
+                Move {n}
+              </button>
+            </form>
+          )}
+          {moves && (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => {
+                setReason('');
+                setReasonError(undefined);
+                setRejecting(true);
+              }}
+            >
+              Reject {n}…
             </button>
-          </form>
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => {
-              setReason('');
-              setReasonError(undefined);
-              setRejecting(true);
-            }}
-          >
-            Reject {n}…
-          </button>
+          )}
           <a class="button" href={`data:text/csv;charset=utf-8,${encodeURIComponent(csv)}`} download="candidates.csv">
             Export {n} as CSV
           </a>

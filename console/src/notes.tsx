@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, errorText, unwrap } from './api/client';
-import { isAdmin, useSession } from './session';
+import { isAdmin, useMay, useSession } from './session';
 import { ConfirmDialog, Empty, ErrorBox, Loaded, useLoad, useOlderPages, When } from './ui';
 
 const VISIBILITIES = [
@@ -24,10 +24,11 @@ const fetchMembers = async () => (await unwrap(api.GET('/api/members'))).data;
 export function Notes({ personId, candidateId }: { personId: string; candidateId?: string }) {
   const [load, reload, pending] = useLoad(() => fetchNotes(personId), [personId]);
   const [older, more] = useOlderPages(load, pending, (cursor) => fetchNotes(personId, cursor), 'older notes');
+  const writes = useMay()('POST /api/people/{id}/notes');
   return (
     <section class="card" aria-labelledby="notes-h">
       <h2 id="notes-h">Notes</h2>
-      <NewNote personId={personId} candidateId={candidateId} onAdded={reload} />
+      {writes && <NewNote personId={personId} candidateId={candidateId} onAdded={reload} />}
       <Loaded load={load} what="the notes" retry={reload}>
         {(page) =>
           page.data.length + older.length === 0 ? (
@@ -129,7 +130,8 @@ function NoteItem({ personId, note, onChanged }: { personId: string; note: Note;
   const [draft, setDraft] = useState(note.body);
   const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState<string>();
-  const mine = note.author.type === 'user' && note.author.id === session.user.id;
+  const can = useMay();
+  const mine = note.author.type === 'user' && note.author.id === session.user.id && can('PATCH /api/people/{id}/notes/{note_id}');
   const path = { id: personId, note_id: note.id };
   const save = async (e: Event) => {
     e.preventDefault();

@@ -1,6 +1,7 @@
 /** The signed-in user, shared by every page. */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { may, type RouteName } from '../../lib/permissions';
 import { api, unwrap } from './api/client';
 
 export const fetchSession = async () => (await unwrap(api.GET('/api/session'))).data;
@@ -21,3 +22,12 @@ export function useSession(): SessionState {
 }
 
 export const isAdmin = (s: Session) => s.user.role === 'admin';
+
+/**
+ * Whether the signed-in user's role may call a route (the permission table the API enforces): the
+ * console shows a button or form only when the call behind it is allowed.
+ */
+export function useMay(): (route: RouteName) => boolean {
+  const { session } = useSession();
+  return (route) => may(session.user.role, route);
+}

@@ -3,15 +3,16 @@
  * their expansion into records: lib/domain/stuck-reindex.ts), read a page at a time by
  * GET /api/v1/people/{id}/activity. Expanding an intent twice writes nothing new.
  */
-import { NotFoundError } from '../errors';
 import { auditRecordItems } from '../store/audit';
 import { activityPageKey, ACTIVITY_PREFIX, candidateOf, putActivity } from '../store/activity';
-import { personExists, queryPage, sightFilter } from '../store/notes';
+import { queryPage, sightFilter } from '../store/notes';
 import { keys } from '../store/table';
 import { activityOf, withRejection, type AuditRecordView } from './activity-rules';
 import { decodeCursor, encodeCursor } from './cursor';
 import { maySeeNote, readerOf } from './note-rules';
+import { seenPerson } from './person-sight';
 import type { Principal } from './principal';
+import { seesPersonRecord } from './visibility';
 
 /** Write the feed items an audit intent's records stand for; resolves with how many were new. */
 export async function expandActivity(intent: Record<string, unknown>): Promise<number> {
@@ -42,7 +43,7 @@ export interface ActivityAnswer {
 /**
  * A page of the person's feed, newest first: the person read and ONE Query, side by side. Items
  * the reader may not see (another's private note) are filtered in the Query and checked again
- * here, so a page may hold fewer than `limit` items; `next_cursor` null marks the end.
+ * here, as are items about a candidate the caller does not see (lib/domain/person-sight.ts), so a page may hold fewer than `limit` items; `next_cursor` null marks the end.
  */
 export async function listActivity(
   p: Principal,
@@ -52,13 +53,13 @@ export async function listActivity(
   const reader = readerOf(p);
   const scope = { tenantId: p.tenantId, filters: JSON.stringify(['activity', personId]), key: activityPageKey(p.tenantId, personId) };
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
-  const [exists, page] = await Promise.all([
-    personExists(p.tenantId, personId),
+  const [sight, page] = await Promise.all([
+    seenPerson(p, personId),
     queryPage(keys.personPartition(p.tenantId, personId), ACTIVITY_PREFIX, sightFilter(reader), q.limit, startKey),
   ]);
-  if (!exists) throw new NotFoundError('person');
   const items = page.items
     .filter((i) => typeof i.visibility !== 'string' || maySeeNote(reader, i as never))
+    .filter((i) => seesPersonRecord(sight, i.candidate_id))
     .map((i): ActivityAnswer => {
       const payload = (i.payload ?? {}) as Record<string, unknown>;
       return {

@@ -117,7 +117,7 @@ export async function attachFile(p: Principal, personId: string, body: AttachFil
 }
 
 export async function downloadLink(p: Principal, personId: string, fileId: string, now = Date.now()) {
-  const f = await requireFile(p.tenantId, personId, fileId);
+  const f = await requireFile(p, personId, fileId);
   if (f.status !== 'ready') throw notReady(f);
   const url = await downloadUrl(fileKey(p.tenantId, personId, f.id), {
     filename: f.filename,
@@ -128,7 +128,7 @@ export async function downloadLink(p: Principal, personId: string, fileId: strin
 
 /** The bytes first (every version), then the records: a retry after a failure between the two finds nothing left to delete. */
 export async function deleteFile(p: Principal, personId: string, fileId: string): Promise<void> {
-  const f = await requireFile(p.tenantId, personId, fileId);
+  const f = await requireFile(p, personId, fileId);
   await deleteEveryVersion(fileKey(p.tenantId, personId, f.id));
   const audit = auditBy(p, 'file.deleted', { type: 'file', id: f.id }, [
     { field: 'person_id', before: personId },

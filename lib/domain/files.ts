@@ -10,7 +10,7 @@ import type { FileRecord } from '../entities/file';
 import { ConflictError, NotFoundError } from '../errors';
 import type { FileRefusalCode } from '../files/limits';
 import * as store from '../store/files';
-import { requirePerson } from './file-person';
+import { seenPerson } from './person-sight';
 import type { Principal } from './principal';
 
 /** The answer shape of a file record. */
@@ -30,20 +30,20 @@ export const fileAnswer = (f: FileRecord): File => ({
   processed_at: f.processed_at ?? null,
 });
 
-export async function requireFile(tenantId: string, personId: string, fileId: string): Promise<FileRecord> {
-  await requirePerson(tenantId, personId);
-  const f = await store.getFile(tenantId, personId, fileId);
+/** A file of a person the caller sees (lib/domain/person-sight.ts): a person's files are seen with the person. */
+export async function requireFile(p: Principal, personId: string, fileId: string): Promise<FileRecord> {
+  const [, f] = await Promise.all([seenPerson(p, personId), store.getFile(p.tenantId, personId, fileId)]);
   if (!f) throw new NotFoundError('file');
   return f;
 }
 
 export async function listFiles(p: Principal, personId: string): Promise<File[]> {
-  await requirePerson(p.tenantId, personId);
-  return (await store.listFiles(p.tenantId, personId)).map(fileAnswer);
+  const [, files] = await Promise.all([seenPerson(p, personId), store.listFiles(p.tenantId, personId)]);
+  return files.map(fileAnswer);
 }
 
 export async function getFile(p: Principal, personId: string, fileId: string): Promise<File> {
-  return fileAnswer(await requireFile(p.tenantId, personId, fileId));
+  return fileAnswer(await requireFile(p, personId, fileId));
 }
 
 export const notReady = (f: FileRecord) =>
@@ -55,7 +55,7 @@ export const notReady = (f: FileRecord) =>
   );
 
 export async function getFileText(p: Principal, personId: string, fileId: string) {
-  const f = await requireFile(p.tenantId, personId, fileId);
+  const f = await requireFile(p, personId, fileId);
   if (f.status !== 'ready') throw notReady(f);
   const text = f.has_text ? await store.getFileText(p.tenantId, personId, fileId) : undefined;
   return { id: f.id, text: text?.text ?? '', truncated: text?.truncated ?? false };

@@ -54,9 +54,10 @@ export interface NoteSight {
 }
 
 /**
- * Whether the reader may see the person at all. Today every member and every token with the
- * scope sees every person; a role that sees only some (a hiring manager, an interviewer) extends
- * this one function, and notes, the feed and mentions follow.
+ * Whether the reader may see the person at all. The routes that read a person's notes and feed
+ * judge it first (lib/domain/person-sight.ts `seenPerson`: a hiring manager or an interviewer
+ * sees a person through the candidates they see), so every note reaching this rule is of a person
+ * the reader sees; the mention inbox answers ids only.
  */
 export const mayReadPerson = (_r: Reader, _personId: string): boolean => true;
 
@@ -102,6 +103,17 @@ export function decideMentions(ids: readonly string[], members: readonly MemberS
       throw new ValidationError('an admins note may mention workspace admins only: a mention never grants sight', { field: 'mentions' });
   }
   return unique;
+}
+
+/**
+ * A mention never grants sight of the person either: a hiring manager or an interviewer is
+ * mentioned only on a person (and a candidate) they see.
+ */
+export function refuseUnseenMentions(mentioned: readonly string[], seeing: ReadonlySet<string>): void {
+  if (mentioned.some((id) => !seeing.has(id)))
+    throw new ValidationError('mentions may name only members who see this person and candidate: a mention never grants sight', {
+      field: 'mentions',
+    });
 }
 
 /** A mention in a member's inbox, as answered: only to that member, and only while they may see the note. */

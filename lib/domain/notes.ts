@@ -12,7 +12,6 @@ import {
   getNote,
   insertNote,
   NOTE_PREFIX,
-  personExists,
   notePageKey,
   queryPage,
   queryNoteVersions,
@@ -22,8 +21,19 @@ import {
 import { keys } from '../store/table';
 import { listUsers } from '../store/users';
 import { decodeCursor, encodeCursor } from './cursor';
-import { authorOf, decideMentions, mayDeleteNote, mayEditNote, maySeeNote, readerOf, type Reader } from './note-rules';
+import {
+  authorOf,
+  decideMentions,
+  mayDeleteNote,
+  mayEditNote,
+  maySeeNote,
+  readerOf,
+  type Reader,
+  refuseUnseenMentions,
+} from './note-rules';
+import { membersWhoSee, seenPerson } from './person-sight';
 import { auditBy, type Principal } from './principal';
+import { seesPersonRecord } from './visibility';
 
 export interface NoteAnswer {
   id: string;
@@ -70,11 +80,15 @@ export interface NewNote {
 
 export async function createNote(p: Principal, personId: string, input: NewNote): Promise<NoteAnswer> {
   const ids = input.mentions ?? [];
-  // The person first, so that a person not in the workspace is a 404 whatever else the request says.
-  const [exists, members] = await Promise.all([personExists(p.tenantId, personId), ids.length ? listUsers(p.tenantId) : []]);
-  if (!exists) throw new NotFoundError('person');
+  // The person first, so that a person not in the workspace (or not seen) is a 404 whatever else the request says.
+  const [sight, members] = await Promise.all([seenPerson(p, personId), ids.length ? listUsers(p.tenantId) : []]);
+  if (!seesPersonRecord(sight, input.candidate_id)) throw noSuchCandidate();
   const author = authorOf(p, input.visibility);
   const mentioned = decideMentions(ids, members, input.visibility);
+  if (mentioned.length) {
+    const named = members.filter((m) => mentioned.includes(m.id));
+    refuseUnseenMentions(mentioned, await membersWhoSee(p.tenantId, personId, named, input.candidate_id));
+  }
   const now = nowIso();
   const id = newId();
   const mentions: MentionRecord[] = mentioned.map((userId) => ({
@@ -112,36 +126,41 @@ export async function createNote(p: Principal, personId: string, input: NewNote)
   const outcome = await insertNote(p.tenantId, note, mentionPuts(p.tenantId, mentions), audit);
   if ('refused' in outcome) {
     if (outcome.refused === 'person') throw new NotFoundError('person');
-    if (outcome.refused === 'candidate')
-      throw new ValidationError('candidate_id names no candidate of this person', { field: 'candidate_id' });
+    if (outcome.refused === 'candidate') throw noSuchCandidate();
     throw new ConflictError('the note could not be written; try again');
   }
   if ('conflict' in outcome) throw new ConflictError('too many concurrent writes; try again');
   return noteAnswer(note);
 }
 
-/** A note the reader may see, or a 404 (the same answer as a note that does not exist: a note's existence is not told). */
+/** A candidate the caller does not see reads as one that is not the person's. */
+const noSuchCandidate = () => new ValidationError('candidate_id names no candidate of this person', { field: 'candidate_id' });
+
+/**
+ * A note the reader may see, of a person they see, or a 404 (the same answer as a note that does
+ * not exist: a note's existence is not told). A note about a candidate the caller does not see is
+ * not seen.
+ */
 async function visibleNote(p: Principal, reader: Reader, personId: string, noteId: string): Promise<NoteRecord> {
-  const n = await getNote(p.tenantId, personId, noteId);
-  if (!n || !maySeeNote(reader, n)) throw new NotFoundError('note');
+  const [sight, n] = await Promise.all([seenPerson(p, personId), getNote(p.tenantId, personId, noteId)]);
+  if (!n || !maySeeNote(reader, n) || !seesPersonRecord(sight, n.candidate_id)) throw new NotFoundError('note');
   return n;
 }
 
 /**
- * A page of the person's notes the reader may see, newest first: the person read and ONE Query,
- * side by side; a page may be short (notes the reader may not see are left out), `next_cursor`
+ * A page of the person's notes the reader may see, newest first: the person read (lib/domain/
+ * person-sight.ts) and ONE Query, side by side; a page may be short (notes the reader may not see are left out), `next_cursor`
  * null marks the end.
  */
 export async function listNotes(p: Principal, personId: string, q: { limit: number; cursor?: string }) {
   const reader = readerOf(p);
   const scope = { tenantId: p.tenantId, filters: JSON.stringify(['notes', personId]), key: notePageKey(p.tenantId, personId) };
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
-  const [exists, page] = await Promise.all([
-    personExists(p.tenantId, personId),
+  const [sight, page] = await Promise.all([
+    seenPerson(p, personId),
     queryPage(keys.personPartition(p.tenantId, personId), NOTE_PREFIX, sightFilter(reader), q.limit, startKey),
   ]);
-  if (!exists) throw new NotFoundError('person');
-  const items = page.items.map(noteFromItem).filter((n) => maySeeNote(reader, n));
+  const items = page.items.map(noteFromItem).filter((n) => maySeeNote(reader, n) && seesPersonRecord(sight, n.candidate_id));
   return { items: items.map(noteAnswer), next_cursor: page.lastKey ? encodeCursor(scope, page.lastKey) : null };
 }
 

@@ -54,6 +54,34 @@ export function maySee(v: Viewer, record: SeenRecord, assignments: Assignments =
   return record.kind === 'candidate' && assignments.candidateIds.has(record.id);
 }
 
+/** One of a person's candidates with its requisition's team, as `seenCandidateIds` reads them. */
+export interface CandidateWithTeam {
+  id: string;
+  requisition: TeamRecord | undefined;
+}
+
+/**
+ * Which of a person's records the viewer sees: `all` of them (admins, recruiters), or the person
+ * through the candidates of theirs the viewer sees (`maySee` on each), and of the person's records
+ * those not tied to a candidate plus those of a seen candidate. A viewer who sees none of the
+ * person's candidates does not see the person.
+ */
+export type PersonSight = { all: true } | { all: false; candidateIds: ReadonlySet<string> };
+
+export function personSightOf(
+  v: Viewer,
+  candidates: readonly CandidateWithTeam[],
+  assignments: Assignments = NO_ASSIGNMENTS,
+): PersonSight | undefined {
+  if (seesAll(v)) return { all: true };
+  const seen = candidates.filter((c) => maySee(v, { kind: 'candidate', id: c.id, requisition: c.requisition }, assignments));
+  return seen.length ? { all: false, candidateIds: new Set(seen.map((c) => c.id)) } : undefined;
+}
+
+/** Whether a record of a seen person is shown: one tied to no candidate is, one tied to a candidate only if that candidate is seen. */
+export const seesPersonRecord = (s: PersonSight, candidateId: unknown): boolean =>
+  s.all || typeof candidateId !== 'string' || s.candidateIds.has(candidateId);
+
 /** Fields a role is not shown of a candidate it sees: an interviewer never gets the phone. */
 export const withoutHiddenFields = <C extends { phone?: string | null }>(v: Viewer, c: C): C =>
   v.role === 'interviewer' && c.phone !== undefined ? { ...c, phone: null } : c;

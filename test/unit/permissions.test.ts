@@ -39,18 +39,40 @@ describe('the permission table', () => {
     }
   });
 
-  it('what each role does: the hiring manager works their requisitions, the interviewer reads candidates', () => {
+  it('what each role does: the hiring manager works their requisitions and notes their people, the interviewer reads', () => {
     const allowed = (role: (typeof ROLES)[number]) => Object.keys(ROUTE_ROLES).filter((n) => may(role, n) && n.includes('/api/v1/'));
-    expect(allowed('hiring_manager')).toEqual([
-      'GET /api/v1/candidates',
-      'GET /api/v1/candidates/{id}',
-      'GET /api/v1/requisitions',
-      'GET /api/v1/requisitions/{id}',
-      'POST /api/v1/requisitions/{id}/status',
-      'GET /api/v1/pipeline',
-      'POST /api/v1/pipeline',
-    ]);
-    expect(allowed('interviewer')).toEqual(['GET /api/v1/candidates', 'GET /api/v1/candidates/{id}']);
+    const personReads = [
+      'GET /api/v1/people/{id}',
+      'GET /api/v1/people/{id}/notes',
+      'GET /api/v1/people/{id}/notes/{note_id}',
+      'GET /api/v1/people/{id}/activity',
+      'GET /api/v1/people/{id}/files',
+      'GET /api/v1/people/{id}/files/{file_id}',
+      'GET /api/v1/people/{id}/files/{file_id}/text',
+      'GET /api/v1/people/{id}/files/{file_id}/download',
+    ];
+    expect(allowed('hiring_manager').sort()).toEqual(
+      [
+        'GET /api/v1/candidates',
+        'GET /api/v1/candidates/{id}',
+        'GET /api/v1/requisitions',
+        'GET /api/v1/requisitions/{id}',
+        'POST /api/v1/requisitions/{id}/status',
+        'GET /api/v1/pipeline',
+        'POST /api/v1/pipeline',
+        ...personReads,
+        'POST /api/v1/people/{id}/notes',
+        'PATCH /api/v1/people/{id}/notes/{note_id}',
+        'DELETE /api/v1/people/{id}/notes/{note_id}',
+      ].sort(),
+    );
+    expect(allowed('interviewer').sort()).toEqual(['GET /api/v1/candidates', 'GET /api/v1/candidates/{id}', ...personReads].sort());
+    // Files are written, and offers read, by recruiting roles only.
+    for (const n of ['POST /api/v1/people/{id}/files', 'DELETE /api/v1/people/{id}/files/{file_id}', 'GET /api/v1/offers/{id}'])
+      expect(
+        ROLES.filter((r) => may(r, n)),
+        n,
+      ).toEqual(['admin', 'recruiter']);
     // Members, settings, webhook changes, audit, erasure: admins only.
     for (const n of [
       'POST /api/members',
@@ -105,7 +127,7 @@ describe('narrowing', () => {
     expect(narrowTo('recruiter', ['candidates:erase'])).toEqual([]);
     expect(narrowTo('admin', ['*', 'candidates:erase'])).toEqual(['*', 'candidates:erase']);
     expect(narrowTo('interviewer', ['*'])).toEqual(['candidates:read']);
-    expect(narrowTo('hiring_manager', ['candidates:write', 'pipeline:write'])).toEqual(['pipeline:write']);
+    expect(narrowTo('hiring_manager', ['candidates:erase', 'candidates:write', 'offers:read'])).toEqual(['candidates:write']);
     // * with a scope of its own: that scope once, then the rest.
     expect(narrowTo('recruiter', ['*', 'pipeline:read'])).toEqual([
       'pipeline:read',

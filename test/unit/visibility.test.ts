@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decideTeam } from '../../lib/domain/requisition-team';
-import { maySee, seesAll, viewerOf, withoutHiddenFields } from '../../lib/domain/visibility';
+import { maySee, personSightOf, seesAll, seesPersonRecord, viewerOf, withoutHiddenFields } from '../../lib/domain/visibility';
 import type { User } from '../../lib/store/users';
 
 const onIt = { hiring_manager_ids: ['hm-1'] };
@@ -48,6 +48,33 @@ describe('maySee', () => {
     });
     expect(viewerOf({ kind: 'token', ...base, role: 'admin' })).toEqual({ role: 'admin' });
     expect(viewerOf({ kind: 'system' })).toEqual({ role: 'admin' });
+  });
+});
+
+describe("a person's sight: the person through the candidates seen, and only those candidates' records", () => {
+  // Two candidates of one person: one on a requisition hm-1 is on, one on another.
+  const candidates = [
+    { id: 'c-on', requisition: onIt },
+    { id: 'c-off', requisition: offIt },
+  ];
+  const recordsSeen = (sight: ReturnType<typeof personSightOf>) =>
+    sight ? [undefined, null, 'c-on', 'c-off'].filter((c) => seesPersonRecord(sight, c)) : 'person hidden';
+
+  it('admins and recruiters see the person and every record of theirs', () => {
+    for (const role of ['admin', 'recruiter'] as const)
+      expect(recordsSeen(personSightOf({ role }, candidates))).toEqual([undefined, null, 'c-on', 'c-off']);
+  });
+
+  it("a hiring manager sees the person through their requisition's candidate, and that candidate's records", () => {
+    expect(recordsSeen(personSightOf({ role: 'hiring_manager', userId: 'hm-1' }, candidates))).toEqual([undefined, null, 'c-on']);
+    expect(recordsSeen(personSightOf({ role: 'hiring_manager', userId: 'hm-3' }, candidates))).toBe('person hidden');
+  });
+
+  it('an interviewer sees the person through the candidates of their assignments (a fake set here), whatever the requisition', () => {
+    const iv = { role: 'interviewer' as const, userId: 'iv-1' };
+    expect(recordsSeen(personSightOf(iv, candidates))).toBe('person hidden');
+    expect(recordsSeen(personSightOf(iv, candidates, { candidateIds: new Set(['c-off']) }))).toEqual([undefined, null, 'c-off']);
+    expect(recordsSeen(personSightOf(iv, candidates, { candidateIds: new Set(['c-elsewhere']) }))).toBe('person hidden');
   });
 });
 

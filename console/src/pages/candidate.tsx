@@ -22,6 +22,7 @@ import {
 } from '../recruiting';
 import { Loaded, Notice, PageTitle, When, useLoad } from '../ui';
 import { api, unwrap } from '../api/client';
+import { useMay } from '../session';
 import { EditProfile, Erase, History } from './candidate-parts';
 
 type Dialog = 'reject' | 'add-job' | 'move-job' | undefined;
@@ -36,6 +37,8 @@ export function CandidatePage({ id }: { id: string }) {
   // Bumped by every action, so the person's jobs are read again (adding a job changes no field here).
   const [version, setVersion] = useState(0);
   const editButton = useRef<HTMLButtonElement>(null);
+  const can = useMay();
+  const moves = can('POST /api/pipeline');
   useEffect(() => {
     fetchThresholds().then(setThresholds, () => setThresholds(undefined));
   }, []);
@@ -73,7 +76,7 @@ export function CandidatePage({ id }: { id: string }) {
               <Job c={c} thresholds={thresholds} />
               <PersonJobs c={c} version={version} />
               <div class="profile-actions">
-                {!c.erased_at && (
+                {!c.erased_at && can('PATCH /api/candidates/{id}') && (
                   <button
                     type="button"
                     ref={editButton}
@@ -84,23 +87,25 @@ export function CandidatePage({ id }: { id: string }) {
                     Edit profile
                   </button>
                 )}
-                {c.stage !== 'rejected' && (
+                {c.stage !== 'rejected' && moves && (
                   <button type="button" onClick={() => setDialog('reject')}>
                     Reject…
                   </button>
                 )}
-                {!c.erased_at && (
+                {!c.erased_at && can('POST /api/candidates') && (
                   <button type="button" onClick={() => setDialog('add-job')}>
                     Add to another job…
                   </button>
                 )}
-                <button type="button" onClick={() => setDialog('move-job')}>
-                  Move to another job…
-                </button>
+                {can('PATCH /api/candidates/{id}') && (
+                  <button type="button" onClick={() => setDialog('move-job')}>
+                    Move to another job…
+                  </button>
+                )}
               </div>
-              <MoveTo candidate={c} onDone={onMoved} />
+              {moves && <MoveTo candidate={c} onDone={onMoved} />}
             </section>
-            {editing && !c.erased_at && (
+            {editing && !c.erased_at && can('PATCH /api/candidates/{id}') && (
               <div id="profile-edit">
                 <EditProfile
                   c={c}

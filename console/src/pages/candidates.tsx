@@ -18,6 +18,7 @@ import {
   type CandidateQuery,
   type Requisition,
 } from '../recruiting';
+import { useMay, useSession } from '../session';
 import { Empty, ErrorBox, Loading, PageTitle } from '../ui';
 import { CandidatesTable, sorted, sortText, type Sort } from './candidates-table';
 
@@ -55,6 +56,7 @@ export function Candidates() {
   const [reqs, setReqs] = useState<Requisition[]>();
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<Created>();
+  const can = useMay();
   const [sort, setSort] = useState<Sort>();
   const [selected, setSelected] = useState<ReadonlyMap<string, Candidate>>(new Map());
   const [reasons, setReasons] = useState<Reason[]>();
@@ -155,12 +157,14 @@ export function Candidates() {
   return (
     <>
       <PageTitle title="Candidates">Candidates</PageTitle>
-      <div class="page-actions">
-        <button type="button" class="primary" onClick={() => setAdding(true)}>
-          Add candidate
-        </button>{' '}
-        <Link href="/candidates/import">Import from a CSV file</Link>
-      </div>
+      {can('POST /api/candidates') && (
+        <div class="page-actions">
+          <button type="button" class="primary" onClick={() => setAdding(true)}>
+            Add candidate
+          </button>{' '}
+          {can('POST /api/candidates/imports') && <Link href="/candidates/import">Import from a CSV file</Link>}
+        </div>
+      )}
       <AddedNotice added={added} />
       <search aria-label="Find candidates">
         <form
@@ -266,7 +270,7 @@ export function Candidates() {
           setText('');
           navigate('/candidates');
         }}
-        add={() => setAdding(true)}
+        add={can('POST /api/candidates') ? () => setAdding(true) : undefined}
       />
       <AddCandidateDialog
         open={adding}
@@ -281,6 +285,12 @@ export function Candidates() {
   );
 }
 
+/** Why a limited role's list is empty: what it sees, and who adds candidates. */
+const INTERVIEWER_EMPTY =
+  'No candidates to show. As an interviewer you see only the candidates you are assigned to interview, and none are assigned to you yet.';
+const HIRING_MANAGER_EMPTY =
+  'No candidates to show. As a hiring manager you see only the candidates of the requisitions whose team names you; recruiters add candidates and name the team.';
+
 function Results(props: {
   rows: Candidate[];
   sort: Sort | undefined;
@@ -293,9 +303,11 @@ function Results(props: {
   retry: () => void;
   loadMore: () => void;
   clear: () => void;
-  add: () => void;
+  /** Absent for a role that adds no candidate: the empty list then says what the role sees. */
+  add?: () => void;
 }) {
   const { list } = props;
+  const { role } = useSession().session.user;
   if (list.state === 'error') return <ErrorBox message={`Could not load the candidates: ${list.error}`} retry={props.retry} />;
   if (!list.items) return <Loading what="the candidates" />;
   if (list.items.length === 0) {
@@ -312,7 +324,7 @@ function Results(props: {
           Clear search and filters
         </button>
       </Empty>
-    ) : (
+    ) : props.add ? (
       <Empty>
         <p>
           No candidates yet. Add the first one with “Add candidate”, or send them from your ATS with <code>POST /api/v1/candidates</code>.
@@ -320,6 +332,10 @@ function Results(props: {
         <button type="button" onClick={props.add}>
           Add the first candidate
         </button>
+      </Empty>
+    ) : (
+      <Empty>
+        <p>{role === 'interviewer' ? INTERVIEWER_EMPTY : HIRING_MANAGER_EMPTY}</p>
       </Empty>
     );
   }

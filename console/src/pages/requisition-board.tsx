@@ -24,6 +24,7 @@ import {
   type RequisitionDetail,
   type Stage,
 } from '../recruiting';
+import { useMay } from '../session';
 import { ErrorBox } from '../ui';
 import type { LiveMessage } from './requisition';
 
@@ -57,6 +58,7 @@ export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () =>
   const [showRejected, setShowRejected] = useState(false);
   const [thresholds, setThresholds] = useState<Record<string, number>>();
   const [adding, setAdding] = useState(false);
+  const can = useMay();
   const [added, setAdded] = useState<Created>();
   const dragged = useRef<Candidate | undefined>(undefined);
   /** Where focus goes once the board shows a move: the card in its new column, or that column's heading. */
@@ -174,9 +176,11 @@ export function Board({ r, onChanged }: { r: RequisitionDetail; onChanged: () =>
     <section aria-labelledby="board-h">
       <div class="section-head">
         <h2 id="board-h">Board</h2>
-        <button type="button" class="primary" onClick={() => setAdding(true)}>
-          Add candidate
-        </button>
+        {can('POST /api/candidates') && (
+          <button type="button" class="primary" onClick={() => setAdding(true)}>
+            Add candidate
+          </button>
+        )}
       </div>
       <AddedNotice added={added} />
       <p class="hint" id="board-help">

@@ -15,6 +15,7 @@ import {
   type FormErrors,
   type ReqStatus,
 } from '../recruiting';
+import { useMay } from '../session';
 import { Empty, Loaded, Notice, PageTitle, useLoad } from '../ui';
 
 export function Requisitions() {
@@ -24,15 +25,18 @@ export function Requisitions() {
   const [load, reload] = useLoad(() => fetchRequisitions(status), [status]);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ id: string; title: string }>();
+  const creates = useMay()('POST /api/requisitions');
 
   return (
     <>
       <PageTitle title="Requisitions">Requisitions</PageTitle>
-      <div class="page-actions">
-        <button type="button" class="primary" onClick={() => setCreating(true)}>
-          New requisition
-        </button>
-      </div>
+      {creates && (
+        <div class="page-actions">
+          <button type="button" class="primary" onClick={() => setCreating(true)}>
+            New requisition
+          </button>
+        </div>
+      )}
       {created && (
         <Notice kind="success">
           “{created.title}” was created. <Link href={`/requisitions/${created.id}`}>Open its board</Link>.
@@ -56,9 +60,11 @@ export function Requisitions() {
         {(rows) =>
           rows.length === 0 ? (
             <Empty>
-              {status === 'open'
-                ? 'No open requisitions. Create one with “New requisition”; candidates can be added to it once it is open.'
-                : `No ${reqStatusLabel(status).toLowerCase()} requisitions. Choose another status to see the others.`}
+              {status === 'open' && !creates
+                ? 'No open requisitions name you on their team. A recruiter or an admin adds you to a requisition’s team.'
+                : status === 'open'
+                  ? 'No open requisitions. Create one with “New requisition”; candidates can be added to it once it is open.'
+                  : `No ${reqStatusLabel(status).toLowerCase()} requisitions. Choose another status to see the others.`}
             </Empty>
           ) : (
             <table class="stack">

@@ -1,0 +1,194 @@
+/**
+ * Each role in a real browser (Debian's Chromium against `npm start` on a temp DATA_DIR): a
+ * recruiter, a hiring manager and an interviewer sign in and see only their navigation, their
+ * records and the actions their role may take (`may` from lib/permissions.ts, as the API enforces
+ * it); the interviewer's empty list says why it is empty. Every state is checked with axe (no
+ * serious or critical violation) and no console error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates } from '../helpers/browser';
+import { e2eSandbox, run } from '../helpers/processes';
+
+const { freshDir, startLocal, cleanup } = e2eSandbox();
+let browser: Browser | undefined;
+let origin: string;
+const PASSWORD = 'a long passphrase for the role checks';
+/** The hiring manager's requisition and candidate, and a candidate of a requisition they are not on. */
+const seen = { req: '', reqTitle: 'Role Check Seen Engineer', candidate: '', name: 'Rosalind Seen' };
+const hidden = { req: '', reqTitle: 'Role Check Hidden Engineer', candidate: '', name: 'Hector Hidden' };
+/** Page states reached (trackPageStates) and page states axe ran on, by role. */
+const reached = new Set<string>();
+const checked = new Set<string>();
+const emails = {
+  recruiter: 'rita.recruiter@example.org',
+  hiring_manager: 'hank.manager@example.org',
+  interviewer: 'ivy.interviewer@example.org',
+};
+
+beforeAll(async () => {
+  let launched: Browser;
+  let stack: { demoToken: string };
+  const dir = freshDir('roles');
+  ({
+    browser: launched,
+    stack,
+    origin,
+  } = await chromiumWithStack(
+    () => startLocal(dir, 90_000),
+    (b) => (browser = b),
+  ));
+  // The members, as an operator makes them with the admin CLI (a password of their own, no temporary one).
+  const ids: Record<string, string> = {};
+  await Promise.all(
+    Object.entries(emails).map(async ([role, email]) => {
+      const made = await run('scripts/admin.ts', ['user', 'create', 'demo', email, '--password', PASSWORD, '--role', role], dir);
+      expect(made.code, made.stderr).toBe(0);
+      ids[role] = made.stdout.trim().split(/\s+/).pop()!;
+    }),
+  );
+  // The team and the candidates, made with the demo workspace's token.
+  const ctx = await launched.newContext({ baseURL: origin, extraHTTPHeaders: { Authorization: `Bearer ${stack.demoToken}` } });
+  const api = ctx.request;
+  for (const [r, team] of [
+    [seen, { recruiter_id: ids.recruiter, hiring_manager_ids: [ids.hiring_manager] }],
+    [hidden, { recruiter_id: ids.recruiter }],
+  ] as const) {
+    const req = await api.post('/api/v1/requisitions', { data: { title: r.reqTitle, ...team } });
+    expect(req.status(), await req.text()).toBe(201);
+    r.req = (await req.json()).data.id;
+    const c = await api.post('/api/v1/candidates', {
+      data: { name: r.name, email: `${r.name.split(' ')[0]!.toLowerCase()}@example.org`, req_id: r.req },
+    });
+    expect(c.status(), await c.text()).toBe(201);
+    r.candidate = (await c.json()).data.id;
+  }
+  await ctx.close();
+}, 150_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await cleanup();
+});
+
+/** A page signed in as the role's member, with its console errors collected and an axe check. */
+async function signedIn(role: keyof typeof emails) {
+  const context = await browser!.newContext({ baseURL: origin, viewport: { width: 1024, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors = collectConsoleErrors(page);
+  const check = async (label: string) => {
+    expect(seriousOf(await axe(page, `${role}: ${label}`)), `axe on ${role}: ${label}`).toEqual([]);
+    expect(errors, `browser console on ${role}: ${label}`).toEqual([]);
+    checked.add(`${role} ${await pageState(page)}`);
+  };
+  const states = new Set<string>();
+  await trackPageStates(page, states);
+  await page.goto('/signin');
+  await page.getByLabel('Email').waitFor();
+  await check('sign-in');
+  await page.getByLabel('Email').fill(emails[role]);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.or(page.getByRole('alert')).first().waitFor();
+  if (!(await nav.isVisible())) throw new Error(`${role} was not signed in: ${await page.getByRole('alert').first().textContent()}`);
+  const close = async () => {
+    for (const st of states) reached.add(`${role} ${st}`);
+    await context.close();
+  };
+  return { page, check, close };
+}
+
+const navOf = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+
+/** The candidate names the list shows, once it has loaded. */
+async function listed(page: Page): Promise<string[]> {
+  await page.goto('/candidates');
+  // The count line, once the list has loaded ("Loading the candidates…" is a status too).
+  await page.locator('.result-status', { hasText: /^\d+ candidates?/ }).waitFor();
+  return page.locator('td[data-label="Name"] a').allTextContents();
+}
+
+describe('each role sees only its navigation, records and actions', { timeout: 180_000 }, () => {
+  it('a recruiter: every page of recruiting work, every candidate, and the actions', async () => {
+    const { page, check, close } = await signedIn('recruiter');
+    try {
+      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Settings', 'Account']);
+      await check('overview');
+      const names = await listed(page);
+      expect(names).toEqual(expect.arrayContaining([seen.name, hidden.name]));
+      await page.getByRole('button', { name: 'Add candidate' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Import from a CSV file' }).count()).toBe(1);
+      await check('candidates');
+      await page.goto('/requisitions');
+      await page.getByRole('button', { name: 'New requisition' }).waitFor();
+      await check('requisitions');
+    } finally {
+      await close();
+    }
+  });
+
+  it('a hiring manager: their requisition and its candidate only; moves and notes, no create, edit or erase', async () => {
+    const { page, check, close } = await signedIn('hiring_manager');
+    try {
+      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Settings', 'Account']);
+      await check('overview');
+      expect(await listed(page)).toEqual([seen.name]);
+      expect(await page.getByRole('button', { name: 'Add candidate' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Import from a CSV file' }).count()).toBe(0);
+      await check('candidates');
+
+      await page.goto('/requisitions');
+      await page.getByRole('link', { name: seen.reqTitle }).waitFor();
+      expect(await page.getByRole('link', { name: hidden.reqTitle }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'New requisition' }).count()).toBe(0);
+      await check('requisitions');
+
+      await page.goto(`/candidates/${seen.candidate}`);
+      await page.getByRole('heading', { level: 2, name: 'Notes' }).waitFor();
+      await page.getByRole('button', { name: `Move ${seen.name}` }).waitFor();
+      await page.getByLabel('New note').waitFor();
+      for (const name of ['Edit profile', 'Add to another job…', 'Move to another job…', 'Erase this candidate…'])
+        expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+      await check('their candidate');
+
+      // Another job's candidate is not found, as one that does not exist.
+      await page.goto(`/candidates/${hidden.candidate}`);
+      await page
+        .getByText(/not found/i)
+        .first()
+        .waitFor();
+      expect(await page.getByText(hidden.name).count()).toBe(0);
+      await check('a hidden candidate');
+    } finally {
+      await close();
+    }
+  });
+
+  it('an interviewer: nothing to recruit, and an empty list that says why', async () => {
+    const { page, check, close } = await signedIn('interviewer');
+    try {
+      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Settings', 'Account']);
+      await check('overview');
+      await page.goto('/candidates');
+      await page.getByText('As an interviewer you see only the candidates you are assigned to interview').waitFor();
+      expect(await page.locator('table tbody tr').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Add candidate' }).count()).toBe(0);
+      await check('empty candidates');
+      await page.goto(`/candidates/${seen.candidate}`);
+      await page
+        .getByText(/not found/i)
+        .first()
+        .waitFor();
+      await check('a candidate not assigned');
+    } finally {
+      await close();
+    }
+  });
+
+  it('axe checked every page state each role reached', () => {
+    expect(reached.size).toBeGreaterThan(6);
+    expect([...reached].filter((st) => !checked.has(st))).toEqual([]);
+  });
+});
