@@ -130,6 +130,8 @@ const samples: Record<
   'get-offer': { params: { id: MISSING_ID } },
   'update-offer': { params: { id: MISSING_ID }, body: { compensation: { amount: 101000, currency: 'EUR', period: 'year' } } },
   'change-offer-status': { params: { id: MISSING_ID }, body: { status: 'pending_approval' } },
+  'list-placements': { query: { limit: '50' } },
+  'get-placement': { params: { id: MISSING_ID } },
   'decide-offer-approval': { params: { id: MISSING_ID }, body: { decision: 'approve', comment: 'Within band' } },
   // An empty chain: the demo workspace has none, so invoking it changes nothing.
   'update-offer-approvals': { body: { steps: [] } },

@@ -19,6 +19,7 @@ import * as notes from './api/notes';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
 import * as people from './api/people';
+import * as placements from './api/placements';
 import * as pipeline from './api/pipeline';
 import * as requisitions from './api/requisitions';
 import * as session from './api/session';
@@ -57,6 +58,8 @@ const lines = [
   offerApprovals.decideOfferApproval,
   offerApprovals.getOfferApprovals,
   offerApprovals.updateOfferApprovals,
+  placements.listPlacements,
+  placements.getPlacement,
   openapi.openapi,
   session.login,
   session.getSession,

@@ -194,11 +194,8 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
   if (after.type === 'placement' && change.name === 'INSERT') {
     return [
       make('placement.created', after.created_at as string, {
-        placementId: after.id,
-        candidateId: after.candidate_id,
+        ...placementData(after),
         name: after.candidate_name,
-        reqId: after.req_id ?? null,
-        reqTitle: after.req_title ?? null,
         placedAt: after.placed_at,
       }),
     ];
@@ -258,3 +255,29 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
 /** The exact bytes every delivery of this event sends. */
 export const envelope = (e: WebhookEvent, tenantSlug: string) =>
   JSON.stringify({ event: e.type, data: e.data, timestamp: e.timestamp, tenantSlug });
+
+/** A placement item as its events carry it (lib/webhooks/payloads.ts `placementRecord`). */
+export function placementData(p: Image) {
+  const v = <T>(x: unknown) => (x ?? null) as T | null;
+  return {
+    placementId: p.id,
+    candidateId: p.candidate_id,
+    personId: v(p.person_id),
+    reqId: v(p.req_id),
+    reqTitle: v(p.req_title),
+    status: p.status ?? 'active',
+    offerId: v(p.offer_id),
+    offerVersion: v(p.offer_version),
+    startDate: v(p.start_date),
+    endDate: v(p.end_date),
+    compensation: p.currency ? { amount: v(p.amount), currency: p.currency, period: p.period } : null,
+    employmentType: v(p.employment_type),
+    location: v(p.location),
+    recruiterId: v(p.recruiter_id),
+    hiringManagerIds: Array.isArray(p.hiring_manager_ids) ? p.hiring_manager_ids : [],
+    source: v(p.source),
+    hiredAt: p.placed_at,
+    cancelledAt: v(p.cancelled_at),
+    updatedAt: p.updated_at ?? p.created_at,
+  };
+}

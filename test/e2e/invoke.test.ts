@@ -128,6 +128,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'get-offer': 'offer',
   'update-offer': 'offer',
   'change-offer-status': 'offer',
+  'get-placement': 'placement',
   'decide-offer-approval': 'offer',
   'create-note': 'person',
   'list-notes': 'person',

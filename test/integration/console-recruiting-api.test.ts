@@ -58,6 +58,8 @@ describe('the route table', () => {
         'GET /api/offers/{id}',
         'PATCH /api/offers/{id}',
         'POST /api/offers/{id}/status',
+        'GET /api/placements',
+        'GET /api/placements/{id}',
         'POST /api/people/{id}/notes',
         'GET /api/people/{id}/notes',
         'GET /api/people/{id}/notes/{note_id}',

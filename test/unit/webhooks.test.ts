@@ -122,6 +122,7 @@ describe('eventsFromRecord', () => {
     expect(events).toHaveLength(1);
     expect(events[0]!.type).toBe('placement.created');
     expect(events[0]!.timestamp).toBe(T1);
+    // The fields it always carried, and the record's (written before placements had them: nulls).
     expect(events[0]!.data).toEqual({
       placementId: '01900000-0000-7000-8000-0000000000f1',
       candidateId: CAND,
@@ -129,6 +130,53 @@ describe('eventsFromRecord', () => {
       reqId: REQ,
       reqTitle: 'Backend Engineer',
       placedAt: T1,
+      personId: null,
+      status: 'active',
+      offerId: null,
+      offerVersion: null,
+      startDate: null,
+      endDate: null,
+      compensation: null,
+      employmentType: null,
+      location: null,
+      recruiterId: null,
+      hiringManagerIds: [],
+      source: null,
+      hiredAt: T1,
+      cancelledAt: null,
+      updatedAt: T1,
+    });
+  });
+
+  it("placement.created from an accepted offer carries its terms and the requisition's team", () => {
+    const offerId = '01900000-0000-7000-8000-0000000000a1';
+    const hm = '01900000-0000-7000-8000-0000000000b1';
+    const events = eventsFromRecord(
+      record(
+        'INSERT',
+        placement({
+          status: 'active',
+          offer_id: offerId,
+          offer_version: 2,
+          start_date: '2027-01-04',
+          amount: 72000,
+          currency: 'EUR',
+          period: 'year',
+          employment_type: 'direct_hire',
+          location: 'Lisbon',
+          hiring_manager_ids: [hm],
+          updated_at: T1,
+        }),
+      ),
+    );
+    expect(events[0]!.data).toMatchObject({
+      offerId,
+      offerVersion: 2,
+      startDate: '2027-01-04',
+      compensation: { amount: 72000, currency: 'EUR', period: 'year' },
+      employmentType: 'direct_hire',
+      location: 'Lisbon',
+      hiringManagerIds: [hm],
     });
   });
 
