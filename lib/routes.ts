@@ -60,6 +60,8 @@ const lines = [
   offerApprovals.updateOfferApprovals,
   placements.listPlacements,
   placements.getPlacement,
+  placements.updatePlacement,
+  placements.cancelPlacement,
   openapi.openapi,
   session.login,
   session.getSession,

@@ -6,8 +6,9 @@
 import * as z from 'zod/mini';
 import { JOB_TYPES, PAY_PERIODS } from '../model';
 import { PLACEMENT_STATUSES } from '../entities/placement';
-import { IdParam, dataOf, intParam, nextCursor, pageCursor, timestamp, uuid } from './fields';
-import { DOCS, type Route } from './route';
+import { REASON_MAX } from '../model';
+import { IdParam, dataOf, intParam, nextCursor, pageCursor, text, timestamp, uuid } from './fields';
+import { DOCS, IDEM_CONFLICT, IDEM_MISMATCH, type Route } from './route';
 
 export const ListPlacementsQuery = z.strictObject({
   limit: z._default(intParam('limit', 1, 200), 50),
@@ -96,6 +97,60 @@ export const getPlacement = {
   summary: DOCS && 'One placement: the record of a hire',
   params: IdParam,
   ...(DOCS && { errors: { 404: 'A placement not in this workspace (code not_found)' } }),
+  status: 200,
+  response: dataOf(Placement),
+} as const satisfies Route;
+
+const date = (name: string) => z.iso.date({ error: `${name} must be a date such as 2027-03-01` });
+
+/** Either date, at least one; `end_date: null` clears it. An end_date before the start_date is a 400 on end_date. */
+export const UpdatePlacementBody = z
+  .strictObject({ start_date: z.optional(date('start_date')), end_date: z.optional(z.nullable(date('end_date'))) })
+  .check(z.refine((b) => b.start_date !== undefined || b.end_date !== undefined, { error: 'body must change start_date or end_date' }));
+export type UpdatePlacementBody = z.output<typeof UpdatePlacementBody>;
+
+/** Why the placement is cancelled (the person never started): kept on it, in the audit log and in the requisition's history. */
+export const CancelPlacementBody = z.strictObject({ reason: text('reason', REASON_MAX) });
+export type CancelPlacementBody = z.output<typeof CancelPlacementBody>;
+
+export const updatePlacement = {
+  method: 'PATCH',
+  path: '/api/v1/placements/{id}',
+  console: true,
+  handler: 'update-placement',
+  idempotent: true,
+  auth: 'token',
+  scope: 'offers:write',
+  access: 'write',
+  summary: DOCS && "Change a placement's start_date or end_date",
+  params: IdParam,
+  body: UpdatePlacementBody,
+  ...(DOCS && {
+    errors: {
+      404: 'A placement not in this workspace (code not_found)',
+      409: `The placement was cancelled (code placement_cancelled); or ${IDEM_CONFLICT}`,
+      422: IDEM_MISMATCH,
+    },
+  }),
+  status: 200,
+  response: dataOf(Placement),
+} as const satisfies Route;
+
+export const cancelPlacement = {
+  method: 'POST',
+  path: '/api/v1/placements/{id}/cancel',
+  console: true,
+  handler: 'cancel-placement',
+  idempotent: true,
+  auth: 'token',
+  scope: 'offers:write',
+  access: 'write',
+  summary:
+    DOCS &&
+    'Cancel a placement (the person never started): its candidate leaves placed for offer_accepted, the hire no longer counts, and a requisition it filled reopens',
+  params: IdParam,
+  body: CancelPlacementBody,
+  ...(DOCS && { errors: { 404: 'A placement not in this workspace (code not_found)', 409: IDEM_CONFLICT, 422: IDEM_MISMATCH } }),
   status: 200,
   response: dataOf(Placement),
 } as const satisfies Route;

@@ -30,8 +30,12 @@ export const placement = defineEntity('placement', {
   location: field.string({ optional: true }),
   recruiter_id: field.uuid({ optional: true, audit: 'none' }),
   hiring_manager_ids: field.uuids(MAX_HIRING_MANAGERS, { optional: true, audit: 'none' }),
-  /** Why it was cancelled (the person never started): free text, so personal data may be in it. */
-  cancel_reason: field.text(500, { optional: true, personal: true }),
+  /**
+   * Why it was cancelled (the person never started): the workspace's reason, like a requisition
+   * status reason; it is also in the audit log and, when the hire had filled it, the requisition's
+   * history, so it is for the reason, not for personal details.
+   */
+  cancel_reason: field.text(500, { optional: true }),
   cancelled_at: field.time({ optional: true, audit: 'none' }),
   placed_at: field.time({ audit: 'none' }),
   created_at: field.time({ audit: 'none' }),

@@ -5,7 +5,10 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
-import { keys, placementChangesPartition, TABLE_DEF, type PageKeyShape } from './table';
+import { auditPuts, type AuditEntry } from './audit';
+import { keys, placementChangeIndexKey, placementChangesPartition, TABLE_DEF, type PageKeyShape } from './table';
+import { writeParts, type TxOutcome } from './tx';
+import { $remove, update } from './update';
 
 type Item = Record<string, unknown>;
 
@@ -73,4 +76,39 @@ export async function queryPlacements(
     }),
   );
   return { items: Items, ...(LastEvaluatedKey && { lastKey: LastEvaluatedKey }) };
+}
+
+export type PlacementParts = 'placement' | 'audit';
+
+/**
+ * Change a placement as it was read (its `updated_at`, or none on one written before it had one):
+ * `set` and `remove` its attributes, move it to the end of the list (its index sort key), and put
+ * the audit intent, in one transaction. A refusal hands back the placement as it is now.
+ */
+export function writePlacementChange(
+  tenantId: string,
+  current: Item,
+  set: Item,
+  remove: readonly string[],
+  audit: AuditEntry | undefined,
+): Promise<TxOutcome<PlacementParts>> {
+  const at = String(set.updated_at);
+  const changes: Item = { ...set, ...placementChangeIndexKey(tenantId, at, String(current.id)) };
+  for (const f of remove) changes[f] = $remove();
+  return writeParts<PlacementParts>({
+    placement: {
+      Update: {
+        TableName: tableName,
+        Key: keys.placement(tenantId, String(current.id)),
+        ...update(changes, {
+          expression:
+            current.updated_at === undefined ? 'attribute_exists(PK) AND attribute_not_exists(#u)' : 'attribute_exists(PK) AND #u = :seen',
+          names: { '#u': 'updated_at' },
+          values: current.updated_at === undefined ? {} : { ':seen': current.updated_at },
+        }),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    audit: audit && auditPuts(tenantId, audit),
+  });
 }

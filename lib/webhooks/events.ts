@@ -20,13 +20,14 @@ export interface WebhookEvent {
 
 /**
  * Lambda event-filter patterns for the stream (the CDK event source mapping and the local
- * stream poller both use these): candidate inserts and changes, placement and note inserts,
+ * stream poller both use these): candidate inserts and changes, placement and note inserts and changes,
  * requisition changes, a completed import, a processed file. At most 5: an event source mapping's quota.
  */
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
-  // Notes share the placements' pattern (an event source mapping takes 5): noteEvents drops all but team notes.
-  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement', 'note'] } } } },
+  // Notes share the placements' pattern (an event source mapping takes 5): noteEvents drops all but
+  // inserted team notes, and a placement's change is an event only when its dates or status changed.
+  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['placement', 'note'] } } } },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
   // Imports and files share one pattern too: each type's events check their own status again
@@ -200,6 +201,18 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
       }),
     ];
   }
+  if (after.type === 'placement') {
+    // Index keys, a backfill or an erasure change no field of the record: no event.
+    const changed = PLACEMENT_FIELDS.filter(([f]) => change.name === 'MODIFY' && before && (before[f] ?? null) !== (after[f] ?? null));
+    if (!changed.length || typeof after.erased_at === 'string') return [];
+    return [
+      make('placement.updated', after.updated_at as string, {
+        ...placementData(after),
+        cancelReason: after.cancel_reason ?? null,
+        changed: changed.map(([, name]) => name),
+      }),
+    ];
+  }
   if (after.type !== 'candidate') return [];
   // The offer that made the move, when one did (lib/domain/offers.ts): ids and its start date.
   const ref = after.offer_ref as { offer_id?: unknown; offer_version?: unknown; start_date?: unknown } | undefined;
@@ -255,6 +268,13 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
 /** The exact bytes every delivery of this event sends. */
 export const envelope = (e: WebhookEvent, tenantSlug: string) =>
   JSON.stringify({ event: e.type, data: e.data, timestamp: e.timestamp, tenantSlug });
+
+/** Placement fields whose change is a placement.updated, with their names in event data. */
+const PLACEMENT_FIELDS = [
+  ['start_date', 'startDate'],
+  ['end_date', 'endDate'],
+  ['status', 'status'],
+] as const;
 
 /** A placement item as its events carry it (lib/webhooks/payloads.ts `placementRecord`). */
 export function placementData(p: Image) {

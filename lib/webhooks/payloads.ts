@@ -129,6 +129,12 @@ export const EVENT_DATA = {
   'offer.sent': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, sentAt: at, ...offerRef }),
   'offer.accepted': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, acceptedAt: at, ...offerRef }),
   'placement.created': z.strictObject({ ...placementRecord, name: z.string(), placedAt: at }),
+  /** `changed` names the fields this change touched: startDate, endDate, status (a cancellation, with its reason). */
+  'placement.updated': z.strictObject({
+    ...placementRecord,
+    cancelReason: z.nullable(z.string()),
+    changed: z.array(z.enum(['startDate', 'endDate', 'status'])),
+  }),
   'requisition.created': z.strictObject({ ...requisition, actor, createdAt: at }),
   'requisition.updated': z.strictObject({
     ...requisition,
@@ -187,6 +193,8 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
   'offer.accepted': 'A candidate moved to offer_accepted, or was created in it',
   'placement.created':
     "A candidate moved to placed, or was created in it; a placement record was written (GET /api/v1/placements/{id}): the accepted offer's terms when one made the hire, and the requisition's team",
+  'placement.updated':
+    "A placement's start_date or end_date changed (PATCH /api/v1/placements/{id}), or it was cancelled (POST /api/v1/placements/{id}/cancel); `changed` names them",
   'requisition.created': 'A requisition was created (POST /api/v1/requisitions or the admin CLI)',
   'requisition.updated':
     "A requisition's title, department, location, job_type or headcount changed (PATCH /api/v1/requisitions/{id}); `changed` names them",

@@ -129,6 +129,8 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'update-offer': 'offer',
   'change-offer-status': 'offer',
   'get-placement': 'placement',
+  'update-placement': 'placement',
+  'cancel-placement': 'placement',
   'decide-offer-approval': 'offer',
   'create-note': 'person',
   'list-notes': 'person',

@@ -60,6 +60,8 @@ describe('the route table', () => {
         'POST /api/offers/{id}/status',
         'GET /api/placements',
         'GET /api/placements/{id}',
+        'PATCH /api/placements/{id}',
+        'POST /api/placements/{id}/cancel',
         'POST /api/people/{id}/notes',
         'GET /api/people/{id}/notes',
         'GET /api/people/{id}/notes/{note_id}',

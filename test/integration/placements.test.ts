@@ -10,6 +10,7 @@ import { backfillChangeIndex } from '../../dev/backfill';
 import { newId } from '../../lib/ids';
 import { ddb, tableName } from '../../lib/store/client';
 import { keys } from '../../lib/store/table';
+import { settleAudit } from '../helpers/audit';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 
 let stack: Stack;
@@ -125,6 +126,86 @@ describe('the placement record', () => {
     expect((await place(cid)).status).toBe(200);
     expect((await stack.call('GET', `/api/v1/requisitions/${reqId}`, { token })).body.data).toMatchObject({ status: 'filled', hires: 1 });
     expect((await list(`?req_id=${reqId}`)).body.data).toHaveLength(1);
+  });
+});
+
+describe('changing and cancelling a placement', () => {
+  const patch = (id: string, body: unknown) => stack.call('PATCH', `/api/v1/placements/${id}`, { token, body });
+  const cancel = (id: string, body: unknown) => stack.call('POST', `/api/v1/placements/${id}/cancel`, { token, body });
+
+  it('PATCH changes the dates, refuses an end before the start, and moves the placement to the end of the feed', async () => {
+    const reqId = await requisition(3);
+    const { cid } = await accepted(reqId);
+    expect((await place(cid)).status).toBe(200);
+    const [p] = (await list(`?req_id=${reqId}`)).body.data;
+    const changed = await patch(p.id, { start_date: '2027-02-01', end_date: '2027-12-31' });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data).toMatchObject({ start_date: '2027-02-01', end_date: '2027-12-31' });
+    expect(changed.body.data.updated_at > p.updated_at).toBe(true);
+    const bad = await patch(p.id, { end_date: '2027-01-01' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('end_date');
+    expect((await patch(p.id, { end_date: null })).body.data.end_date).toBeNull();
+    const synced = await list(`?req_id=${reqId}&updated_after=${encodeURIComponent(changed.body.data.updated_at)}`);
+    expect(synced.body.data.map((x: { id: string }) => x.id)).toEqual([p.id]);
+  });
+
+  it('cancelling the hire that filled its requisition reopens it with the reason, and the headcount takes another hire', async () => {
+    const reqId = await requisition(1);
+    const { cid } = await accepted(reqId);
+    expect((await place(cid)).status).toBe(200);
+    const [p] = (await list(`?req_id=${reqId}`)).body.data;
+    const done = await cancel(p.id, { reason: 'Took another job before starting' });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.data).toMatchObject({
+      status: 'cancelled',
+      cancel_reason: 'Took another job before starting',
+      cancelled_at: expect.any(String),
+    });
+    const req = await stack.call('GET', `/api/v1/requisitions/${reqId}`, { token });
+    expect(req.body.data).toMatchObject({ status: 'open', hires: 0 });
+    expect(req.body.data.status_history.at(-1)).toMatchObject({
+      from: 'filled',
+      to: 'open',
+      reason: 'placement cancelled: Took another job before starting',
+    });
+    expect((await stack.call('GET', `/api/v1/candidates/${cid}`, { token })).body.data.stage).toBe('onboarding');
+    // The admin sees why in the audit log too.
+    await settleAudit();
+    const admin = await stack.login((await tenant.user('admin')).email, PASSWORD);
+    const audit = await stack.call('GET', `/api/audit?target=${p.id}`, { headers: { Cookie: admin } });
+    expect(audit.status, audit.text).toBe(200);
+    expect(audit.body.data[0]).toMatchObject({
+      action: 'placement.cancelled',
+      changes: expect.arrayContaining([{ field: 'cancel_reason', before: null, after: 'Took another job before starting' }]),
+    });
+    // Again: nothing more to do, the same answer.
+    const again = await cancel(p.id, { reason: 'Another reason' });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(done.body.data);
+    // Its dates are kept as they were; the headcount takes the next hire.
+    expect((await patch(p.id, { start_date: '2027-05-01' })).body).toMatchObject({ code: 'placement_cancelled' });
+    expect((await place(await candidate(reqId))).status).toBe(200);
+    expect((await list(`?req_id=${reqId}&status=active`)).body.data).toHaveLength(1);
+    expect((await list(`?req_id=${reqId}&status=cancelled`)).body.data.map((x: { id: string }) => x.id)).toEqual([p.id]);
+  });
+
+  it('cancelling needs a reason; a token without offers:write cannot; another workspace gets a 404', async () => {
+    const reqId = await requisition(2, false);
+    const cid = await candidate(reqId);
+    expect((await place(cid)).status).toBe(200);
+    const [p] = (await list(`?req_id=${reqId}`)).body.data;
+    const none = await cancel(p.id, {});
+    expect(none.status).toBe(400);
+    expect(none.body.field).toBe('reason');
+    const reader = await tenant.token(['offers:read']);
+    expect((await stack.call('POST', `/api/v1/placements/${p.id}/cancel`, { token: reader, body: { reason: 'x' } })).status).toBe(403);
+    const foreign = await other.token(['*']);
+    expect((await stack.call('POST', `/api/v1/placements/${p.id}/cancel`, { token: foreign, body: { reason: 'x' } })).status).toBe(404);
+    expect((await stack.call('PATCH', `/api/v1/placements/${p.id}`, { token: foreign, body: { start_date: '2027-01-01' } })).status).toBe(
+      404,
+    );
+    expect((await stack.call('GET', `/api/v1/placements/${p.id}`, { token })).body.data.status).toBe('active');
   });
 });
 

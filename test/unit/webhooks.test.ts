@@ -180,6 +180,23 @@ describe('eventsFromRecord', () => {
     });
   });
 
+  it('placement MODIFY of its dates or status -> placement.updated naming them; the erasure -> nothing', () => {
+    const cancelled = eventsFromRecord(
+      record(
+        'MODIFY',
+        placement({ status: 'cancelled', cancelled_at: T1, cancel_reason: 'Never started', updated_at: T1 }),
+        placement({ status: 'active' }),
+      ),
+    );
+    expect(cancelled.map((e) => e.type)).toEqual(['placement.updated']);
+    expect(cancelled[0]!.data).toMatchObject({ status: 'cancelled', cancelledAt: T1, cancelReason: 'Never started', changed: ['status'] });
+    expect(cancelled[0]!.data).not.toHaveProperty('name');
+    const dated = eventsFromRecord(
+      record('MODIFY', placement({ start_date: '2027-02-01', end_date: '2027-12-31', updated_at: T1 }), placement()),
+    );
+    expect(dated[0]!.data).toMatchObject({ startDate: '2027-02-01', endDate: '2027-12-31', changed: ['startDate', 'endDate'] });
+  });
+
   it('other item types and other operations -> nothing', () => {
     const others: DynamoDBRecord[] = [
       // A requisition write that changes no field (a status or a counter): its history record is the event.
@@ -405,7 +422,7 @@ describe('STREAM_FILTER_PATTERNS with matchesPattern', () => {
     expect(passes(record('INSERT', placement()))).toBe(true);
   });
 
-  it('rejects stats, tokens, webhooks, placement MODIFY and every REMOVE; lets requisitions and their status records through', () => {
+  it('rejects stats, tokens, webhooks and every REMOVE; lets requisitions, their status records and placement changes through', () => {
     const req = { PK: `T#${TENANT}`, SK: 'REQ#1', type: 'requisition', tenant_id: TENANT, id: '1', status: 'open' };
     expect(passes(record('INSERT', req))).toBe(true);
     expect(passes(record('MODIFY', { ...req, status: 'filled' }, req))).toBe(true);
@@ -419,7 +436,12 @@ describe('STREAM_FILTER_PATTERNS with matchesPattern', () => {
     expect(passes(record('INSERT', { PK: 'TOKEN#abc', SK: 'TOKEN', type: 'token', tenant_id: TENANT }))).toBe(false);
     expect(passes(record('INSERT', { PK: `T#${TENANT}`, SK: 'TOKEN#1', type: 'token', tenant_id: TENANT }))).toBe(false);
     expect(passes(record('INSERT', { PK: `T#${TENANT}#WEBHOOKS`, SK: 'ATT#1#2', type: 'webhook_attempt' }))).toBe(false);
-    expect(passes(record('MODIFY', placement({ req_title: 'x' }), placement()))).toBe(false);
+    // A placement's change passes (its dates or a cancellation are placement.updated); one of no field of the record is no event.
+    expect(passes(record('MODIFY', placement({ req_title: 'x' }), placement()))).toBe(true);
+    expect(eventsFromRecord(record('MODIFY', placement({ GSI4SK: 'x' }), placement()))).toEqual([]);
+    expect(eventsFromRecord(record('MODIFY', placement({ amount: undefined, erased_at: T1, candidate_name: '' }), placement()))).toEqual(
+      [],
+    );
     expect(passes(record('REMOVE', undefined, candidate()))).toBe(false);
     expect(passes(record('REMOVE', undefined, placement()))).toBe(false);
     // The type attribute must be a string "candidate", not anything else.
