@@ -11,6 +11,7 @@ import { newId } from '../../lib/ids';
 import { ddb, tableName } from '../../lib/store/client';
 import { keys } from '../../lib/store/table';
 import { settleAudit } from '../helpers/audit';
+import { scanTable } from '../helpers/scan';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 
 let stack: Stack;
@@ -206,6 +207,35 @@ describe('changing and cancelling a placement', () => {
       404,
     );
     expect((await stack.call('GET', `/api/v1/placements/${p.id}`, { token })).body.data.status).toBe('active');
+  });
+});
+
+describe('erasure', () => {
+  it("removes the placement's amount and name, keeps its ids, dates, status and currency; the full-table scan finds the amount nowhere", async () => {
+    const reqId = await requisition(3);
+    const amount = Number(`7${String(Date.now()).slice(-5)}.43`);
+    const cid = await candidate(reqId);
+    const offer = await stack.call('POST', `/api/v1/candidates/${cid}/offers`, {
+      token,
+      body: { ...TERMS, compensation: { amount, currency: 'EUR', period: 'year' } },
+    });
+    for (const s of ['pending_approval', 'approved', 'sent', 'accepted']) expect((await status(offer.body.data.id, s)).status).toBe(200);
+    expect((await place(cid)).status).toBe(200);
+    const [before] = (await list(`?req_id=${reqId}`)).body.data;
+    expect(before.compensation.amount).toBe(amount);
+    const held = async () => JSON.stringify(await scanTable({ TableName: tableName })).includes(String(amount));
+    expect(await held()).toBe(true);
+    const erased = await stack.call('POST', `/api/v1/candidates/${cid}/erase`, { token });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body.data.scrubbed.placements).toBeGreaterThanOrEqual(1);
+    expect(await held()).toBe(false);
+    const after = (await stack.call('GET', `/api/v1/placements/${before.id}`, { token })).body.data;
+    expect(after).toEqual({
+      ...before,
+      candidate_name: '',
+      compensation: { amount: null, currency: 'EUR', period: 'year' },
+      erased_at: expect.any(String),
+    });
   });
 });
 
