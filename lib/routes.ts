@@ -19,6 +19,7 @@ import * as notes from './api/notes';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
 import * as people from './api/people';
+import * as placements from './api/placements';
 import * as pipeline from './api/pipeline';
 import * as requisitions from './api/requisitions';
 import * as session from './api/session';
@@ -58,6 +59,10 @@ const lines = [
   offerApprovals.decideOfferApproval,
   offerApprovals.getOfferApprovals,
   offerApprovals.updateOfferApprovals,
+  placements.listPlacements,
+  placements.getPlacement,
+  placements.updatePlacement,
+  placements.cancelPlacement,
   openapi.openapi,
   session.login,
   session.getSession,
