@@ -83,6 +83,12 @@ const samples: Record<
   'update-requisition': { params: { id: DEMO.requisitions[0]!.id }, body: { headcount: 3 }, headers: { 'If-Match': '"1"' } },
   // On hold needs a reason; invoking it a second time is a no-op (200, no event).
   'change-requisition-status': { params: { id: DEMO.requisitions[3]!.id }, body: { status: 'open', from_status: 'on_hold' } },
+  'get-interview-plan': { params: { id: DEMO.requisitions[0]!.id } },
+  // A requisition that exists nowhere: invoking shows the 404 path and changes no demo plan.
+  'put-interview-plan': {
+    params: { id: MISSING_ID },
+    body: { steps: [{ name: 'Technical interview', stage: 'interview_scheduled', duration_minutes: 60 }] },
+  },
   'get-pipeline': {},
   'change-stage': {
     body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },

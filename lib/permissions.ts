@@ -86,6 +86,11 @@ export const ROUTE_ROLES = {
   'PATCH /api/requisitions/{id}': RECRUITING,
   'POST /api/requisitions/{id}/status': ON_THE_TEAM,
   'POST /api/pipeline': ON_THE_TEAM,
+  // A hiring manager reads the plan of the requisitions they may see; the recruiting roles write it.
+  'GET /api/v1/requisitions/{id}/interview-plan': ON_THE_TEAM,
+  'GET /api/requisitions/{id}/interview-plan': ON_THE_TEAM,
+  'PUT /api/v1/requisitions/{id}/interview-plan': RECRUITING,
+  'PUT /api/requisitions/{id}/interview-plan': RECRUITING,
   // People, their notes, feed and files, and offers: recruiting work until the hiring manager's
   // and the interviewer's view of them (their requisitions' people, their interviews) is built;
   // until then a person's records stay out of their reach rather than unfiltered.

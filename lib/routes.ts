@@ -11,6 +11,7 @@ import * as audit from './api/audit';
 import * as candidates from './api/candidates';
 import * as files from './api/files';
 import * as imports from './api/imports';
+import * as interviewPlans from './api/interview-plans';
 import * as members from './api/members';
 import * as offerApprovals from './api/offer-approvals';
 import * as offers from './api/offers';
@@ -47,6 +48,8 @@ const lines = [
   requisitions.getRequisition,
   requisitions.updateRequisition,
   requisitions.changeRequisitionStatus,
+  interviewPlans.getInterviewPlan,
+  interviewPlans.putInterviewPlan,
   pipeline.getPipeline,
   pipeline.changeStage,
   offers.createOffer,

@@ -142,6 +142,8 @@ export const keys = {
    * offer fails its condition in the same transaction.
    */
   openOffer: (tenantId: string, candidateId: string): Key => ({ PK: t(tenantId), SK: `OPENOFFER#${candidateId}` }),
+  /** A requisition's interview plan (lib/store/interview-plans.ts): one document, apart from `REQ#<id>`'s range. */
+  interviewPlan: (tenantId: string, reqId: string): Key => ({ PK: t(tenantId), SK: `IPLAN#${reqId}` }),
   /**
    * Webhook endpoints and their delivery attempts live in the tenant's own webhook partition,
    * so that IAM can let the delivery function write there (dynamodb:LeadingKeys) and nowhere else.

@@ -123,6 +123,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'replay-webhook': 'webhook',
   'get-webhook-replay': 'webhook',
   'rotate-webhook-secret': 'webhook',
+  'put-interview-plan': 'requisition',
   'create-offer': 'candidate',
   'list-offers': 'candidate',
   'get-offer': 'offer',

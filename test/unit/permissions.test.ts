@@ -49,6 +49,7 @@ describe('the permission table', () => {
       'POST /api/v1/requisitions/{id}/status',
       'GET /api/v1/pipeline',
       'POST /api/v1/pipeline',
+      'GET /api/v1/requisitions/{id}/interview-plan',
     ]);
     expect(allowed('interviewer')).toEqual(['GET /api/v1/candidates', 'GET /api/v1/candidates/{id}']);
     // Members, settings, webhook changes, audit, erasure: admins only.
