@@ -89,6 +89,15 @@ const samples: Record<
     params: { id: MISSING_ID },
     body: { steps: [{ name: 'Technical interview', stage: 'interview_scheduled', duration_minutes: 60 }] },
   },
+  // A candidate and an interview that exist nowhere: invoking shows the 404 path and books nobody.
+  'create-interview': {
+    params: { id: MISSING_ID },
+    body: { step_id: MISSING_ID, start: '2027-01-04T09:00:00+01:00', end: '2027-01-04T10:00:00+01:00', time_zone: 'Europe/Berlin' },
+  },
+  'list-interviews': { query: { limit: '50' } },
+  'get-interview': { params: { id: MISSING_ID } },
+  'update-interview': { params: { id: MISSING_ID }, body: { location: 'Room 4' } },
+  'cancel-interview': { params: { id: MISSING_ID } },
   'get-pipeline': {},
   'change-stage': {
     body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },

@@ -91,6 +91,18 @@ export const ROUTE_ROLES = {
   'GET /api/requisitions/{id}/interview-plan': ON_THE_TEAM,
   'PUT /api/v1/requisitions/{id}/interview-plan': RECRUITING,
   'PUT /api/requisitions/{id}/interview-plan': RECRUITING,
+  // The recruiting roles schedule; everyone reads the interviews they may see (an interviewer
+  // their own, a hiring manager their requisitions': lib/domain/interview-access.ts).
+  'POST /api/v1/candidates/{id}/interviews': RECRUITING,
+  'POST /api/candidates/{id}/interviews': RECRUITING,
+  'GET /api/v1/interviews': ALL,
+  'GET /api/interviews': ALL,
+  'GET /api/v1/interviews/{id}': ALL,
+  'GET /api/interviews/{id}': ALL,
+  'PATCH /api/v1/interviews/{id}': RECRUITING,
+  'PATCH /api/interviews/{id}': RECRUITING,
+  'DELETE /api/v1/interviews/{id}': RECRUITING,
+  'DELETE /api/interviews/{id}': RECRUITING,
   // People, their notes, feed and files, and offers: recruiting work until the hiring manager's
   // and the interviewer's view of them (their requisitions' people, their interviews) is built;
   // until then a person's records stay out of their reach rather than unfiltered.
@@ -171,8 +183,8 @@ const NAMED_SCOPES = SCOPES.filter((s) => s !== '*');
 const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
   admin: SCOPES,
   recruiter: NAMED_SCOPES.filter((s) => s !== 'candidates:erase'),
-  hiring_manager: ['candidates:read', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write'],
-  interviewer: ['candidates:read'],
+  hiring_manager: ['candidates:read', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write', 'interviews:read'],
+  interviewer: ['candidates:read', 'interviews:read'],
 };
 
 /** The scopes a token made by someone with this role may hold. */

@@ -27,7 +27,7 @@ const markdown = (name: string, max: number) =>
     z.refine((s) => !/[\p{Cc}\p{Cs}]/u.test(s.replace(/[\t\n\r]/g, '')), {
       error: `${name} must not contain control characters other than line breaks and tabs`,
     }),
-    plainText(name)[1],
+    ...plainText(name).slice(1),
   );
 
 export const ScorecardTemplate = z.strictObject({

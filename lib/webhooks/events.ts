@@ -26,7 +26,8 @@ export interface WebhookEvent {
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
   // Notes share the placements' pattern (an event source mapping takes 5): noteEvents drops all but team notes.
-  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement', 'note'] } } } },
+  // Interview changes are inserts of their own (one item per change): they share it too.
+  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement', 'note', 'interview_change'] } } } },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
   // Imports and files share one pattern too: each type's events check their own status again
@@ -131,6 +132,33 @@ function noteEvents(change: StreamChange, after: Image): WebhookEvent[] {
   ];
 }
 
+/** An interview's change (lib/store/interviews.ts changeItem): the event it names, ids and times only. */
+function interviewEvents(change: StreamChange, after: Image): WebhookEvent[] {
+  const type = after.event as EventType;
+  if (change.name !== 'INSERT' || !['interview.scheduled', 'interview.updated', 'interview.cancelled'].includes(type)) return [];
+  return [
+    {
+      id: eventId(change.id, type),
+      type,
+      tenantId: tenantOf(after),
+      timestamp: after.at as string,
+      data: {
+        interviewId: after.interview_id,
+        candidateId: after.candidate_id,
+        reqId: after.req_id ?? null,
+        stepId: after.step_id,
+        start: after.start,
+        end: after.end,
+        timeZone: after.time_zone,
+        interviewerIds: after.interviewers,
+        sequence: after.sequence,
+        status: after.status,
+        changedAt: after.at,
+      },
+    },
+  ];
+}
+
 /** Events a table change stands for; none for changes that are not event sources. */
 export function eventsFromChange(change: StreamChange): WebhookEvent[] {
   const after = change.newImage;
@@ -138,6 +166,7 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
   if (!after || !change.id) return [];
   if (after.type === 'requisition' || after.type === 'requisition_status') return requisitionEvents(change, after, before);
   if (after.type === 'note') return noteEvents(change, after);
+  if (after.type === 'interview_change') return interviewEvents(change, after);
   if (after.type === 'import_job') {
     // The change to completed, once; counts only, never a row.
     if (change.name !== 'MODIFY' || after.status !== 'completed' || before?.status === 'completed') return [];
