@@ -348,6 +348,29 @@ describe('the stage follow and its setting', () => {
 });
 
 describe('DynamoDB calls', () => {
+  it('scheduling with 4 interviewers: the reads side by side, a Query per interviewer, one transaction', async () => {
+    const cid = await candidate();
+    const d = freshDay();
+    const panel = [people.alice.id, people.bob.id, people.carol.id, people.recruiter.id];
+    // The first interview moves the candidate; the second, counted, moves nobody.
+    expect((await schedule(cid, { start: `${d}T08:00:00Z`, end: `${d}T09:00:00Z`, interviewers: [people.carol.id] })).status).toBe(201);
+    sent.length = 0;
+    counting = true;
+    const res = await schedule(cid, { start: `${d}T10:00:00Z`, end: `${d}T11:00:00Z`, interviewers: panel });
+    counting = false;
+    expect(res.status, res.text).toBe(201);
+    expect(sent.sort()).toEqual(
+      [
+        'GetItemCommand',
+        'GetItemCommand',
+        'BatchGetItemCommand',
+        'QueryCommand',
+        ...panel.map(() => 'QueryCommand'),
+        'TransactWriteItemsCommand',
+      ].sort(),
+    );
+  });
+
   it('"my interviews" for an interviewer with 200 interviews is one Query', async () => {
     const dave = await tenant.user('interviewer');
     const items = Array.from({ length: 200 }, (_, i) => {
