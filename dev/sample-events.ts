@@ -85,6 +85,21 @@ const samples: Record<
   'update-requisition': { params: { id: DEMO.requisitions[0]!.id }, body: { headcount: 3 }, headers: { 'If-Match': '"1"' } },
   // On hold needs a reason; invoking it a second time is a no-op (200, no event).
   'change-requisition-status': { params: { id: DEMO.requisitions[3]!.id }, body: { status: 'open', from_status: 'on_hold' } },
+  'get-interview-plan': { params: { id: DEMO.requisitions[0]!.id } },
+  // A requisition that exists nowhere: invoking shows the 404 path and changes no demo plan.
+  'put-interview-plan': {
+    params: { id: MISSING_ID },
+    body: { steps: [{ name: 'Technical interview', stage: 'interview_scheduled', duration_minutes: 60 }] },
+  },
+  // A candidate and an interview that exist nowhere: invoking shows the 404 path and books nobody.
+  'create-interview': {
+    params: { id: MISSING_ID },
+    body: { step_id: MISSING_ID, start: '2027-01-04T09:00:00+01:00', end: '2027-01-04T10:00:00+01:00', time_zone: 'Europe/Berlin' },
+  },
+  'list-interviews': { query: { limit: '50' } },
+  'get-interview': { params: { id: MISSING_ID } },
+  'update-interview': { params: { id: MISSING_ID }, body: { location: 'Room 4' } },
+  'cancel-interview': { params: { id: MISSING_ID } },
   'get-pipeline': {},
   'change-stage': {
     body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },

@@ -88,6 +88,10 @@ export const SCOPES = [
   'offers:read',
   /** Draft, change and move offers along their statuses. */
   'offers:write',
+  /** Read interviews (times, interviewers, location; never a scorecard). */
+  'interviews:read',
+  /** Schedule, reschedule and cancel interviews. */
+  'interviews:write',
   '*',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -214,6 +218,9 @@ export const EVENT_TYPES = [
   'note.created',
   'file.processed',
   'person.merged',
+  'interview.scheduled',
+  'interview.updated',
+  'interview.cancelled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by the test operation; not subscribable. */

@@ -95,6 +95,23 @@ export const ROUTE_ROLES = {
   'GET /api/people/{id}': ALL,
   'POST /api/v1/people/{id}/merge': RECRUITING,
   'POST /api/people/{id}/merge': RECRUITING,
+  // A hiring manager reads the plan of the requisitions they may see; the recruiting roles write it.
+  'GET /api/v1/requisitions/{id}/interview-plan': ON_THE_TEAM,
+  'GET /api/requisitions/{id}/interview-plan': ON_THE_TEAM,
+  'PUT /api/v1/requisitions/{id}/interview-plan': RECRUITING,
+  'PUT /api/requisitions/{id}/interview-plan': RECRUITING,
+  // The recruiting roles schedule; everyone reads the interviews they may see (an interviewer
+  // their own, a hiring manager their requisitions': lib/domain/interview-access.ts).
+  'POST /api/v1/candidates/{id}/interviews': RECRUITING,
+  'POST /api/candidates/{id}/interviews': RECRUITING,
+  'GET /api/v1/interviews': ALL,
+  'GET /api/interviews': ALL,
+  'GET /api/v1/interviews/{id}': ALL,
+  'GET /api/interviews/{id}': ALL,
+  'PATCH /api/v1/interviews/{id}': RECRUITING,
+  'PATCH /api/interviews/{id}': RECRUITING,
+  'DELETE /api/v1/interviews/{id}': RECRUITING,
+  'DELETE /api/interviews/{id}': RECRUITING,
   'POST /api/v1/candidates/{id}/offers': RECRUITING,
   'POST /api/candidates/{id}/offers': RECRUITING,
   'GET /api/v1/candidates/{id}/offers': RECRUITING,
@@ -179,8 +196,8 @@ const NAMED_SCOPES = SCOPES.filter((s) => s !== '*');
 const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
   admin: SCOPES,
   recruiter: NAMED_SCOPES.filter((s) => s !== 'candidates:erase'),
-  hiring_manager: ['candidates:read', 'candidates:write', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write'],
-  interviewer: ['candidates:read'],
+  hiring_manager: ['candidates:read', 'candidates:write', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write', 'interviews:read'],
+  interviewer: ['candidates:read', 'interviews:read'],
 };
 
 /** The scopes a token made by someone with this role may hold. */

@@ -11,6 +11,8 @@ import * as audit from './api/audit';
 import * as candidates from './api/candidates';
 import * as files from './api/files';
 import * as imports from './api/imports';
+import * as interviewPlans from './api/interview-plans';
+import * as interviews from './api/interviews';
 import * as members from './api/members';
 import * as offerApprovals from './api/offer-approvals';
 import * as offers from './api/offers';
@@ -49,6 +51,13 @@ const lines = [
   requisitions.getRequisition,
   requisitions.updateRequisition,
   requisitions.changeRequisitionStatus,
+  interviewPlans.getInterviewPlan,
+  interviewPlans.putInterviewPlan,
+  interviews.createInterview,
+  interviews.listInterviews,
+  interviews.getInterview,
+  interviews.updateInterview,
+  interviews.cancelInterview,
   pipeline.getPipeline,
   pipeline.changeStage,
   offers.createOffer,

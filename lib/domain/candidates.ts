@@ -30,6 +30,7 @@ import { queryStageMoves, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
 import { getStats } from '../store/stats';
 import { maySee, seesAll, viewerOf, withoutHiddenFields, type Viewer } from './visibility';
+import { assignmentsOf } from './assignments';
 import { limitedCandidatePage } from './visible-lists';
 
 export async function createCandidate(p: Principal, input: CreateCandidateBody): Promise<CreatedCandidate> {
@@ -266,11 +267,14 @@ export async function getCandidate(p: Principal, id: string): Promise<CandidateD
   return { ...candidate, stage_history: stageStays(candidate, moves) };
 }
 
-/** Whether a limited viewer sees this candidate: its requisition's team decides (one GetItem). */
+/**
+ * Whether a limited viewer sees this candidate: for a hiring manager its requisition's team (one
+ * GetItem), for an interviewer their bookings (one Query).
+ */
 async function sees(tenantId: string, v: Viewer, item: Record<string, unknown>): Promise<boolean> {
   const reqId = typeof item.req_id === 'string' ? item.req_id : undefined;
   const requisition = reqId && v.role === 'hiring_manager' ? await getRequisition(tenantId, reqId) : undefined;
-  return maySee(v, { kind: 'candidate', id: String(item.id), requisition });
+  return maySee(v, { kind: 'candidate', id: String(item.id), requisition }, await assignmentsOf(tenantId, v));
 }
 
 /** A candidate a limited viewer sees, or the 404 of one that does not exist. */

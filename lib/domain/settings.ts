@@ -34,6 +34,7 @@ export async function getPipelineSettings(p: Principal, q: PipelineSettingsQuery
     retention: retentionOf(stats.item),
     rejection_reasons: [...rejection.reasons],
     require_rejection_reason: rejection.required,
+    auto_interview_stages: stats.item.auto_interview_stages !== false,
     ...(retention_preview && { retention_preview }),
   };
 }
@@ -55,6 +56,7 @@ export async function updatePipelineSettings(p: Principal, body: PipelineSetting
   const also = {
     ...(body.rejection_reasons && { rejection_reasons: body.rejection_reasons }),
     ...(body.require_rejection_reason !== undefined && { require_rejection_reason: body.require_rejection_reason }),
+    ...(body.auto_interview_stages !== undefined && { auto_interview_stages: body.auto_interview_stages }),
   };
   const changes = [
     { field: 'stuck_days', after: stuck_days },

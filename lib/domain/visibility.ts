@@ -16,8 +16,8 @@ export interface Viewer {
 }
 
 /**
- * The candidates each interviewer is assigned to interview. Interviews do not exist yet: until
- * they land the assignments are empty, and an interviewer sees no candidate.
+ * The candidates an interviewer is assigned to interview: those of the interviews they are booked
+ * on (lib/domain/assignments.ts loads them; cancelled interviews no longer count).
  */
 export interface Assignments {
   candidateIds: ReadonlySet<string>;

@@ -12,6 +12,7 @@ import type { ListCandidatesQuery } from '../schemas';
 import { queryCandidates } from '../store/candidate-lists';
 import { toCandidate } from '../store/candidates';
 import { getRequisition, queryTeamRequisitions, reqStageCount, type RequisitionItem } from '../store/requisitions';
+import { assignedCandidatePage } from './assignments';
 import { maySee, type Viewer, withoutHiddenFields } from './visibility';
 
 /** The most requisitions a hiring manager's lists read: it bounds the Queries of one list. */
@@ -42,8 +43,7 @@ type Page = { items: ReturnType<typeof toCandidate>[]; count: number; offset: nu
 type CandidateListQuery = Omit<ListCandidatesQuery, 'stage' | 'rejected'> & { stage?: Stage };
 
 export async function limitedCandidatePage(tenantId: string, v: Viewer, q: CandidateListQuery, whole: () => Promise<Page>): Promise<Page> {
-  const empty: Page = { items: [], count: 0, offset: q.offset, limit: q.limit, next_cursor: null };
-  if (v.role === 'interviewer') return empty; // no interview assignments exist yet
+  if (v.role === 'interviewer') return assignedCandidatePage(tenantId, v, q);
   if (q.req_id !== undefined) {
     await seenRequisition(tenantId, v, q.req_id, 'req_id');
     return shown(v, await whole());

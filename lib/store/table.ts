@@ -143,6 +143,26 @@ export const keys = {
    * offer fails its condition in the same transaction.
    */
   openOffer: (tenantId: string, candidateId: string): Key => ({ PK: t(tenantId), SK: `OPENOFFER#${candidateId}` }),
+  /** A requisition's interview plan (lib/store/interview-plans.ts): one document, apart from `REQ#<id>`'s range. */
+  interviewPlan: (tenantId: string, reqId: string): Key => ({ PK: t(tenantId), SK: `IPLAN#${reqId}` }),
+  /** An interview (lib/store/interviews.ts): its times, interviewers and status. */
+  interview: (tenantId: string, id: string): Key => ({ PK: t(tenantId), SK: `IV#${id}` }),
+  /** One change of an interview, numbered by the sequence it made: the source of its events. */
+  interviewChange: (tenantId: string, id: string, sequence: number): Key => ({
+    PK: t(tenantId),
+    SK: `IV#${id}#C#${String(sequence).padStart(6, '0')}`,
+  }),
+  /**
+   * An interviewer's bookings: one item per scheduled interview they are on, sorted by start time,
+   * a copy of the interview. Their list is one Query, and a conflict check one Query of a range.
+   */
+  interviewerPartition: (tenantId: string, userId: string) => `${t(tenantId)}#IVR#${userId}`,
+  booking: (tenantId: string, userId: string, start: string, interviewId: string): Key => ({
+    PK: `${t(tenantId)}#IVR#${userId}`,
+    SK: `${start}#${interviewId}`,
+  }),
+  /** A calendar's event id (by digest), claimed by the interview it made: the create's idempotency. */
+  externalEvent: (tenantId: string, digest: string): Key => ({ PK: t(tenantId), SK: `IVEXT#${digest}` }),
   /**
    * Webhook endpoints and their delivery attempts live in the tenant's own webhook partition,
    * so that IAM can let the delivery function write there (dynamodb:LeadingKeys) and nowhere else.

@@ -25,10 +25,11 @@ export interface WebhookEvent {
  */
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
-  // Notes, merge records and placements share one pattern (an event source mapping takes 5):
-  // noteEvents drops all but inserted team notes, an item a merge moved (`moved_from`) is no event,
+  // Notes, merge records, interview changes and placements share one pattern (an event source
+  // mapping takes 5): noteEvents drops all but inserted team notes, an item a merge moved
+  // (`moved_from`) is no event, an interview change is an insert of its own (one item per change),
   // and a placement's change is an event only when its dates or status changed.
-  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['placement', 'note', 'person_merge'] } } } },
+  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['placement', 'note', 'person_merge', 'interview_change'] } } } },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
   // Imports and files share one pattern too: each type's events check their own status again
@@ -133,6 +134,33 @@ function noteEvents(change: StreamChange, after: Image): WebhookEvent[] {
   ];
 }
 
+/** An interview's change (lib/store/interviews.ts changeItem): the event it names, ids and times only. */
+function interviewEvents(change: StreamChange, after: Image): WebhookEvent[] {
+  const type = after.event as EventType;
+  if (change.name !== 'INSERT' || !['interview.scheduled', 'interview.updated', 'interview.cancelled'].includes(type)) return [];
+  return [
+    {
+      id: eventId(change.id, type),
+      type,
+      tenantId: tenantOf(after),
+      timestamp: after.at as string,
+      data: {
+        interviewId: after.interview_id,
+        candidateId: after.candidate_id,
+        reqId: after.req_id ?? null,
+        stepId: after.step_id,
+        start: after.start,
+        end: after.end,
+        timeZone: after.time_zone,
+        interviewerIds: after.interviewers,
+        sequence: after.sequence,
+        status: after.status,
+        changedAt: after.at,
+      },
+    },
+  ];
+}
+
 /** Events a table change stands for; none for changes that are not event sources. */
 export function eventsFromChange(change: StreamChange): WebhookEvent[] {
   const after = change.newImage;
@@ -153,6 +181,7 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
       },
     ];
   }
+  if (after.type === 'interview_change') return interviewEvents(change, after);
   if (after.type === 'import_job') {
     // The change to completed, once; counts only, never a row.
     if (change.name !== 'MODIFY' || after.status !== 'completed' || before?.status === 'completed') return [];

@@ -90,6 +90,21 @@ const placementRecord = {
   cancelledAt: z.nullable(at),
   updatedAt: at,
 };
+/** An interview's change: ids, times and interviewer ids, never the candidate's personal data nor the location. */
+const interviewEvent = z.strictObject({
+  interviewId: z.uuid(),
+  candidateId: z.uuid(),
+  reqId: z.nullable(z.uuid()),
+  stepId: z.uuid(),
+  start: at,
+  end: at,
+  timeZone: z.string(),
+  interviewerIds: z.array(z.string()),
+  /** Grows with each change of the interview (the invitation's SEQUENCE). */
+  sequence: z.int(),
+  status: z.enum(['scheduled', 'cancelled']),
+  changedAt: at,
+});
 
 export const EVENT_DATA = {
   'candidate.created': z.strictObject({
@@ -185,12 +200,19 @@ export const EVENT_DATA = {
     candidateIds: z.array(z.uuid()),
     mergedAt: at,
   }),
+  'interview.scheduled': interviewEvent,
+  'interview.updated': interviewEvent,
+  'interview.cancelled': interviewEvent,
   [TEST_EVENT]: z.strictObject({ webhookId: z.uuid(), message: z.string() }),
   [ENDPOINT_DISABLED_EVENT]: z.strictObject({ webhookId: z.uuid(), reason: z.string(), disabledAt: at }),
 } satisfies Record<EventType | typeof TEST_EVENT | typeof ENDPOINT_DISABLED_EVENT, z.ZodMiniType>;
 export type DeliveredEventType = keyof typeof EVENT_DATA;
 
 export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
+  'interview.scheduled': 'An interview was scheduled (POST /api/v1/candidates/{id}/interviews); ids, times and interviewer ids only',
+  'interview.updated':
+    'An interview was rescheduled or its interviewers or location changed (PATCH /api/v1/interviews/{id}); `sequence` grows with each change',
+  'interview.cancelled': 'An interview was cancelled (DELETE /api/v1/interviews/{id}); ids and times only',
   'candidate.created': 'A candidate was created',
   'candidate.stage_changed': "A candidate's stage changed (a real move, never a no-op)",
   'candidate.updated': "A candidate's profile changed (PATCH /api/v1/candidates/{id}; never a stage move)",

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, recordDynamoDbCommands, startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
+let tenant: Awaited<ReturnType<Stack['tenant']>>;
 let adminToken: string;
 const users: Record<'hm' | 'interviewer' | 'recruiter', { id: string; cookie: string }> = {} as never;
 let mine: string; // a requisition the hiring manager is on
@@ -21,6 +22,7 @@ const ids = (res: { body: { data: Array<{ id: string }> } }) => res.body.data.ma
 beforeAll(async () => {
   stack = await startStack();
   const t = await stack.tenant();
+  tenant = t;
   adminToken = await t.token(['*']);
   for (const [key, role] of [
     ['hm', 'hiring_manager'],
@@ -146,7 +148,7 @@ it("a hiring manager's lists cost a fixed number of calls: one Query per status 
   expect(await count('/api/overview')).toEqual([AUTH, 'GetItemCommand', ...TEAM, 'QueryCommand'].sort());
 });
 
-describe('an interviewer sees only the candidates assigned to them: none until interviews exist', () => {
+describe('an interviewer sees only the candidates assigned to them: none before an interview', () => {
   it('lists nothing, counts nothing, and reads no candidate', async () => {
     const { cookie } = users.interviewer;
     const list = await stack.call('GET', '/api/candidates', as(cookie));
@@ -155,5 +157,43 @@ describe('an interviewer sees only the candidates assigned to them: none until i
     for (const id of Object.values(cand)) expect((await stack.call('GET', `/api/candidates/${id}`, as(cookie))).status).toBe(404);
     const overview = await stack.call('GET', '/api/overview', as(cookie));
     expect([overview.body.data.open_requisitions, overview.body.data.pipeline.total_active]).toEqual([0, 0]);
+  });
+});
+
+describe('an interviewer sees exactly the candidates of the interviews they are booked on', () => {
+  it('a scheduled interview shows its candidate (never the phone); a cancel hides it again', async () => {
+    const { cookie, id } = users.interviewer;
+    const plan = await stack.call('PUT', `/api/v1/requisitions/${mine}/interview-plan`, {
+      token: adminToken,
+      body: { steps: [{ name: 'Screen', stage: 'interview_scheduled', duration_minutes: 30 }] },
+    });
+    const iv = await stack.call('POST', `/api/v1/candidates/${cand.mine}/interviews`, {
+      token: adminToken,
+      body: {
+        step_id: plan.body.data.steps[0].id,
+        start: '2027-02-01T09:00:00Z',
+        end: '2027-02-01T09:30:00Z',
+        time_zone: 'UTC',
+        interviewers: [id],
+      },
+    });
+    expect(iv.status, iv.text).toBe(201);
+    const list = await stack.call('GET', '/api/candidates', as(cookie));
+    expect([ids(list), list.body.count]).toEqual([[cand.mine], 1]);
+    expect(list.body.data[0].phone).toBeNull();
+    expect(ids(await stack.call('GET', '/api/candidates?q=Visible', as(cookie)))).toEqual([cand.mine]);
+    expect(ids(await stack.call('GET', '/api/candidates?q=Hidden', as(cookie)))).toEqual([]);
+    const one = await stack.call('GET', `/api/candidates/${cand.mine}`, as(cookie));
+    expect(one.status).toBe(200);
+    expect(one.body.data.phone).toBeNull();
+    for (const other of [cand.theirs, cand.loose])
+      expect((await stack.call('GET', `/api/candidates/${other}`, as(cookie))).status).toBe(404);
+    // Another interviewer of the workspace still sees nobody.
+    const stranger = await stack.login((await tenant.user('interviewer')).email, PASSWORD);
+    expect(ids(await stack.call('GET', '/api/candidates', as(stranger)))).toEqual([]);
+
+    expect((await stack.call('DELETE', `/api/v1/interviews/${iv.body.data.id}`, { token: adminToken })).status).toBe(200);
+    expect(ids(await stack.call('GET', '/api/candidates', as(cookie)))).toEqual([]);
+    expect((await stack.call('GET', `/api/candidates/${cand.mine}`, as(cookie))).status).toBe(404);
   });
 });

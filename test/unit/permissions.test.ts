@@ -64,9 +64,12 @@ describe('the permission table', () => {
         'POST /api/v1/people/{id}/notes',
         'PATCH /api/v1/people/{id}/notes/{note_id}',
         'DELETE /api/v1/people/{id}/notes/{note_id}',
+        'GET /api/v1/requisitions/{id}/interview-plan',
+        'GET /api/v1/interviews',
+        'GET /api/v1/interviews/{id}',
       ].sort(),
     );
-    expect(allowed('interviewer').sort()).toEqual(['GET /api/v1/candidates', 'GET /api/v1/candidates/{id}', ...personReads].sort());
+    expect(allowed('interviewer').sort()).toEqual(['GET /api/v1/candidates', 'GET /api/v1/candidates/{id}', 'GET /api/v1/interviews', 'GET /api/v1/interviews/{id}', ...personReads].sort());
     // Files are written, and offers read, by recruiting roles only.
     for (const n of ['POST /api/v1/people/{id}/files', 'DELETE /api/v1/people/{id}/files/{file_id}', 'GET /api/v1/offers/{id}'])
       expect(
@@ -126,7 +129,7 @@ describe('narrowing', () => {
     expect(narrowTo('recruiter', ['pipeline:read', 'candidates:erase', 'candidates:read'])).toEqual(['pipeline:read', 'candidates:read']);
     expect(narrowTo('recruiter', ['candidates:erase'])).toEqual([]);
     expect(narrowTo('admin', ['*', 'candidates:erase'])).toEqual(['*', 'candidates:erase']);
-    expect(narrowTo('interviewer', ['*'])).toEqual(['candidates:read']);
+    expect(narrowTo('interviewer', ['*'])).toEqual(['candidates:read', 'interviews:read']);
     expect(narrowTo('hiring_manager', ['candidates:erase', 'candidates:write', 'offers:read'])).toEqual(['candidates:write']);
     // * with a scope of its own: that scope once, then the rest.
     expect(narrowTo('recruiter', ['*', 'pipeline:read'])).toEqual([

@@ -38,7 +38,7 @@ describe('route stacks', () => {
     for (const added of [
       // A module the table does not have yet (list-notes is people's now).
       route('GET', '/api/v1/candidates/{id}/interviews', 'list-candidate-interviews'),
-      route('POST', '/api/interviews', 'create-interview'),
+      route('POST', '/api/debriefs', 'create-debrief'),
       route('GET', '/api/v1/aaa', 'first-by-name'),
     ]) {
       expect(before.has(added.handler), `${added.handler} is new`).toBe(false);

@@ -103,6 +103,24 @@ const fileItem = (over: Img = {}): Img => ({
   created_at: T0,
   ...over,
 });
+const interviewChange = (event: string, sequence: number, status = 'scheduled'): Img => ({
+  PK: `T#${TENANT}`,
+  SK: `IV#01900000-0000-7000-8000-0000000000c1#C#${String(sequence).padStart(6, '0')}`,
+  type: 'interview_change',
+  tenant_id: TENANT,
+  event,
+  interview_id: '01900000-0000-7000-8000-0000000000c1',
+  candidate_id: CAND,
+  req_id: REQ,
+  step_id: '01900000-0000-7000-8000-0000000000c2',
+  start: '2027-01-04T09:00:00.000Z',
+  end: '2027-01-04T10:00:00.000Z',
+  time_zone: 'Europe/Berlin',
+  interviewers: ['01900000-0000-7000-8000-0000000000b2'],
+  sequence,
+  status,
+  at: T1,
+});
 const record = streamRecord;
 const OFFER_REF = { offer_id: '01900000-0000-7000-8000-0000000000d1', offer_version: 2, start_date: '2027-01-04' };
 
@@ -184,6 +202,9 @@ const RECORDS = [
   record('INSERT', mergeRecord()),
   record('MODIFY', fileItem({ status: 'ready', has_text: true, processed_at: T1 }), fileItem()),
   record('MODIFY', fileItem({ status: 'refused', refusal_code: 'file_type_not_allowed', processed_at: T1 }), fileItem()),
+  record('INSERT', interviewChange('interview.scheduled', 0)),
+  record('INSERT', interviewChange('interview.updated', 1)),
+  record('INSERT', interviewChange('interview.cancelled', 2, 'cancelled')),
 ];
 
 describe('published webhook payloads', () => {
@@ -222,6 +243,30 @@ describe('published webhook payloads', () => {
     expect(eventsFromRecord(record('INSERT', mergeRecord({ moved_from: movedFrom })))).toEqual([]);
     expect(eventsFromRecord(record('INSERT', noteImage({ moved_from: movedFrom })))).toEqual([]);
     expect(eventsFromRecord(record('MODIFY', mergeRecord({ pending: undefined }), mergeRecord()))).toEqual([]);
+  it('an interview change sends ids, times and interviewer ids, one event per inserted change', () => {
+    const sent = events.filter((e) => e.type.startsWith('interview.'));
+    expect(sent.map((e) => [e.type, e.data.sequence, e.data.status])).toEqual([
+      ['interview.scheduled', 0, 'scheduled'],
+      ['interview.updated', 1, 'scheduled'],
+      ['interview.cancelled', 2, 'cancelled'],
+    ]);
+    expect(sent[0]!.data).toEqual({
+      interviewId: '01900000-0000-7000-8000-0000000000c1',
+      candidateId: CAND,
+      reqId: REQ,
+      stepId: '01900000-0000-7000-8000-0000000000c2',
+      start: '2027-01-04T09:00:00.000Z',
+      end: '2027-01-04T10:00:00.000Z',
+      timeZone: 'Europe/Berlin',
+      interviewerIds: ['01900000-0000-7000-8000-0000000000b2'],
+      sequence: 0,
+      status: 'scheduled',
+      changedAt: T1,
+    });
+    // A change item is never changed; were it, that would be no second event.
+    expect(eventsFromRecord(record('MODIFY', interviewChange('interview.updated', 1), interviewChange('interview.updated', 1)))).toEqual(
+      [],
+    );
   });
 
   it('the records cover every subscribable event type', () => {

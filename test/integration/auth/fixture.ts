@@ -70,6 +70,17 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/v1/requisitions/{id}': () => ({ status: 404 }),
   'PATCH /api/v1/requisitions/{id}': () => ({ body: { title: 'Scope Check' }, status: 404 }),
   'POST /api/v1/requisitions/{id}/status': () => ({ body: { status: 'open' }, status: 404 }),
+  'GET /api/v1/requisitions/{id}/interview-plan': () => ({ status: 404 }),
+  'PUT /api/v1/requisitions/{id}/interview-plan': () => ({ body: { steps: [] }, status: 404 }),
+  // A candidate and an interview that do not exist: the handler's 404, past the authorizer and the table.
+  'POST /api/v1/candidates/{id}/interviews': () => ({
+    body: { step_id: randomUUID(), start: '2027-01-04T09:00:00Z', end: '2027-01-04T10:00:00Z', time_zone: 'UTC' },
+    status: 404,
+  }),
+  'GET /api/v1/interviews': () => ({ status: 200 }),
+  'GET /api/v1/interviews/{id}': () => ({ status: 404 }),
+  'PATCH /api/v1/interviews/{id}': () => ({ body: { location: 'Scope Check' }, status: 404 }),
+  'DELETE /api/v1/interviews/{id}': () => ({ status: 404 }),
   'GET /api/v1/pipeline': () => ({ status: 200 }),
   'POST /api/v1/pipeline': () => ({
     body: { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Scope check' },
