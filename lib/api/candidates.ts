@@ -116,8 +116,24 @@ export const StageStay = z.object({
 });
 export type StageStay = z.infer<typeof StageStay>;
 
-/** One candidate: the list shape plus its stage history. */
-export const CandidateDetail = z.object({ ...Candidate.shape, stage_history: z.array(StageStay) });
+/** A move to another job (a PATCH of `req_id`): from which requisition to which, when and by whom. Oldest first. */
+export const RequisitionMove = z.object({
+  kind: z.enum(['transferred']),
+  from_req_id: z.nullable(z.uuid()),
+  from_req_title: z.nullable(z.string()),
+  to_req_id: z.nullable(z.uuid()),
+  to_req_title: z.nullable(z.string()),
+  at: timestamp,
+  actor: z.nullable(Actor),
+});
+export type RequisitionMove = z.infer<typeof RequisitionMove>;
+
+/** One candidate: the list shape plus its stage history and its moves between jobs. */
+export const CandidateDetail = z.object({
+  ...Candidate.shape,
+  stage_history: z.array(StageStay),
+  requisition_history: z.array(RequisitionMove),
+});
 export type CandidateDetail = z.infer<typeof CandidateDetail>;
 
 /** What create answers: the candidate as listed, without updated_at. */

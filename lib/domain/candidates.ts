@@ -26,7 +26,7 @@ import { releaseLease, takeLease } from '../store/leases';
 import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE, type Stage } from '../model';
 import { timeLeftMs } from '../time-budget';
 import { queryWords, searchCandidates, searchPartition, leadWord } from '../store/search';
-import { queryStageMoves, type StageMove } from '../store/stage-history';
+import { queryHistory, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
 import { getStats } from '../store/stats';
 import { maySee, seesAll, viewerOf, withoutHiddenFields, type Viewer } from './visibility';
@@ -261,10 +261,14 @@ export function stageStays(c: Candidate, moves: StageMove[]): StageStay[] {
 /** One candidate with its stage history: a GetItem and a Query, in parallel. */
 export async function getCandidate(p: Principal, id: string): Promise<CandidateDetail> {
   const v = viewerOf(p);
-  const [item, moves] = await Promise.all([getCandidateItem(p.tenantId, id), queryStageMoves(p.tenantId, id)]);
+  const [item, history] = await Promise.all([getCandidateItem(p.tenantId, id), queryHistory(p.tenantId, id)]);
   if (!item || !(seesAll(v) || (await sees(p.tenantId, v, item)))) throw new NotFoundError('candidate');
   const candidate = withoutHiddenFields(v, toCandidate(item));
-  return { ...candidate, stage_history: stageStays(candidate, moves) };
+  return {
+    ...candidate,
+    stage_history: stageStays(candidate, history.moves),
+    requisition_history: history.transfers.map(({ candidate_id: _c, ...t }) => ({ kind: 'transferred' as const, ...t })),
+  };
 }
 
 /**

@@ -5,7 +5,7 @@
  * answers what happened by part name (writeParts); the domain decides what that means.
  */
 import type { CreatePlan, MovePlan, ProfilePlan } from '../domain/candidate-rules';
-import { auditPuts } from './audit';
+import { auditPuts, type AuditEntry } from './audit';
 import { candidatePut, counterUpdate, createdPlacement, createdReqCounts, createdStats, placementItem } from './candidates';
 import { tableName } from './client';
 import { copyPuts } from './copies';
@@ -15,7 +15,7 @@ import { guardMoveParts, personEditParts, type PersonEditParts } from './person-
 const NO_PERSON_EDIT = { person: undefined, claimOut: undefined, claimIn: undefined, others: undefined, othersSearch: undefined };
 import { reqCounterWrite } from './requisition-counters';
 import { searchWrites } from './search';
-import { stageMovePut } from './stage-history';
+import { requisitionMovePut, stageMovePut } from './stage-history';
 import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged } from './stuck';
 import { changeIndexKey, counter, keys, reqCandidatesIndexKey, reqStageIndexKey, stageIndexKey, TABLE_DEF } from './table';
 import { writeParts, type TxOutcome, type TxPart } from './tx';
@@ -126,6 +126,24 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
   return { outcome, after };
 }
 
+const titleOf = (i: Item, f: string) => (typeof i[f] === 'string' ? (i[f] as string) : null);
+
+/** The history record of a candidate's move from one requisition to another, by whom. */
+function transferOf(id: string, before: Item, after: Item, at: string, actor: AuditEntry['actor'] | undefined) {
+  return {
+    candidate_id: id,
+    from_req_id: titleOf(before, 'req_id'),
+    from_req_title: titleOf(before, 'req_title'),
+    to_req_id: titleOf(after, 'req_id'),
+    to_req_title: titleOf(after, 'req_title'),
+    at,
+    actor:
+      actor && actor.type !== 'system'
+        ? { type: actor.type, id: actor.id, ...(actor.name && { name: actor.name }), ...(actor.email && { email: actor.email }) }
+        : null,
+  };
+}
+
 export type ProfileParts =
   | 'candidate'
   | 'leaves'
@@ -136,6 +154,7 @@ export type ProfileParts =
   | PersonEditParts
   | 'guardOut'
   | 'guardIn'
+  | 'transfer'
   | 'audit';
 
 /**
@@ -185,6 +204,8 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
     search: searchWrites(tenantId, after, current),
     ...(plan.person ? personEditParts(tenantId, plan.person, at) : NO_PERSON_EDIT),
     ...(plan.guard ? guardMoveParts(tenantId, id, plan.guard) : { guardOut: undefined, guardIn: undefined }),
+    // A move to another job is a record of the candidate's history, with the counters it moves.
+    transfer: plan.moves && requisitionMovePut(tenantId, transferOf(id, current, after, at, plan.audit?.actor)),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after };

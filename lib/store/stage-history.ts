@@ -53,6 +53,37 @@ export function stageMovePut(tenantId: string, move: StageMove) {
   };
 }
 
+/**
+ * A move to another requisition (a PATCH of `req_id`), kept in the candidate's history beside its
+ * stage moves (the same key prefix, so the one Query of a candidate's history reads both), written
+ * in the move's own transaction.
+ */
+export interface RequisitionMove {
+  candidate_id: string;
+  from_req_id: string | null;
+  from_req_title: string | null;
+  to_req_id: string | null;
+  to_req_title: string | null;
+  at: string;
+  actor: ActorRef | null;
+}
+
+export function requisitionMovePut(tenantId: string, move: RequisitionMove) {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...keys.stageMove(tenantId, move.candidate_id, move.at, newId()),
+        type: 'req_move',
+        tenant_id: tenantId,
+        ...move,
+        actor: move.actor ?? undefined,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
+}
+
 /** The stage-move item's codec. */
 const stageMoveFromItem = (item: Item): StageMove => ({
   candidate_id: str(item, 'candidate_id', 'stage_move'),
@@ -82,6 +113,11 @@ const stageMoveFromItem = (item: Item): StageMove => ({
  * so the loop only ever runs again for a candidate moved more often than any pipeline does.
  */
 export async function queryStageMoves(tenantId: string, candidateId: string): Promise<StageMove[]> {
+  return (await queryHistory(tenantId, candidateId)).moves;
+}
+
+/** A candidate's stage moves and requisition moves, each oldest first: one Query. */
+export async function queryHistory(tenantId: string, candidateId: string): Promise<{ moves: StageMove[]; transfers: RequisitionMove[] }> {
   const items = await queryAll({
     TableName: tableName,
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
@@ -89,5 +125,22 @@ export async function queryStageMoves(tenantId: string, candidateId: string): Pr
     ScanIndexForward: true,
     ConsistentRead: true,
   });
-  return items.map(stageMoveFromItem);
+  return {
+    moves: items.filter((i) => i.type !== 'req_move').map(stageMoveFromItem),
+    transfers: items.filter((i) => i.type === 'req_move').map(requisitionMoveFromItem),
+  };
 }
+
+const orNull = (v: unknown) => (typeof v === 'string' ? v : null);
+const requisitionMoveFromItem = (item: Item): RequisitionMove => {
+  const actor = item.actor as ActorRef | undefined;
+  return {
+    candidate_id: str(item, 'candidate_id', 'req_move'),
+    from_req_id: orNull(item.from_req_id),
+    from_req_title: orNull(item.from_req_title),
+    to_req_id: orNull(item.to_req_id),
+    to_req_title: orNull(item.to_req_title),
+    at: str(item, 'at', 'req_move'),
+    actor: actor?.type === 'token' || actor?.type === 'user' ? actor : null,
+  };
+};
