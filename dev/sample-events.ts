@@ -83,6 +83,19 @@ const samples: Record<
   'update-requisition': { params: { id: DEMO.requisitions[0]!.id }, body: { headcount: 3 }, headers: { 'If-Match': '"1"' } },
   // On hold needs a reason; invoking it a second time is a no-op (200, no event).
   'change-requisition-status': { params: { id: DEMO.requisitions[3]!.id }, body: { status: 'open', from_status: 'on_hold' } },
+  'get-posting': { params: { id: MISSING_ID } },
+  'put-posting': {
+    params: { id: MISSING_ID },
+    body: {
+      published: true,
+      description: '## About the role\n\nYou will run our pipeline platform.',
+      remote: 'hybrid',
+      remote_countries: ['DE'],
+      salary: { min: 70000, max: 90000, currency: 'EUR', period: 'year' },
+      questions: [{ id: 'eu_work', type: 'yes_no', label: 'Are you authorised to work in the EU?', required: true }],
+      rules: [{ question_id: 'eu_work', op: 'eq', value: false, label: 'Not authorised to work in the EU' }],
+    },
+  },
   'get-pipeline': {},
   'change-stage': {
     body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },

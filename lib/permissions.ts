@@ -37,6 +37,8 @@ export const ROUTE_ROLES = {
   'GET /api/v1/requisitions/{id}': ON_THE_TEAM,
   'PATCH /api/v1/requisitions/{id}': RECRUITING,
   'POST /api/v1/requisitions/{id}/status': ON_THE_TEAM,
+  'GET /api/v1/requisitions/{id}/posting': ON_THE_TEAM,
+  'PUT /api/v1/requisitions/{id}/posting': RECRUITING,
   'GET /api/v1/pipeline': ON_THE_TEAM,
   'POST /api/v1/pipeline': ON_THE_TEAM,
   'GET /api/session': ALL,
@@ -85,6 +87,8 @@ export const ROUTE_ROLES = {
   'GET /api/requisitions/{id}': ON_THE_TEAM,
   'PATCH /api/requisitions/{id}': RECRUITING,
   'POST /api/requisitions/{id}/status': ON_THE_TEAM,
+  'GET /api/requisitions/{id}/posting': ON_THE_TEAM,
+  'PUT /api/requisitions/{id}/posting': RECRUITING,
   'POST /api/pipeline': ON_THE_TEAM,
   // People, their notes, feed and files, and offers: recruiting work until the hiring manager's
   // and the interviewer's view of them (their requisitions' people, their interviews) is built;

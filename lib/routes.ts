@@ -20,6 +20,7 @@ import * as openapi from './api/openapi';
 import * as overview from './api/overview';
 import * as people from './api/people';
 import * as pipeline from './api/pipeline';
+import * as postings from './api/postings';
 import * as requisitions from './api/requisitions';
 import * as session from './api/session';
 import * as settings from './api/settings';
@@ -47,6 +48,8 @@ const lines = [
   requisitions.getRequisition,
   requisitions.updateRequisition,
   requisitions.changeRequisitionStatus,
+  postings.getPosting,
+  postings.putPosting,
   pipeline.getPipeline,
   pipeline.changeStage,
   offers.createOffer,

@@ -150,7 +150,7 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
   'placement.created': 'A candidate moved to placed, or was created in it; a placement record was written',
   'requisition.created': 'A requisition was created (POST /api/v1/requisitions or the admin CLI)',
   'requisition.updated':
-    "A requisition's title, department, location, job_type or headcount changed (PATCH /api/v1/requisitions/{id}); `changed` names them",
+    "A requisition's title, department, location, job_type, headcount or team changed (PATCH /api/v1/requisitions/{id}), or its posting was written (PUT /api/v1/requisitions/{id}/posting: `changed` names `posting`); `changed` names them",
   'requisition.status_changed':
     'A requisition changed status (POST /api/v1/requisitions/{id}/status, or `filled` by itself when a placement reached its headcount, actor `system`); never a no-op',
   'import.completed':

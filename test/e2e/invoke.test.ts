@@ -117,6 +117,8 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'erase-candidate': 'candidate',
   'get-import': 'import',
   'get-person': 'person',
+  'get-posting': 'requisition',
+  'put-posting': 'requisition',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',

@@ -52,6 +52,8 @@ describe('the route table', () => {
         'GET /api/requisitions/{id}',
         'PATCH /api/requisitions/{id}',
         'POST /api/requisitions/{id}/status',
+        'GET /api/requisitions/{id}/posting',
+        'PUT /api/requisitions/{id}/posting',
         'POST /api/pipeline',
         'POST /api/candidates/{id}/offers',
         'GET /api/candidates/{id}/offers',

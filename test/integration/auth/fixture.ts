@@ -69,6 +69,8 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/v1/requisitions/{id}': () => ({ status: 404 }),
   'PATCH /api/v1/requisitions/{id}': () => ({ body: { title: 'Scope Check' }, status: 404 }),
   'POST /api/v1/requisitions/{id}/status': () => ({ body: { status: 'open' }, status: 404 }),
+  'GET /api/v1/requisitions/{id}/posting': () => ({ status: 404 }),
+  'PUT /api/v1/requisitions/{id}/posting': () => ({ body: { published: false, description: 'Scope check' }, status: 404 }),
   'GET /api/v1/pipeline': () => ({ status: 200 }),
   'POST /api/v1/pipeline': () => ({
     body: { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Scope check' },

@@ -142,6 +142,7 @@ export function validBody(route: Route): unknown {
   if (r.path.endsWith('/candidates') || r.path === '/api/v1/candidates/{id}') return { name: 'Valid Body' };
   if (r.path === '/api/v1/requisitions' || r.path === '/api/v1/requisitions/{id}') return { title: 'Valid Body' };
   if (r.path === '/api/v1/requisitions/{id}/status') return { status: 'open' };
+  if (r.path === '/api/v1/requisitions/{id}/posting') return { published: false, description: 'Valid body' };
   if (r.path.endsWith('/pipeline'))
     return { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Valid note' };
   if (r.path === '/api/session') return { email: loginUser.email, password: PASSWORD };
