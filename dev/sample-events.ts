@@ -83,6 +83,8 @@ const samples: Record<
   'update-requisition': { params: { id: DEMO.requisitions[0]!.id }, body: { headcount: 3 }, headers: { 'If-Match': '"1"' } },
   // On hold needs a reason; invoking it a second time is a no-op (200, no event).
   'change-requisition-status': { params: { id: DEMO.requisitions[3]!.id }, body: { status: 'open', from_status: 'on_hold' } },
+  'list-board-jobs': { params: { slug: DEMO.slug }, query: { limit: '20' } },
+  'get-board-job': { params: { slug: DEMO.slug, id: MISSING_ID } },
   'get-posting': { params: { id: MISSING_ID } },
   'put-posting': {
     params: { id: MISSING_ID },

@@ -8,6 +8,7 @@
  */
 import * as activity from './api/activity';
 import * as audit from './api/audit';
+import * as boards from './api/boards';
 import * as candidates from './api/candidates';
 import * as files from './api/files';
 import * as imports from './api/imports';
@@ -61,6 +62,8 @@ const lines = [
   offerApprovals.getOfferApprovals,
   offerApprovals.updateOfferApprovals,
   openapi.openapi,
+  boards.listBoardJobs,
+  boards.getBoardJob,
   session.login,
   session.getSession,
   session.logout,

@@ -151,8 +151,12 @@ export async function tenantIdOfSlug(slug: string): Promise<string | undefined> 
   return typeof Item?.tenant_id === 'string' ? Item.tenant_id : undefined;
 }
 
-/** Every listed posting of a workspace, newest requisition first (the board index; eventually consistent). */
-export async function queryBoard(tenantId: string, limit: number, startKey?: Item): Promise<{ items: Item[]; last?: Item }> {
+/**
+ * One page of a workspace's listed postings, newest requisition first (the board index; read
+ * eventually consistently, so a change shows there a moment later than on the job's own read).
+ * `after` is the requisition id the previous page ended on.
+ */
+export async function queryBoard(tenantId: string, limit: number, after?: string): Promise<{ items: Item[]; more: boolean }> {
   const { Items = [], LastEvaluatedKey } = await ddb.send(
     new QueryCommand({
       TableName: tableName,
@@ -162,8 +166,8 @@ export async function queryBoard(tenantId: string, limit: number, startKey?: Ite
       ExpressionAttributeValues: { ':pk': boardPartition(tenantId) },
       ScanIndexForward: false,
       Limit: limit,
-      ...(startKey && { ExclusiveStartKey: startKey }),
+      ...(after && { ExclusiveStartKey: { ...postingKey(tenantId, after), ...boardIndexKey(tenantId, after) } }),
     }),
   );
-  return { items: Items, ...(LastEvaluatedKey && { last: LastEvaluatedKey }) };
+  return { items: Items, more: LastEvaluatedKey !== undefined };
 }

@@ -118,6 +118,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'get-import': 'import',
   'get-person': 'person',
   'get-posting': 'requisition',
+  'get-board-job': 'job',
   'put-posting': 'requisition',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',

@@ -88,6 +88,9 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/settings/offer-approvals': () => ({ status: 200 }),
   'PUT /api/settings/offer-approvals': () => ({ body: { steps: [] }, status: 200 }),
   'GET /api/v1/openapi.json': () => ({ status: 200 }),
+  // Public: a board with nothing posted, and a job on none.
+  'GET /api/boards/{slug}/jobs': () => ({ status: 200 }),
+  'GET /api/boards/{slug}/jobs/{id}': () => ({ status: 404 }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
   'GET /api/session': () => ({ status: 200 }),
   'DELETE /api/session': () => ({ status: 200 }),
