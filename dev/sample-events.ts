@@ -100,6 +100,21 @@ const samples: Record<
   'get-interview': { params: { id: MISSING_ID } },
   'update-interview': { params: { id: MISSING_ID }, body: { location: 'Room 4' } },
   'cancel-interview': { params: { id: MISSING_ID } },
+  'list-board-jobs': { params: { slug: DEMO.slug }, query: { limit: '20' } },
+  'get-board-job': { params: { slug: DEMO.slug, id: MISSING_ID } },
+  'get-posting': { params: { id: MISSING_ID } },
+  'put-posting': {
+    params: { id: MISSING_ID },
+    body: {
+      published: true,
+      description: '## About the role\n\nYou will run our pipeline platform.',
+      remote: 'hybrid',
+      remote_countries: ['DE'],
+      salary: { min: 70000, max: 90000, currency: 'EUR', period: 'year' },
+      questions: [{ id: 'eu_work', type: 'yes_no', label: 'Are you authorised to work in the EU?', required: true }],
+      rules: [{ question_id: 'eu_work', op: 'eq', value: false, label: 'Not authorised to work in the EU' }],
+    },
+  },
   'get-pipeline': {},
   'change-stage': {
     body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },

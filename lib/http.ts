@@ -353,9 +353,10 @@ export function apiHandler<R extends RouteDef>(
     const body = 'body' in r ? parse(r.body, event.body, 'body') : undefined;
     const respond = async () => {
       const result = await fn({ principal, query, body, params, event } as ApiRequest<R>);
-      return result instanceof Reply
-        ? json(result.opts.status ?? r.status, result.body, result.opts.headers, result.opts.cookies)
-        : json(r.status, result);
+      if (!(result instanceof Reply)) return json(r.status, result);
+      // Not Modified carries no body (an If-None-Match that names the current ETag).
+      if (result.opts.status === 304) return { ...json(304, null, result.opts.headers), body: '' };
+      return json(result.opts.status ?? r.status, result.body, result.opts.headers, result.opts.cookies);
     };
     // Checked after the request is valid: a malformed request never claims its key.
     const key = idem?.idempotencyKeyOf(event);

@@ -174,7 +174,9 @@ function operation(r: Route) {
   responses['500'] = errorResponse(
     'Internal error: `{ "error": "internal error (request id <id>)" }`; the details are logged under that id, never returned',
   );
-  for (const [status, description] of Object.entries(r.errors ?? {})) responses[status] = errorResponse(description);
+  // 304 Not Modified has no body; every other status listed answers the error body.
+  for (const [status, description] of Object.entries(r.errors ?? {}))
+    responses[status] = status === '304' ? { description, headers: successHeaders } : errorResponse(description);
 
   return {
     operationId: operationId(r),

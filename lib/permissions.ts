@@ -37,6 +37,8 @@ export const ROUTE_ROLES = {
   'GET /api/v1/requisitions/{id}': ON_THE_TEAM,
   'PATCH /api/v1/requisitions/{id}': RECRUITING,
   'POST /api/v1/requisitions/{id}/status': ON_THE_TEAM,
+  'GET /api/v1/requisitions/{id}/posting': ON_THE_TEAM,
+  'PUT /api/v1/requisitions/{id}/posting': RECRUITING,
   'GET /api/v1/pipeline': ON_THE_TEAM,
   'POST /api/v1/pipeline': ON_THE_TEAM,
   'GET /api/session': ALL,
@@ -85,6 +87,8 @@ export const ROUTE_ROLES = {
   'GET /api/requisitions/{id}': ON_THE_TEAM,
   'PATCH /api/requisitions/{id}': RECRUITING,
   'POST /api/requisitions/{id}/status': ON_THE_TEAM,
+  'GET /api/requisitions/{id}/posting': ON_THE_TEAM,
+  'PUT /api/requisitions/{id}/posting': RECRUITING,
   'POST /api/pipeline': ON_THE_TEAM,
   // A person, their notes, feed and files are read by everyone who sees one of their candidates,
   // each read limited by `seenPerson` (lib/domain/person-sight.ts): a hiring manager through their

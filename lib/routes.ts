@@ -8,6 +8,7 @@
  */
 import * as activity from './api/activity';
 import * as audit from './api/audit';
+import * as boards from './api/boards';
 import * as candidates from './api/candidates';
 import * as files from './api/files';
 import * as imports from './api/imports';
@@ -23,6 +24,7 @@ import * as overview from './api/overview';
 import * as people from './api/people';
 import * as placements from './api/placements';
 import * as pipeline from './api/pipeline';
+import * as postings from './api/postings';
 import * as requisitions from './api/requisitions';
 import * as session from './api/session';
 import * as settings from './api/settings';
@@ -58,6 +60,8 @@ const lines = [
   interviews.getInterview,
   interviews.updateInterview,
   interviews.cancelInterview,
+  postings.getPosting,
+  postings.putPosting,
   pipeline.getPipeline,
   pipeline.changeStage,
   offers.createOffer,
@@ -73,6 +77,8 @@ const lines = [
   placements.updatePlacement,
   placements.cancelPlacement,
   openapi.openapi,
+  boards.listBoardJobs,
+  boards.getBoardJob,
   session.login,
   session.getSession,
   session.logout,

@@ -25,6 +25,11 @@ import {
 
 /** The behaviour that sends requests to API Gateway; every route of lib/routes.ts is under it. */
 export const API_PATH_PATTERN = '/api/*';
+/**
+ * The public job boards (lib/api/boards.ts), cached at the edge: first, so it wins over API_PATH_PATTERN.
+ * The applications posted under it pass through uncached (CloudFront caches GET and HEAD only).
+ */
+export const BOARDS_PATH_PATTERN = '/api/boards/*';
 /** Vite puts content-hashed files here; everything else (index.html, favicon) keeps its name. */
 export const HASHED_ASSETS_PREFIX = 'assets/';
 
@@ -134,6 +139,26 @@ export class ConsoleSite extends Construct {
       }),
     });
 
+    const apiBehavior: cloudfront.BehaviorOptions = {
+      origin: new origins.RestApiOrigin(props.api, { customHeaders: { [ORIGIN_VERIFY_HEADER]: this.originVerify } }),
+      // No redirect for the API: a redirected POST would turn into a GET.
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      // Cookies, query strings and headers go to the API; its Host stays API Gateway's own.
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      compress: true,
+      responseHeadersPolicy: securityHeadersPolicy(
+        this,
+        'ApiHeaders',
+        API_SECURITY_HEADERS,
+        'Talent pipeline API: CSP and security headers',
+      ),
+      functionAssociations: [
+        viewerRequest('ApiViewerHeaders', API_VIEWER_HEADERS_CODE, 'Viewer address and host for the API, set by CloudFront'),
+      ],
+    };
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Talent pipeline: workspace console and API',
       defaultRootObject: 'index.html',
@@ -155,25 +180,11 @@ export class ConsoleSite extends Construct {
         functionAssociations: [viewerRequest('SpaRewrite', SPA_REWRITE_CODE, 'Client-side routes get /index.html')],
       },
       additionalBehaviors: {
-        [API_PATH_PATTERN]: {
-          origin: new origins.RestApiOrigin(props.api, { customHeaders: { [ORIGIN_VERIFY_HEADER]: this.originVerify } }),
-          // No redirect for the API: a redirected POST would turn into a GET.
-          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-          // Cookies, query strings and headers go to the API; its Host stays API Gateway's own.
-          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-          compress: true,
-          responseHeadersPolicy: securityHeadersPolicy(
-            this,
-            'ApiHeaders',
-            API_SECURITY_HEADERS,
-            'Talent pipeline API: CSP and security headers',
-          ),
-          functionAssociations: [
-            viewerRequest('ApiViewerHeaders', API_VIEWER_HEADERS_CODE, 'Viewer address and host for the API, set by CloudFront'),
-          ],
-        },
+        // The same origin, headers and viewer function as the API; answers cached as the board
+        // functions say (s-maxage, lib/board-headers.ts), keyed by path and query only: no cookie or
+        // token reaches these routes' answers.
+        [BOARDS_PATH_PATTERN]: { ...apiBehavior, cachePolicy: this.boardCachePolicy() },
+        [API_PATH_PATTERN]: apiBehavior,
       },
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
@@ -213,6 +224,25 @@ export class ConsoleSite extends Construct {
     });
     page.node.addDependency(assets);
     this.acknowledgeFindings(page);
+  }
+
+  /**
+   * The public boards' cache: the origin's own lifetime (s-maxage, at most a minute), keyed by path
+   * and query string; no header or cookie in the key, so every viewer shares one copy.
+   */
+  private boardCachePolicy() {
+    return new cloudfront.CachePolicy(this, 'BoardCache', {
+      comment: 'Talent pipeline: public job boards, as long as the origin says (s-maxage)',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      // Above the boards' own s-maxage (BOARD_EDGE_SECONDS), so their header decides.
+      maxTtl: Duration.seconds(60),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.all(),
+      headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+      cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
   }
 
   /** cdk-nag findings that are choices, each on the construct it concerns (test/unit/nag.test.ts). */

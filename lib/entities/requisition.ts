@@ -20,6 +20,9 @@ export const requisition = defineEntity('requisition', {
   // requisition and its candidates (lib/domain/visibility.ts).
   recruiter_id: field.uuid({ optional: true, event: 'recruiterId' }),
   hiring_manager_ids: field.uuids(MAX_HIRING_MANAGERS, { optional: true, event: 'hiringManagerIds' }),
+  // A write of the requisition's posting (PUT /requisitions/{id}/posting) sets it: a
+  // requisition.updated naming `posting`. The mirror `posting_published` rides along unlisted.
+  posting_at: field.time({ optional: true, audit: 'none', event: 'posting' }),
   // Status changes go through POST /requisitions/{id}/status, with their own event.
   status: field.oneOf(REQ_STATUSES),
   created_at: field.time({ audit: 'none' }),

@@ -8,10 +8,11 @@ import { auditPuts } from './audit';
 import { tableName } from './client';
 import type { Item } from './codec';
 import { actorAttrs, BY_STATUS, requisitionItem, statsStatusMove, statusChangePut, versionIs, type RequisitionItem } from './requisitions';
+import { boardStatusPart, postingCopiesPart } from './posting-index';
 import { counter, keys, reqStatusIndexKey } from './table';
 import { writeParts, type TxOutcome } from './tx';
 
-export type FieldParts = 'requisition' | 'audit';
+export type FieldParts = 'requisition' | 'posting' | 'audit';
 
 /**
  * Write a field change: one update conditioned on the version read (and, for a headcount, on the
@@ -61,12 +62,14 @@ export async function writeFields(tenantId: string, plan: FieldsPlan): Promise<{
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
+    // The posting's copies of the fields a board listing shows.
+    posting: postingCopiesPart(tenantId, current, set, remove),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after: requisitionItem(after) };
 }
 
-export type StatusParts = 'requisition' | 'history' | 'stats' | 'audit';
+export type StatusParts = 'requisition' | 'history' | 'stats' | 'board' | 'audit';
 
 /**
  * Write a status change: the requisition at the version read (and in the status read), its
@@ -103,6 +106,8 @@ export async function writeStatus(
     },
     history: statusChangePut(tenantId, current, version, { from, to, reason: plan.reason, actor, at }),
     stats: statsStatusMove(tenantId, { [counter.reqStatus(from)]: -1, [counter.reqStatus(to)]: 1 }),
+    // A published posting is on the public board exactly while its requisition is open.
+    board: boardStatusPart(tenantId, current, from === 'open', to === 'open'),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after };

@@ -226,7 +226,7 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
     "A placement's start_date or end_date changed (PATCH /api/v1/placements/{id}), or it was cancelled (POST /api/v1/placements/{id}/cancel); `changed` names them",
   'requisition.created': 'A requisition was created (POST /api/v1/requisitions or the admin CLI)',
   'requisition.updated':
-    "A requisition's title, department, location, job_type or headcount changed (PATCH /api/v1/requisitions/{id}); `changed` names them",
+    "A requisition's title, department, location, job_type, headcount or team changed (PATCH /api/v1/requisitions/{id}), or its posting was written (PUT /api/v1/requisitions/{id}/posting: `changed` names `posting`); `changed` names them",
   'requisition.status_changed':
     'A requisition changed status (POST /api/v1/requisitions/{id}/status, or `filled` by itself when a placement reached its headcount, actor `system`); never a no-op',
   'import.completed':

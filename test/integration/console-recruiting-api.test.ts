@@ -60,6 +60,8 @@ describe('the route table', () => {
         'GET /api/interviews/{id}',
         'PATCH /api/interviews/{id}',
         'DELETE /api/interviews/{id}',
+        'GET /api/requisitions/{id}/posting',
+        'PUT /api/requisitions/{id}/posting',
         'POST /api/pipeline',
         'POST /api/candidates/{id}/offers',
         'GET /api/candidates/{id}/offers',

@@ -58,6 +58,7 @@ describe('the permission table', () => {
         'GET /api/v1/requisitions',
         'GET /api/v1/requisitions/{id}',
         'POST /api/v1/requisitions/{id}/status',
+        'GET /api/v1/requisitions/{id}/posting',
         'GET /api/v1/pipeline',
         'POST /api/v1/pipeline',
         ...personReads,

@@ -38,3 +38,12 @@ it('carries the team as ids, and a team change is an update naming it', () => {
   expect(EVENT_DATA['requisition.updated'].safeParse(updated!.data).success).toBe(true);
   expect(change({ hiring_manager_ids: [hm] }, { hiring_manager_ids: [hm] })).toEqual([]);
 });
+
+it('a posting write is an update naming posting, carrying no posting content', () => {
+  const at = '2026-11-27T09:00:00.000Z';
+  const [updated] = change({}, { posting_at: at, posting_published: true, updated_at: at });
+  expect(updated).toMatchObject({ type: 'requisition.updated', data: { changed: ['posting'], updatedAt: at } });
+  expect(EVENT_DATA['requisition.updated'].safeParse(updated!.data).success).toBe(true);
+  // The mirror alone (never written without posting_at) is no change a receiver sees.
+  expect(change({ posting_at: at }, { posting_at: at, posting_published: false })).toEqual([]);
+});

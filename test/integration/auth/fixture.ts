@@ -81,6 +81,8 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/v1/interviews/{id}': () => ({ status: 404 }),
   'PATCH /api/v1/interviews/{id}': () => ({ body: { location: 'Scope Check' }, status: 404 }),
   'DELETE /api/v1/interviews/{id}': () => ({ status: 404 }),
+  'GET /api/v1/requisitions/{id}/posting': () => ({ status: 404 }),
+  'PUT /api/v1/requisitions/{id}/posting': () => ({ body: { published: false, description: 'Scope check' }, status: 404 }),
   'GET /api/v1/pipeline': () => ({ status: 200 }),
   'POST /api/v1/pipeline': () => ({
     body: { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Scope check' },
@@ -102,6 +104,9 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'POST /api/v1/placements/{id}/cancel': () => ({ body: { reason: 'Never started' }, status: 404 }),
   'PUT /api/settings/offer-approvals': () => ({ body: { steps: [] }, status: 200 }),
   'GET /api/v1/openapi.json': () => ({ status: 200 }),
+  // Public: a board with nothing posted, and a job on none.
+  'GET /api/boards/{slug}/jobs': () => ({ status: 200 }),
+  'GET /api/boards/{slug}/jobs/{id}': () => ({ status: 404 }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
   'GET /api/session': () => ({ status: 200 }),
   'DELETE /api/session': () => ({ status: 200 }),

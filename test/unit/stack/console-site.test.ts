@@ -11,7 +11,8 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it, vi } from 'vitest';
 import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../lib/edge-headers';
 import { API_CSP, API_SECURITY_HEADERS, consoleCsp, consoleSecurityHeaders, HSTS_MAX_AGE_SECONDS } from '../../../lib/security-headers';
-import { API_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../../infra/constructs/console-site';
+import { API_PATH_PATTERN, BOARDS_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../../infra/constructs/console-site';
+import { BOARD_CACHE_CONTROL, BOARD_EDGE_SECONDS } from '../../../lib/board-headers';
 import { SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
 import {
   appFunctions,
@@ -54,9 +55,12 @@ describe('console and API on one origin', () => {
   const originOf = (behavior: Json) => config().Origins.find((o: Json) => o.Id === behavior.TargetOriginId);
   const apiBehavior = () => {
     const behaviors = config().CacheBehaviors;
-    expect(behaviors).toHaveLength(1);
-    expect(behaviors[0].PathPattern).toBe(API_PATH_PATTERN);
-    return behaviors[0];
+    expect(behaviors.map((b: Json) => b.PathPattern)).toEqual([BOARDS_PATH_PATTERN, API_PATH_PATTERN]);
+    return behaviors[1];
+  };
+  const boardsBehavior = () => {
+    apiBehavior();
+    return config().CacheBehaviors[0];
   };
   /** The code of the one CloudFront function a behaviour runs on viewer requests. */
   const viewerRequestCode = (behavior: Json): string => {
@@ -171,6 +175,25 @@ describe('console and API on one origin', () => {
     // The stage is the origin path: /api/v1/... reaches /prod/api/v1/..., the route table's paths.
     expect(JSON.stringify(origin.OriginPath)).toContain(JSON.stringify({ Ref: stageId }));
     expect(ROUTES.every((r) => r.path.startsWith(API_PATH_PATTERN.slice(0, -1)))).toBe(true);
+  });
+
+  it(`${BOARDS_PATH_PATTERN}, before the API's, is the API behaviour cached for the origin's s-maxage, by path and query alone`, () => {
+    const b = boardsBehavior();
+    const api = apiBehavior();
+    const { CachePolicyId, PathPattern: _p, ...rest } = b;
+    const { CachePolicyId: _c, PathPattern: _q, ...apiRest } = api;
+    // Same origin, methods, viewer function, headers policy and origin request policy as the API.
+    expect(rest).toEqual(apiRest);
+    const policy = resources[CachePolicyId.Ref]!.Properties.CachePolicyConfig;
+    expect(policy).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: 60 });
+    expect(policy.MaxTTL).toBeGreaterThanOrEqual(BOARD_EDGE_SECONDS);
+    expect(policy.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
+      QueryStringsConfig: { QueryStringBehavior: 'all' },
+      HeadersConfig: { HeaderBehavior: 'none' },
+      CookiesConfig: { CookieBehavior: 'none' },
+    });
+    expect(BOARD_CACHE_CONTROL).toContain(`s-maxage=${BOARD_EDGE_SECONDS}`);
+    expect(ROUTES.filter((r) => r.path.startsWith(BOARDS_PATH_PATTERN.slice(0, -1))).every((r) => r.auth === 'none')).toBe(true);
   });
 
   it('the API function sets the viewer address and host, overwriting what the browser sent', () => {
