@@ -7,6 +7,7 @@
  * functions/<handler>.ts.
  */
 import * as activity from './api/activity';
+import * as applications from './api/applications';
 import * as audit from './api/audit';
 import * as candidates from './api/candidates';
 import * as files from './api/files';
@@ -50,6 +51,7 @@ const lines = [
   requisitions.changeRequisitionStatus,
   postings.getPosting,
   postings.putPosting,
+  applications.applyToJob,
   pipeline.getPipeline,
   pipeline.changeStage,
   offers.createOffer,

@@ -58,6 +58,7 @@ function recordOf(r: ImportRow, candidateId: string, reqTitle: string | undefine
     id: candidateId,
     // The row's create body: the declaration's create fields, and only them.
     ...input,
+    source: 'import',
     req_title: reqTitle,
     created_at: now,
     updated_at: now,

@@ -119,6 +119,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'get-person': 'person',
   'get-posting': 'requisition',
   'put-posting': 'requisition',
+  'apply-to-job': 'job',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',
