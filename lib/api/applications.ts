@@ -15,6 +15,9 @@ export const ApplyParams = z.strictObject({
 });
 export type ApplyParams = z.output<typeof ApplyParams>;
 
+/** The honeypot field's name: what form-filling bots fill in, and people never see. */
+export const HONEYPOT_FIELD = 'website';
+
 /** The `?src=` of a careers link, or the `source` of the body: a short tag, never free text. */
 export const SOURCE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
@@ -52,6 +55,11 @@ export const ApplicationBody = z.strictObject({
     z
       .string({ error: 'source must be a string' })
       .check(z.regex(SOURCE_PATTERN, { error: 'source must be 1 to 40 lowercase letters, digits, _ or -' })),
+  ),
+  // The honeypot (HONEYPOT_FIELD): a field people never see; anything in it marks a bot's post,
+  // which is answered like any other and never queued.
+  website: z.optional(
+    z.string({ error: 'website must be a string' }).check(z.maxLength(2048, { error: 'website must be at most 2048 characters' })),
   ),
 });
 export type ApplicationBody = z.output<typeof ApplicationBody>;

@@ -7,11 +7,20 @@ import type { ApplicationBody, ApplyParams } from '../api/applications';
 import { queueApplication } from '../applications/queue';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId, nowIso } from '../ids';
+import { emitMetric } from '../metrics';
 import { publicPosting } from './postings';
 import { validateAnswers } from './screening-rules';
 
 /** The source an application without one gets: the careers page's form. */
 export const CAREERS_SOURCE = 'careers';
+
+/** Why a submission was turned away: answered as a success, counted, never queued. */
+export type Refusal = 'honeypot';
+
+/** Counted by reason (metric ApplicationsRefused); nothing of the post is logged. */
+function refused(reason: Refusal): void {
+  emitMetric('ApplicationsRefused', 1, undefined, { reason });
+}
 
 export async function acceptApplication(params: ApplyParams, body: ApplicationBody): Promise<void> {
   const found = await publicPosting(params.slug, params.id);
@@ -20,6 +29,8 @@ export async function acceptApplication(params: ApplyParams, body: ApplicationBo
   const { answers, failures } = validateAnswers(found.posting, body.answers);
   const first = failures[0];
   if (first) throw new ValidationError(first.error, { field: first.field });
+  // After the checks, so a bot's answer is exactly what the same post without the trap would get.
+  if (body.website?.trim()) return refused('honeypot');
   await queueApplication({
     tenantId: found.tenantId,
     reqId: params.id,

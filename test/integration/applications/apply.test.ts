@@ -5,7 +5,8 @@
  * through the queue and in a race; posts from any site, with CORS on every answer.
  */
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runApplication } from '../../../lib/domain/application-run';
 import { getCandidate } from '../../../lib/store/candidates';
 import { queryPersonCandidates } from '../../../lib/store/people';
@@ -180,6 +181,33 @@ describe('POST /api/boards/{slug}/jobs/{id}/applications', () => {
     const bad = await apply(job, application({ answers: {} }), tenant.slug, headers);
     expect(bad.status).toBe(400);
     expect(bad.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('bots', () => {
+  it('a filled honeypot is answered as any post, counted, and never becomes a candidate; an empty one is a person', async () => {
+    const job = await publishedJob();
+    const bot = application({ website: 'https://spam.example' });
+    const person = application({ website: '' });
+    // emitMetric writes each metric through its own single-metric instance.
+    const added = vi.spyOn(Metrics.prototype, 'addMetric');
+    const dimensions = vi.spyOn(Metrics.prototype, 'addDimensions');
+    try {
+      const botAnswer = await apply(job, bot);
+      expect([botAnswer.status, botAnswer.body]).toEqual([202, { data: { status: 'received' } }]);
+      expect((await apply(job, person)).status).toBe(202);
+      const refused = added.mock.calls.filter(([name]) => name === 'ApplicationsRefused');
+      expect(refused).toEqual([['ApplicationsRefused', 'Count', 1]]);
+      expect(dimensions).toHaveBeenCalledWith({ reason: 'honeypot' });
+    } finally {
+      added.mockRestore();
+      dimensions.mockRestore();
+    }
+    // Its answer to a bad post is the same post's without the trap: it learns nothing.
+    expect((await apply(job, { ...bot, answers: {} })).body).toMatchObject({ field: 'answers.eu_work' });
+    expect(await candidatesOf(bot.email as string)).toHaveLength(0);
+    expect(await candidatesOf(person.email as string)).toHaveLength(1);
+    expect(stack.logs.join('\n')).not.toContain(bot.email as string);
   });
 });
 
