@@ -115,6 +115,17 @@ const samples: Record<
       rules: [{ question_id: 'eu_work', op: 'eq', value: false, label: 'Not authorised to work in the EU' }],
     },
   },
+  // A board that exists nowhere: invoking shows the 404 path and queues nothing.
+  'apply-to-job': {
+    params: { slug: 'no-such-board', id: MISSING_ID },
+    body: {
+      name: 'Jordan Rivers',
+      email: 'jordan.rivers@example.com',
+      answers: { eu_work: true },
+      consent: { accepted: true, text: 'I have read the privacy notice.', version: '2026-01' },
+      source: 'linkedin',
+    },
+  },
   'get-pipeline': {},
   'change-stage': {
     body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },

@@ -337,7 +337,8 @@ export function apiHandler<R extends RouteDef>(
 
   async function serve(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
     const served = servedBy(event);
-    if (served.auth !== 'token' && served.method !== 'GET') refuseCrossSite(event);
+    // A public `cors` line takes posts from any site by design: no cookie, nothing to forge.
+    if (served.auth !== 'token' && served.method !== 'GET' && !served.cors) refuseCrossSite(event);
     const principal = principalOf(event, served.auth);
     // Here, not in each handler: a route is closed to a temporary password unless its line opens it.
     const pending = (principal as SessionPrincipal | undefined)?.twoFactor;

@@ -7,6 +7,7 @@
  * functions/<handler>.ts.
  */
 import * as activity from './api/activity';
+import * as applications from './api/applications';
 import * as audit from './api/audit';
 import * as boards from './api/boards';
 import * as candidates from './api/candidates';
@@ -62,6 +63,7 @@ const lines = [
   interviews.cancelInterview,
   postings.getPosting,
   postings.putPosting,
+  applications.applyToJob,
   pipeline.getPipeline,
   pipeline.changeStage,
   offers.createOffer,

@@ -42,6 +42,11 @@ export interface Route {
    * policy for such a session allows these lines alone, so a new route is closed unless it says so.
    */
   twoFactorStep?: readonly ('verify' | 'enrol')[];
+  /**
+   * `none` routes only: public to browser code on any site. The answers carry CORS headers for any
+   * origin, and a post from another site is not refused (no cookie is read, so none can be forged).
+   */
+  cors?: true;
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
   /**

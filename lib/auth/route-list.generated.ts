@@ -19,6 +19,7 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'POST', path: '/api/v1/requisitions/{id}/status', auth: 'token', scope: 'requisitions:write' },
   { method: 'GET', path: '/api/v1/requisitions/{id}/posting', auth: 'token', scope: 'requisitions:read' },
   { method: 'PUT', path: '/api/v1/requisitions/{id}/posting', auth: 'token', scope: 'requisitions:write' },
+  { method: 'POST', path: '/api/boards/{slug}/jobs/{id}/applications', auth: 'none' },
   { method: 'GET', path: '/api/v1/pipeline', auth: 'token', scope: 'pipeline:read' },
   { method: 'POST', path: '/api/v1/pipeline', auth: 'token', scope: 'pipeline:write' },
   { method: 'POST', path: '/api/v1/candidates/{id}/offers', auth: 'token', scope: 'offers:write' },

@@ -45,6 +45,7 @@ export async function createCandidate(p: Principal, input: CreateCandidateBody):
     id: newId(),
     // The body holds the declaration's create fields, and only them (lib/entities/candidate.ts).
     ...input,
+    source: p.kind === 'token' ? 'api' : 'console',
     // Denormalized so lists and stuck alerts need no second read.
     req_title: req?.title,
     created_at: now,

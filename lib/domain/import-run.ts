@@ -60,6 +60,7 @@ function recordOf(r: ImportRow, candidateId: string, reqTitle: string | undefine
     ...input,
     // A new person of its own, written with it; a row that joins a known person is matched alone.
     person_id: newId(),
+    source: 'import',
     req_title: reqTitle,
     created_at: now,
     updated_at: now,

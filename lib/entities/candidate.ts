@@ -59,6 +59,16 @@ export const candidate = defineEntity('candidate', {
     audit: 'none',
     description: DOCS && 'The person this candidate is (GET /people/{id}); one person has a candidate per requisition.',
   }),
+  // Where the candidate came from: `careers` (the public application form), the `src` its link
+  // gave, or `api`, `console` and `import`; null on candidates written before it was kept.
+  source: field.string({
+    optional: true,
+    audit: 'none',
+    description: DOCS && 'Where the candidate came from: careers (an application), the src of the careers link, api, console or import.',
+  }),
+  // An application's answers to the posting's questions and the consent it gave, as JSON:
+  // personal, on the candidate alone (lib/domain/application-run.ts).
+  application: field.string({ personal: true, optional: true, absent: 'omitted', shapes: [], audit: 'none', copied: false }),
   // Search entries are deleted by the erasure itself, so they never carry it.
   erased_at: field.time({ optional: true, absent: 'omitted', audit: 'none', copied: false }),
   // The note a rejection gave (POST /pipeline): on the candidate and its search entries (never its stage
@@ -79,7 +89,7 @@ export interface RejectionAnswer {
   note: string | null;
 }
 /** The candidate as answered: the note inside `rejection`. */
-export type Candidate = Omit<CandidateRecordOf, 'rejection_note'> & { rejection: RejectionAnswer | null };
+export type Candidate = Omit<CandidateRecordOf, 'rejection_note' | 'application'> & { rejection: RejectionAnswer | null };
 
 /** The candidate item's codec. */
 export const candidateFromItem = (item: Item): CandidateRecordOf => fromItem(candidate, item);

@@ -31,6 +31,11 @@ const sqs = () => {
 /** Queue a run of the job, after `delayS` seconds (a workspace busy with another import). */
 export async function queueImport(m: Omit<ImportMessage, 'v'>, delayS = 0): Promise<void> {
   const message: ImportMessage = { v: 1, ...m };
+  await sendToImportQueue(message, delayS);
+}
+
+/** One message on the import queue (an import run, or an application: lib/applications/queue.ts). */
+export async function sendToImportQueue(message: unknown, delayS = 0): Promise<void> {
   await sqs().send(
     new SendMessageCommand({
       QueueUrl: config.importQueueUrl,

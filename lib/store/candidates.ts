@@ -34,6 +34,10 @@ export interface CandidateRecord {
   req_title?: string;
   /** The person the candidate is (lib/store/people.ts); absent on candidates written before people. */
   person_id?: string;
+  /** Where the candidate came from: careers, a careers link's src, api, console or import. */
+  source?: string;
+  /** An application's answers and consent, as JSON (personal data). */
+  application?: string;
   created_at: string;
   updated_at: string;
   /** When the candidate entered its current stage; orders the stuck index. */
@@ -134,7 +138,8 @@ export function placementItem(tenantId: string, candidate: Item | CandidateRecor
  * move into `rejected` kept (`rejection`, its note apart so that erasure reaches it) as one object.
  */
 export function toCandidate(item: Item): Candidate {
-  const { rejection_note, ...c } = candidateFromItem(item);
+  // An application's answers are read on their own, never with every candidate.
+  const { rejection_note, application: _application, ...c } = candidateFromItem(item);
   return { ...c, rejection: rejectionOf(item, rejection_note) };
 }
 

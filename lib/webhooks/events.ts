@@ -272,7 +272,13 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
     // A candidate created straight into an offer stage has sent or accepted an offer too.
     const at = after.created_at as string;
     return [
-      make('candidate.created', at, { ...candidate, email: after.email ?? null, stage: after.stage, createdAt: at }),
+      make('candidate.created', at, {
+        ...candidate,
+        email: after.email ?? null,
+        stage: after.stage,
+        createdAt: at,
+        ...(typeof after.source === 'string' && { source: after.source }),
+      }),
       ...offerEvents(at),
     ];
   }

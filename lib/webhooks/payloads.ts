@@ -114,6 +114,8 @@ export const EVENT_DATA = {
     stage,
     reqId,
     createdAt: at,
+    /** Where the candidate came from (careers, a src, api, console, import); absent on candidates from before it was kept. */
+    source: z.optional(z.string()),
   }),
   'candidate.stage_changed': z.strictObject({
     candidateId: z.uuid(),

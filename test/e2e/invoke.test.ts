@@ -121,6 +121,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'get-posting': 'requisition',
   'get-board-job': 'job',
   'put-posting': 'requisition',
+  'apply-to-job': 'job',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',

@@ -102,10 +102,13 @@ describe('GET /api/v1/candidates', () => {
       'req_id',
       'req_title',
       'resume_url',
+      'source',
       'stage',
       'stage_entered_at',
       'updated_at',
     ]);
+    // Created through the token API.
+    expect(res.body.data[0].source).toBe('api');
   });
 
   it('pages with limit and offset while count stays the total', async () => {

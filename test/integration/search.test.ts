@@ -78,6 +78,7 @@ describe('q', () => {
         'req_id',
         'req_title',
         'resume_url',
+        'source',
         'stage',
         'stage_entered_at',
         'updated_at',

@@ -66,6 +66,12 @@ const HandCandidate = z.object({
   person_id: z
     .nullable(z.uuid())
     .check(z.meta({ description: 'The person this candidate is (GET /people/{id}); one person has a candidate per requisition.' })),
+  // Declared since: where the candidate came from.
+  source: z.nullable(z.string()).check(
+    z.meta({
+      description: 'Where the candidate came from: careers (an application), the src of the careers link, api, console or import.',
+    }),
+  ),
   erased_at: z.optional(timestamp),
 });
 function handToCandidate(item: Item) {
@@ -82,6 +88,9 @@ function handToCandidate(item: Item) {
     updated_at: str(item, 'updated_at', 'candidate'),
     stage_entered_at: optStr(item, 'stage_entered_at', 'candidate') ?? str(item, 'created_at', 'candidate'),
     person_id: optStr(item, 'person_id', 'candidate') ?? null,
+    source: optStr(item, 'source', 'candidate') ?? null,
+    // Declared since: an application's answers (never answered on their own).
+    ...(typeof item.application === 'string' && { application: item.application }),
     ...(typeof item.erased_at === 'string' && { erased_at: item.erased_at }),
     // Declared since: the rejection's note (answered inside `rejection`, never on its own).
     ...(typeof item.rejection_note === 'string' && { rejection_note: item.rejection_note }),

@@ -25,6 +25,7 @@ const candidate = {
   updated_at: '2026-01-01T00:00:00.000Z',
   stage_entered_at: '2026-01-01T00:00:00.000Z',
   person_id: null,
+  source: null,
   rejection: null,
 };
 

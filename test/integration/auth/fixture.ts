@@ -108,6 +108,15 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/boards/{slug}/jobs': () => ({ status: 200 }),
   'GET /api/boards/{slug}/jobs/{id}': () => ({ status: 404 }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
+  'POST /api/boards/{slug}/jobs/{id}/applications': () => ({
+    body: {
+      name: 'Valid Body',
+      email: 'valid.body@example.com',
+      answers: {},
+      consent: { accepted: true, text: 'I accept.', version: '1' },
+    },
+    status: 404,
+  }),
   'GET /api/session': () => ({ status: 200 }),
   'DELETE /api/session': () => ({ status: 200 }),
   'POST /api/tokens': () => ({ body: { name: 'Auth Check', scopes: ['pipeline:read'] }, status: 201 }),

@@ -133,8 +133,12 @@ describe('session routes: the session cookie, checked on every request', () => {
 });
 
 describe('public routes (auth none) need no credentials', () => {
-  it('are exactly the OpenAPI document and the login', () => {
-    expect(PUBLIC_ROUTES.map(label).sort()).toEqual(['GET /api/v1/openapi.json', 'POST /api/session']);
+  it('are exactly the OpenAPI document, the login and applying to a published job', () => {
+    expect(PUBLIC_ROUTES.map(label).sort()).toEqual([
+      'GET /api/v1/openapi.json',
+      'POST /api/boards/{slug}/jobs/{id}/applications',
+      'POST /api/session',
+    ]);
   });
 
   for (const r of PUBLIC_ROUTES) {

@@ -147,6 +147,14 @@ export function validBody(route: Route): unknown {
     return { step_id: randomUUID(), start: '2027-01-04T09:00:00Z', end: '2027-01-04T10:00:00Z', time_zone: 'UTC' };
   if (r.path === '/api/v1/interviews/{id}') return { location: 'Valid Body' };
   if (r.path === '/api/v1/requisitions/{id}/posting') return { published: false, description: 'Valid body' };
+  // A board and job that exist nowhere: the valid body reaches the posting read and its 404.
+  if (r.path === '/api/boards/{slug}/jobs/{id}/applications')
+    return {
+      name: 'Valid Body',
+      email: 'valid.body@example.com',
+      answers: {},
+      consent: { accepted: true, text: 'I accept.', version: '1' },
+    };
   if (r.path.endsWith('/pipeline'))
     return { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Valid note' };
   if (r.path === '/api/session') return { email: loginUser.email, password: PASSWORD };

@@ -1,0 +1,88 @@
+/**
+ * Applying to a public posting: the one public write. Its body is checked here field by field;
+ * the answers against the posting's questions (lib/domain/screening-rules.ts validateAnswers) in
+ * lib/domain/applications.ts, since only the posting knows them.
+ */
+import * as z from 'zod/mini';
+import { plainText, text } from './fields';
+import { DOCS, type Route } from './route';
+
+const PHONE = /^\+?[0-9 ().\-/]{3,40}$/;
+
+export const ApplyParams = z.strictObject({
+  slug: z.string({ error: 'slug must be a string' }).check(z.maxLength(64, { error: 'slug must be at most 64 characters' })),
+  id: z.string({ error: 'id must be a string' }).check(z.maxLength(64, { error: 'id must be at most 64 characters' })),
+});
+export type ApplyParams = z.output<typeof ApplyParams>;
+
+/** The honeypot field's name: what form-filling bots fill in, and people never see. */
+export const HONEYPOT_FIELD = 'website';
+
+/** The `?src=` of a careers link, or the `source` of the body: a short tag, never free text. */
+export const SOURCE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+export const Consent = z.strictObject({
+  accepted: z.literal(true, { error: 'consent.accepted must be true: an application needs the applicant to accept the privacy notice' }),
+  text: z
+    .string({ error: 'consent.text must be a string' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'consent.text must not be empty' }),
+      z.maxLength(2000, { error: 'consent.text must be at most 2000 characters' }),
+    ),
+  version: z
+    .string({ error: 'consent.version must be a string' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'consent.version must not be empty' }),
+      z.maxLength(40, { error: 'consent.version must be at most 40 characters' }),
+      ...plainText('consent.version'),
+    ),
+});
+
+export const ApplicationBody = z.strictObject({
+  name: text('name', 200),
+  email: z.email({ error: 'email must be an email address' }).check(z.maxLength(254, { error: 'email must be at most 254 characters' })),
+  phone: z.optional(
+    z
+      .string({ error: 'phone must be a string' })
+      .check(z.trim(), z.regex(PHONE, { error: 'phone must be 3 to 40 digits, spaces or + ( ) . - /' })),
+  ),
+  // Checked against the posting's questions (validateAnswers), each failure naming answers.<question id>.
+  answers: z._default(z.record(z.string(), z.unknown(), { error: 'answers must be an object of question ids to answers' }), {}),
+  consent: Consent,
+  source: z.optional(
+    z
+      .string({ error: 'source must be a string' })
+      .check(z.regex(SOURCE_PATTERN, { error: 'source must be 1 to 40 lowercase letters, digits, _ or -' })),
+  ),
+  // The honeypot (HONEYPOT_FIELD): a field people never see; anything in it marks a bot's post,
+  // which is answered like any other and never queued.
+  website: z.optional(
+    z.string({ error: 'website must be a string' }).check(z.maxLength(2048, { error: 'website must be at most 2048 characters' })),
+  ),
+});
+export type ApplicationBody = z.output<typeof ApplicationBody>;
+
+export const ApplicationReceived = z.object({
+  data: z.object({
+    /** Always `received`: a duplicate or a refused submission answers exactly the same. */
+    status: z.literal('received'),
+  }),
+});
+
+export const applyToJob = {
+  method: 'POST',
+  path: '/api/boards/{slug}/jobs/{id}/applications',
+  handler: 'apply-to-job',
+  auth: 'none',
+  cors: true,
+  access: 'read',
+  importQueue: true,
+  summary: DOCS && 'Apply to a published job (public, from any site): queued, answered 202',
+  params: ApplyParams,
+  body: ApplicationBody,
+  ...(DOCS && { errors: { 404: 'No published job with this id on this board' } }),
+  status: 202,
+  response: ApplicationReceived,
+} as const satisfies Route;

@@ -1,0 +1,52 @@
+/**
+ * The synchronous path of an application makes one write, the queue send, and no table write:
+ * a burst costs the table nothing until the worker takes the messages at its own pace. Pinned by
+ * counting the table client's commands and the queue's sends over one accepted application.
+ */
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { ddbClient } from '../../../lib/store/client';
+import { sendToImportQueue } from '../../../lib/imports/queue';
+import { startStack, type Stack } from '../../helpers/stack';
+
+vi.mock('../../../lib/imports/queue', async (actual) => ({
+  ...(await actual<typeof import('../../../lib/imports/queue')>()),
+  sendToImportQueue: vi.fn(async () => undefined),
+}));
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+it('an accepted application reads the posting, writes nothing to the table and sends one message', async () => {
+  const tenant = await stack.tenant();
+  const token = await tenant.token(['*']);
+  const req = await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Engineer' } });
+  const job = req.body.data.id as string;
+  const put = await stack.call('PUT', `/api/v1/requisitions/${job}/posting`, {
+    token,
+    body: { published: true, description: 'Build things.', remote: 'no', questions: [], rules: [] },
+  });
+  expect(put.status).toBe(200);
+
+  const commands: string[] = [];
+  ddbClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      commands.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name: 'countApplicationCommands' },
+  );
+  try {
+    const res = await stack.call('POST', `/api/boards/${tenant.slug}/jobs/${job}/applications`, {
+      body: { name: 'Ada', email: 'ada@example.com', answers: {}, consent: { accepted: true, text: 'ok', version: '1' } },
+    });
+    expect(res.status).toBe(202);
+  } finally {
+    ddbClient.middlewareStack.remove('countApplicationCommands');
+  }
+  expect(commands.length).toBeGreaterThan(0);
+  expect(commands.filter((c) => !/^(Get|BatchGet|Query)/.test(c))).toEqual([]);
+  expect(vi.mocked(sendToImportQueue)).toHaveBeenCalledTimes(1);
+});
