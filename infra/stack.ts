@@ -135,6 +135,8 @@ export class TalentPipelineStack extends Stack {
     for (const level of ['read', 'write', 'delete'] as const) {
       for (const fn of routeApi.functionsOf((r) => Boolean(r.files?.includes(level)))) this.files.grantFiles(fn, level);
     }
+    // The text route reads no bytes, yet serves what the scan has not cleared only when told there is none.
+    for (const fn of routeApi.functionsOf((r) => r.handler === 'get-file-text')) this.files.tellScanning(fn);
     this.functions.set(FILE_WORKER_MODULE, addFileWorker(this, { table: this.table, files: this.files, stage }));
 
     const pipeline = new WebhookPipeline(this, 'Webhooks', { table: this.table, functions: this.functions, stage });

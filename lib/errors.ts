@@ -71,6 +71,10 @@ export const ERROR_CODES = [
   'upload_not_found',
   /** 409: the file is still processing, or was refused: it has no text or bytes to serve. */
   'file_not_ready',
+  /** 409 (with malware scanning): the malware scan has not cleared the file yet, or could not judge it. */
+  'scan_pending',
+  /** 409 (with malware scanning), or a refused file's `refusal_code`: the scan found a threat; its bytes and text are gone. */
+  'file_infected',
   /** 422 (attach) or a refused file's `refusal_code`: the bytes are not an allowed type, whatever the name or declared type. */
   'file_type_not_allowed',
   /** 422 or `refusal_code`: the bytes, or the content type sent, are another allowed type than the one declared. */

@@ -26,6 +26,7 @@ const REFUSALS: Record<string, string> = {
   file_size_mismatch: 'it is not the size announced',
   file_empty: 'it is empty',
   archive_too_large: 'it would expand far past its size',
+  file_infected: 'the malware scan found a threat in it',
 };
 
 const fetchFiles = (personId: string) => unwrap(api.GET('/api/people/{id}/files', { params: { path: { id: personId } } }));

@@ -21,6 +21,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { FILES_PREFIX, UPLOADS_PREFIX } from '../../lib/files/keys';
+import { SCAN_CLEAN, SCAN_TAG } from '../../lib/domain/file-scan-rules';
 import { UPLOAD_VALID_SECONDS } from '../../lib/files/limits';
 import type { StageConfig } from '../stages';
 import { Concern } from './concern';
@@ -36,9 +37,8 @@ export const FILES_ACTIONS: Record<FilesAccess, readonly string[]> = {
   // Every version of one key: list its versions (prefix-limited) and delete each of them.
   delete: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
 };
-/** The tag GuardDuty Malware Protection writes on each object it scanned, and the value that clears it. */
-export const SCAN_TAG = 'GuardDutyMalwareScanStatus';
-export const SCAN_CLEAN = 'NO_THREATS_FOUND';
+/** The tag GuardDuty Malware Protection writes on each object it scanned, and the value that clears it (the API's rule too). */
+export { SCAN_CLEAN, SCAN_TAG } from '../../lib/domain/file-scan-rules';
 
 export interface FilesBucketProps {
   /** Origins that may POST uploads and GET downloads from a browser: the console's. */
@@ -150,6 +150,14 @@ export class FilesBucket extends Concern {
         reason: `The ${prefix} objects of the files bucket, one per id (lib/files/keys.ts); never the bucket's settings, tags or policy.`,
       })),
     );
+  }
+
+  /**
+   * Tell a function that reads files without bucket access (the text route) that attached files
+   * are scanned, so that it serves only clean ones (FILES_MALWARE_SCAN=true). Nothing without the plan.
+   */
+  tellScanning(fn: lambda.Function): void {
+    if (this.malwareProtectionPlan) fn.addEnvironment('FILES_MALWARE_SCAN', 'true');
   }
 
   /** GuardDuty's plan and role, and the bucket policy that holds attached files until they are scanned clean. */

@@ -16,7 +16,7 @@ import { checkLanded } from '../files/verify';
 import { newId, nowIso } from '../ids';
 import * as store from '../store/files';
 import { personCheck, requirePerson } from './file-person';
-import { fileAnswer, notReady, requireFile } from './files';
+import { fileAnswer, requireFile, requireServable } from './files';
 import { auditBy, type Principal } from './principal';
 
 const actorRef = (p: Principal) =>
@@ -89,6 +89,7 @@ export async function attachFile(p: Principal, personId: string, body: AttachFil
     uploaded_by_id: by.id,
     created_at: nowIso(),
     processed_at: null,
+    scan_status: null,
     text: null,
   };
   const audit = auditBy(p, 'file.attached', { type: 'file', id: record.id }, [
@@ -117,8 +118,7 @@ export async function attachFile(p: Principal, personId: string, body: AttachFil
 }
 
 export async function downloadLink(p: Principal, personId: string, fileId: string, now = Date.now()) {
-  const f = await requireFile(p, personId, fileId);
-  if (f.status !== 'ready') throw notReady(f);
+  const f = requireServable(await requireFile(p, personId, fileId));
   const url = await downloadUrl(fileKey(p.tenantId, personId, f.id), {
     filename: f.filename,
     contentType: f.content_type as AllowedContentType,

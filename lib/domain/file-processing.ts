@@ -16,7 +16,8 @@ import { inspectFile } from '../files/sniff';
 import { deleteEveryVersion, readObject } from '../files/storage';
 import { checkDetected } from '../files/verify';
 import { nowIso } from '../ids';
-import { getFile, markProcessed, type Processed } from '../store/files';
+import { getFile, markProcessed, markScanned, type Processed } from '../store/files';
+import { isThreat } from './file-scan-rules';
 
 export type ProcessOutcome = 'ready' | 'refused' | 'skipped';
 
@@ -54,4 +55,19 @@ export async function processFileAt(key: string): Promise<ProcessOutcome> {
   const outcome = await decide(bytes, f.content_type as AllowedContentType);
   if (outcome.status === 'refused') await deleteEveryVersion(objectKey);
   return (await markProcessed(ids.tenantId, f, outcome, nowIso())) ? outcome.status : 'skipped';
+}
+
+/**
+ * GuardDuty's scan result for the object at `key` (its EventBridge event): recorded on the file,
+ * and a threat refuses it and deletes its bytes (every version). Runs again harmlessly.
+ */
+export async function recordScanAt(key: string, scanStatus: string): Promise<'recorded' | 'refused' | 'skipped'> {
+  const ids = parseFileKey(key);
+  if (!ids) return 'skipped';
+  const f = await getFile(ids.tenantId, ids.personId, ids.fileId);
+  if (!f) return 'skipped';
+  const threat = isThreat(scanStatus);
+  if (threat) await deleteEveryVersion(fileKey(ids.tenantId, ids.personId, ids.fileId));
+  if (!(await markScanned(ids.tenantId, f, scanStatus, threat, nowIso()))) return 'skipped';
+  return threat ? 'refused' : 'recorded';
 }

@@ -7,10 +7,12 @@
  */
 import type { File } from '../api/files';
 import type { FileRecord } from '../entities/file';
+import { config } from '../config';
 import { ConflictError, NotFoundError } from '../errors';
 import type { FileRefusalCode } from '../files/limits';
 import * as store from '../store/files';
 import { seenPerson } from './person-sight';
+import { scanVerdict } from './file-scan-rules';
 import type { Principal } from './principal';
 
 /** The answer shape of a file record. */
@@ -54,9 +56,21 @@ export const notReady = (f: FileRecord) =>
     },
   );
 
-export async function getFileText(p: Principal, personId: string, fileId: string) {
-  const f = await requireFile(p, personId, fileId);
+/**
+ * A file whose text or bytes may be served: ready and, when the stack scans for malware, scanned
+ * clean (409 `file_not_ready`, `scan_pending` or `file_infected` otherwise).
+ */
+export function requireServable(f: FileRecord): FileRecord {
+  const verdict = scanVerdict(config.filesMalwareScan, f.scan_status);
+  // A threat is named as such, though it also refused the file.
+  if (!verdict.serve && verdict.code === 'file_infected') throw new ConflictError(verdict.error, { code: verdict.code });
   if (f.status !== 'ready') throw notReady(f);
+  if (!verdict.serve) throw new ConflictError(verdict.error, { code: verdict.code });
+  return f;
+}
+
+export async function getFileText(p: Principal, personId: string, fileId: string) {
+  const f = requireServable(await requireFile(p, personId, fileId));
   const text = f.has_text ? await store.getFileText(p.tenantId, personId, fileId) : undefined;
   return { id: f.id, text: text?.text ?? '', truncated: text?.truncated ?? false };
 }

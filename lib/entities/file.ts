@@ -33,6 +33,8 @@ export const file = defineEntity('file', {
   uploaded_by_id: field.string({ audit: 'none' }),
   created_at: field.time({ audit: 'none' }),
   processed_at: field.time({ optional: true, audit: 'none' }),
+  /** GuardDuty's scan result for the bytes (lib/domain/file-scan-rules.ts), when the stack scans; absent until it reports. */
+  scan_status: field.string({ optional: true, audit: 'none' }),
   /** In its own item (FILETEXT#<id>): the text read out of the file, for the reader and search. */
   text: field.string({ optional: true, personal: true, shapes: [] }),
 });

@@ -61,7 +61,8 @@ export const isAllowedContentType = (contentType: string): contentType is Allowe
  * - `file_size_mismatch`: not the size declared (and pinned in the upload's policy);
  * - `file_empty`: no bytes;
  * - `archive_too_large`: a DOCX or ODT whose contents would expand past ARCHIVE_LIMITS (a zip
- *   bomb), found from its directory without inflating anything.
+ *   bomb), found from its directory without inflating anything;
+ * - `file_infected`: the malware scan (a stack deployed with malware protection) found a threat.
  */
 export const FILE_REFUSAL_CODES = [
   'file_type_not_allowed',
@@ -70,6 +71,7 @@ export const FILE_REFUSAL_CODES = [
   'file_size_mismatch',
   'file_empty',
   'archive_too_large',
+  'file_infected',
 ] as const;
 export type FileRefusalCode = (typeof FILE_REFUSAL_CODES)[number];
 

@@ -198,6 +198,38 @@ export async function markProcessed(tenantId: string, f: FileRecord, p: Processe
   return 'written' in out;
 }
 
+/**
+ * GuardDuty's verdict on the file's bytes, recorded (`scan_status`); a threat also refuses the
+ * file (`file_infected`) and deletes its text, whatever its status was. False when the file is gone.
+ */
+export async function markScanned(tenantId: string, f: FileRecord, scanStatus: string, threat: boolean, at: string): Promise<boolean> {
+  const set: Record<string, unknown> = threat
+    ? {
+        scan_status: scanStatus,
+        status: 'refused',
+        refusal_code: 'file_infected',
+        has_text: false,
+        text_truncated: false,
+        processed_at: at,
+      }
+    : { scan_status: scanStatus };
+  const names = Object.keys(set);
+  const out = await writeParts({
+    file: {
+      Update: {
+        TableName: tableName,
+        Key: fileKeys.file(tenantId, f.person_id, f.id),
+        UpdateExpression: `SET ${names.map((_n, i) => `#a${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#a${i}`, n])),
+        ExpressionAttributeValues: Object.fromEntries(Object.values(set).map((v, i) => [`:v${i}`, v])),
+      },
+    },
+    text: threat && { Delete: { TableName: tableName, Key: fileKeys.text(tenantId, f.person_id, f.id) } },
+  });
+  return 'written' in out;
+}
+
 /** A file's record, text and guard gone, with its audit record; false when the record was already gone. */
 export async function deleteFileRecords(tenantId: string, f: FileRecord, audit: AuditEntry): Promise<boolean> {
   const out = await writeParts({

@@ -42,17 +42,25 @@ async function main() {
   const file = bigPdf(SIZE);
   const { child, base, token } = await startRuntime(dataDir);
   const exited = new Promise((r) => child.once('exit', r));
-  const api = async (method: string, path: string, body?: unknown, tolerate5xx = false) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
+  const call = async (method: string, path: string, body?: unknown, tolerate5xx = false) => {
+    let res: Response;
+    try {
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    } catch (err) {
+      // A kept-alive connection the stalled server closed meanwhile: read again on a new one.
+      if (tolerate5xx) return undefined;
+      throw err;
+    }
     const json = (await res.json()) as { data: Record<string, unknown> };
     if (tolerate5xx && res.status >= 500) return undefined;
     if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
     return json.data;
   };
+  const api = async (method: string, path: string, body?: unknown) => (await call(method, path, body))!;
   // Locally the file worker runs in npm start's own process: while it reads a large PDF, a read
   // of the file can run out of its function's time. Counted and printed, then read again.
   let stalled = 0;
@@ -78,7 +86,7 @@ async function main() {
       while (status === 'processing') {
         if (performance.now() - t0 > 120_000) throw new Error('not ready within 120 s');
         await sleep(25);
-        const read = await api('GET', `/people/${personId}/files/${attached.id}`, undefined, true);
+        const read = await call('GET', `/people/${personId}/files/${attached.id}`, undefined, true);
         if (read) status = String(read.status);
         else stalled++;
       }

@@ -8,7 +8,9 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { addScanResultRule } from '../../../infra/constructs/file-worker';
 import { FILES_ACTIONS, FilesBucket, SCAN_CLEAN, SCAN_TAG } from '../../../infra/constructs/files-bucket';
+import { SCAN_RESULT_EVENT } from '../../../lib/domain/file-scan-rules';
 import { Mail } from '../../../infra/constructs/mail';
 import { STAGES } from '../../../infra/stages';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,8 +32,17 @@ function smallStack(opts: { malwareProtection?: boolean; mailDomain?: string } =
       handler: 'index.handler',
       code: lambda.Code.fromInline('exports.handler=()=>1'),
     });
-  const fns = { reader: fn('Reader'), writer: fn('Writer'), deleter: fn('Deleter'), worker: fn('Worker'), sender: fn('Sender') };
+  const fns = {
+    reader: fn('Reader'),
+    writer: fn('Writer'),
+    deleter: fn('Deleter'),
+    worker: fn('Worker'),
+    sender: fn('Sender'),
+    text: fn('TextRoute'),
+  };
   files.grantFiles(fns.reader, 'read');
+  files.tellScanning(fns.text);
+  addScanResultRule(stack, fns.worker, files);
   files.grantFiles(fns.writer, 'write');
   files.grantFiles(fns.deleter, 'delete');
   files.grantFiles(fns.worker, 'read', { beforeScan: true });
@@ -102,6 +113,11 @@ describe('grantFiles: exactly one level of access, on the two prefixes only', ()
       expect(env.FILES_MALWARE_SCAN).toBeUndefined();
     }
   });
+
+  it('no scan results to take, and the text route is told nothing', () => {
+    expect(Object.values<Json>(t.Resources).filter((r) => r.Type === 'AWS::Events::Rule')).toEqual([]);
+    expect(t.Resources[fnId(fns.text)].Properties.Environment).toBeUndefined();
+  });
 });
 
 describe('-c malwareProtection=true', () => {
@@ -139,8 +155,23 @@ describe('-c malwareProtection=true', () => {
     expect(tags.Action).toContain('s3:PutObjectTagging');
   });
 
-  it('the functions given access are told (FILES_MALWARE_SCAN=true)', () => {
+  it('the functions given access are told (FILES_MALWARE_SCAN=true), and so is the text route, which has none', () => {
     expect(t.Resources[fnId(fns.reader)].Properties.Environment.Variables.FILES_MALWARE_SCAN).toBe('true');
+    expect(t.Resources[fnId(fns.text)].Properties.Environment.Variables).toEqual({ FILES_MALWARE_SCAN: 'true' });
+    expect(JSON.stringify(policyOf(t, fnId(fns.text)))).not.toContain('s3:');
+  });
+
+  it("GuardDuty's scan results for attached files of this bucket go to the file worker", () => {
+    const rules = Object.values<Json>(t.Resources).filter((r) => r.Type === 'AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    const { EventPattern, Targets } = rules[0].Properties;
+    expect(EventPattern).toEqual({
+      source: ['aws.guardduty'],
+      'detail-type': [SCAN_RESULT_EVENT],
+      detail: { s3ObjectDetails: { bucketName: [t.Resources[bucketId].Properties.BucketName], objectKey: [{ prefix: 'files/' }] } },
+    });
+    expect(Targets).toHaveLength(1);
+    expect(Targets[0].Arn).toEqual({ 'Fn::GetAtt': [fnId(fns.worker), 'Arn'] });
   });
 });
 
