@@ -200,7 +200,15 @@ const NAMED_SCOPES = SCOPES.filter((s) => s !== '*');
 const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
   admin: SCOPES,
   recruiter: NAMED_SCOPES.filter((s) => s !== 'candidates:erase'),
-  hiring_manager: ['candidates:read', 'candidates:write', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write', 'interviews:read'],
+  hiring_manager: [
+    'candidates:read',
+    'candidates:write',
+    'requisitions:read',
+    'requisitions:write',
+    'pipeline:read',
+    'pipeline:write',
+    'interviews:read',
+  ],
   interviewer: ['candidates:read', 'interviews:read'],
 };
 

@@ -70,7 +70,15 @@ describe('the permission table', () => {
         'GET /api/v1/interviews/{id}',
       ].sort(),
     );
-    expect(allowed('interviewer').sort()).toEqual(['GET /api/v1/candidates', 'GET /api/v1/candidates/{id}', 'GET /api/v1/interviews', 'GET /api/v1/interviews/{id}', ...personReads].sort());
+    expect(allowed('interviewer').sort()).toEqual(
+      [
+        'GET /api/v1/candidates',
+        'GET /api/v1/candidates/{id}',
+        'GET /api/v1/interviews',
+        'GET /api/v1/interviews/{id}',
+        ...personReads,
+      ].sort(),
+    );
     // Files are written, and offers read, by recruiting roles only.
     for (const n of ['POST /api/v1/people/{id}/files', 'DELETE /api/v1/people/{id}/files/{file_id}', 'GET /api/v1/offers/{id}'])
       expect(

@@ -243,6 +243,8 @@ describe('published webhook payloads', () => {
     expect(eventsFromRecord(record('INSERT', mergeRecord({ moved_from: movedFrom })))).toEqual([]);
     expect(eventsFromRecord(record('INSERT', noteImage({ moved_from: movedFrom })))).toEqual([]);
     expect(eventsFromRecord(record('MODIFY', mergeRecord({ pending: undefined }), mergeRecord()))).toEqual([]);
+  });
+
   it('an interview change sends ids, times and interviewer ids, one event per inserted change', () => {
     const sent = events.filter((e) => e.type.startsWith('interview.'));
     expect(sent.map((e) => [e.type, e.data.sequence, e.data.status])).toEqual([
