@@ -84,6 +84,10 @@ async function attachAndProcess(personId: string, uploadId: string) {
   return got.body.data;
 }
 
+/** Every file the local S3 keeps: objects and the metadata beside them. */
+const walk = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+
 const objectKeys = async (prefix: string) => {
   const res = await fetch(`${stack.files!.s3.endpoint}/${stack.files!.s3.bucket}?list-type=2&prefix=${encodeURIComponent(prefix)}`);
   return [...(await res.text()).matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1]!);
@@ -157,13 +161,21 @@ describe('upload, attach, read, download', () => {
     expect((await attach(pid, again.upload_id)).body.code).toBe('upload_not_found');
   });
 
-  it('deletes a file: its bytes, its text and its record (audited)', async () => {
+  it('deletes a file: its bytes, its text and its record (audited); nothing of it is left in the bucket or the table', async () => {
     const pid = await person();
-    const file = await attachAndProcess(pid, (await upload(f.txt(['delete me']), 'text/plain')).upload_id);
+    const marker = `Ysolde${randomUUID().slice(0, 8)}`;
+    const file = await attachAndProcess(
+      pid,
+      (await upload(f.txt(['delete me', marker]), 'text/plain', { filename: `${marker} CV.txt` })).upload_id,
+    );
     expect(await objectKeys(`files/${t.id}/${pid}/`)).toHaveLength(1);
     const res = await stack.call('DELETE', `/api/v1/people/${pid}/files/${file.id}`, { token });
     expect(res.status).toBe(200);
     expect(await objectKeys(`files/${t.id}/${pid}/`)).toEqual([]);
+    // No object, key or metadata file of the local S3 holds its bytes or name; no item holds either.
+    expect((await objectKeys('')).filter((k) => k.includes(file.id) || k.includes(marker))).toEqual([]);
+    for (const path of walk(stack.files!.directory)) expect(readFileSync(path).includes(marker), path).toBe(false);
+    expect((await scanTable()).filter((i) => JSON.stringify(i).includes(marker))).toEqual([]);
     expect((await stack.call('GET', `/api/v1/people/${pid}/files/${file.id}`, { token })).status).toBe(404);
     expect((await stack.call('GET', `/api/v1/people/${pid}/files/${file.id}/text`, { token })).status).toBe(404);
     await settleAudit();
@@ -250,8 +262,6 @@ describe('erasure', () => {
     expect(await objectKeys(`files/${t.id}/${pid}/`)).toEqual([]);
     expect((await objectKeys('')).filter((k) => k.includes(marker))).toEqual([]);
     // Nor does anything the local S3 keeps beside the bytes (metadata files), nor the bytes themselves.
-    const walk = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
     for (const file of walk(stack.files!.directory)) expect(readFileSync(file).includes(marker), file).toBe(false);
     // The table: no file, text or guard of the person, and no item holds the marker.
     const items = await scanTable();
