@@ -210,6 +210,29 @@ describe('versions and statuses', () => {
     expect((await stack.call('GET', `/api/v1/candidates/${cid}`, { token })).body.data.stage).toBe('offer_sent');
   });
 
+  it('offers_pending counts offers in sent, not candidates in the offer_sent stage', async () => {
+    const req = (await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Pending Count', headcount: 3 } })).body.data;
+    const pending = async () => (await stack.call('GET', `/api/v1/requisitions/${req.id}`, { token })).body.data.offers_pending;
+    const make = async (name: string) =>
+      (await stack.call('POST', '/api/v1/candidates', { token, body: { name, req_id: req.id } })).body.data.id as string;
+    const moved = await make('Moved By Hand');
+    expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: moved, stage: 'offer_sent' } })).status).toBe(200);
+    expect(await pending()).toBe('0');
+    const [a, b] = [await make('Offer A'), await make('Offer B')];
+    const [oa, ob] = [(await draft(a)).body.data.id, (await draft(b)).body.data.id];
+    for (const s of ['pending_approval', 'approved']) await Promise.all([status(oa, { status: s }), status(ob, { status: s })]);
+    expect(await pending()).toBe('0');
+    await Promise.all([status(oa, { status: 'sent' }), status(ob, { status: 'sent' })]);
+    expect(await pending()).toBe('2');
+    // The same status again changes nothing, so counts nothing.
+    expect((await status(oa, { status: 'sent' })).status).toBe(200);
+    expect(await pending()).toBe('2');
+    expect((await status(oa, { status: 'declined', reason: 'Chose another company' })).status).toBe(200);
+    expect(await pending()).toBe('1');
+    expect((await status(ob, { status: 'accepted' })).status).toBe(200);
+    expect(await pending()).toBe('0');
+  });
+
   it('an offer past its expires_at is not sent', async () => {
     const id = (await draft(await candidate(), { ...TERMS, expires_at: '2020-01-01T00:00:00Z' })).body.data.id;
     await status(id, { status: 'pending_approval' });
