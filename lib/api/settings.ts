@@ -63,6 +63,8 @@ export const PipelineSettingsBody = z.strictObject({
   rejection_reasons: z.optional(RejectionReasons),
   /** A move into `rejected` must name a reason; left out, the setting stays. */
   require_rejection_reason: z.optional(z.boolean({ error: 'require_rejection_reason must be true or false' })),
+  /** A move into `offer_sent` needs an approved or sent offer; left out, the setting stays. */
+  offer_required: z.optional(z.boolean({ error: 'offer_required must be true or false' })),
 });
 export type PipelineSettingsBody = z.output<typeof PipelineSettingsBody>;
 
@@ -100,6 +102,8 @@ export const PipelineSettings = dataOf(
     /** The reasons a rejection may give: the workspace's own, or the default list until it saves one. */
     rejection_reasons: z.array(RejectionReason),
     require_rejection_reason: z.boolean(),
+    /** A move into `offer_sent` needs an approved or sent offer (off unless the workspace turns it on). */
+    offer_required: z.boolean(),
     /** Only when the request asked for a preview (preview_rejected_days, preview_inactive_days). */
     retention_preview: z.optional(RetentionPreview),
   }),
@@ -116,6 +120,7 @@ export const PipelineSettingsSaved = dataOf(
     retention: z.optional(RetentionSettings),
     rejection_reasons: z.optional(z.array(RejectionReason)),
     require_rejection_reason: z.optional(z.boolean()),
+    offer_required: z.optional(z.boolean()),
   }),
 );
 export type PipelineSettingsSaved = z.infer<typeof PipelineSettingsSaved>['data'];

@@ -34,6 +34,7 @@ export async function getPipelineSettings(p: Principal, q: PipelineSettingsQuery
     retention: retentionOf(stats.item),
     rejection_reasons: [...rejection.reasons],
     require_rejection_reason: rejection.required,
+    offer_required: stats.item.offer_required === true,
     ...(retention_preview && { retention_preview }),
   };
 }
@@ -55,6 +56,7 @@ export async function updatePipelineSettings(p: Principal, body: PipelineSetting
   const also = {
     ...(body.rejection_reasons && { rejection_reasons: body.rejection_reasons }),
     ...(body.require_rejection_reason !== undefined && { require_rejection_reason: body.require_rejection_reason }),
+    ...(body.offer_required !== undefined && { offer_required: body.offer_required }),
   };
   const changes = [
     { field: 'stuck_days', after: stuck_days },

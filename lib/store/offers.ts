@@ -45,6 +45,14 @@ export async function getOffer(tenantId: string, id: string): Promise<OfferRecor
   return Item && offerFromItem(Item);
 }
 
+/** The candidate's open offer's id, read consistently from its open-offer slot; undefined when none is open. */
+export async function getOpenOfferId(tenantId: string, candidateId: string): Promise<string | undefined> {
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: keys.openOffer(tenantId, candidateId), ConsistentRead: true }),
+  );
+  return typeof Item?.offer_id === 'string' ? Item.offer_id : undefined;
+}
+
 /** An offer with its versions, oldest first: one Query over the offer's sort-key range. */
 export async function getOfferWithVersions(
   tenantId: string,

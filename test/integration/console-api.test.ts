@@ -94,6 +94,7 @@ describe('pipeline settings', () => {
           retention: { rejected_days: null, inactive_days: null },
           rejection_reasons: DEFAULT_REJECTION_REASONS,
           require_rejection_reason: false,
+          offer_required: false,
         },
       });
     }
@@ -112,6 +113,7 @@ describe('pipeline settings', () => {
         retention: { rejected_days: null, inactive_days: null },
         rejection_reasons: DEFAULT_REJECTION_REASONS,
         require_rejection_reason: false,
+        offer_required: false,
       },
     });
     const second = await stack.call('PUT', '/api/settings/pipeline', as(cookie, { stuck_days: { onboarding: 30 } }));
