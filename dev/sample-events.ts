@@ -98,6 +98,9 @@ const samples: Record<
   'get-interview': { params: { id: MISSING_ID } },
   'update-interview': { params: { id: MISSING_ID }, body: { location: 'Room 4' } },
   'cancel-interview': { params: { id: MISSING_ID } },
+  'submit-scorecard': { params: { id: MISSING_ID }, body: { overall: 'yes' } },
+  'list-interview-scorecards': { params: { id: MISSING_ID } },
+  'list-candidate-scorecards': { params: { id: MISSING_ID } },
   'get-pipeline': {},
   'change-stage': {
     body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },

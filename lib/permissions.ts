@@ -103,6 +103,14 @@ export const ROUTE_ROLES = {
   'PATCH /api/interviews/{id}': RECRUITING,
   'DELETE /api/v1/interviews/{id}': RECRUITING,
   'DELETE /api/interviews/{id}': RECRUITING,
+  // Anyone may be on a panel: who writes is the interview's interviewer list, who reads what is
+  // the blind rule (lib/domain/scorecard-rules.ts).
+  'POST /api/v1/interviews/{id}/scorecards': ALL,
+  'POST /api/interviews/{id}/scorecards': ALL,
+  'GET /api/v1/interviews/{id}/scorecards': ALL,
+  'GET /api/interviews/{id}/scorecards': ALL,
+  'GET /api/v1/candidates/{id}/scorecards': ALL,
+  'GET /api/candidates/{id}/scorecards': ALL,
   // People, their notes, feed and files, and offers: recruiting work until the hiring manager's
   // and the interviewer's view of them (their requisitions' people, their interviews) is built;
   // until then a person's records stay out of their reach rather than unfiltered.
@@ -183,8 +191,17 @@ const NAMED_SCOPES = SCOPES.filter((s) => s !== '*');
 const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
   admin: SCOPES,
   recruiter: NAMED_SCOPES.filter((s) => s !== 'candidates:erase'),
-  hiring_manager: ['candidates:read', 'requisitions:read', 'requisitions:write', 'pipeline:read', 'pipeline:write', 'interviews:read'],
-  interviewer: ['candidates:read', 'interviews:read'],
+  hiring_manager: [
+    'candidates:read',
+    'requisitions:read',
+    'requisitions:write',
+    'pipeline:read',
+    'pipeline:write',
+    'interviews:read',
+    'scorecards:read',
+    'scorecards:write',
+  ],
+  interviewer: ['candidates:read', 'interviews:read', 'scorecards:read', 'scorecards:write'],
 };
 
 /** The scopes a token made by someone with this role may hold. */

@@ -23,6 +23,7 @@ import * as overview from './api/overview';
 import * as people from './api/people';
 import * as pipeline from './api/pipeline';
 import * as requisitions from './api/requisitions';
+import * as scorecards from './api/scorecards';
 import * as session from './api/session';
 import * as settings from './api/settings';
 import * as tokens from './api/tokens';
@@ -56,6 +57,9 @@ const lines = [
   interviews.getInterview,
   interviews.updateInterview,
   interviews.cancelInterview,
+  scorecards.submitScorecard,
+  scorecards.listInterviewScorecards,
+  scorecards.listCandidateScorecards,
   pipeline.getPipeline,
   pipeline.changeStage,
   offers.createOffer,

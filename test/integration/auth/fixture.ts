@@ -80,6 +80,9 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/v1/interviews/{id}': () => ({ status: 404 }),
   'PATCH /api/v1/interviews/{id}': () => ({ body: { location: 'Scope Check' }, status: 404 }),
   'DELETE /api/v1/interviews/{id}': () => ({ status: 404 }),
+  'POST /api/v1/interviews/{id}/scorecards': () => ({ body: { overall: 'yes' }, status: 404 }),
+  'GET /api/v1/interviews/{id}/scorecards': () => ({ status: 404 }),
+  'GET /api/v1/candidates/{id}/scorecards': () => ({ status: 404 }),
   'GET /api/v1/pipeline': () => ({ status: 200 }),
   'POST /api/v1/pipeline': () => ({
     body: { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Scope check' },

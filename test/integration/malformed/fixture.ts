@@ -146,6 +146,7 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/v1/candidates/{id}/interviews')
     return { step_id: randomUUID(), start: '2027-01-04T09:00:00Z', end: '2027-01-04T10:00:00Z', time_zone: 'UTC' };
   if (r.path === '/api/v1/interviews/{id}') return { location: 'Valid Body' };
+  if (r.path === '/api/v1/interviews/{id}/scorecards') return { overall: 'yes' };
   if (r.path.endsWith('/pipeline'))
     return { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Valid note' };
   if (r.path === '/api/session') return { email: loginUser.email, password: PASSWORD };
