@@ -126,6 +126,9 @@ const samples: Record<
       source: 'linkedin',
     },
   },
+  'submit-scorecard': { params: { id: MISSING_ID }, body: { overall: 'yes' } },
+  'list-interview-scorecards': { params: { id: MISSING_ID } },
+  'list-candidate-scorecards': { params: { id: MISSING_ID } },
   'get-pipeline': {},
   'change-stage': {
     body: { candidate_id: demoCandidateId(2), stage: 'ai_screened' },

@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   'headcount_below_hires',
   /** 409: the candidate was erased; its personal fields cannot be set again. */
   'candidate_erased',
+  /** 409: the requisition's decision is made (candidate placed or rejected, requisition closed): scorecards no longer change. */
+  'scorecard_locked',
   /** 409: the same person is already a candidate on this requisition (or without one); `existing_id` names that candidate. */
   'duplicate_candidate',
   /** 409: the email belongs to another person of the workspace; `existing_id` names that person (merge them instead). */

@@ -92,6 +92,10 @@ export const SCOPES = [
   'interviews:read',
   /** Schedule, reschedule and cancel interviews. */
   'interviews:write',
+  /** Read scorecards, as far as the blind rule lets the token's creator see them. */
+  'scorecards:read',
+  /** Submit and edit the token creator's own scorecards (a workspace token: any interviewer's). */
+  'scorecards:write',
   '*',
 ] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -116,6 +116,14 @@ export const ROUTE_ROLES = {
   'PATCH /api/interviews/{id}': RECRUITING,
   'DELETE /api/v1/interviews/{id}': RECRUITING,
   'DELETE /api/interviews/{id}': RECRUITING,
+  // Anyone may be on a panel: who writes is the interview's interviewer list, who reads what is
+  // the blind rule (lib/domain/scorecard-rules.ts).
+  'POST /api/v1/interviews/{id}/scorecards': ALL,
+  'POST /api/interviews/{id}/scorecards': ALL,
+  'GET /api/v1/interviews/{id}/scorecards': ALL,
+  'GET /api/interviews/{id}/scorecards': ALL,
+  'GET /api/v1/candidates/{id}/scorecards': ALL,
+  'GET /api/candidates/{id}/scorecards': ALL,
   'POST /api/v1/candidates/{id}/offers': RECRUITING,
   'POST /api/candidates/{id}/offers': RECRUITING,
   'GET /api/v1/candidates/{id}/offers': RECRUITING,
@@ -208,8 +216,10 @@ const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
     'pipeline:read',
     'pipeline:write',
     'interviews:read',
+    'scorecards:read',
+    'scorecards:write',
   ],
-  interviewer: ['candidates:read', 'interviews:read'],
+  interviewer: ['candidates:read', 'interviews:read', 'scorecards:read', 'scorecards:write'],
 };
 
 /** The scopes a token made by someone with this role may hold. */

@@ -27,6 +27,7 @@ import * as placements from './api/placements';
 import * as pipeline from './api/pipeline';
 import * as postings from './api/postings';
 import * as requisitions from './api/requisitions';
+import * as scorecards from './api/scorecards';
 import * as session from './api/session';
 import * as settings from './api/settings';
 import * as tokens from './api/tokens';
@@ -64,6 +65,9 @@ const lines = [
   postings.getPosting,
   postings.putPosting,
   applications.applyToJob,
+  scorecards.submitScorecard,
+  scorecards.listInterviewScorecards,
+  scorecards.listCandidateScorecards,
   pipeline.getPipeline,
   pipeline.changeStage,
   offers.createOffer,

@@ -22,6 +22,7 @@ import { countOf } from '../store/scrub';
 import { personOfCandidate } from '../store/people';
 import { countPersonFiles } from '../store/files';
 import { removePerson } from '../store/person-erasure';
+import { scrubScorecards } from '../store/scorecards';
 import { DELIVERY_TIMEOUT_S, FANOUT_TIMEOUT_S } from '../webhooks/config';
 import { actorOf, auditBy, type Principal } from './principal';
 
@@ -96,6 +97,8 @@ async function eraseOne(tenantId: string, id: string, actor: ErasureActor, audit
     FOLLOW_UP_AFTER_MS,
     person,
   );
+  // After the mark: a scorecard submitted meanwhile is refused by it, or was written and is scrubbed here.
+  await scrubScorecards(tenantId, id, done.receipt.erased_at);
   if (done.first) return done;
   const swept = await sweepAgain(tenantId, id, (added) => audit.swept(added, id), done.receipt);
   return { receipt: swept?.receipt ?? done.receipt, first: false };

@@ -68,6 +68,9 @@ describe('the permission table', () => {
         'GET /api/v1/requisitions/{id}/interview-plan',
         'GET /api/v1/interviews',
         'GET /api/v1/interviews/{id}',
+        'POST /api/v1/interviews/{id}/scorecards',
+        'GET /api/v1/interviews/{id}/scorecards',
+        'GET /api/v1/candidates/{id}/scorecards',
       ].sort(),
     );
     expect(allowed('interviewer').sort()).toEqual(
@@ -76,6 +79,9 @@ describe('the permission table', () => {
         'GET /api/v1/candidates/{id}',
         'GET /api/v1/interviews',
         'GET /api/v1/interviews/{id}',
+        'POST /api/v1/interviews/{id}/scorecards',
+        'GET /api/v1/interviews/{id}/scorecards',
+        'GET /api/v1/candidates/{id}/scorecards',
         ...personReads,
       ].sort(),
     );
@@ -138,7 +144,7 @@ describe('narrowing', () => {
     expect(narrowTo('recruiter', ['pipeline:read', 'candidates:erase', 'candidates:read'])).toEqual(['pipeline:read', 'candidates:read']);
     expect(narrowTo('recruiter', ['candidates:erase'])).toEqual([]);
     expect(narrowTo('admin', ['*', 'candidates:erase'])).toEqual(['*', 'candidates:erase']);
-    expect(narrowTo('interviewer', ['*'])).toEqual(['candidates:read', 'interviews:read']);
+    expect(narrowTo('interviewer', ['*'])).toEqual(['candidates:read', 'interviews:read', 'scorecards:read', 'scorecards:write']);
     expect(narrowTo('hiring_manager', ['candidates:erase', 'candidates:write', 'offers:read'])).toEqual(['candidates:write']);
     // * with a scope of its own: that scope once, then the rest.
     expect(narrowTo('recruiter', ['*', 'pipeline:read'])).toEqual([

@@ -83,6 +83,9 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'DELETE /api/v1/interviews/{id}': () => ({ status: 404 }),
   'GET /api/v1/requisitions/{id}/posting': () => ({ status: 404 }),
   'PUT /api/v1/requisitions/{id}/posting': () => ({ body: { published: false, description: 'Scope check' }, status: 404 }),
+  'POST /api/v1/interviews/{id}/scorecards': () => ({ body: { overall: 'yes' }, status: 404 }),
+  'GET /api/v1/interviews/{id}/scorecards': () => ({ status: 404 }),
+  'GET /api/v1/candidates/{id}/scorecards': () => ({ status: 404 }),
   'GET /api/v1/pipeline': () => ({ status: 200 }),
   'POST /api/v1/pipeline': () => ({
     body: { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Scope check' },

@@ -156,6 +156,7 @@ export function validBody(route: Route): unknown {
       answers: {},
       consent: { accepted: true, text: 'I accept.', version: '1' },
     };
+  if (r.path === '/api/v1/interviews/{id}/scorecards') return { overall: 'yes' };
   if (r.path.endsWith('/pipeline'))
     return { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Valid note' };
   if (r.path === '/api/session') return { email: loginUser.email, password: PASSWORD };

@@ -201,6 +201,52 @@ describe('erasure reaches every personal field the declaration names', () => {
     importedId = listed.body.data.find((c: { id: string }) => c.id !== candidateId).id;
   });
 
+  // A scorecard's text: its answers and note, in both versions of an edited one.
+  const cardText = [1, 2].map(() => ({ answer: `Erasable answer${tag()}`, note: `Erasable note${tag()}` }));
+  needles.push(...cardText.flatMap((c) => [c.answer, c.note]).map((v) => v.replace(/^Erasable /, '')));
+
+  it('and through a scorecard, submitted and edited (two versions)', async () => {
+    const interviewer = await tenant.user('interviewer');
+    const plan = await stack.call('PUT', `/api/v1/requisitions/${reqId}/interview-plan`, {
+      token,
+      body: {
+        steps: [
+          {
+            name: 'Reach',
+            stage: 'interview_scheduled',
+            duration_minutes: 30,
+            scorecard: { attributes: [{ name: 'Depth' }], questions: ['Why?'] },
+          },
+        ],
+      },
+    });
+    expect(plan.status, plan.text).toBe(200);
+    const iv = await stack.call('POST', `/api/v1/candidates/${importedId}/interviews`, {
+      token,
+      body: {
+        step_id: plan.body.data.steps[0].id,
+        start: '2027-03-01T09:00:00Z',
+        end: '2027-03-01T09:30:00Z',
+        time_zone: 'UTC',
+        interviewers: [interviewer.id],
+      },
+    });
+    expect(iv.status, iv.text).toBe(201);
+    for (const c of cardText) {
+      const card = await stack.call('POST', `/api/v1/interviews/${iv.body.data.id}/scorecards`, {
+        token,
+        body: {
+          interviewer_id: interviewer.id,
+          overall: 'yes',
+          ratings: [{ attribute: 'Depth', rating: 'yes' }],
+          answers: [{ question: 'Why?', answer: c.answer }],
+          note: c.note,
+        },
+      });
+      expect(card.status, card.text).toBeLessThan(300);
+    }
+  });
+
   it('and through a rejection with a note, and a PATCH (idempotent) whose answer holds it', async () => {
     const moved = await stack.call('POST', '/api/v1/pipeline', {
       token,
@@ -241,6 +287,8 @@ describe('erasure reaches every personal field the declaration names', () => {
       'offer',
       'offer_version',
       'offer_approval',
+      'scorecard',
+      'scorecard_version',
     ])
       expect(types).toContain(t);
     // Each value of each profile is stored somewhere: the Scan below would see it.
@@ -254,6 +302,11 @@ describe('erasure reaches every personal field the declaration names', () => {
       expect(erased.status, erased.text).toBe(200);
     }
     expect(await holders(needles)).toEqual([]);
+    // The scorecards keep their recommendation.
+    const cards = await stack.call('GET', `/api/v1/candidates/${importedId}/scorecards`, { token });
+    expect(cards.body.data.map((c: { overall: string; note: unknown; answers: unknown[] }) => [c.overall, c.note, c.answers])).toEqual([
+      ['yes', null, []],
+    ]);
   });
 });
 
