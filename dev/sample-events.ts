@@ -85,6 +85,8 @@ const samples: Record<
   'change-requisition-status': { params: { id: DEMO.requisitions[3]!.id }, body: { status: 'open', from_status: 'on_hold' } },
   'list-board-jobs': { params: { slug: DEMO.slug }, query: { limit: '20' } },
   'get-board-job': { params: { slug: DEMO.slug, id: MISSING_ID } },
+  'careers-page': { params: { slug: DEMO.slug } },
+  'careers-job-page': { params: { slug: DEMO.slug, id: MISSING_ID } },
   'get-posting': { params: { id: MISSING_ID } },
   'put-posting': {
     params: { id: MISSING_ID },

@@ -10,6 +10,7 @@ import * as activity from './api/activity';
 import * as audit from './api/audit';
 import * as boards from './api/boards';
 import * as candidates from './api/candidates';
+import * as careers from './api/careers';
 import * as files from './api/files';
 import * as imports from './api/imports';
 import * as members from './api/members';
@@ -64,6 +65,8 @@ const lines = [
   openapi.openapi,
   boards.listBoardJobs,
   boards.getBoardJob,
+  careers.careersPage,
+  careers.careersJobPage,
   session.login,
   session.getSession,
   session.logout,

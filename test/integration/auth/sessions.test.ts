@@ -133,8 +133,15 @@ describe('session routes: the session cookie, checked on every request', () => {
 });
 
 describe('public routes (auth none) need no credentials', () => {
-  it('are exactly the OpenAPI document and the login', () => {
-    expect(PUBLIC_ROUTES.map(label).sort()).toEqual(['GET /api/v1/openapi.json', 'POST /api/session']);
+  it('are exactly the OpenAPI document, the login, the job board and the careers pages', () => {
+    expect(PUBLIC_ROUTES.map(label).sort()).toEqual([
+      'GET /api/boards/{slug}/jobs',
+      'GET /api/boards/{slug}/jobs/{id}',
+      'GET /api/v1/openapi.json',
+      'GET /careers/{slug}',
+      'GET /careers/{slug}/jobs/{id}',
+      'POST /api/session',
+    ]);
   });
 
   for (const r of PUBLIC_ROUTES) {
