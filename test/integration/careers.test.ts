@@ -113,7 +113,7 @@ describe('GET /careers/{slug} and /careers/{slug}/jobs/{id}', () => {
     expect(res.text).toContain('<p>You will run <strong>our platform</strong>.</p>');
     expect(res.text).toContain('<ol><li>Build</li><li>Operate</li></ol>');
     expect(res.text).toContain(`<a href="/careers/${tenant.slug}">All jobs</a>`);
-    const [ld, ...more] = jsonLd(res.text);
+    const [ld = {}, ...more] = jsonLd(res.text);
     expect(more).toEqual([]);
     expect(ld).toMatchObject({
       '@context': 'https://schema.org',
