@@ -11,6 +11,7 @@ import * as applications from './api/applications';
 import * as audit from './api/audit';
 import * as boards from './api/boards';
 import * as candidates from './api/candidates';
+import * as careers from './api/careers';
 import * as files from './api/files';
 import * as imports from './api/imports';
 import * as interviewPlans from './api/interview-plans';
@@ -85,6 +86,8 @@ const lines = [
   openapi.openapi,
   boards.listBoardJobs,
   boards.getBoardJob,
+  careers.careersPage,
+  careers.careersJobPage,
   session.login,
   session.getSession,
   session.logout,
