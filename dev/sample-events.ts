@@ -33,7 +33,8 @@ const contexts: Record<Route['auth'], Record<string, unknown> | undefined> = {
 
 /**
  * Placeholders that `npm run invoke` fills from DATA_DIR: {{DEMO_TOKEN}}, {{DEMO_PASSWORD}},
- * and {{DEMO_SESSION}} (a fresh session of the demo admin).
+ * {{DEMO_SESSION}} (a fresh session of the demo admin) and {{DEMO_PERSON}} (the person of the demo's
+ * first candidate).
  */
 const samples: Record<
   string,
@@ -186,12 +187,17 @@ const samples: Record<
   'decide-offer-approval': { params: { id: MISSING_ID }, body: { decision: 'approve', comment: 'Within band' } },
   // An empty chain: the demo workspace has none, so invoking it changes nothing.
   'update-offer-approvals': { body: { steps: [] } },
-  // A person and a note that exist nowhere: invoking shows the 404 path and writes nothing.
+  // A person who exists nowhere (create, list), and a note that exists nowhere on the demo's first
+  // person (get, update, delete: the note's own 404, as the person is found first): invoking shows
+  // the 404 paths and writes nothing.
   'create-note': { params: { id: MISSING_ID }, body: { body: 'Strong systems design round.', visibility: 'team' } },
   'list-notes': { params: { id: MISSING_ID }, query: { limit: '20' } },
-  'get-note': { params: { id: MISSING_ID, note_id: MISSING_ID } },
-  'update-note': { params: { id: MISSING_ID, note_id: MISSING_ID }, body: { body: 'Strong systems design round; references next.' } },
-  'delete-note': { params: { id: MISSING_ID, note_id: MISSING_ID } },
+  'get-note': { params: { id: '{{DEMO_PERSON}}', note_id: MISSING_ID } },
+  'update-note': {
+    params: { id: '{{DEMO_PERSON}}', note_id: MISSING_ID },
+    body: { body: 'Strong systems design round; references next.' },
+  },
+  'delete-note': { params: { id: '{{DEMO_PERSON}}', note_id: MISSING_ID } },
   'list-activity': { params: { id: MISSING_ID }, query: { limit: '20' } },
   'list-mentions': { query: { limit: '20' } },
   'read-mention': { params: { id: MISSING_ID } },

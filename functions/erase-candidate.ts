@@ -1,7 +1,7 @@
 import { eraseCandidate } from '../lib/domain/erasure';
 import { apiHandler, data } from '../lib/http';
-import * as candidatesApi from '../lib/api/candidates';
+import * as erasureApi from '../lib/api/erasure';
 
-export const handler = apiHandler(candidatesApi.eraseCandidate, async ({ principal, params }) =>
+export const handler = apiHandler(erasureApi.eraseCandidate, async ({ principal, params }) =>
   data(await eraseCandidate(principal, params.id)),
 );

@@ -10,7 +10,9 @@ import * as activity from './api/activity';
 import * as applications from './api/applications';
 import * as audit from './api/audit';
 import * as boards from './api/boards';
+import * as candidateReads from './api/candidate-reads';
 import * as candidates from './api/candidates';
+import * as erasure from './api/erasure';
 import * as careers from './api/careers';
 import * as files from './api/files';
 import * as imports from './api/imports';
@@ -41,11 +43,11 @@ export type { AuthKind, HttpMethod, Route } from './api/route';
 
 // The OpenAPI document lists paths in this order.
 const lines = [
-  candidates.listCandidates,
+  candidateReads.listCandidates,
   candidates.createCandidate,
-  candidates.getCandidate,
+  candidateReads.getCandidate,
   candidates.updateCandidate,
-  candidates.eraseCandidate,
+  erasure.eraseCandidate,
   people.getPerson,
   people.mergePerson,
   imports.createImport,

@@ -4,8 +4,11 @@
  * module in lib/api/ instead: this barrel would bundle every resource.
  */
 export * from './api/fields';
+export * from './api/error-body';
 export * from './api/audit';
 export * from './api/candidates';
+export * from './api/candidate-reads';
+export * from './api/erasure';
 export * from './api/imports';
 export * from './api/members';
 export * from './api/offers';

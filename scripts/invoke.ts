@@ -1,7 +1,7 @@
 /**
  * `npm run invoke -- <function> <event.json> [--send]`: run one handler from functions/ with a
  * sample event against the local table (the running `npm start`, or DynamoDB Local on DATA_DIR)
- * and print its result. {{DEMO_TOKEN}}, {{DEMO_PASSWORD}} and {{DEMO_SESSION}} in an event are
+ * and print its result. {{DEMO_TOKEN}}, {{DEMO_PASSWORD}}, {{DEMO_SESSION}} and {{DEMO_PERSON}} in an event are
  * filled from the demo workspace that `npm start` created in DATA_DIR.
  *
  * Nothing reaches a real receiver unless `--send` is given:
@@ -111,12 +111,22 @@ async function demoSession(): Promise<string> {
   return sessionId;
 }
 
+/** The person of the demo's first candidate (their ids are random: npm start's backfill gives them). */
+async function demoPerson(): Promise<string> {
+  const { DEMO, demoCandidateId } = await import('../dev/demo-data');
+  const { getCandidate } = await import('../lib/store/candidates');
+  const personId = (await getCandidate(DEMO.tenantId, demoCandidateId(0)))?.person_id;
+  if (typeof personId !== 'string') throw new Stop('This event needs the demo workspace: run `npm start` once to create it.', 1);
+  return personId;
+}
+
 /** Run one parsed call; prints its result and returns the exit code. */
 async function invoke(call: Call, dryRunQueues: Queues | undefined): Promise<number> {
   const { name, send } = call;
   let raw = call.raw;
   try {
     if (raw.includes('{{DEMO_SESSION}}')) raw = raw.replaceAll('{{DEMO_SESSION}}', await demoSession());
+    if (raw.includes('{{DEMO_PERSON}}')) raw = raw.replaceAll('{{DEMO_PERSON}}', await demoPerson());
     const event = JSON.parse(raw);
     if (!send) await refuseRealDeliveries(name, event);
     const { handler } = await import(`../functions/${name}`);

@@ -1,17 +1,14 @@
 /**
  * What the schemas of every resource (lib/api/<resource>.ts) share: the text and number rules of
- * request fields, ids, timestamps, the `{ data }` envelope and the error body. The schemas
+ * request fields, ids, timestamps, the `{ data }` envelope (the error body is
+ * lib/api/error-body.ts). The schemas
  * validate input, type the handlers and feed the OpenAPI document (lib/openapi.ts); nothing is
  * described twice. zod/mini keeps Lambda bundles small.
  */
 import * as z from 'zod/mini';
 import type * as model from '../model';
 import { en } from 'zod/locales';
-import { ERROR_CODES } from '../errors';
-import { OFFER_STATUSES, REQ_STATUSES, ROLES, STAGES } from '../model';
-
-// The statuses an `allowed` list may name: the requisition's, then the offer's (draft is both).
-const TRANSITION_STATUSES = [...new Set([...REQ_STATUSES, ...OFFER_STATUSES])] as [string, ...string[]];
+import { ROLES, STAGES } from '../model';
 
 // Only the English messages: the full locale set would add ~280 KB to every bundle.
 z.config(en());
@@ -73,21 +70,6 @@ export const EmptyQuery = z.strictObject({});
 // ---- responses ---------------------------------------------------------------------------
 
 export const timestamp = z.iso.datetime();
-
-/**
- * Every refusal: `error` is a sentence for people; `code` is for programs (always sent by this
- * API; optional in the schema because the spec's bodies are `{ error }` alone); `field` names the
- * one input at fault, as the client wrote it (`name`, `scopes[0]`).
- */
-export const ErrorBody = z.object({
-  error: z.string(),
-  code: z.optional(z.enum(ERROR_CODES)),
-  field: z.optional(z.string()),
-  /** Only with code `invalid_transition`: the statuses the requisition (or offer) may change to from its current one. */
-  allowed: z.optional(z.array(z.enum(TRANSITION_STATUSES))),
-  /** Only with code `duplicate_candidate` (the candidate the person already is) and `email_taken` (the person who holds the email). */
-  existing_id: z.optional(z.string()),
-});
 
 export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });
 

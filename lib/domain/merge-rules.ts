@@ -15,7 +15,8 @@ import { PERSON_FIELDS } from '../entities/person';
 import { ConflictError, NotFoundError } from '../errors';
 import { MAX_CANDIDATES_PER_PERSON } from '../model';
 import { candidateTokens } from '../store/search';
-import { duplicateCandidate, MAX_TRANSACT_ACTIONS, personLimit } from './people-rules';
+import { MAX_TRANSACT_ACTIONS } from '../store/tx';
+import { duplicateCandidate, personLimit } from './people-rules';
 
 type Item = Record<string, unknown>;
 

@@ -9,6 +9,7 @@ import { PERSON_FIELDS } from '../entities/person';
 import { MAX_CANDIDATES_PER_PERSON, type RetentionRule } from '../model';
 import type { CandidateRecord } from '../store/candidates';
 import { candidateTokens } from '../store/search';
+import { MAX_TRANSACT_ACTIONS } from '../store/tx';
 
 type Item = Record<string, unknown>;
 
@@ -98,9 +99,6 @@ export function personExpired(candidates: readonly JudgedCandidate[], rule: Rete
   if (!latest || latest.updated_at >= cutoff) return false;
   return rule === 'inactive_days' || latest.stage === 'rejected';
 }
-
-/** The most actions DynamoDB takes in one transaction. */
-export const MAX_TRANSACT_ACTIONS = 100;
 
 /** A change of the person's fields: the person and their other candidates as read, and what changes. */
 export interface PersonEdit {

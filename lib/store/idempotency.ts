@@ -16,7 +16,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { ddbClient, tableName } from './client';
 import { ledgerItem, notErasedCheck } from './copies';
-import { scrubStoredResponse } from './scrub';
+import { scrubStoredResponse } from './stored-response';
 import { keys, TABLE_DEF } from './table';
 
 const ATTRS = {

@@ -10,14 +10,13 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MergePlan, MergeState } from '../domain/merge-rules';
-import { MAX_TRANSACT_ACTIONS } from '../domain/people-rules';
 import { ddb, tableName } from './client';
 import { getMention, mentionKey as mentionItemKey } from './mentions';
 import { getPersonItem } from './people';
 import { getCandidates } from './person-parts';
 import { searchWrites } from './search';
 import { changeIndexKey, keys, personCandidatesIndexKey } from './table';
-import { writeParts, type TxOutcome } from './tx';
+import { MAX_TRANSACT_ACTIONS, writeParts, type TxOutcome } from './tx';
 import { $add, $remove, update } from './update';
 
 type Item = Record<string, unknown>;

@@ -11,16 +11,18 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { candidate } from '../entities/candidate';
 import { deliveryAttempt } from '../entities/delivery-attempt';
 import { offer, offerVersion } from '../entities/offer';
 import { placement } from '../entities/placement';
-import { erasure, scrubbed as scrubbedCopy } from '../entity';
+import { erasure } from '../entity';
 import { SCRUBBED_KINDS } from '../model';
 import { ddb, queryAll, tableName } from './client';
 import { COPY_OF, listLedger, type CopyRef } from './copies';
 import { copiesPartition, keys, TABLE_DEF } from './table';
+import { scrubStoredResponse } from './stored-response';
 import { $remove, update } from './update';
+
+export { scrubStoredResponse };
 
 export type ScrubbedKind = (typeof SCRUBBED_KINDS)[number];
 export type ScrubCounts = Record<ScrubbedKind, number>;
@@ -67,36 +69,6 @@ async function scrubIf(key: CopyRef, changes: Record<string, unknown>, holds: st
     if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
-}
-
-/**
- * The answer an idempotency record keeps (an API Gateway result: status, headers, JSON body),
- * with the candidate's personal fields emptied as GET answers them after erasure.
- */
-export function scrubStoredResponse(response: unknown, candidateId: string, erasedAt: string): unknown {
-  const r = response as { body?: unknown } | undefined;
-  if (!r || typeof r.body !== 'string') return response;
-  let body: { data?: Record<string, unknown> };
-  try {
-    body = JSON.parse(r.body);
-  } catch {
-    return { ...r, body: '' };
-  }
-  const data = body?.data;
-  if (data && data.candidate_id === candidateId && typeof data.compensation === 'object') {
-    // One of its offers: answered as GET answers it after erasure.
-    const offerScrubbed = {
-      ...scrubbedCopy(offer, { ...data, erased_at: erasedAt }),
-      compensation: { ...(data.compensation as object), amount: null },
-    };
-    return { ...r, body: JSON.stringify({ ...body, data: offerScrubbed }) };
-  }
-  if (!data || data.id !== candidateId) return { ...r, body: '' };
-  const scrubbed: Record<string, unknown> = scrubbedCopy(candidate, { ...data, erased_at: erasedAt });
-  // The rejection's note is answered inside `rejection` (lib/store/candidates.ts toCandidate).
-  const rejection = scrubbed.rejection as Record<string, unknown> | null | undefined;
-  if (rejection && typeof rejection === 'object') scrubbed.rejection = { ...rejection, note: null };
-  return { ...r, body: JSON.stringify({ ...body, data: scrubbed }) };
 }
 
 /** Scrub one listed copy by its kind; the kind when this call changed it. */

@@ -26,6 +26,9 @@ export const itemSeen = (reason: CancellationReason | undefined) =>
 /** Full-jitter exponential backoff: 10 ms base, 400 ms cap. */
 export const backoff = (attempt: number) => sleep(Math.random() * Math.min(400, 10 * 2 ** attempt));
 
+/** The most actions DynamoDB takes in one transaction. */
+export const MAX_TRANSACT_ACTIONS = 100;
+
 /** Ten writers racing on one item all finish: each round has one winner. */
 export const MAX_ATTEMPTS = 12;
 

@@ -3,8 +3,9 @@
  * wherever the service stores it. Each personal field gets a value unique to this file, made from
  * its kind; the values go through every real route that stores a copy: create and PATCH (each with
  * an Idempotency-Key), moves to `placed`, webhook deliveries to a receiver that echoes the body,
- * and an import. Both candidates are erased, and a full Scan of the table finds none of the values
- * in any attribute of any item. A field declared personal that some write stores where erasure
+ * an import, and a public application (its answers and consent, made a candidate by the import
+ * worker through the queue). The candidates are erased, and a full Scan of the table finds none of
+ * the values in any attribute of any item. A field declared personal that some write stores where erasure
  * does not scrub fails here, whatever its name.
  */
 import { randomUUID } from 'node:crypto';
@@ -91,14 +92,26 @@ describe('erasure reaches every personal field the declaration names', () => {
   const imported = profile(importable);
   // A move into rejected keeps its note.
   const rejected = profile(['rejection_note']);
-  const needles = [...first.needles, ...changed.needles, ...imported.needles, ...rejected.needles];
+  // A public application: its profile, and its answers and consent (the candidate's `application`).
+  const appliedProfile = profile(['name', 'email', 'phone']);
+  const appliedAnswers = { why: `Erasable why${tag()}`, story: `Erasable story${tag()}` };
+  const appliedConsent = `Erasable consent${tag()}`;
+  const needles = [
+    ...first.needles,
+    ...changed.needles,
+    ...imported.needles,
+    ...rejected.needles,
+    ...appliedProfile.needles,
+    ...[...Object.values(appliedAnswers), appliedConsent].map((v) => v.replace(/^Erasable /, '')),
+  ];
   it('every personal field is set by one of the routes here', () => {
-    expect(new Set([...profileFields, ...importable, 'rejection_note'])).toEqual(new Set(candidate.personal));
+    expect(new Set([...profileFields, ...importable, 'rejection_note', 'application'])).toEqual(new Set(candidate.personal));
   });
   let token: string;
   let tenant: TestTenant;
   let candidateId: string;
   let importedId: string;
+  let appliedId: string;
   const echoed: string[] = [];
 
   let reqId: string;
@@ -201,6 +214,35 @@ describe('erasure reaches every personal field the declaration names', () => {
     importedId = listed.body.data.find((c: { id: string }) => c.id !== candidateId).id;
   });
 
+  it('and through a public application, made a candidate by the import worker', async () => {
+    const req = await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Reach Applicant' } });
+    expect(req.status, req.text).toBe(201);
+    const jobId = req.body.data.id as string;
+    const posted = await stack.call('PUT', `/api/v1/requisitions/${jobId}/posting`, {
+      token,
+      body: {
+        published: true,
+        description: 'Reach the answers.',
+        remote: 'no',
+        questions: [
+          { id: 'why', type: 'short_text', label: 'Why us?', required: true },
+          { id: 'story', type: 'long_text', label: 'Tell us a story', required: false },
+        ],
+        rules: [],
+        outcome: { on_pass: 'stay', on_fail: 'flag' },
+      },
+    });
+    expect(posted.status, posted.text).toBe(200);
+    const applied = await stack.call('POST', `/api/boards/${tenant.slug}/jobs/${jobId}/applications`, {
+      body: { ...appliedProfile.body, answers: appliedAnswers, consent: { accepted: true, text: appliedConsent, version: '2026-01' } },
+    });
+    expect(applied.status, applied.text).toBe(202);
+    appliedId = await until('the applicant a candidate', async () => {
+      const listed = await stack.call('GET', `/api/v1/candidates?req_id=${jobId}`, { token });
+      return listed.body.data?.[0]?.id as string | undefined;
+    });
+  });
+
   // A scorecard's text: its answers and note, in both versions of an edited one.
   const cardText = [1, 2].map(() => ({ answer: `Erasable answer${tag()}`, note: `Erasable note${tag()}` }));
   needles.push(...cardText.flatMap((c) => [c.answer, c.note]).map((v) => v.replace(/^Erasable /, '')));
@@ -296,8 +338,8 @@ describe('erasure reaches every personal field the declaration names', () => {
     for (const n of needles) expect(all, n).toContain(n.toLowerCase());
   });
 
-  it('leaves none of them in any attribute of any item once both candidates are erased', async () => {
-    for (const id of [candidateId, importedId]) {
+  it('leaves none of them in any attribute of any item once the three candidates are erased', async () => {
+    for (const id of [candidateId, importedId, appliedId]) {
       const erased = await stack.call('POST', `/api/v1/candidates/${id}/erase`, { token });
       expect(erased.status, erased.text).toBe(200);
     }

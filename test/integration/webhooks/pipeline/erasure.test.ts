@@ -128,7 +128,7 @@ describe('erasing a candidate', () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     // One audit record, written with the erasure (the second call wrote nothing): the token, every
-    // personal field the candidate's declaration names (a rejection's note too), and what was scrubbed.
+    // personal field the candidate's declaration names (an application's answers and a rejection's note too), and what was scrubbed.
     await settleAudit();
     const logged = await ws.session('GET', `/api/audit?target=${candidateId}&action=candidate.erased`);
     expect(logged.status, logged.text).toBe(200);
@@ -139,6 +139,7 @@ describe('erasing a candidate', () => {
       { field: 'email' },
       { field: 'phone' },
       { field: 'resume_url' },
+      { field: 'application' },
       { field: 'rejection_note' },
       { field: 'scrubbed', after: receipt.scrubbed },
     ]);
