@@ -98,9 +98,10 @@ const accessLogFormat = (serviceName: string) =>
 /**
  * Routes whose function reads ORIGIN_VERIFY, to believe CloudFront's viewer headers (lib/edge.ts):
  * the cookie writes, which run the cross-site check as lib/http.ts apiHandler defines them (not a
- * token route, not a GET), and among them login, whose throttling counts by client address.
+ * token route, not a GET, not a public `cors` line such as the application, which takes posts from
+ * any site), and among them login, whose throttling counts by client address.
  */
-const checksOrigin = (r: Route) => r.auth !== 'token' && r.method !== 'GET';
+const checksOrigin = (r: Route) => r.auth !== 'token' && r.method !== 'GET' && !r.cors;
 
 export interface RouteApiProps {
   table: dynamodb.ITable;

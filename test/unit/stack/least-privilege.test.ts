@@ -136,9 +136,12 @@ describe('least privilege', () => {
     }
   });
 
-  it('only routes marked `importQueue` (the import) may send to the import queue, and to nothing else', () => {
+  it('only routes marked `importQueue` (the import, the public application) may send to the import queue, and to nothing else', () => {
     const importRoutes = ROUTES.filter((r) => 'importQueue' in r && r.importQueue);
-    expect(importRoutes.map(label).sort()).toEqual(['POST /api/candidates/imports', 'POST /api/v1/candidates/imports']);
+    // A public application is queued through the import queue and worker (lib/api/applications.ts).
+    expect(importRoutes.map(label).sort()).toEqual(
+      ['POST /api/boards/{slug}/jobs/{id}/applications', 'POST /api/candidates/imports', 'POST /api/v1/candidates/imports'].sort(),
+    );
     for (const r of importRoutes) {
       const fn = functionIn(methodFor(r).Integration.Uri);
       expect(actionsOn(fn, importQueueId()), label(r)).toContain('sqs:SendMessage');
