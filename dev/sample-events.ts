@@ -103,8 +103,6 @@ const samples: Record<
   'cancel-interview': { params: { id: MISSING_ID } },
   'list-board-jobs': { params: { slug: DEMO.slug }, query: { limit: '20' } },
   'get-board-job': { params: { slug: DEMO.slug, id: MISSING_ID } },
-  'careers-page': { params: { slug: DEMO.slug } },
-  'careers-job-page': { params: { slug: DEMO.slug, id: MISSING_ID } },
   'get-posting': { params: { id: MISSING_ID } },
   'put-posting': {
     params: { id: MISSING_ID },

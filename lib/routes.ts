@@ -13,7 +13,6 @@ import * as boards from './api/boards';
 import * as candidateReads from './api/candidate-reads';
 import * as candidates from './api/candidates';
 import * as erasure from './api/erasure';
-import * as careers from './api/careers';
 import * as files from './api/files';
 import * as imports from './api/imports';
 import * as interviewPlans from './api/interview-plans';
@@ -88,8 +87,6 @@ const lines = [
   openapi.openapi,
   boards.listBoardJobs,
   boards.getBoardJob,
-  careers.careersPage,
-  careers.careersJobPage,
   session.login,
   session.getSession,
   session.logout,

@@ -110,9 +110,6 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   // Public: a board with nothing posted, and a job on none.
   'GET /api/boards/{slug}/jobs': () => ({ status: 200 }),
   'GET /api/boards/{slug}/jobs/{id}': () => ({ status: 404 }),
-  // Public HTML: a workspace with nothing posted answers the not-found page.
-  'GET /careers/{slug}': () => ({ status: 404 }),
-  'GET /careers/{slug}/jobs/{id}': () => ({ status: 404 }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
   'POST /api/boards/{slug}/jobs/{id}/applications': () => ({
     body: {
