@@ -360,8 +360,6 @@ export const personCandidatesPartition = (tenantId: string, personId: string) =>
 export const counter = {
   stage: (stage: Stage) => `n_${stage}`,
   reqStatus: (status: ReqStatus) => `r_${status}`,
-  /** A requisition's offers in `sent` (its `offers_pending`), changed with the offer's status. */
-  offersSent: 'o_sent',
   /** Active webhook endpoints, on the `keys.webhookCounts` item. */
   activeEndpoints: 'active_endpoints',
 };

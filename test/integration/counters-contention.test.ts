@@ -49,8 +49,7 @@ async function expectCountersMatchRecords(round: number) {
   const req = (await stack.call('GET', `/api/v1/requisitions/${reqId}`, { token })).body.data;
   expect([req.candidate_count, req.offers_pending, req.hires], `round ${round}: requisition`).toEqual([
     String(mine.length),
-    // No offer is sent here: the stage moves alone never count as pending offers.
-    '0',
+    String(by(mine, 'offer_sent')),
     by(mine, 'placed'),
   ]);
   const perStage = await Promise.all(

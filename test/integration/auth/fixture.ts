@@ -142,7 +142,6 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
       // Keeps the reason the POST /pipeline sample gives.
       rejection_reasons: [{ id: 'no_response', label: 'Did not respond', type: 'we_rejected' }],
       require_rejection_reason: false,
-      offer_required: false,
     },
     status: 200,
   }),

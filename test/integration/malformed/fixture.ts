@@ -125,7 +125,6 @@ export function validBody(route: Route): unknown {
       stuck_days: { applied: 4 },
       rejection_reasons: [{ id: 'no_response', label: 'Did not respond', type: 'we_rejected' }],
       require_rejection_reason: false,
-      offer_required: false,
     };
   if (r.path === '/api/settings/tokens') return { default_days: 90, max_days: 366 };
   if (r.path === '/api/settings/two-factor') return { required_for: 'off' };
