@@ -47,8 +47,6 @@ export const ERROR_CODES = [
   'approval_required',
   /** 409: the offer was sent or has an outcome: its terms cannot change (rescind it and make another). */
   'offer_locked',
-  /** 409: a cancelled placement's dates no longer change. */
-  'placement_cancelled',
   /** 409: `from_status` is no longer the requisition's status. */
   'stale_status',
   /** 409: the requisition a candidate is added or moved to is not open; the message names its status. */

@@ -214,7 +214,6 @@ export const EVENT_TYPES = [
   'offer.sent',
   'offer.accepted',
   'placement.created',
-  'placement.updated',
   'requisition.created',
   'requisition.updated',
   'requisition.status_changed',

@@ -25,7 +25,6 @@ import * as notes from './api/notes';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
 import * as people from './api/people';
-import * as placements from './api/placements';
 import * as pipeline from './api/pipeline';
 import * as postings from './api/postings';
 import * as requisitions from './api/requisitions';
@@ -80,10 +79,6 @@ const lines = [
   offerApprovals.decideOfferApproval,
   offerApprovals.getOfferApprovals,
   offerApprovals.updateOfferApprovals,
-  placements.listPlacements,
-  placements.getPlacement,
-  placements.updatePlacement,
-  placements.cancelPlacement,
   openapi.openapi,
   boards.listBoardJobs,
   boards.getBoardJob,

@@ -101,10 +101,6 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'POST /api/v1/offers/{id}/status': () => ({ body: { status: 'pending_approval' }, status: 404 }),
   'POST /api/offers/{id}/approvals': () => ({ body: { decision: 'approve' }, status: 404 }),
   'GET /api/settings/offer-approvals': () => ({ status: 200 }),
-  'GET /api/v1/placements': () => ({ status: 200 }),
-  'GET /api/v1/placements/{id}': () => ({ status: 404 }),
-  'PATCH /api/v1/placements/{id}': () => ({ body: { start_date: '2027-02-01' }, status: 404 }),
-  'POST /api/v1/placements/{id}/cancel': () => ({ body: { reason: 'Never started' }, status: 404 }),
   'PUT /api/settings/offer-approvals': () => ({ body: { steps: [] }, status: 200 }),
   'GET /api/v1/openapi.json': () => ({ status: 200 }),
   // Public: a board with nothing posted, and a job on none.

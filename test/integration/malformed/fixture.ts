@@ -169,8 +169,6 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/v1/offers/{id}') return { location: 'Valid Body' };
   if (r.path === '/api/v1/offers/{id}/status') return { status: 'pending_approval' };
   if (r.path === '/api/offers/{id}/approvals') return { decision: 'approve' };
-  if (r.path === '/api/v1/placements/{id}') return { start_date: '2027-02-01' };
-  if (r.path === '/api/v1/placements/{id}/cancel') return { reason: 'Never started' };
   // No approval steps: what a workspace has before anyone sets a chain.
   if (r.path === '/api/settings/offer-approvals') return { steps: [] };
   if (r.path === '/api/v1/people/{id}/merge') return { from: randomUUID() };
