@@ -351,11 +351,12 @@ it("an erasure costs a read, its marker, a count of the person's files, two Quer
       'QueryCommand', // the copy index (copies older than the ledger)
       'UpdateItemCommand', // the placement scrubbed
       'DeleteItemCommand', // its ledger entry
+      'QueryCommand', // the candidate's scorecards, their text scrubbed (none here)
       'TransactWriteItemsCommand', // the candidate, the marker, the follow-up, search entries, audit
     ].sort(),
   );
   // Again: the person is gone (a read, their files counted, their empty partition, their index),
-  // then the candidate's reads.
+  // then the candidate's reads, its scorecards' included.
   expect((await counted('POST', `/api/v1/candidates/${id}/erase`)).commands).toEqual(
     [
       'GetItemCommand',
@@ -364,6 +365,7 @@ it("an erasure costs a read, its marker, a count of the person's files, two Quer
       'QueryCommand',
       'QueryCommand',
       'GetItemCommand',
+      'QueryCommand',
       'QueryCommand',
       'QueryCommand',
     ].sort(),
