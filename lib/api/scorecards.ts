@@ -85,7 +85,7 @@ export const submitScorecard = {
   body: ScorecardBody,
   ...(DOCS && {
     errors: {
-      403: 'the caller (or interviewer_id) is not an interviewer of this interview (code forbidden, field interviewer_id)',
+      403: "The token lacks the scope `scorecards:write` (code missing_scope); the caller (or interviewer_id) is not an interviewer of this interview (code forbidden, field interviewer_id); or, on the console's route, a cross-site request",
       409: `${locked}; or the interview was cancelled (code conflict)`,
     },
   }),
