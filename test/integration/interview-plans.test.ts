@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleAudit } from '../helpers/audit';
 import { PASSWORD, recordDynamoDbCommands, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { signedInMembers } from '../helpers/people';
 
 let stack: Stack;
 let tenant: TestTenant;
@@ -25,16 +26,16 @@ beforeAll(async () => {
   stack = await startStack();
   [tenant, other] = [await stack.tenant(), await stack.tenant()];
   token = await tenant.token(['*']);
-  for (const [key, role] of [
-    ['recruiter', 'recruiter'],
-    ['hm', 'hiring_manager'],
-    ['interviewer', 'interviewer'],
-    ['alice', 'interviewer'],
-    ['bob', 'interviewer'],
-  ] as const) {
-    const u = await tenant.user(role);
-    people[key] = { id: u.id, cookie: await stack.login(u.email, PASSWORD) };
-  }
+  Object.assign(
+    people,
+    await signedInMembers(stack, tenant, {
+      recruiter: 'recruiter',
+      hm: 'hiring_manager',
+      interviewer: 'interviewer',
+      alice: 'interviewer',
+      bob: 'interviewer',
+    }),
+  );
   const req = async (title: string, team: object) => {
     const res = await stack.call('POST', '/api/v1/requisitions', { token, body: { title, ...team } });
     expect(res.status, res.text).toBe(201);

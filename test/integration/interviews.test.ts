@@ -16,6 +16,7 @@ import { keys } from '../../lib/store/table';
 import type { WebhookEvent } from '../../lib/webhooks/events';
 import { dynamodbEndpoint } from '../helpers/dynamodb-endpoint';
 import { collectEvents, PASSWORD, recordDynamoDbCommands, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { signedInMembers } from '../helpers/people';
 import { until } from '../helpers/until';
 
 let stack: Stack;
@@ -39,17 +40,17 @@ beforeAll(async () => {
   poller = await collectEvents(stack.tableName, dynamodbEndpoint(), events);
   [tenant, other] = [await stack.tenant(), await stack.tenant()];
   token = await tenant.token(['*']);
-  for (const [key, role] of [
-    ['admin', 'admin'],
-    ['recruiter', 'recruiter'],
-    ['hm', 'hiring_manager'],
-    ['alice', 'interviewer'],
-    ['bob', 'interviewer'],
-    ['carol', 'interviewer'],
-  ] as const) {
-    const u = await tenant.user(role);
-    people[key] = { id: u.id, cookie: await stack.login(u.email, PASSWORD) };
-  }
+  Object.assign(
+    people,
+    await signedInMembers(stack, tenant, {
+      admin: 'admin',
+      recruiter: 'recruiter',
+      hm: 'hiring_manager',
+      alice: 'interviewer',
+      bob: 'interviewer',
+      carol: 'interviewer',
+    }),
+  );
   const req = async (title: string, team: object) => {
     const res = await stack.call('POST', '/api/v1/requisitions', { token, body: { title, ...team } });
     expect(res.status, res.text).toBe(201);

@@ -11,7 +11,8 @@ import type { Scorecard } from '../../lib/api/scorecards';
 import { DEFAULT_REJECTION_REASONS } from '../../lib/model';
 import { ddb } from '../../lib/store/client';
 import { scorecardPartition } from '../../lib/store/scorecards';
-import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { signedInMembers } from '../helpers/people';
 
 let stack: Stack;
 let tenant: TestTenant;
@@ -29,17 +30,17 @@ beforeAll(async () => {
   stack = await startStack();
   [tenant, other] = [await stack.tenant(), await stack.tenant()];
   token = await tenant.token(['*']);
-  for (const [key, role] of [
-    ['admin', 'admin'],
-    ['recruiter', 'recruiter'],
-    ['hm', 'hiring_manager'],
-    ['alice', 'interviewer'],
-    ['bob', 'interviewer'],
-    ['carol', 'interviewer'],
-  ] as const) {
-    const u = await tenant.user(role);
-    people[key] = { id: u.id, cookie: await stack.login(u.email, PASSWORD) };
-  }
+  Object.assign(
+    people,
+    await signedInMembers(stack, tenant, {
+      admin: 'admin',
+      recruiter: 'recruiter',
+      hm: 'hiring_manager',
+      alice: 'interviewer',
+      bob: 'interviewer',
+      carol: 'interviewer',
+    }),
+  );
   const req = await stack.call('POST', '/api/v1/requisitions', {
     token,
     body: { title: 'Scorecards', hiring_manager_ids: [people.hm.id] },
