@@ -36,37 +36,54 @@ export async function seedDemo(dir: string): Promise<{ token: string; login: Dem
     const now = Date.now();
     // The moves are the demo admin's, as if made in the console.
     const actor = { type: 'user' as const, id: DEMO.adminUserId, email: DEMO.adminEmail };
-    await Promise.all(
-      DEMO.candidates.map(async ([name, reqIndex, stage], i) => {
-        const id = demoCandidateId(i);
-        const { created_at, stage_entered_at, moves } = demoHistory(i, now);
-        const req = DEMO.requisitions[reqIndex];
-        await insertCandidate(tenant.id, {
-          id,
-          name,
-          email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`,
-          phone: `+1 555 01${String(i).padStart(2, '0')}`,
-          stage,
-          req_id: req?.id,
-          req_title: req?.title,
-          created_at,
-          updated_at: stage_entered_at,
-          stage_entered_at,
-        });
-        if (moves.length) {
-          await ddb.send(
-            new TransactWriteCommand({
-              TransactItems: moves.map((m) =>
-                stageMovePut(tenant.id, { candidate_id: id, from_stage: m.from, to_stage: m.to, at: m.at, actor }),
-              ),
-            }),
-          );
-        }
-      }),
-    );
+    await writeDemoCandidates(tenant.id, { now, actor, candidateId: demoCandidateId, reqId: (r) => DEMO.requisitions[r]?.id });
     created = true;
   }
   return { ...(await demoToken(dir, tenant, created)), ...(await demoLogin(dir, tenant, created)), created, tenant };
+}
+
+/**
+ * The demo's candidates with their stage histories, written into a workspace whose requisitions
+ * exist: by `npm start`'s seed (fixed ids) and by the browser tests' seeded workspaces (new ids).
+ */
+export async function writeDemoCandidates(
+  tenantId: string,
+  o: {
+    now: number;
+    actor: { type: 'user'; id: string; email: string };
+    candidateId: (index: number) => string;
+    /** The workspace's id of the demo requisition at this index (undefined: no requisition). */
+    reqId: (reqIndex: number) => string | undefined;
+  },
+) {
+  await Promise.all(
+    DEMO.candidates.map(async ([name, reqIndex, stage], i) => {
+      const id = o.candidateId(i);
+      const { created_at, stage_entered_at, moves } = demoHistory(i, o.now);
+      const req = DEMO.requisitions[reqIndex];
+      await insertCandidate(tenantId, {
+        id,
+        name,
+        email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`,
+        phone: `+1 555 01${String(i).padStart(2, '0')}`,
+        stage,
+        req_id: req && o.reqId(reqIndex),
+        req_title: req?.title,
+        created_at,
+        updated_at: stage_entered_at,
+        stage_entered_at,
+      });
+      if (moves.length) {
+        await ddb.send(
+          new TransactWriteCommand({
+            TransactItems: moves.map((m) =>
+              stageMovePut(tenantId, { candidate_id: id, from_stage: m.from, to_stage: m.to, at: m.at, actor: o.actor }),
+            ),
+          }),
+        );
+      }
+    }),
+  );
 }
 
 /** Full-access demo token, kept in DATA_DIR so every start can print it. */

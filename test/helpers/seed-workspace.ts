@@ -13,8 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { demoHistory, DEMO } from '../../dev/demo-data';
+import { DEMO } from '../../dev/demo-data';
 import { useLocalTable } from '../../dev/runtime';
 import { cheapHash } from './cheap-hash';
 
@@ -38,9 +37,7 @@ const { createTenant } = await import('../../lib/store/tenants');
 const { createUser } = await import('../../lib/store/users');
 const { createToken } = await import('../../lib/store/tokens');
 const { createRequisition } = await import('../../lib/store/requisitions');
-const { insertCandidate } = await import('../../lib/domain/candidate-writes');
-const { stageMovePut } = await import('../../lib/store/stage-history');
-const { ddb } = await import('../../lib/store/client');
+const { writeDemoCandidates } = await import('../../dev/seed');
 const { backfillPeople } = await import('../../dev/backfill');
 
 async function seed(label: string): Promise<SeededWorkspace> {
@@ -58,33 +55,7 @@ async function seed(label: string): Promise<SeededWorkspace> {
   for (const [i, { id: _fixed, ...req }] of DEMO.requisitions.entries()) await createRequisition(tenant.id, req, reqIds[i]);
   const now = Date.now();
   const actor = { type: 'user' as const, id: admin.id, email: admin.email };
-  await Promise.all(
-    DEMO.candidates.map(async ([name, reqIndex, stage], i) => {
-      const id = newId();
-      const { created_at, stage_entered_at, moves } = demoHistory(i, now);
-      const req = DEMO.requisitions[reqIndex];
-      await insertCandidate(tenant.id, {
-        id,
-        name,
-        email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@example.com`,
-        phone: `+1 555 01${String(i).padStart(2, '0')}`,
-        stage,
-        req_id: req && reqIds[reqIndex],
-        req_title: req?.title,
-        created_at,
-        updated_at: stage_entered_at,
-        stage_entered_at,
-      });
-      if (moves.length)
-        await ddb.send(
-          new TransactWriteCommand({
-            TransactItems: moves.map((m) =>
-              stageMovePut(tenant.id, { candidate_id: id, from_stage: m.from, to_stage: m.to, at: m.at, actor }),
-            ),
-          }),
-        );
-    }),
-  );
+  await writeDemoCandidates(tenant.id, { now, actor, candidateId: () => newId(), reqId: (r) => reqIds[r] });
   // Written as the demo's seed writes them (as older data is): each candidate gets its person here.
   await backfillPeople();
   const { token } = await createToken(tenant, SEEDED_TOKEN_NAME, ['*']);
