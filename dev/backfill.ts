@@ -1,7 +1,8 @@
 /**
  * One-off data upgrades for a local DATA_DIR made by an older checkout, run by `npm start`
  * before the API listens: candidates written before the change feed (GSI4) existed get
- * GSI4PK/GSI4SK from their own updated_at, so `updated_after` finds them; candidates written
+ * GSI4PK/GSI4SK from their own updated_at, so `updated_after` finds them, and placements written
+ * before they were listed get theirs from when they were made (GET /placements); candidates written
  * before people existed get their person (backfillPeople). A Scan is fine here:
  * it runs once per start, outside any request, and finds nothing to do once the data is current.
  * A deployed table with older candidates needs the same upgrade once (docs/deploying.md, "Upgrading a table with older candidates").
@@ -12,7 +13,7 @@ import { newId } from '../lib/ids';
 import type { CandidateRecord } from '../lib/store/candidates';
 import { ddb, tableName } from '../lib/store/client';
 import { claimOwner, emailDigest, personItem } from '../lib/store/people';
-import { changeIndexKey, keys, personCandidatesIndexKey, TABLE_DEF } from '../lib/store/table';
+import { changeIndexKey, keys, personCandidatesIndexKey, placementChangeIndexKey, TABLE_DEF } from '../lib/store/table';
 import { backoff, cancellationReasons, MAX_ATTEMPTS, unlessConditionFails } from '../lib/store/tx';
 import { update } from '../lib/store/update';
 
@@ -24,24 +25,27 @@ export async function backfillChangeIndex(): Promise<number> {
     const page = await ddb.send(
       new ScanCommand({
         TableName: tableName,
-        FilterExpression: '#type = :candidate AND attribute_not_exists(#cpk)',
+        FilterExpression: '(#type = :candidate OR #type = :placement) AND attribute_not_exists(#cpk)',
         ExpressionAttributeNames: { '#type': 'type', '#cpk': byChange.partitionKey },
-        ExpressionAttributeValues: { ':candidate': 'candidate' },
+        ExpressionAttributeValues: { ':candidate': 'candidate', ':placement': 'placement' },
         ExclusiveStartKey,
       }),
     );
     for (const item of page.Items ?? []) {
-      const key = changeIndexKey(item.tenant_id as string, item.updated_at as string, item.id as string);
+      const placement = item.type === 'placement';
+      // A placement from before it had updated_at last changed when it was made.
+      const at = (placement ? (item.updated_at ?? item.created_at) : item.updated_at) as string;
+      const key = (placement ? placementChangeIndexKey : changeIndexKey)(item.tenant_id as string, at, item.id as string);
       try {
         await ddb.send(
           new UpdateCommand({
             TableName: tableName,
             Key: { PK: item.PK, SK: item.SK },
-            UpdateExpression: 'SET #cpk = :cpk, #csk = :csk',
+            UpdateExpression: `SET #cpk = :cpk, #csk = :csk${placement ? ', updated_at = :seen' : ''}`,
             // Only if nothing changed it since the Scan: a write in between set the keys itself.
-            ConditionExpression: 'updated_at = :seen AND attribute_not_exists(#cpk)',
+            ConditionExpression: `${placement ? '(attribute_not_exists(updated_at) OR updated_at = :seen)' : 'updated_at = :seen'} AND attribute_not_exists(#cpk)`,
             ExpressionAttributeNames: { '#cpk': byChange.partitionKey, '#csk': byChange.sortKey },
-            ExpressionAttributeValues: { ':cpk': key[byChange.partitionKey], ':csk': key[byChange.sortKey], ':seen': item.updated_at },
+            ExpressionAttributeValues: { ':cpk': key[byChange.partitionKey], ':csk': key[byChange.sortKey], ':seen': at },
           }),
         );
         updated++;

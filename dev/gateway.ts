@@ -72,7 +72,8 @@ const jsonAnswer = (statusCode: number, error: string, code: ErrorCode): APIGate
   body: JSON.stringify(errorBody(error, code)),
 });
 
-const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
+// The careers pages are functions too (lib/api/careers.ts), as CloudFront routes them.
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/') || path.startsWith('/careers/');
 
 const loadHandler = async <T>(name: string): Promise<T> => (await init(() => import(`../functions/${name}`))).handler as T;
 

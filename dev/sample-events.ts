@@ -103,6 +103,8 @@ const samples: Record<
   'cancel-interview': { params: { id: MISSING_ID } },
   'list-board-jobs': { params: { slug: DEMO.slug }, query: { limit: '20' } },
   'get-board-job': { params: { slug: DEMO.slug, id: MISSING_ID } },
+  'careers-page': { params: { slug: DEMO.slug } },
+  'careers-job-page': { params: { slug: DEMO.slug, id: MISSING_ID } },
   'get-posting': { params: { id: MISSING_ID } },
   'put-posting': {
     params: { id: MISSING_ID },
@@ -177,6 +179,11 @@ const samples: Record<
   'get-offer': { params: { id: MISSING_ID } },
   'update-offer': { params: { id: MISSING_ID }, body: { compensation: { amount: 101000, currency: 'EUR', period: 'year' } } },
   'change-offer-status': { params: { id: MISSING_ID }, body: { status: 'pending_approval' } },
+  'list-placements': { query: { limit: '50' } },
+  'get-placement': { params: { id: MISSING_ID } },
+  // An id that exists nowhere: invoking shows the 404 path and changes no demo placement.
+  'update-placement': { params: { id: MISSING_ID }, body: { start_date: '2027-02-01' } },
+  'cancel-placement': { params: { id: MISSING_ID }, body: { reason: 'Never started' } },
   'decide-offer-approval': { params: { id: MISSING_ID }, body: { decision: 'approve', comment: 'Within band' } },
   // An empty chain: the demo workspace has none, so invoking it changes nothing.
   'update-offer-approvals': { body: { steps: [] } },

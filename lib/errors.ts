@@ -47,6 +47,10 @@ export const ERROR_CODES = [
   'approval_required',
   /** 409: the offer was sent or has an outcome: its terms cannot change (rescind it and make another). */
   'offer_locked',
+  /** 409: the workspace requires an approved or sent offer before a move into `offer_sent`. */
+  'offer_required',
+  /** 409: a cancelled placement's dates no longer change. */
+  'placement_cancelled',
   /** 409: `from_status` is no longer the requisition's status. */
   'stale_status',
   /** 409: the requisition a candidate is added or moved to is not open; the message names its status. */

@@ -214,6 +214,7 @@ export const EVENT_TYPES = [
   'offer.sent',
   'offer.accepted',
   'placement.created',
+  'placement.updated',
   'requisition.created',
   'requisition.updated',
   'requisition.status_changed',

@@ -105,7 +105,9 @@ function operation(r: Route) {
       schema: { type: 'string' },
     });
   }
-  const success = { 'application/json': { schema: schemaOf(responseOf(r), 'output') } };
+  const success = r.html
+    ? { 'text/html': { schema: { type: 'string' } } }
+    : { 'application/json': { schema: schemaOf(responseOf(r), 'output') } };
   const successHeaders = {
     ...REQUEST_ID_HEADER,
     ...(r.etag && {
@@ -177,6 +179,11 @@ function operation(r: Route) {
   // 304 Not Modified has no body; every other status listed answers the error body.
   for (const [status, description] of Object.entries(r.errors ?? {}))
     responses[status] = status === '304' ? { description, headers: successHeaders } : errorResponse(description);
+  // An HTML route's not-found answer is a page too, and a malformed path answers it as well.
+  if (r.html) {
+    delete responses['400'];
+    responses['404'] = { description: r.errors?.[404] ?? 'Not found', headers: REQUEST_ID_HEADER, content: success };
+  }
 
   return {
     operationId: operationId(r),

@@ -13,6 +13,7 @@ import * as boards from './api/boards';
 import * as candidateReads from './api/candidate-reads';
 import * as candidates from './api/candidates';
 import * as erasure from './api/erasure';
+import * as careers from './api/careers';
 import * as files from './api/files';
 import * as imports from './api/imports';
 import * as interviewPlans from './api/interview-plans';
@@ -25,6 +26,7 @@ import * as notes from './api/notes';
 import * as openapi from './api/openapi';
 import * as overview from './api/overview';
 import * as people from './api/people';
+import * as placements from './api/placements';
 import * as pipeline from './api/pipeline';
 import * as postings from './api/postings';
 import * as requisitions from './api/requisitions';
@@ -79,9 +81,15 @@ const lines = [
   offerApprovals.decideOfferApproval,
   offerApprovals.getOfferApprovals,
   offerApprovals.updateOfferApprovals,
+  placements.listPlacements,
+  placements.getPlacement,
+  placements.updatePlacement,
+  placements.cancelPlacement,
   openapi.openapi,
   boards.listBoardJobs,
   boards.getBoardJob,
+  careers.careersPage,
+  careers.careersJobPage,
   session.login,
   session.getSession,
   session.logout,

@@ -34,6 +34,7 @@ export const EVENT_HELP: Record<string, string> = {
   'offer.sent': 'An offer was sent',
   'offer.accepted': 'An offer was accepted',
   'placement.created': 'A candidate was placed',
+  'placement.updated': "A placement's dates changed, or it was cancelled",
   'requisition.created': 'A requisition was created',
   'requisition.updated': "A requisition's title, department, location, job type or headcount changed",
   'requisition.status_changed': 'A requisition was opened, put on hold, filled or closed',

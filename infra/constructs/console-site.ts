@@ -16,6 +16,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/edge-headers';
+import { CAREERS_CSP } from '../../lib/careers/page';
 import {
   API_SECURITY_HEADERS,
   type CONSOLE_SECURITY_HEADERS,
@@ -30,6 +31,11 @@ export const API_PATH_PATTERN = '/api/*';
  * The applications posted under it pass through uncached (CloudFront caches GET and HEAD only).
  */
 export const BOARDS_PATH_PATTERN = '/api/boards/*';
+/**
+ * The careers pages (lib/api/careers.ts): HTML from the same API, cached as the boards are, with
+ * the careers CSP (a style hash, https images) in place of the API's.
+ */
+export const CAREERS_PATH_PATTERN = '/careers/*';
 /** Vite puts content-hashed files here; everything else (index.html, favicon) keeps its name. */
 export const HASHED_ASSETS_PREFIX = 'assets/';
 
@@ -159,6 +165,7 @@ export class ConsoleSite extends Construct {
       ],
     };
 
+    const boardCache = this.boardCachePolicy();
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Talent pipeline: workspace console and API',
       defaultRootObject: 'index.html',
@@ -183,8 +190,18 @@ export class ConsoleSite extends Construct {
         // The same origin, headers and viewer function as the API; answers cached as the board
         // functions say (s-maxage, lib/board-headers.ts), keyed by path and query only: no cookie or
         // token reaches these routes' answers.
-        [BOARDS_PATH_PATTERN]: { ...apiBehavior, cachePolicy: this.boardCachePolicy() },
+        [BOARDS_PATH_PATTERN]: { ...apiBehavior, cachePolicy: boardCache },
         [API_PATH_PATTERN]: apiBehavior,
+        [CAREERS_PATH_PATTERN]: {
+          ...apiBehavior,
+          cachePolicy: boardCache,
+          responseHeadersPolicy: securityHeadersPolicy(
+            this,
+            'CareersHeaders',
+            { ...API_SECURITY_HEADERS, 'Content-Security-Policy': CAREERS_CSP },
+            'Talent pipeline careers pages: CSP and security headers',
+          ),
+        },
       },
     });
     this.url = `https://${this.distribution.distributionDomainName}`;

@@ -86,7 +86,7 @@ export const changeStage = {
   body: ChangeStageBody,
   ...(DOCS && {
     errors: {
-      409: 'The candidate is not in from_stage (the message names its current stage), or is being moved concurrently; try again; or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)',
+      409: 'The candidate is not in from_stage (the message names its current stage), or is being moved concurrently; try again; or the workspace requires an approved or sent offer before offer_sent (code offer_required); or a request with this Idempotency-Key is still in progress (code idempotency_conflict, Retry-After 1)',
       422: IDEM_MISMATCH,
     },
   }),

@@ -70,6 +70,11 @@ export interface Route {
   alsoStatus?: Readonly<Record<number, string>>;
   response: z.ZodMiniType;
   /**
+   * The route answers HTML pages (the careers site), its success and its 404 alike: `response`
+   * is the page as one string, and the not-found page replaces the JSON error body.
+   */
+  html?: true;
+  /**
    * The files bucket access the function is granted (infra/constructs/files-bucket.ts grantFiles):
    * `read` (HeadObject, reads, download links), `write` (presigned POSTs, the move to the file
    * key), `delete` (every version of one key). Without it the function cannot reach the bucket.

@@ -65,6 +65,8 @@ export const PipelineSettingsBody = z.strictObject({
   require_rejection_reason: z.optional(z.boolean({ error: 'require_rejection_reason must be true or false' })),
   /** Scheduling a candidate's first interview moves them to interview_scheduled; left out, the setting stays. */
   auto_interview_stages: z.optional(z.boolean({ error: 'auto_interview_stages must be true or false' })),
+  /** A move into `offer_sent` needs an approved or sent offer; left out, the setting stays. */
+  offer_required: z.optional(z.boolean({ error: 'offer_required must be true or false' })),
 });
 export type PipelineSettingsBody = z.output<typeof PipelineSettingsBody>;
 
@@ -104,6 +106,8 @@ export const PipelineSettings = dataOf(
     require_rejection_reason: z.boolean(),
     /** Interviews move candidates (the first scheduled: interview_scheduled); on unless turned off. */
     auto_interview_stages: z.boolean(),
+    /** A move into `offer_sent` needs an approved or sent offer (off unless the workspace turns it on). */
+    offer_required: z.boolean(),
     /** Only when the request asked for a preview (preview_rejected_days, preview_inactive_days). */
     retention_preview: z.optional(RetentionPreview),
   }),
@@ -121,6 +125,7 @@ export const PipelineSettingsSaved = dataOf(
     rejection_reasons: z.optional(z.array(RejectionReason)),
     require_rejection_reason: z.optional(z.boolean()),
     auto_interview_stages: z.optional(z.boolean()),
+    offer_required: z.optional(z.boolean()),
   }),
 );
 export type PipelineSettingsSaved = z.infer<typeof PipelineSettingsSaved>['data'];

@@ -65,8 +65,10 @@ export function decideCreate(record: CandidateRecord, state: CreateState, audit?
 
 export interface MoveState {
   candidate: CandidateRead | undefined;
-  /** The requisition as a refused hire condition saw it (none read up front: most moves are not hires). */
+  /** The requisition as read for a move into `placed`, or as a refused hire condition saw it. */
   reqSeen?: RequisitionSeen;
+  /** A move into `placed`: what its placement takes from the accepted offer and the requisition. */
+  placementTerms?: Item;
 }
 
 export interface MoveRequest {
@@ -101,6 +103,8 @@ export interface MovePlan {
   rejection?: Rejection;
   /** Kept on the candidate (`offer_ref`); none clears the one a candidate had. */
   offer?: OfferRef;
+  /** A move into `placed`: its placement's terms (lib/store/placement-context.ts). */
+  placementTerms?: Item;
 }
 
 /**
@@ -145,6 +149,7 @@ export function decideMove(state: MoveState, req: MoveRequest): Decision<MovePla
       audit,
       ...(rejection && { rejection }),
       ...(req.offer && { offer: req.offer }),
+      ...(req.stage === 'placed' && state.placementTerms && { placementTerms: state.placementTerms }),
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Stage } from '../model';
 import { candidateRead, getCandidate, type CandidateRecord } from '../store/candidates';
 import { writeMove, writeNewCandidate, writeProfile } from '../store/candidate-parts';
 import { insertBatch, transactionGroups, type NewCandidate } from '../store/candidate-batch';
+import { readPlacementContext } from '../store/placement-context';
 import { requisitionSeen } from '../store/requisitions';
 import type { ActorRef } from '../store/stage-history';
 import type { AuditEntry } from '../store/audit';
@@ -119,8 +120,15 @@ export function moveCandidate(
   now: () => string = nowIso,
   opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditBase; rejection?: Rejection; offer?: OfferRef } = {},
 ): Promise<{ before: Item; after?: Item }> {
+  // A move into `placed` also reads what its placement records (the requisition and the accepted offer).
+  const read = async (item?: Item): Promise<MoveState> => {
+    item ??= await getCandidate(tenantId, id);
+    if (stage !== 'placed' || !item || item.stage === 'placed') return { candidate: candidateRead(item) };
+    const { requisition, terms } = await readPlacementContext(tenantId, item);
+    return { candidate: candidateRead(item), reqSeen: requisitionSeen(requisition), placementTerms: terms };
+  };
   return decideAndWrite<MoveState, Parameters<typeof writeMove>[1], { before: Item; after?: Item }, string>({
-    state: getCandidate(tenantId, id).then((item) => ({ candidate: candidateRead(item) })),
+    state: read(),
     decide: (state) =>
       decideMove(state, {
         stage,
@@ -139,7 +147,7 @@ export function moveCandidate(
       if ('conflict' in lost || lost.refused === 'stats') return state;
       // Someone moved it first: decide again from what they left (or deleted). Their change may
       // have put it on another requisition, so the one seen before no longer counts.
-      if (lost.refused === 'candidate') return { candidate: candidateRead(lost.seen ?? (await getCandidate(tenantId, id))) };
+      if (lost.refused === 'candidate') return read(lost.seen);
       // The hire would fill the requisition, or exceed it, or someone filled it first.
       if (lost.refused === 'requisition') return { ...state, reqSeen: requisitionSeen(lost.seen) };
       throw new Error(`stage move refused by its ${lost.refused} part`);

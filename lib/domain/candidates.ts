@@ -212,11 +212,18 @@ async function search(tenantId: string, q: ListQuery, text: string): Promise<Can
  * Any stage may move to any stage; a move to the current stage changes nothing. A real move
  * records who made it in the candidate's stage history. With `from_stage`, a candidate no longer
  * in that stage is a 409 naming its current stage (Greenhouse v3's guard against stale moves).
+ * `gate` refuses moves a workspace setting forbids; it runs once the caller may see the candidate
+ * (passed in by the handler, so the other candidate functions do not bundle it).
  */
-export async function changeStage(p: Principal, input: ChangeStageBody): Promise<StageChange> {
+export async function changeStage(
+  p: Principal,
+  input: ChangeStageBody,
+  gate?: (tenantId: string, candidateId: string, stage: ChangeStageBody['stage']) => Promise<void>,
+): Promise<StageChange> {
   // Someone who does not see every candidate moves only those they see: two reads more for them.
   const v = viewerOf(p);
   if (!seesAll(v)) await seenCandidate(p.tenantId, v, input.candidate_id);
+  await gate?.(p.tenantId, input.candidate_id, input.stage);
   // Only a move into `rejected` reads the workspace's reasons (one GetItem of its STATS item).
   const settings = needsRejectionSettings(input) ? rejectionSettingsOf((await getStats(p.tenantId)).item) : undefined;
   const decided = decideRejection(input, settings);

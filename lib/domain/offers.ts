@@ -232,6 +232,8 @@ export async function changeOfferStatus(p: Principal, id: string, body: ChangeOf
           }),
     write: async (plan) => {
       const { outcome, after } = await writeOfferStatus(p.tenantId, plan);
+      // Requisitions are never deleted; were one missing, retrying could not help.
+      if ('refused' in outcome && outcome.refused === 'pending') throw new NotFoundError('requisition');
       changed = 'written' in outcome;
       return { outcome, result: after };
     },

@@ -35,6 +35,7 @@ export async function getPipelineSettings(p: Principal, q: PipelineSettingsQuery
     rejection_reasons: [...rejection.reasons],
     require_rejection_reason: rejection.required,
     auto_interview_stages: stats.item.auto_interview_stages !== false,
+    offer_required: stats.item.offer_required === true,
     ...(retention_preview && { retention_preview }),
   };
 }
@@ -57,6 +58,7 @@ export async function updatePipelineSettings(p: Principal, body: PipelineSetting
     ...(body.rejection_reasons && { rejection_reasons: body.rejection_reasons }),
     ...(body.require_rejection_reason !== undefined && { require_rejection_reason: body.require_rejection_reason }),
     ...(body.auto_interview_stages !== undefined && { auto_interview_stages: body.auto_interview_stages }),
+    ...(body.offer_required !== undefined && { offer_required: body.offer_required }),
   };
   const changes = [
     { field: 'stuck_days', after: stuck_days },

@@ -110,7 +110,7 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
     },
     stats: counterUpdate(keys.stats(tenantId), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
     requisition: hire ? hire.update : reqId ? counterUpdate(keys.requisition(tenantId, reqId), deltas) : undefined,
-    placement: to === 'placed' && copyPuts(tenantId, id, placementItem(tenantId, current, at)),
+    placement: to === 'placed' && copyPuts(tenantId, id, placementItem(tenantId, current, at, plan.placementTerms)),
     history: stageMovePut(tenantId, {
       candidate_id: id,
       from_stage: c.stage,

@@ -9,7 +9,16 @@ import { type Candidate, candidateFromItem, type RejectionAnswer } from '../enti
 import { REJECTION_TYPES, STAGES, type Stage } from '../model';
 import { ddb, tableName } from './client';
 import { oneOf, optStr, str } from './codec';
-import { changeIndexKey, counter, keys, personCandidatesIndexKey, reqCandidatesIndexKey, reqStageIndexKey, stageIndexKey } from './table';
+import {
+  changeIndexKey,
+  counter,
+  keys,
+  personCandidatesIndexKey,
+  placementChangeIndexKey,
+  reqCandidatesIndexKey,
+  reqStageIndexKey,
+  stageIndexKey,
+} from './table';
 import { copyPuts } from './copies';
 import { stuckAttrs, type Thresholds } from './stuck';
 import { $add, update } from './update';
@@ -95,22 +104,32 @@ export async function getCandidate(tenantId: string, id: string): Promise<Item |
   return Item;
 }
 
+/**
+ * What a placement takes from outside the candidate (lib/store/placement-context.ts): the accepted
+ * offer's terms and the requisition's team, when the move into `placed` read them.
+ */
+export type PlacementTerms = Item;
+
 /** The placement a move to `placed` creates; its stream record becomes placement.created. */
-export function placementItem(tenantId: string, candidate: Item | CandidateRecord, at: string): Item {
+export function placementItem(tenantId: string, candidate: Item | CandidateRecord, at: string, terms: PlacementTerms = {}): Item {
   const id = newId();
-  const key = keys.placement(tenantId, id);
   return {
-    ...key,
+    ...keys.placement(tenantId, id),
+    ...placementChangeIndexKey(tenantId, at, id),
     // It copies the candidate's name: written with its ledger entry (copyPuts), so erasure finds it.
     type: 'placement',
     id,
     tenant_id: tenantId,
     candidate_id: candidate.id,
     candidate_name: candidate.name,
+    person_id: candidate.person_id,
     req_id: candidate.req_id,
     req_title: candidate.req_title,
+    status: 'active',
+    ...terms,
     placed_at: at,
     created_at: at,
+    updated_at: at,
   };
 }
 

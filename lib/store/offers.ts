@@ -13,7 +13,7 @@ import { ddb, queryAll, tableName } from './client';
 import type { Item } from './codec';
 import { ledgerItem, notErasedCheck } from './copies';
 import { decisionOf, type StoredDecision } from './offer-approvals';
-import { candidateOffersIndexKey, candidateOffersPartition, keys, TABLE_DEF } from './table';
+import { candidateOffersIndexKey, candidateOffersPartition, counter, keys, TABLE_DEF } from './table';
 import { writeParts, type TxOutcome } from './tx';
 import { $remove, update } from './update';
 
@@ -43,6 +43,14 @@ export function versionItem(tenantId: string, o: Item, version: number, at: stri
 export async function getOffer(tenantId: string, id: string): Promise<OfferRecord | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.offer(tenantId, id), ConsistentRead: true }));
   return Item && offerFromItem(Item);
+}
+
+/** The candidate's open offer's id, read consistently from its open-offer slot; undefined when none is open. */
+export async function getOpenOfferId(tenantId: string, candidateId: string): Promise<string | undefined> {
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName, Key: keys.openOffer(tenantId, candidateId), ConsistentRead: true }),
+  );
+  return typeof Item?.offer_id === 'string' ? Item.offer_id : undefined;
 }
 
 /** An offer with its versions, oldest first: one Query over the offer's sort-key range. */
@@ -123,9 +131,15 @@ const offerUpdate = (tenantId: string, current: OfferRecord, changes: Item) => (
 
 const withRemovals = (set: Item, remove: readonly string[]): Item => ({ ...set, ...Object.fromEntries(remove.map((f) => [f, $remove()])) });
 
-export type StatusParts = 'offer' | 'open' | 'audit';
+export type StatusParts = 'offer' | 'open' | 'pending' | 'audit';
 
-/** Write a status change: the offer as read, and, when it closes, the candidate's open-offer guard freed. */
+/** How a status change moves its requisition's count of sent offers: +1 into `sent`, -1 out of it. */
+const sentDelta = (from: OfferRecord['status'], to: unknown): number => (to === 'sent' ? 1 : 0) - (from === 'sent' ? 1 : 0);
+
+/**
+ * Write a status change: the offer as read, when it closes the candidate's open-offer guard freed,
+ * and the requisition's count of sent offers (`offers_pending`) moved in the same transaction.
+ */
 export async function writeOfferStatus(
   tenantId: string,
   plan: OfferStatusPlan,
@@ -141,9 +155,27 @@ export async function writeOfferStatus(
         ExpressionAttributeValues: { ':id': current.id },
       },
     },
+    pending: pendingUpdate(tenantId, current, plan.set.status),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after: applied(current, plan.set, plan.remove) };
+}
+
+/** The requisition's count of sent offers, when the change enters or leaves `sent`. */
+function pendingUpdate(tenantId: string, current: OfferRecord, to: unknown) {
+  const delta = sentDelta(current.status, to);
+  if (!current.req_id || delta === 0) return undefined;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.requisition(tenantId, current.req_id),
+      UpdateExpression: 'ADD #n :d',
+      // Only an existing requisition: an ADD alone would create a bare item.
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: { '#n': counter.offersSent },
+      ExpressionAttributeValues: { ':d': delta },
+    },
+  };
 }
 
 export type TermsParts = 'erased' | 'offer' | 'version' | 'ledger' | 'audit';

@@ -245,7 +245,7 @@ export function toRequisition(item: RequisitionItem): Requisition {
     status: item.status,
     // The spec delivers counts as strings of digits.
     candidate_count: String(reqStageCount(item)),
-    offers_pending: String(reqStageCount(item, 'offer_sent')),
+    offers_pending: String(Number(item[counter.offersSent] ?? 0)),
     created_at: str(item, 'created_at', 'requisition'),
   };
 }

@@ -30,8 +30,9 @@ export const TABLE_DEF = {
      */
     byStuckAt: { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
     /**
-     * Candidates by last change, oldest first (the `updated_after` sync feed). Sparse: only
-     * candidates carry GSI4PK. GSI4, not GSI3, so a stuck index can take GSI3.
+     * Candidates by last change, oldest first (the `updated_after` sync feed); placements by
+     * last change, in a partition of their own. Sparse: only candidates and placements carry
+     * GSI4PK. GSI4, not GSI3, so a stuck index can take GSI3.
      */
     byChange: { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' },
     /**
@@ -359,6 +360,16 @@ export const personCandidatesPartition = (tenantId: string, personId: string) =>
 export const counter = {
   stage: (stage: Stage) => `n_${stage}`,
   reqStatus: (status: ReqStatus) => `r_${status}`,
+  /** A requisition's offers in `sent` (its `offers_pending`), changed with the offer's status. */
+  offersSent: 'o_sent',
   /** Active webhook endpoints, on the `keys.webhookCounts` item. */
   activeEndpoints: 'active_endpoints',
 };
+
+/**
+ * GSI4, sparse: a tenant's placements ordered by `updated_at` (ties by id), one partition apart
+ * from the candidates' feed: GET /placements (and its `updated_after`) is one Query per page.
+ */
+export const placementChangeIndexKey = (tenantId: string, updatedAt: string, id: string) =>
+  indexKey(TABLE_DEF.indexes.byChange, placementChangesPartition(tenantId), `${updatedAt}#${id}`);
+export const placementChangesPartition = (tenantId: string) => `${t(tenantId)}#PLACEMENTS`;

@@ -20,15 +20,16 @@ export interface WebhookEvent {
 
 /**
  * Lambda event-filter patterns for the stream (the CDK event source mapping and the local
- * stream poller both use these): candidate inserts and changes, placement and note inserts,
+ * stream poller both use these): candidate inserts and changes, placement and note inserts and changes,
  * requisition changes, a completed import, a processed file. At most 5: an event source mapping's quota.
  */
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
   // Notes, merge records, interview changes and placements share one pattern (an event source
-  // mapping takes 5): noteEvents drops all but team notes, an item a merge moved (`moved_from`)
-  // is no event, and an interview change is an insert of its own (one item per change).
-  { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['placement', 'note', 'person_merge', 'interview_change'] } } } },
+  // mapping takes 5): noteEvents drops all but inserted team notes, an item a merge moved
+  // (`moved_from`) is no event, an interview change is an insert of its own (one item per change),
+  // and a placement's change is an event only when its dates or status changed.
+  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['placement', 'note', 'person_merge', 'interview_change'] } } } },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
   // Imports and files share one pattern too: each type's events check their own status again
@@ -237,12 +238,21 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
   if (after.type === 'placement' && change.name === 'INSERT') {
     return [
       make('placement.created', after.created_at as string, {
-        placementId: after.id,
-        candidateId: after.candidate_id,
+        ...placementData(after),
         name: after.candidate_name,
-        reqId: after.req_id ?? null,
-        reqTitle: after.req_title ?? null,
         placedAt: after.placed_at,
+      }),
+    ];
+  }
+  if (after.type === 'placement') {
+    // Index keys, a backfill or an erasure change no field of the record: no event.
+    const changed = PLACEMENT_FIELDS.filter(([f]) => change.name === 'MODIFY' && before && (before[f] ?? null) !== (after[f] ?? null));
+    if (!changed.length || typeof after.erased_at === 'string') return [];
+    return [
+      make('placement.updated', after.updated_at as string, {
+        ...placementData(after),
+        cancelReason: after.cancel_reason ?? null,
+        changed: changed.map(([, name]) => name),
       }),
     ];
   }
@@ -307,3 +317,36 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
 /** The exact bytes every delivery of this event sends. */
 export const envelope = (e: WebhookEvent, tenantSlug: string) =>
   JSON.stringify({ event: e.type, data: e.data, timestamp: e.timestamp, tenantSlug });
+
+/** Placement fields whose change is a placement.updated, with their names in event data. */
+const PLACEMENT_FIELDS = [
+  ['start_date', 'startDate'],
+  ['end_date', 'endDate'],
+  ['status', 'status'],
+] as const;
+
+/** A placement item as its events carry it (lib/webhooks/payloads.ts `placementRecord`). */
+export function placementData(p: Image) {
+  const v = <T>(x: unknown) => (x ?? null) as T | null;
+  return {
+    placementId: p.id,
+    candidateId: p.candidate_id,
+    personId: v(p.person_id),
+    reqId: v(p.req_id),
+    reqTitle: v(p.req_title),
+    status: p.status ?? 'active',
+    offerId: v(p.offer_id),
+    offerVersion: v(p.offer_version),
+    startDate: v(p.start_date),
+    endDate: v(p.end_date),
+    compensation: p.currency ? { amount: v(p.amount), currency: p.currency, period: p.period } : null,
+    employmentType: v(p.employment_type),
+    location: v(p.location),
+    recruiterId: v(p.recruiter_id),
+    hiringManagerIds: Array.isArray(p.hiring_manager_ids) ? p.hiring_manager_ids : [],
+    source: v(p.source),
+    hiredAt: p.placed_at,
+    cancelledAt: v(p.cancelled_at),
+    updatedAt: p.updated_at ?? p.created_at,
+  };
+}

@@ -5,7 +5,18 @@
  * and test/unit/webhook-payloads.test.ts holds the two together.
  */
 import * as z from 'zod/mini';
-import { ENDPOINT_DISABLED_EVENT, EVENT_TYPES, REJECTION_TYPES, REQ_STATUSES, STAGES, TEST_EVENT, type EventType } from '../model';
+import {
+  ENDPOINT_DISABLED_EVENT,
+  EVENT_TYPES,
+  JOB_TYPES,
+  PAY_PERIODS,
+  REJECTION_TYPES,
+  REQ_STATUSES,
+  STAGES,
+  TEST_EVENT,
+  type EventType,
+} from '../model';
+import { PLACEMENT_STATUSES } from '../entities/placement';
 import { candidate } from '../entities/candidate';
 import { FILE_KINDS } from '../entities/file';
 import { requisition as requisitionEntity } from '../entities/requisition';
@@ -53,6 +64,32 @@ const offerRef = {
   startDate: z.optional(z.string()),
 };
 
+/**
+ * The placement record as its events carry it: the placement minus the candidate's personal fields
+ * (only `name`, which placement.created always carried, stays). `compensation` is null when no
+ * accepted offer made the hire, and its `amount` null once the candidate was erased.
+ */
+const placementRecord = {
+  placementId: z.uuid(),
+  candidateId: z.uuid(),
+  personId: z.nullable(z.uuid()),
+  reqId,
+  reqTitle,
+  status: z.enum(PLACEMENT_STATUSES),
+  offerId: z.nullable(z.uuid()),
+  offerVersion: z.nullable(z.int()),
+  startDate: z.nullable(z.iso.date()),
+  endDate: z.nullable(z.iso.date()),
+  compensation: z.nullable(z.strictObject({ amount: z.nullable(z.number()), currency: z.string(), period: z.enum(PAY_PERIODS) })),
+  employmentType: z.nullable(z.enum(JOB_TYPES)),
+  location: z.nullable(z.string()),
+  recruiterId: z.nullable(z.uuid()),
+  hiringManagerIds: z.array(z.uuid()),
+  source: z.nullable(z.string()),
+  hiredAt: at,
+  cancelledAt: z.nullable(at),
+  updatedAt: at,
+};
 /** An interview's change: ids, times and interviewer ids, never the candidate's personal data nor the location. */
 const interviewEvent = z.strictObject({
   interviewId: z.uuid(),
@@ -108,7 +145,13 @@ export const EVENT_DATA = {
   'candidate.erased': z.strictObject({ id: z.uuid(), erased_at: at }),
   'offer.sent': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, sentAt: at, ...offerRef }),
   'offer.accepted': z.strictObject({ candidateId: z.uuid(), name: z.string(), reqId, reqTitle, acceptedAt: at, ...offerRef }),
-  'placement.created': z.strictObject({ placementId: z.uuid(), candidateId: z.uuid(), name: z.string(), reqId, reqTitle, placedAt: at }),
+  'placement.created': z.strictObject({ ...placementRecord, name: z.string(), placedAt: at }),
+  /** `changed` names the fields this change touched: startDate, endDate, status (a cancellation, with its reason). */
+  'placement.updated': z.strictObject({
+    ...placementRecord,
+    cancelReason: z.nullable(z.string()),
+    changed: z.array(z.enum(['startDate', 'endDate', 'status'])),
+  }),
   'requisition.created': z.strictObject({ ...requisition, actor, createdAt: at }),
   'requisition.updated': z.strictObject({
     ...requisition,
@@ -179,7 +222,10 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
     "A candidate's personal data was erased (POST /api/v1/candidates/{id}/erase, or a retention rule); only `id` and `erased_at`: erase your copies",
   'offer.sent': 'A candidate moved to offer_sent, or was created in it',
   'offer.accepted': 'A candidate moved to offer_accepted, or was created in it',
-  'placement.created': 'A candidate moved to placed, or was created in it; a placement record was written',
+  'placement.created':
+    "A candidate moved to placed, or was created in it; a placement record was written (GET /api/v1/placements/{id}): the accepted offer's terms when one made the hire, and the requisition's team",
+  'placement.updated':
+    "A placement's start_date or end_date changed (PATCH /api/v1/placements/{id}), or it was cancelled (POST /api/v1/placements/{id}/cancel); `changed` names them",
   'requisition.created': 'A requisition was created (POST /api/v1/requisitions or the admin CLI)',
   'requisition.updated':
     "A requisition's title, department, location, job_type, headcount or team changed (PATCH /api/v1/requisitions/{id}), or its posting was written (PUT /api/v1/requisitions/{id}/posting: `changed` names `posting`); `changed` names them",

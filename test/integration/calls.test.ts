@@ -9,7 +9,7 @@ import { STAGES } from '../../lib/model';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchPut } from '../../lib/store/batch';
 import { ddb, tableName } from '../../lib/store/client';
-import { candidateItem } from '../../lib/store/candidates';
+import { candidateItem, placementItem } from '../../lib/store/candidates';
 import { searchItems } from '../../lib/store/search';
 import { keys, counter } from '../../lib/store/table';
 import { newId } from '../../lib/ids';
@@ -197,18 +197,19 @@ it('requisition routes: each write is at most one read and one transaction or co
     'GetItemCommand',
     'TransactWriteItemsCommand',
   ]);
-  // A hire below the headcount: the move's read and transaction, as any move.
+  // A hire: the candidate's read, then the requisition's (its team goes on the placement, and its
+  // headcount decides the hire), then one transaction.
   const a = (await counted('POST', '/api/v1/candidates', { name: 'A', req_id: id, stage: 'onboarding' })).body.data.id;
   const b = (await counted('POST', '/api/v1/candidates', { name: 'B', req_id: id, stage: 'onboarding' })).body.data.id;
   expect((await counted('POST', '/api/v1/pipeline', { candidate_id: a, stage: 'placed' })).commands).toEqual([
     'GetItemCommand',
-    'TransactWriteItemsCommand',
-  ]);
-  // The hire that fills it: the optimistic transaction is cancelled by its condition, which
-  // hands back the requisition, and the second one fills it; no extra read.
-  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: b, stage: 'placed' })).commands).toEqual([
     'GetItemCommand',
     'TransactWriteItemsCommand',
+  ]);
+  // The hire that fills it: the requisition read up front says so, and one transaction fills it.
+  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: b, stage: 'placed' })).commands).toEqual([
+    'GetItemCommand',
+    'GetItemCommand',
     'TransactWriteItemsCommand',
   ]);
   expect((await counted('GET', `/api/v1/requisitions/${id}`)).body.data).toMatchObject({ status: 'filled', hires: 2 });
@@ -255,6 +256,51 @@ it('offer routes: a draft is a read and one transaction; a status change a read 
   // A candidate's offers: the candidate's read and the index Query, at once.
   expect((await counted('GET', `/api/v1/candidates/${cid}/offers`)).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
 });
+
+it('placements: a hire from an accepted offer reads the candidate, then its requisition and offer at once, then one transaction; a page of GET /placements is one Query among 2,500 placements, whatever the filters', async () => {
+  const t = await stack.tenant();
+  const token = await t.token(['*']);
+  const counted = async (method: string, path: string, body?: unknown) => {
+    sent.length = 0;
+    const res = await stack.call(method, path, { token, body });
+    expect(res.status, res.text).toBeLessThan(300);
+    return { commands: [...sent], body: res.body };
+  };
+  const reqId = (await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Counted Hire', headcount: 3 } })).body.data.id;
+  const cid = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Hire Count', req_id: reqId } })).body.data.id;
+  const oid = (
+    await stack.call('POST', `/api/v1/candidates/${cid}/offers`, {
+      token,
+      body: { compensation: { amount: 70000, currency: 'GBP', period: 'year' }, start_date: '2027-03-01' },
+    })
+  ).body.data.id;
+  for (const status of ['pending_approval', 'approved', 'sent', 'accepted']) {
+    expect((await stack.call('POST', `/api/v1/offers/${oid}/status`, { token, body: { status } })).status).toBe(200);
+  }
+  const hire = await counted('POST', '/api/v1/pipeline', { candidate_id: cid, stage: 'placed' });
+  expect(hire.commands).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+  const page = await counted('GET', `/api/v1/placements?req_id=${reqId}`);
+  expect(page.commands).toEqual(['QueryCommand']);
+  expect(page.body.data).toEqual([
+    expect.objectContaining({ offer_id: oid, compensation: { amount: 70000, currency: 'GBP', period: 'year' } }),
+  ]);
+  expect((await counted('GET', `/api/v1/placements/${page.body.data[0].id}`)).commands).toEqual(['GetItemCommand']);
+
+  // Many placements: each page is still one Query, filtered or not.
+  const at = new Date(Date.now() - 86_400_000).toISOString();
+  const many = Array.from({ length: 2_500 }, () =>
+    placementItem(t.id, { id: newId(), name: 'Bulk Hire', req_id: newId(), req_title: 'Bulk' }, at),
+  );
+  expect(await batchPut(many)).toEqual([]);
+  for (const q of ['?limit=200', `?limit=200&req_id=${reqId}`, '?limit=50&status=active', `?updated_after=${encodeURIComponent(at)}`]) {
+    const first = await counted('GET', `/api/v1/placements${q}`);
+    expect(first.commands, q).toEqual(['QueryCommand']);
+    if (first.body.next_cursor) {
+      const next = await counted('GET', `/api/v1/placements${q}&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+      expect(next.commands, q).toEqual(['QueryCommand']);
+    }
+  }
+}, 300_000);
 
 it("console routes cost a small fixed number of calls, the session authorizer's GetItem included", async () => {
   const t = await stack.tenant();

@@ -60,7 +60,7 @@ describe('GET /api/overview', () => {
     const bearer = await stack.call('GET', '/api/v1/pipeline', { token });
     expect(res.body.data.pipeline).toEqual(bearer.body.data);
     expect(res.body.data.requisitions.map((r: { title: string }) => r.title)).toEqual(['Overview Engineer']);
-    expect(res.body.data.requisitions[0]).toMatchObject({ id: open.id, candidate_count: '1', offers_pending: '1' });
+    expect(res.body.data.requisitions[0]).toMatchObject({ id: open.id, candidate_count: '1', offers_pending: '0' });
     expect(res.body.data.open_requisitions).toBe(1);
   });
 
@@ -95,6 +95,7 @@ describe('pipeline settings', () => {
           rejection_reasons: DEFAULT_REJECTION_REASONS,
           require_rejection_reason: false,
           auto_interview_stages: true,
+          offer_required: false,
         },
       });
     }
@@ -114,6 +115,7 @@ describe('pipeline settings', () => {
         rejection_reasons: DEFAULT_REJECTION_REASONS,
         require_rejection_reason: false,
         auto_interview_stages: true,
+        offer_required: false,
       },
     });
     const second = await stack.call('PUT', '/api/settings/pipeline', as(cookie, { stuck_days: { onboarding: 30 } }));

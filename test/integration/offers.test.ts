@@ -210,6 +210,75 @@ describe('versions and statuses', () => {
     expect((await stack.call('GET', `/api/v1/candidates/${cid}`, { token })).body.data.stage).toBe('offer_sent');
   });
 
+  it('offers_pending counts offers in sent, not candidates in the offer_sent stage', async () => {
+    const req = (await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Pending Count', headcount: 3 } })).body.data;
+    const pending = async () => (await stack.call('GET', `/api/v1/requisitions/${req.id}`, { token })).body.data.offers_pending;
+    const make = async (name: string) =>
+      (await stack.call('POST', '/api/v1/candidates', { token, body: { name, req_id: req.id } })).body.data.id as string;
+    const moved = await make('Moved By Hand');
+    expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: moved, stage: 'offer_sent' } })).status).toBe(200);
+    expect(await pending()).toBe('0');
+    const [a, b] = [await make('Offer A'), await make('Offer B')];
+    const [oa, ob] = [(await draft(a)).body.data.id, (await draft(b)).body.data.id];
+    for (const s of ['pending_approval', 'approved']) await Promise.all([status(oa, { status: s }), status(ob, { status: s })]);
+    expect(await pending()).toBe('0');
+    await Promise.all([status(oa, { status: 'sent' }), status(ob, { status: 'sent' })]);
+    expect(await pending()).toBe('2');
+    // The same status again changes nothing, so counts nothing.
+    expect((await status(oa, { status: 'sent' })).status).toBe(200);
+    expect(await pending()).toBe('2');
+    expect((await status(oa, { status: 'declined', reason: 'Chose another company' })).status).toBe(200);
+    expect(await pending()).toBe('1');
+    expect((await status(ob, { status: 'accepted' })).status).toBe(200);
+    expect(await pending()).toBe('0');
+  });
+
+  it('offer_required: off by default; on, a move into offer_sent needs an approved or sent offer (409 offer_required)', async () => {
+    const t = await stack.tenant();
+    const tk = await t.token(['*']);
+    const admin = await stack.login((await t.user('admin')).email, PASSWORD);
+    const req = (await stack.call('POST', '/api/v1/requisitions', { token: tk, body: { title: 'Gated', headcount: 3 } })).body.data;
+    const make = async (name: string) =>
+      (await stack.call('POST', '/api/v1/candidates', { token: tk, body: { name, req_id: req.id } })).body.data.id as string;
+    const move = (cid: string) => stack.call('POST', '/api/v1/pipeline', { token: tk, body: { candidate_id: cid, stage: 'offer_sent' } });
+    const settings = () => stack.call('GET', '/api/settings/pipeline', { headers: { Cookie: admin } });
+    expect((await settings()).body.data.offer_required).toBe(false);
+    // Off: the contract's move, with no offer at all.
+    expect((await move(await make('Ungated'))).status).toBe(200);
+    const put = await stack.call('PUT', '/api/settings/pipeline', {
+      headers: { Cookie: admin },
+      body: { stuck_days: {}, offer_required: true },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.data.offer_required).toBe(true);
+    expect((await settings()).body.data.offer_required).toBe(true);
+    const none = await make('No Offer');
+    const refused = await move(none);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'offer_required', field: 'stage' });
+    expect((await stack.call('GET', `/api/v1/candidates/${none}`, { token: tk })).body.data.stage).toBe('applied');
+    // Other stages are not gated; an unknown candidate is still a 404.
+    expect((await stack.call('POST', '/api/v1/pipeline', { token: tk, body: { candidate_id: none, stage: 'interviewed' } })).status).toBe(
+      200,
+    );
+    expect((await move('01890000-0000-7000-8000-000000000000')).status).toBe(404);
+    // A draft is not enough; an approved offer is.
+    const cid = await make('Approved Offer');
+    const oid = (await draft(cid, TERMS, tk)).body.data.id;
+    expect((await move(cid)).body.code).toBe('offer_required');
+    for (const s of ['pending_approval', 'approved']) expect((await status(oid, { status: s }, tk)).status).toBe(200);
+    expect((await move(cid)).status).toBe(200);
+    // Sending the offer moves its candidate whatever the setting.
+    const sent = await make('Sent Offer');
+    const sid = (await draft(sent, TERMS, tk)).body.data.id;
+    for (const s of ['pending_approval', 'approved', 'sent']) await status(sid, { status: s }, tk);
+    expect((await stack.call('GET', `/api/v1/candidates/${sent}`, { token: tk })).body.data.stage).toBe('offer_sent');
+    expect((await move(sent)).status).toBe(200);
+    // Turned off again, the contract's move is back.
+    await stack.call('PUT', '/api/settings/pipeline', { headers: { Cookie: admin }, body: { stuck_days: {}, offer_required: false } });
+    expect((await move(none)).status).toBe(200);
+  });
+
   it('an offer past its expires_at is not sent', async () => {
     const id = (await draft(await candidate(), { ...TERMS, expires_at: '2020-01-01T00:00:00Z' })).body.data.id;
     await status(id, { status: 'pending_approval' });

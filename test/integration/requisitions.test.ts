@@ -59,7 +59,7 @@ describe('GET /api/v1/requisitions', () => {
     expect(closed.body).toEqual({ data: [], count: 0 });
   });
 
-  it('counts candidates and pending offers per requisition as digit strings', async () => {
+  it('counts candidates per requisition as digit strings; offers_pending counts sent offers, not the offer_sent stage', async () => {
     const reqId = ids['Open A']!;
     for (const stage of ['applied', 'offer_sent', 'offer_sent', 'rejected']) {
       const res = await stack.call('POST', '/api/v1/candidates', { token, body: { name: `C ${stage}`, req_id: reqId, stage } });
@@ -67,7 +67,7 @@ describe('GET /api/v1/requisitions', () => {
     }
     const res = await stack.call('GET', '/api/v1/requisitions', { token });
     const a = res.body.data.find((r: { id: string }) => r.id === reqId);
-    expect(a).toMatchObject({ candidate_count: '4', offers_pending: '2' });
+    expect(a).toMatchObject({ candidate_count: '4', offers_pending: '0' });
   });
 
   it.each([

@@ -132,9 +132,9 @@ describe("the other declarations' lists", () => {
     expect(requisition.personal).toEqual([]);
   });
 
-  it("a placement: the candidate's name it copies is what erasure empties", () => {
-    expect(placement.personal).toEqual(['candidate_name']);
-    expect(erasure(placement, () => 'REMOVE')).toEqual({ candidate_name: '' });
+  it("a placement: the candidate's name it copies and the offer's amount are what erasure empties", () => {
+    expect(placement.personal).toEqual(['candidate_name', 'amount']);
+    expect(erasure(placement, () => 'REMOVE')).toEqual({ candidate_name: '', amount: 'REMOVE' });
   });
 
   it("a delivery attempt: the receiver's answer is what erasure removes", () => {

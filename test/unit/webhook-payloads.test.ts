@@ -124,6 +124,33 @@ const interviewChange = (event: string, sequence: number, status = 'scheduled'):
 const record = streamRecord;
 const OFFER_REF = { offer_id: '01900000-0000-7000-8000-0000000000d1', offer_version: 2, start_date: '2027-01-04' };
 
+const HIRED: Img = {
+  PK: `T#${TENANT}`,
+  SK: 'PLACEMENT#p2',
+  type: 'placement',
+  id: '01900000-0000-7000-8000-0000000000f2',
+  tenant_id: TENANT,
+  candidate_id: CAND,
+  candidate_name: 'Zoë Ådahl',
+  person_id: '01900000-0000-7000-8000-0000000000e1',
+  req_id: REQ,
+  req_title: 'Backend Engineer',
+  status: 'active',
+  offer_id: '01900000-0000-7000-8000-0000000000a1',
+  offer_version: 2,
+  start_date: '2027-01-04',
+  amount: 72000.5,
+  currency: 'EUR',
+  period: 'year',
+  employment_type: 'direct_hire',
+  location: 'Lisbon',
+  recruiter_id: '01900000-0000-7000-8000-0000000000b2',
+  hiring_manager_ids: ['01900000-0000-7000-8000-0000000000b1'],
+  placed_at: T1,
+  created_at: T1,
+  updated_at: T1,
+};
+
 const RECORDS = [
   record('INSERT', candidate()),
   record('INSERT', candidate({ email: undefined, req_id: undefined, req_title: undefined, stage: 'offer_sent' })),
@@ -154,6 +181,11 @@ const RECORDS = [
     placed_at: T1,
     created_at: T1,
   }),
+  // A placement an accepted offer made: its terms and the requisition's team.
+  record('INSERT', HIRED),
+  // Its dates changed, then cancelled.
+  record('MODIFY', { ...HIRED, start_date: '2027-02-01', end_date: '2027-12-31', updated_at: T1 }, HIRED),
+  record('MODIFY', { ...HIRED, status: 'cancelled', cancelled_at: T1, cancel_reason: 'Never started', updated_at: T1 }, HIRED),
   record('INSERT', requisition()),
   record('MODIFY', requisition({ title: 'Staff Backend Engineer', headcount: 3, updated_at: T1, version: 2 }), requisition()),
   record('INSERT', reqStatus({ from_status: 'open', to_status: 'on_hold', reason: 'Budget review' })),

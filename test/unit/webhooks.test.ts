@@ -122,6 +122,7 @@ describe('eventsFromRecord', () => {
     expect(events).toHaveLength(1);
     expect(events[0]!.type).toBe('placement.created');
     expect(events[0]!.timestamp).toBe(T1);
+    // The fields it always carried, and the record's (written before placements had them: nulls).
     expect(events[0]!.data).toEqual({
       placementId: '01900000-0000-7000-8000-0000000000f1',
       candidateId: CAND,
@@ -129,7 +130,71 @@ describe('eventsFromRecord', () => {
       reqId: REQ,
       reqTitle: 'Backend Engineer',
       placedAt: T1,
+      personId: null,
+      status: 'active',
+      offerId: null,
+      offerVersion: null,
+      startDate: null,
+      endDate: null,
+      compensation: null,
+      employmentType: null,
+      location: null,
+      recruiterId: null,
+      hiringManagerIds: [],
+      source: null,
+      hiredAt: T1,
+      cancelledAt: null,
+      updatedAt: T1,
     });
+  });
+
+  it("placement.created from an accepted offer carries its terms and the requisition's team", () => {
+    const offerId = '01900000-0000-7000-8000-0000000000a1';
+    const hm = '01900000-0000-7000-8000-0000000000b1';
+    const events = eventsFromRecord(
+      record(
+        'INSERT',
+        placement({
+          status: 'active',
+          offer_id: offerId,
+          offer_version: 2,
+          start_date: '2027-01-04',
+          amount: 72000,
+          currency: 'EUR',
+          period: 'year',
+          employment_type: 'direct_hire',
+          location: 'Lisbon',
+          hiring_manager_ids: [hm],
+          updated_at: T1,
+        }),
+      ),
+    );
+    expect(events[0]!.data).toMatchObject({
+      offerId,
+      offerVersion: 2,
+      startDate: '2027-01-04',
+      compensation: { amount: 72000, currency: 'EUR', period: 'year' },
+      employmentType: 'direct_hire',
+      location: 'Lisbon',
+      hiringManagerIds: [hm],
+    });
+  });
+
+  it('placement MODIFY of its dates or status -> placement.updated naming them; the erasure -> nothing', () => {
+    const cancelled = eventsFromRecord(
+      record(
+        'MODIFY',
+        placement({ status: 'cancelled', cancelled_at: T1, cancel_reason: 'Never started', updated_at: T1 }),
+        placement({ status: 'active' }),
+      ),
+    );
+    expect(cancelled.map((e) => e.type)).toEqual(['placement.updated']);
+    expect(cancelled[0]!.data).toMatchObject({ status: 'cancelled', cancelledAt: T1, cancelReason: 'Never started', changed: ['status'] });
+    expect(cancelled[0]!.data).not.toHaveProperty('name');
+    const dated = eventsFromRecord(
+      record('MODIFY', placement({ start_date: '2027-02-01', end_date: '2027-12-31', updated_at: T1 }), placement()),
+    );
+    expect(dated[0]!.data).toMatchObject({ startDate: '2027-02-01', endDate: '2027-12-31', changed: ['startDate', 'endDate'] });
   });
 
   it('other item types and other operations -> nothing', () => {
@@ -357,7 +422,7 @@ describe('STREAM_FILTER_PATTERNS with matchesPattern', () => {
     expect(passes(record('INSERT', placement()))).toBe(true);
   });
 
-  it('rejects stats, tokens, webhooks, placement MODIFY and every REMOVE; lets requisitions and their status records through', () => {
+  it('rejects stats, tokens, webhooks and every REMOVE; lets requisitions, their status records and placement changes through', () => {
     const req = { PK: `T#${TENANT}`, SK: 'REQ#1', type: 'requisition', tenant_id: TENANT, id: '1', status: 'open' };
     expect(passes(record('INSERT', req))).toBe(true);
     expect(passes(record('MODIFY', { ...req, status: 'filled' }, req))).toBe(true);
@@ -371,7 +436,12 @@ describe('STREAM_FILTER_PATTERNS with matchesPattern', () => {
     expect(passes(record('INSERT', { PK: 'TOKEN#abc', SK: 'TOKEN', type: 'token', tenant_id: TENANT }))).toBe(false);
     expect(passes(record('INSERT', { PK: `T#${TENANT}`, SK: 'TOKEN#1', type: 'token', tenant_id: TENANT }))).toBe(false);
     expect(passes(record('INSERT', { PK: `T#${TENANT}#WEBHOOKS`, SK: 'ATT#1#2', type: 'webhook_attempt' }))).toBe(false);
-    expect(passes(record('MODIFY', placement({ req_title: 'x' }), placement()))).toBe(false);
+    // A placement's change passes (its dates or a cancellation are placement.updated); one of no field of the record is no event.
+    expect(passes(record('MODIFY', placement({ req_title: 'x' }), placement()))).toBe(true);
+    expect(eventsFromRecord(record('MODIFY', placement({ GSI4SK: 'x' }), placement()))).toEqual([]);
+    expect(eventsFromRecord(record('MODIFY', placement({ amount: undefined, erased_at: T1, candidate_name: '' }), placement()))).toEqual(
+      [],
+    );
     expect(passes(record('REMOVE', undefined, candidate()))).toBe(false);
     expect(passes(record('REMOVE', undefined, placement()))).toBe(false);
     // The type attribute must be a string "candidate", not anything else.

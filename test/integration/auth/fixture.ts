@@ -101,11 +101,18 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'POST /api/v1/offers/{id}/status': () => ({ body: { status: 'pending_approval' }, status: 404 }),
   'POST /api/offers/{id}/approvals': () => ({ body: { decision: 'approve' }, status: 404 }),
   'GET /api/settings/offer-approvals': () => ({ status: 200 }),
+  'GET /api/v1/placements': () => ({ status: 200 }),
+  'GET /api/v1/placements/{id}': () => ({ status: 404 }),
+  'PATCH /api/v1/placements/{id}': () => ({ body: { start_date: '2027-02-01' }, status: 404 }),
+  'POST /api/v1/placements/{id}/cancel': () => ({ body: { reason: 'Never started' }, status: 404 }),
   'PUT /api/settings/offer-approvals': () => ({ body: { steps: [] }, status: 200 }),
   'GET /api/v1/openapi.json': () => ({ status: 200 }),
   // Public: a board with nothing posted, and a job on none.
   'GET /api/boards/{slug}/jobs': () => ({ status: 200 }),
   'GET /api/boards/{slug}/jobs/{id}': () => ({ status: 404 }),
+  // Public HTML: a workspace with nothing posted answers the not-found page.
+  'GET /careers/{slug}': () => ({ status: 404 }),
+  'GET /careers/{slug}/jobs/{id}': () => ({ status: 404 }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
   'POST /api/boards/{slug}/jobs/{id}/applications': () => ({
     body: {
@@ -138,6 +145,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
       // Keeps the reason the POST /pipeline sample gives.
       rejection_reasons: [{ id: 'no_response', label: 'Did not respond', type: 'we_rejected' }],
       require_rejection_reason: false,
+      offer_required: false,
     },
     status: 200,
   }),

@@ -133,11 +133,13 @@ describe('session routes: the session cookie, checked on every request', () => {
 });
 
 describe('public routes (auth none) need no credentials', () => {
-  it('are exactly the OpenAPI document, the login, the job board and applying to a published job', () => {
+  it('are exactly the OpenAPI document, the login, the job board, the careers pages and applying to a published job', () => {
     expect(PUBLIC_ROUTES.map(label).sort()).toEqual([
       'GET /api/boards/{slug}/jobs',
       'GET /api/boards/{slug}/jobs/{id}',
       'GET /api/v1/openapi.json',
+      'GET /careers/{slug}',
+      'GET /careers/{slug}/jobs/{id}',
       'POST /api/boards/{slug}/jobs/{id}/applications',
       'POST /api/session',
     ]);

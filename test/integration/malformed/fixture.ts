@@ -125,6 +125,7 @@ export function validBody(route: Route): unknown {
       stuck_days: { applied: 4 },
       rejection_reasons: [{ id: 'no_response', label: 'Did not respond', type: 'we_rejected' }],
       require_rejection_reason: false,
+      offer_required: false,
     };
   if (r.path === '/api/settings/tokens') return { default_days: 90, max_days: 366 };
   if (r.path === '/api/settings/two-factor') return { required_for: 'off' };
@@ -169,6 +170,8 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/v1/offers/{id}') return { location: 'Valid Body' };
   if (r.path === '/api/v1/offers/{id}/status') return { status: 'pending_approval' };
   if (r.path === '/api/offers/{id}/approvals') return { decision: 'approve' };
+  if (r.path === '/api/v1/placements/{id}') return { start_date: '2027-02-01' };
+  if (r.path === '/api/v1/placements/{id}/cancel') return { reason: 'Never started' };
   // No approval steps: what a workspace has before anyone sets a chain.
   if (r.path === '/api/settings/offer-approvals') return { steps: [] };
   if (r.path === '/api/v1/people/{id}/merge') return { from: randomUUID() };

@@ -81,7 +81,7 @@ describe('API routes', () => {
   });
 
   it('only the public routes are open: AuthorizationType NONE exactly for the auth none routes', () => {
-    // The OpenAPI document, sign-in, the public job board and the application to a job.
+    // The OpenAPI document, sign-in, the public job board, the careers pages and the application to a job.
     expect(PUBLIC_ROUTES.map(label).sort()).toEqual(
       [
         'GET /api/v1/openapi.json',
@@ -89,6 +89,8 @@ describe('API routes', () => {
         'GET /api/boards/{slug}/jobs',
         'GET /api/boards/{slug}/jobs/{id}',
         'POST /api/boards/{slug}/jobs/{id}/applications',
+        'GET /careers/{slug}',
+        'GET /careers/{slug}/jobs/{id}',
       ].sort(),
     );
     const open: string[] = [];

@@ -11,7 +11,14 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it, vi } from 'vitest';
 import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../lib/edge-headers';
 import { API_CSP, API_SECURITY_HEADERS, consoleCsp, consoleSecurityHeaders, HSTS_MAX_AGE_SECONDS } from '../../../lib/security-headers';
-import { API_PATH_PATTERN, BOARDS_PATH_PATTERN, HASHED_ASSETS_PREFIX, SPA_REWRITE_CODE } from '../../../infra/constructs/console-site';
+import { CAREERS_CSP } from '../../../lib/careers/page';
+import {
+  API_PATH_PATTERN,
+  BOARDS_PATH_PATTERN,
+  CAREERS_PATH_PATTERN,
+  HASHED_ASSETS_PREFIX,
+  SPA_REWRITE_CODE,
+} from '../../../infra/constructs/console-site';
 import { BOARD_CACHE_CONTROL, BOARD_EDGE_SECONDS } from '../../../lib/board-headers';
 import { SESSION_AUTHORIZER_MODULE, TOKEN_AUTHORIZER_MODULE } from '../../../infra/constructs/route-api';
 import {
@@ -56,7 +63,7 @@ describe('console and API on one origin', () => {
   const originOf = (behavior: Json) => config().Origins.find((o: Json) => o.Id === behavior.TargetOriginId);
   const apiBehavior = () => {
     const behaviors = config().CacheBehaviors;
-    expect(behaviors.map((b: Json) => b.PathPattern)).toEqual([BOARDS_PATH_PATTERN, API_PATH_PATTERN]);
+    expect(behaviors.map((b: Json) => b.PathPattern)).toEqual([BOARDS_PATH_PATTERN, API_PATH_PATTERN, CAREERS_PATH_PATTERN]);
     return behaviors[1];
   };
   const boardsBehavior = () => {
@@ -175,7 +182,7 @@ describe('console and API on one origin', () => {
     expect(JSON.stringify(origin.DomainName)).toContain('.execute-api.');
     // The stage is the origin path: /api/v1/... reaches /prod/api/v1/..., the route table's paths.
     expect(JSON.stringify(origin.OriginPath)).toContain(JSON.stringify({ Ref: stageId }));
-    expect(ROUTES.every((r) => r.path.startsWith(API_PATH_PATTERN.slice(0, -1)))).toBe(true);
+    expect(ROUTES.every((r) => [API_PATH_PATTERN, CAREERS_PATH_PATTERN].some((p) => r.path.startsWith(p.slice(0, -1))))).toBe(true);
   });
 
   it(`${BOARDS_PATH_PATTERN}, before the API's, is the API behaviour cached for the origin's s-maxage, by path and query alone`, () => {
@@ -195,6 +202,20 @@ describe('console and API on one origin', () => {
     });
     expect(BOARD_CACHE_CONTROL).toContain(`s-maxage=${BOARD_EDGE_SECONDS}`);
     expect(ROUTES.filter((r) => r.path.startsWith(BOARDS_PATH_PATTERN.slice(0, -1))).every((r) => r.auth === 'none')).toBe(true);
+  });
+
+  it(`${CAREERS_PATH_PATTERN} is the boards' behaviour with the careers CSP in place of the API's`, () => {
+    const careers = config().CacheBehaviors[2];
+    const boards = boardsBehavior();
+    const { ResponseHeadersPolicyId, PathPattern: _p, ...rest } = careers;
+    const { ResponseHeadersPolicyId: _r, PathPattern: _q, ...boardsRest } = boards;
+    expect(rest).toEqual(boardsRest);
+    const headers = resources[ResponseHeadersPolicyId.Ref]!.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(headers.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: CAREERS_CSP, Override: true });
+    expect(CAREERS_CSP).not.toMatch(/script-src|unsafe-inline/);
+    expect(
+      ROUTES.filter((r) => r.path.startsWith(CAREERS_PATH_PATTERN.slice(0, -1))).every((r) => r.auth === 'none' && r.method === 'GET'),
+    ).toBe(true);
   });
 
   it('the API function sets the viewer address and host, overwriting what the browser sent', () => {

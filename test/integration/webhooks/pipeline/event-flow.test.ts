@@ -83,7 +83,32 @@ describe('events reach subscribed endpoints, correctly signed', () => {
     expect(byType('offer.sent')[0]).toMatchObject({ candidateId: cand, name: 'Ada Lovelace', reqId });
     expect(byType('offer.accepted')[0]).toMatchObject({ candidateId: cand, name: 'Ada Lovelace', reqId });
     const placement = byType('placement.created')[0];
-    expect(Object.keys(placement).sort()).toEqual(['candidateId', 'name', 'placedAt', 'placementId', 'reqId', 'reqTitle']);
+    // The fields it always carried, and the placement record beside them.
+    expect(Object.keys(placement).sort()).toEqual(
+      [
+        'candidateId',
+        'name',
+        'placedAt',
+        'placementId',
+        'reqId',
+        'reqTitle',
+        'personId',
+        'status',
+        'offerId',
+        'offerVersion',
+        'startDate',
+        'endDate',
+        'compensation',
+        'employmentType',
+        'location',
+        'recruiterId',
+        'hiringManagerIds',
+        'source',
+        'hiredAt',
+        'cancelledAt',
+        'updatedAt',
+      ].sort(),
+    );
     expect(placement).toMatchObject({ candidateId: cand, name: 'Ada Lovelace', reqId, reqTitle: 'Staff Engineer' });
     expect(placement.placementId).toMatch(/^[0-9a-f-]{36}$/);
     expect(placement.placementId).not.toBe(cand);

@@ -1,0 +1,47 @@
+/**
+ * The careers site: a workspace's open jobs and each job's page as HTML (lib/careers/page.ts),
+ * public like the board (lib/api/boards.ts) and cached at the edge for as long. Their answers are
+ * HTML, not JSON: the `response` below is the page as one string. Any unknown slug or job, and a
+ * workspace with nothing posted, answers the same 404 page.
+ */
+import * as z from 'zod/mini';
+import { BoardJobParams, BoardParams } from './boards';
+import { uuid } from './fields';
+import { DOCS, type Route } from './route';
+
+export const CareersQuery = z.strictObject({ cursor: z.optional(uuid('cursor')) });
+
+const PAGE = z.string();
+const NOT_MODIFIED = DOCS ? 'Not Modified: If-None-Match named the current ETag (no body)' : '';
+const NOT_FOUND = DOCS ? 'The not-found page (HTML): unknown slug or job, nothing posted, unpublished, or the requisition is not open' : '';
+
+export const careersPage = {
+  method: 'GET',
+  path: '/careers/{slug}',
+  handler: 'careers-page',
+  auth: 'none',
+  access: 'read',
+  etag: true,
+  html: true,
+  summary: DOCS && "A workspace's careers page: its open jobs as HTML, each a link to its page (public)",
+  params: BoardParams,
+  query: CareersQuery,
+  ...(DOCS && { errors: { 304: NOT_MODIFIED, 404: NOT_FOUND } }),
+  status: 200,
+  response: PAGE,
+} as const satisfies Route;
+
+export const careersJobPage = {
+  method: 'GET',
+  path: '/careers/{slug}/jobs/{id}',
+  handler: 'careers-job-page',
+  auth: 'none',
+  access: 'read',
+  etag: true,
+  html: true,
+  summary: DOCS && 'A job page as HTML, with its JobPosting structured data (public)',
+  params: BoardJobParams,
+  ...(DOCS && { errors: { 304: NOT_MODIFIED, 404: NOT_FOUND } }),
+  status: 200,
+  response: PAGE,
+} as const satisfies Route;

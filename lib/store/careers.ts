@@ -1,0 +1,60 @@
+/** The careers site's workspace settings, kept on the tenant item (lib/store/tenants.ts). */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from './client';
+import { keys } from './table';
+
+export interface CareersSettings {
+  /** The name the careers site shows; null for the workspace's own name. */
+  careers_name: string | null;
+  /** An https URL of the logo, or null. */
+  careers_logo_url: string | null;
+  /** An https URL of the workspace's privacy notice, or null. */
+  careers_privacy_url: string | null;
+}
+
+const FIELDS = ['careers_name', 'careers_logo_url', 'careers_privacy_url'] as const;
+const opt = (v: unknown) => (typeof v === 'string' && v ? v : null);
+
+/** The workspace's name and careers settings; undefined for a tenant that does not exist. */
+export async function getCareersSettings(tenantId: string): Promise<(CareersSettings & { name: string }) | undefined> {
+  const { Item } = await ddb.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.tenant(tenantId),
+      ProjectionExpression: '#n, careers_name, careers_logo_url, careers_privacy_url',
+      ExpressionAttributeNames: { '#n': 'name' },
+    }),
+  );
+  if (!Item) return undefined;
+  return {
+    name: String(Item.name ?? ''),
+    careers_name: opt(Item.careers_name),
+    careers_logo_url: opt(Item.careers_logo_url),
+    careers_privacy_url: opt(Item.careers_privacy_url),
+  };
+}
+
+/** Sets each field given (null removes it). */
+export async function saveCareersSettings(tenantId: string, patch: Partial<CareersSettings>): Promise<void> {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const values: Record<string, string> = {};
+  for (const f of FIELDS) {
+    if (!(f in patch)) continue;
+    const v = patch[f];
+    if (v) {
+      set.push(`${f} = :${f}`);
+      values[`:${f}`] = v;
+    } else remove.push(f);
+  }
+  if (!set.length && !remove.length) return;
+  await ddb.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.tenant(tenantId),
+      UpdateExpression: [set.length && `SET ${set.join(', ')}`, remove.length && `REMOVE ${remove.join(', ')}`].filter(Boolean).join(' '),
+      ConditionExpression: 'attribute_exists(PK)',
+      ...(set.length && { ExpressionAttributeValues: values }),
+    }),
+  );
+}
