@@ -22,6 +22,8 @@ export const USAGE_KEY_DELETERS = ['revoke-token', 'remove-member', 'change-memb
 
 export interface TokenRateLimitsProps {
   api: apigateway.RestApi;
+  /** Every route's method, the stack's and its nested stacks' (RouteApi.methods). */
+  methods: readonly apigateway.Method[];
   routes: readonly Route[];
   /** The function behind each handler module. */
   functions: ReadonlyMap<string, NodejsFunction>;
@@ -54,7 +56,7 @@ export class TokenRateLimits extends Construct {
     });
 
     const tokenRoutes = new Set(props.routes.filter((r) => r.auth === 'token').map((r) => `${r.method} ${r.path}`));
-    for (const m of api.methods) {
+    for (const m of props.methods) {
       if (tokenRoutes.has(`${m.httpMethod} ${m.resource.path}`)) (m.node.defaultChild as apigateway.CfnMethod).apiKeyRequired = true;
     }
 

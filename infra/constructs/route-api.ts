@@ -2,8 +2,9 @@
  * The REST API generated from the route table (lib/routes.ts): one resource per path, one method
  * per route, one function per handler module, guarded by the TOKEN or REQUEST authorizer, with
  * API Gateway's own refusals answered as `{ error }` and a JSON access log. The route functions
- * live in nested stacks by resource (infra/constructs/route-stacks.ts); the API, its methods and
- * the authorizers stay in the stack. Adding a route to lib/routes.ts needs no change here.
+ * live in nested stacks by resource (infra/constructs/route-stacks.ts); the API and its authorizers
+ * stay in the stack, with the methods it held before its methods grew nested stacks of their own
+ * (infra/constructs/api-method-stacks.ts). Adding a route to lib/routes.ts needs no change here.
  */
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -24,6 +25,7 @@ import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { RETENTION_MODULE } from './retention';
 import { FILE_WORKER_MODULE } from './file-worker';
 import { RouteFunctionStack, routeStackIds } from './route-stacks';
+import { ApiMethodStack, methodStackId } from './api-method-stacks';
 
 /** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
 export const TOKEN_AUTHORIZER_MODULE = 'authorizer';
@@ -123,6 +125,10 @@ export class RouteApi extends Concern {
   private readonly stage: StageConfig;
   /** The nested stacks of the route functions, by construct id (routeStackIds). */
   readonly routeStacks = new Map<string, RouteFunctionStack>();
+  /** The nested stacks of API methods, by construct id (methodStackId). */
+  readonly methodStacks = new Map<string, ApiMethodStack>();
+  /** Every route's method, in the stack or in a nested stack (TokenRateLimits marks the token ones). */
+  readonly methods: apigateway.Method[] = [];
 
   constructor(scope: Construct, id: string, props: RouteApiProps) {
     super(scope, id);
@@ -264,8 +270,32 @@ export class RouteApi extends Concern {
       this.routeStacks.set(stackId, created);
       return created;
     };
+    const methodStack = (id: string): ApiMethodStack => {
+      const existing = this.methodStacks.get(id);
+      if (existing) return existing;
+      const created = new ApiMethodStack(this, id, this.api);
+      this.methodStacks.set(id, created);
+      // The stage's deployment must follow these methods as it follows its own: it waits for
+      // them, and a change of theirs gives it a new logical id (below), so the stage is deployed again.
+      this.api.latestDeployment?.node.addDependency(created);
+      return created;
+    };
+    // A nested stack sees the validator and authorizers by id: a method naming the Authorizer
+    // construct itself would attach it to the imported API, a second RestApi to CDK.
+    const nestedValidator = new Map<string, apigateway.IRequestValidator>();
+    const nestedAuthorizer = (auth: Route['auth']): apigateway.MethodOptions => {
+      const options = authorizerFor(auth);
+      if (!options.authorizer) return options;
+      // Attached here, since no method attaches it: an authorizer that only nested methods use
+      // would otherwise have no API to name.
+      if (apigateway.Authorizer.isAuthorizer(options.authorizer)) options.authorizer._attachToApi(this.api);
+      const { authorizerId, authorizationType } = options.authorizer;
+      return { authorizationType, authorizer: { authorizerId, authorizationType } };
+    };
     const invoker = new iam.ServicePrincipal('apigateway.amazonaws.com');
-    for (const r of props.routes) {
+    // The stack's own methods first: a nested method then finds every path segment they create.
+    const ordered = [...props.routes.filter((r) => !methodStackId(r)), ...props.routes.filter((r) => methodStackId(r))];
+    for (const r of ordered) {
       const fn =
         this.functions.get(r.handler) ??
         this.tableFunction(
@@ -281,15 +311,27 @@ export class RouteApi extends Concern {
       // It reaches this stack as a nested stack output named after the function's construct path,
       // so replacing the function changes this template, and with it the deployment's logical id:
       // the stage is deployed again and never calls a deleted function.
-      const method = this.resourceFor(r.path).addMethod(
+      const homeId = methodStackId(r);
+      const home = homeId ? methodStack(homeId) : undefined;
+      if (home && !nestedValidator.has(homeId!)) {
+        nestedValidator.set(homeId!, apigateway.RequestValidator.fromRequestValidatorId(home, 'Validator', validator.requestValidatorId));
+      }
+      const requestParameters = Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true]));
+      const method = (home ? home.resourceFor(r.path, this.api.root) : this.resourceFor(r.path)).addMethod(
         r.method,
         new apigateway.AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations` }),
-        {
-          ...authorizerFor(r.auth),
-          requestValidator: validator,
-          requestParameters: Object.fromEntries(pathParams.map((p) => [`method.request.path.${p}`, true])),
-        },
+        home
+          ? { ...nestedAuthorizer(r.auth), requestValidator: nestedValidator.get(homeId!), requestParameters }
+          : { ...authorizerFor(r.auth), requestValidator: validator, requestParameters },
       );
+      this.methods.push(method);
+      // What the stage's deployment would hash for a method of its own API: the route as the table
+      // says it, and the function by construct path (replacing it changes the path).
+      if (home) {
+        this.api.latestDeployment?.addToLogicalId({
+          nestedMethod: { stack: homeId, method: r.method, path: r.path, auth: r.auth, requestParameters, function: fn.node.path },
+        });
+      }
       // Only this method of this stage may invoke it. No test-invoke permission: it would double
       // the permissions, and only the console's "Test" button needs it. The stage by name, not by
       // reference: the stage depends on the methods, which depend on the function's stack.

@@ -3,10 +3,8 @@
  * path segment after `/api/v1` or `/api`, so a session twin shares its token route's stack), each
  * holding its functions with their roles, policies, log groups, invoke permissions and alarms.
  * CloudFormation refuses a stack of more than 500 resources, and every route function costs the
- * stack six or seven of them; here it costs the stack none. The API itself (resources, methods,
- * authorizers, deployment, stage) stays in the stack: its methods cannot move to another stack
- * without API Gateway refusing the copy while the original still exists, and its id is in every
- * integrator's base URL. The rule is a function of the route table alone, so adding a route needs
+ * stack six or seven of them; here it costs the stack none. The API's methods have their own rule
+ * (api-method-stacks.ts). The rule is a function of the route table alone, so adding a route needs
  * no edit here (docs/deploying.md, "Stacks").
  */
 import { NestedStack } from 'aws-cdk-lib';
