@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { isDynamoDbLocalProcess, startDynamoDbLocal } from './dynamodb';
 import { ensureTable, localClient } from './table';
+import { LOCAL_MAIL_FROM } from './files-and-mail';
 
 export const LOCAL_TABLE = 'talent-pipeline';
 
@@ -100,6 +101,8 @@ async function readyRuntime(dir: string): Promise<RuntimeInfo | undefined> {
 export async function useLocalTable(): Promise<{ stop(): Promise<void> }> {
   const dir = dataDir();
   const running = await readyRuntime(dir);
+  // The sender npm start gives the functions that send mail: they stop at cold start without one.
+  process.env.MAIL_FROM ??= LOCAL_MAIL_FROM;
   if (running) {
     process.env.TABLE_NAME = running.tableName;
     process.env.DYNAMODB_ENDPOINT = running.dynamodbEndpoint;

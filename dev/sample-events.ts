@@ -373,6 +373,19 @@ writeFileSync(
   join(dir, 'import-worker.json'),
   `${JSON.stringify(sqsEvent('7c2a5e1b-93d4-4f6a-8b0c-1d2e3f4a5b6c', JSON.stringify({ v: 1, tenantId: DEMO.tenantId, jobId: MISSING_ID }), 'imports'), null, 2)}\n`,
 );
+// The invitation worker's queue message for an interview change that exists nowhere: nothing is sent.
+writeFileSync(
+  join(dir, 'interview-invitations.json'),
+  `${JSON.stringify(
+    sqsEvent(
+      '3d1f0a52-6b7e-4c8d-9e0f-1a2b3c4d5e6f',
+      JSON.stringify({ v: 1, kind: 'interview_invitation', tenantId: DEMO.tenantId, interviewId: MISSING_ID, sequence: 0 }),
+      'interview-invitations',
+    ),
+    null,
+    2,
+  )}\n`,
+);
 // The stream's view of a threshold save: the demo tenant's STATS item with a re-index pending.
 // Invoked, it runs one step of the stuck index's re-index (idle when nothing is pending).
 const statsKeys = { PK: { S: `T#${DEMO.tenantId}` }, SK: { S: 'STATS' } };

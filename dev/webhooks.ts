@@ -2,7 +2,8 @@
  * The local webhook pipeline: SQS queues, the stream poller feeding the fan-out handler and the
  * queue poller feeding the delivery handler: the same handler modules Lambda runs. A second
  * stream poller runs the table maintenance consumer (functions/stuck-reindex.ts): audit intents
- * into records, and the stuck index's re-index.
+ * into records, and the stuck index's re-index. Where mail is set up (MAIL_FROM), the fan-out also
+ * queues interview invitations, and dev/invitations.ts runs their worker.
  * Needs TABLE_NAME and DYNAMODB_ENDPOINT set; sets the queue variables the handlers read.
  */
 import { startQueuePoller, startQueues, type LocalQueues } from './queue';
@@ -32,6 +33,10 @@ export async function startWebhookPipeline(opts: {
   process.env.WEBHOOK_QUEUE_URL = queues.queueUrl;
   process.env.WEBHOOK_DLQ_URL = queues.dlqUrl;
   process.env.SQS_ENDPOINT = queues.endpoint;
+  // Before the fan-out loads: it reads INVITATION_QUEUE_URL once.
+  const invitations = process.env.MAIL_FROM
+    ? await (await import('./invitations')).startInvitationPipeline({ sqs: queues, log: opts.log })
+    : undefined;
   const { handler: fanout } = await init(() => import('../functions/webhook-fanout'));
   const { handler: delivery } = await init(() => import('../functions/webhook-delivery'));
   const { handler: stuckReindex } = await init(() => import('../functions/stuck-reindex'));
@@ -80,6 +85,7 @@ export async function startWebhookPipeline(opts: {
       await stream.stop();
       await stuckStream.stop();
       await poller.stop();
+      await invitations?.stop();
       if (opts.pendingFile) {
         const { saveMessages } = await import('./restore');
         saveMessages(opts.pendingFile, await poller.drainUnattempted());

@@ -28,6 +28,7 @@ import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { ApiFirewall } from './constructs/waf';
 import { FilesBucket, filesBucketOrigin } from './constructs/files-bucket';
 import { addFileWorker, FILE_WORKER_MODULE } from './constructs/file-worker';
+import { InterviewInvitations } from './constructs/interview-invitations';
 import { Mail } from './constructs/mail';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
 import { CONSOLE_DIST } from '../console/build';
@@ -157,6 +158,11 @@ export class TalentPipelineStack extends Stack {
     const imports = new ImportQueue(this, 'Imports', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.importQueue))) imports.allowQueueing(fn);
     this.importQueue = imports.queue;
+    // Interview invitations, where the deploy sends mail: the fan-out queues them, a worker emails them.
+    const invitations = this.mail.identity
+      ? new InterviewInvitations(this, 'InterviewInvitations', { table: this.table, mail: this.mail, stage })
+      : undefined;
+    invitations?.allowQueueing(pipeline.fanout);
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api,
@@ -173,6 +179,7 @@ export class TalentPipelineStack extends Stack {
     });
 
     imports.notify(this.monitoring.topic);
+    invitations?.notify(this.monitoring.topic);
 
     new CfnOutput(this, 'SiteUrl', {
       value: this.site.url,

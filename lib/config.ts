@@ -25,6 +25,8 @@ export interface Config {
   readonly webhookDlqUrl: string;
   /** IMPORT_QUEUE_URL: required by the functions that queue import work (the import POST and its worker). */
   readonly importQueueUrl: string;
+  /** INVITATION_QUEUE_URL: where the fan-out queues interview invitations; unset where no mail is sent (a deploy without a mail domain). */
+  readonly invitationQueueUrl: string | undefined;
   /** SQS_ENDPOINT: set only for the local queue of `npm start` and the tests. */
   readonly sqsEndpoint: string | undefined;
   /** WEBHOOK_RETRY_SCHEDULE, unparsed (lib/webhooks/config.ts checks it); unset in the stack. */
@@ -72,6 +74,7 @@ const readers: { [K in keyof Config]: () => Config[K] } = {
   webhookQueueUrl: () => required('WEBHOOK_QUEUE_URL'),
   webhookDlqUrl: () => required('WEBHOOK_DLQ_URL'),
   importQueueUrl: () => required('IMPORT_QUEUE_URL'),
+  invitationQueueUrl: () => optional('INVITATION_QUEUE_URL'),
   sqsEndpoint: () => optional('SQS_ENDPOINT'),
   webhookRetrySchedule: () => optional('WEBHOOK_RETRY_SCHEDULE'),
   webhookTimeoutMs: () => positiveNumber('WEBHOOK_TIMEOUT_MS', 15_000, 15_000),

@@ -51,6 +51,8 @@ export const CreateInterviewBody = z.strictObject({
   external_event_id: z.optional(text('external_event_id', 200)),
   /** Book the interviewers even where they are already booked. */
   allow_conflicts: z.optional(z.boolean({ error: 'allow_conflicts must be true or false' })),
+  /** Send the candidate a calendar invitation too (the interviewers always get one). */
+  invite_candidate: z.optional(z.boolean({ error: 'invite_candidate must be true or false' })),
 });
 export type CreateInterviewBody = z.output<typeof CreateInterviewBody>;
 
@@ -105,6 +107,8 @@ export const Interview = z.object({
   status: z.enum(INTERVIEW_STATUSES),
   /** Grows with each change: a calendar invitation's SEQUENCE. */
   sequence: z.int(),
+  /** Whether the candidate is sent the calendar invitations too. */
+  invite_candidate: z.boolean(),
   created_at: timestamp,
   updated_at: timestamp,
 });

@@ -139,6 +139,7 @@ export async function createInterview(
     external_event_id: body.external_event_id ?? null,
     status: 'scheduled',
     sequence: 0,
+    invite_candidate: body.invite_candidate ?? false,
     created_at: at,
     updated_at: at,
   };

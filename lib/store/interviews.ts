@@ -98,6 +98,7 @@ export function interviewFromItem(item: Item): Interview {
     external_event_id: typeof item.external_event_id === 'string' ? item.external_event_id : null,
     status: item.status === 'cancelled' ? 'cancelled' : 'scheduled',
     sequence: typeof item.sequence === 'number' ? item.sequence : 0,
+    invite_candidate: item.invite_candidate === true,
     created_at: String(item.created_at),
     updated_at: String(item.updated_at),
   };
@@ -105,8 +106,11 @@ export function interviewFromItem(item: Item): Interview {
 
 export type InterviewEvent = 'interview.scheduled' | 'interview.updated' | 'interview.cancelled';
 
-/** The change item an event comes from: ids, times and interviewer ids. */
-const changeItem = (tenantId: string, iv: Interview, event: InterviewEvent): Item => ({
+/**
+ * The change item an event and the calendar invitations come from: ids, times, interviewer ids,
+ * the step's name and the place (`dropped`: interviewers this change took off, who are sent a cancel).
+ */
+const changeItem = (tenantId: string, iv: Interview, event: InterviewEvent, dropped: readonly string[] = []): Item => ({
   ...keys.interviewChange(tenantId, iv.id, iv.sequence),
   type: 'interview_change',
   tenant_id: tenantId,
@@ -122,6 +126,10 @@ const changeItem = (tenantId: string, iv: Interview, event: InterviewEvent): Ite
   sequence: iv.sequence,
   status: iv.status,
   at: iv.updated_at,
+  step_name: iv.step_name,
+  ...(iv.location !== null && { location: iv.location }),
+  invite_candidate: iv.invite_candidate,
+  ...(dropped.length && { dropped_interviewers: [...dropped] }),
 });
 
 export const externalDigest = (externalId: string) => createHash('sha256').update(externalId).digest('hex');
@@ -234,6 +242,9 @@ export function writeInterviewCreate(tenantId: string, iv: Interview, audit: Aud
   });
 }
 
+/** Interviewers the change took off the interview: their calendars are sent a cancel. */
+const droppedBy = (before: Interview, after: Interview) => before.interviewers.filter((u) => !after.interviewers.includes(u));
+
 export type ChangeParts = 'interview' | 'bookings' | 'change' | 'audit';
 
 /**
@@ -265,7 +276,13 @@ export function writeInterviewChange(
       ...gone.map((Key) => ({ Delete: { TableName: tableName, Key } })),
       ...kept.map((Item) => ({ Put: { TableName: tableName, Item } })),
     ],
-    change: { Put: { TableName: tableName, Item: changeItem(tenantId, after, event), ConditionExpression: 'attribute_not_exists(PK)' } },
+    change: {
+      Put: {
+        TableName: tableName,
+        Item: changeItem(tenantId, after, event, droppedBy(before, after)),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
     audit: auditPuts(tenantId, audit),
   });
 }

@@ -161,6 +161,11 @@ export const keys = {
     PK: `${t(tenantId)}#IVR#${userId}`,
     SK: `${start}#${interviewId}`,
   }),
+  /** Who was sent the calendar invitation of one change of an interview (member ids, `candidate`): a retry sends the rest. */
+  invitationsSent: (tenantId: string, id: string, sequence: number): Key => ({
+    PK: t(tenantId),
+    SK: `IVMAIL#${id}#${String(sequence).padStart(6, '0')}`,
+  }),
   /** A calendar's event id (by digest), claimed by the interview it made: the create's idempotency. */
   externalEvent: (tenantId: string, digest: string): Key => ({ PK: t(tenantId), SK: `IVEXT#${digest}` }),
   /**

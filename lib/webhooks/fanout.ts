@@ -12,6 +12,7 @@
  * bodies could not be written sends nothing and fails, so no message goes out for an event that
  * is not kept.
  */
+import { queueInvitation } from '../invitations/queue';
 import type { BatchRules } from '../lambda';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
@@ -110,6 +111,8 @@ export const webhookFanout: BatchRules<StreamChange, FanoutBatch> = {
       return;
     }
     await enqueue(p.messages);
+    // An interview change is also mail: its calendar invitations go to their own queue and worker.
+    await queueInvitation(change);
     logger.debug('fanned out', { event_ids: p.events.map((e) => e.id), messages: p.messages.length });
     fanned.events += p.events.length;
     fanned.messages += p.messages.length;

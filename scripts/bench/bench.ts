@@ -19,6 +19,8 @@
  * 13. files: a 10 MB PDF through npm start from the first request to ready (scripts/bench/file-upload.ts), extraction
  *     of a two-page CV, the file worker's peak RSS on a 20 MB file, and what the parsers add to a function that
  *     touches no file (scripts/bench/files.ts);
+ * 14. interview invitations: an interview with 4 interviewers and the candidate invited, from the
+ *     schedule call to all 5 emails in the local SES (scripts/bench/invitations.ts);
  *  and last, every tracked figure beside its goal (scripts/bench/goals.ts), and the machine's load average.
  * Time figures move by up to a third from one day or machine to the next; CPU per unit of work
  * (per request, per delivery, per row) moves much less, so each goal is printed with it.
@@ -303,6 +305,21 @@ if (want('13')) {
   skipped("The file worker's byte check and extraction on a 20 MB file: peak RSS", 'under 512 MB');
   skipped('What the file parsers and S3 client add to a function that touches no file (list-candidates)', '0 KB');
 }
+
+if (want('14')) {
+  console.log('\n14. Interview invitations: 4 interviewers and the candidate, schedule to all 5 in the local SES');
+  const run = child('scripts/bench/invitations.ts', {
+    env: { POWERTOOLS_LOG_LEVEL: 'WARN' },
+    result: /^RESULT total=(\d+) call=(\d+) rounds=(\d+)$/m,
+  });
+  const r = run.match;
+  goal(
+    'Interview with 4 interviewers + candidate: schedule to all 5 invitations in the local SES',
+    r ? `${r[1]} ms (median of ${r[3]}; the schedule call itself ${r[2]} ms, which mail does not lengthen)` : `not measured (${run.why})`,
+    'tracked',
+    r ? 'tracked' : undefined,
+  );
+} else skipped('Interview with 4 interviewers + candidate: schedule to all 5 invitations in the local SES', 'tracked');
 
 printGoals();
 if (missingInit.length) console.log(`  init not measured for: ${missingInit.join(', ')}`);

@@ -96,8 +96,8 @@ describe('sample events cover the functions and the route table', () => {
 /** API-token writes: the handlers whose writes become webhook events (scripts/invoke.ts refuses them while endpoints would receive them). */
 const EVENT_SOURCES: string[] = routes.filter((r) => r.auth === 'token' && r.access === 'write').map((r) => r.handler);
 const AUTHORIZERS = ['authorizer', 'session-authorizer'];
-/** Functions behind the table stream and the delivery queue, not behind a route. */
-const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'import-worker', 'file-worker'];
+/** Functions behind the table stream and the queues, not behind a route. */
+const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'import-worker', 'file-worker', 'interview-invitations'];
 /** Functions behind a schedule, not behind a route: the daily retention run. */
 const SCHEDULED = ['retention'];
 const MISSING_ID_SAMPLES: Record<string, string> = {

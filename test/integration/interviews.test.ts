@@ -118,6 +118,7 @@ describe('scheduling', () => {
       external_event_id: null,
       status: 'scheduled',
       sequence: 0,
+      invite_candidate: false,
       created_at: expect.any(String),
       updated_at: res.body.data.created_at,
     });
@@ -390,6 +391,7 @@ describe('DynamoDB calls', () => {
         external_event_id: null,
         status: 'scheduled',
         sequence: 0,
+        invite_candidate: false,
         created_at: start,
         updated_at: start,
       };

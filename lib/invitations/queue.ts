@@ -1,0 +1,58 @@
+/**
+ * Interview invitations on their way to the mail worker (functions/interview-invitations.ts): the
+ * fan-out queues one message per interview change it reads from the stream, so scheduling answers
+ * without waiting for mail and an SES outage never fails an API call. The message holds ids only;
+ * the worker reads the change item it names.
+ */
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import * as z from 'zod/mini';
+import { withoutCallLogging } from '../aws/no-call-logging';
+import { config } from '../config';
+import type { StreamChange } from '../records';
+import { tracer } from '../tracer';
+
+/** The worker's timeout (s): a message's few emails, each one SES call. */
+export const INVITATION_WORKER_TIMEOUT_S = 30;
+/** Receives of one message before it moves to the dead-letter queue: SES refusing it again and again. */
+export const INVITATION_MAX_RECEIVES = 5;
+
+export const InvitationMessage = z.object({
+  v: z.literal(1),
+  kind: z.literal('interview_invitation'),
+  tenantId: z.string(),
+  interviewId: z.string(),
+  /** The interview's sequence after the change: which change item to send. */
+  sequence: z.int(),
+});
+export type InvitationMessage = z.infer<typeof InvitationMessage>;
+
+/** The message a table change stands for: an interview change's insert, none for anything else. */
+export function invitationOf(change: StreamChange): InvitationMessage | undefined {
+  const i = change.newImage;
+  if (change.name !== 'INSERT' || i?.type !== 'interview_change') return undefined;
+  if (typeof i.tenant_id !== 'string' || typeof i.interview_id !== 'string' || typeof i.sequence !== 'number') return undefined;
+  return { v: 1, kind: 'interview_invitation', tenantId: i.tenant_id, interviewId: i.interview_id, sequence: i.sequence };
+}
+
+let client: SQSClient | undefined;
+const sqs = () => {
+  if (!client) {
+    client = withoutCallLogging(
+      new SQSClient({
+        region: config.region,
+        ...(config.sqsEndpoint && { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      }),
+    );
+    tracer.captureAWSv3Client(client);
+  }
+  return client;
+};
+
+/** Queue the invitations of a change, where this deploy sends mail (INVITATION_QUEUE_URL set). */
+export async function queueInvitation(change: StreamChange): Promise<boolean> {
+  const m = invitationOf(change);
+  const queueUrl = config.invitationQueueUrl;
+  if (!m || !queueUrl) return false;
+  await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(m) }));
+  return true;
+}
