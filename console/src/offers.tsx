@@ -85,6 +85,9 @@ export function Offers({ candidateId, onChanged }: { candidateId: string; onChan
                   )}
                   <Terms o={o} />
                   <Chain chain={chain} o={o} emails={emails} />
+                  {o.status === 'draft' && o.approvals.some((a) => a.version === o.version && a.decision === 'reject') && (
+                    <p class="hint">An approver rejected this version: change the terms to make a new version before asking again.</p>
+                  )}
                   {awaits(chain, o, me) && <DecisionForm offerId={o.id} label="this offer" onDecided={done} />}
                   {canWrite && !editing && (
                     <StatusActions o={o} chainApplies={chain.length > 0} onEdit={() => setEditing(true)} onDone={done} />

@@ -3,10 +3,10 @@
  * share, with "Load more" along the cursor, and the CSV of the rows loaded. Compensation is
  * personal data: it is shown and exported, never logged.
  */
-import { csvLine } from '../../lib/csv';
 import { api, type paths, unwrap } from './api/client';
 import { jobTypeLabel } from './labels';
 import { moneyText } from './offer-data';
+import { placementsCsv } from './placement-csv';
 import { Link } from './router';
 import { Empty, Loaded, Scroll, useLoad, useOlderPages, When } from './ui';
 
@@ -16,45 +16,6 @@ export type Placement = Awaited<ReturnType<typeof fetchPlacements>>['data'][numb
 
 const STATUS = { active: 'Active', cancelled: 'Cancelled' } as const;
 const pay = (p: Placement) => (p.compensation ? moneyText(p.compensation) : '');
-
-/** The loaded rows as CSV: what the table shows, the amount as a plain number; every cell through lib/csv.ts. */
-export function placementsCsv(rows: Placement[]): string {
-  const head = csvLine([
-    'Candidate',
-    'Requisition',
-    'Status',
-    'Start date',
-    'End date',
-    'Amount',
-    'Currency',
-    'Period',
-    'Employment type',
-    'Location',
-    'Hired at',
-    'Placement id',
-  ]);
-  return (
-    head +
-    rows
-      .map((p) =>
-        csvLine([
-          p.candidate_name,
-          p.req_title ?? '',
-          p.status,
-          p.start_date ?? '',
-          p.end_date ?? '',
-          p.compensation?.amount?.toString() ?? '',
-          p.compensation?.currency ?? '',
-          p.compensation?.period ?? '',
-          p.employment_type ?? '',
-          p.location ?? '',
-          p.hired_at,
-          p.id,
-        ]),
-      )
-      .join('')
-  );
-}
 
 /** The placements matching `query`, 50 a page; `showReq` adds the requisition column. */
 export function PlacementTable({ query, showReq, label }: { query: Omit<Query, 'cursor' | 'limit'>; showReq: boolean; label: string }) {
