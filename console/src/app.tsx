@@ -61,6 +61,8 @@ const WebhookDetail = lazyPage(() => import('./pages/webhook-detail').then((m) =
 const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API reference');
 const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog), 'the audit log');
 const CandidatePage = lazyPage(() => import('./pages/candidate').then((m) => m.CandidatePage), 'the candidate page');
+const Approvals = lazyPage(() => import('./pages/approvals').then((m) => m.Approvals), 'the approvals page');
+const Placements = lazyPage(() => import('./pages/placements').then((m) => m.Placements), 'the placements page');
 const ImportCandidates = lazyPage(() => import('./pages/import').then((m) => m.ImportCandidates), 'the import page');
 
 /**
@@ -71,6 +73,7 @@ const NAV: [href: string, label: string, reads: string][] = [
   ['/', 'Overview', 'GET /api/overview'],
   ['/candidates', 'Candidates', 'GET /api/candidates'],
   ['/requisitions', 'Requisitions', 'GET /api/requisitions'],
+  ['/placements', 'Placements', 'GET /api/placements'],
   ['/settings/tokens', 'Settings', 'GET /api/tokens'],
   ['/account', 'Account', 'GET /api/session'],
 ];
@@ -203,6 +206,7 @@ export function App() {
             </nav>
             <div class="who">
               <MentionCount path={path} />
+              {may(session.user.role, 'GET /api/candidates/{id}/offers') && <ApprovalCount path={path} userId={session.user.id} />}
               <span>
                 {session.user.email} <span class="badge">{session.user.role}</span>
               </span>
@@ -232,6 +236,39 @@ function MentionCount({ path }: { path: string }) {
   return (
     <Link href="/mentions" aria-current={path === '/mentions' ? 'page' : undefined}>
       Mentions{unread ? <span class="badge">{unread} unread</span> : null}
+    </Link>
+  );
+}
+
+/**
+ * The header's link to Approvals, for a member named in the offer approval chain, with how many
+ * offers wait for their decision (approvals-scan.ts: loaded on first use, its scan reused for a
+ * minute, read again after a decision).
+ */
+function ApprovalCount({ path, userId }: { path: string; userId: string }) {
+  const [scan, setScan] = useState<{ approver: boolean; waiting: number }>();
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const again = () => setTick((t) => t + 1);
+    addEventListener('offer-decided', again);
+    return () => removeEventListener('offer-decided', again);
+  }, []);
+  useEffect(() => {
+    let live = true;
+    import('./approvals-scan')
+      .then((m) => m.awaitingCount(userId))
+      .then(
+        (r) => live && setScan({ approver: r.approver, waiting: r.awaiting.length }),
+        () => live && setScan(undefined),
+      );
+    return () => {
+      live = false;
+    };
+  }, [path, userId, tick]);
+  if (!scan?.approver && path !== '/approvals') return null;
+  return (
+    <Link href="/approvals" aria-current={path === '/approvals' ? 'page' : undefined}>
+      Approvals{scan?.waiting ? <span class="badge">{scan.waiting} waiting</span> : null}
     </Link>
   );
 }
@@ -303,6 +340,10 @@ function Page({ path }: { path: string }) {
       return <Docs />;
     case '/mentions':
       return <Mentions />;
+    case '/approvals':
+      return <Approvals />;
+    case '/placements':
+      return <Placements />;
     default:
       return (
         <>

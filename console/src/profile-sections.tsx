@@ -7,6 +7,8 @@ import type { ComponentType } from 'preact';
 import { Activity } from './activity';
 import { Files } from './files';
 import { Notes } from './notes';
+import { Offers } from './offers';
+import { useMay } from './session';
 import type { CandidateDetail } from './recruiting';
 
 export interface ProfileSectionProps {
@@ -22,4 +24,10 @@ const ActivitySection = ({ candidate: c }: ProfileSectionProps) => (c.person_id 
 // An erased person's files are gone with them: nothing to list or upload.
 const FilesSection = ({ candidate: c }: ProfileSectionProps) => (c.person_id && !c.erased_at ? <Files personId={c.person_id} /> : null);
 
-export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [FilesSection, NotesSection, ActivitySection];
+// Offers hold compensation: only the roles that may read them see the section.
+function OffersSection({ candidate: c, reload }: ProfileSectionProps) {
+  const may = useMay();
+  return may('GET /api/candidates/{id}/offers') ? <Offers candidateId={c.id} onChanged={reload} /> : null;
+}
+
+export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [FilesSection, OffersSection, NotesSection, ActivitySection];

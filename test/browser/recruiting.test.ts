@@ -67,7 +67,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     expect(new URL(page.url()).pathname).toBe('/candidates');
     // Recruiting leads the navigation; the workspace's settings are one entry after it.
     const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
-    expect(links.slice(0, 4)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Settings']);
+    expect(links.slice(0, 5)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Placements', 'Settings']);
     await page
       .getByRole('status')
       .filter({ hasText: /^12 candidates$/ })

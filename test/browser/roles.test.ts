@@ -114,7 +114,7 @@ describe('each role sees only its navigation, records and actions', { timeout: 1
   it('a recruiter: every page of recruiting work, every candidate, and the actions', async () => {
     const { page, check, close } = await signedIn('recruiter');
     try {
-      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Settings', 'Account']);
+      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Placements', 'Settings', 'Account']);
       await check('overview');
       const names = await listed(page);
       expect(names).toEqual(expect.arrayContaining([seen.name, hidden.name]));

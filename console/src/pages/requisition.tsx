@@ -24,6 +24,7 @@ import { Loaded, Notice, PageTitle, When, useLoad } from '../ui';
 import { RequisitionFields, type ReqValues } from './requisitions';
 import { Board } from './requisition-board';
 import { Team } from './requisition-team';
+import { PlacementTable } from '../placement-list';
 import { may } from '../../../lib/permissions';
 import { useSession } from '../session';
 
@@ -46,6 +47,12 @@ export function RequisitionPage({ id }: { id: string }) {
             <Board r={r} onChanged={reload} />
             {may(role, 'POST /api/requisitions/{id}/status') && <StatusControl r={r} onChanged={reload} />}
             <Team r={r} onChanged={reload} />
+            {may(role, 'GET /api/placements') && (
+              <section class="card" aria-labelledby="placements-h">
+                <h2 id="placements-h">Placements</h2>
+                <PlacementTable query={{ req_id: r.id }} showReq={false} label="Placements of this requisition" />
+              </section>
+            )}
             {may(role, 'PATCH /api/requisitions/{id}') && <FieldsForm r={r} onChanged={reload} />}
             <StatusHistory r={r} />
           </>
