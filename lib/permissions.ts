@@ -143,6 +143,8 @@ export const ROUTE_ROLES = {
   'PATCH /api/placements/{id}': RECRUITING,
   'POST /api/v1/placements/{id}/cancel': RECRUITING,
   'POST /api/placements/{id}/cancel': RECRUITING,
+  'POST /api/v1/candidates/{id}/placement': RECRUITING,
+  'POST /api/candidates/{id}/placement': RECRUITING,
   'POST /api/v1/people/{id}/notes': ON_THE_TEAM,
   'POST /api/people/{id}/notes': ON_THE_TEAM,
   'GET /api/v1/people/{id}/notes': ALL,

@@ -105,6 +105,8 @@ export interface MovePlan {
   offer?: OfferRef;
   /** A move into `placed`: its placement's terms (lib/store/placement-context.ts). */
   placementTerms?: Item;
+  /** A move into `placed`: its placement's id, when the caller answers with the placement. */
+  placementId?: string;
 }
 
 /**
