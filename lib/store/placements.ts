@@ -30,6 +30,8 @@ export interface PlacementFilter {
   /** toISOString() form: changes at or after it. */
   since?: string;
   reqId?: string;
+  /** Only these requisitions' (a hiring manager's team: at most MAX_TEAM_REQUISITIONS, within the 100 an IN takes). */
+  reqIds?: readonly string[];
   status?: string;
 }
 
@@ -56,6 +58,13 @@ export async function queryPlacements(
     names['#req'] = 'req_id';
     values[':req'] = f.reqId;
     filters.push('#req = :req');
+  }
+  if (f.reqIds) {
+    names['#req'] = 'req_id';
+    f.reqIds.forEach((id, i) => {
+      values[`:r${i}`] = id;
+    });
+    filters.push(`#req IN (${f.reqIds.map((_, i) => `:r${i}`).join(', ')})`);
   }
   if (f.status) {
     names['#st'] = 'status';
