@@ -13,6 +13,7 @@ import { personCreateParts, type PersonCreateParts } from './people';
 import { guardMoveParts, personEditParts, type PersonEditParts } from './person-parts';
 
 const NO_PERSON_EDIT = { person: undefined, claimOut: undefined, claimIn: undefined, others: undefined, othersSearch: undefined };
+import { placementCancelUpdate } from './placements';
 import { reqCounterWrite } from './requisition-counters';
 import { searchWrites } from './search';
 import { requisitionMovePut, stageMovePut } from './stage-history';
@@ -53,7 +54,7 @@ export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<T
   });
 }
 
-export type MoveParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'history' | 'filled' | 'search' | 'audit';
+export type MoveParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'unplace' | 'history' | 'filled' | 'search' | 'audit';
 
 /**
  * A stage move. The candidate's update is conditioned on the stage and requisition it was read
@@ -117,6 +118,10 @@ export async function writeMove(
     stats: counterUpdate(keys.stats(tenantId), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
     requisition: hire ? hire.update : reqId ? counterUpdate(keys.requisition(tenantId, reqId), deltas) : undefined,
     placement: placement && copyPuts(tenantId, id, placement),
+    // A hire leaving `placed` no longer counts: its placement is cancelled with it.
+    unplace: plan.cancelsPlacement
+      ? placementCancelUpdate(tenantId, plan.cancelsPlacement, at, `the candidate moved from placed to ${to}`)
+      : undefined,
     history: stageMovePut(tenantId, {
       candidate_id: id,
       from_stage: c.stage,

@@ -87,6 +87,24 @@ export async function queryPlacements(
   return { items: Items, ...(LastEvaluatedKey && { lastKey: LastEvaluatedKey }) };
 }
 
+/**
+ * Cancel an active placement as part of its candidate's move out of `placed` (with the move's
+ * counters, so `hires` and the active placements stay one count); refused when it is no longer
+ * active.
+ */
+export function placementCancelUpdate(tenantId: string, id: string, at: string, reason: string) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.placement(tenantId, id),
+      ...update(
+        { status: 'cancelled', cancelled_at: at, cancel_reason: reason, updated_at: at, ...placementChangeIndexKey(tenantId, at, id) },
+        { expression: 'attribute_exists(PK) AND #st = :active', names: { '#st': 'status' }, values: { ':active': 'active' } },
+      ),
+    },
+  };
+}
+
 export type PlacementParts = 'placement' | 'audit';
 
 /**

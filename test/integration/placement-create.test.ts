@@ -88,7 +88,7 @@ describe('a placement without an offer', () => {
     expect(await req(reqId)).toMatchObject({ hires: 1, status: 'open' });
   });
 
-  it('one per candidate: a second is 409 placement_exists naming the first; after a cancellation another may be recorded', async () => {
+  it('one per candidate: a second is 409 placement_exists naming the first; once it is cancelled another may be recorded', async () => {
     const reqId = await requisition(3);
     const cid = await candidate(reqId);
     const first = await placeDirect(cid);
@@ -96,11 +96,6 @@ describe('a placement without an offer', () => {
     const again = await placeDirect(cid);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'placement_exists', existing_id: first.body.data.id });
-    // Moved out of placed without cancelling it: the placement still stands.
-    expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: cid, stage: 'onboarding' } })).status).toBe(200);
-    const still = await placeDirect(cid);
-    expect(still.status).toBe(409);
-    expect(still.body).toMatchObject({ code: 'placement_exists', existing_id: first.body.data.id });
     const cancel = await stack.call('POST', `/api/v1/placements/${first.body.data.id}/cancel`, {
       token,
       body: { reason: 'did not start' },
@@ -140,6 +135,17 @@ describe('a placement without an offer', () => {
     expect((await cand(b)).stage).toBe('onboarding');
   });
 
+  it('two candidates at once for the last headcount: one placement, the other 409 headcount_reached', async () => {
+    const reqId = await requisition(1);
+    const [a, b] = [await candidate(reqId), await candidate(reqId)];
+    const results = await Promise.all([placeDirect(a), placeDirect(b)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)!.body.code).toBe('headcount_reached');
+    const listed = (await stack.call('GET', `/api/v1/placements?req_id=${reqId}`, { token })).body.data;
+    expect(listed).toHaveLength(1);
+    expect(await req(reqId)).toMatchObject({ hires: 1, status: 'filled' });
+  });
+
   it('two requests at once for one candidate: one placement, the other 409 placement_exists', async () => {
     const reqId = await requisition(5);
     const cid = await candidate(reqId);
@@ -169,6 +175,29 @@ describe('a placement without an offer', () => {
     }
     expect((await placeDirect('00000000-0000-4000-8000-000000000000', noEnd)).status).toBe(404);
     expect((await cand(cid)).stage).toBe('onboarding');
+  });
+});
+
+describe('hires count active placements', () => {
+  it('a move out of placed cancels the placement with it (hires drops); a move back makes a new one', async () => {
+    const reqId = await requisition(1);
+    const cid = await candidate(reqId);
+    const move = (stage: string) => stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: cid, stage } });
+    const active = async () => (await stack.call('GET', `/api/v1/placements?req_id=${reqId}&status=active`, { token })).body.data;
+    expect((await move('placed')).status).toBe(200);
+    const [first] = await active();
+    expect(await req(reqId)).toMatchObject({ hires: 1, status: 'filled' });
+    expect((await move('onboarding')).status).toBe(200);
+    expect(await req(reqId)).toMatchObject({ hires: 0 });
+    expect(await active()).toEqual([]);
+    const cancelled = (await stack.call('GET', `/api/v1/placements/${first.id}`, { token })).body.data;
+    expect(cancelled).toMatchObject({ status: 'cancelled', cancel_reason: 'the candidate moved from placed to onboarding' });
+    expect(cancelled.updated_at > first.updated_at).toBe(true);
+    expect((await move('placed')).status).toBe(200);
+    const now = await active();
+    expect(now).toHaveLength(1);
+    expect(now[0].id).not.toBe(first.id);
+    expect(await req(reqId)).toMatchObject({ hires: 1 });
   });
 });
 
