@@ -184,6 +184,16 @@ const samples: Record<
   // An id that exists nowhere: invoking shows the 404 path and changes no demo placement.
   'update-placement': { params: { id: MISSING_ID }, body: { start_date: '2027-02-01' } },
   'cancel-placement': { params: { id: MISSING_ID }, body: { reason: 'Never started' } },
+  // A candidate who exists nowhere: invoking shows the 404 path and places no demo candidate.
+  'create-placement': {
+    params: { id: MISSING_ID },
+    body: {
+      start_date: '2027-02-01',
+      compensation: { amount: 98000, currency: 'EUR', period: 'year' },
+      employment_type: 'direct_hire',
+      location: 'Berlin',
+    },
+  },
   'decide-offer-approval': { params: { id: MISSING_ID }, body: { decision: 'approve', comment: 'Within band' } },
   // An empty chain: the demo workspace has none, so invoking it changes nothing.
   'update-offer-approvals': { body: { steps: [] } },

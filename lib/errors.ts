@@ -51,6 +51,10 @@ export const ERROR_CODES = [
   'offer_required',
   /** 409: a cancelled placement's dates no longer change. */
   'placement_cancelled',
+  /** 409: the candidate already has an active placement; `existing_id` names it when known. */
+  'placement_exists',
+  /** 409: the candidate has an accepted offer: their move into `placed` makes the placement. */
+  'offer_accepted',
   /** 409: `from_status` is no longer the requisition's status. */
   'stale_status',
   /** 409: the requisition a candidate is added or moved to is not open; the message names its status. */
@@ -122,7 +126,7 @@ export interface ErrorDetail {
   field?: string;
   /** `invalid_transition` only: the statuses the requisition (or offer) may move to from where it is. */
   allowed?: readonly string[];
-  /** `duplicate_candidate` and `email_taken` only: the id of the record that already holds it. */
+  /** `duplicate_candidate`, `email_taken` and `placement_exists` only: the id of the record that already holds it. */
   existingId?: string;
 }
 

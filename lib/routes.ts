@@ -85,6 +85,7 @@ const lines = [
   placements.getPlacement,
   placements.updatePlacement,
   placements.cancelPlacement,
+  placements.createPlacement,
   openapi.openapi,
   boards.listBoardJobs,
   boards.getBoardJob,

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { JOB_TYPES, PAY_PERIODS } from '../model';
 import { PLACEMENT_STATUSES } from '../entities/placement';
 import { REASON_MAX } from '../model';
+import { Compensation } from './offers';
 import { IdParam, dataOf, intParam, nextCursor, pageCursor, text, timestamp, uuid } from './fields';
 import { DOCS, IDEM_CONFLICT, IDEM_MISMATCH, type Route } from './route';
 
@@ -152,5 +153,43 @@ export const cancelPlacement = {
   body: CancelPlacementBody,
   ...(DOCS && { errors: { 404: 'A placement not in this workspace (code not_found)', 409: IDEM_CONFLICT, 422: IDEM_MISMATCH } }),
   status: 200,
+  response: dataOf(Placement),
+} as const satisfies Route;
+
+/**
+ * A hire made without an offer in the service: its terms as the HR system should take them. An
+ * end_date (contracts) before the start_date is a 400 on end_date.
+ */
+export const CreatePlacementBody = z.strictObject({
+  start_date: date('start_date'),
+  compensation: Compensation,
+  employment_type: z.enum(JOB_TYPES, { error: `employment_type must be one of ${JOB_TYPES.join(', ')}` }),
+  location: text('location', 200),
+  end_date: z.optional(date('end_date')),
+});
+export type CreatePlacementBody = z.output<typeof CreatePlacementBody>;
+
+export const createPlacement = {
+  method: 'POST',
+  path: '/api/v1/candidates/{id}/placement',
+  console: true,
+  handler: 'create-placement',
+  idempotent: true,
+  auth: 'token',
+  scope: 'offers:write',
+  access: 'write',
+  summary:
+    DOCS &&
+    "Record a hire made without an offer in the service: the candidate moves to placed and the placement is written in the same transaction (the requisition's hires, headcount and automatic filled as for any hire)",
+  params: IdParam,
+  body: CreatePlacementBody,
+  ...(DOCS && {
+    errors: {
+      404: 'A candidate not in this workspace (code not_found)',
+      409: `The candidate has an active placement (code placement_exists, existing_id names it when known), or an accepted offer: move them to placed instead and the offer makes the placement (code offer_accepted); the requisition has all its hires (code headcount_reached); the candidate was erased (code candidate_erased); or ${IDEM_CONFLICT}`,
+      422: IDEM_MISMATCH,
+    },
+  }),
+  status: 201,
   response: dataOf(Placement),
 } as const satisfies Route;

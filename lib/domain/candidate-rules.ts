@@ -69,6 +69,8 @@ export interface MoveState {
   reqSeen?: RequisitionSeen;
   /** A move into `placed`: what its placement takes from the accepted offer and the requisition. */
   placementTerms?: Item;
+  /** A move out of `placed`: the candidate's placement, when it is active (the move cancels it). */
+  activePlacement?: string;
 }
 
 export interface MoveRequest {
@@ -105,6 +107,10 @@ export interface MovePlan {
   offer?: OfferRef;
   /** A move into `placed`: its placement's terms (lib/store/placement-context.ts). */
   placementTerms?: Item;
+  /** A move into `placed`: its placement's id, when the caller answers with the placement. */
+  placementId?: string;
+  /** A move out of `placed`: the active placement it cancels (the hire stops counting). */
+  cancelsPlacement?: string;
 }
 
 /**
@@ -150,6 +156,7 @@ export function decideMove(state: MoveState, req: MoveRequest): Decision<MovePla
       ...(rejection && { rejection }),
       ...(req.offer && { offer: req.offer }),
       ...(req.stage === 'placed' && state.placementTerms && { placementTerms: state.placementTerms }),
+      ...(req.stage !== 'placed' && state.activePlacement && { cancelsPlacement: state.activePlacement }),
     },
   };
 }

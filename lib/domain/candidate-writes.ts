@@ -8,6 +8,7 @@ import { candidateRead, getCandidate, type CandidateRecord } from '../store/cand
 import { writeMove, writeNewCandidate, writeProfile } from '../store/candidate-parts';
 import { insertBatch, transactionGroups, type NewCandidate } from '../store/candidate-batch';
 import { readPlacementContext } from '../store/placement-context';
+import { getPlacementItem } from '../store/placements';
 import { requisitionSeen } from '../store/requisitions';
 import type { ActorRef } from '../store/stage-history';
 import type { AuditEntry } from '../store/audit';
@@ -120,10 +121,16 @@ export function moveCandidate(
   now: () => string = nowIso,
   opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditBase; rejection?: Rejection; offer?: OfferRef } = {},
 ): Promise<{ before: Item; after?: Item }> {
-  // A move into `placed` also reads what its placement records (the requisition and the accepted offer).
+  // A move into `placed` also reads what its placement records (the requisition and the accepted
+  // offer); a move out of it, the placement it cancels.
   const read = async (item?: Item): Promise<MoveState> => {
     item ??= await getCandidate(tenantId, id);
-    if (stage !== 'placed' || !item || item.stage === 'placed') return { candidate: candidateRead(item) };
+    if (stage !== 'placed') {
+      const pid = item?.stage === 'placed' && typeof item.placement_id === 'string' ? item.placement_id : undefined;
+      const placement = pid ? await getPlacementItem(tenantId, pid) : undefined;
+      return { candidate: candidateRead(item), ...(placement?.status === 'active' && { activePlacement: pid }) };
+    }
+    if (!item || item.stage === 'placed') return { candidate: candidateRead(item) };
     const { requisition, terms } = await readPlacementContext(tenantId, item);
     return { candidate: candidateRead(item), reqSeen: requisitionSeen(requisition), placementTerms: terms };
   };
@@ -150,6 +157,8 @@ export function moveCandidate(
       if (lost.refused === 'candidate') return read(lost.seen);
       // The hire would fill the requisition, or exceed it, or someone filled it first.
       if (lost.refused === 'requisition') return { ...state, reqSeen: requisitionSeen(lost.seen) };
+      // Its placement was cancelled meanwhile.
+      if (lost.refused === 'unplace') return read();
       throw new Error(`stage move refused by its ${lost.refused} part`);
     },
     busy: 'candidate is being changed concurrently; try again',

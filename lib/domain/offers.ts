@@ -23,6 +23,7 @@ import { getRequisition } from '../store/requisitions';
 import { mayReadOffer, mayWriteOffer, readNeedsRequisition, type OfferCaller } from './offer-access';
 import { checkOfferReason, decideOfferStatus, decideOfferTerms, OfferOpenError, type TermsPatch } from './offer-rules';
 import { actorOf, auditBy, type Principal } from './principal';
+import { viewerOf } from './visibility';
 import { moveCandidate } from './candidate-writes';
 import { decideAndWrite } from './retry';
 import { stepsFor } from './offer-approvals';
@@ -30,8 +31,11 @@ import { getApprovalChain } from '../store/offer-approvals';
 
 const BUSY = 'offer is being changed concurrently; try again';
 
-/** A token's scopes were checked by its authorizer; a signed-in member's role is checked here. */
-const callerOf = (p: Principal): OfferCaller | undefined => (p.kind === 'session' ? { role: p.role, userId: p.userId } : undefined);
+/** The caller as the rules see them: a signed-in member, or a token acting with its creator's role. */
+const callerOf = (p: Principal): OfferCaller => {
+  const v = viewerOf(p);
+  return { role: v.role, userId: v.userId ?? '' };
+};
 
 const approvalRequired = () =>
   new ConflictError('this offer is approved through its approval chain (POST /api/offers/{id}/approvals)', {
@@ -43,23 +47,25 @@ const erasedError = () =>
   new ConflictError('the candidate was erased; no offer can be made or changed for them', { code: 'candidate_erased' });
 
 function checkWrite(p: Principal) {
-  const c = callerOf(p);
-  if (c && !mayWriteOffer(c)) throw new ForbiddenError('only admins and recruiters draft and change offers');
+  if (!mayWriteOffer(callerOf(p))) throw new ForbiddenError('only admins and recruiters draft and change offers');
 }
 
-/** The hiring managers a requisition names (none until requisitions name them). */
+/** The hiring managers a requisition's team names. */
 async function hiringManagers(tenantId: string, reqId: string | null): Promise<string[]> {
   if (!reqId) return [];
   const r = await getRequisition(tenantId, reqId);
-  const hm = r?.hiring_managers;
+  const hm = r?.hiring_manager_ids;
   return Array.isArray(hm) ? hm.filter((x): x is string => typeof x === 'string') : [];
 }
 
-async function checkRead(p: Principal, reqId: string | null) {
+/**
+ * Interviewers never reach an offer route (lib/permissions.ts); a hiring manager off the
+ * requisition's team gets the 404 a record of another workspace is, as for every hidden record.
+ */
+async function checkRead(p: Principal, reqId: string | null, hidden: 'offer' | 'candidate') {
   const c = callerOf(p);
-  if (!c) return;
   const managers = readNeedsRequisition(c) ? await hiringManagers(p.tenantId, reqId) : [];
-  if (!mayReadOffer(c, managers)) throw new ForbiddenError("offers are read by admins, recruiters and the requisition's hiring managers");
+  if (!mayReadOffer(c, managers)) throw new NotFoundError(hidden);
 }
 
 const termsOf = (o: OfferRecord | OfferVersionRecord) => ({
@@ -135,7 +141,7 @@ export async function createOffer(p: Principal, candidateId: string, body: Creat
 export async function listOffers(p: Principal, candidateId: string): Promise<Offer[]> {
   const [cand, offers] = await Promise.all([getCandidate(p.tenantId, candidateId), listCandidateOffers(p.tenantId, candidateId)]);
   if (!cand) throw new NotFoundError('candidate');
-  await checkRead(p, typeof cand.req_id === 'string' ? cand.req_id : null);
+  await checkRead(p, typeof cand.req_id === 'string' ? cand.req_id : null, 'candidate');
   return offers.map(toOffer);
 }
 
@@ -143,7 +149,7 @@ export async function listOffers(p: Principal, candidateId: string): Promise<Off
 export async function getOffer(p: Principal, id: string): Promise<OfferDetail> {
   const found = await getOfferWithVersions(p.tenantId, id);
   if (!found) throw new NotFoundError('offer');
-  await checkRead(p, found.offer.req_id);
+  await checkRead(p, found.offer.req_id, 'offer');
   return {
     ...toOffer(found.offer),
     versions: found.versions.map(toVersion),

@@ -1,13 +1,18 @@
 /**
  * The placement routes: the list (a sync feed by last change, filtered by requisition or status)
  * and one placement. Roles are the route table's (lib/permissions.ts); a token needs offers:read,
- * since a placement holds the accepted offer's compensation.
+ * since a placement holds the accepted offer's compensation. A hiring manager reads the
+ * placements of the requisitions whose team names them now (lib/domain/visibility.ts); another
+ * is the 404 a record of another workspace is.
  */
 import type { ListPlacementsQuery, Placement } from '../api/placements';
 import { NotFoundError } from '../errors';
 import { getPlacementItem, placementPageKey, queryPlacements } from '../store/placements';
+import { getRequisition } from '../store/requisitions';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { Principal } from './principal';
+import { maySee, seesAll, viewerOf } from './visibility';
+import { seenRequisition, visibleRequisitions } from './visible-lists';
 
 type Item = Record<string, unknown>;
 
@@ -52,12 +57,32 @@ export async function listPlacements(p: Principal, q: ListPlacementsQuery): Prom
     key: placementPageKey(p.tenantId),
   };
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
-  const { items, lastKey } = await queryPlacements(p.tenantId, { since, reqId: q.req_id, status: q.status }, q.limit, startKey);
+  const reqIds = await readableRequisitions(p, q.req_id);
+  if (reqIds?.length === 0) return { items: [], next_cursor: null };
+  const { items, lastKey } = await queryPlacements(p.tenantId, { since, reqId: q.req_id, reqIds, status: q.status }, q.limit, startKey);
   return { items: items.map(toPlacement), next_cursor: lastKey ? encodeCursor(scope, lastKey) : null };
+}
+
+/**
+ * The requisitions whose placements the caller reads: undefined for every one (admins and
+ * recruiters); a hiring manager's team requisitions (the one asked for, a 404 when not theirs).
+ */
+async function readableRequisitions(p: Principal, reqId: string | undefined): Promise<string[] | undefined> {
+  const v = viewerOf(p);
+  if (seesAll(v)) return undefined;
+  if (reqId !== undefined) return [(await seenRequisition(p.tenantId, v, reqId, 'req_id')).id];
+  return (await visibleRequisitions(p.tenantId, v)).map((r) => r.id);
 }
 
 export async function getPlacement(p: Principal, id: string): Promise<Placement> {
   const item = await getPlacementItem(p.tenantId, id);
-  if (!item) throw new NotFoundError('placement');
+  if (!item || !(await mayRead(p, item))) throw new NotFoundError('placement');
   return toPlacement(item);
+}
+
+async function mayRead(p: Principal, item: Item): Promise<boolean> {
+  const v = viewerOf(p);
+  if (seesAll(v)) return true;
+  const r = typeof item.req_id === 'string' ? await getRequisition(p.tenantId, item.req_id) : undefined;
+  return r !== undefined && maySee(v, { kind: 'requisition', requisition: r });
 }

@@ -13,6 +13,7 @@ import { personCreateParts, type PersonCreateParts } from './people';
 import { guardMoveParts, personEditParts, type PersonEditParts } from './person-parts';
 
 const NO_PERSON_EDIT = { person: undefined, claimOut: undefined, claimIn: undefined, others: undefined, othersSearch: undefined };
+import { placementCancelUpdate } from './placements';
 import { reqCounterWrite } from './requisition-counters';
 import { searchWrites } from './search';
 import { requisitionMovePut, stageMovePut } from './stage-history';
@@ -53,18 +54,22 @@ export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<T
   });
 }
 
-export type MoveParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'history' | 'filled' | 'search' | 'audit';
+export type MoveParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'unplace' | 'history' | 'filled' | 'search' | 'audit';
 
 /**
  * A stage move. The candidate's update is conditioned on the stage and requisition it was read
  * with (the counters moved are that requisition's) and on its erasure as read (the search entries
  * copy what was read); a refusal returns the candidate as it is now. `after` is the item written.
  */
-export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ outcome: TxOutcome<MoveParts>; after: Item }> {
+export async function writeMove(
+  tenantId: string,
+  plan: MovePlan,
+): Promise<{ outcome: TxOutcome<MoveParts>; after: Item; placement?: Item }> {
   const { candidate: c, to, at } = plan;
   const current = c.item;
   const id = c.id;
   const reqId = c.reqId;
+  const placement = to === 'placed' ? placementItem(tenantId, current, at, plan.placementTerms, plan.placementId) : undefined;
   const thresholds = believedThresholds(tenantId);
   const stuck = stuckAttrs(tenantId, thresholds, { id, stage: to, stage_entered_at: at });
   const r = plan.rejection;
@@ -82,6 +87,8 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
     ...stuck.set,
     ...rejection,
     ...(plan.offer && { offer_ref: plan.offer }),
+    // The candidate's latest placement: a second one is refused while it is active.
+    ...(placement && { placement_id: placement.id }),
   };
   // A move out of `rejected` (or into it without a reason) leaves no reason behind; a move no
   // offer made leaves no offer behind.
@@ -110,7 +117,11 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
     },
     stats: counterUpdate(keys.stats(tenantId), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
     requisition: hire ? hire.update : reqId ? counterUpdate(keys.requisition(tenantId, reqId), deltas) : undefined,
-    placement: to === 'placed' && copyPuts(tenantId, id, placementItem(tenantId, current, at, plan.placementTerms)),
+    placement: placement && copyPuts(tenantId, id, placement),
+    // A hire leaving `placed` no longer counts: its placement is cancelled with it.
+    unplace: plan.cancelsPlacement
+      ? placementCancelUpdate(tenantId, plan.cancelsPlacement, at, `the candidate moved from placed to ${to}`)
+      : undefined,
     history: stageMovePut(tenantId, {
       candidate_id: id,
       from_stage: c.stage,
@@ -123,7 +134,7 @@ export async function writeMove(tenantId: string, plan: MovePlan): Promise<{ out
     search: searchWrites(tenantId, after),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
-  return { outcome, after };
+  return { outcome, after, placement };
 }
 
 const titleOf = (i: Item, f: string) => (typeof i[f] === 'string' ? (i[f] as string) : null);

@@ -111,8 +111,13 @@ export async function getCandidate(tenantId: string, id: string): Promise<Item |
 export type PlacementTerms = Item;
 
 /** The placement a move to `placed` creates; its stream record becomes placement.created. */
-export function placementItem(tenantId: string, candidate: Item | CandidateRecord, at: string, terms: PlacementTerms = {}): Item {
-  const id = newId();
+export function placementItem(
+  tenantId: string,
+  candidate: Item | CandidateRecord,
+  at: string,
+  terms: PlacementTerms = {},
+  id: string = newId(),
+): Item {
   return {
     ...keys.placement(tenantId, id),
     ...placementChangeIndexKey(tenantId, at, id),

@@ -30,6 +30,8 @@ export interface PlacementFilter {
   /** toISOString() form: changes at or after it. */
   since?: string;
   reqId?: string;
+  /** Only these requisitions' (a hiring manager's team: at most MAX_TEAM_REQUISITIONS, within the 100 an IN takes). */
+  reqIds?: readonly string[];
   status?: string;
 }
 
@@ -57,6 +59,13 @@ export async function queryPlacements(
     values[':req'] = f.reqId;
     filters.push('#req = :req');
   }
+  if (f.reqIds) {
+    names['#req'] = 'req_id';
+    f.reqIds.forEach((id, i) => {
+      values[`:r${i}`] = id;
+    });
+    filters.push(`#req IN (${f.reqIds.map((_, i) => `:r${i}`).join(', ')})`);
+  }
   if (f.status) {
     names['#st'] = 'status';
     values[':st'] = f.status;
@@ -76,6 +85,24 @@ export async function queryPlacements(
     }),
   );
   return { items: Items, ...(LastEvaluatedKey && { lastKey: LastEvaluatedKey }) };
+}
+
+/**
+ * Cancel an active placement as part of its candidate's move out of `placed` (with the move's
+ * counters, so `hires` and the active placements stay one count); refused when it is no longer
+ * active.
+ */
+export function placementCancelUpdate(tenantId: string, id: string, at: string, reason: string) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.placement(tenantId, id),
+      ...update(
+        { status: 'cancelled', cancelled_at: at, cancel_reason: reason, updated_at: at, ...placementChangeIndexKey(tenantId, at, id) },
+        { expression: 'attribute_exists(PK) AND #st = :active', names: { '#st': 'status' }, values: { ':active': 'active' } },
+      ),
+    },
+  };
 }
 
 export type PlacementParts = 'placement' | 'audit';

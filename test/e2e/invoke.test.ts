@@ -144,6 +144,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'get-placement': 'placement',
   'update-placement': 'placement',
   'cancel-placement': 'placement',
+  'create-placement': 'candidate',
   'decide-offer-approval': 'offer',
   'create-note': 'person',
   'list-notes': 'person',

@@ -285,6 +285,21 @@ it('placements: a hire from an accepted offer reads the candidate, then its requ
     expect.objectContaining({ offer_id: oid, compensation: { amount: 70000, currency: 'GBP', period: 'year' } }),
   ]);
   expect((await counted('GET', `/api/v1/placements/${page.body.data[0].id}`)).commands).toEqual(['GetItemCommand']);
+  // A hire without an offer in the service: the candidate's read, then its requisition's, then one transaction.
+  const direct = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Direct Count', req_id: reqId } })).body.data.id;
+  const recorded = await counted('POST', `/api/v1/candidates/${direct}/placement`, {
+    start_date: '2027-03-01',
+    compensation: { amount: 65000, currency: 'GBP', period: 'year' },
+    employment_type: 'contract',
+    location: 'York',
+  });
+  expect(recorded.commands).toEqual(['GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+  // Out of placed: the candidate's read, then its placement's (the move cancels it), then one transaction.
+  expect((await counted('POST', '/api/v1/pipeline', { candidate_id: direct, stage: 'onboarding' })).commands).toEqual([
+    'GetItemCommand',
+    'GetItemCommand',
+    'TransactWriteItemsCommand',
+  ]);
 
   // Many placements: each page is still one Query, filtered or not.
   const at = new Date(Date.now() - 86_400_000).toISOString();

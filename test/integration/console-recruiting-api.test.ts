@@ -75,6 +75,7 @@ describe('the route table', () => {
         'GET /api/placements/{id}',
         'PATCH /api/placements/{id}',
         'POST /api/placements/{id}/cancel',
+        'POST /api/candidates/{id}/placement',
         'POST /api/people/{id}/notes',
         'GET /api/people/{id}/notes',
         'GET /api/people/{id}/notes/{note_id}',

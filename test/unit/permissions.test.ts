@@ -71,6 +71,11 @@ describe('the permission table', () => {
         'POST /api/v1/interviews/{id}/scorecards',
         'GET /api/v1/interviews/{id}/scorecards',
         'GET /api/v1/candidates/{id}/scorecards',
+        // Reads only: the offers and placements of their requisitions.
+        'GET /api/v1/candidates/{id}/offers',
+        'GET /api/v1/offers/{id}',
+        'GET /api/v1/placements',
+        'GET /api/v1/placements/{id}',
       ].sort(),
     );
     expect(allowed('interviewer').sort()).toEqual(
@@ -85,12 +90,13 @@ describe('the permission table', () => {
         ...personReads,
       ].sort(),
     );
-    // Files are written, and offers read, by recruiting roles only.
-    for (const n of ['POST /api/v1/people/{id}/files', 'DELETE /api/v1/people/{id}/files/{file_id}', 'GET /api/v1/offers/{id}'])
+    // Files and offers are written by recruiting roles only; offers are read by the team too, never by interviewers.
+    for (const n of ['POST /api/v1/people/{id}/files', 'DELETE /api/v1/people/{id}/files/{file_id}', 'PATCH /api/v1/offers/{id}'])
       expect(
         ROLES.filter((r) => may(r, n)),
         n,
       ).toEqual(['admin', 'recruiter']);
+    expect(ROLES.filter((r) => may(r, 'GET /api/v1/offers/{id}'))).toEqual(['admin', 'recruiter', 'hiring_manager']);
     // Members, settings, webhook changes, audit, erasure: admins only.
     for (const n of [
       'POST /api/members',
@@ -145,7 +151,10 @@ describe('narrowing', () => {
     expect(narrowTo('recruiter', ['candidates:erase'])).toEqual([]);
     expect(narrowTo('admin', ['*', 'candidates:erase'])).toEqual(['*', 'candidates:erase']);
     expect(narrowTo('interviewer', ['*'])).toEqual(['candidates:read', 'interviews:read', 'scorecards:read', 'scorecards:write']);
-    expect(narrowTo('hiring_manager', ['candidates:erase', 'candidates:write', 'offers:read'])).toEqual(['candidates:write']);
+    expect(narrowTo('hiring_manager', ['candidates:erase', 'candidates:write', 'offers:read', 'offers:write'])).toEqual([
+      'candidates:write',
+      'offers:read',
+    ]);
     // * with a scope of its own: that scope once, then the rest.
     expect(narrowTo('recruiter', ['*', 'pipeline:read'])).toEqual([
       'pipeline:read',

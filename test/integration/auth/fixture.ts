@@ -105,6 +105,15 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/v1/placements/{id}': () => ({ status: 404 }),
   'PATCH /api/v1/placements/{id}': () => ({ body: { start_date: '2027-02-01' }, status: 404 }),
   'POST /api/v1/placements/{id}/cancel': () => ({ body: { reason: 'Never started' }, status: 404 }),
+  'POST /api/v1/candidates/{id}/placement': () => ({
+    body: {
+      start_date: '2027-02-01',
+      compensation: { amount: 1000, currency: 'EUR', period: 'month' },
+      employment_type: 'contract',
+      location: 'Scope Check',
+    },
+    status: 404,
+  }),
   'PUT /api/settings/offer-approvals': () => ({ body: { steps: [] }, status: 200 }),
   'GET /api/v1/openapi.json': () => ({ status: 200 }),
   // Public: a board with nothing posted, and a job on none.

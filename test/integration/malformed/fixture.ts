@@ -172,6 +172,13 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/offers/{id}/approvals') return { decision: 'approve' };
   if (r.path === '/api/v1/placements/{id}') return { start_date: '2027-02-01' };
   if (r.path === '/api/v1/placements/{id}/cancel') return { reason: 'Never started' };
+  if (r.path === '/api/v1/candidates/{id}/placement')
+    return {
+      start_date: '2027-02-01',
+      compensation: { amount: 1000, currency: 'EUR', period: 'month' },
+      employment_type: 'contract',
+      location: 'Valid Body',
+    };
   // No approval steps: what a workspace has before anyone sets a chain.
   if (r.path === '/api/settings/offer-approvals') return { steps: [] };
   if (r.path === '/api/v1/people/{id}/merge') return { from: randomUUID() };
