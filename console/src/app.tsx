@@ -61,6 +61,7 @@ const WebhookDetail = lazyPage(() => import('./pages/webhook-detail').then((m) =
 const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API reference');
 const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog), 'the audit log');
 const CandidatePage = lazyPage(() => import('./pages/candidate').then((m) => m.CandidatePage), 'the candidate page');
+const MyInterviews = lazyPage(() => import('./pages/my-interviews').then((m) => m.MyInterviews), 'your interviews');
 const ImportCandidates = lazyPage(() => import('./pages/import').then((m) => m.ImportCandidates), 'the import page');
 
 /**
@@ -71,6 +72,7 @@ const NAV: [href: string, label: string, reads: string][] = [
   ['/', 'Overview', 'GET /api/overview'],
   ['/candidates', 'Candidates', 'GET /api/candidates'],
   ['/requisitions', 'Requisitions', 'GET /api/requisitions'],
+  ['/interviews', 'My interviews', 'GET /api/interviews'],
   ['/settings/tokens', 'Settings', 'GET /api/tokens'],
   ['/account', 'Account', 'GET /api/session'],
 ];
@@ -89,6 +91,8 @@ const inSettings = (path: string) => path === '/docs' || path.startsWith('/setti
 
 /** Where the signed-in user may go: only our own paths, never another origin. */
 const safeNext = (next: string | null) => (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/signin') ? next : '/');
+/** Where a sign-in lands when it names no page: an interviewer's day starts at their interviews. */
+const landing = (next: string, role: Role) => (next === '/' && role === 'interviewer' ? '/interviews' : next);
 
 type Why = 'expired' | 'signed-out' | undefined;
 
@@ -126,7 +130,7 @@ export function App() {
   if (path === '/settings' || path === '/settings/') redirect = '/settings/tokens';
   else if (session === null && path !== '/signin' && path !== '/docs')
     redirect = `/signin?next=${encodeURIComponent(path + location.search)}`;
-  else if (session && path === '/signin') redirect = safeNext(query.get('next'));
+  else if (session && path === '/signin') redirect = landing(safeNext(query.get('next')), session.user.role);
   else if (session?.user.must_change_password && !session.pending && path !== '/account' && path !== '/docs') redirect = '/account';
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
@@ -303,6 +307,8 @@ function Page({ path }: { path: string }) {
       return <Docs />;
     case '/mentions':
       return <Mentions />;
+    case '/interviews':
+      return <MyInterviews />;
     default:
       return (
         <>

@@ -6,6 +6,7 @@
 import type { ComponentType } from 'preact';
 import { Activity } from './activity';
 import { Files } from './files';
+import { InterviewsSection } from './interviews-section';
 import { Notes } from './notes';
 import type { CandidateDetail } from './recruiting';
 
@@ -22,4 +23,4 @@ const ActivitySection = ({ candidate: c }: ProfileSectionProps) => (c.person_id 
 // An erased person's files are gone with them: nothing to list or upload.
 const FilesSection = ({ candidate: c }: ProfileSectionProps) => (c.person_id && !c.erased_at ? <Files personId={c.person_id} /> : null);
 
-export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [FilesSection, NotesSection, ActivitySection];
+export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [FilesSection, InterviewsSection, NotesSection, ActivitySection];

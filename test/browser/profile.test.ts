@@ -241,7 +241,14 @@ describe('at 375 px and in the settings', { timeout: 60_000 }, () => {
     await heading('Overview').waitFor();
     await check('overview');
     const main = page.getByRole('navigation', { name: 'Main' });
-    expect(await main.getByRole('link').allTextContents()).toEqual(['Overview', 'Candidates', 'Requisitions', 'Settings', 'Account']);
+    expect(await main.getByRole('link').allTextContents()).toEqual([
+      'Overview',
+      'Candidates',
+      'Requisitions',
+      'My interviews',
+      'Settings',
+      'Account',
+    ]);
     await press(main.getByRole('link', { name: 'Settings' }));
     await heading('API tokens').waitFor();
     const menu = page.getByRole('navigation', { name: 'Settings' });

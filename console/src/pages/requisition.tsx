@@ -24,6 +24,7 @@ import { Loaded, Notice, PageTitle, When, useLoad } from '../ui';
 import { RequisitionFields, type ReqValues } from './requisitions';
 import { Board } from './requisition-board';
 import { Team } from './requisition-team';
+import { InterviewPlan } from './interview-plan';
 import { may } from '../../../lib/permissions';
 import { useSession } from '../session';
 
@@ -46,6 +47,7 @@ export function RequisitionPage({ id }: { id: string }) {
             <Board r={r} onChanged={reload} />
             {may(role, 'POST /api/requisitions/{id}/status') && <StatusControl r={r} onChanged={reload} />}
             <Team r={r} onChanged={reload} />
+            {may(role, 'GET /api/requisitions/{id}/interview-plan') && <InterviewPlan reqId={r.id} />}
             {may(role, 'PATCH /api/requisitions/{id}') && <FieldsForm r={r} onChanged={reload} />}
             <StatusHistory r={r} />
           </>
