@@ -98,7 +98,7 @@ describe('interviews in the console', { timeout: 240_000 }, () => {
     await press(item.getByRole('button', { name: `Give feedback on ${fixture.name}: Technical interview` }));
     const overall = item.getByLabel('Overall recommendation');
     await overall.waitFor();
-    expect(await overall.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await overall.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await check('scorecard form (interviewer)');
     // Sent without a recommendation: the form says what is missing and sends nothing.
     await press(item.getByRole('button', { name: 'Submit scorecard' }));
@@ -111,7 +111,7 @@ describe('interviews in the console', { timeout: 240_000 }, () => {
     await press(item.getByRole('button', { name: 'Submit scorecard' }));
     await item.getByText('Scorecard submitted: Yes (version 1).').waitFor();
     const again = item.getByRole('button', { name: `Edit your feedback on ${fixture.name}: Technical interview` });
-    expect(await again.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await again.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await check('scorecard submitted (interviewer)');
 
     // The recruiter on the same panel reads the kit (as text: nothing in it runs) and rates.
@@ -257,7 +257,7 @@ describe('interviews in the console', { timeout: 240_000 }, () => {
     await press(section.getByRole('button', { name: 'Add a step' }));
     const name = section.getByLabel('Name', { exact: true });
     await name.waitFor();
-    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await name.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.keyboard.type('Culture interview');
     await section.getByLabel('Stage').focus();
     await section.getByLabel('Stage').selectOption({ label: 'Interview scheduled' });
