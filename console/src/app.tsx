@@ -63,6 +63,7 @@ const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog),
 const CandidatePage = lazyPage(() => import('./pages/candidate').then((m) => m.CandidatePage), 'the candidate page');
 const Approvals = lazyPage(() => import('./pages/approvals').then((m) => m.Approvals), 'the approvals page');
 const Placements = lazyPage(() => import('./pages/placements').then((m) => m.Placements), 'the placements page');
+const MyInterviews = lazyPage(() => import('./pages/my-interviews').then((m) => m.MyInterviews), 'your interviews');
 const ImportCandidates = lazyPage(() => import('./pages/import').then((m) => m.ImportCandidates), 'the import page');
 
 /**
@@ -74,6 +75,7 @@ const NAV: [href: string, label: string, reads: string][] = [
   ['/candidates', 'Candidates', 'GET /api/candidates'],
   ['/requisitions', 'Requisitions', 'GET /api/requisitions'],
   ['/placements', 'Placements', 'GET /api/placements'],
+  ['/interviews', 'My interviews', 'GET /api/interviews'],
   ['/settings/tokens', 'Settings', 'GET /api/tokens'],
   ['/account', 'Account', 'GET /api/session'],
 ];
@@ -92,6 +94,8 @@ const inSettings = (path: string) => path === '/docs' || path.startsWith('/setti
 
 /** Where the signed-in user may go: only our own paths, never another origin. */
 const safeNext = (next: string | null) => (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/signin') ? next : '/');
+/** Where a sign-in lands when it names no page: an interviewer's day starts at their interviews. */
+const landing = (next: string, role: Role) => (next === '/' && role === 'interviewer' ? '/interviews' : next);
 
 type Why = 'expired' | 'signed-out' | undefined;
 
@@ -129,7 +133,7 @@ export function App() {
   if (path === '/settings' || path === '/settings/') redirect = '/settings/tokens';
   else if (session === null && path !== '/signin' && path !== '/docs')
     redirect = `/signin?next=${encodeURIComponent(path + location.search)}`;
-  else if (session && path === '/signin') redirect = safeNext(query.get('next'));
+  else if (session && path === '/signin') redirect = landing(safeNext(query.get('next')), session.user.role);
   else if (session?.user.must_change_password && !session.pending && path !== '/account' && path !== '/docs') redirect = '/account';
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
@@ -344,6 +348,8 @@ function Page({ path }: { path: string }) {
       return <Approvals />;
     case '/placements':
       return <Placements />;
+    case '/interviews':
+      return <MyInterviews />;
     default:
       return (
         <>

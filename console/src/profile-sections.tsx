@@ -6,6 +6,7 @@
 import type { ComponentType } from 'preact';
 import { Activity } from './activity';
 import { Files } from './files';
+import { InterviewsSection } from './interviews-section';
 import { Notes } from './notes';
 import { Offers } from './offers';
 import { useMay } from './session';
@@ -30,4 +31,4 @@ function OffersSection({ candidate: c, reload }: ProfileSectionProps) {
   return may('GET /api/candidates/{id}/offers') ? <Offers candidateId={c.id} onChanged={reload} /> : null;
 }
 
-export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [FilesSection, OffersSection, NotesSection, ActivitySection];
+export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [FilesSection, InterviewsSection, OffersSection, NotesSection, ActivitySection];

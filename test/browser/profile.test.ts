@@ -246,6 +246,7 @@ describe('at 375 px and in the settings', { timeout: 60_000 }, () => {
       'Candidates',
       'Requisitions',
       'Placements',
+      'My interviews',
       'Settings',
       'Account',
     ]);

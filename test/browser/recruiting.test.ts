@@ -65,9 +65,9 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
     await page.goto('/candidates');
     await heading('Candidates').waitFor();
     expect(new URL(page.url()).pathname).toBe('/candidates');
-    // Recruiting leads the navigation; the workspace's settings are one entry after it.
+    // Recruiting leads the navigation, then your interviews; the workspace's settings are one entry after them.
     const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
-    expect(links.slice(0, 5)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Placements', 'Settings']);
+    expect(links.slice(0, 6)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Placements', 'My interviews', 'Settings']);
     await page
       .getByRole('status')
       .filter({ hasText: /^12 candidates$/ })

@@ -114,7 +114,7 @@ describe('each role sees only its navigation, records and actions', { timeout: 1
   it('a recruiter: every page of recruiting work, every candidate, and the actions', async () => {
     const { page, check, close } = await signedIn('recruiter');
     try {
-      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Placements', 'Settings', 'Account']);
+      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Placements', 'My interviews', 'Settings', 'Account']);
       await check('overview');
       const names = await listed(page);
       expect(names).toEqual(expect.arrayContaining([seen.name, hidden.name]));
@@ -132,7 +132,7 @@ describe('each role sees only its navigation, records and actions', { timeout: 1
   it('a hiring manager: their requisition and its candidate only; moves and notes, no create, edit or erase', async () => {
     const { page, check, close } = await signedIn('hiring_manager');
     try {
-      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Settings', 'Account']);
+      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Placements', 'My interviews', 'Settings', 'Account']);
       await check('overview');
       expect(await listed(page)).toEqual([seen.name]);
       expect(await page.getByRole('button', { name: 'Add candidate' }).count()).toBe(0);
@@ -166,11 +166,14 @@ describe('each role sees only its navigation, records and actions', { timeout: 1
     }
   });
 
-  it('an interviewer: nothing to recruit, and an empty list that says why', async () => {
+  it('an interviewer: lands on My interviews, nothing to recruit, and an empty list that says why', async () => {
     const { page, check, close } = await signedIn('interviewer');
     try {
-      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Settings', 'Account']);
-      await check('overview');
+      expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'My interviews', 'Settings', 'Account']);
+      await page.getByRole('heading', { level: 1, name: 'My interviews' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/interviews');
+      await page.getByText('No interviews today or to come.').waitFor();
+      await check('my interviews, none yet');
       await page.goto('/candidates');
       await page.getByText('As an interviewer you see only the candidates you are assigned to interview').waitFor();
       expect(await page.locator('table tbody tr').count()).toBe(0);

@@ -25,6 +25,7 @@ import { RequisitionFields, type ReqValues } from './requisitions';
 import { Board } from './requisition-board';
 import { Team } from './requisition-team';
 import { PlacementTable } from '../placement-list';
+import { InterviewPlan } from './interview-plan';
 import { may } from '../../../lib/permissions';
 import { useSession } from '../session';
 
@@ -53,6 +54,7 @@ export function RequisitionPage({ id }: { id: string }) {
                 <PlacementTable query={{ req_id: r.id }} showReq={false} label="Placements of this requisition" />
               </section>
             )}
+            {may(role, 'GET /api/requisitions/{id}/interview-plan') && <InterviewPlan reqId={r.id} />}
             {may(role, 'PATCH /api/requisitions/{id}') && <FieldsForm r={r} onChanged={reload} />}
             <StatusHistory r={r} />
           </>
