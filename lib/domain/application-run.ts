@@ -6,18 +6,27 @@
  *    or the same message delivered twice) adds nothing, and the applicant was answered alike;
  *  - the job closed, or the person reached their cap, after the 202.
  * Anything else throws, and the queue delivers the message again.
+ *
+ * The posting's screening (screening-rules.ts) is applied as the candidate is made: its state on
+ * the candidate, its `candidate.screened` record and, for a rejection after a delay, its due item
+ * (lib/store/screening.ts) in the create's own transaction; a pass that moves the candidate is a
+ * stage move by the actor `system` right after, run again when the message is delivered again.
  */
 import type { ApplicationMessage } from '../applications/queue';
 import { candidate } from '../entities/candidate';
 import { auditChanges } from '../entity';
-import { ConflictError } from '../errors';
+import { ConflictError, StaleStageError } from '../errors';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
 import type { AuditEntry } from '../store/audit';
 import { getCandidate, type CandidateRecord } from '../store/candidates';
 import { claimOwner } from '../store/people';
-import { getRequisition } from '../store/requisitions';
-import { insertPersonCandidate } from './candidate-writes';
+import { getRequisitionAndPosting } from '../store/postings';
+import { screeningDuePut, screeningOf } from '../store/screening';
+import type { Posting } from '../entities/posting';
+import type { ScreeningParts } from './candidate-rules';
+import { insertPersonCandidate, moveCandidate } from './candidate-writes';
+import { SCREENING_ACTOR, screeningState, type Answers, type ScreeningState } from './screening-rules';
 
 /** The audit actor of a candidate an application made: the service, on the applicant's behalf. */
 export const APPLICATION_ACTOR = { type: 'system', id: 'application', name: 'Application form' } as const;
@@ -25,7 +34,12 @@ export const APPLICATION_ACTOR = { type: 'system', id: 'application', name: 'App
 export type ApplicationOutcome = 'created' | 'duplicate' | 'closed' | 'refused';
 
 /** The candidate record an application makes: stage `applied`, its source, its answers and consent. */
-export function applicationRecord(m: ApplicationMessage, reqTitle: string | undefined, now: string): CandidateRecord {
+export function applicationRecord(
+  m: ApplicationMessage,
+  reqTitle: string | undefined,
+  now: string,
+  screening?: ScreeningState,
+): CandidateRecord {
   return {
     id: m.applicationId,
     name: m.name,
@@ -36,6 +50,7 @@ export function applicationRecord(m: ApplicationMessage, reqTitle: string | unde
     req_title: reqTitle,
     source: m.source,
     application: JSON.stringify({ answers: m.answers, consent: m.consent, received_at: m.receivedAt }),
+    ...(screening && { screening: JSON.stringify(screening) }),
     created_at: now,
     updated_at: now,
     stage_entered_at: now,
@@ -46,22 +61,67 @@ export async function runApplication(
   m: ApplicationMessage,
   now: () => string = () => new Date().toISOString(),
 ): Promise<ApplicationOutcome> {
-  const [req, owner] = await Promise.all([getRequisition(m.tenantId, m.reqId), claimOwner(m.tenantId, m.email)]);
-  const outcome = await create(m, req, owner, now());
+  const [{ reqItem, posting }, owner] = await Promise.all([getRequisitionAndPosting(m.tenantId, m.reqId), claimOwner(m.tenantId, m.email)]);
+  const outcome = await create(m, reqItem, posting, owner, now);
   // Counts only: an application's fields are personal data and never logged.
   emitMetric('ApplicationsRun', 1, undefined, { outcome });
   if (outcome !== 'created') logger.info('application not created', { outcome, tenantId: m.tenantId, reqId: m.reqId });
   return outcome;
 }
 
+/** The record of a screening's decision, in the posting's words (never an answer: the audit log is not erased). */
+export function screenedAudit(candidateId: string, s: ScreeningState): AuditEntry {
+  return {
+    action: 'candidate.screened',
+    actor: SCREENING_ACTOR,
+    target: { type: 'candidate', id: candidateId },
+    at: s.screened_at,
+    changes: [
+      { field: 'screening_result', after: s.result },
+      { field: 'screening_action', after: s.action },
+      { field: 'screening_rules', after: s.rules },
+      ...(s.reject_at ? [{ field: 'reject_at', after: s.reject_at }] : []),
+    ],
+  };
+}
+
+function screeningParts(tenantId: string, id: string, s: ScreeningState | undefined): ScreeningParts | undefined {
+  if (!s) return undefined;
+  return { audits: [screenedAudit(id, s)], ...(s.reject_at && { due: screeningDuePut(tenantId, id, s.reject_at) }) };
+}
+
+/**
+ * A pass that moves the candidate on: a stage move out of `applied` by the actor `system`. A
+ * candidate someone already moved stays where they put it.
+ */
+export async function moveScreened(tenantId: string, id: string, s: ScreeningState | undefined, now: () => string): Promise<void> {
+  if (s?.action !== 'move_to_ai_screened') return;
+  try {
+    await moveCandidate(tenantId, id, 'ai_screened', now, {
+      actor: SCREENING_ACTOR,
+      fromStage: 'applied',
+      audit: { action: 'candidate.stage_changed', actor: SCREENING_ACTOR, target: { type: 'candidate', id } },
+      auditChanges: [
+        { field: 'screening_result', after: 'passed' },
+        { field: 'screening_rules', after: [] },
+      ],
+    });
+  } catch (err) {
+    if (!(err instanceof StaleStageError)) throw err;
+  }
+}
+
 async function create(
   m: ApplicationMessage,
-  req: Awaited<ReturnType<typeof getRequisition>>,
+  req: Record<string, unknown> | undefined,
+  posting: Posting | undefined,
   owner: string | null,
-  now: string,
+  now: () => string,
 ): Promise<ApplicationOutcome> {
   if (req?.status !== 'open') return 'closed';
-  const record = applicationRecord(m, req.title as string | undefined, now);
+  const at = now();
+  const screening = posting && screeningState(posting, m.answers as Answers, Date.parse(at));
+  const record = applicationRecord(m, req.title as string | undefined, at, screening);
   const audit: AuditEntry = {
     action: 'candidate.created',
     actor: APPLICATION_ACTOR,
@@ -69,15 +129,21 @@ async function create(
     changes: auditChanges(candidate, undefined, { ...record }),
   };
   try {
-    await insertPersonCandidate(m.tenantId, record, owner, req, audit);
-    return 'created';
+    await insertPersonCandidate(m.tenantId, record, owner, req, audit, screeningParts(m.tenantId, record.id, screening));
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     if (err.code === 'duplicate_candidate') return 'duplicate';
     if (err.code === 'requisition_not_open') return 'closed';
     if (err.code === 'person_limit') return 'refused';
-    // The id is taken: this very message ran before (its candidate since moved to another job, or its person changed).
-    if (err.code === 'conflict' && (await getCandidate(m.tenantId, m.applicationId))) return 'duplicate';
+    // The id is taken: this very message ran before (its candidate since moved to another job, or
+    // its person changed); its screening's move, if it was cut short then, runs now.
+    const existing = err.code === 'conflict' ? await getCandidate(m.tenantId, m.applicationId) : undefined;
+    if (existing) {
+      await moveScreened(m.tenantId, m.applicationId, screeningOf(existing), now);
+      return 'duplicate';
+    }
     throw err;
   }
+  await moveScreened(m.tenantId, record.id, screening, now);
+  return 'created';
 }
