@@ -7,25 +7,27 @@
  *  - the job closed, or the person reached their cap, after the 202.
  * Anything else throws, and the queue delivers the message again.
  *
- * The posting's screening (screening-rules.ts) is applied as the candidate is made: its state on
- * the candidate, its `candidate.screened` record and, for a rejection after a delay, its due item
- * (lib/store/screening.ts) in the create's own transaction; a pass that moves the candidate is a
- * stage move by the actor `system` right after, run again when the message is delivered again.
+ * The posting's screening (screening-rules.ts) is applied as the candidate is made, in the
+ * create's own transaction: its state on the candidate, its `candidate.screened` record, for a
+ * pass that moves on the candidate made in `ai_screened` with its history's move out of `applied`
+ * by the actor `system`, and for a rejection after a delay its due item (lib/store/screening.ts).
+ * One transaction, so a message delivered again finds it all done or nothing done.
  */
 import type { ApplicationMessage } from '../applications/queue';
 import { candidate } from '../entities/candidate';
 import { auditChanges } from '../entity';
-import { ConflictError, StaleStageError } from '../errors';
+import { ConflictError } from '../errors';
 import { logger } from '../logger';
 import { emitMetric } from '../metrics';
 import type { AuditEntry } from '../store/audit';
 import { getCandidate, type CandidateRecord } from '../store/candidates';
 import { claimOwner } from '../store/people';
 import { getRequisitionAndPosting } from '../store/postings';
-import { screeningDuePut, screeningOf } from '../store/screening';
+import { screeningDuePut } from '../store/screening';
+import { stageMovePut } from '../store/stage-history';
 import type { Posting } from '../entities/posting';
 import type { ScreeningParts } from './candidate-rules';
-import { insertPersonCandidate, moveCandidate } from './candidate-writes';
+import { insertPersonCandidate } from './candidate-writes';
 import { SCREENING_ACTOR, screeningState, type Answers, type ScreeningState } from './screening-rules';
 
 /** The audit actor of a candidate an application made: the service, on the applicant's behalf. */
@@ -45,7 +47,8 @@ export function applicationRecord(
     name: m.name,
     email: m.email,
     ...(m.phone && { phone: m.phone }),
-    stage: 'applied',
+    // A pass that moves on makes the candidate there, the move out of `applied` in its history.
+    stage: screening?.action === 'move_to_ai_screened' ? 'ai_screened' : 'applied',
     req_id: m.reqId,
     req_title: reqTitle,
     source: m.source,
@@ -87,28 +90,20 @@ export function screenedAudit(candidateId: string, s: ScreeningState): AuditEntr
 
 function screeningParts(tenantId: string, id: string, s: ScreeningState | undefined): ScreeningParts | undefined {
   if (!s) return undefined;
-  return { audits: [screenedAudit(id, s)], ...(s.reject_at && { due: screeningDuePut(tenantId, id, s.reject_at) }) };
-}
-
-/**
- * A pass that moves the candidate on: a stage move out of `applied` by the actor `system`. A
- * candidate someone already moved stays where they put it.
- */
-export async function moveScreened(tenantId: string, id: string, s: ScreeningState | undefined, now: () => string): Promise<void> {
-  if (s?.action !== 'move_to_ai_screened') return;
-  try {
-    await moveCandidate(tenantId, id, 'ai_screened', now, {
-      actor: SCREENING_ACTOR,
-      fromStage: 'applied',
-      audit: { action: 'candidate.stage_changed', actor: SCREENING_ACTOR, target: { type: 'candidate', id } },
-      auditChanges: [
-        { field: 'screening_result', after: 'passed' },
-        { field: 'screening_rules', after: [] },
-      ],
-    });
-  } catch (err) {
-    if (!(err instanceof StaleStageError)) throw err;
-  }
+  const moved = s.action === 'move_to_ai_screened';
+  return {
+    audits: [screenedAudit(id, s)],
+    ...(moved && {
+      history: stageMovePut(tenantId, {
+        candidate_id: id,
+        from_stage: 'applied',
+        to_stage: 'ai_screened',
+        at: s.screened_at,
+        actor: SCREENING_ACTOR,
+      }),
+    }),
+    ...(s.reject_at && { due: screeningDuePut(tenantId, id, s.reject_at) }),
+  };
 }
 
 async function create(
@@ -135,15 +130,9 @@ async function create(
     if (err.code === 'duplicate_candidate') return 'duplicate';
     if (err.code === 'requisition_not_open') return 'closed';
     if (err.code === 'person_limit') return 'refused';
-    // The id is taken: this very message ran before (its candidate since moved to another job, or
-    // its person changed); its screening's move, if it was cut short then, runs now.
-    const existing = err.code === 'conflict' ? await getCandidate(m.tenantId, m.applicationId) : undefined;
-    if (existing) {
-      await moveScreened(m.tenantId, m.applicationId, screeningOf(existing), now);
-      return 'duplicate';
-    }
+    // The id is taken: this very message ran before (its candidate since moved to another job, or its person changed).
+    if (err.code === 'conflict' && (await getCandidate(m.tenantId, m.applicationId))) return 'duplicate';
     throw err;
   }
-  await moveScreened(m.tenantId, record.id, screening, now);
   return 'created';
 }

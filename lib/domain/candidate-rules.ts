@@ -57,6 +57,8 @@ export interface CreatePlan {
 /** A screening's records and its due rejection, written with the candidate it screened. */
 export interface ScreeningParts {
   audits: AuditEntry[];
+  /** move_to_ai_screened: the history item of the move out of `applied` (the candidate is made in ai_screened). */
+  history?: Record<string, unknown>;
   /** reject_after_delay: the due item's Put (lib/store/screening.ts screeningDuePut). */
   due?: Record<string, unknown>;
 }

@@ -43,6 +43,7 @@ export type CreateParts =
   | PersonCreateParts
   | 'audit'
   | 'screened'
+  | 'history'
   | 'due';
 
 /** A new candidate: its item (if its id is free), the counters, a placement if created placed. */
@@ -62,6 +63,7 @@ export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<T
     audit: plan.audit && auditPuts(tenantId, plan.audit),
     // Another actor's records (screening's), so an intent of their own.
     screened: plan.screening && auditGroupPuts(tenantId, plan.screening.audits),
+    history: plan.screening?.history,
     due: plan.screening?.due,
   });
 }

@@ -140,7 +140,7 @@ describe('the worker applies the screening outcome', () => {
     ]);
   });
 
-  it('a message delivered again after its move was cut short moves the candidate once', async () => {
+  it('a message delivered again changes nothing: the screening was written with the candidate', async () => {
     const m = message(await job({ on_pass: 'move_to_ai_screened', on_fail: 'flag' }), { eu_work: true });
     expect(await runApplication(m, clock(T0))).toBe('created');
     expect(await runApplication(m, clock(T0 + 1000))).toBe('duplicate');
