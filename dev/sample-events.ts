@@ -168,6 +168,7 @@ const samples: Record<
   'update-token-settings': { body: { default_days: 90, max_days: 366 } },
   // An id that exists nowhere: invoking shows the 404 path and erases nothing.
   'erase-candidate': { params: { id: MISSING_ID } },
+  'overturn-screening': { params: { id: MISSING_ID } },
   'reset-member-password': { params: { id: MISSING_ID } },
   'clear-member-lockout': { params: { id: MISSING_ID } },
   // Ids that exist nowhere: invoking shows the 404 path and never drafts or moves a demo offer.
@@ -454,24 +455,28 @@ writeFileSync(
     2,
   )}\n`,
 );
-// The daily retention run's EventBridge schedule (infra/constructs/retention.ts). On the demo
-// data it erases nothing: no workspace has a retention rule until one is saved.
+/** A schedule's EventBridge event for a scheduled function's sample, by its rule's construct id. */
+const scheduledEvent = (id: string, rule: string) => ({
+  version: '0',
+  id,
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  account: '123456789012',
+  time: new Date(SAMPLE_TIME).toISOString(),
+  region: 'us-east-1',
+  resources: [`arn:aws:events:us-east-1:123456789012:rule/TalentPipeline-prod-${rule}`],
+  detail: {},
+});
+// The daily retention run's schedule (infra/constructs/retention.ts). On the demo data it erases
+// nothing: no workspace has a retention rule until one is saved.
 writeFileSync(
   join(dir, 'retention.json'),
-  `${JSON.stringify(
-    {
-      version: '0',
-      id: 'c4ca4238-a0b9-3382-8dcc-509a6f75849b',
-      'detail-type': 'Scheduled Event',
-      source: 'aws.events',
-      account: '123456789012',
-      time: new Date(SAMPLE_TIME).toISOString(),
-      region: 'us-east-1',
-      resources: ['arn:aws:events:us-east-1:123456789012:rule/TalentPipeline-prod-RetentionSchedule'],
-      detail: {},
-    },
-    null,
-    2,
-  )}\n`,
+  `${JSON.stringify(scheduledEvent('c4ca4238-a0b9-3382-8dcc-509a6f75849b', 'RetentionSchedule'), null, 2)}\n`,
 );
-console.log(`wrote ${routes.length + 7} events to ${dir}`);
+// The screening rejections run's schedule (infra/constructs/screening-rejections.ts). On the
+// demo data nothing is due: no demo candidate came through a screening that rejects.
+writeFileSync(
+  join(dir, 'screening-rejections.json'),
+  `${JSON.stringify(scheduledEvent('c81e728d-9d4c-3f63-af06-7f89cc14862c', 'ScreeningRejectionsSchedule'), null, 2)}\n`,
+);
+console.log(`wrote ${routes.length + 8} events to ${dir}`);

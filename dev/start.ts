@@ -185,6 +185,8 @@ try {
   if (firstRun) await auditCli('settle', undefined, () => {});
   const { startRetentionTimer } = await import('./retention');
   startRetentionTimer(say);
+  const { startScreeningRejectionsTimer } = await import('./screening-rejections');
+  startScreeningRejectionsTimer(say);
   const { startFileWorker } = await import('./file-worker');
   startFileWorker(filesAndMail.s3, say);
   const { startImportPipeline } = await import('./imports');

@@ -39,6 +39,8 @@ export const ERROR_CODES = [
   'email_unavailable',
   /** 409: `from_stage` is no longer the candidate's stage. */
   'stale_stage',
+  /** 409: a screening overturn with nothing to overturn (not screened, passed, already overturned, or moved since). */
+  'nothing_to_overturn',
   /** 409: the requisition (or offer) status matrix does not allow this change; `allowed` lists the statuses it allows. */
   'invalid_transition',
   /** 409: the candidate already has an open offer (draft, pending approval, approved or sent); the message names it. */

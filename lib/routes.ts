@@ -31,6 +31,7 @@ import * as pipeline from './api/pipeline';
 import * as postings from './api/postings';
 import * as requisitions from './api/requisitions';
 import * as scorecards from './api/scorecards';
+import * as screening from './api/screening';
 import * as session from './api/session';
 import * as settings from './api/settings';
 import * as tokens from './api/tokens';
@@ -48,6 +49,7 @@ const lines = [
   candidateReads.getCandidate,
   candidates.updateCandidate,
   erasure.eraseCandidate,
+  screening.overturnScreening,
   people.getPerson,
   people.mergePerson,
   imports.createImport,

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { LIST_STAGES, MAX_OFFSET, REJECTION_TYPES, STAGES } from '../model';
 import { Candidate } from './candidates';
+import { Screening } from './screening';
 import { IdParam, dataOf, intParam, timestamp, uuid } from './fields';
 import { DOCS, type Route } from './route';
 
@@ -52,11 +53,12 @@ export const ListCandidatesQuery = z.strictObject({
 export type ListCandidatesQuery = z.output<typeof ListCandidatesQuery>;
 
 /**
- * Who made a change: the API token (its id, and its name) or the workspace user (their id, and
- * their email). Records made before names were kept have the id alone.
+ * Who made a change: the API token (its id, and its name), the workspace user (their id, and
+ * their email), or `system`: the service deciding by the workspace's rule (`id` names the rule's
+ * kind, e.g. `screening`). Records made before names were kept have the id alone.
  */
 export const Actor = z.object({
-  type: z.enum(['token', 'user']),
+  type: z.enum(['token', 'user', 'system']),
   id: z.string(),
   name: z.optional(z.string()),
   email: z.optional(z.string()),
@@ -94,11 +96,13 @@ export const RequisitionMove = z.object({
 });
 export type RequisitionMove = z.infer<typeof RequisitionMove>;
 
-/** One candidate: the list shape plus its stage history and its moves between jobs. */
+/** One candidate: the list shape plus its stage history, its moves between jobs and its screening. */
 export const CandidateDetail = z.object({
   ...Candidate.shape,
   stage_history: z.array(StageStay),
   requisition_history: z.array(RequisitionMove),
+  /** An application's screening (lib/api/screening.ts); null for any other candidate, and for an interviewer. */
+  screening: z.nullable(Screening),
 });
 export type CandidateDetail = z.infer<typeof CandidateDetail>;
 

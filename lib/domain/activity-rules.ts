@@ -102,11 +102,14 @@ export function activityOf(r: AuditRecordView): ActivityPlan[] {
     case 'candidate.stage_changed': {
       const stage = changeOf(r, 'stage');
       const reason = str(after(r, 'rejection_reason_id'));
+      // A screening's move names the rules that decided, in the posting's words.
+      const rules = after(r, 'screening_rules');
       return [
         one('candidate.stage_changed', {
           from: stage?.before ?? null,
           to: stage?.after ?? null,
           ...(reason && { rejection_reason_id: reason }),
+          ...(Array.isArray(rules) && { screening_rules: rules }),
         }),
       ];
     }

@@ -6,6 +6,12 @@
  *    or the same message delivered twice) adds nothing, and the applicant was answered alike;
  *  - the job closed, or the person reached their cap, after the 202.
  * Anything else throws, and the queue delivers the message again.
+ *
+ * The posting's screening (screening-rules.ts) is applied as the candidate is made, in the
+ * create's own transaction: its state on the candidate, its `candidate.screened` record, for a
+ * pass that moves on the candidate made in `ai_screened` with its history's move out of `applied`
+ * by the actor `system`, and for a rejection after a delay its due item (lib/store/screening.ts).
+ * One transaction, so a message delivered again finds it all done or nothing done.
  */
 import type { ApplicationMessage } from '../applications/queue';
 import { candidate } from '../entities/candidate';
@@ -16,8 +22,13 @@ import { emitMetric } from '../metrics';
 import type { AuditEntry } from '../store/audit';
 import { getCandidate, type CandidateRecord } from '../store/candidates';
 import { claimOwner } from '../store/people';
-import { getRequisition } from '../store/requisitions';
+import { getRequisitionAndPosting } from '../store/postings';
+import { screeningDuePut } from '../store/screening';
+import { stageMovePut } from '../store/stage-history';
+import type { Posting } from '../entities/posting';
+import type { ScreeningParts } from './candidate-rules';
 import { insertPersonCandidate } from './candidate-writes';
+import { SCREENING_ACTOR, screeningState, type Answers, type ScreeningState } from './screening-rules';
 
 /** The audit actor of a candidate an application made: the service, on the applicant's behalf. */
 export const APPLICATION_ACTOR = { type: 'system', id: 'application', name: 'Application form' } as const;
@@ -25,17 +36,24 @@ export const APPLICATION_ACTOR = { type: 'system', id: 'application', name: 'App
 export type ApplicationOutcome = 'created' | 'duplicate' | 'closed' | 'refused';
 
 /** The candidate record an application makes: stage `applied`, its source, its answers and consent. */
-export function applicationRecord(m: ApplicationMessage, reqTitle: string | undefined, now: string): CandidateRecord {
+export function applicationRecord(
+  m: ApplicationMessage,
+  reqTitle: string | undefined,
+  now: string,
+  screening?: ScreeningState,
+): CandidateRecord {
   return {
     id: m.applicationId,
     name: m.name,
     email: m.email,
     ...(m.phone && { phone: m.phone }),
-    stage: 'applied',
+    // A pass that moves on makes the candidate there, the move out of `applied` in its history.
+    stage: screening?.action === 'move_to_ai_screened' ? 'ai_screened' : 'applied',
     req_id: m.reqId,
     req_title: reqTitle,
     source: m.source,
     application: JSON.stringify({ answers: m.answers, consent: m.consent, received_at: m.receivedAt }),
+    ...(screening && { screening: JSON.stringify(screening) }),
     created_at: now,
     updated_at: now,
     stage_entered_at: now,
@@ -46,22 +64,59 @@ export async function runApplication(
   m: ApplicationMessage,
   now: () => string = () => new Date().toISOString(),
 ): Promise<ApplicationOutcome> {
-  const [req, owner] = await Promise.all([getRequisition(m.tenantId, m.reqId), claimOwner(m.tenantId, m.email)]);
-  const outcome = await create(m, req, owner, now());
+  const [{ reqItem, posting }, owner] = await Promise.all([getRequisitionAndPosting(m.tenantId, m.reqId), claimOwner(m.tenantId, m.email)]);
+  const outcome = await create(m, reqItem, posting, owner, now);
   // Counts only: an application's fields are personal data and never logged.
   emitMetric('ApplicationsRun', 1, undefined, { outcome });
   if (outcome !== 'created') logger.info('application not created', { outcome, tenantId: m.tenantId, reqId: m.reqId });
   return outcome;
 }
 
+/** The record of a screening's decision, in the posting's words (never an answer: the audit log is not erased). */
+export function screenedAudit(candidateId: string, s: ScreeningState): AuditEntry {
+  return {
+    action: 'candidate.screened',
+    actor: SCREENING_ACTOR,
+    target: { type: 'candidate', id: candidateId },
+    at: s.screened_at,
+    changes: [
+      { field: 'screening_result', after: s.result },
+      { field: 'screening_action', after: s.action },
+      { field: 'screening_rules', after: s.rules },
+      ...(s.reject_at ? [{ field: 'reject_at', after: s.reject_at }] : []),
+    ],
+  };
+}
+
+function screeningParts(tenantId: string, id: string, s: ScreeningState | undefined): ScreeningParts | undefined {
+  if (!s) return undefined;
+  const moved = s.action === 'move_to_ai_screened';
+  return {
+    audits: [screenedAudit(id, s)],
+    ...(moved && {
+      history: stageMovePut(tenantId, {
+        candidate_id: id,
+        from_stage: 'applied',
+        to_stage: 'ai_screened',
+        at: s.screened_at,
+        actor: SCREENING_ACTOR,
+      }),
+    }),
+    ...(s.reject_at && { due: screeningDuePut(tenantId, id, s.reject_at) }),
+  };
+}
+
 async function create(
   m: ApplicationMessage,
-  req: Awaited<ReturnType<typeof getRequisition>>,
+  req: Record<string, unknown> | undefined,
+  posting: Posting | undefined,
   owner: string | null,
-  now: string,
+  now: () => string,
 ): Promise<ApplicationOutcome> {
   if (req?.status !== 'open') return 'closed';
-  const record = applicationRecord(m, req.title as string | undefined, now);
+  const at = now();
+  const screening = posting && screeningState(posting, m.answers as Answers, Date.parse(at));
+  const record = applicationRecord(m, req.title as string | undefined, at, screening);
   const audit: AuditEntry = {
     action: 'candidate.created',
     actor: APPLICATION_ACTOR,
@@ -69,8 +124,7 @@ async function create(
     changes: auditChanges(candidate, undefined, { ...record }),
   };
   try {
-    await insertPersonCandidate(m.tenantId, record, owner, req, audit);
-    return 'created';
+    await insertPersonCandidate(m.tenantId, record, owner, req, audit, screeningParts(m.tenantId, record.id, screening));
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     if (err.code === 'duplicate_candidate') return 'duplicate';
@@ -80,4 +134,5 @@ async function create(
     if (err.code === 'conflict' && (await getCandidate(m.tenantId, m.applicationId))) return 'duplicate';
     throw err;
   }
+  return 'created';
 }

@@ -8,7 +8,7 @@ import { ConflictError, NotFoundError, StaleStageError } from '../errors';
 import type { Stage } from '../model';
 import { candidate } from '../entities/candidate';
 import { auditChanges } from '../entity';
-import type { AuditEntry } from '../store/audit';
+import type { AuditChange, AuditEntry } from '../store/audit';
 import type { CandidateRecord } from '../store/candidates';
 import type { ActorRef } from '../store/stage-history';
 import { patchDiff } from '../store/update';
@@ -50,6 +50,17 @@ export interface CreatePlan {
   audit?: AuditEntry;
   /** The person the candidate is (people-rules.ts decidePerson): none for a write that predates people. */
   person?: PersonPart;
+  /** What an application's screening adds to the create (lib/domain/application-run.ts). */
+  screening?: ScreeningParts;
+}
+
+/** A screening's records and its due rejection, written with the candidate it screened. */
+export interface ScreeningParts {
+  audits: AuditEntry[];
+  /** move_to_ai_screened: the history item of the move out of `applied` (the candidate is made in ai_screened). */
+  history?: Record<string, unknown>;
+  /** reject_after_delay: the due item's Put (lib/store/screening.ts screeningDuePut). */
+  due?: Record<string, unknown>;
 }
 
 /**
@@ -84,6 +95,8 @@ export interface MoveRequest {
   rejection?: Rejection;
   /** A move made by an offer sent or accepted: the offer it follows (no personal data). */
   offer?: OfferRef;
+  /** More audit changes, no personal values (a screening's rule words). */
+  auditChanges?: AuditChange[];
 }
 
 /** The offer a stage move follows, kept on the candidate for its offer events. */
@@ -143,6 +156,7 @@ export function decideMove(state: MoveState, req: MoveRequest): Decision<MovePla
   const changes = [
     { field: 'stage', before: c.stage, after: req.stage },
     ...(rejection ? [{ field: 'rejection_reason_id', after: rejection.reason_id }] : []),
+    ...(req.auditChanges ?? []),
   ];
   const audit = req.audit && { ...req.audit, changes };
   return {

@@ -24,10 +24,12 @@ import {
   decideMove,
   decideProfile,
   type CreateState,
+  type MoveRequest,
   type MoveState,
   type OfferRef,
   type ProfilePatch,
   type ProfileState,
+  type ScreeningParts,
 } from './candidate-rules';
 import type { AuditBase } from './principal';
 import type { Rejection } from './rejection-rules';
@@ -69,6 +71,7 @@ export async function insertPersonCandidate(
   owner: string | null | undefined,
   reqSeen?: Item,
   audit?: AuditEntry,
+  screening?: ScreeningParts,
 ): Promise<CandidateRecord> {
   const newPersonId = newId();
   let written = record;
@@ -78,7 +81,7 @@ export async function insertPersonCandidate(
       const matched = decidePerson(record, state, newPersonId);
       if ('refuse' in matched) return matched;
       const decided = decideCreate(matched.record, state, audit);
-      return 'write' in decided ? { write: { ...decided.write, person: matched.person } } : decided;
+      return 'write' in decided ? { write: { ...decided.write, person: matched.person, ...(screening && { screening }) } } : decided;
     },
     write: async (plan) => {
       written = plan.record;
@@ -119,7 +122,14 @@ export function moveCandidate(
   id: string,
   stage: Stage,
   now: () => string = nowIso,
-  opts: { actor?: ActorRef; fromStage?: Stage; audit?: AuditBase; rejection?: Rejection; offer?: OfferRef } = {},
+  opts: {
+    actor?: ActorRef;
+    fromStage?: Stage;
+    audit?: AuditBase;
+    rejection?: Rejection;
+    offer?: OfferRef;
+    auditChanges?: MoveRequest['auditChanges'];
+  } = {},
 ): Promise<{ before: Item; after?: Item }> {
   // A move into `placed` also reads what its placement records (the requisition and the accepted
   // offer); a move out of it, the placement it cancels.
@@ -145,6 +155,7 @@ export function moveCandidate(
         audit: opts.audit,
         rejection: opts.rejection,
         offer: opts.offer,
+        auditChanges: opts.auditChanges,
       }),
     write: async (plan) => {
       const { outcome, after } = await writeMove(tenantId, plan);

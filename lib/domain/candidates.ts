@@ -1,5 +1,6 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
 import { NotFoundError, RequisitionNotOpenError, TooManyRequestsError, ValidationError } from '../errors';
+import { screeningAnswer, screeningOf } from '../store/screening';
 import { decodeCursor, encodeCursor } from './cursor';
 import { actorOf, auditBy, type Principal } from './principal';
 import { candidate } from '../entities/candidate';
@@ -276,6 +277,8 @@ export async function getCandidate(p: Principal, id: string): Promise<CandidateD
     ...candidate,
     stage_history: stageStays(candidate, history.moves),
     requisition_history: history.transfers.map(({ candidate_id: _c, ...t }) => ({ kind: 'transferred' as const, ...t })),
+    // The reasons quote the answers: not for an interviewer, who sees no more than they need.
+    screening: v.role === 'interviewer' ? null : screeningAnswer(screeningOf(item)),
   };
 }
 

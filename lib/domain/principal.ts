@@ -46,7 +46,7 @@ export interface SessionPrincipal {
 export type Principal = TokenPrincipal | SessionPrincipal;
 
 /** The actor a principal's change is recorded under. */
-export const actorOf = (p: Principal): ActorRef =>
+export const actorOf = (p: Principal): ActorRef & { type: 'token' | 'user' } =>
   p.kind === 'token'
     ? { type: 'token', id: p.tokenId, ...(p.tokenName && { name: p.tokenName }) }
     : { type: 'user', id: p.userId, email: p.email };

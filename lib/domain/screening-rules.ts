@@ -187,3 +187,70 @@ export function screeningAction(outcome: ScreeningOutcome, result: ScreeningResu
   if (outcome.on_fail === 'flag') return { action: 'flag' };
   return { action: 'reject_after_delay', reject_at: new Date(now + outcome.reject_delay_hours * 3_600_000).toISOString() };
 }
+
+/**
+ * A rule in plain words without the applicant's answer: what the audit log and the activity feed
+ * keep (the audit log is not erased, so it holds the posting's words, never an answer).
+ */
+export function ruleWords(rule: KnockoutRule, q: Question | undefined): string {
+  if (rule.label) return rule.label;
+  return `Knockout when the answer to "${q?.label ?? rule.question_id}" ${OP_WORDS[rule.op]} ${shown(rule.value)}`;
+}
+
+/**
+ * A candidate's screening as its item keeps it (`screening`, JSON, personal: the reasons quote
+ * the answers, so erasure reaches it). `rules` are the failed rules' words (ruleWords), `reasons`
+ * the same failures with the answers (reasonOf) for the recruiter.
+ */
+export interface ScreeningState {
+  result: 'passed' | 'failed';
+  action: ScreeningAction['action'];
+  reasons: string[];
+  rules: string[];
+  flagged: boolean;
+  /** reject_after_delay: when the rejection is due, until it ran or was overturned. */
+  reject_at?: string;
+  /** When the rejection ran. */
+  rejected_at?: string;
+  /** When a person overturned the decision. */
+  overturned_at?: string;
+  screened_at: string;
+}
+
+/** The screening of an application: what the worker keeps on the candidate and what it then does. */
+export function screeningState(posting: Pick<Posting, 'questions' | 'rules' | 'outcome'>, answers: Answers, now: number): ScreeningState {
+  const result = screen(posting, answers);
+  const action = screeningAction(posting.outcome, result, now);
+  const asked = new Map(posting.questions.map((q) => [q.id, q]));
+  return {
+    result: result.passed ? 'passed' : 'failed',
+    action: action.action,
+    reasons: result.failed_rules.map((f) => f.reason),
+    rules: result.failed_rules.map((f) => ruleWords(f.rule, asked.get(f.rule.question_id))),
+    flagged: action.action === 'flag',
+    ...(action.action === 'reject_after_delay' && { reject_at: action.reject_at }),
+    screened_at: new Date(now).toISOString(),
+  };
+}
+
+/** What overturning a screening does, by its state and the candidate's stage now. */
+export type Overturn = { kind: 'cancel_rejection' } | { kind: 'unreject' } | { kind: 'clear_flag' } | { kind: 'nothing'; why: string };
+
+export function decideOverturn(s: ScreeningState | undefined, stage: string, rejectionReasonId: string | undefined): Overturn {
+  if (!s) return { kind: 'nothing', why: 'this candidate was not screened' };
+  if (s.overturned_at) return { kind: 'nothing', why: 'this screening was already overturned' };
+  if (s.result === 'passed') return { kind: 'nothing', why: 'this candidate passed screening: there is nothing to overturn' };
+  if (s.rejected_at) {
+    if (stage === 'rejected' && rejectionReasonId === SCREENING_REJECTION.reason_id) return { kind: 'unreject' };
+    return { kind: 'nothing', why: 'this candidate has moved since screening rejected them' };
+  }
+  if (s.reject_at) return { kind: 'cancel_rejection' };
+  if (s.flagged) return { kind: 'clear_flag' };
+  return { kind: 'nothing', why: 'this screening decided nothing to overturn' };
+}
+
+/** The rejection a screening makes once its delay has passed. */
+export const SCREENING_REJECTION = { reason_id: 'screening', label: 'Did not pass screening', type: 'we_rejected' } as const;
+
+/** The actor of screening's decisions, in the stage history and the audit log. */
+export const SCREENING_ACTOR = { type: 'system', id: 'screening', name: 'Screening' } as const;

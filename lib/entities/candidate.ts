@@ -69,6 +69,9 @@ export const candidate = defineEntity('candidate', {
   // An application's answers to the posting's questions and the consent it gave, as JSON:
   // personal, on the candidate alone (lib/domain/application-run.ts).
   application: field.string({ personal: true, optional: true, absent: 'omitted', shapes: [], audit: 'none', copied: false }),
+  // The screening of an application (lib/domain/screening-rules.ts ScreeningState), as JSON: its
+  // reasons quote the answers, so it is personal; answered on the candidate's own read only.
+  screening: field.string({ personal: true, optional: true, absent: 'omitted', shapes: [], audit: 'none', copied: false }),
   // Search entries are deleted by the erasure itself, so they never carry it.
   erased_at: field.time({ optional: true, absent: 'omitted', audit: 'none', copied: false }),
   // The note a rejection gave (POST /pipeline): on the candidate and its search entries (never its stage
@@ -89,7 +92,7 @@ export interface RejectionAnswer {
   note: string | null;
 }
 /** The candidate as answered: the note inside `rejection`. */
-export type Candidate = Omit<CandidateRecordOf, 'rejection_note' | 'application'> & { rejection: RejectionAnswer | null };
+export type Candidate = Omit<CandidateRecordOf, 'rejection_note' | 'application' | 'screening'> & { rejection: RejectionAnswer | null };
 
 /** The candidate item's codec. */
 export const candidateFromItem = (item: Item): CandidateRecordOf => fromItem(candidate, item);

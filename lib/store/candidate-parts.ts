@@ -5,7 +5,7 @@
  * answers what happened by part name (writeParts); the domain decides what that means.
  */
 import type { CreatePlan, MovePlan, ProfilePlan } from '../domain/candidate-rules';
-import { auditPuts, type AuditEntry } from './audit';
+import { auditGroupPuts, auditPuts, type AuditEntry } from './audit';
 import { candidatePut, counterUpdate, createdPlacement, createdReqCounts, createdStats, placementItem } from './candidates';
 import { tableName } from './client';
 import { copyPuts } from './copies';
@@ -34,7 +34,18 @@ async function withThresholds<N extends string>(tenantId: string, parts: Record<
   return outcome;
 }
 
-export type CreateParts = 'candidate' | 'stats' | 'requisition' | 'placement' | 'filled' | 'search' | PersonCreateParts | 'audit';
+export type CreateParts =
+  | 'candidate'
+  | 'stats'
+  | 'requisition'
+  | 'placement'
+  | 'filled'
+  | 'search'
+  | PersonCreateParts
+  | 'audit'
+  | 'screened'
+  | 'history'
+  | 'due';
 
 /** A new candidate: its item (if its id is free), the counters, a placement if created placed. */
 export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<TxOutcome<CreateParts>> {
@@ -51,6 +62,10 @@ export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<T
     search: searchWrites(tenantId, c as unknown as Item),
     ...(plan.person ? personCreateParts(tenantId, plan.person, c) : { claim: undefined, person: undefined, guard: undefined }),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
+    // Another actor's records (screening's), so an intent of their own.
+    screened: plan.screening && auditGroupPuts(tenantId, plan.screening.audits),
+    history: plan.screening?.history,
+    due: plan.screening?.due,
   });
 }
 

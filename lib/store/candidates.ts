@@ -38,6 +38,8 @@ export interface CandidateRecord {
   source?: string;
   /** An application's answers and consent, as JSON (personal data). */
   application?: string;
+  /** An application's screening, as JSON (personal data: its reasons quote the answers). */
+  screening?: string;
   created_at: string;
   updated_at: string;
   /** When the candidate entered its current stage; orders the stuck index. */
@@ -144,7 +146,7 @@ export function placementItem(
  */
 export function toCandidate(item: Item): Candidate {
   // An application's answers are read on their own, never with every candidate.
-  const { rejection_note, application: _application, ...c } = candidateFromItem(item);
+  const { rejection_note, application: _application, screening: _screening, ...c } = candidateFromItem(item);
   return { ...c, rejection: rejectionOf(item, rejection_note) };
 }
 

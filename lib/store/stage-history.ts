@@ -14,7 +14,8 @@ import { keys } from './table';
  * id, and their email when known). Records made before names were kept carry the id alone.
  */
 export interface ActorRef {
-  type: 'token' | 'user';
+  /** `system`: the service itself deciding by a workspace's rule (screening's moves, as `id`). */
+  type: 'token' | 'user' | 'system';
   id: string;
   name?: string;
   email?: string;
@@ -91,7 +92,7 @@ const stageMoveFromItem = (item: Item): StageMove => ({
   to_stage: oneOf(item, 'to_stage', STAGES, 'stage_move'),
   at: str(item, 'at', 'stage_move'),
   actor:
-    item.actor_type === 'token' || item.actor_type === 'user'
+    item.actor_type === 'token' || item.actor_type === 'user' || item.actor_type === 'system'
       ? {
           type: item.actor_type,
           id: str(item, 'actor_id', 'stage_move'),

@@ -89,6 +89,7 @@ const webhookPartition = (tenantId: string) => `${t(tenantId)}${WEBHOOK_PARTITIO
 export const tenantOfWebhookPartition = (pk: string) =>
   pk.startsWith('T#') && pk.endsWith(WEBHOOK_PARTITION_SUFFIX) ? pk.slice(2, -WEBHOOK_PARTITION_SUFFIX.length) : undefined;
 const ERASURE_FOLLOW_UPS = 'ERASURE_FOLLOW_UP';
+const SCREENING_REJECTIONS_DUE = 'SCREENING_REJECTION_DUE';
 const personPartition = (tenantId: string, personId: string) => `${t(tenantId)}#PERSON#${personId}`;
 const PERSON_GUARD_PREFIX = 'GUARD#REQ#';
 
@@ -247,6 +248,16 @@ export const keys = {
     SK: `${dueAt}#${tenantId}#${candidateId}`,
   }),
   erasureFollowUpPartition: () => ERASURE_FOLLOW_UPS,
+  /**
+   * A screening's rejection, due when its delay has passed (lib/store/screening.ts): written in
+   * the candidate's own create transaction, global and ordered by due time so the scheduled run
+   * finds every due one with one Query; ids only.
+   */
+  screeningRejection: (tenantId: string, candidateId: string, dueAt: string): Key => ({
+    PK: SCREENING_REJECTIONS_DUE,
+    SK: `${dueAt}#${tenantId}#${candidateId}`,
+  }),
+  screeningRejectionPartition: () => SCREENING_REJECTIONS_DUE,
   /** Idempotency-Key records (lib/store/idempotency.ts): the tenant's own partition, never shared. */
   idempotencyPartition: (tenantId: string) => `${t(tenantId)}#IDEM`,
   /**

@@ -98,8 +98,8 @@ const EVENT_SOURCES: string[] = routes.filter((r) => r.auth === 'token' && r.acc
 const AUTHORIZERS = ['authorizer', 'session-authorizer'];
 /** Functions behind the table stream and the queues, not behind a route. */
 const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'import-worker', 'file-worker', 'interview-invitations'];
-/** Functions behind a schedule, not behind a route: the daily retention run. */
-const SCHEDULED = ['retention'];
+/** Functions behind a schedule, not behind a route: the daily retention run and the screening rejections run. */
+const SCHEDULED = ['retention', 'screening-rejections'];
 const MISSING_ID_SAMPLES: Record<string, string> = {
   'revoke-token': 'token',
   'get-webhook': 'webhook',
@@ -115,6 +115,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'clear-member-lockout': 'member',
   'reset-member-two-factor': 'member',
   'erase-candidate': 'candidate',
+  'overturn-screening': 'candidate',
   'get-import': 'import',
   'get-person': 'person',
   'merge-person': 'person',
@@ -174,8 +175,9 @@ function expectSampleResult(name: string, result: any, stdout: string) {
     return;
   }
   if (SCHEDULED.includes(name)) {
-    // The demo workspace has no retention rule: the run visits nothing and erases nothing.
-    expect(result).toEqual({ workspaces: 0, erased: 0, resweep: 0 });
+    // The demo workspace has no retention rule and no screening due: the runs change nothing.
+    if (name === 'screening-rejections') expect(result).toEqual({ due: 0, rejected: 0 });
+    else expect(result).toEqual({ workspaces: 0, erased: 0, resweep: 0 });
     return;
   }
   if (name === 'file-worker') {

@@ -43,6 +43,7 @@ describe('the route table', () => {
         'GET /api/candidates/{id}',
         'PATCH /api/candidates/{id}',
         'POST /api/candidates/{id}/erase',
+        'POST /api/candidates/{id}/screening/overturn',
         'GET /api/people/{id}',
         'POST /api/people/{id}/merge',
         'POST /api/candidates/imports',

@@ -28,8 +28,8 @@ const { searchItems } = await import('../../lib/store/search');
 const full = candidateImage({ phone: '+44 20 7946 0000', resume_url: 'https://cv.example.org/zoe.pdf' });
 
 describe("the candidate's lists", () => {
-  it('personal: name, email, phone, resume_url, the application and the rejection note; audited by name, erased, known to the audit log by target type', () => {
-    expect(candidate.personal).toEqual(['name', 'email', 'phone', 'resume_url', 'application', 'rejection_note']);
+  it('personal: name, email, phone, resume_url, the application, its screening and the rejection note; audited by name, erased, known to the audit log by target type', () => {
+    expect(candidate.personal).toEqual(['name', 'email', 'phone', 'resume_url', 'application', 'screening', 'rejection_note']);
     expect(personalFieldsOf('candidate')).toBe(candidate.personal);
     expect(personalFieldsOf('requisition')).toEqual([]);
   });
@@ -62,9 +62,11 @@ describe("the candidate's lists", () => {
     const body = JSON.stringify({ data: { ...answer, rejection } });
     const out = scrubStoredResponse({ statusCode: 201, body }, CAND, T1) as { body: string };
     const data = JSON.parse(out.body).data;
-    // The application is never answered with the candidate; the note is answered inside `rejection`.
+    // The application is never answered with the candidate, its screening only by GET of one
+    // (never a kept answer); the note is answered inside `rejection`.
     for (const n of candidate.personal)
-      if (n !== 'rejection_note' && n !== 'application') expect(data[n], n).toBe(candidate.fields[n].optional ? null : '');
+      if (n !== 'rejection_note' && n !== 'application' && n !== 'screening')
+        expect(data[n], n).toBe(candidate.fields[n].optional ? null : '');
     // The note is answered inside `rejection`.
     expect(data.rejection).toEqual({ ...rejection, note: null });
     expect(out.body).not.toContain('kept note');

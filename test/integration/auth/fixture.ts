@@ -39,6 +39,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /api/v1/candidates/{id}': () => ({ status: 404 }),
   'PATCH /api/v1/candidates/{id}': () => ({ body: { name: 'Scope Check' }, status: 404 }),
   'POST /api/v1/candidates/{id}/erase': () => ({ status: 404 }),
+  'POST /api/v1/candidates/{id}/screening/overturn': () => ({ status: 404 }),
   'GET /api/v1/people/{id}': () => ({ status: 404 }),
   'POST /api/v1/people/{id}/merge': () => ({ body: { from: randomUUID() }, status: 404 }),
   // A person (and a note, a file) that does not exist: the handler's 404, past the authorizer and the table.
