@@ -93,7 +93,10 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
   if (!route) return;
   // HTML pages (the careers site) are checked by their own tests, success and 404 alike.
   if (route.html) {
-    if (body !== undefined) throw new Error(`${method} ${route.path} answered ${status} with JSON, not a page`);
+    if (body !== undefined)
+      throw new Error(
+        `${method} ${route.path} answered ${status} with JSON, not a page: ${pathAndQuery.slice(0, 300)} ${JSON.stringify(body).slice(0, 200)}`,
+      );
     return;
   }
   if (status === route.status) {

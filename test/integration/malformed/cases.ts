@@ -262,5 +262,7 @@ export const casesFor = (r: Route): Case[] => [
   ...(r.body ? [...BODY_CASES, ...CONTENT_TYPE_CASES] : []),
   ...(r.path === '/api/session' && r.body ? [...LOGIN_BODY_CASES, LONE_SURROGATE_LOGIN] : []),
   ...(r.path === '/api/tokens' && r.body ? TOKEN_BODY_CASES : []),
-  ...(r.params ? PATH_CASES : []),
+  // Outside /api (the careers pages) an encoded `..` is resolved by the URL before it is sent, and
+  // the request is for the console's page, not for this route: the pages' own tests cover it.
+  ...(r.params ? PATH_CASES.filter((c) => r.path.startsWith('/api/') || c.name !== 'path encoded dot-dot') : []),
 ];
