@@ -27,6 +27,7 @@ import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reinde
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { ApiFirewall } from './constructs/waf';
 import { FilesBucket, filesBucketOrigin } from './constructs/files-bucket';
+import { FormTokens } from './constructs/form-tokens';
 import { addFileWorker, FILE_WORKER_MODULE } from './constructs/file-worker';
 import { Mail } from './constructs/mail';
 import { WebhookPipeline } from './constructs/webhook-pipeline';
@@ -127,6 +128,8 @@ export class TalentPipelineStack extends Stack {
       logRemovalPolicy: stage.logRemovalPolicy,
     });
     routeApi.verifyOrigin(this.site.originVerify);
+    const formTokens = new FormTokens(this, 'FormTokens');
+    for (const fn of routeApi.functionsOf((r) => Boolean(r.formToken))) formTokens.give(fn);
 
     // Uploads go from the console's page straight to the bucket: that origin, and only it, may.
     this.files = new FilesBucket(this, 'Files', { allowedOrigins: [this.site.url], stage, malwareProtection: props.malwareProtection });
