@@ -11,6 +11,11 @@ import { DOCS, type Route } from './route';
 
 export const CareersQuery = z.strictObject({ cursor: z.optional(uuid('cursor')) });
 
+/** `src`: the tag a link carries to the job page, sent with its application as `source` (ignored unless a valid tag). */
+export const CareersJobQuery = z.strictObject({
+  src: z.optional(z.string({ error: 'src must be a string' }).check(z.maxLength(200, { error: 'src must be at most 200 characters' }))),
+});
+
 const PAGE = z.string();
 const NOT_MODIFIED = DOCS ? 'Not Modified: If-None-Match named the current ETag (no body)' : '';
 const NOT_FOUND = DOCS ? 'The not-found page (HTML): unknown slug or job, nothing posted, unpublished, or the requisition is not open' : '';
@@ -36,11 +41,13 @@ export const careersJobPage = {
   path: '/careers/{slug}/jobs/{id}',
   handler: 'careers-job-page',
   auth: 'none',
+  formToken: 'issue',
   access: 'read',
   etag: true,
   html: true,
-  summary: DOCS && 'A job page as HTML, with its JobPosting structured data (public)',
+  summary: DOCS && 'A job page as HTML, with its JobPosting structured data and its application form (public)',
   params: BoardJobParams,
+  query: CareersJobQuery,
   ...(DOCS && { errors: { 304: NOT_MODIFIED, 404: NOT_FOUND } }),
   status: 200,
   response: PAGE,

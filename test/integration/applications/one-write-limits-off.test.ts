@@ -4,3 +4,4 @@
  */
 process.env.RATE_LIMITS = 'off';
 await import('./one-write.test');
+export {};
