@@ -8,12 +8,13 @@ import { careersJob } from '../lib/domain/careers';
 import { formTokenWindow, issueFormToken } from '../lib/domain/form-token';
 
 /** Public: a job's page as HTML, with its JobPosting structured data and its application form. */
-export const handler = careersHandler(careersApi.careersJobPage, async ({ params, query }) => {
+export const handler = careersHandler(careersApi.careersJobPage, async ({ params, event }) => {
   const found = await careersJob(params.slug, params.id);
   if (!found) throw pageNotFound();
   const now = Date.now();
   const token = issueFormToken(config.formTokenSecret, params.slug, params.id, now);
-  const source = query.src && SOURCE_PATTERN.test(query.src) ? query.src : undefined;
+  const src = event.queryStringParameters?.src;
+  const source = src && SOURCE_PATTERN.test(src) ? src : undefined;
   const html = jobPage(found.brand, params.slug, found.job, () => applicationForm(found.brand, params.slug, found.job, token, source));
   // The token differs on every read; the page is the same version within a token window.
   return { html, version: [found, source, formTokenWindow(now)] };

@@ -11,11 +11,6 @@ import { DOCS, type Route } from './route';
 
 export const CareersQuery = z.strictObject({ cursor: z.optional(uuid('cursor')) });
 
-/** `src`: the tag a link carries to the job page, sent with its application as `source` (ignored unless a valid tag). */
-export const CareersJobQuery = z.strictObject({
-  src: z.optional(z.string({ error: 'src must be a string' }).check(z.maxLength(200, { error: 'src must be at most 200 characters' }))),
-});
-
 const PAGE = z.string();
 const NOT_MODIFIED = DOCS ? 'Not Modified: If-None-Match named the current ETag (no body)' : '';
 const NOT_FOUND = DOCS ? 'The not-found page (HTML): unknown slug or job, nothing posted, unpublished, or the requisition is not open' : '';
@@ -47,7 +42,8 @@ export const careersJobPage = {
   html: true,
   summary: DOCS && 'A job page as HTML, with its JobPosting structured data and its application form (public)',
   params: BoardJobParams,
-  query: CareersJobQuery,
+  // No query schema: `?src=<tag>` (read by the handler, kept only when a valid source tag) and any
+  // tracking parameter a link carries must not turn the page into the not-found page.
   ...(DOCS && { errors: { 304: NOT_MODIFIED, 404: NOT_FOUND } }),
   status: 200,
   response: PAGE,

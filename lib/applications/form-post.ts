@@ -1,9 +1,9 @@
 /**
  * The careers form's post without JavaScript (lib/careers/form.ts): an
- * `application/x-www-form-urlencoded` body is read into the JSON body the route takes, and the
- * JSON answer becomes a page: a thank-you page for the 202, a page naming the field at fault for
- * a 400, the not-found page for a 404. JSON posts pass through untouched. Only the application
- * function imports it.
+ * `application/x-www-form-urlencoded` body is read into the JSON body the route takes and, for a
+ * browser (its Accept names text/html), the JSON answer becomes a page: a thank-you page for the
+ * 202, a page naming the field at fault for a 400, the not-found page for a 404. Other clients get
+ * the JSON answers, and JSON posts pass through untouched. Only the application function imports it.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { CAREERS_CSP, careersPath, messagePage, notFoundPage } from '../careers/page';
@@ -69,7 +69,10 @@ export const withFormPosts =
       body: JSON.stringify(formBody(raw)),
       isBase64Encoded: false,
     };
+    const res = await handler(asJson, context);
+    // A browser submitting the form asks for a page; any other client keeps the JSON answer.
+    if (!header(event, 'accept')?.toLowerCase().includes('text/html')) return res;
     const slug = event.pathParameters?.slug ?? '';
     const id = event.pathParameters?.id ?? '';
-    return page(await handler(asJson, context), `${careersPath(slug)}/jobs/${encodeURIComponent(id)}`);
+    return page(res, `${careersPath(slug)}/jobs/${encodeURIComponent(id)}`);
   };

@@ -57,11 +57,11 @@ const decode = (s: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-/** The form as a browser posts it. */
-const post = (fields: [string, string][]) =>
+/** The form as a browser posts it (a client not asking for HTML gets the JSON answers). */
+const post = (fields: [string, string][], accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8') =>
   fetch(`${stack.url}/api/boards/${tenant.slug}/jobs/${job}/applications`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: accept },
     body: new URLSearchParams(fields).toString(),
   });
 
@@ -164,5 +164,15 @@ describe('posting the form without JavaScript', () => {
       expect(html).toContain('role="alert"');
     }
     expect(vi.mocked(sendToImportQueue)).not.toHaveBeenCalled();
+  });
+
+  it('answers JSON, errors with their field, to a client that does not ask for a page', async () => {
+    const fields = await readForm();
+    const res = await post(
+      fields.filter(([k]) => k !== 'answers.eu_work:bool'),
+      'application/json',
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ field: 'answers.eu_work', code: expect.any(String) });
   });
 });
