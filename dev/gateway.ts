@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { CORS_HEADERS } from '../lib/applications/cors';
 import { isAllowed } from '../lib/auth/policy';
 import { errorBody, type ErrorCode } from '../lib/errors';
 import { GATEWAY_ERRORS } from '../lib/gateway-responses';
@@ -137,6 +138,9 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
         break;
       }
     }
+    // The deployed API's mock preflight of a `cors` line (infra/constructs/route-api.ts).
+    if (!route && method === 'OPTIONS' && (routes as readonly Route[]).some((r) => r.cors && matchPath(r.path, path)))
+      return { statusCode: 204, headers: { ...CORS_HEADERS }, body: '' };
     if (!route) return gatewayError(GATEWAY_ERRORS.notFound);
 
     const event = proxyEvent({

@@ -5,6 +5,7 @@
  */
 import './quiet-sdk';
 import './untraced';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -172,6 +173,9 @@ try {
   // the intents of what was written before it (the demo's seed) are expanded here instead.
   const firstRun = !existsSync(join(dir, 'stream-checkpoints-stuck.json'));
 
+  // The application form's key: a new one per run, so a form read before a restart is refused
+  // as a forged one would be (deployed: a Secrets Manager value).
+  process.env.FORM_TOKEN_SECRET ??= randomBytes(32).toString('base64url');
   // Local receivers live on 127.0.0.1; the deployed stack never allows loopback targets.
   process.env.WEBHOOK_ALLOW_LOOPBACK ??= 'true';
   const { startWebhookPipeline } = await import('./webhooks');

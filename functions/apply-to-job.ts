@@ -1,11 +1,16 @@
 import { acceptApplication } from '../lib/domain/applications';
+import { clientAddress } from '../lib/edge';
 import { apiHandler, Reply } from '../lib/http';
 import * as applicationsApi from '../lib/api/applications';
 import { withCors } from '../lib/applications/cors';
+import { withFormPosts } from '../lib/applications/form-post';
 
+/** JSON from any site's code; the careers form's urlencoded post without JavaScript answers pages. */
 export const handler = withCors(
-  apiHandler(applicationsApi.applyToJob, async ({ params, body }) => {
-    await acceptApplication(params, body);
-    return new Reply({ data: { status: 'received' as const } }, { status: 202 });
-  }),
+  withFormPosts(
+    apiHandler(applicationsApi.applyToJob, async ({ params, body, event }) => {
+      await acceptApplication(params, body, clientAddress(event));
+      return new Reply({ data: { status: 'received' as const } }, { status: 202 });
+    }),
+  ),
 );

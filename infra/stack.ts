@@ -28,6 +28,7 @@ import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { addScreeningRejections, SCREENING_REJECTIONS_MODULE } from './constructs/screening-rejections';
 import { ApiFirewall } from './constructs/waf';
 import { FilesBucket, filesBucketOrigin } from './constructs/files-bucket';
+import { FormTokens } from './constructs/form-tokens';
 import { addFileWorker, FILE_WORKER_MODULE } from './constructs/file-worker';
 import { InterviewInvitations } from './constructs/interview-invitations';
 import { Mail } from './constructs/mail';
@@ -129,6 +130,8 @@ export class TalentPipelineStack extends Stack {
       logRemovalPolicy: stage.logRemovalPolicy,
     });
     routeApi.verifyOrigin(this.site.originVerify);
+    const formTokens = new FormTokens(this, 'FormTokens');
+    for (const fn of routeApi.functionsOf((r) => Boolean(r.formToken))) formTokens.give(fn);
 
     // Uploads go from the console's page straight to the bucket: that origin, and only it, may.
     this.files = new FilesBucket(this, 'Files', { allowedOrigins: [this.site.url], stage, malwareProtection: props.malwareProtection });

@@ -60,6 +60,13 @@ export interface Config {
   readonly sesConfigurationSet: string | undefined;
   /** SES_ENDPOINT: set only for the local SES (aws-ses-v2-local) of `npm start` and the tests. */
   readonly sesEndpoint: string | undefined;
+  /**
+   * FORM_TOKEN_SECRET: the key of the application form's tokens (lib/domain/form-token.ts); a
+   * Secrets Manager value deployed, random per `npm start`. Required by the public job reads and the application.
+   */
+  readonly formTokenSecret: string;
+  /** RATE_LIMITS=off: `npm start`'s switch for every limit, here the application limits; never set by the stack. */
+  readonly rateLimitsOff: boolean;
   /** npm_package_name/version, which X-Ray's SDK records; set only under `npm run`. */
   readonly npmPackageName: string | undefined;
   readonly npmPackageVersion: string | undefined;
@@ -88,6 +95,8 @@ const readers: { [K in keyof Config]: () => Config[K] } = {
   mailFrom: () => required('MAIL_FROM'),
   sesConfigurationSet: () => optional('SES_CONFIGURATION_SET'),
   sesEndpoint: () => optional('SES_ENDPOINT'),
+  formTokenSecret: () => required('FORM_TOKEN_SECRET'),
+  rateLimitsOff: () => optional('RATE_LIMITS') === 'off',
   npmPackageName: () => optional('npm_package_name'),
   npmPackageVersion: () => optional('npm_package_version'),
 };

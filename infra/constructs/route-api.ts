@@ -13,6 +13,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { CORS_HEADERS } from '../../lib/applications/cors';
 import type { ErrorCode } from '../../lib/errors';
 import { GATEWAY_ERRORS, gatewayErrorBody } from '../../lib/gateway-responses';
 import type { Route } from '../../lib/routes';
@@ -101,9 +102,10 @@ const accessLogFormat = (serviceName: string) =>
  * Routes whose function reads ORIGIN_VERIFY, to believe CloudFront's viewer headers (lib/edge.ts):
  * the cookie writes, which run the cross-site check as lib/http.ts apiHandler defines them (not a
  * token route, not a GET, not a public `cors` line such as the application, which takes posts from
- * any site), and among them login, whose throttling counts by client address.
+ * any site), and among them login, whose throttling counts by client address; and the application,
+ * whose limits count by client address.
  */
-const checksOrigin = (r: Route) => r.auth !== 'token' && r.method !== 'GET' && !r.cors;
+const checksOrigin = (r: Route) => (r.auth !== 'token' && r.method !== 'GET' && !r.cors) || r.formToken === 'check';
 
 export interface RouteApiProps {
   table: dynamodb.ITable;
@@ -356,6 +358,22 @@ export class RouteApi extends Concern {
           reason: `${r.method} ${r.path} is public by design: no authorizer of any kind.`,
         });
       }
+    }
+
+    // A `cors` line takes JSON posts from other sites' browser code, which asks first: API
+    // Gateway answers the preflight itself (a mock integration), with the headers the function
+    // sends on every answer (lib/applications/cors.ts), so no function runs for it.
+    for (const r of props.routes.filter((x) => x.cors)) {
+      const preflight = this.resourceFor(r.path).addCorsPreflight({
+        allowOrigins: [CORS_HEADERS['Access-Control-Allow-Origin']],
+        allowMethods: CORS_HEADERS['Access-Control-Allow-Methods'].split(', '),
+        allowHeaders: CORS_HEADERS['Access-Control-Allow-Headers'].split(', '),
+        maxAge: Duration.seconds(Number(CORS_HEADERS['Access-Control-Max-Age'])),
+      });
+      Validations.of(preflight).acknowledge(
+        { id: 'AwsSolutions-APIG4', reason: `OPTIONS ${r.path} is the CORS preflight of a public route: a mock, no function, no data.` },
+        { id: 'AwsSolutions-COG4', reason: `OPTIONS ${r.path} is the CORS preflight of a public route: no authorizer of any kind.` },
+      );
     }
 
     // The origin secret's readers, known once the functions exist (ConsoleSite needs the API first).

@@ -15,7 +15,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
 import { routes, type Route } from '../../lib/routes';
-import { keys, LEASE_ATTRIBUTES } from '../../lib/store/table';
+import { APPLY_LIMIT_ATTRIBUTES, APPLY_LIMIT_PREFIX, keys, LEASE_ATTRIBUTES } from '../../lib/store/table';
 import type { Role } from '../../lib/model';
 import { ROUTE_ROLES } from '../../lib/permissions';
 
@@ -212,6 +212,13 @@ export const LEASE_GRANT: PartitionGrant = {
   writesOnly: LEASE_ATTRIBUTES,
 };
 
+/** `APPLYLIMIT#...`: the application limits' counters, which the application function alone writes. */
+export const APPLY_LIMIT_GRANT: PartitionGrant = {
+  actions: ['dynamodb:UpdateItem'],
+  leadingKeys: [`${APPLY_LIMIT_PREFIX}*`],
+  writesOnly: APPLY_LIMIT_ATTRIBUTES,
+};
+
 export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   'token-authorizer': [
     { actions: ['dynamodb:GetItem'], leadingKeys: TOKEN_LOOKUP_LEADING_KEYS },
@@ -343,6 +350,8 @@ export class TableFunction extends Construct {
     const access = props.access;
     // Its route line says it takes and gives back lease slots (lib/store/leases.ts).
     if (routes.some((r) => r.handler === props.module && r.leases)) this.grantInPartition(props.table, LEASE_GRANT);
+    // Its route line says it takes applications, and their limits' slots (lib/store/application-limits.ts).
+    if (routes.some((r) => r.handler === props.module && r.formToken === 'check')) this.grantInPartition(props.table, APPLY_LIMIT_GRANT);
     if (access === 'none') return;
     if (access === 'read' || access === 'write') {
       props.table.grant(this.fn, ...TABLE_ACTIONS[access]);

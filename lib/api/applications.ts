@@ -56,6 +56,15 @@ export const ApplicationBody = z.strictObject({
       .string({ error: 'source must be a string' })
       .check(z.regex(SOURCE_PATTERN, { error: 'source must be 1 to 40 lowercase letters, digits, _ or -' })),
   ),
+  // From the public job read (the board's job `form_token`, the careers form's hidden field). A
+  // missing one is a 400, so an integrator's own form finds out at once; a forged, expired or too
+  // recent one is answered as a success and never queued (lib/domain/form-token.ts).
+  form_token: z
+    .string({ error: 'form_token must be the form_token of the job read (GET /api/boards/{slug}/jobs/{id})' })
+    .check(
+      z.minLength(1, { error: 'form_token must not be empty' }),
+      z.maxLength(200, { error: 'form_token must be at most 200 characters' }),
+    ),
   // The honeypot (HONEYPOT_FIELD): a field people never see; anything in it marks a bot's post,
   // which is answered like any other and never queued.
   website: z.optional(
@@ -77,6 +86,7 @@ export const applyToJob = {
   handler: 'apply-to-job',
   auth: 'none',
   cors: true,
+  formToken: 'check',
   access: 'read',
   importQueue: true,
   summary: DOCS && 'Apply to a published job (public, from any site): queued, answered 202',

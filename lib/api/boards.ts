@@ -78,6 +78,16 @@ export const BoardJobDetail = z.object({
 });
 export type BoardJobDetail = z.infer<typeof BoardJobDetail>;
 
+/** The job read: the job, and the token its application form carries (lib/domain/form-token.ts). */
+export const BoardJobRead = z.object({
+  ...BoardJobDetail.shape,
+  /**
+   * Send it back as the application's `form_token`: good from a few seconds after this read until
+   * a day after it, for this job only. The same job read again may carry another.
+   */
+  form_token: z.string(),
+});
+
 export const BoardJobList = z.object({ data: z.array(BoardJob), next_cursor: nextCursor });
 
 // `DOCS ? … : ''` as lib/api/route.ts's shared sentences: bundles fold it to ''.
@@ -105,11 +115,12 @@ export const getBoardJob = {
   path: '/api/boards/{slug}/jobs/{id}',
   handler: 'get-board-job',
   auth: 'none',
+  formToken: 'issue',
   access: 'read',
   etag: true,
   summary: DOCS && 'One published job with its description and application questions (public; CORS for any origin)',
   params: BoardJobParams,
   ...(DOCS && { errors: { 304: NOT_MODIFIED, 404: 'No such job on this board: unknown, unpublished, or its requisition is not open' } }),
   status: 200,
-  response: dataOf(BoardJobDetail),
+  response: dataOf(BoardJobRead),
 } as const satisfies Route;

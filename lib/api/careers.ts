@@ -36,11 +36,14 @@ export const careersJobPage = {
   path: '/careers/{slug}/jobs/{id}',
   handler: 'careers-job-page',
   auth: 'none',
+  formToken: 'issue',
   access: 'read',
   etag: true,
   html: true,
-  summary: DOCS && 'A job page as HTML, with its JobPosting structured data (public)',
+  summary: DOCS && 'A job page as HTML, with its JobPosting structured data and its application form (public)',
   params: BoardJobParams,
+  // No query schema: `?src=<tag>` (read by the handler, kept only when a valid source tag) and any
+  // tracking parameter a link carries must not turn the page into the not-found page.
   ...(DOCS && { errors: { 304: NOT_MODIFIED, 404: NOT_FOUND } }),
   status: 200,
   response: PAGE,

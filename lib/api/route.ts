@@ -47,6 +47,12 @@ export interface Route {
    * origin, and a post from another site is not refused (no cookie is read, so none can be forged).
    */
   cors?: true;
+  /**
+   * The function reads the application form's key (FORM_TOKEN_SECRET, lib/domain/form-token.ts):
+   * `issue` hands tokens out (the public job reads); `check` takes applications, and with them
+   * the application limits' counters (the only items it may write) counted by client address.
+   */
+  formToken?: 'issue' | 'check';
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
   /**

@@ -22,10 +22,17 @@ const HTML_HEADERS = {
 /** Thrown by a careers handler for anything it does not show. */
 export const pageNotFound = () => new AppError(404, 'page not found', {}, { code: 'not_found' });
 
-export function careersHandler<R extends RouteDef>(route: R, render: (req: ApiRequest<R>) => Promise<string>) {
+/**
+ * A page, or a page with what its ETag is computed over instead of the whole page: a page that
+ * differs on every read (a form token) is still the same version for a client's If-None-Match.
+ */
+export type Rendered = string | { html: string; version: unknown };
+
+export function careersHandler<R extends RouteDef>(route: R, render: (req: ApiRequest<R>) => Promise<Rendered>) {
   const inner = apiHandler(route, async (req: ApiRequest<R>) => {
-    const html = await render(req);
-    const etag = contentEtag(html);
+    const rendered = await render(req);
+    const html = typeof rendered === 'string' ? rendered : rendered.html;
+    const etag = contentEtag(typeof rendered === 'string' ? html : rendered.version);
     return new Reply(html as never, { status: notModified(req.event, etag) ? 304 : 200, headers: { ETag: etag } });
   });
   return async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {

@@ -19,7 +19,11 @@ const STYLE =
   'a{color:#0b57d0}header{display:flex;align-items:center;gap:.75rem}header img{max-height:3rem;width:auto}' +
   'ul.jobs{list-style:none;padding:0}ul.jobs li{border-bottom:1px solid #ddd;padding:.75rem 0}' +
   '.meta{color:#4a4a4a;margin:.25rem 0 0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}' +
-  'dt{font-weight:600}dd{margin:0}footer{margin-top:2rem;font-size:.875rem;color:#4a4a4a}pre{overflow:auto}';
+  'dt{font-weight:600}dd{margin:0}footer{margin-top:2rem;font-size:.875rem;color:#4a4a4a}pre{overflow:auto}' +
+  'form label{display:block;margin:.25rem 0}input,textarea,button{font:inherit;padding:.5rem;max-width:100%}' +
+  'input:not([type=radio]):not([type=checkbox]),textarea{width:100%;box-sizing:border-box;border:1px solid #767676}' +
+  'fieldset{border:1px solid #ddd;margin:.75rem 0}button{background:#0b57d0;color:#fff;border:0;border-radius:4px}' +
+  '.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}';
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
@@ -162,12 +166,15 @@ export function jobPage(
   return layout(brand, slug, `${job.title} at ${brand.name}`, main, ld);
 }
 
-/** The one not-found page: unknown slug, unknown job, unpublished, or a requisition not open. */
-export function notFoundPage(): string {
+/** A page of one message: a heading and HTML under it (already escaped). */
+export function messagePage(title: string, html: string): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width,initial-scale=1"><title>Page not found</title>` +
-    `<style>${STYLE}</style></head><body><main><h1>Page not found</h1>` +
-    `<p>This job or careers page does not exist, or the position is no longer open.</p></main></body></html>`
+    `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(title)}</title>` +
+    `<style>${STYLE}</style></head><body><main><h1>${e(title)}</h1>${html}</main></body></html>`
   );
 }
+
+/** The one not-found page: unknown slug, unknown job, unpublished, or a requisition not open. */
+export const notFoundPage = (): string =>
+  messagePage('Page not found', '<p>This job or careers page does not exist, or the position is no longer open.</p>');

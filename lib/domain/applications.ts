@@ -5,9 +5,13 @@
  */
 import type { ApplicationBody, ApplyParams } from '../api/applications';
 import { queueApplication } from '../applications/queue';
+import { config } from '../config';
 import { NotFoundError, ValidationError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { emitMetric } from '../metrics';
+import { takeSlot } from '../store/application-limits';
+import { limitCounters, limitReason } from './application-limits';
+import { checkFormToken, type FormTokenCheck } from './form-token';
 import { publicPosting } from './postings';
 import { validateAnswers } from './screening-rules';
 
@@ -15,14 +19,27 @@ import { validateAnswers } from './screening-rules';
 export const CAREERS_SOURCE = 'careers';
 
 /** Why a submission was turned away: answered as a success, counted, never queued. */
-export type Refusal = 'honeypot';
+export type Refusal = 'honeypot' | Exclude<FormTokenCheck, 'ok'> | ReturnType<typeof limitReason>;
 
 /** Counted by reason (metric ApplicationsRefused); nothing of the post is logged. */
 function refused(reason: Refusal): void {
   emitMetric('ApplicationsRefused', 1, undefined, { reason });
 }
 
-export async function acceptApplication(params: ApplyParams, body: ApplicationBody): Promise<void> {
+/**
+ * The first limit the sender is over, if any. Every counter takes its slot at once: one round of
+ * writes, and a sender over one limit still counts against the others.
+ */
+async function overLimit(tenantId: string, jobId: string, address: string, email: string, now: number) {
+  if (config.rateLimitsOff) return undefined;
+  const counters = limitCounters(config.formTokenSecret, { tenantId, jobId, address, email }, now);
+  const taken = await Promise.all(counters.map(takeSlot));
+  const over = counters.find((_, i) => !taken[i]);
+  return over && limitReason(over.limit);
+}
+
+/** `address`: where the post came from (lib/edge.ts clientAddress), for the limits alone. */
+export async function acceptApplication(params: ApplyParams, body: ApplicationBody, address: string): Promise<void> {
   const found = await publicPosting(params.slug, params.id);
   // An unknown slug, another workspace's job, an unpublished posting, a requisition not open: one answer.
   if (!found) throw new NotFoundError('job');
@@ -31,6 +48,11 @@ export async function acceptApplication(params: ApplyParams, body: ApplicationBo
   if (first) throw new ValidationError(first.error, { field: first.field });
   // After the checks, so a bot's answer is exactly what the same post without the trap would get.
   if (body.website?.trim()) return refused('honeypot');
+  const now = Date.now();
+  const token = checkFormToken(config.formTokenSecret, params.slug, params.id, body.form_token, now);
+  if (token !== 'ok') return refused(token);
+  const limited = await overLimit(found.tenantId, params.id, address, body.email, now);
+  if (limited) return refused(limited);
   await queueApplication({
     tenantId: found.tenantId,
     reqId: params.id,

@@ -83,6 +83,10 @@ const auditIntentPartition = (tenantId: string, shard: string) => `${t(tenantId)
 export const LEASE_PARTITION_SUFFIX = '#LEASES';
 /** Every attribute a lease item has (lib/store/leases.ts): all IAM lets its writers put there. */
 export const LEASE_ATTRIBUTES = ['PK', 'SK', 'type', 'lease_id', 'held_until', TABLE_DEF.ttlAttribute];
+/** The application limits' counters (lib/store/application-limits.ts): `APPLYLIMIT#<tenant>#...`. */
+export const APPLY_LIMIT_PREFIX = 'APPLYLIMIT#';
+/** Every attribute a counter has: all IAM lets its writer set. */
+export const APPLY_LIMIT_ATTRIBUTES = ['PK', 'SK', 'n', TABLE_DEF.ttlAttribute];
 const loginFailPartition = (emailDigest: string) => `LOGINFAIL#${emailDigest}`;
 const webhookPartition = (tenantId: string) => `${t(tenantId)}${WEBHOOK_PARTITION_SUFFIX}`;
 /** The tenant of a webhook partition key (`T#<tenant>#WEBHOOKS`); undefined for any other key. */

@@ -15,3 +15,5 @@ import { dynamodbEndpoint } from './dynamodb-endpoint';
 
 process.env.TABLE_NAME = `test-${randomUUID()}`;
 process.env.DYNAMODB_ENDPOINT = dynamodbEndpoint();
+// The application form's key, as the stack gives the public job reads and the application.
+process.env.FORM_TOKEN_SECRET ??= randomUUID();

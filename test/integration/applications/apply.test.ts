@@ -8,6 +8,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runApplication } from '../../../lib/domain/application-run';
+import { FORM_MIN_MS, issueFormToken } from '../../../lib/domain/form-token';
 import { getCandidate } from '../../../lib/store/candidates';
 import { queryPersonCandidates } from '../../../lib/store/people';
 import { claimOwner } from '../../../lib/store/people';
@@ -59,8 +60,11 @@ const application = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const apply = (jobId: string, body: unknown, slug = tenant.slug, headers: Record<string, string> = {}) =>
-  stack.call('POST', `/api/boards/${slug}/jobs/${jobId}/applications`, { body, headers });
+/** A form token as the job read hands out, read long enough ago for a person to have filled the form. */
+const tokenFor = (slug: string, jobId: string) => issueFormToken(process.env.FORM_TOKEN_SECRET!, slug, jobId, Date.now() - FORM_MIN_MS);
+
+const apply = (jobId: string, body: Record<string, unknown>, slug = tenant.slug, headers: Record<string, string> = {}) =>
+  stack.call('POST', `/api/boards/${slug}/jobs/${jobId}/applications`, { body: { form_token: tokenFor(slug, jobId), ...body }, headers });
 
 /** Every message taken in has been handled and deleted: nothing waits, nothing is in flight. */
 async function queueDrained(): Promise<boolean> {

@@ -130,6 +130,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
       email: 'valid.body@example.com',
       answers: {},
       consent: { accepted: true, text: 'I accept.', version: '1' },
+      form_token: 'v1.0.forged',
     },
     status: 404,
   }),

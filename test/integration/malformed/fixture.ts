@@ -155,6 +155,7 @@ export function validBody(route: Route): unknown {
       email: 'valid.body@example.com',
       answers: {},
       consent: { accepted: true, text: 'I accept.', version: '1' },
+      form_token: 'v1.0.forged',
     };
   if (r.path === '/api/v1/interviews/{id}/scorecards') return { overall: 'yes' };
   if (r.path.endsWith('/pipeline'))

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CORS_HEADERS } from '../../../lib/applications/cors';
 import { GATEWAY_ERRORS } from '../../../lib/gateway-responses';
 import { API_PREFIX } from '../../../lib/routes';
 import { PROJECT_ROOT } from '../../../infra/constructs/table-function';
@@ -33,8 +34,27 @@ import {
 } from './fixture';
 
 describe('API routes', () => {
-  it('has exactly the methods of the route table, nothing else', () => {
-    expect([...methods().keys()].sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  it('has exactly the methods of the route table, and the preflight of its cors lines, nothing else', () => {
+    const preflights = ROUTES.filter((r) => r.cors).map((r) => `OPTIONS ${r.path}`);
+    expect(preflights).toContain('OPTIONS /api/boards/{slug}/jobs/{id}/applications');
+    expect([...methods().keys()].sort()).toEqual([...ROUTES.map((r) => `${r.method} ${r.path}`), ...preflights].sort());
+  });
+
+  it("a cors line's preflight is a mock answering 204 with the headers its function sends", () => {
+    for (const r of ROUTES.filter((x) => x.cors)) {
+      const m = methods().get(`OPTIONS ${r.path}`);
+      expect(m, `no preflight for ${r.path}`).toBeDefined();
+      expect(m.AuthorizationType).toBe('NONE');
+      expect(m.Integration.Type).toBe('MOCK');
+      const answer = m.Integration.IntegrationResponses[0];
+      expect(answer.StatusCode).toBe('204');
+      expect(answer.ResponseParameters).toMatchObject({
+        'method.response.header.Access-Control-Allow-Origin': `'${CORS_HEADERS['Access-Control-Allow-Origin']}'`,
+        'method.response.header.Access-Control-Allow-Headers': `'${CORS_HEADERS['Access-Control-Allow-Headers']}'`,
+        'method.response.header.Access-Control-Allow-Methods': `'${CORS_HEADERS['Access-Control-Allow-Methods'].replace(', ', ',')}'`,
+        'method.response.header.Access-Control-Max-Age': `'${CORS_HEADERS['Access-Control-Max-Age']}'`,
+      });
+    }
   });
 
   it('every route is a Lambda proxy integration of its own handler module', () => {
@@ -103,7 +123,8 @@ describe('API routes', () => {
         expect(m.AuthorizerId, key).toBeDefined();
       }
     }
-    expect(open.sort()).toEqual(PUBLIC_ROUTES.map(label).sort());
+    const preflights = ROUTES.filter((r) => r.cors).map((r) => `OPTIONS ${r.path}`);
+    expect(open.sort()).toEqual([...PUBLIC_ROUTES.map(label), ...preflights].sort());
   });
 
   it('each guarded method uses the authorizer of its auth kind', () => {
