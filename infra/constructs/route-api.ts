@@ -26,7 +26,7 @@ import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { RETENTION_MODULE } from './retention';
 import { FILE_WORKER_MODULE } from './file-worker';
 import { RouteFunctionStack, routeStackIds } from './route-stacks';
-import { ApiMethodStack, methodStackId } from './api-method-stacks';
+import { API_METHOD_STACK_ID, ApiMethodStack, methodStackId } from './api-method-stacks';
 
 /** Module under functions/ of the TOKEN authorizer, and of the REQUEST authorizer once it exists. */
 export const TOKEN_AUTHORIZER_MODULE = 'authorizer';
@@ -363,13 +363,17 @@ export class RouteApi extends Concern {
     // A `cors` line takes JSON posts from other sites' browser code, which asks first: API
     // Gateway answers the preflight itself (a mock integration), with the headers the function
     // sends on every answer (lib/applications/cors.ts), so no function runs for it.
+    // A method the stack did not hold, it lives with the nested routes' (api-method-stacks.ts).
     for (const r of props.routes.filter((x) => x.cors)) {
-      const preflight = this.resourceFor(r.path).addCorsPreflight({
-        allowOrigins: [CORS_HEADERS['Access-Control-Allow-Origin']],
-        allowMethods: CORS_HEADERS['Access-Control-Allow-Methods'].split(', '),
-        allowHeaders: CORS_HEADERS['Access-Control-Allow-Headers'].split(', '),
-        maxAge: Duration.seconds(Number(CORS_HEADERS['Access-Control-Max-Age'])),
-      });
+      const preflight = methodStack(API_METHOD_STACK_ID)
+        .resourceFor(r.path, this.api.root)
+        .addCorsPreflight({
+          allowOrigins: [CORS_HEADERS['Access-Control-Allow-Origin']],
+          allowMethods: CORS_HEADERS['Access-Control-Allow-Methods'].split(', '),
+          allowHeaders: CORS_HEADERS['Access-Control-Allow-Headers'].split(', '),
+          maxAge: Duration.seconds(Number(CORS_HEADERS['Access-Control-Max-Age'])),
+        });
+      this.api.latestDeployment?.addToLogicalId({ nestedPreflight: { path: r.path, headers: CORS_HEADERS } });
       Validations.of(preflight).acknowledge(
         { id: 'AwsSolutions-APIG4', reason: `OPTIONS ${r.path} is the CORS preflight of a public route: a mock, no function, no data.` },
         { id: 'AwsSolutions-COG4', reason: `OPTIONS ${r.path} is the CORS preflight of a public route: no authorizer of any kind.` },
