@@ -177,7 +177,7 @@ describe('query parameters named like Object.prototype members', () => {
     expect(getRoutes.some((r) => !r.query)).toBe(true);
     for (const r of getRoutes) {
       const { handler } = (await import(`../../../functions/${r.handler}.ts`)) as {
-        handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
+        handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string; headers?: Record<string, string> }>;
       };
       const pathParameters = Object.fromEntries([...r.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1]!, randomUUID()]));
       const path = r.path.replace(/\{(\w+)\}/g, (_, name: string) => pathParameters[name]!);
