@@ -1,4 +1,5 @@
 import * as careersApi from '../lib/api/careers';
+import { SOURCE_PATTERN } from '../lib/api/applications';
 import { careersHandler, pageNotFound } from '../lib/careers/http';
 import { jobListPage } from '../lib/careers/page';
 import { careersList } from '../lib/domain/careers';
@@ -7,5 +8,6 @@ import { careersList } from '../lib/domain/careers';
 export const handler = careersHandler(careersApi.careersPage, async ({ params, query }) => {
   const found = await careersList(params.slug, query.cursor);
   if (!found) throw pageNotFound();
-  return jobListPage(found.brand, params.slug, found.jobs, found.next);
+  const source = query.src && SOURCE_PATTERN.test(query.src) ? query.src : undefined;
+  return jobListPage(found.brand, params.slug, found.jobs, found.next, source);
 });

@@ -9,7 +9,12 @@ import { BoardJobParams, BoardParams } from './boards';
 import { uuid } from './fields';
 import { DOCS, type Route } from './route';
 
-export const CareersQuery = z.strictObject({ cursor: z.optional(uuid('cursor')) });
+/**
+ * Not strict: a careers link carries tracking parameters (`utm_*` and the like), which must not
+ * turn the page into the not-found page; they are dropped unread. `src` is read by the handler
+ * and kept only when it is a valid source tag, then carried on to each job's page.
+ */
+export const CareersQuery = z.object({ cursor: z.optional(uuid('cursor')), src: z.optional(z.string()) });
 
 const PAGE = z.string();
 const NOT_MODIFIED = DOCS ? 'Not Modified: If-None-Match named the current ETag (no body)' : '';

@@ -82,17 +82,21 @@ function layout(brand: CareersBrand, slug: string, title: string, main: string, 
   );
 }
 
-/** The list of open jobs, each a link to its page; `next` is the next page's cursor, if any. */
-export function jobListPage(brand: CareersBrand, slug: string, jobs: BoardJob[], next: string | null): string {
+/**
+ * The list of open jobs, each a link to its page; `next` is the next page's cursor, if any. A
+ * `source` (the link's `?src=`) goes on with every link, so the application it leads to keeps it.
+ */
+export function jobListPage(brand: CareersBrand, slug: string, jobs: BoardJob[], next: string | null, source?: string): string {
+  const src = source ? `src=${encodeURIComponent(source)}` : '';
   const items = jobs
     .map(
       (j) =>
-        `<li><a href="${e(j.url)}">${e(j.title)}</a>` +
+        `<li><a href="${e(src ? `${j.url}?${src}` : j.url)}">${e(j.title)}</a>` +
         `<p class="meta">${e([j.department, whereText(j), j.employment_type && TYPE_LABEL[j.employment_type]].filter(Boolean).join(' · '))}</p></li>`,
     )
     .join('');
   const list = jobs.length ? `<ul class="jobs">${items}</ul>` : '<p>No open positions right now.</p>';
-  const more = next ? `<p><a href="${careersPath(slug)}?cursor=${e(next)}">More jobs</a></p>` : '';
+  const more = next ? `<p><a href="${careersPath(slug)}?cursor=${e(next)}${src ? `&amp;${src}` : ''}">More jobs</a></p>` : '';
   return layout(brand, slug, `Jobs at ${brand.name}`, `<h1>Jobs at ${e(brand.name)}</h1>${list}${more}`);
 }
 

@@ -102,6 +102,18 @@ describe('GET /careers/{slug} and /careers/{slug}/jobs/{id}', () => {
     expect(again.status).toBe(304);
   });
 
+  it('a link’s ?src= goes on to each job’s page; tracking parameters and a bad tag are ignored, not a 404', async () => {
+    const tagged = await page(`/careers/${tenant.slug}?src=linkedin&utm_source=newsletter&utm_medium=email`);
+    expect(tagged.status).toBe(200);
+    expect(tagged.text).toContain(`<a href="/careers/${tenant.slug}/jobs/${eng}?src=linkedin">Platform Engineer</a>`);
+    const bad = await page(`/careers/${tenant.slug}?src=%3Cscript%3E&fbclid=x`);
+    expect(bad.status).toBe(200);
+    expect(bad.text).toContain(`<a href="/careers/${tenant.slug}/jobs/${eng}">Platform Engineer</a>`);
+    expect(bad.text).not.toMatch(/jobs\/[^"]*\?src=/);
+    // A cursor that is not one is still refused, with the not-found page.
+    expect((await page(`/careers/${tenant.slug}?cursor=nope`)).status).toBe(404);
+  });
+
   it('shows a job with its facts, its description rendered and its JobPosting data', async () => {
     const res = await page(`/careers/${tenant.slug}/jobs/${eng}`);
     expect(res.status).toBe(200);
