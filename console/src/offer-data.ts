@@ -55,7 +55,9 @@ export interface StepView {
 export function chainView(chain: readonly ApprovalStep[], o: OfferDetail): { steps: StepView[]; waitingAt?: number } {
   const forOffer = { status: o.status, version: o.version, amount: o.compensation.amount, currency: o.compensation.currency };
   const steps = stepsFor(chain, forOffer);
-  const decisions = o.approvals.filter((a) => a.version === o.version);
+  // The current round's: a rejection before approval was asked again is history, not the state.
+  const since = o.approval_round_at;
+  const decisions = o.approvals.filter((a) => a.version === o.version && (!since || a.at >= since));
   const asked = o.status !== 'draft' || decisions.length > 0;
   const state = chainState(steps, decisions, o.version);
   const waitingAt = o.status === 'pending_approval' && 'at' in state ? state.at : undefined;

@@ -31,4 +31,10 @@ function OffersSection({ candidate: c, reload }: ProfileSectionProps) {
   return may('GET /api/candidates/{id}/offers') ? <Offers candidateId={c.id} onChanged={reload} /> : null;
 }
 
-export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [FilesSection, InterviewsSection, OffersSection, NotesSection, ActivitySection];
+export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [
+  FilesSection,
+  InterviewsSection,
+  OffersSection,
+  NotesSection,
+  ActivitySection,
+];

@@ -101,6 +101,8 @@ export const Offer = z.object({
   reason: z.nullable(z.string()),
   /** When approval was first asked for: from then on every change of terms makes a new version. */
   requested_at: z.nullable(timestamp),
+  /** When approval was last asked for: the chain decides on the decisions made since (a rejected round stays in `approvals`). */
+  approval_round_at: z.nullable(timestamp),
   sent_at: z.nullable(timestamp),
   created_at: timestamp,
   updated_at: timestamp,

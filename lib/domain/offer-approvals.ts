@@ -30,6 +30,8 @@ export interface ApprovalDecision {
 export interface OfferForApproval {
   status: string;
   version: number;
+  /** When approval was last asked for (absent on offers asked before rounds were kept). */
+  approval_round_at?: string | null;
   amount: number | null;
   currency: string;
 }
@@ -48,13 +50,17 @@ const passed = (step: ApprovalStep, approvals: readonly ApprovalDecision[], inde
   return step.mode === 'any' ? step.approvers.some((u) => yes.has(u)) : step.approvers.every((u) => yes.has(u));
 };
 
-/** Where the chain stands on the decisions of `version`: the step waiting, or approved, or rejected. */
+/**
+ * Where the chain stands on the decisions of `version` made since `since` (the round: when
+ * approval was last asked for): the step waiting, or approved, or rejected.
+ */
 export function chainState(
   steps: readonly ApprovalStep[],
   decisions: readonly ApprovalDecision[],
   version: number,
+  since?: string | null,
 ): { at: number } | { approved: true } | { rejected: ApprovalDecision } {
-  const current = decisions.filter((d) => d.version === version);
+  const current = decisions.filter((d) => d.version === version && (!since || d.at >= since));
   const rejection = current.find((d) => d.decision === 'reject');
   if (rejection) return { rejected: rejection };
   const at = steps.findIndex((s, i) => !passed(s, current, i));
@@ -88,10 +94,12 @@ export function decideApproval(
     );
   }
   const steps = stepsFor(chain, o);
-  const state = chainState(steps, decisions, o.version);
+  const state = chainState(steps, decisions, o.version, o.approval_round_at);
   if (!('at' in state)) return { done: 'unchanged' };
   const step = steps[state.at]!;
-  const mine = decisions.filter((d) => d.version === o.version && d.user_id === req.userId);
+  const mine = decisions.filter(
+    (d) => d.version === o.version && d.user_id === req.userId && (!o.approval_round_at || d.at >= o.approval_round_at),
+  );
   // A retry of a decision already counted (at this step, or at an earlier one this approver is done with).
   if (mine.some((d) => d.step === state.at) || (mine.length > 0 && !step.approvers.includes(req.userId))) return { done: 'unchanged' };
   if (!step.approvers.includes(req.userId)) {
@@ -104,6 +112,6 @@ export function decideApproval(
   }
   const decision: ApprovalDecision = { step: state.at, user_id: req.userId, decision: req.decision, version: o.version, at: req.at };
   if (req.decision === 'reject') return { write: { decision, seen: decisions.length, status: 'draft' } };
-  const after = chainState(steps, [...decisions, decision], o.version);
+  const after = chainState(steps, [...decisions, decision], o.version, o.approval_round_at);
   return { write: { decision, seen: decisions.length, ...('approved' in after && { status: 'approved' as const }) } };
 }

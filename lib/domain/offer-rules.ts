@@ -110,6 +110,7 @@ export function decideOfferStatus(current: OfferRecord, input: StatusInput): Dec
   else remove.push('reason');
   const freezes = to === 'pending_approval' && current.requested_at === null;
   if (freezes) set.requested_at = at;
+  if (to === 'pending_approval') set.approval_round_at = at;
   if (to === 'sent') set.sent_at = at;
   const after = { ...current, ...set };
   return {

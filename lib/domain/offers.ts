@@ -88,6 +88,7 @@ export const toOffer = (o: OfferRecord): Offer => ({
   ...termsOf(o),
   reason: o.reason,
   requested_at: o.requested_at,
+  approval_round_at: o.approval_round_at ?? null,
   sent_at: o.sent_at,
   created_at: o.created_at,
   updated_at: o.updated_at,

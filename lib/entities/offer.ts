@@ -45,6 +45,11 @@ export const offer = defineEntity('offer', {
   reason: field.text(500, { optional: true, personal: true }),
   /** When approval was first asked for: from then on every change makes a new version. */
   requested_at: field.time({ optional: true, audit: 'none' }),
+  /**
+   * When approval was last asked for: the chain decides on the decisions made since, so asking
+   * again after a rejection, on the same terms, is a new round rather than the rejection again.
+   */
+  approval_round_at: field.time({ optional: true, audit: 'none' }),
   sent_at: field.time({ optional: true, audit: 'none' }),
   created_at: field.time({ audit: 'none' }),
   updated_at: field.time({ audit: 'none' }),

@@ -109,6 +109,17 @@ describe('the approval chain', () => {
     expect((await stack.call('GET', `/api/v1/offers/${id}`, { token })).body.data.status).toBe('draft');
   });
 
+  it('after a rejection, asking again on the same terms starts a new round the chain decides', async () => {
+    const id = await pendingOffer(90000);
+    expect((await decide('hm1', id, 'reject', 'Wait for the budget')).body.data.status).toBe('draft');
+    const asked = await stack.call('POST', `/api/v1/offers/${id}/status`, { token, body: { status: 'pending_approval' } });
+    expect(asked.body.data, asked.text).toMatchObject({ status: 'pending_approval', version: 1 });
+    // The earlier rejection belongs to the earlier round: this approval decides the new one.
+    const approved = await decide('hm2', id, 'approve');
+    expect(approved.body.data.status, approved.text).toBe('approved');
+    expect(approved.body.data.approvals.map((a: { decision: string }) => a.decision)).toEqual(['reject', 'approve']);
+  });
+
   it('a change of terms mid-approval asks the chain again from its first step', async () => {
     const id = await pendingOffer();
     await decide('hm1', id, 'approve');

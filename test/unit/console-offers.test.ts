@@ -30,6 +30,7 @@ const offer = (status: OfferDetail['status'], version: number, approvals: OfferD
   status,
   reason: null,
   requested_at: status === 'draft' ? null : AT,
+  approval_round_at: status === 'draft' ? null : AT,
   sent_at: null,
   updated_at: AT,
   versions: [terms({ version })],

@@ -34,6 +34,7 @@ const offer = (over: Partial<OfferRecord> = {}): OfferRecord => ({
   note: null,
   reason: null,
   requested_at: null,
+  approval_round_at: null,
   sent_at: null,
   created_at: AT,
   updated_at: AT,
@@ -95,6 +96,8 @@ describe('decideOfferStatus', () => {
     expect(decide(offer(), 'pending_approval')).toMatchObject({ write: { set: { requested_at: AT }, closes: false } });
     const again = decide(offer({ requested_at: '2026-11-01T00:00:00.000Z' }), 'pending_approval');
     expect('write' in again && again.write.set.requested_at).toBeUndefined();
+    // Each request opens a round of its own: the chain decides on the decisions since.
+    expect('write' in again && again.write.set.approval_round_at).toBe(AT);
   });
 
   it('an offer past expires_at is not sent (409 on expires_at); before it, sending stamps sent_at', () => {
