@@ -249,8 +249,13 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // bodies that copy a candidate's data in transactions (PutItem, with the erasure marker's
   // ConditionCheckItem and the copy-ledger entry), others with BatchWriteItem. No index.
   // The file worker reads a file record and writes its outcome and its text (one transaction of
-  // an Update and a Put), in person partitions only: nothing else of a workspace is in reach.
-  'file-worker': [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'], leadingKeys: PERSON_LEADING_KEYS }],
+  // an Update and a Put), in person partitions; and it reads an upload issued for a new person
+  // and records what it found there (GetItem, UpdateItem of `UPLOAD#<id>` in the tenant partition:
+  // IAM cannot tell that item from the others of `T#<id>`, so those two actions only).
+  'file-worker': [
+    { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'], leadingKeys: PERSON_LEADING_KEYS },
+    { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], leadingKeys: TENANT_LEADING_KEYS },
+  ],
   fanout: [
     { actions: ['dynamodb:GetItem'], leadingKeys: TENANT_LEADING_KEYS },
     {

@@ -6,7 +6,7 @@
  * `GUARD#FILE#<sha256>` that makes the same bytes attached twice one file. Erasing the person
  * deletes the partition, so all three go with it.
  */
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FileRecord, fileFromItem, type FileStatus } from '../entities/file';
 import type { AllowedContentType, FileRefusalCode } from '../files/limits';
 import { type AuditEntry, auditPuts } from './audit';
@@ -43,6 +43,12 @@ export interface UploadRecord {
   uploaded_by_type: 'token' | 'user';
   uploaded_by_id: string;
   created_at: string;
+  /** `new_person`: the worker checks the landed bytes and records what it found (below). */
+  purpose?: 'new_person';
+  /** With a purpose: processing until the worker ran, then ready or refused. */
+  check_status?: 'processing' | 'ready' | 'refused';
+  /** Personal: the first email and phone of the text, never the text; gone with the item (TTL, attach). */
+  suggestions?: { email?: string; phone?: string };
 }
 
 export async function putUpload(tenantId: string, u: UploadRecord, nowMs = Date.now()): Promise<void> {
@@ -68,6 +74,30 @@ export async function getUpload(tenantId: string, uploadId: string, nowMs = Date
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: fileKeys.upload(tenantId, uploadId), ConsistentRead: true }));
   if (!Item || (typeof Item.expires_at === 'number' && Item.expires_at * 1000 <= nowMs)) return undefined;
   return Item as unknown as UploadRecord;
+}
+
+/** The worker's finding on an upload issued for a new person, once: false when it is gone or already checked. */
+export async function markUploadChecked(
+  tenantId: string,
+  uploadId: string,
+  status: 'ready' | 'refused',
+  suggestions: { email?: string; phone?: string },
+): Promise<boolean> {
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: fileKeys.upload(tenantId, uploadId),
+        UpdateExpression: 'SET check_status = :s, suggestions = :g',
+        ConditionExpression: 'check_status = :p',
+        ExpressionAttributeValues: { ':s': status, ':g': suggestions, ':p': 'processing' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
 }
 
 export async function deleteUpload(tenantId: string, uploadId: string): Promise<void> {

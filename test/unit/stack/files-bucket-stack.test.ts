@@ -84,13 +84,13 @@ describe('the files bucket in the deployed stack', () => {
     for (const [fnId] of appFunctions().filter(([id]) => !known.has(id))) expect(s3Actions(fnId), fnId).toEqual([]);
   });
 
-  it('the bucket sends its events to EventBridge, and a rule hands attached files (files/) to the worker', () => {
+  it('the bucket sends its events to EventBridge, and a rule hands attached files (files/) and landed uploads (uploads/, checked when issued for a new person) to the worker', () => {
     const [, bucket] = bucketsOf(resources)[0]!;
     expect(bucket.Properties.NotificationConfiguration).toEqual({ EventBridgeConfiguration: { EventBridgeEnabled: true } });
     const rules = ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.EventPattern ?? {}).includes('Object Created'));
     expect(rules).toHaveLength(1);
     const rule = rules[0]![1];
-    expect(rule.Properties.EventPattern.detail.object.key).toEqual([{ prefix: 'files/' }]);
+    expect(rule.Properties.EventPattern.detail.object.key).toEqual([{ prefix: 'files/' }, { prefix: 'uploads/' }]);
     // The bucket's own name: fixed by stage, account and region (filesBucketName), not a reference.
     expect(bucket.Properties.BucketName).toBeDefined();
     expect(rule.Properties.EventPattern.detail.bucket.name).toEqual([bucket.Properties.BucketName]);
