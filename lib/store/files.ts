@@ -1,5 +1,5 @@
 /**
- * Uploads and files in the table. An upload (`UPLOAD#<id>` in the tenant partition) is what the
+ * Uploads and files in the table. An upload (its own partition `T#<tenant>#UPLOAD#<id>`) is what the
  * service issued a presigned POST for: kept a day (TTL), consumed once by the attach call. A file
  * lives in its person's partition (`T#<tenant>#PERSON#<person>`): its record `FILE#<id>`, its
  * text `FILETEXT#<id>` (up to MAX_TEXT_BYTES, under the 400 KB item limit) and the guard
@@ -11,7 +11,7 @@ import { type FileRecord, fileFromItem, type FileStatus } from '../entities/file
 import type { AllowedContentType, FileRefusalCode } from '../files/limits';
 import { type AuditEntry, auditPuts } from './audit';
 import { ddb, tableName } from './client';
-import { keys } from './table';
+import { keys, uploadKey } from './table';
 import { writeParts } from './tx';
 
 type Item = Record<string, unknown>;
@@ -19,11 +19,10 @@ type Item = Record<string, unknown>;
 /** How long an unattached upload's record is kept (the bucket's lifecycle rule deletes its bytes after as long). */
 export const UPLOAD_RECORD_SECONDS = 24 * 60 * 60;
 
-const tenantPartition = (tenantId: string) => `T#${tenantId}`;
 const personPartition = (tenantId: string, personId: string) => keys.personPartition(tenantId, personId);
 
 export const fileKeys = {
-  upload: (tenantId: string, uploadId: string) => ({ PK: tenantPartition(tenantId), SK: `UPLOAD#${uploadId}` }),
+  upload: uploadKey,
   file: (tenantId: string, personId: string, fileId: string) => ({ PK: personPartition(tenantId, personId), SK: `FILE#${fileId}` }),
   text: (tenantId: string, personId: string, fileId: string) => ({ PK: personPartition(tenantId, personId), SK: `FILETEXT#${fileId}` }),
   guard: (tenantId: string, personId: string, sha256: string) => ({

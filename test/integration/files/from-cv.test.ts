@@ -2,12 +2,15 @@
  * "Add candidate from a CV" through the API, against the local S3 and the file worker its events
  * drive: an upload issued with purpose new_person is checked on landing and offers the email and
  * phone of its text (GET /api/v1/uploads/{id}); refused bytes say so and are deleted; another
- * workspace learns nothing; attaching the upload deletes the suggestions.
+ * workspace learns nothing; attaching the upload deletes the suggestions; the record is alone in
+ * its partition and lives a day at most.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ddb } from '../../../lib/store/client';
 import * as f from '../../helpers/file-fixtures';
 import { scanTable } from '../../helpers/scan';
 import { type Stack, startStack, type TestTenant } from '../../helpers/stack';
@@ -108,8 +111,36 @@ describe('an upload for a new person', () => {
     });
     expect(attached.status, attached.text).toBe(202);
     expect((await status(id)).status).toBe(404);
-    const left = (await scanTable()).filter((i) => String(i.SK) === `UPLOAD#${id}`);
+    const left = (await scanTable()).filter((i) => JSON.stringify(i).includes(id) && i.type === 'upload');
     expect(left).toEqual([]);
+  });
+
+  it('keeps the suggestions on a record alone in its partition, for a day at most (TTL), and none after', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const id = await upload(f.pdf(), PDF, 'new_person');
+    expect((await checked(id)).body.data.status).toBe('ready');
+    const after = Math.floor(Date.now() / 1000);
+    const records = (await scanTable()).filter((i) => JSON.stringify(i).includes(id));
+    expect(records).toHaveLength(1);
+    const record = records[0]!;
+    // Its own partition: the file worker's IAM names `T#*#UPLOAD#*` and nothing else of a workspace.
+    expect(record).toMatchObject({ PK: `T#${t.id}#UPLOAD#${id}`, SK: 'UPLOAD', type: 'upload', check_status: 'ready' });
+    expect(record.suggestions).toEqual({ email: 'ada.lovelace@example.com', phone: '+44 20 7946 0958' });
+    const day = 24 * 60 * 60;
+    expect(record.expires_at).toBeGreaterThanOrEqual(before + day);
+    expect(record.expires_at).toBeLessThanOrEqual(after + day);
+    // Past its TTL, before DynamoDB has removed it, no read answers it.
+    await ddb.send(
+      new UpdateCommand({
+        TableName: stack.tableName,
+        Key: { PK: record.PK, SK: record.SK },
+        UpdateExpression: 'SET expires_at = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+    const gone = await status(id);
+    expect(gone.status).toBe(404);
+    expect(gone.text).not.toContain('ada.lovelace');
   });
 
   it('answers 400 for an unknown purpose', async () => {

@@ -7,7 +7,20 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
 import { RETENTION_MODULE } from '../../../infra/constructs/retention';
-import { actionsOf, appFunctions, functionOf, type Json, ofType, ROUTES, resources } from './fixture';
+import { keys, uploadKey } from '../../../lib/store/table';
+import {
+  actionsOf,
+  admittedBy,
+  appFunctions,
+  dynamoStatements,
+  functionOf,
+  iamLike,
+  type Json,
+  ofType,
+  ROUTES,
+  resources,
+  tableId,
+} from './fixture';
 
 const bucketsOf = (res: Record<string, Json>) =>
   Object.entries(res).filter(([, r]) => r.Type === 'AWS::S3::Bucket' && JSON.stringify(r.Properties).includes('UnattachedUploads'));
@@ -82,6 +95,26 @@ describe('the files bucket in the deployed stack', () => {
     // Every other function holds no S3 action at all.
     const known = new Set([...expected.keys()].map((m) => functionOf(m)));
     for (const [fnId] of appFunctions().filter(([id]) => !known.has(id))) expect(s3Actions(fnId), fnId).toEqual([]);
+  });
+
+  it('the file worker reaches the table in person partitions and upload partitions only, never the rest of a workspace', () => {
+    const statements = dynamoStatements(functionOf(FILE_WORKER_MODULE));
+    const grants = statements.map((st) => ({
+      actions: [st.Action].flat().sort(),
+      resource: st.Resource,
+      condition: st.Condition,
+    }));
+    const on = (leading: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leading } });
+    const table = { 'Fn::GetAtt': [tableId(), 'Arn'] };
+    expect(grants).toEqual([
+      { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], resource: table, condition: on(['T#*#PERSON#*']) },
+      { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resource: table, condition: on(['T#*#UPLOAD#*']) },
+    ]);
+    // The upload pattern admits an upload's record and no item of any other key builder: not the
+    // workspace's own partition (tokens, users, candidates, settings), not a person's.
+    expect(iamLike('T#*#UPLOAD#*').test(uploadKey('tenant-1', 'id-2').PK)).toBe(true);
+    expect(admittedBy('T#*#UPLOAD#*')).toEqual([]);
+    expect(iamLike('T#*#UPLOAD#*').test(keys.tenant('tenant-1').PK)).toBe(false);
   });
 
   it('the bucket sends its events to EventBridge, and a rule hands attached files (files/) and landed uploads (uploads/, checked when issued for a new person) to the worker', () => {
