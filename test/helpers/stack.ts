@@ -77,9 +77,8 @@ export interface StackOptions {
   /**
    * Run a local S3 (objects in a temporary directory) and the file worker its events drive, as
    * `npm start` does (dev/file-worker.ts); sets FILES_BUCKET and S3_ENDPOINT for the functions.
-   * An object: the file worker's options too (its time limit, a hold on its thread).
    */
-  files?: boolean | import('../../dev/file-worker').FileWorkerOptions;
+  files?: boolean;
 }
 
 /**
@@ -128,7 +127,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const imports = opts.imports
     ? await (await import('../../dev/imports')).startImportPipeline({ sqs: pipeline?.queues, log: (l) => logs.push(l) })
     : undefined;
-  const files = opts.files ? await startFiles(logs, opts.files === true ? {} : opts.files) : undefined;
+  const files = opts.files ? await startFiles(logs) : undefined;
   if (!files) giveFilesSettings();
   const { createGateway } = await import('../../dev/gateway');
   const passwordHash = cheapHash(PASSWORD);
@@ -194,7 +193,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     files: files && { s3: files.s3, directory: files.directory, idle: files.worker.idle },
     close: async () => {
       await gateway.close();
-      await files?.worker.stop();
+      await files?.worker.idle();
       await files?.s3.stop();
       if (files) rmSync(files.directory, { recursive: true, force: true });
       await imports?.stop();
@@ -217,12 +216,12 @@ function giveFilesSettings() {
   process.env.S3_ENDPOINT ??= 'http://127.0.0.1:9';
 }
 
-async function startFiles(logs: string[], workerOpts: import('../../dev/file-worker').FileWorkerOptions) {
+async function startFiles(logs: string[]) {
   const directory = mkdtempSync(join(tmpdir(), 'tp-s3-'));
   const s3 = await (await import('../../dev/s3')).startLocalS3({ directory });
   process.env.S3_ENDPOINT = s3.endpoint;
   process.env.FILES_BUCKET = s3.bucket;
-  const worker = (await import('../../dev/file-worker')).startFileWorker(s3, (l) => logs.push(l), workerOpts);
+  const worker = (await import('../../dev/file-worker')).startFileWorker(s3, (l) => logs.push(l));
   return { s3, directory, worker };
 }
 
