@@ -1,6 +1,6 @@
 /**
  * The file worker of `npm start`: the local S3 tells of each object created, and those under
- * `files/` (an attached file) run functions/file-worker.ts, the module Lambda runs, with the
+ * `files/` (an attached file) or `uploads/` (an upload, checked when issued for a new person) run functions/file-worker.ts, the module Lambda runs, with the
  * EventBridge "Object Created" event the deployed bucket sends (infra/constructs/file-worker.ts),
  * one at a time in arrival order. A failed run is tried again twice, as the rule's target retries
  * deployed. What it did goes to the console as ids and outcomes only.
@@ -27,7 +27,7 @@ export const objectCreatedEvent = (bucket: string, key: string, size: number, at
 export function startFileWorker(s3: LocalS3, log: (line: string) => void): { idle(): Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   s3.onObjectCreated(({ key, size }) => {
-    if (!key.startsWith('files/')) return;
+    if (!key.startsWith('files/') && !key.startsWith('uploads/')) return;
     chain = chain.then(async () => {
       const { handler } = await import('../functions/file-worker');
       for (let attempt = 1; attempt <= TRIES; attempt++) {

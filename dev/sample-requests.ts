@@ -33,6 +33,7 @@ export const samples: Record<
   // An upload of a CV: a presigned POST for it, valid 10 minutes (nothing is attached).
   'create-upload': { body: { filename: 'Jordan Rivers CV.pdf', content_type: 'application/pdf', size: 48213 } },
   // A person that exists nowhere: invoking shows the 404 path and changes nothing.
+  'get-upload': { params: { id: MISSING_ID } },
   'attach-file': { params: { id: MISSING_ID }, body: { upload_id: MISSING_ID, kind: 'resume' } },
   'list-files': { params: { id: MISSING_ID } },
   'get-file': { params: { id: MISSING_ID, file_id: MISSING_ID } },

@@ -165,6 +165,8 @@ export const ROUTE_ROLES = {
   'POST /api/uploads': RECRUITING,
   'GET /api/v1/uploads/limits': RECRUITING,
   'GET /api/uploads/limits': RECRUITING,
+  'GET /api/v1/uploads/{id}': RECRUITING,
+  'GET /api/uploads/{id}': RECRUITING,
   'POST /api/v1/people/{id}/files': RECRUITING,
   'POST /api/people/{id}/files': RECRUITING,
   'GET /api/v1/people/{id}/files': ALL,

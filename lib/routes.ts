@@ -144,6 +144,7 @@ const lines = [
   mentions.readMention,
   files.createUpload,
   files.getUploadLimits,
+  files.getUpload,
   files.attachFile,
   files.listFiles,
   files.getFile,

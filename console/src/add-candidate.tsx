@@ -1,6 +1,7 @@
 /** "Add candidate": a native dialog, from the candidate list or pre-set to one requisition. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, api, unwrap } from './api/client';
+import type { FromCv } from './add-from-cv';
+import { ApiError, api, errorText, unwrap } from './api/client';
 import { reqStatusLabel, stageLabel } from './labels';
 import { Link } from './router';
 import { Notice } from './ui';
@@ -21,6 +22,8 @@ const FIELDS = ['name', 'email', 'phone', 'resume_url', 'req_id', 'stage'] as co
 export interface Created {
   id: string;
   name: string;
+  /** Added from a CV that could not be attached: why, said beside the notice. */
+  notAttached?: string;
 }
 
 /**
@@ -33,6 +36,7 @@ export function AddedNotice({ added }: { added?: Created }) {
   return (
     <Notice kind="success">
       {added.name} was added. <Link href={`/candidates/${added.id}`}>Open their profile</Link>.
+      {added.notAttached && <> The CV was not attached ({added.notAttached}); upload it from their profile.</>}
     </Notice>
   );
 }
@@ -42,11 +46,14 @@ export function AddCandidateDialog({
   onClose,
   onCreated,
   requisition,
+  cv,
 }: {
   open: boolean;
   onClose: () => void;
   onCreated: (c: Created) => void;
   requisition?: { id: string; title: string; status: string };
+  /** From a CV: its upload is attached to the new person as `resume`, and what it holds is offered. */
+  cv?: FromCv;
 }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -60,6 +67,8 @@ export function AddCandidateDialog({
   const [busy, setBusy] = useState(false);
   const [openReqs, setOpenReqs] = useState<Requisition[] | 'error'>();
   const nameRef = useRef<HTMLInputElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const phoneRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -90,7 +99,12 @@ export function AddCandidateDialog({
         ...(reqId && { req_id: reqId }),
       };
       const { data } = await unwrap(api.POST('/api/candidates', { body }));
-      onCreated({ id: data.id, name: data.name });
+      let notAttached: string | undefined;
+      if (cv && data.person_id) {
+        const attach = { params: { path: { id: data.person_id } }, body: { upload_id: cv.uploadId, kind: 'resume' as const } };
+        notAttached = await unwrap(api.POST('/api/people/{id}/files', attach)).then(() => undefined, errorText);
+      } else if (cv) notAttached = 'the candidate has no person to attach it to yet';
+      onCreated({ id: data.id, name: data.name, ...(notAttached && { notAttached }) });
     } catch (err) {
       if (err instanceof ApiError && err.detail.code === 'duplicate_candidate' && err.detail.existingId) {
         setDuplicateOf(err.detail.existingId);
@@ -106,7 +120,7 @@ export function AddCandidateDialog({
   return (
     <FormDialog
       open={open}
-      title={requisition ? `Add a candidate to ${requisition.title}` : 'Add a candidate'}
+      title={requisition ? `Add a candidate to ${requisition.title}` : cv ? `Add a candidate from ${cv.filename}` : 'Add a candidate'}
       submitLabel="Add candidate"
       busy={busy}
       error={errors.general}
@@ -119,9 +133,19 @@ export function AddCandidateDialog({
           <Link href={`/candidates/${duplicateOf}`}>Open the existing candidate</Link>, or choose another requisition.
         </Notice>
       )}
+      {cv && (
+        <p>
+          From {cv.filename}, attached to the new candidate as their CV.{' '}
+          {cv.suggestions.email || cv.suggestions.phone
+            ? 'What it holds is offered beside the empty fields; nothing is filled in unless you choose it.'
+            : 'No email or phone was found in it.'}
+        </p>
+      )}
       <Field id="new-name" label="Name" required value={name} onInput={setName} error={errors.fields.name} inputRef={nameRef} />
-      <Field id="new-email" label="Email" type="email" value={email} onInput={setEmail} error={errors.fields.email} />
-      <Field id="new-phone" label="Phone" type="tel" value={phone} onInput={setPhone} error={errors.fields.phone} />
+      <Field id="new-email" label="Email" type="email" value={email} onInput={setEmail} error={errors.fields.email} inputRef={emailRef} />
+      <Suggestion value={email ? undefined : cv?.suggestions.email} field="email" use={setEmail} then={emailRef} />
+      <Field id="new-phone" label="Phone" type="tel" value={phone} onInput={setPhone} error={errors.fields.phone} inputRef={phoneRef} />
+      <Suggestion value={phone ? undefined : cv?.suggestions.phone} field="phone" use={setPhone} then={phoneRef} />
       <Field
         id="new-resume"
         label="Resume URL"
@@ -193,5 +217,35 @@ export function AddCandidateDialog({
         {errors.fields.stage && <p class="field-error">{errors.fields.stage}</p>}
       </div>
     </FormDialog>
+  );
+}
+
+/** A value found in the CV, offered beside its empty field: used only when chosen, then the field has focus. */
+function Suggestion({
+  value,
+  field,
+  use,
+  then,
+}: {
+  value: string | undefined;
+  field: string;
+  use: (v: string) => void;
+  then: { current: HTMLInputElement | null };
+}) {
+  if (!value) return null;
+  return (
+    <p class="suggestion">
+      <span class="hint">Found in the CV:</span>{' '}
+      <button
+        type="button"
+        aria-label={`Use ${value} as the ${field}`}
+        onClick={() => {
+          use(value);
+          then.current?.focus();
+        }}
+      >
+        Use {value}
+      </button>
+    </p>
   );
 }

@@ -235,15 +235,21 @@ export function declaredType(file: File, limits: Limits): UploadType | undefined
 /**
  * Ask the API for an upload and send the bytes to the bucket, reporting progress (fetch reports
  * none for a request body, XMLHttpRequest does). Answers the upload id, ready to attach.
+ * `new_person`: the bytes are also checked on landing, for the suggestions of "Add candidate from a CV".
  */
-export async function uploadBytes(file: File, limits: Limits, onProgress: (fraction: number) => void): Promise<string> {
+export async function uploadBytes(
+  file: File,
+  limits: Limits,
+  onProgress: (fraction: number) => void,
+  purpose?: 'new_person',
+): Promise<string> {
   const contentType = declaredType(file, limits);
   if (!contentType) throw new Error(`${file.name} is not a type that may be uploaded (${limits.types.map((t) => t.name).join(', ')}).`);
   if (file.size > limits.max_bytes)
     throw new Error(`${file.name} is ${sizeText(file.size)}; at most ${sizeText(limits.max_bytes)} may be uploaded.`);
   if (file.size === 0) throw new Error(`${file.name} is empty.`);
-  const upload = (await unwrap(api.POST('/api/uploads', { body: { filename: file.name, content_type: contentType, size: file.size } })))
-    .data;
+  const body = { filename: file.name, content_type: contentType, size: file.size, ...(purpose && { purpose }) };
+  const upload = (await unwrap(api.POST('/api/uploads', { body }))).data;
   const form = new FormData();
   for (const [k, v] of Object.entries(upload.fields)) form.append(k, v);
   // Last: S3 ignores every field after the file.

@@ -21,7 +21,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { SCAN_RESULT_EVENT } from '../../lib/domain/file-scan-rules';
-import { FILES_PREFIX } from '../../lib/files/keys';
+import { FILES_PREFIX, UPLOADS_PREFIX } from '../../lib/files/keys';
 import type { StageConfig } from '../stages';
 import type { FilesBucket } from './files-bucket';
 import { TableFunction } from './table-function';
@@ -55,7 +55,7 @@ export function addFileWorker(scope: Construct, props: { table: dynamodb.ITable;
     eventPattern: {
       source: ['aws.s3'],
       detailType: ['Object Created'],
-      detail: { bucket: { name: [props.files.bucketName] }, object: { key: [{ prefix: FILES_PREFIX }] } },
+      detail: { bucket: { name: [props.files.bucketName] }, object: { key: [{ prefix: FILES_PREFIX }, { prefix: UPLOADS_PREFIX }] } },
     },
     // A failed run is tried again (twice), then left: the file stays `processing` and the error alarms.
     targets: [new targets.LambdaFunction(fn, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],

@@ -15,7 +15,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
 import { routes, type Route } from '../../lib/routes';
-import { APPLY_LIMIT_ATTRIBUTES, APPLY_LIMIT_PREFIX, keys, LEASE_ATTRIBUTES } from '../../lib/store/table';
+import { APPLY_LIMIT_ATTRIBUTES, APPLY_LIMIT_PREFIX, keys, LEASE_ATTRIBUTES, uploadKey } from '../../lib/store/table';
 import type { Role } from '../../lib/model';
 import { ROUTE_ROLES } from '../../lib/permissions';
 
@@ -203,6 +203,8 @@ export const TENANT_LEADING_KEYS = [keys.tenantPartition('*')];
 export const SESSION_LEADING_KEYS = [keys.session('*').PK];
 /** `T#<tenant>#PERSON#<person>`: a person's partition (their files, among others). */
 export const PERSON_LEADING_KEYS = [keys.personPartition('*', '*')];
+/** `T#<tenant>#UPLOAD#<upload>`: an upload's record, alone in its partition (lib/store/files.ts). */
+export const UPLOAD_LEADING_KEYS = [uploadKey('*', '*').PK];
 /** `T#<tenant>#LEASES`: the slots of a caller's costly requests in flight (lib/store/leases.ts). */
 export const LEASE_LEADING_KEYS = [keys.leasePartition('*')];
 /** What a function with `leases` may do there beside its access: take a slot and give it back. */
@@ -256,8 +258,13 @@ export const PARTITION_GRANTS: Record<ConfinedAccess, PartitionGrant[]> = {
   // bodies that copy a candidate's data in transactions (PutItem, with the erasure marker's
   // ConditionCheckItem and the copy-ledger entry), others with BatchWriteItem. No index.
   // The file worker reads a file record and writes its outcome and its text (one transaction of
-  // an Update and a Put), in person partitions only: nothing else of a workspace is in reach.
-  'file-worker': [{ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'], leadingKeys: PERSON_LEADING_KEYS }],
+  // an Update and a Put), in person partitions; and it reads an upload issued for a new person
+  // and records what it found on it (GetItem, UpdateItem), in upload partitions: each upload's
+  // record is alone in its partition, so the rest of a workspace stays out of reach.
+  'file-worker': [
+    { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'], leadingKeys: PERSON_LEADING_KEYS },
+    { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], leadingKeys: UPLOAD_LEADING_KEYS },
+  ],
   fanout: [
     { actions: ['dynamodb:GetItem'], leadingKeys: TENANT_LEADING_KEYS },
     {

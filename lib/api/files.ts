@@ -9,6 +9,9 @@ import { ALLOWED_TYPES, FILE_REFUSAL_CODES, MAX_UPLOAD_BYTES } from '../files/li
 import { dataOf, IdParam, plainText, Success, timestamp, uuid } from './fields';
 import { DOCS, type Route } from './route';
 
+export const UPLOAD_PURPOSES = ['new_person'] as const;
+export const UPLOAD_STATUSES = ['processing', 'ready', 'refused'] as const;
+
 const CONTENT_TYPES = ALLOWED_TYPES.map((t) => t.content_type) as unknown as readonly [string, ...string[]];
 
 export const CreateUploadBody = z.strictObject({
@@ -28,6 +31,8 @@ export const CreateUploadBody = z.strictObject({
       z.gte(1, { error: `size must be an integer between 1 and ${MAX_UPLOAD_BYTES}` }),
       z.lte(MAX_UPLOAD_BYTES, { error: `size must be an integer between 1 and ${MAX_UPLOAD_BYTES}` }),
     ),
+  /** `new_person`: the worker checks the bytes on landing and offers the email and phone it finds (GET /api/v1/uploads/{id}). */
+  purpose: z.optional(z.enum(UPLOAD_PURPOSES, { error: `purpose must be one of ${UPLOAD_PURPOSES.join(', ')}` })),
 });
 export type CreateUploadBody = z.output<typeof CreateUploadBody>;
 
@@ -83,6 +88,17 @@ export const FileText = z.object({
 
 const NOT_READY = DOCS ? 'The file is still processing, or was refused (code file_not_ready)' : '';
 
+/**
+ * What the worker found in an upload issued for a new person: its status and, once ready, the
+ * first email and phone of its text, offered to the recruiter (never applied by the service).
+ */
+export const UploadStatus = z.object({
+  upload_id: z.uuid(),
+  status: z.enum(UPLOAD_STATUSES),
+  suggestions: z.object({ email: z.optional(z.string()), phone: z.optional(z.string()) }),
+});
+export type UploadStatus = z.output<typeof UploadStatus>;
+
 // ---- routes ------------------------------------------------------------------------------
 
 export const createUpload = {
@@ -111,6 +127,21 @@ export const getUploadLimits = {
   summary: DOCS && 'What an upload may be: the largest size and the allowed types',
   status: 200,
   response: dataOf(UploadLimits),
+} as const satisfies Route;
+
+export const getUpload = {
+  method: 'GET',
+  path: '/api/v1/uploads/{id}',
+  console: true,
+  handler: 'get-upload',
+  auth: 'token',
+  scope: 'candidates:read',
+  access: 'read',
+  summary: DOCS && 'An upload issued with purpose new_person: processing, then ready with the email and phone found in it, or refused',
+  params: IdParam,
+  ...(DOCS && { errors: { 404: 'No such upload in this workspace, or one issued without purpose new_person (code upload_not_found)' } }),
+  status: 200,
+  response: dataOf(UploadStatus),
 } as const satisfies Route;
 
 export const attachFile = {

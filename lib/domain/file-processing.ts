@@ -11,12 +11,13 @@
  */
 import type { AllowedContentType } from '../files/limits';
 import { extractText, TEXT_TYPES } from '../files/extract';
-import { fileKey, parseFileKey } from '../files/keys';
+import { fileKey, parseFileKey, parseUploadKey, uploadKey } from '../files/keys';
+import { suggestFields } from '../files/suggest';
 import { inspectFile } from '../files/sniff';
 import { deleteEveryVersion, readObject } from '../files/storage';
 import { checkDetected } from '../files/verify';
 import { nowIso } from '../ids';
-import { getFile, markProcessed, markScanned, type Processed } from '../store/files';
+import { getFile, getUpload, markProcessed, markScanned, markUploadChecked, type Processed } from '../store/files';
 import { isThreat } from './file-scan-rules';
 
 export type ProcessOutcome = 'ready' | 'refused' | 'skipped';
@@ -55,6 +56,29 @@ export async function processFileAt(key: string): Promise<ProcessOutcome> {
   const outcome = await decide(bytes, f.content_type as AllowedContentType);
   if (outcome.status === 'refused') await deleteEveryVersion(objectKey);
   return (await markProcessed(ids.tenantId, f, outcome, nowIso())) ? outcome.status : 'skipped';
+}
+
+/**
+ * An upload issued for a new person, landed: its bytes checked as an attached file's are, then
+ * the first email and phone of its text kept on the upload's item (never the text). Refused
+ * bytes are deleted. Uploads issued without that purpose, and a second run, change nothing.
+ */
+export async function checkUploadAt(key: string): Promise<ProcessOutcome> {
+  const ids = parseUploadKey(key);
+  if (!ids) return 'skipped';
+  const upload = await getUpload(ids.tenantId, ids.uploadId);
+  if (upload?.purpose !== 'new_person' || upload.check_status !== 'processing') return 'skipped';
+  const objectKey = uploadKey(ids.tenantId, ids.uploadId);
+  let outcome: Processed;
+  try {
+    outcome = await decide(await readObject(objectKey), upload.content_type);
+  } catch {
+    outcome = { status: 'refused', code: 'file_too_large' };
+  }
+  if (outcome.status === 'refused') await deleteEveryVersion(objectKey);
+  const found = outcome.status === 'ready' && outcome.text ? suggestFields(outcome.text.text) : { emails: [], phones: [] };
+  const suggestions = { ...(found.emails[0] && { email: found.emails[0] }), ...(found.phones[0] && { phone: found.phones[0] }) };
+  return (await markUploadChecked(ids.tenantId, ids.uploadId, outcome.status, suggestions)) ? outcome.status : 'skipped';
 }
 
 /**

@@ -1,17 +1,17 @@
 /**
- * Uploads and files in the table. An upload (`UPLOAD#<id>` in the tenant partition) is what the
+ * Uploads and files in the table. An upload (its own partition `T#<tenant>#UPLOAD#<id>`) is what the
  * service issued a presigned POST for: kept a day (TTL), consumed once by the attach call. A file
  * lives in its person's partition (`T#<tenant>#PERSON#<person>`): its record `FILE#<id>`, its
  * text `FILETEXT#<id>` (up to MAX_TEXT_BYTES, under the 400 KB item limit) and the guard
  * `GUARD#FILE#<sha256>` that makes the same bytes attached twice one file. Erasing the person
  * deletes the partition, so all three go with it.
  */
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type FileRecord, fileFromItem, type FileStatus } from '../entities/file';
 import type { AllowedContentType, FileRefusalCode } from '../files/limits';
 import { type AuditEntry, auditPuts } from './audit';
 import { ddb, tableName } from './client';
-import { keys } from './table';
+import { keys, uploadKey } from './table';
 import { writeParts } from './tx';
 
 type Item = Record<string, unknown>;
@@ -19,11 +19,10 @@ type Item = Record<string, unknown>;
 /** How long an unattached upload's record is kept (the bucket's lifecycle rule deletes its bytes after as long). */
 export const UPLOAD_RECORD_SECONDS = 24 * 60 * 60;
 
-const tenantPartition = (tenantId: string) => `T#${tenantId}`;
 const personPartition = (tenantId: string, personId: string) => keys.personPartition(tenantId, personId);
 
 export const fileKeys = {
-  upload: (tenantId: string, uploadId: string) => ({ PK: tenantPartition(tenantId), SK: `UPLOAD#${uploadId}` }),
+  upload: uploadKey,
   file: (tenantId: string, personId: string, fileId: string) => ({ PK: personPartition(tenantId, personId), SK: `FILE#${fileId}` }),
   text: (tenantId: string, personId: string, fileId: string) => ({ PK: personPartition(tenantId, personId), SK: `FILETEXT#${fileId}` }),
   guard: (tenantId: string, personId: string, sha256: string) => ({
@@ -43,6 +42,12 @@ export interface UploadRecord {
   uploaded_by_type: 'token' | 'user';
   uploaded_by_id: string;
   created_at: string;
+  /** `new_person`: the worker checks the landed bytes and records what it found (below). */
+  purpose?: 'new_person';
+  /** With a purpose: processing until the worker ran, then ready or refused. */
+  check_status?: 'processing' | 'ready' | 'refused';
+  /** Personal: the first email and phone of the text, never the text; gone with the item (TTL, attach). */
+  suggestions?: { email?: string; phone?: string };
 }
 
 export async function putUpload(tenantId: string, u: UploadRecord, nowMs = Date.now()): Promise<void> {
@@ -68,6 +73,30 @@ export async function getUpload(tenantId: string, uploadId: string, nowMs = Date
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: fileKeys.upload(tenantId, uploadId), ConsistentRead: true }));
   if (!Item || (typeof Item.expires_at === 'number' && Item.expires_at * 1000 <= nowMs)) return undefined;
   return Item as unknown as UploadRecord;
+}
+
+/** The worker's finding on an upload issued for a new person, once: false when it is gone or already checked. */
+export async function markUploadChecked(
+  tenantId: string,
+  uploadId: string,
+  status: 'ready' | 'refused',
+  suggestions: { email?: string; phone?: string },
+): Promise<boolean> {
+  try {
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: fileKeys.upload(tenantId, uploadId),
+        UpdateExpression: 'SET check_status = :s, suggestions = :g',
+        ConditionExpression: 'check_status = :p',
+        ExpressionAttributeValues: { ':s': status, ':g': suggestions, ':p': 'processing' },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
 }
 
 export async function deleteUpload(tenantId: string, uploadId: string): Promise<void> {

@@ -94,6 +94,12 @@ export const tenantOfWebhookPartition = (pk: string) =>
   pk.startsWith('T#') && pk.endsWith(WEBHOOK_PARTITION_SUFFIX) ? pk.slice(2, -WEBHOOK_PARTITION_SUFFIX.length) : undefined;
 const ERASURE_FOLLOW_UPS = 'ERASURE_FOLLOW_UP';
 const SCREENING_REJECTIONS_DUE = 'SCREENING_REJECTION_DUE';
+/**
+ * An upload's record (lib/store/files.ts), alone in its partition `T#<tenant>#UPLOAD#<upload>` so
+ * IAM can name it (`T#*#UPLOAD#*`): the file worker records what it found in an upload there and
+ * reaches nothing else of the workspace. Outside `keys`, so only the functions that use it bundle it.
+ */
+export const uploadKey = (tenantId: string, uploadId: string): Key => ({ PK: `${t(tenantId)}#UPLOAD#${uploadId}`, SK: 'UPLOAD' });
 const personPartition = (tenantId: string, personId: string) => `${t(tenantId)}#PERSON#${personId}`;
 const PERSON_GUARD_PREFIX = 'GUARD#REQ#';
 

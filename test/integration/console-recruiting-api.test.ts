@@ -85,6 +85,7 @@ describe('the route table', () => {
         'GET /api/people/{id}/activity',
         'POST /api/uploads',
         'GET /api/uploads/limits',
+        'GET /api/uploads/{id}',
         'POST /api/people/{id}/files',
         'GET /api/people/{id}/files',
         'GET /api/people/{id}/files/{file_id}',

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from '../api/client';
 import { AddCandidateDialog, AddedNotice, type Created } from '../add-candidate';
+import { CvUploadDialog, type FromCv } from '../add-from-cv';
 import { BulkBar } from '../bulk';
 import type { Reason } from '../candidate-actions';
 import { stageLabel } from '../labels';
@@ -56,6 +57,11 @@ export function Candidates() {
   const [reqs, setReqs] = useState<Requisition[]>();
   const [adding, setAdding] = useState(false);
   const [added, setAdded] = useState<Created>();
+  /** "Add candidate from a CV": picking the CV, then the form with the CV it read. */
+  const [pickingCv, setPickingCv] = useState(false);
+  const [cv, setCv] = useState<FromCv>();
+  /** The form is open for the CV read last; the CV itself is kept while the dialog closes, so its title does not change. */
+  const [addingFromCv, setAddingFromCv] = useState(false);
   const can = useMay();
   const [sort, setSort] = useState<Sort>();
   const [selected, setSelected] = useState<ReadonlyMap<string, Candidate>>(new Map());
@@ -162,6 +168,13 @@ export function Candidates() {
           <button type="button" class="primary" onClick={() => setAdding(true)}>
             Add candidate
           </button>{' '}
+          {can('POST /api/people/{id}/files') && (
+            <>
+              <button type="button" onClick={() => setPickingCv(true)}>
+                Add candidate from a CV
+              </button>{' '}
+            </>
+          )}
           {can('POST /api/candidates/imports') && <Link href="/candidates/import">Import from a CSV file</Link>}
         </div>
       )}
@@ -273,12 +286,26 @@ export function Candidates() {
         add={can('POST /api/candidates') ? () => setAdding(true) : undefined}
       />
       <AddCandidateDialog
-        open={adding}
-        onClose={() => setAdding(false)}
+        open={adding || addingFromCv}
+        cv={adding ? undefined : cv}
+        onClose={() => {
+          setAdding(false);
+          setAddingFromCv(false);
+        }}
         onCreated={(c) => {
           setAdding(false);
+          setAddingFromCv(false);
           setAdded(c);
           void load();
+        }}
+      />
+      <CvUploadDialog
+        open={pickingCv}
+        onClose={() => setPickingCv(false)}
+        onReady={(found) => {
+          setPickingCv(false);
+          setCv(found);
+          setAddingFromCv(true);
         }}
       />
     </>

@@ -52,6 +52,8 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   // A presigned POST that nothing uses: no file is made until an upload is attached.
   'POST /api/v1/uploads': () => ({ body: { filename: 'scope-check.pdf', content_type: 'application/pdf', size: 1024 }, status: 201 }),
   'GET /api/v1/uploads/limits': () => ({ status: 200 }),
+  // An upload that was never issued: the handler's 404.
+  'GET /api/v1/uploads/{id}': () => ({ status: 404 }),
   'POST /api/v1/people/{id}/files': () => ({ body: { upload_id: randomUUID(), kind: 'resume' }, status: 404 }),
   'GET /api/v1/people/{id}/files': () => ({ status: 404 }),
   'GET /api/v1/people/{id}/files/{file_id}': () => ({ status: 404 }),

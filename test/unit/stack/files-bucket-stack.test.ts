@@ -7,7 +7,20 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
 import { RETENTION_MODULE } from '../../../infra/constructs/retention';
-import { actionsOf, appFunctions, functionOf, type Json, ofType, ROUTES, resources } from './fixture';
+import { keys, uploadKey } from '../../../lib/store/table';
+import {
+  actionsOf,
+  admittedBy,
+  appFunctions,
+  dynamoStatements,
+  functionOf,
+  iamLike,
+  type Json,
+  ofType,
+  ROUTES,
+  resources,
+  tableId,
+} from './fixture';
 
 const bucketsOf = (res: Record<string, Json>) =>
   Object.entries(res).filter(([, r]) => r.Type === 'AWS::S3::Bucket' && JSON.stringify(r.Properties).includes('UnattachedUploads'));
@@ -84,13 +97,33 @@ describe('the files bucket in the deployed stack', () => {
     for (const [fnId] of appFunctions().filter(([id]) => !known.has(id))) expect(s3Actions(fnId), fnId).toEqual([]);
   });
 
-  it('the bucket sends its events to EventBridge, and a rule hands attached files (files/) to the worker', () => {
+  it('the file worker reaches the table in person partitions and upload partitions only, never the rest of a workspace', () => {
+    const statements = dynamoStatements(functionOf(FILE_WORKER_MODULE));
+    const grants = statements.map((st) => ({
+      actions: [st.Action].flat().sort(),
+      resource: st.Resource,
+      condition: st.Condition,
+    }));
+    const on = (leading: string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leading } });
+    const table = { 'Fn::GetAtt': [tableId(), 'Arn'] };
+    expect(grants).toEqual([
+      { actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], resource: table, condition: on(['T#*#PERSON#*']) },
+      { actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resource: table, condition: on(['T#*#UPLOAD#*']) },
+    ]);
+    // The upload pattern admits an upload's record and no item of any other key builder: not the
+    // workspace's own partition (tokens, users, candidates, settings), not a person's.
+    expect(iamLike('T#*#UPLOAD#*').test(uploadKey('tenant-1', 'id-2').PK)).toBe(true);
+    expect(admittedBy('T#*#UPLOAD#*')).toEqual([]);
+    expect(iamLike('T#*#UPLOAD#*').test(keys.tenant('tenant-1').PK)).toBe(false);
+  });
+
+  it('the bucket sends its events to EventBridge, and a rule hands attached files (files/) and landed uploads (uploads/, checked when issued for a new person) to the worker', () => {
     const [, bucket] = bucketsOf(resources)[0]!;
     expect(bucket.Properties.NotificationConfiguration).toEqual({ EventBridgeConfiguration: { EventBridgeEnabled: true } });
     const rules = ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.EventPattern ?? {}).includes('Object Created'));
     expect(rules).toHaveLength(1);
     const rule = rules[0]![1];
-    expect(rule.Properties.EventPattern.detail.object.key).toEqual([{ prefix: 'files/' }]);
+    expect(rule.Properties.EventPattern.detail.object.key).toEqual([{ prefix: 'files/' }, { prefix: 'uploads/' }]);
     // The bucket's own name: fixed by stage, account and region (filesBucketName), not a reference.
     expect(bucket.Properties.BucketName).toBeDefined();
     expect(rule.Properties.EventPattern.detail.bucket.name).toEqual([bucket.Properties.BucketName]);

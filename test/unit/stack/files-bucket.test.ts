@@ -4,11 +4,14 @@
  * and allowSending are pinned before any route uses them (no bundling: inline functions). The
  * bucket as the deployed stack has it: files-bucket-stack.test.ts.
  */
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { addScanResultRule } from '../../../infra/constructs/file-worker';
+import { addScanResultRule, FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
+import { TableFunction } from '../../../infra/constructs/table-function';
+import { keys, uploadKey } from '../../../lib/store/table';
 import { FILES_ACTIONS, FilesBucket, SCAN_CLEAN, SCAN_TAG } from '../../../infra/constructs/files-bucket';
 import { SCAN_RESULT_EVENT } from '../../../lib/domain/file-scan-rules';
 import { Mail } from '../../../infra/constructs/mail';
@@ -206,5 +209,42 @@ describe('SES sending', () => {
   it('refuses a sender outside the domain', () => {
     const stack = new Stack(new App(), 'X');
     expect(() => new Mail(stack, 'Mail', { domain: 'talent.example', from: 'x@evil.example' })).toThrow(/address in talent.example/);
+  });
+});
+
+describe("the file worker's table access (TableFunction, access 'file-worker')", () => {
+  // A small stack of its own, without bundling (the deployed stack's policy: files-bucket-stack.test.ts).
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new Stack(app, 'Worker', { env: { account: '123456789012', region: 'eu-west-1' } });
+  const table = new dynamodb.Table(stack, 'Table', { partitionKey: { name: 'PK', type: dynamodb.AttributeType.STRING } });
+  const worker = new TableFunction(stack, 'FileWorker', {
+    module: FILE_WORKER_MODULE,
+    table,
+    access: 'file-worker',
+    timeout: Duration.seconds(60),
+    stage: STAGES.prod,
+  });
+  const t = Template.fromStack(stack).toJSON();
+  const fnId = stack.getLogicalId(worker.fn.node.defaultChild as never);
+
+  it('reaches person partitions and upload partitions only: GetItem and UpdateItem of `T#*#UPLOAD#*`, never the workspace partition', () => {
+    const dynamo = policyOf(t, fnId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    const grants = dynamo.map((st) => ({
+      effect: st.Effect,
+      actions: [st.Action].flat().sort(),
+      leading: st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'],
+    }));
+    expect(grants.filter((g) => g.effect === 'Allow')).toEqual([
+      { effect: 'Allow', actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], leading: ['T#*#PERSON#*'] },
+      { effect: 'Allow', actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], leading: ['T#*#UPLOAD#*'] },
+    ]);
+    // The pattern admits an upload's record and no other key: not the workspace's own partition.
+    const like = (pk: string) => new RegExp(`^${'T#*#UPLOAD#*'.split('*').join('.*')}$`).test(pk);
+    expect(like(uploadKey('tenant-1', 'upload-2').PK)).toBe(true);
+    for (const [name, build] of Object.entries(keys)) {
+      if (typeof build !== 'function') continue;
+      const key = (build as (...a: string[]) => unknown)('tenant-1', 'id-2', 'id-3') as { PK?: unknown };
+      if (typeof key?.PK === 'string') expect(like(key.PK), name).toBe(false);
+    }
   });
 });

@@ -1,0 +1,5 @@
+import { uploadStatus } from '../lib/domain/file-objects';
+import { apiHandler, data } from '../lib/http';
+import * as filesApi from '../lib/api/files';
+
+export const handler = apiHandler(filesApi.getUpload, async ({ principal, params }) => data(await uploadStatus(principal, params.id)));
