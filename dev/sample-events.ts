@@ -451,24 +451,4 @@ writeFileSync(
     2,
   )}\n`,
 );
-// The interview follow-up run's EventBridge schedule (infra/constructs/interview-follow-up.ts).
-// On the demo data nothing is due until a demo interview ends.
-writeFileSync(
-  join(dir, 'interview-follow-up.json'),
-  `${JSON.stringify(
-    {
-      version: '0',
-      id: 'c81e728d-9d4c-3f63-af06-7f89cc14862c',
-      'detail-type': 'Scheduled Event',
-      source: 'aws.events',
-      account: '123456789012',
-      time: new Date(SAMPLE_TIME).toISOString(),
-      region: 'us-east-1',
-      resources: ['arn:aws:events:us-east-1:123456789012:rule/TalentPipeline-prod-InterviewFollowUpSchedule'],
-      detail: {},
-    },
-    null,
-    2,
-  )}\n`,
-);
-console.log(`wrote ${routes.length + 8} events to ${dir}`);
+console.log(`wrote ${routes.length + 7} events to ${dir}`);

@@ -185,10 +185,6 @@ try {
   if (firstRun) await auditCli('settle', undefined, () => {});
   const { startRetentionTimer } = await import('./retention');
   startRetentionTimer(say);
-  // The reminders' link to the console: this runtime's own origin.
-  process.env.CONSOLE_URL ??= `http://localhost:${port}`;
-  const { startInterviewFollowUpTimer } = await import('./interview-follow-up');
-  startInterviewFollowUpTimer(say);
   const { startFileWorker } = await import('./file-worker');
   startFileWorker(filesAndMail.s3, say);
   const { startImportPipeline } = await import('./imports');

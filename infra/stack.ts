@@ -25,7 +25,6 @@ import { TokenRateLimits } from './constructs/rate-limits';
 import { ImportQueue } from './constructs/import-queue';
 import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reindex';
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
-import { addInterviewFollowUp, INTERVIEW_FOLLOW_UP_MODULE } from './constructs/interview-follow-up';
 import { ApiFirewall } from './constructs/waf';
 import { FilesBucket, filesBucketOrigin } from './constructs/files-bucket';
 import { addFileWorker, FILE_WORKER_MODULE } from './constructs/file-worker';
@@ -147,10 +146,6 @@ export class TalentPipelineStack extends Stack {
     this.streamFailureQueue = pipeline.streamFailureQueue;
     this.functions.set(STUCK_REINDEX_MODULE, addStuckReindex(this, { table: this.table, failures: pipeline.streamFailureQueue, stage }));
     this.functions.set(RETENTION_MODULE, addRetention(this, { table: this.table, stage }));
-    this.functions.set(
-      INTERVIEW_FOLLOW_UP_MODULE,
-      addInterviewFollowUp(this, { table: this.table, stage, mail: this.mail, consoleUrl: this.site.url }),
-    );
     // Retention erases people, and with them their files.
     this.files.grantFiles(this.functions.get(RETENTION_MODULE)!, 'delete');
     // Bulk import: its queue, DLQ and worker; the import route's function may queue jobs.
