@@ -225,6 +225,8 @@ export const EVENT_TYPES = [
   'interview.scheduled',
   'interview.updated',
   'interview.cancelled',
+  'scorecard.submitted',
+  'scorecard.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by the test operation; not subscribable. */

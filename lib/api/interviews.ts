@@ -116,6 +116,17 @@ export type Interview = z.infer<typeof Interview>;
 
 export const InterviewList = z.object({ data: z.array(Interview), next_cursor: nextCursor });
 
+/** One interview as GET /api/v1/interviews/{id} answers it. */
+export const InterviewRead = z.object({
+  ...Interview.shape,
+  /**
+   * True once the interview's reminder time has passed (9:00 on the first working day after it, in
+   * its time zone) while an interviewer's scorecard is missing; answered to whoever reads every
+   * scorecard of the requisition (admins, its hiring managers, its recruiter), absent for others.
+   */
+  feedback_overdue: z.optional(z.boolean()),
+});
+
 // ---- routes ------------------------------------------------------------------------------
 
 const conflict = DOCS
@@ -170,7 +181,7 @@ export const getInterview = {
   summary: DOCS && 'One interview',
   params: IdParam,
   status: 200,
-  response: dataOf(Interview),
+  response: dataOf(InterviewRead),
 } as const satisfies Route;
 
 export const updateInterview = {

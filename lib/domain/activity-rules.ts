@@ -65,7 +65,7 @@ export const actorOfRecord = (r: AuditRecordView): ActivityActor => ({
 
 /**
  * The feed items an audit record stands for: none for records about anything but a person, a
- * candidate or a note, and none for an erasure.
+ * candidate, a note or a scorecard, and none for an erasure.
  */
 export function activityOf(r: AuditRecordView): ActivityPlan[] {
   if (NO_FEED.has(r.action)) return [];
@@ -86,6 +86,28 @@ export function activityOf(r: AuditRecordView): ActivityPlan[] {
         ...(candidateId && { candidateId }),
         payload: { note_id: r.target_id, visibility },
         sight: { visibility: visibility as NoteSight['visibility'], author_id: authorId, ...(via && { via_token_id: via }) },
+      },
+    ];
+  }
+  if (r.target_type === 'scorecard') {
+    // Ids and the recommendation, never the text; who reads it is the blind rule (lib/domain/activity-blind.ts).
+    const candidateId = str(after(r, 'candidate_id'));
+    if (!candidateId) return [];
+    const version = after(r, 'version');
+    return [
+      {
+        ...base,
+        id: r.id,
+        kind: version === 1 ? 'scorecard.submitted' : 'scorecard.updated',
+        candidateId,
+        payload: {
+          scorecard_id: r.target_id,
+          interview_id: after(r, 'interview_id') ?? null,
+          interviewer_id: after(r, 'interviewer_id') ?? null,
+          req_id: after(r, 'req_id') ?? null,
+          overall: after(r, 'overall') ?? null,
+          version: version ?? null,
+        },
       },
     ];
   }

@@ -7,6 +7,7 @@ import { auditRecordItems } from '../store/audit';
 import { activityPageKey, ACTIVITY_PREFIX, candidateOf, putActivity } from '../store/activity';
 import { queryPage, sightFilter } from '../store/notes';
 import { keys } from '../store/table';
+import { blindFiltered } from './activity-blind';
 import { activityOf, withRejection, type AuditRecordView } from './activity-rules';
 import { decodeCursor, encodeCursor } from './cursor';
 import { maySeeNote, readerOf } from './note-rules';
@@ -43,7 +44,9 @@ export interface ActivityAnswer {
 /**
  * A page of the person's feed, newest first: the person read and ONE Query, side by side. Items
  * the reader may not see (another's private note) are filtered in the Query and checked again
- * here, as are items about a candidate the caller does not see (lib/domain/person-sight.ts), so a page may hold fewer than `limit` items; `next_cursor` null marks the end.
+ * here, as are items about a candidate the caller does not see (lib/domain/person-sight.ts) and
+ * scorecard items the blind rule hides from them (lib/domain/activity-blind.ts), so a page may
+ * hold fewer than `limit` items; `next_cursor` null marks the end.
  */
 export async function listActivity(
   p: Principal,
@@ -57,20 +60,20 @@ export async function listActivity(
     seenPerson(p, personId),
     queryPage(keys.personPartition(p.tenantId, personId), ACTIVITY_PREFIX, sightFilter(reader), q.limit, startKey),
   ]);
-  const items = page.items
+  const seen = page.items
     .filter((i) => typeof i.visibility !== 'string' || maySeeNote(reader, i as never))
-    .filter((i) => seesPersonRecord(sight, i.candidate_id))
-    .map((i): ActivityAnswer => {
-      const payload = (i.payload ?? {}) as Record<string, unknown>;
-      return {
-        // The payload first: its keys never shadow the item's own.
-        ...payload,
-        id: String(i.id),
-        kind: String(i.kind),
-        at: String(i.at),
-        actor: i.actor as ActivityAnswer['actor'],
-        ...(typeof i.candidate_id === 'string' && { candidate_id: i.candidate_id }),
-      };
-    });
+    .filter((i) => seesPersonRecord(sight, i.candidate_id));
+  const items = (await blindFiltered(p, seen)).map((i): ActivityAnswer => {
+    const payload = (i.payload ?? {}) as Record<string, unknown>;
+    return {
+      // The payload first: its keys never shadow the item's own.
+      ...payload,
+      id: String(i.id),
+      kind: String(i.kind),
+      at: String(i.at),
+      actor: i.actor as ActivityAnswer['actor'],
+      ...(typeof i.candidate_id === 'string' && { candidate_id: i.candidate_id }),
+    };
+  });
   return { items, next_cursor: page.lastKey ? encodeCursor(scope, page.lastKey) : null };
 }

@@ -25,6 +25,7 @@ import { listUsers } from '../store/users';
 import { moveCandidate } from './candidate-writes';
 import { decodeCursor, encodeCursor } from './cursor';
 import { interviewReader, mayReadInterview } from './interview-access';
+import { withFeedback } from './interview-feedback';
 import { firstConflict, intervalOf, LOOKBACK_MS, stageOnSchedule } from './interview-rules';
 import { auditBy, type Principal } from './principal';
 import { decideAndWrite } from './retry';
@@ -175,7 +176,8 @@ async function readable(p: Principal, id: string): Promise<Interview> {
   return iv;
 }
 
-export const getInterview = (p: Principal, id: string): Promise<Interview> => readable(p, id);
+/** One interview, with `feedback_overdue` for whoever reads all its scorecards (lib/domain/interview-feedback.ts). */
+export const getInterview = async (p: Principal, id: string) => withFeedback(p, await readable(p, id));
 
 /**
  * A page of interviews by start time: one Query of the view the filters choose (an interviewer's

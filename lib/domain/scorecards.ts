@@ -95,9 +95,14 @@ export async function submitScorecard(
       };
     },
     write: async (s) => {
+      // The ids place the record on the candidate's activity feed (lib/domain/activity-rules.ts).
       const audit = auditBy(p, 'scorecard.submitted', { type: 'scorecard', id: s.id }, [
         { field: 'overall', after: s.overall },
         { field: 'version', after: s.version },
+        { field: 'candidate_id', after: s.candidate_id },
+        { field: 'interview_id', after: s.interview_id },
+        { field: 'interviewer_id', after: s.interviewer_id },
+        { field: 'req_id', after: s.req_id },
       ]);
       const outcome = await writeScorecard(p.tenantId, s, audit);
       if ('refused' in outcome) {

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Interview } from '../api/interviews';
 import { auditPuts, type AuditEntry } from './audit';
+import { dueActions } from './interview-due';
 import { ddb, tableName } from './client';
 import type { Item } from './codec';
 import { keys, TABLE_DEF, type PageKeyShape } from './table';
@@ -211,12 +212,12 @@ export async function queryInterviewPage(
   return { items: (page.Items ?? []).map(interviewFromItem), lastKey: page.LastEvaluatedKey };
 }
 
-export type CreateParts = 'candidate' | 'external' | 'interview' | 'bookings' | 'change' | 'audit';
+export type CreateParts = 'candidate' | 'external' | 'interview' | 'bookings' | 'due' | 'change' | 'audit';
 
 /**
  * Schedule: the candidate still there, the external id's claim (refused when another interview
- * holds it: the refusal's item names it), the interview, a booking per interviewer, its change
- * item and the audit intent, in one transaction.
+ * holds it: the refusal's item names it), the interview, a booking per interviewer, its due items
+ * (lib/store/interview-due.ts), its change item and the audit intent, in one transaction.
  */
 export function writeInterviewCreate(tenantId: string, iv: Interview, audit: AuditEntry): Promise<TxOutcome<CreateParts>> {
   return writeParts<CreateParts>({
@@ -237,6 +238,7 @@ export function writeInterviewCreate(tenantId: string, iv: Interview, audit: Aud
     },
     interview: { Put: { TableName: tableName, Item: interviewItem(tenantId, iv), ConditionExpression: 'attribute_not_exists(PK)' } },
     bookings: iv.interviewers.map((u) => ({ Put: { TableName: tableName, Item: bookingItem(tenantId, iv, u) } })),
+    due: dueActions(tenantId, undefined, iv),
     change: { Put: { TableName: tableName, Item: changeItem(tenantId, iv, 'interview.scheduled') } },
     audit: auditPuts(tenantId, audit),
   });
@@ -245,11 +247,12 @@ export function writeInterviewCreate(tenantId: string, iv: Interview, audit: Aud
 /** Interviewers the change took off the interview: their calendars are sent a cancel. */
 const droppedBy = (before: Interview, after: Interview) => before.interviewers.filter((u) => !after.interviewers.includes(u));
 
-export type ChangeParts = 'interview' | 'bookings' | 'change' | 'audit';
+export type ChangeParts = 'interview' | 'bookings' | 'due' | 'change' | 'audit';
 
 /**
  * Reschedule or cancel: the interview on condition it is at the sequence read and still scheduled;
- * the bookings it no longer has deleted, those it has put (none once cancelled); its change item.
+ * the bookings it no longer has deleted, those it has put (none once cancelled); its due items
+ * moved to its new times (removed once cancelled); its change item.
  */
 export function writeInterviewChange(
   tenantId: string,
@@ -276,6 +279,7 @@ export function writeInterviewChange(
       ...gone.map((Key) => ({ Delete: { TableName: tableName, Key } })),
       ...kept.map((Item) => ({ Put: { TableName: tableName, Item } })),
     ],
+    due: dueActions(tenantId, before, after),
     change: {
       Put: {
         TableName: tableName,

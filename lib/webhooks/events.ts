@@ -25,11 +25,15 @@ export interface WebhookEvent {
  */
 export const STREAM_FILTER_PATTERNS = [
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['candidate'] } } } },
-  // Notes, merge records, interview changes and placements share one pattern (an event source
-  // mapping takes 5): noteEvents drops all but inserted team notes, an item a merge moved
-  // (`moved_from`) is no event, an interview change is an insert of its own (one item per change),
-  // and a placement's change is an event only when its dates or status changed.
-  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['placement', 'note', 'person_merge', 'interview_change'] } } } },
+  // Notes, merge records, interview changes, scorecard versions and placements share one pattern
+  // (an event source mapping takes 5): noteEvents drops all but inserted team notes, an item a
+  // merge moved (`moved_from`) is no event, an interview change and a scorecard version are
+  // inserts of their own (one item per change; an erasure's scrub of a version is no event), and
+  // a placement's change is an event only when its dates or status changed.
+  {
+    eventName: ['INSERT', 'MODIFY'],
+    dynamodb: { NewImage: { type: { S: ['placement', 'note', 'person_merge', 'interview_change', 'scorecard_version'] } } },
+  },
   { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['requisition'] } } } },
   { eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['requisition_status'] } } } },
   // Imports and files share one pattern too: each type's events check their own status again
@@ -161,6 +165,35 @@ function interviewEvents(change: StreamChange, after: Image): WebhookEvent[] {
   ];
 }
 
+/**
+ * A scorecard's version (lib/store/scorecards.ts), inserted once per submission: the first is
+ * scorecard.submitted, each later one scorecard.updated. Ids and `overall`: never the text.
+ */
+function scorecardEvents(change: StreamChange, after: Image): WebhookEvent[] {
+  if (change.name !== 'INSERT' || typeof after.erased_at === 'string') return [];
+  const type: EventType = after.version === 1 ? 'scorecard.submitted' : 'scorecard.updated';
+  return [
+    {
+      id: eventId(change.id, type),
+      type,
+      tenantId: tenantOf(after),
+      timestamp: after.updated_at as string,
+      data: {
+        scorecardId: after.id,
+        interviewId: after.interview_id,
+        candidateId: after.candidate_id,
+        reqId: after.req_id ?? null,
+        stepId: after.step_id,
+        interviewerId: after.interviewer_id,
+        overall: after.overall,
+        version: after.version,
+        submittedAt: after.submitted_at,
+        updatedAt: after.updated_at,
+      },
+    },
+  ];
+}
+
 /** Events a table change stands for; none for changes that are not event sources. */
 export function eventsFromChange(change: StreamChange): WebhookEvent[] {
   const after = change.newImage;
@@ -182,6 +215,7 @@ export function eventsFromChange(change: StreamChange): WebhookEvent[] {
     ];
   }
   if (after.type === 'interview_change') return interviewEvents(change, after);
+  if (after.type === 'scorecard_version') return scorecardEvents(change, after);
   if (after.type === 'import_job') {
     // The change to completed, once; counts only, never a row.
     if (change.name !== 'MODIFY' || after.status !== 'completed' || before?.status === 'completed') return [];

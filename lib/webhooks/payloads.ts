@@ -21,6 +21,7 @@ import { candidate } from '../entities/candidate';
 import { FILE_KINDS } from '../entities/file';
 import { requisition as requisitionEntity } from '../entities/requisition';
 import { PREVIOUS_SIGNATURE_HEADER } from './sign';
+import { OVERALLS } from '../api/scorecards';
 
 const at = z.iso.datetime();
 const stage = z.enum(STAGES);
@@ -104,6 +105,23 @@ const interviewEvent = z.strictObject({
   sequence: z.int(),
   status: z.enum(['scheduled', 'cancelled']),
   changedAt: at,
+});
+/**
+ * A scorecard's version: ids, the recommendation and the version, never its ratings, answers or
+ * note (the blind rule holds on events: they carry no text).
+ */
+const scorecardEvent = z.strictObject({
+  scorecardId: z.uuid(),
+  interviewId: z.uuid(),
+  candidateId: z.uuid(),
+  reqId: z.nullable(z.uuid()),
+  stepId: z.uuid(),
+  interviewerId: z.uuid(),
+  overall: z.enum(OVERALLS),
+  /** 1 on scorecard.submitted, one more on each scorecard.updated. */
+  version: z.int(),
+  submittedAt: at,
+  updatedAt: at,
 });
 
 export const EVENT_DATA = {
@@ -205,6 +223,8 @@ export const EVENT_DATA = {
   'interview.scheduled': interviewEvent,
   'interview.updated': interviewEvent,
   'interview.cancelled': interviewEvent,
+  'scorecard.submitted': scorecardEvent,
+  'scorecard.updated': scorecardEvent,
   [TEST_EVENT]: z.strictObject({ webhookId: z.uuid(), message: z.string() }),
   [ENDPOINT_DISABLED_EVENT]: z.strictObject({ webhookId: z.uuid(), reason: z.string(), disabledAt: at }),
 } satisfies Record<EventType | typeof TEST_EVENT | typeof ENDPOINT_DISABLED_EVENT, z.ZodMiniType>;
@@ -215,6 +235,10 @@ export const EVENT_SUMMARIES: Record<DeliveredEventType, string> = {
   'interview.updated':
     'An interview was rescheduled or its interviewers or location changed (PATCH /api/v1/interviews/{id}); `sequence` grows with each change',
   'interview.cancelled': 'An interview was cancelled (DELETE /api/v1/interviews/{id}); ids and times only',
+  'scorecard.submitted':
+    "An interviewer's scorecard was submitted for the first time (POST /api/v1/interviews/{id}/scorecards); ids and `overall` only, never its ratings, answers or note",
+  'scorecard.updated':
+    'An interviewer submitted a new version of their scorecard (`version` 2 and up); ids and `overall` only, never its ratings, answers or note',
   'candidate.created': 'A candidate was created',
   'candidate.stage_changed': "A candidate's stage changed (a real move, never a no-op)",
   'candidate.updated': "A candidate's profile changed (PATCH /api/v1/candidates/{id}; never a stage move)",

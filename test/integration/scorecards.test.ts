@@ -11,6 +11,7 @@ import type { Scorecard } from '../../lib/api/scorecards';
 import { DEFAULT_REJECTION_REASONS } from '../../lib/model';
 import { ddb } from '../../lib/store/client';
 import { scorecardPartition } from '../../lib/store/scorecards';
+import { settleAudit } from '../helpers/audit';
 import { startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { signedInMembers } from '../helpers/people';
 
@@ -85,7 +86,7 @@ async function interview() {
     body: { step_id: stepId, start, end, time_zone: 'Europe/Berlin' },
   });
   expect(iv.status, iv.text).toBe(201);
-  return { cid: cand.body.data.id as string, ivId: iv.body.data.id as string };
+  return { cid: cand.body.data.id as string, ivId: iv.body.data.id as string, personId: cand.body.data.person_id as string };
 }
 
 const submit = (who: Who, ivId: string, body: unknown = card) => stack.call('POST', `/api/interviews/${ivId}/scorecards`, as(who, body));
@@ -225,6 +226,44 @@ describe('the blind rule', () => {
       expect(writers(await ofInterview(who, ivId)), who).toEqual(both);
       expect(writers(await ofCandidate(who, cid)), who).toEqual(both);
     }
+  });
+
+  it("the person's activity feed shows scorecard items (ids and overall, no text) only to whom the blind rule lets read them", async () => {
+    const { cid, ivId, personId } = await interview();
+    const first = await submit('alice', ivId);
+    expect(first.status).toBe(201);
+    expect((await submit('alice', ivId, { overall: 'strong_yes' })).status).toBe(200);
+    await settleAudit();
+    const feed = async (who: Who) => {
+      const res = await stack.call('GET', `/api/people/${personId}/activity?limit=100`, as(who));
+      return res;
+    };
+    const cardsIn = (res: { body: { data: { kind: string }[] } }) => res.body.data.filter((i) => i.kind.startsWith('scorecard.'));
+    const seen = await feed('admin');
+    expect(seen.status, seen.text).toBe(200);
+    expect(cardsIn(seen)).toEqual([
+      expect.objectContaining({
+        kind: 'scorecard.updated',
+        candidate_id: cid,
+        scorecard_id: first.body.data.id,
+        interview_id: ivId,
+        interviewer_id: people.alice.id,
+        overall: 'strong_yes',
+        version: 2,
+      }),
+      expect.objectContaining({ kind: 'scorecard.submitted', overall: 'yes', version: 1 }),
+    ]);
+    expect(JSON.stringify(seen.body)).not.toContain('Clear thinker');
+    for (const who of ['recruiter', 'hm', 'alice'] as const) expect(cardsIn(await feed(who)), who).toHaveLength(2);
+    // Bob is on the interview and sees the person, but not Alice's scorecard before his own.
+    const blind = await feed('bob');
+    expect(blind.status, blind.text).toBe(200);
+    expect(blind.body.data.length).toBeGreaterThan(0);
+    expect(cardsIn(blind)).toEqual([]);
+    expect((await feed('carol')).status).toBe(404);
+    expect((await submit('bob', ivId, { overall: 'no' })).status).toBe(201);
+    await settleAudit();
+    expect(cardsIn(await feed('bob')).map((i) => i.kind)).toEqual(['scorecard.submitted', 'scorecard.updated', 'scorecard.submitted']);
   });
 
   it("a member's token reads as the member does: blind until their own scorecard", async () => {

@@ -151,6 +151,27 @@ const HIRED: Img = {
   updated_at: T1,
 };
 
+const scorecardVersion = (version: number, over: Img = {}): Img => ({
+  PK: `T#${TENANT}#SC#${CAND}`,
+  SK: `SCV#01900000-0000-7000-8000-0000000000c1#01900000-0000-7000-8000-0000000000b2#${String(version).padStart(6, '0')}`,
+  type: 'scorecard_version',
+  tenant_id: TENANT,
+  id: '01900000-0000-7000-8000-0000000000e1',
+  interview_id: '01900000-0000-7000-8000-0000000000c1',
+  candidate_id: CAND,
+  req_id: REQ,
+  step_id: '01900000-0000-7000-8000-0000000000c2',
+  interviewer_id: '01900000-0000-7000-8000-0000000000b2',
+  overall: version === 1 ? 'yes' : 'strong_yes',
+  ratings: [{ attribute: 'System design', rating: 'strong_yes' }],
+  answers: [{ question: 'What stood out?', answer: 'Secret answer text' }],
+  note: 'Secret note text',
+  version,
+  submitted_at: T0,
+  updated_at: version === 1 ? T0 : T1,
+  ...over,
+});
+
 const RECORDS = [
   record('INSERT', candidate()),
   record('INSERT', candidate({ email: undefined, req_id: undefined, req_title: undefined, stage: 'offer_sent' })),
@@ -205,6 +226,8 @@ const RECORDS = [
   record('INSERT', interviewChange('interview.scheduled', 0)),
   record('INSERT', interviewChange('interview.updated', 1)),
   record('INSERT', interviewChange('interview.cancelled', 2, 'cancelled')),
+  record('INSERT', scorecardVersion(1)),
+  record('INSERT', scorecardVersion(2)),
 ];
 
 describe('published webhook payloads', () => {
@@ -269,6 +292,31 @@ describe('published webhook payloads', () => {
     expect(eventsFromRecord(record('MODIFY', interviewChange('interview.updated', 1), interviewChange('interview.updated', 1)))).toEqual(
       [],
     );
+  });
+
+  it('a scorecard sends ids and overall, never its ratings, answers or note: submitted once, then updated per version', () => {
+    const sent = events.filter((e) => e.type.startsWith('scorecard.'));
+    expect(sent.map((e) => [e.type, e.data.version, e.data.overall])).toEqual([
+      ['scorecard.submitted', 1, 'yes'],
+      ['scorecard.updated', 2, 'strong_yes'],
+    ]);
+    expect(sent[0]!.data).toEqual({
+      scorecardId: '01900000-0000-7000-8000-0000000000e1',
+      interviewId: '01900000-0000-7000-8000-0000000000c1',
+      candidateId: CAND,
+      reqId: REQ,
+      stepId: '01900000-0000-7000-8000-0000000000c2',
+      interviewerId: '01900000-0000-7000-8000-0000000000b2',
+      overall: 'yes',
+      version: 1,
+      submittedAt: T0,
+      updatedAt: T0,
+    });
+    expect(JSON.stringify(sent)).not.toMatch(/Secret|System design|strong_yes"\}\]/);
+    // An erasure scrubs a version in place: no event. The latest version's item is no event source.
+    const scrubbed = scorecardVersion(1, { ratings: undefined, answers: undefined, note: undefined, erased_at: T1 });
+    expect(eventsFromRecord(record('MODIFY', scrubbed, scorecardVersion(1)))).toEqual([]);
+    expect(eventsFromRecord(record('INSERT', { ...scorecardVersion(1), type: 'scorecard' }))).toEqual([]);
   });
 
   it('the records cover every subscribable event type', () => {

@@ -444,6 +444,10 @@ describe('STREAM_FILTER_PATTERNS with matchesPattern', () => {
     );
     expect(passes(record('REMOVE', undefined, candidate()))).toBe(false);
     expect(passes(record('REMOVE', undefined, placement()))).toBe(false);
+    // A scorecard's version passes (scorecard.submitted / scorecard.updated); its latest item does not.
+    const version = { PK: `T#${TENANT}#SC#c1`, SK: 'SCV#i#u#000001', type: 'scorecard_version', tenant_id: TENANT, version: 1 };
+    expect(passes(record('INSERT', version))).toBe(true);
+    expect(passes(record('INSERT', { ...version, SK: 'SC#i#u', type: 'scorecard' }))).toBe(false);
     // The type attribute must be a string "candidate", not anything else.
     expect(passes(record('INSERT', candidate({ type: 'Candidate' })))).toBe(false);
   });
