@@ -288,4 +288,10 @@ writeFileSync(
   join(dir, 'screening-rejections.json'),
   `${JSON.stringify(scheduledEvent('c81e728d-9d4c-3f63-af06-7f89cc14862c', 'ScreeningRejectionsSchedule'), null, 2)}\n`,
 );
-console.log(`wrote ${routes.length + 8} events to ${dir}`);
+// The interview follow-up run's schedule (infra/constructs/interview-follow-up.ts). On the demo
+// data nothing is due until a demo interview ends.
+writeFileSync(
+  join(dir, 'interview-follow-up.json'),
+  `${JSON.stringify(scheduledEvent('eccbc87e-4b5c-3e4e-9d3e-5f2a1c0b7a11', 'InterviewFollowUpSchedule'), null, 2)}\n`,
+);
+console.log(`wrote ${routes.length + 9} events to ${dir}`);
