@@ -1,13 +1,20 @@
 /**
- * The interview follow-up run of `npm start` (the deployed stack's is an EventBridge schedule every
- * five minutes), the same function as deployed, every minute here so a move or a reminder shows
- * soon; one run at a time. Reminders go to the local SES (its mail viewer shows them). What it did
- * goes to the console as counts.
+ * The interview follow-up runs of `npm start` (the deployed stack's are two EventBridge schedules
+ * every five minutes), the same two functions as deployed, every minute here so a move or a
+ * reminder shows soon; one tick at a time, the move then the reminders. Reminders go to the local
+ * SES (its mail viewer shows them). What they did goes to the console as counts. The timer is
+ * unref'd: the one signal that stops `npm start` stops it.
  */
 import { lambdaContext } from './events';
 import { invocation } from './invocation';
 
 const EVERY_MS = 60_000;
+
+/** One of the two functions, as Lambda would invoke it from its schedule: its counts. */
+async function invoke(module: string, handler: (event: never, context: never) => Promise<unknown>): Promise<Record<string, number>> {
+  const context = lambdaContext(module, 120_000);
+  return (await invocation(context.awsRequestId, () => handler({} as never, context as never))) as Record<string, number>;
+}
 
 export function startInterviewFollowUpTimer(log: (line: string) => void): { stop(): void } {
   let running = false;
@@ -15,13 +22,16 @@ export function startInterviewFollowUpTimer(log: (line: string) => void): { stop
     if (running) return;
     running = true;
     try {
-      const { handler } = await import('../functions/interview-follow-up');
-      const context = lambdaContext('interview-follow-up', 120_000);
-      const run = (await invocation(context.awsRequestId, () => handler({} as never, context))) as { moved: number; reminded: number };
-      if (run.moved || run.reminded)
-        log(`interview follow-ups: ${run.moved} candidates moved to interviewed, ${run.reminded} reminders sent`);
+      const moves = await invoke('interview-moves', (await import('../functions/interview-moves')).handler);
+      if (moves.moved) log(`interview follow-ups: ${moves.moved} candidates moved to interviewed`);
     } catch (err) {
-      log(`interview follow-ups: the run failed: ${(err as Error).message}`);
+      log(`interview follow-ups: the move run failed: ${(err as Error).message}`);
+    }
+    try {
+      const reminders = await invoke('scorecard-reminders', (await import('../functions/scorecard-reminders')).handler);
+      if (reminders.reminded) log(`interview follow-ups: ${reminders.reminded} scorecard reminders sent`);
+    } catch (err) {
+      log(`interview follow-ups: the reminders run failed: ${(err as Error).message}`);
     } finally {
       running = false;
     }

@@ -1,11 +1,13 @@
 /**
- * The interview follow-up run (lib/domain/interview-follow-up.ts): an EventBridge schedule invokes
- * the function every few minutes; it moves candidates whose last interview ended to interviewed
- * and sends the reminders of missing scorecards. The function, its role, log group, schedule and
- * invoke permission live in a nested stack of their own, so the root stack grows by that one
- * resource; its error alarm goes there too (infra/constructs/monitoring.ts puts each alarm in its
- * function's stack), once it is in the stack's map. Mail: with `-c mailDomain` it may send
- * (infra/constructs/mail.ts); without, it moves candidates and sends no reminder.
+ * The interview follow-ups (lib/domain/interview-moves.ts, interview-reminders.ts): two functions,
+ * each invoked by an EventBridge schedule every five minutes, over the interviews' due items: the
+ * move to interviewed after the last interview (no mail client) and the scorecard reminders (no
+ * stage-move code). One function doing both passed the 400 KB bundle budget; split, each carries
+ * only its own code. Both live, with their roles, log groups, rules, invoke permissions and error
+ * alarms (infra/constructs/monitoring.ts puts each alarm in its function's stack), in the nested
+ * stack `InterviewFollowUps`, so the root stack grows by that one resource. The reminders need
+ * mail: they are deployed only with `-c mailDomain` (infra/constructs/mail.ts); without it the
+ * remind items leave by their TTL and candidates still move.
  */
 import { Duration, NestedStack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -17,7 +19,8 @@ import type { StageConfig } from '../stages';
 import type { Mail } from './mail';
 import { TableFunction } from './table-function';
 
-export const INTERVIEW_FOLLOW_UP_MODULE = 'interview-follow-up';
+export const INTERVIEW_MOVES_MODULE = 'interview-moves';
+export const SCORECARD_REMINDERS_MODULE = 'scorecard-reminders';
 /** A run handles at most 500 due items, ten at a time. */
 export const INTERVIEW_FOLLOW_UP_TIMEOUT = Duration.minutes(2);
 /** Every five minutes: a move follows an interview's end by at most that; a run with nothing due is one Query. */
@@ -31,26 +34,48 @@ export interface InterviewFollowUpProps {
   consoleUrl: string;
 }
 
-/** Adds the nested stack `InterviewFollowUps` with the function (construct id `InterviewFollowUp`) and its schedule. */
-export function addInterviewFollowUp(scope: Construct, props: InterviewFollowUpProps): NodejsFunction {
-  const nested = new NestedStack(scope, 'InterviewFollowUps', { description: 'Talent pipeline: the interview follow-up run' });
-  // Stage moves are transactions of puts, updates and condition checks; the due items are deleted:
-  // the route functions' `write` access, no more.
-  const fn = new TableFunction(nested, 'InterviewFollowUp', {
-    module: INTERVIEW_FOLLOW_UP_MODULE,
-    table: props.table,
-    access: 'write',
-    timeout: INTERVIEW_FOLLOW_UP_TIMEOUT,
-    description: 'Interview follow-ups: the move to interviewed after the last interview, and scorecard reminders (every 5 minutes)',
-    stage: props.stage,
-  }).fn;
-  fn.addEnvironment('CONSOLE_URL', props.consoleUrl);
-  if (props.mail.identity) props.mail.allowSending(fn);
-  new events.Rule(nested, 'InterviewFollowUpSchedule', {
-    description: 'Moves candidates whose last interview ended, and reminds missing scorecards',
-    schedule: INTERVIEW_FOLLOW_UP_SCHEDULE,
-    // A missed run is caught up by the next: the due items stay until handled.
-    targets: [new targets.LambdaFunction(fn, { retryAttempts: 1, maxEventAge: Duration.minutes(10) })],
-  });
-  return fn;
+export interface InterviewFollowUpFunctions {
+  moves: NodejsFunction;
+  /** Only where the deploy sends mail. */
+  reminders?: NodejsFunction;
+}
+
+/** Adds the nested stack `InterviewFollowUps` with the two functions (construct ids `InterviewMoves`, `ScorecardReminders`) and their schedules. */
+export function addInterviewFollowUps(scope: Construct, props: InterviewFollowUpProps): InterviewFollowUpFunctions {
+  const nested = new NestedStack(scope, 'InterviewFollowUps', { description: 'Talent pipeline: the interview follow-up runs' });
+  const scheduled = (id: string, module: string, description: string, ruleDescription: string) => {
+    // Stage moves are transactions of puts, updates and condition checks; reminders claim and give
+    // back their markers; both delete the due items: the route functions' `write` access, no more.
+    const fn = new TableFunction(nested, id, {
+      module,
+      table: props.table,
+      access: 'write',
+      timeout: INTERVIEW_FOLLOW_UP_TIMEOUT,
+      description,
+      stage: props.stage,
+    }).fn;
+    new events.Rule(nested, `${id}Schedule`, {
+      description: ruleDescription,
+      schedule: INTERVIEW_FOLLOW_UP_SCHEDULE,
+      // A missed run is caught up by the next: the due items stay until handled.
+      targets: [new targets.LambdaFunction(fn, { retryAttempts: 1, maxEventAge: Duration.minutes(10) })],
+    });
+    return fn;
+  };
+  const moves = scheduled(
+    'InterviewMoves',
+    INTERVIEW_MOVES_MODULE,
+    'Interview follow-ups: the move to interviewed after the last interview (every 5 minutes)',
+    'Moves candidates whose last interview ended to interviewed',
+  );
+  if (!props.mail.identity) return { moves };
+  const reminders = scheduled(
+    'ScorecardReminders',
+    SCORECARD_REMINDERS_MODULE,
+    'Interview follow-ups: scorecard reminders at 9:00 the first working day after an interview (every 5 minutes)',
+    'Reminds interviewers of their missing scorecards',
+  );
+  reminders.addEnvironment('CONSOLE_URL', props.consoleUrl);
+  props.mail.allowSending(reminders);
+  return { moves, reminders };
 }
