@@ -288,4 +288,14 @@ writeFileSync(
   join(dir, 'screening-rejections.json'),
   `${JSON.stringify(scheduledEvent('c81e728d-9d4c-3f63-af06-7f89cc14862c', 'ScreeningRejectionsSchedule'), null, 2)}\n`,
 );
-console.log(`wrote ${routes.length + 8} events to ${dir}`);
+// The interview follow-up runs' schedules (infra/constructs/interview-follow-up.ts). On the demo
+// data nothing is due until a demo interview ends.
+writeFileSync(
+  join(dir, 'interview-moves.json'),
+  `${JSON.stringify(scheduledEvent('eccbc87e-4b5c-3e4e-9d3e-5f2a1c0b7a11', 'InterviewMovesSchedule'), null, 2)}\n`,
+);
+writeFileSync(
+  join(dir, 'scorecard-reminders.json'),
+  `${JSON.stringify(scheduledEvent('a87ff679-a2f3-371d-9181-a67b7542122c', 'ScorecardRemindersSchedule'), null, 2)}\n`,
+);
+console.log(`wrote ${routes.length + 10} events to ${dir}`);

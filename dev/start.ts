@@ -191,6 +191,10 @@ try {
   startRetentionTimer(say);
   const { startScreeningRejectionsTimer } = await import('./screening-rejections');
   startScreeningRejectionsTimer(say);
+  // The reminders' link to the console: this runtime's own origin.
+  process.env.CONSOLE_URL ??= `http://localhost:${port}`;
+  const { startInterviewFollowUpTimer } = await import('./interview-follow-up');
+  startInterviewFollowUpTimer(say);
   const { startFileWorker } = await import('./file-worker');
   startFileWorker(filesAndMail.s3, say);
   const { startImportPipeline } = await import('./imports');

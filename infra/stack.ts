@@ -26,6 +26,7 @@ import { ImportQueue } from './constructs/import-queue';
 import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reindex';
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { addScreeningRejections, SCREENING_REJECTIONS_MODULE } from './constructs/screening-rejections';
+import { addInterviewFollowUps, INTERVIEW_MOVES_MODULE, SCORECARD_REMINDERS_MODULE } from './constructs/interview-follow-up';
 import { ApiFirewall } from './constructs/waf';
 import { FilesBucket, filesBucketOrigin } from './constructs/files-bucket';
 import { FormTokens } from './constructs/form-tokens';
@@ -159,6 +160,10 @@ export class TalentPipelineStack extends Stack {
     // Retention erases people, and with them their files.
     this.files.grantFiles(this.functions.get(RETENTION_MODULE)!, 'delete');
     this.functions.set(SCREENING_REJECTIONS_MODULE, addScreeningRejections(this, { table: this.table, stage }));
+    // The move to interviewed after the last interview, and the scorecard reminders where mail is sent.
+    const followUps = addInterviewFollowUps(this, { table: this.table, stage, mail: this.mail, consoleUrl: this.site.url });
+    this.functions.set(INTERVIEW_MOVES_MODULE, followUps.moves);
+    if (followUps.reminders) this.functions.set(SCORECARD_REMINDERS_MODULE, followUps.reminders);
     // Bulk import: its queue, DLQ and worker; the import route's function may queue jobs.
     const imports = new ImportQueue(this, 'Imports', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.importQueue))) imports.allowQueueing(fn);

@@ -24,6 +24,7 @@ import { DELIVERY_MODULE, FANOUT_MODULE } from './webhook-pipeline';
 import { IMPORT_WORKER_MODULE } from './import-queue';
 import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { RETENTION_MODULE } from './retention';
+import { INTERVIEW_MOVES_MODULE, SCORECARD_REMINDERS_MODULE } from './interview-follow-up';
 import { FILE_WORKER_MODULE } from './file-worker';
 import { RouteFunctionStack, routeStackIds } from './route-stacks';
 import { API_METHOD_STACK_ID, ApiMethodStack, methodStackId } from './api-method-stacks';
@@ -244,12 +245,19 @@ export class RouteApi extends Concern {
         throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
       }
       if (
-        [FANOUT_MODULE, DELIVERY_MODULE, STUCK_REINDEX_MODULE, RETENTION_MODULE, IMPORT_WORKER_MODULE, FILE_WORKER_MODULE].includes(
-          r.handler,
-        )
+        [
+          FANOUT_MODULE,
+          DELIVERY_MODULE,
+          STUCK_REINDEX_MODULE,
+          RETENTION_MODULE,
+          INTERVIEW_MOVES_MODULE,
+          SCORECARD_REMINDERS_MODULE,
+          IMPORT_WORKER_MODULE,
+          FILE_WORKER_MODULE,
+        ].includes(r.handler)
       ) {
         throw new Error(
-          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run, import worker or file worker) as its handler`,
+          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run, interview follow-up runs, import worker or file worker) as its handler`,
         );
       }
       const current = accessOf.get(r.handler) ?? 'none';

@@ -2,7 +2,7 @@
  * The feedback reminder an interviewer gets when their scorecard of an interview is missing: the
  * interview (its step, when it was, in its zone) and a link to the candidate in the console,
  * nothing more of the candidate (no name, no CV): a mailbox is no place for what the console
- * guards. Pure: the run (lib/domain/interview-follow-up.ts) sends it.
+ * guards. Pure: the reminders run (lib/domain/interview-reminders.ts) sends it.
  */
 import type { Interview } from '../api/interviews';
 import type { OutgoingMail } from '../email/send';

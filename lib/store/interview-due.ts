@@ -1,7 +1,7 @@
 /**
  * The interviews' due index: a partition of the whole table (`INTERVIEW_DUE`), sorted by when each
- * item is due, so the follow-up run (lib/domain/interview-follow-up.ts) finds every due one with
- * one Query and no Scan. Each scheduled interview has two items, written, moved and removed in the
+ * item is due, so the follow-up runs (lib/domain/interview-moves.ts, interview-reminders.ts) find every
+ * due one with one Query and no Scan. Each scheduled interview has two items, written, moved and removed in the
  * interview's own transactions (lib/store/interviews.ts): `ended` at its end (the candidate may
  * move to `interviewed`) and `remind` at its reminder time (missing scorecards); a cancel replaces
  * them with one `ended` at the cancel. The keys derive from the interview (its end, time zone,
@@ -75,13 +75,19 @@ export interface DueItem {
   dueAt: string;
 }
 
-/** Items due at `nowIso`, oldest first, at most `limit`: one Query of the partition. */
-export async function dueInterviewItems(nowIso: string, limit: number): Promise<DueItem[]> {
+/**
+ * Items of one kind due at `nowIso`, oldest first, at most `limit`: one Query of the partition,
+ * filtered by kind (each kind has its own run; the other's items are few, as each run deletes what
+ * it handled).
+ */
+export async function dueInterviewItems(nowIso: string, kind: DueKind, limit: number): Promise<DueItem[]> {
   const items = await queryUpTo(
     {
       TableName: tableName,
       KeyConditionExpression: 'PK = :pk AND SK < :upto',
-      ExpressionAttributeValues: { ':pk': DUE_PARTITION, ':upto': `${nowIso}#~` },
+      FilterExpression: '#kind = :kind',
+      ExpressionAttributeNames: { '#kind': 'kind' },
+      ExpressionAttributeValues: { ':pk': DUE_PARTITION, ':upto': `${nowIso}#~`, ':kind': kind },
       ConsistentRead: true,
     },
     limit,

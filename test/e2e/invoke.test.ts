@@ -98,8 +98,8 @@ const EVENT_SOURCES: string[] = routes.filter((r) => r.auth === 'token' && r.acc
 const AUTHORIZERS = ['authorizer', 'session-authorizer'];
 /** Functions behind the table stream and the queues, not behind a route. */
 const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'import-worker', 'file-worker', 'interview-invitations'];
-/** Functions behind a schedule, not behind a route: the daily retention run and the screening rejections run. */
-const SCHEDULED = ['retention', 'screening-rejections'];
+/** Functions behind a schedule, not behind a route: the daily retention run, the screening rejections run and the two interview follow-up runs. */
+const SCHEDULED = ['retention', 'screening-rejections', 'interview-moves', 'scorecard-reminders'];
 const MISSING_ID_SAMPLES: Record<string, string> = {
   'revoke-token': 'token',
   'get-webhook': 'webhook',
@@ -172,6 +172,12 @@ function expectSampleResult(name: string, result: any, stdout: string) {
     expect(result.context).toMatchObject({ tenantId: DEMO.tenantId, tenantSlug: DEMO.slug });
     if (name === 'session-authorizer') expect(result.context).toMatchObject({ userId: DEMO.adminUserId, role: 'admin' });
     expect(stdout).not.toContain(demoToken);
+    return;
+  }
+  if (name === 'interview-moves' || name === 'scorecard-reminders') {
+    // A run at the sample's invocation: what it found due and what it did, counts only.
+    const done = name === 'interview-moves' ? 'moved' : 'reminded';
+    expect(result).toEqual({ due: expect.any(Number), [done]: expect.any(Number) });
     return;
   }
   if (SCHEDULED.includes(name)) {

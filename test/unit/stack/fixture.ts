@@ -14,6 +14,7 @@ import { routes, type Route } from '../../../lib/routes';
 import { keys } from '../../../lib/store/table';
 import { STUCK_REINDEX_MODULE } from '../../../infra/constructs/stuck-reindex';
 import { RETENTION_MODULE } from '../../../infra/constructs/retention';
+import { INTERVIEW_MOVES_MODULE } from '../../../infra/constructs/interview-follow-up';
 import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { IMPORT_WORKER_MODULE } from '../../../infra/constructs/import-queue';
 import { FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
@@ -63,12 +64,16 @@ export const pascal = (module: string) =>
     .split('-')
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
-/** The webhook pipeline, the stuck index's re-index, the daily retention run, the import worker and the file worker: functions behind no route. */
+/**
+ * The webhook pipeline, the stuck index's re-index, the daily retention run, the move to
+ * interviewed, the import worker and the file worker: functions behind no route.
+ */
 export const PIPELINE_MODULES = [
   FANOUT_MODULE,
   DELIVERY_MODULE,
   STUCK_REINDEX_MODULE,
   RETENTION_MODULE,
+  INTERVIEW_MOVES_MODULE,
   IMPORT_WORKER_MODULE,
   FILE_WORKER_MODULE,
 ];
