@@ -288,4 +288,10 @@ writeFileSync(
   join(dir, 'screening-rejections.json'),
   `${JSON.stringify(scheduledEvent('c81e728d-9d4c-3f63-af06-7f89cc14862c', 'ScreeningRejectionsSchedule'), null, 2)}\n`,
 );
-console.log(`wrote ${routes.length + 8} events to ${dir}`);
+// The offer expiry run's schedule (infra/constructs/offer-expiry.ts). On the demo data nothing
+// is due: no demo offer was sent with an expiry.
+writeFileSync(
+  join(dir, 'offer-expiry.json'),
+  `${JSON.stringify(scheduledEvent('eccbc87e-4b5c-3e2f-a830-8fd9f2a7baf3', 'OfferExpirySchedule'), null, 2)}\n`,
+);
+console.log(`wrote ${routes.length + 9} events to ${dir}`);

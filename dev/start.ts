@@ -191,6 +191,8 @@ try {
   startRetentionTimer(say);
   const { startScreeningRejectionsTimer } = await import('./screening-rejections');
   startScreeningRejectionsTimer(say);
+  const { startOfferExpiryTimer } = await import('./offer-expiry');
+  startOfferExpiryTimer(say);
   const { startFileWorker } = await import('./file-worker');
   startFileWorker(filesAndMail.s3, say);
   const { startImportPipeline } = await import('./imports');

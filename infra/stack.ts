@@ -26,6 +26,7 @@ import { ImportQueue } from './constructs/import-queue';
 import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reindex';
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { addScreeningRejections, SCREENING_REJECTIONS_MODULE } from './constructs/screening-rejections';
+import { addOfferExpiry, OFFER_EXPIRY_MODULE } from './constructs/offer-expiry';
 import { ApiFirewall } from './constructs/waf';
 import { FilesBucket, filesBucketOrigin } from './constructs/files-bucket';
 import { FormTokens } from './constructs/form-tokens';
@@ -159,6 +160,7 @@ export class TalentPipelineStack extends Stack {
     // Retention erases people, and with them their files.
     this.files.grantFiles(this.functions.get(RETENTION_MODULE)!, 'delete');
     this.functions.set(SCREENING_REJECTIONS_MODULE, addScreeningRejections(this, { table: this.table, stage }));
+    this.functions.set(OFFER_EXPIRY_MODULE, addOfferExpiry(this, { table: this.table, stage }));
     // Bulk import: its queue, DLQ and worker; the import route's function may queue jobs.
     const imports = new ImportQueue(this, 'Imports', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.importQueue))) imports.allowQueueing(fn);
