@@ -101,6 +101,7 @@ describe('the offer expiry run', () => {
   it('an outcome recorded first takes the due item with it; the run then leaves the offer as it is', async () => {
     const req = await requisition();
     const [accepted, declined, rescinded] = [await sentOffer(req), await sentOffer(req), await sentOffer(req)];
+    for (const id of [accepted, declined, rescinded]) expect(await dueOf(id)).toHaveLength(1);
     expect((await status(accepted, { status: 'accepted' })).status).toBe(200);
     expect((await status(declined, { status: 'declined', reason: 'Took another role' })).status).toBe(200);
     expect((await status(rescinded, { status: 'rescinded', reason: 'Role closed' })).status).toBe(200);
