@@ -61,7 +61,9 @@ async function expiryAudits(id: string) {
   const cookie = await stack.login(admin.email, PASSWORD);
   const log = await stack.call('GET', '/api/audit?action=offer.status_changed&limit=100', { headers: { Cookie: cookie } });
   expect(log.status, log.text).toBe(200);
-  return (log.body.data as Record<string, unknown>[]).filter((r) => JSON.stringify(r).includes(id) && JSON.stringify(r).includes('"expired"'));
+  return (log.body.data as Record<string, unknown>[]).filter(
+    (r) => JSON.stringify(r).includes(id) && JSON.stringify(r).includes('"expired"'),
+  );
 }
 
 describe('the offer expiry run', () => {
