@@ -298,4 +298,10 @@ writeFileSync(
   join(dir, 'scorecard-reminders.json'),
   `${JSON.stringify(scheduledEvent('a87ff679-a2f3-371d-9181-a67b7542122c', 'ScorecardRemindersSchedule'), null, 2)}\n`,
 );
-console.log(`wrote ${routes.length + 10} events to ${dir}`);
+// The offer expiry run's schedule (infra/constructs/offer-expiry.ts). On the demo data nothing
+// is due: no demo offer was sent with an expiry.
+writeFileSync(
+  join(dir, 'offer-expiry.json'),
+  `${JSON.stringify(scheduledEvent('eccbc87e-4b5c-3e2f-a830-8fd9f2a7baf3', 'OfferExpirySchedule'), null, 2)}\n`,
+);
+console.log(`wrote ${routes.length + 11} events to ${dir}`);

@@ -104,6 +104,8 @@ export const samples: Record<
       answers: { eu_work: true },
       consent: { accepted: true, text: 'I have read the privacy notice.', version: '2026-01' },
       source: 'linkedin',
+      // What the job read hands out; on a board that does not exist the 404 comes first.
+      form_token: 'v1.0.sample',
     },
   },
   'submit-scorecard': { params: { id: MISSING_ID }, body: { overall: 'yes' } },

@@ -195,6 +195,8 @@ try {
   process.env.CONSOLE_URL ??= `http://localhost:${port}`;
   const { startInterviewFollowUpTimer } = await import('./interview-follow-up');
   startInterviewFollowUpTimer(say);
+  const { startOfferExpiryTimer } = await import('./offer-expiry');
+  startOfferExpiryTimer(say);
   const { startFileWorker } = await import('./file-worker');
   startFileWorker(filesAndMail.s3, say);
   const { startImportPipeline } = await import('./imports');

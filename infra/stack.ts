@@ -27,6 +27,7 @@ import { addStuckReindex, STUCK_REINDEX_MODULE } from './constructs/stuck-reinde
 import { addRetention, RETENTION_MODULE } from './constructs/retention';
 import { addScreeningRejections, SCREENING_REJECTIONS_MODULE } from './constructs/screening-rejections';
 import { addInterviewFollowUps, INTERVIEW_MOVES_MODULE, SCORECARD_REMINDERS_MODULE } from './constructs/interview-follow-up';
+import { addOfferExpiry, OFFER_EXPIRY_MODULE } from './constructs/offer-expiry';
 import { ApiFirewall } from './constructs/waf';
 import { FilesBucket, filesBucketOrigin } from './constructs/files-bucket';
 import { FormTokens } from './constructs/form-tokens';
@@ -164,6 +165,7 @@ export class TalentPipelineStack extends Stack {
     const followUps = addInterviewFollowUps(this, { table: this.table, stage, mail: this.mail, consoleUrl: this.site.url });
     this.functions.set(INTERVIEW_MOVES_MODULE, followUps.moves);
     if (followUps.reminders) this.functions.set(SCORECARD_REMINDERS_MODULE, followUps.reminders);
+    this.functions.set(OFFER_EXPIRY_MODULE, addOfferExpiry(this, { table: this.table, stage }));
     // Bulk import: its queue, DLQ and worker; the import route's function may queue jobs.
     const imports = new ImportQueue(this, 'Imports', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.importQueue))) imports.allowQueueing(fn);

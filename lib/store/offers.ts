@@ -13,6 +13,7 @@ import { ddb, queryAll, tableName } from './client';
 import type { Item } from './codec';
 import { ledgerItem, notErasedCheck } from './copies';
 import { decisionOf, type StoredDecision } from './offer-approvals';
+import { offerExpiryDelete, offerExpiryPut } from './offer-expiry';
 import { candidateOffersIndexKey, candidateOffersPartition, counter, keys, TABLE_DEF } from './table';
 import { writeParts, type TxOutcome } from './tx';
 import { $remove, update } from './update';
@@ -131,14 +132,15 @@ const offerUpdate = (tenantId: string, current: OfferRecord, changes: Item) => (
 
 const withRemovals = (set: Item, remove: readonly string[]): Item => ({ ...set, ...Object.fromEntries(remove.map((f) => [f, $remove()])) });
 
-export type StatusParts = 'offer' | 'open' | 'pending' | 'audit';
+export type StatusParts = 'offer' | 'open' | 'pending' | 'expiry' | 'audit';
 
 /** How a status change moves its requisition's count of sent offers: +1 into `sent`, -1 out of it. */
 const sentDelta = (from: OfferRecord['status'], to: unknown): number => (to === 'sent' ? 1 : 0) - (from === 'sent' ? 1 : 0);
 
 /**
  * Write a status change: the offer as read, when it closes the candidate's open-offer guard freed,
- * and the requisition's count of sent offers (`offers_pending`) moved in the same transaction.
+ * the requisition's count of sent offers (`offers_pending`) moved, and a sent offer's expiry due
+ * item (lib/store/offer-expiry.ts) put or deleted, in the same transaction.
  */
 export async function writeOfferStatus(
   tenantId: string,
@@ -156,9 +158,17 @@ export async function writeOfferStatus(
       },
     },
     pending: pendingUpdate(tenantId, current, plan.set.status),
+    expiry: expiryUpdate(tenantId, current, plan.set.status),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after: applied(current, plan.set, plan.remove) };
+}
+
+/** A sent offer with an expiry has its due item: put as it enters `sent`, deleted as it leaves. */
+function expiryUpdate(tenantId: string, current: OfferRecord, to: unknown) {
+  const at = current.offer_expires_at;
+  if (!at || (to === 'sent') === (current.status === 'sent')) return undefined;
+  return to === 'sent' ? offerExpiryPut(tenantId, current.id, at) : offerExpiryDelete(tenantId, current.id, at);
 }
 
 /** The requisition's count of sent offers, when the change enters or leaves `sent`. */

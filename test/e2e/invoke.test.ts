@@ -98,8 +98,8 @@ const EVENT_SOURCES: string[] = routes.filter((r) => r.auth === 'token' && r.acc
 const AUTHORIZERS = ['authorizer', 'session-authorizer'];
 /** Functions behind the table stream and the queues, not behind a route. */
 const PIPELINE = ['webhook-fanout', 'webhook-delivery', 'stuck-reindex', 'import-worker', 'file-worker', 'interview-invitations'];
-/** Functions behind a schedule, not behind a route: the daily retention run, the screening rejections run and the two interview follow-up runs. */
-const SCHEDULED = ['retention', 'screening-rejections', 'interview-moves', 'scorecard-reminders'];
+/** Functions behind a schedule, not behind a route: the daily retention run, the screening rejections run, the two interview follow-up runs and the offer expiry run. */
+const SCHEDULED = ['retention', 'screening-rejections', 'interview-moves', 'scorecard-reminders', 'offer-expiry'];
 const MISSING_ID_SAMPLES: Record<string, string> = {
   'revoke-token': 'token',
   'get-webhook': 'webhook',
@@ -181,8 +181,9 @@ function expectSampleResult(name: string, result: any, stdout: string) {
     return;
   }
   if (SCHEDULED.includes(name)) {
-    // The demo workspace has no retention rule and no screening due: the runs change nothing.
+    // The demo workspace has no retention rule, no screening due and no sent offer with an expiry: the runs change nothing.
     if (name === 'screening-rejections') expect(result).toEqual({ due: 0, rejected: 0 });
+    else if (name === 'offer-expiry') expect(result).toEqual({ due: 0, expired: 0 });
     else expect(result).toEqual({ workspaces: 0, erased: 0, resweep: 0 });
     return;
   }

@@ -68,6 +68,7 @@ describe('drafting and reading an offer', () => {
       note: 'Counter-offer expected',
       reason: null,
       requested_at: null,
+      approval_round_at: null,
       sent_at: null,
       created_at: expect.any(String),
       updated_at: res.body.data.created_at,

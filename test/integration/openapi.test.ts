@@ -147,6 +147,16 @@ describe('paths follow the route table', () => {
         for (const st of undeclaredAuth) expect(statuses, `${label(r)}: ${st} without auth or errors`).not.toContain(st);
         expect(statuses).toContain('404');
         expect(statuses).toContain('500');
+        if (r.html) {
+          // A careers page: the page and the not-found page are HTML (a bad slug or id is the
+          // not-found page, never a 400); what the gateway and the runtime answer stays JSON.
+          expect(statuses).not.toContain('400');
+          for (const st of [String(r.status), '404'])
+            expect(Object.keys(responses[st].content), `${label(r)} ${st}`).toEqual(['text/html']);
+          for (const st of ['429', '500'])
+            expect(deref(responses[st].content['application/json'].schema)).toBe(doc.components.schemas.Error);
+          return;
+        }
         if (r.query || r.body || r.params) expect(statuses).toContain('400');
         else if (!declared(r).includes('400')) expect(statuses, `${label(r)} has no input to refuse`).not.toContain('400');
         for (const [st, description] of Object.entries(r.errors ?? {})) {

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { FORM_MIN_MS, issueFormToken } from '../../../../lib/domain/form-token';
 import { candidate } from '../../../../lib/entities/candidate';
 import { offer } from '../../../../lib/entities/offer';
 import { type Field, inShape } from '../../../../lib/entity';
@@ -237,7 +238,13 @@ describe('erasure reaches every personal field the declaration names', () => {
     });
     expect(posted.status, posted.text).toBe(200);
     const applied = await stack.call('POST', `/api/boards/${tenant.slug}/jobs/${jobId}/applications`, {
-      body: { ...appliedProfile.body, answers: appliedAnswers, consent: { accepted: true, text: appliedConsent, version: '2026-01' } },
+      body: {
+        ...appliedProfile.body,
+        answers: appliedAnswers,
+        consent: { accepted: true, text: appliedConsent, version: '2026-01' },
+        // As the job read hands it out, issued long enough ago to be taken.
+        form_token: issueFormToken(process.env.FORM_TOKEN_SECRET!, tenant.slug, jobId, Date.now() - FORM_MIN_MS),
+      },
     });
     expect(applied.status, applied.text).toBe(202);
     appliedId = await until('the applicant a candidate', async () => {
