@@ -3,7 +3,7 @@ import { clientAddress } from '../lib/edge';
 import { apiHandler, Reply } from '../lib/http';
 import * as applicationsApi from '../lib/api/applications';
 import { withCors } from '../lib/applications/cors';
-import { withFormPosts } from '../lib/applications/form-post';
+import { withFormPosts } from '../lib/careers/form-post';
 
 /** JSON from any site's code; the careers form's urlencoded post without JavaScript answers pages. */
 export const handler = withCors(

@@ -1,6 +1,6 @@
 /**
  * The application form of a careers job page: plain HTML that works without JavaScript, posting
- * `application/x-www-form-urlencoded` to the application route (lib/applications/form-post.ts
+ * `application/x-www-form-urlencoded` to the application route (lib/careers/form-post.ts
  * reads it). Field names carry the answer's type after a colon (`answers.<id>:bool`, `:number`,
  * `:list`), so the post is read without the posting. Only the careers job page imports it.
  */

@@ -6,12 +6,17 @@
  * 9:00 the first working day after (lib/domain/interview-reminders.ts,
  * functions/scorecard-reminders.ts). This module runs both, as tests do; no function imports it.
  */
+import { config } from '../config';
 import { moveInterviewedCandidates } from './interview-moves';
 import { sendScorecardReminders, type Send } from './interview-reminders';
 
 /** The mail sender, when this process may send mail (MAIL_FROM set); loaded only then, as lib/email stops without it. */
 async function mailSender(): Promise<Send | undefined> {
-  if (!process.env.MAIL_FROM) return undefined;
+  try {
+    void config.mailFrom; // lib/config.ts throws, naming MAIL_FROM, when it is not set.
+  } catch {
+    return undefined;
+  }
   const { sendEmail } = await import('../email/send');
   return sendEmail;
 }

@@ -5,6 +5,8 @@
  * before sending makes it at most one. An item whose interview was cancelled or moved is dropped
  * (the move wrote the new ones).
  */
+// CONSOLE_URL through lib/env.ts rather than lib/config.ts, which every bundle carries: only the reminders read it.
+import { optional } from '../env';
 import { logger } from '../logger';
 import { claimReminder, releaseReminder, type DueItem } from '../store/interview-due';
 import { getInterview } from '../store/interviews';
@@ -38,7 +40,7 @@ async function remind(item: DueItem, nowMs: number, send: Send | undefined): Pro
     if (!member || member.deactivated_at !== undefined) continue;
     if (!(await claimReminder(item.tenantId, iv.id, userId, new Date(nowMs).toISOString()))) continue;
     try {
-      await send(reminderMail(iv, member.email, process.env.CONSOLE_URL));
+      await send(reminderMail(iv, member.email, optional('CONSOLE_URL')));
       sent++;
     } catch (err) {
       await releaseReminder(item.tenantId, iv.id, userId);

@@ -13,7 +13,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Interview } from '../api/interviews';
-import { reminderAt } from '../domain/interview-follow-up-rules';
+import { reminderAt } from '../reminder-time';
 import { ddb, queryUpTo, tableName } from './client';
 import { keys, TABLE_DEF, type Key } from './table';
 

@@ -219,7 +219,7 @@ describe('recruiting workspace', { timeout: 60_000 }, () => {
   });
 
   it('adding a candidate to a requisition on hold shows the API’s sentence', async () => {
-    await press(page.getByRole('button', { name: 'Add candidate' }));
+    await press(page.getByRole('button', { name: 'Add candidate', exact: true }));
     const dialog = page.getByRole('dialog', { name: 'Add a candidate to Senior Backend Engineer' });
     await dialog.waitFor();
     await check('requisition: add candidate dialog');

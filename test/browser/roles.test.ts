@@ -118,7 +118,7 @@ describe('each role sees only its navigation, records and actions', { timeout: 1
       await check('overview');
       const names = await listed(page);
       expect(names).toEqual(expect.arrayContaining([seen.name, hidden.name]));
-      await page.getByRole('button', { name: 'Add candidate' }).waitFor();
+      await page.getByRole('button', { name: 'Add candidate', exact: true }).waitFor();
       expect(await page.getByRole('link', { name: 'Import from a CSV file' }).count()).toBe(1);
       await check('candidates');
       await page.goto('/requisitions');
@@ -135,7 +135,7 @@ describe('each role sees only its navigation, records and actions', { timeout: 1
       expect(await navOf(page)).toEqual(['Overview', 'Candidates', 'Requisitions', 'Placements', 'My interviews', 'Settings', 'Account']);
       await check('overview');
       expect(await listed(page)).toEqual([seen.name]);
-      expect(await page.getByRole('button', { name: 'Add candidate' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Add candidate', exact: true }).count()).toBe(0);
       expect(await page.getByRole('link', { name: 'Import from a CSV file' }).count()).toBe(0);
       await check('candidates');
 
@@ -177,7 +177,7 @@ describe('each role sees only its navigation, records and actions', { timeout: 1
       await page.goto('/candidates');
       await page.getByText('As an interviewer you see only the candidates you are assigned to interview').waitFor();
       expect(await page.locator('table tbody tr').count()).toBe(0);
-      expect(await page.getByRole('button', { name: 'Add candidate' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Add candidate', exact: true }).count()).toBe(0);
       await check('empty candidates');
       await page.goto(`/candidates/${seen.candidate}`);
       await page

@@ -6,8 +6,8 @@
  * the JSON answers, and JSON posts pass through untouched. Only the application function imports it.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { CAREERS_CSP, careersPath, messagePage, notFoundPage } from '../careers/page';
-import { escapeHtml as e } from '../careers/markdown';
+import { CAREERS_CSP, careersPath, messagePage, notFoundPage } from './page';
+import { escapeHtml as e } from './markdown';
 import { header } from '../headers';
 
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
