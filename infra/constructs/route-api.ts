@@ -26,6 +26,8 @@ import { STUCK_REINDEX_MODULE } from './stuck-reindex';
 import { RETENTION_MODULE } from './retention';
 import { INTERVIEW_MOVES_MODULE, SCORECARD_REMINDERS_MODULE } from './interview-follow-up';
 import { FILE_WORKER_MODULE } from './file-worker';
+import { OFFER_EXPIRY_MODULE } from './offer-expiry';
+import { SCREENING_REJECTIONS_MODULE } from './screening-rejections';
 import { RouteFunctionStack, routeStackIds } from './route-stacks';
 import { API_METHOD_STACK_ID, ApiMethodStack, methodStackId } from './api-method-stacks';
 
@@ -252,12 +254,14 @@ export class RouteApi extends Concern {
           RETENTION_MODULE,
           INTERVIEW_MOVES_MODULE,
           SCORECARD_REMINDERS_MODULE,
+          SCREENING_REJECTIONS_MODULE,
+          OFFER_EXPIRY_MODULE,
           IMPORT_WORKER_MODULE,
           FILE_WORKER_MODULE,
         ].includes(r.handler)
       ) {
         throw new Error(
-          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run, interview follow-up runs, import worker or file worker) as its handler`,
+          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run, interview follow-up runs, screening rejections run, offer expiry run, import worker or file worker) as its handler`,
         );
       }
       const current = accessOf.get(r.handler) ?? 'none';

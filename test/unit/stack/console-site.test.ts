@@ -41,7 +41,11 @@ import {
 describe('console and API on one origin', () => {
   /** Routes whose function runs lib/http.ts refuseCrossSite (cookie writes, login included). */
   // As lib/http.ts refuses cross-site writes: a public `cors` line (the application) takes posts from any site.
-  const ORIGIN_CHECKED = ROUTES.filter((r) => r.auth !== 'token' && r.method !== 'GET' && !('cors' in r && r.cors));
+  // The cookie writes, and the application (its limits count by the viewer's address, which only
+  // the origin secret makes believable).
+  const ORIGIN_CHECKED = ROUTES.filter(
+    (r) => (r.auth !== 'token' && r.method !== 'GET' && !('cors' in r && r.cors)) || ('formToken' in r && r.formToken === 'check'),
+  );
   /** AWS's managed policy ids (CloudFront developer guide), pinned independently of CDK's constants. */
   const CACHING_DISABLED_ID = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
   const ALL_VIEWER_EXCEPT_HOST_HEADER_ID = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
@@ -265,7 +269,11 @@ describe('console and API on one origin', () => {
   it(`the API origin adds ${ORIGIN_VERIFY_HEADER} from a secret generated at deploy time, never written in the template`, () => {
     const headers = originOf(apiBehavior()).OriginCustomHeaders;
     expect(headers.map((h: Json) => h.HeaderName)).toEqual([ORIGIN_VERIFY_HEADER]);
-    const [secretId, secret] = one('AWS::SecretsManager::Secret');
+    // The origin secret, beside the form tokens' key (infra/constructs/form-tokens.ts).
+    const [secretId, secret] = one(
+      'AWS::SecretsManager::Secret',
+      Object.fromEntries(ofType('AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('ConsoleOriginVerify'))),
+    );
     expect(secret.Properties.SecretString).toBeUndefined();
     expect(secret.Properties.GenerateSecretString.PasswordLength).toBeGreaterThanOrEqual(32);
     expect(headers[0].HeaderValue).toEqual({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] });
@@ -275,7 +283,7 @@ describe('console and API on one origin', () => {
 
   it('ORIGIN_VERIFY reaches exactly the cookie-write and login functions, with the origin header’s value', () => {
     expect(ORIGIN_CHECKED.map((r) => r.handler)).toContain('login');
-    expect(ORIGIN_CHECKED.every((r) => r.auth === 'session' || r.handler === 'login')).toBe(true);
+    expect(ORIGIN_CHECKED.every((r) => r.auth === 'session' || r.handler === 'login' || r.handler === 'apply-to-job')).toBe(true);
     const expected = [...new Set(ORIGIN_CHECKED.map((r) => functionOf(r.handler)))].sort();
     expect(expected.length).toBeGreaterThan(1);
     const got = withOriginVerify();

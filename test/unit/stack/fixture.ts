@@ -18,6 +18,8 @@ import { INTERVIEW_MOVES_MODULE } from '../../../infra/constructs/interview-foll
 import { DELIVERY_MODULE, FANOUT_MODULE } from '../../../infra/constructs/webhook-pipeline';
 import { IMPORT_WORKER_MODULE } from '../../../infra/constructs/import-queue';
 import { FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
+import { OFFER_EXPIRY_MODULE } from '../../../infra/constructs/offer-expiry';
+import { SCREENING_REJECTIONS_MODULE } from '../../../infra/constructs/screening-rejections';
 import { TalentPipelineStack, type TalentPipelineStackProps } from '../../../infra/stack';
 import { sharedStack } from '../../helpers/stack-synth';
 import { flattenedTemplate } from '../../helpers/stack-templates';
@@ -74,6 +76,8 @@ export const PIPELINE_MODULES = [
   STUCK_REINDEX_MODULE,
   RETENTION_MODULE,
   INTERVIEW_MOVES_MODULE,
+  SCREENING_REJECTIONS_MODULE,
+  OFFER_EXPIRY_MODULE,
   IMPORT_WORKER_MODULE,
   FILE_WORKER_MODULE,
 ];

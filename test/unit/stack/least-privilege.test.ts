@@ -4,7 +4,7 @@
  * partitions, no managed policies.
  */
 import { describe, expect, it } from 'vitest';
-import { keys, LEASE_ATTRIBUTES } from '../../../lib/store/table';
+import { APPLY_LIMIT_PREFIX, keys, LEASE_ATTRIBUTES } from '../../../lib/store/table';
 import {
   AUDIT_DENIED_ACTIONS,
   AUDIT_LEADING_KEYS,
@@ -61,8 +61,13 @@ describe('least privilege', () => {
     for (const r of readRoutes) {
       const fn = functionIn(methodFor(r).Integration.Uri);
       const leases = (st: Json) => JSON.stringify(st.Condition ?? {}).includes(LEASE_LEADING_KEYS[0]!);
+      // The application's limit counters: UpdateItem on `APPLYLIMIT#` keys alone, and only there.
+      const limits = (st: Json) => JSON.stringify(st.Condition ?? {}).includes(APPLY_LIMIT_PREFIX);
+      for (const st of statementsOf(fn).filter(limits)) {
+        expect([r.formToken, [st.Action].flat()], label(r)).toEqual(['check', ['dynamodb:UpdateItem']]);
+      }
       const actions = statementsOf(fn)
-        .filter((st) => !leases(st))
+        .filter((st) => !leases(st) && !limits(st))
         .flatMap((st) => [st.Action].flat());
       expect([...new Set(actions.filter((a) => a.startsWith('dynamodb:')))].sort(), label(r)).toEqual([...READ_ACTIONS].sort());
       for (const a of WRITE_ACTIONS) expect(actions, label(r)).not.toContain(a);

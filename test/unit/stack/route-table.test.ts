@@ -32,7 +32,8 @@ describe('route table drives the stack', () => {
     expect(Object.values(res).some((r) => r.Type === 'AWS::ApiGateway::Resource' && r.Properties.PathPart === '{id}')).toBe(true);
     const keys = [...methods(res).keys()];
     expect(keys).toContain(`GET ${API_PREFIX}/pipeline/{id}`);
-    expect(keys).toHaveLength(ROUTES.length + 1);
+    // And the preflights of the cors lines.
+    expect(keys).toHaveLength(ROUTES.length + 1 + ROUTES.filter((r) => r.cors).length);
     // Same module, same function: no duplicate bundle.
     expect(appFunctions(res)).toHaveLength(new Set(ROUTES.map((r) => r.handler)).size + extraFunctionCount());
   });
@@ -66,7 +67,8 @@ describe('route table drives the stack', () => {
     const health: Route = { ...pipelineRoute, path: `${API_PREFIX}/health`, auth: 'none', scope: undefined };
     const res = synthWithout([...ROUTES, health]);
     const open = [...methods(res)].filter(([, m]) => m.AuthorizationType === 'NONE').map(([key]) => key);
-    expect(open.sort()).toEqual([...PUBLIC_ROUTES, health].map(label).sort());
+    const preflights = ROUTES.filter((r) => r.cors).map((r) => `OPTIONS ${r.path}`);
+    expect(open.sort()).toEqual([...[...PUBLIC_ROUTES, health].map(label), ...preflights].sort());
   });
 
   it('an authorizer or webhook pipeline module cannot serve a route', () => {

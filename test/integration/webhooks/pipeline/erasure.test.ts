@@ -140,6 +140,7 @@ describe('erasing a candidate', () => {
       { field: 'phone' },
       { field: 'resume_url' },
       { field: 'application' },
+      { field: 'screening' },
       { field: 'rejection_note' },
       { field: 'scrubbed', after: receipt.scrubbed },
     ]);
