@@ -1,4 +1,4 @@
-import { uploadStatus } from '../lib/domain/file-objects';
+import { uploadStatus } from '../lib/domain/upload-status';
 import { apiHandler, data } from '../lib/http';
 import * as filesApi from '../lib/api/files';
 

@@ -4,7 +4,7 @@
  * file key), sign a download link, delete. The byte check and the text are the worker's
  * (lib/domain/file-processing.ts): nothing here loads a parser.
  */
-import type { AttachFileBody, CreateUploadBody, File, UploadStatus } from '../api/files';
+import type { AttachFileBody, CreateUploadBody, File } from '../api/files';
 import type { FileRecord } from '../entities/file';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import { sanitiseFilename } from '../files/filename';
@@ -18,6 +18,7 @@ import * as store from '../store/files';
 import { personCheck, requirePerson } from './file-person';
 import { fileAnswer, requireFile, requireServable } from './files';
 import { auditBy, type Principal } from './principal';
+import { uploadNotFound } from './upload-status';
 
 const actorRef = (p: Principal) =>
   p.kind === 'token' ? { type: 'token' as const, id: p.tokenId } : { type: 'user' as const, id: p.userId };
@@ -40,15 +41,6 @@ export async function createUpload(p: Principal, body: CreateUploadBody) {
   });
   return { upload_id: uploadId, url: up.url, fields: up.fields, expires_at: up.expiresAt };
 }
-
-/** An upload issued for a new person, as the worker left it: another workspace's, or one without that purpose, is none. */
-export async function uploadStatus(p: Principal, uploadId: string): Promise<UploadStatus> {
-  const upload = await store.getUpload(p.tenantId, uploadId);
-  if (upload?.purpose !== 'new_person' || !upload.check_status) throw uploadNotFound();
-  return { upload_id: upload.upload_id, status: upload.check_status, suggestions: upload.suggestions ?? {} };
-}
-
-const uploadNotFound = () => new NotFoundError('upload', { code: 'upload_not_found', field: 'upload_id' });
 
 /** An upload that is not what was issued: its bytes and its record go, and the caller is told why. */
 async function refuseUpload(

@@ -238,11 +238,18 @@ describe('bundles', () => {
       const inherited = Object.fromEntries(
         Object.entries(process.env).filter(([k]) => !k.startsWith('WEBHOOK_') && k !== 'TABLE_NAME' && !LOCAL_ONLY_ENV.includes(k)),
       );
-      const out = execFileSync(
-        process.execPath,
-        ['--input-type=module', '-e', "const m = await import('./index.mjs'); process.stdout.write(typeof m.handler);"],
-        { cwd: bundleDir(id), env: { ...inherited, ...own, AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'pipe', 'ignore'] },
-      ).toString();
+      let out: string;
+      try {
+        out = execFileSync(
+          process.execPath,
+          ['--input-type=module', '-e', "const m = await import('./index.mjs'); process.stdout.write(typeof m.handler);"],
+          { cwd: bundleDir(id), env: { ...inherited, ...own, AWS_REGION: 'us-east-1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        ).toString();
+      } catch (err) {
+        // Name the function and its first error line: which cold start failed, and why.
+        const stderr = String((err as { stderr?: Buffer }).stderr ?? '');
+        throw new Error(`${id} fails its cold start: ${stderr.split('\n').find((l) => /Error/.test(l)) ?? stderr.slice(0, 300)}`);
+      }
       expect(out, id).toBe('function');
     }
   }, 60_000);
