@@ -3,8 +3,8 @@
  * nested stack of methods (ROOT_METHODS); every other route's method, and any API resource (path
  * segment) only such methods need, goes to the nested stack `ApiMethods`. A method costs its stack
  * one resource and a new path segment one more, so the stack itself no longer grows with the route
- * table, and `ApiMethods` has room for about 190 more routes (test/unit/deploy-limits.test.ts
- * prints it; docs/deploying.md, "Stacks").
+ * table; test/unit/deploy-limits.test.ts prints the room `ApiMethods` has left (docs/deploying.md,
+ * "Stacks").
  *
  * Why a frozen list rather than a rule: API Gateway refuses a second method for one resource and
  * HTTP method, and CloudFormation creates the new copy before it deletes the old one, so moving a
