@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
+import { axe, chromiumWithStack, collectConsoleErrors, interceptFileChoosers, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
 import { CV_LINES, html, pdf, png } from '../helpers/file-fixtures';
 import { e2eSandbox } from '../helpers/processes';
 
@@ -36,6 +36,7 @@ beforeAll(async () => {
   const context = await launched.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
+  interceptFileChoosers(page);
   errors = collectConsoleErrors(page);
   await trackPageStates(page, reached);
   expect((await page.request.post('/api/session', { data: admin })).status()).toBe(200);

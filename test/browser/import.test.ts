@@ -15,13 +15,6 @@ let page: Page;
 
 beforeAll(async () => {
   page = b.page;
-  // Playwright asks Chromium to intercept file choosers when the page gets its first 'filechooser'
-  // listener, without waiting for Chromium's answer, and stops when the last one goes. A
-  // `waitForEvent('filechooser')` alone is that first listener each time, so its key press could
-  // reach the page before the interception was back on: the chooser then opened unseen (seen
-  // failing: the second file chosen in this file). One listener for the page's whole life keeps
-  // the interception on from before the first navigation.
-  page.on('filechooser', () => {});
   await page.goto('/signin?next=/candidates/import');
   await page.getByLabel('Email').fill(b.admin.email);
   await page.getByLabel('Password', { exact: true }).fill(b.admin.password);

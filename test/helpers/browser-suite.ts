@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { axe, collectConsoleErrors, launchChromium, pageState, seriousOf, trackPageStates, type AxeSummary } from './browser';
+import { axe, collectConsoleErrors, interceptFileChoosers, launchChromium, pageState, seriousOf, trackPageStates, type AxeSummary } from './browser';
 import type { SharedRuntime } from './browser-runtime';
 import type { SeededWorkspace } from './seed-workspace';
 
@@ -96,6 +96,7 @@ export function browserSuite(label: string, opts: { context?: BrowserContextOpti
     const ctx = context ?? (await s.browser.newContext({ baseURL: s.origin, ...options }));
     const page = await ctx.newPage();
     page.setDefaultTimeout(15_000);
+    interceptFileChoosers(page);
     const errors = collectConsoleErrors(page);
     errorsOf.set(page, errors);
     await trackPageStates(page, s.reached);

@@ -50,6 +50,18 @@ export async function chromiumWithStack(start: () => Promise<Running>, onBrowser
 }
 
 /**
+ * Playwright asks Chromium to intercept file choosers when a page gets its first 'filechooser'
+ * listener, without waiting for Chromium's answer, and stops when the last one goes. A
+ * `waitForEvent('filechooser')` alone is that first listener each time, so its key press could
+ * reach the page before the interception was back on: the chooser then opened unseen and the wait
+ * timed out (seen failing: the second file chosen on a page). One listener for the page's whole
+ * life keeps the interception on from the start.
+ */
+export function interceptFileChoosers(page: Page): void {
+  page.on('filechooser', () => {});
+}
+
+/**
  * Every console error and uncaught page error, CSP violations included. The one exception is
  * Chromium's "Failed to load resource" line for an API answer of 4xx (a wrong password, the 401
  * that tells the page nobody is signed in): the page handles those, and each test asserts the
