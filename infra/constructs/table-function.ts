@@ -168,15 +168,18 @@ export type TableAccess = 'none' | 'read' | 'write' | ConfinedAccess;
 export type ConfinedAccess = 'token-authorizer' | 'session-authorizer' | 'webhooks' | 'fanout' | 'file-worker';
 
 /**
- * Exactly the DynamoDB actions the code uses (lib/store): GetItem and Query to read; grantReadData
- * would add Scan, which no request path may use, and BatchGetItem, which only the delivery
- * function calls, in its webhook partitions (PARTITION_GRANTS).
+ * Exactly the DynamoDB actions the code uses (lib/store): GetItem, BatchGetItem and Query to read;
+ * grantReadData would add Scan, which no request path may use. BatchGetItem is GetItem by the
+ * hundred on the same items (a requisition with its plan, a person's candidates, a member's
+ * assigned candidates); DynamoDB Local enforces no IAM, so only this list stands between such a read
+ * and an AccessDenied once deployed. TransactGetItems needs no action of its own: IAM authorises it
+ * by the GetItem of each item inside it.
  * TransactWriteItems is authorised by the Put/Update/Delete/ConditionCheck inside it; the
  * ConditionChecks are users.ts createUser's (the tenant must exist), tokens.ts createToken's (the
  * maker's role) and the erasure marker's that every write of a copy of a candidate's data carries
  * (lib/store/copies.ts), all in writes.
  */
-const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 export const TABLE_ACTIONS: Record<'none' | 'read' | 'write', string[]> = {
   none: [],
   read: READ_ACTIONS,

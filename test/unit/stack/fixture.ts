@@ -46,7 +46,7 @@ export const WRITE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ];
 /** What lib/store reads with: GetCommand and QueryCommand (queryAll), nothing else. */
-export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
+export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 /** What a write route may do besides reading; ConditionCheckItem for users.ts createUser's transaction. */
 export const ROUTE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
 /** Never granted to any function: bulk writes and table-wide reads or changes. */
