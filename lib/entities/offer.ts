@@ -54,6 +54,11 @@ export const offer = defineEntity('offer', {
   created_at: field.time({ audit: 'none' }),
   updated_at: field.time({ audit: 'none' }),
   erased_at: field.time({ optional: true, absent: 'omitted', audit: 'none' }),
+  /**
+   * Who the chain's current step waits for (lib/domain/offer-awaiting.ts): the members' lists of
+   * offers awaiting them are written from it. Absent when nobody is waited for. Never answered.
+   */
+  awaiting: field.string({ optional: true, absent: 'omitted', audit: 'none' }),
 });
 
 export const offerVersion = defineEntity('offer_version', {
