@@ -62,11 +62,7 @@ async function wrote(actions: Record<string, unknown>[]): Promise<boolean> {
  */
 export async function backfillOfferExpiry(): Promise<number> {
   let put = 0;
-  for await (const item of offersWhere(
-    '#st = :sent AND attribute_exists(offer_expires_at)',
-    { '#st': 'status' },
-    { ':sent': 'sent' },
-  )) {
+  for await (const item of offersWhere('#st = :sent AND attribute_exists(offer_expires_at)', { '#st': 'status' }, { ':sent': 'sent' })) {
     const tenantId = tenantOf(item);
     const id = String(item.id);
     const at = String(item.offer_expires_at);

@@ -19,9 +19,6 @@ export const fetchAwaiting = async (query: { limit?: number; cursor?: string } =
   unwrap(api.GET('/api/offers/approvals', { params: { query } }));
 export type AwaitingOffer = Awaited<ReturnType<typeof fetchAwaiting>>['data'][number];
 
-/** After a decision: the header's count reads the list again. */
-export const announceDecision = () => dispatchEvent(new Event('offer-decided'));
-
 export const fetchChain = async () => (await unwrap(api.GET('/api/settings/offer-approvals'))).data.steps as ApprovalStep[];
 export const fetchMemberEmails = async () =>
   new Map((await unwrap(api.GET('/api/members'))).data.map((m) => [m.id, m.email] as [string, string]));

@@ -9,7 +9,10 @@ import { api, unwrap } from './api/client';
 import { jobTypeLabel } from './labels';
 import { formErrors, noErrors, type FormErrors } from './recruiting';
 import { When } from './ui';
-import { announceDecision, chainView, moneyText, termChanges, type OfferDetail, type OfferVersion } from './offer-data';
+import { chainView, moneyText, termChanges, type OfferDetail, type OfferVersion } from './offer-data';
+
+/** After a decision: the header's count reads the list again (app.tsx listens). */
+const announceDecision = () => dispatchEvent(new Event('offer-decided'));
 
 const STEP_STATE = { approved: 'Approved', waiting: 'Waiting', not_reached: 'Not reached yet', rejected: 'Rejected' } as const;
 

@@ -8,7 +8,7 @@
  * manager taken off the requisition's team no longer sees it). A member whose role reads no offer
  * has an empty list without a read.
  */
-import { offerFromItem } from '../entities/offer';
+import { awaitedOfferFromItem } from '../entities/offer';
 import type { Item } from '../item';
 import { awaitingPageKey, queryAwaiting, readAwaitingContext } from '../store/offer-awaiting';
 import { decodeCursor, encodeCursor } from './cursor';
@@ -32,7 +32,7 @@ export async function listAwaitingOffers(p: SessionPrincipal, q: { limit: number
   const items = page.entries.flatMap((e) => {
     const item = ctx.offers.get(e.offer_id);
     if (!item) return [];
-    const o = offerFromItem(item);
+    const o = awaitedOfferFromItem(item);
     const waits = decodeAwaiting(o.awaiting);
     if (o.status !== 'pending_approval' || !waits?.users.includes(p.userId)) return [];
     if (!stepsFor(chain, o)[waits.step]?.approvers.includes(p.userId)) return [];

@@ -6,7 +6,14 @@
  * candidate has no erasure marker (lib/store/copies.ts), so an erasure reaches every one.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { offerFromItem, offerVersionFromItem, TERM_FIELDS, type OfferRecord, type OfferVersionRecord } from '../entities/offer';
+import {
+  awaitedOfferFromItem,
+  offerFromItem,
+  offerVersionFromItem,
+  TERM_FIELDS,
+  type OfferRecord,
+  type OfferVersionRecord,
+} from '../entities/offer';
 import type { OfferStatusPlan, OfferTermsPlan } from '../domain/offer-rules';
 import { auditPuts, type AuditEntry } from './audit';
 import { ddb, queryAll, tableName } from './client';
@@ -45,7 +52,7 @@ export function versionItem(tenantId: string, o: Item, version: number, at: stri
 /** One offer, read consistently; undefined when the workspace has none of that id. */
 export async function getOffer(tenantId: string, id: string): Promise<OfferRecord | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.offer(tenantId, id), ConsistentRead: true }));
-  return Item && offerFromItem(Item);
+  return Item && awaitedOfferFromItem(Item);
 }
 
 /** The candidate's open offer's id, read consistently from its open-offer slot; undefined when none is open. */
@@ -71,7 +78,7 @@ export async function getOfferWithVersions(
   const head = own.find((i) => i.type === 'offer');
   if (!head) return undefined;
   return {
-    offer: offerFromItem(head),
+    offer: awaitedOfferFromItem(head),
     versions: own.filter((i) => i.type === 'offer_version').map(offerVersionFromItem),
     decisions: own.filter((i) => i.type === 'offer_approval').map(decisionOf),
   };
