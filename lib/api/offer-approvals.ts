@@ -51,7 +51,7 @@ export const ApprovalResult = z.object({
 });
 export type ApprovalResult = z.infer<typeof ApprovalResult>;
 
-/** A page of the offers waiting for the caller's decision holds at most this many (one batch read names each offer, its candidate and requisition). */
+/** A page of the offers waiting for the caller's decision holds at most this many (one TransactGetItems names each offer, its candidate and requisition). */
 export const MAX_AWAITING_PAGE = 25;
 
 export const AwaitingQuery = z.strictObject({

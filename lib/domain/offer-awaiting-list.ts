@@ -1,6 +1,6 @@
 /**
  * The offers waiting for a member's decision (the console's Approvals page and its header count):
- * one Query of the member's list (lib/store/offer-awaiting.ts), then one batch read of the page's
+ * one Query of the member's list (lib/store/offer-awaiting.ts), then one TransactGetItems of the page's
  * offers, candidates and requisitions, the workspace's chain and the count. An entry is answered
  * only while it is true and readable now: the offer still pending approval and still waiting for
  * the member (its own `awaiting`, written with the list), the member still an approver of that step

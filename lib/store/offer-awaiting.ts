@@ -8,11 +8,12 @@
  * offer item keeps (`awaiting`, lib/domain/offer-awaiting.ts), on the condition that the offer
  * still holds the set read, so the items and the count never drift from the offers.
  */
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { added, encodeAwaiting, removed, type AwaitingChange } from '../domain/offer-awaiting';
 import type { Item } from '../item';
 import { ddb, tableName } from './client';
 import { keys, type Key, type PageKeyShape } from './table';
+import { backoff, cancellationReasons } from './tx';
 import { $remove, type Condition } from './update';
 
 export const awaitingPartition = (tenantId: string, userId: string) => `${keys.tenantPartition(tenantId)}#AWAIT#${userId}`;
@@ -139,14 +140,16 @@ export interface AwaitingContext {
   count: number;
 }
 
-/** Keys per BatchGetItem call: a page of 25 names at most 3 x 25 + 2. */
+/** Keys per TransactGetItems call: a page of 25 names at most 3 x 25 + 2. */
 const MAX_KEYS = 100;
-/** Calls for one page's context, the first included: DynamoDB may leave keys unprocessed. */
+/** Calls for one page's context, the first included: a read that meets a write in flight is refused, and asked again. */
 const MAX_CALLS = 3;
 
 /**
- * The context of a page of entries in one BatchGetItem (strongly consistent: a decision just made
- * shows), asking again only for keys DynamoDB left unprocessed.
+ * The context of a page of entries in one TransactGetItems: one call for up to 100 items, read
+ * consistently, and authorised by GetItem alone (a function's read access: no BatchGetItem, which
+ * only the delivery function is granted). A read refused because a transaction was writing one of
+ * the items is asked again.
  */
 export async function readAwaitingContext(tenantId: string, userId: string, entries: readonly AwaitingEntry[]): Promise<AwaitingContext> {
   const wanted = new Map<string, Key>();
@@ -160,12 +163,17 @@ export async function readAwaitingContext(tenantId: string, userId: string, entr
   }
   if (wanted.size > MAX_KEYS) throw new Error(`a page of ${entries.length} needs ${wanted.size} keys`);
   const found: Item[] = [];
-  let left: Record<string, unknown>[] = [...wanted.values()];
-  for (let call = 1; left.length; call++) {
-    if (call > MAX_CALLS) throw new Error(`batch read left ${left.length} keys unread`);
-    const res = await ddb.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: left, ConsistentRead: true } } }));
-    found.push(...(res.Responses?.[tableName] ?? []));
-    left = res.UnprocessedKeys?.[tableName]?.Keys ?? [];
+  for (let call = 1; ; call++) {
+    try {
+      const res = await ddb.send(
+        new TransactGetCommand({ TransactItems: [...wanted.values()].map((Key) => ({ Get: { TableName: tableName, Key } })) }),
+      );
+      for (const r of res.Responses ?? []) if (r.Item) found.push(r.Item);
+      break;
+    } catch (err) {
+      if (!cancellationReasons(err) || call >= MAX_CALLS) throw err;
+      await backoff(call);
+    }
   }
   const byKey = new Map(found.map((i) => [`${i.PK}\u0000${i.SK}`, i]));
   const get = (k: Key) => byKey.get(`${k.PK}\u0000${k.SK}`);

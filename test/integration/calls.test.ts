@@ -260,7 +260,7 @@ it('offer routes: a draft is a read and one transaction; a status change a read 
   expect((await counted('GET', `/api/v1/candidates/${cid}/offers`)).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
 });
 
-it('offers awaiting a member: a page is one Query and one batch read (the session GetItem aside), with 1 or 30 offers waiting; a decision is two reads and one transaction', async () => {
+it('offers awaiting a member: a page is one Query and one TransactGetItems (the session GetItem aside; GetItem grants it, no BatchGetItem), with 1 or 30 offers waiting; a decision is two reads and one transaction', async () => {
   const t = await stack.tenant();
   const token = await t.token(['*']);
   const admin = await t.user('admin');
@@ -291,15 +291,15 @@ it('offers awaiting a member: a page is one Query and one batch read (the sessio
   };
   const first = await ask();
   const one = await counted('/api/offers/approvals');
-  expect(one.commands).toEqual(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand']);
+  expect(one.commands).toEqual(['GetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
   expect(one.body).toMatchObject({ count: 1, data: [{ offer: { id: first } }] });
   for (let i = 0; i < 29; i++) await ask();
   const full = await counted('/api/offers/approvals?limit=25');
-  expect(full.commands).toEqual(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand']);
+  expect(full.commands).toEqual(['GetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
   expect(full.body.count).toBe(30);
   expect(full.body.data).toHaveLength(25);
   const rest = await counted(`/api/offers/approvals?limit=25&cursor=${encodeURIComponent(full.body.next_cursor)}`);
-  expect(rest.commands).toEqual(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand']);
+  expect(rest.commands).toEqual(['GetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
   expect(rest.body.data).toHaveLength(5);
   // Deciding: the offer with its decisions (one Query) and the chain at once, then one transaction
   // that also takes the offer off the approver's list.
