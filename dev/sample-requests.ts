@@ -190,6 +190,7 @@ export const samples: Record<
   'delete-note': { params: { id: '{{DEMO_PERSON}}', note_id: MISSING_ID } },
   'list-activity': { params: { id: MISSING_ID }, query: { limit: '20' } },
   'list-mentions': { query: { limit: '20' } },
+  'list-offer-approvals': { query: { limit: '25' } },
   'read-mention': { params: { id: MISSING_ID } },
   'reset-member-two-factor': { params: { id: MISSING_ID } },
   // The sample session is fully signed in: the second step answers 409 and signs nobody in.

@@ -164,6 +164,11 @@ try {
   const { backfillPeople } = await import('./backfill');
   const people = await backfillPeople();
   if (people) say(`gave ${people} candidates without a person their person`);
+  const { backfillOfferAwaiting, backfillOfferExpiry } = await import('./backfill-offers');
+  const expiring = await backfillOfferExpiry();
+  if (expiring) say(`gave ${expiring} sent offers their expiry`);
+  const awaited = await backfillOfferAwaiting();
+  if (awaited) say(`put ${awaited} offers pending approval on their approvers' lists`);
 
   // Audit records of the four-copy layout (a data directory from before the intents): moved once.
   const { auditCli, migrateOldAuditCopies } = await import('../lib/domain/audit-migration');

@@ -138,7 +138,8 @@ export const ROUTE_ROLES = {
   'PATCH /api/offers/{id}': RECRUITING,
   'POST /api/v1/offers/{id}/status': RECRUITING,
   'POST /api/offers/{id}/status': RECRUITING,
-  'GET /api/settings/offer-approvals': RECRUITING,
+  // A hiring manager may be an approver: the console shows them the chain beside the offer.
+  'GET /api/settings/offer-approvals': ON_THE_TEAM,
   'GET /api/v1/placements': ON_THE_TEAM,
   'GET /api/placements': ON_THE_TEAM,
   'GET /api/v1/placements/{id}': ON_THE_TEAM,
@@ -182,6 +183,8 @@ export const ROUTE_ROLES = {
   'PUT /api/settings/offer-approvals': ADMIN,
   // An approver decides as themselves; the chain names who may (lib/domain/offer-approvals.ts).
   'POST /api/offers/{id}/approvals': ON_THE_TEAM,
+  // Every member has a list; it holds only the offers they may read (lib/domain/offer-awaiting-list.ts).
+  'GET /api/offers/approvals': ALL,
   // A member's own inbox: what it answers is limited to the notes they may see.
   'GET /api/mentions': ALL,
   'POST /api/mentions/{id}/read': ALL,

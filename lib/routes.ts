@@ -81,6 +81,7 @@ const lines = [
   offers.updateOffer,
   offers.changeOfferStatus,
   offerApprovals.decideOfferApproval,
+  offerApprovals.listOfferApprovals,
   offerApprovals.getOfferApprovals,
   offerApprovals.updateOfferApprovals,
   placements.listPlacements,

@@ -245,12 +245,11 @@ function MentionCount({ path }: { path: string }) {
 }
 
 /**
- * The header's link to Approvals, for a member named in the offer approval chain, with how many
- * offers wait for their decision (approvals-scan.ts: loaded on first use, its scan reused for a
- * minute, read again after a decision).
+ * The header's link to Approvals while offers wait for the member's decision, with how many
+ * (GET /api/offers/approvals: one entry and the count, read on each navigation and after a decision).
  */
 function ApprovalCount({ path, userId }: { path: string; userId: string }) {
-  const [scan, setScan] = useState<{ approver: boolean; waiting: number }>();
+  const [waiting, setWaiting] = useState<number>();
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const again = () => setTick((t) => t + 1);
@@ -259,20 +258,20 @@ function ApprovalCount({ path, userId }: { path: string; userId: string }) {
   }, []);
   useEffect(() => {
     let live = true;
-    import('./approvals-scan')
-      .then((m) => m.awaitingCount(userId))
+    import('./offer-data')
+      .then((m) => m.fetchAwaiting({ limit: 1 }))
       .then(
-        (r) => live && setScan({ approver: r.approver, waiting: r.awaiting.length }),
-        () => live && setScan(undefined),
+        (r) => live && setWaiting(r.count),
+        () => live && setWaiting(undefined),
       );
     return () => {
       live = false;
     };
   }, [path, userId, tick]);
-  if (!scan?.approver && path !== '/approvals') return null;
+  if (!waiting && path !== '/approvals') return null;
   return (
     <Link href="/approvals" aria-current={path === '/approvals' ? 'page' : undefined}>
-      Approvals{scan?.waiting ? <span class="badge">{scan.waiting} waiting</span> : null}
+      Approvals{waiting ? <span class="badge">{waiting} waiting</span> : null}
     </Link>
   );
 }

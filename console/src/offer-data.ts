@@ -14,6 +14,11 @@ export type OfferDetail = Awaited<ReturnType<typeof fetchOffer>>;
 export type OfferVersion = OfferDetail['versions'][number];
 export type OfferStatus = Offer['status'];
 
+/** A page of the offers waiting for the signed-in member's decision, with how many wait in all. */
+export const fetchAwaiting = async (query: { limit?: number; cursor?: string } = {}) =>
+  unwrap(api.GET('/api/offers/approvals', { params: { query } }));
+export type AwaitingOffer = Awaited<ReturnType<typeof fetchAwaiting>>['data'][number];
+
 export const fetchChain = async () => (await unwrap(api.GET('/api/settings/offer-approvals'))).data.steps as ApprovalStep[];
 export const fetchMemberEmails = async () =>
   new Map((await unwrap(api.GET('/api/members'))).data.map((m) => [m.id, m.email] as [string, string]));

@@ -6,11 +6,13 @@
 import { useId, useState } from 'preact/hooks';
 import type { ApprovalStep } from '../../lib/domain/offer-approvals';
 import { api, unwrap } from './api/client';
-import { forgetAwaiting } from './approvals-scan';
 import { jobTypeLabel } from './labels';
 import { formErrors, noErrors, type FormErrors } from './recruiting';
 import { When } from './ui';
 import { chainView, moneyText, termChanges, type OfferDetail, type OfferVersion } from './offer-data';
+
+/** After a decision: the header's count reads the list again (app.tsx listens). */
+const announceDecision = () => dispatchEvent(new Event('offer-decided'));
 
 const STEP_STATE = { approved: 'Approved', waiting: 'Waiting', not_reached: 'Not reached yet', rejected: 'Rejected' } as const;
 
@@ -112,7 +114,7 @@ export function DecisionForm({ offerId, label, onDecided }: { offerId: string; l
         }),
       );
       setComment('');
-      forgetAwaiting();
+      announceDecision();
       await onDecided(decision === 'approve' ? `You approved ${label}.` : `You rejected ${label}; it is back in draft.`);
     } catch (err) {
       setErrors(formErrors(err, ['comment']));

@@ -4,8 +4,8 @@
  * (offer-approvals.ts).
  */
 import * as z from 'zod/mini';
-import { IdParam, dataOf, text } from './fields';
-import { Compensation, OfferApproval } from './offers';
+import { IdParam, dataOf, intParam, nextCursor, pageCursor, text, timestamp } from './fields';
+import { Compensation, Offer, OfferApproval } from './offers';
 import { DOCS, type Route } from './route';
 
 export const MAX_APPROVAL_STEPS = 10;
@@ -51,6 +51,28 @@ export const ApprovalResult = z.object({
 });
 export type ApprovalResult = z.infer<typeof ApprovalResult>;
 
+/** A page of the offers waiting for the caller's decision holds at most this many (one TransactGetItems names each offer, its candidate and requisition). */
+export const MAX_AWAITING_PAGE = 25;
+
+export const AwaitingQuery = z.strictObject({
+  limit: z._default(intParam('limit', 1, MAX_AWAITING_PAGE), MAX_AWAITING_PAGE),
+  cursor: pageCursor,
+});
+
+/** An offer waiting for the caller's decision: the offer, who it is for, and the step (from 0) that waits. */
+export const AwaitingOffer = z.object({
+  offer: Offer,
+  /** `name` is null once the candidate was erased. */
+  candidate: z.object({ id: z.uuid(), name: z.nullable(z.string()) }),
+  requisition: z.nullable(z.object({ id: z.uuid(), title: z.nullable(z.string()) })),
+  step: z.int(),
+  /** When approval was asked for in this round. */
+  waiting_since: timestamp,
+});
+
+/** Newest round first; `count`: how many offers wait for the caller (the console header's count). */
+export const AwaitingPage = z.object({ data: z.array(AwaitingOffer), count: z.int(), next_cursor: nextCursor });
+
 // ---- routes ------------------------------------------------------------------------------
 
 export const getOfferApprovals = {
@@ -94,4 +116,18 @@ export const decideOfferApproval = {
   }),
   status: 200,
   response: dataOf(ApprovalResult),
+} as const satisfies Route;
+
+export const listOfferApprovals = {
+  method: 'GET',
+  path: '/api/offers/approvals',
+  handler: 'list-offer-approvals',
+  auth: 'session',
+  access: 'read',
+  summary:
+    DOCS &&
+    'The offers whose approval chain waits for your decision at its current step, newest first, with their count; only offers you may read',
+  query: AwaitingQuery,
+  status: 200,
+  response: AwaitingPage,
 } as const satisfies Route;

@@ -40,6 +40,7 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'PATCH', path: '/api/v1/offers/{id}', auth: 'token', scope: 'offers:write' },
   { method: 'POST', path: '/api/v1/offers/{id}/status', auth: 'token', scope: 'offers:write' },
   { method: 'POST', path: '/api/offers/{id}/approvals', auth: 'session' },
+  { method: 'GET', path: '/api/offers/approvals', auth: 'session' },
   { method: 'GET', path: '/api/settings/offer-approvals', auth: 'session' },
   { method: 'PUT', path: '/api/settings/offer-approvals', auth: 'session' },
   { method: 'GET', path: '/api/v1/placements', auth: 'token', scope: 'offers:read' },

@@ -13,6 +13,7 @@ import { getOfferWithVersions } from '../store/offers';
 import { decideApproval, stepsFor, type ApprovalPlan, type ApprovalStep } from './offer-approvals';
 import { auditBy, type Principal, type SessionPrincipal } from './principal';
 import { decideAndWrite } from './retry';
+import { awaitingOf, decodeAwaiting } from './offer-awaiting';
 
 const toStep = (s: ApprovalStep): ApprovalChain['steps'][number] => ({
   approvers: [...s.approvers],
@@ -89,7 +90,11 @@ export async function decideOfferApproval(p: SessionPrincipal, id: string, body:
         { field: 'decision', after: plan.decision.decision },
         ...(body.comment !== undefined ? [{ field: 'comment' }] : []),
       ]);
-      const outcome = await writeDecision(p.tenantId, s.offer, plan, body.comment, audit);
+      const waiting = {
+        before: decodeAwaiting(s.offer.awaiting),
+        after: awaitingOf({ ...s.offer, status: plan.status ?? s.offer.status }, s.chain, [...s.decisions, plan.decision]),
+      };
+      const outcome = await writeDecision(p.tenantId, s.offer, plan, body.comment, audit, waiting);
       if ('refused' in outcome && outcome.refused === 'erased') {
         throw new ConflictError('the candidate was erased; no comment can be kept on their offer', { code: 'candidate_erased' });
       }

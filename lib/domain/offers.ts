@@ -26,7 +26,8 @@ import { actorOf, auditBy, type Principal } from './principal';
 import { viewerOf } from './visibility';
 import { moveCandidate } from './candidate-writes';
 import { decideAndWrite } from './retry';
-import { stepsFor } from './offer-approvals';
+import { stepsFor, type ApprovalStep } from './offer-approvals';
+import { awaitingOf, decodeAwaiting } from './offer-awaiting';
 import { getApprovalChain } from '../store/offer-approvals';
 
 const BUSY = 'offer is being changed concurrently; try again';
@@ -184,13 +185,28 @@ export function updateOffer(p: Principal, id: string, body: UpdateOfferBody): Pr
     state: current(p.tenantId, id),
     decide: (o) => decideOfferTerms(o, flatTerms(body), { at: nowIso(), audit: auditBy(p, 'offer.updated', { type: 'offer', id }) }),
     write: async (plan) => {
-      const { outcome, after } = await writeOfferTerms(p.tenantId, plan);
+      const { outcome, after } = await writeOfferTerms(p.tenantId, plan, await waitingChange(p.tenantId, plan.current, plan.set));
       if ('refused' in outcome && outcome.refused === 'erased') throw erasedError();
       return { outcome, result: after };
     },
     again: again(p.tenantId, id),
     busy: BUSY,
   }).then(toOffer);
+}
+
+/**
+ * Who the offer waits for before and after a change (asking for approval starts the chain at its
+ * first step; a new version asks it again; leaving pending_approval ends it): the workspace's
+ * chain is read only when the offer is pending approval after the change.
+ */
+async function waitingChange(tenantId: string, current: OfferRecord, set: Record<string, unknown>, chain?: ApprovalStep[]) {
+  const after = { ...current, ...set } as OfferRecord;
+  const steps = after.status === 'pending_approval' ? (chain?.length ? chain : await getApprovalChain(tenantId)) : [];
+  // Decisions count for their version and round: a new version or round has none yet.
+  const fresh = after.version !== current.version || after.approval_round_at !== current.approval_round_at;
+  const before = decodeAwaiting(current.awaiting);
+  if (after.status !== 'pending_approval') return { before };
+  return { before, after: fresh ? awaitingOf(after, steps, []) : before };
 }
 
 /** The stage a candidate enters when their offer reaches a status. */
@@ -238,7 +254,7 @@ export async function changeOfferStatus(p: Principal, id: string, body: ChangeOf
             audit: auditBy(p, 'offer.status_changed', { type: 'offer', id }),
           }),
     write: async (plan) => {
-      const { outcome, after } = await writeOfferStatus(p.tenantId, plan);
+      const { outcome, after } = await writeOfferStatus(p.tenantId, plan, await waitingChange(p.tenantId, plan.current, plan.set, chain));
       // Requisitions are never deleted; were one missing, retrying could not help.
       if ('refused' in outcome && outcome.refused === 'pending') throw new NotFoundError('requisition');
       changed = 'written' in outcome;

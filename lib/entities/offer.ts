@@ -64,8 +64,18 @@ export const offerVersion = defineEntity('offer_version', {
   erased_at: field.time({ optional: true, absent: 'omitted' }),
 });
 
-export type OfferRecord = RecordOf<typeof offer.fields>;
+/**
+ * The item also holds `awaiting`, who the chain's current step waits for (lib/domain/offer-awaiting.ts;
+ * never answered): the store reads it beside the record (lib/store/offers.ts), outside these
+ * fields, so that the erasure code every function bundles does not grow with it.
+ */
+export type OfferRecord = RecordOf<typeof offer.fields> & { awaiting?: string };
 export type OfferVersionRecord = RecordOf<typeof offerVersion.fields>;
 
 export const offerFromItem = (item: Item): OfferRecord => fromItem(offer, item);
+/** The offer with its `awaiting` set, for the writes that change the chain's state and the approvers' lists. */
+export const awaitedOfferFromItem = (item: Item): OfferRecord => ({
+  ...fromItem(offer, item),
+  ...(typeof item.awaiting === 'string' && { awaiting: item.awaiting }),
+});
 export const offerVersionFromItem = (item: Item): OfferVersionRecord => fromItem(offerVersion, item);

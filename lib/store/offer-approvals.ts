@@ -15,6 +15,8 @@ import type { Item } from './codec';
 import { ledgerItem, notErasedCheck } from './copies';
 import { keys } from './table';
 import { writeParts, type TxOutcome } from './tx';
+import { changes as changesWaiting, type AwaitingChange } from '../domain/offer-awaiting';
+import { awaitingActions, awaitingAttr, awaitingCondition } from './offer-awaiting';
 import { update } from './update';
 
 /** A decision as stored: the rule's fields and the approver's comment. */
@@ -65,12 +67,14 @@ export async function setApprovalChain(tenantId: string, steps: ApprovalStep[], 
   );
 }
 
-export type DecisionParts = 'erased' | 'decision' | 'offer' | 'ledger' | 'audit';
+export type DecisionParts = 'erased' | 'decision' | 'offer' | 'ledger' | 'waiting' | 'audit';
 
 /**
  * Write one decision: the decision item numbered after the ones read (put once), the offer still
- * pending approval at the version decided on (its status set when the decision ends the chain),
- * the ledger entry and the erasure check when a comment is kept, and the audit intent.
+ * pending approval at the version decided on and still waiting for whom it was read waiting for
+ * (its status set when the decision ends the chain, and who it waits for next), the members' list
+ * items of that change (lib/store/offer-awaiting.ts), the ledger entry and the erasure check when
+ * a comment is kept, and the audit intent.
  */
 export function writeDecision(
   tenantId: string,
@@ -78,6 +82,7 @@ export function writeDecision(
   plan: ApprovalPlan,
   comment: string | undefined,
   audit: AuditEntry | undefined,
+  awaiting: AwaitingChange = {},
 ): Promise<TxOutcome<DecisionParts>> {
   const d = plan.decision;
   const item: Item = {
@@ -89,26 +94,30 @@ export function writeDecision(
     ...(comment !== undefined && { comment }),
   };
   const offerKey = keys.offer(tenantId, o.id);
+  const waits = changesWaiting(awaiting) ? awaitingCondition(awaiting) : undefined;
   const condition = {
-    expression: 'attribute_exists(PK) AND #st = :pending AND #ver = :ver',
-    names: { '#st': 'status', '#ver': 'version' },
-    values: { ':pending': 'pending_approval', ':ver': o.version },
+    expression: `attribute_exists(PK) AND #st = :pending AND #ver = :ver${waits ? ` AND ${waits.expression}` : ''}`,
+    names: { '#st': 'status', '#ver': 'version', ...waits?.names },
+    values: { ':pending': 'pending_approval', ':ver': o.version, ...waits?.values },
   };
+  const set = { ...(plan.status && { status: plan.status, updated_at: d.at }), ...(waits && awaitingAttr(awaiting)) };
   return writeParts<DecisionParts>({
     erased: comment !== undefined && notErasedCheck(tenantId, o.candidate_id),
     decision: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-    offer: plan.status
-      ? { Update: { TableName: tableName, Key: offerKey, ...update({ status: plan.status, updated_at: d.at }, condition) } }
-      : {
-          ConditionCheck: {
-            TableName: tableName,
-            Key: offerKey,
-            ConditionExpression: condition.expression,
-            ExpressionAttributeNames: condition.names,
-            ExpressionAttributeValues: condition.values,
+    offer:
+      Object.keys(set).length > 0
+        ? { Update: { TableName: tableName, Key: offerKey, ...update(set, condition) } }
+        : {
+            ConditionCheck: {
+              TableName: tableName,
+              Key: offerKey,
+              ConditionExpression: condition.expression,
+              ExpressionAttributeNames: condition.names,
+              ExpressionAttributeValues: condition.values,
+            },
           },
-        },
     ledger: comment !== undefined && { Put: { TableName: tableName, Item: ledgerItem(tenantId, o.candidate_id, [item]) } },
+    waiting: waits && awaitingActions(tenantId, o, awaiting),
     audit: audit && auditPuts(tenantId, audit),
   });
 }

@@ -6,7 +6,14 @@
  * candidate has no erasure marker (lib/store/copies.ts), so an erasure reaches every one.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { offerFromItem, offerVersionFromItem, TERM_FIELDS, type OfferRecord, type OfferVersionRecord } from '../entities/offer';
+import {
+  awaitedOfferFromItem,
+  offerFromItem,
+  offerVersionFromItem,
+  TERM_FIELDS,
+  type OfferRecord,
+  type OfferVersionRecord,
+} from '../entities/offer';
 import type { OfferStatusPlan, OfferTermsPlan } from '../domain/offer-rules';
 import { auditPuts, type AuditEntry } from './audit';
 import { ddb, queryAll, tableName } from './client';
@@ -14,6 +21,8 @@ import type { Item } from './codec';
 import { ledgerItem, notErasedCheck } from './copies';
 import { decisionOf, type StoredDecision } from './offer-approvals';
 import { offerExpiryDelete, offerExpiryPut } from './offer-expiry';
+import { changes as changesWaiting, type AwaitingChange } from '../domain/offer-awaiting';
+import { awaitingActions, awaitingAttr, awaitingCondition } from './offer-awaiting';
 import { candidateOffersIndexKey, candidateOffersPartition, counter, keys, TABLE_DEF } from './table';
 import { writeParts, type TxOutcome } from './tx';
 import { $remove, update } from './update';
@@ -43,7 +52,7 @@ export function versionItem(tenantId: string, o: Item, version: number, at: stri
 /** One offer, read consistently; undefined when the workspace has none of that id. */
 export async function getOffer(tenantId: string, id: string): Promise<OfferRecord | undefined> {
   const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.offer(tenantId, id), ConsistentRead: true }));
-  return Item && offerFromItem(Item);
+  return Item && awaitedOfferFromItem(Item);
 }
 
 /** The candidate's open offer's id, read consistently from its open-offer slot; undefined when none is open. */
@@ -69,7 +78,7 @@ export async function getOfferWithVersions(
   const head = own.find((i) => i.type === 'offer');
   if (!head) return undefined;
   return {
-    offer: offerFromItem(head),
+    offer: awaitedOfferFromItem(head),
     versions: own.filter((i) => i.type === 'offer_version').map(offerVersionFromItem),
     decisions: own.filter((i) => i.type === 'offer_approval').map(decisionOf),
   };
@@ -116,23 +125,33 @@ export function writeOfferCreate(tenantId: string, o: OfferRecord, audit: AuditE
   });
 }
 
-/** The offer's update on the condition that it is as the rule read it (status and version). */
-const offerUpdate = (tenantId: string, current: OfferRecord, changes: Item) => ({
-  Update: {
-    TableName: tableName,
-    Key: keys.offer(tenantId, current.id),
-    ...update(changes, {
-      expression: 'attribute_exists(PK) AND #st = :from AND #ver = :ver',
-      names: { '#st': 'status', '#ver': 'version' },
-      values: { ':from': current.status, ':ver': current.version },
-    }),
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-  },
-});
+/**
+ * The offer's update on the condition that it is as the rule read it (status and version; and,
+ * when the change moves who the offer waits for, the set read), with that set written.
+ */
+const offerUpdate = (tenantId: string, current: OfferRecord, changes: Item, awaiting?: AwaitingChange) => {
+  const waits = awaiting && changesWaiting(awaiting) ? awaitingCondition(awaiting) : undefined;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.offer(tenantId, current.id),
+      ...update(waits ? { ...changes, ...awaitingAttr(awaiting!) } : changes, {
+        expression: `attribute_exists(PK) AND #st = :from AND #ver = :ver${waits ? ` AND ${waits.expression}` : ''}`,
+        names: { '#st': 'status', '#ver': 'version', ...waits?.names },
+        values: { ':from': current.status, ':ver': current.version, ...waits?.values },
+      }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    },
+  };
+};
+
+/** The members' list items of a change of who the offer waits for (none when it changes nobody). */
+const waitingParts = (tenantId: string, o: OfferRecord, awaiting?: AwaitingChange) =>
+  awaiting && changesWaiting(awaiting) ? awaitingActions(tenantId, o, awaiting) : undefined;
 
 const withRemovals = (set: Item, remove: readonly string[]): Item => ({ ...set, ...Object.fromEntries(remove.map((f) => [f, $remove()])) });
 
-export type StatusParts = 'offer' | 'open' | 'pending' | 'expiry' | 'audit';
+export type StatusParts = 'offer' | 'open' | 'pending' | 'expiry' | 'waiting' | 'audit';
 
 /** How a status change moves its requisition's count of sent offers: +1 into `sent`, -1 out of it. */
 const sentDelta = (from: OfferRecord['status'], to: unknown): number => (to === 'sent' ? 1 : 0) - (from === 'sent' ? 1 : 0);
@@ -145,10 +164,11 @@ const sentDelta = (from: OfferRecord['status'], to: unknown): number => (to === 
 export async function writeOfferStatus(
   tenantId: string,
   plan: OfferStatusPlan,
+  awaiting?: AwaitingChange,
 ): Promise<{ outcome: TxOutcome<StatusParts>; after: OfferRecord }> {
   const { current } = plan;
   const outcome = await writeParts<StatusParts>({
-    offer: offerUpdate(tenantId, current, withRemovals(plan.set, plan.remove)),
+    offer: offerUpdate(tenantId, current, withRemovals(plan.set, plan.remove), awaiting),
     open: plan.closes && {
       Delete: {
         TableName: tableName,
@@ -159,6 +179,7 @@ export async function writeOfferStatus(
     },
     pending: pendingUpdate(tenantId, current, plan.set.status),
     expiry: expiryUpdate(tenantId, current, plan.set.status),
+    waiting: waitingParts(tenantId, current, awaiting),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after: applied(current, plan.set, plan.remove) };
@@ -188,7 +209,7 @@ function pendingUpdate(tenantId: string, current: OfferRecord, to: unknown) {
   };
 }
 
-export type TermsParts = 'erased' | 'offer' | 'version' | 'ledger' | 'audit';
+export type TermsParts = 'erased' | 'offer' | 'version' | 'ledger' | 'waiting' | 'audit';
 
 /**
  * Write a change of terms: the offer as read, and its version: the next one (put once, never
@@ -197,17 +218,19 @@ export type TermsParts = 'erased' | 'offer' | 'version' | 'ledger' | 'audit';
 export async function writeOfferTerms(
   tenantId: string,
   plan: OfferTermsPlan,
+  awaiting?: AwaitingChange,
 ): Promise<{ outcome: TxOutcome<TermsParts>; after: OfferRecord }> {
   const { current } = plan;
   const after = applied(current, plan.set, plan.remove);
   const version = versionItem(tenantId, after as unknown as Item, plan.version, String(plan.set.updated_at));
   const outcome = await writeParts<TermsParts>({
     erased: notErasedCheck(tenantId, current.candidate_id),
-    offer: offerUpdate(tenantId, current, withRemovals(plan.set, plan.remove)),
+    offer: offerUpdate(tenantId, current, withRemovals(plan.set, plan.remove), awaiting),
     version: {
       Put: { TableName: tableName, Item: version, ...(plan.newVersion && { ConditionExpression: 'attribute_not_exists(PK)' }) },
     },
     ledger: plan.newVersion && { Put: { TableName: tableName, Item: ledgerItem(tenantId, current.candidate_id, [version]) } },
+    waiting: waitingParts(tenantId, current, awaiting),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
   return { outcome, after };

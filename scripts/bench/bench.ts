@@ -21,6 +21,8 @@
  *     touches no file (scripts/bench/files.ts);
  * 14. interview invitations: an interview with 4 interviewers and the candidate invited, from the
  *     schedule call to all 5 emails in the local SES (scripts/bench/invitations.ts);
+ * 15. GET /api/v1/placements at 10,000 placements seeded with BatchWriteItem: DynamoDB calls and time
+ *     per page, every page and under each filter (scripts/bench/placements.ts);
  *  and last, every tracked figure beside its goal (scripts/bench/goals.ts), and the machine's load average.
  * Time figures move by up to a third from one day or machine to the next; CPU per unit of work
  * (per request, per delivery, per row) moves much less, so each goal is printed with it.
@@ -320,6 +322,19 @@ if (want('14')) {
     r ? 'tracked' : undefined,
   );
 } else skipped('Interview with 4 interviewers + candidate: schedule to all 5 invitations in the local SES', 'tracked');
+
+if (want('15')) {
+  const size = Number(process.env.BENCH_PLACEMENTS ?? 10_000);
+  console.log(`\n15. GET /api/v1/placements at ${size.toLocaleString('en')} placements, every page (local gateway + DynamoDB Local)`);
+  const run = child('scripts/bench/placements.ts', { result: /^RESULT size=(\d+) max_calls=(\d+) pages=(\d+) p50=(\S+)$/m });
+  const r = run.match;
+  goal(
+    `GET /api/v1/placements: DynamoDB calls per page${r ? `, ${Number(r[1]).toLocaleString('en')} placements` : ''}`,
+    r ? `${r[2]} (p50 ${Number(r[4]).toFixed(1)} ms a page of 200, ${r[3]} pages)` : `not measured (${run.why})`,
+    'at most 2 at 10,000 placements',
+    r && Number(r[1]) >= 10_000 ? Number(r[2]) <= 2 : undefined,
+  );
+} else skipped('GET /api/v1/placements: DynamoDB calls per page', 'at most 2 at 10,000 placements');
 
 printGoals();
 if (missingInit.length) console.log(`  init not measured for: ${missingInit.join(', ')}`);

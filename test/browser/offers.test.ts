@@ -3,7 +3,8 @@
  * start`, in a workspace of its own), from the keyboard alone: a recruiter drafts an offer on the
  * candidate's page and asks for approval, changes the terms (a second version, compared with the
  * first), the approver named in the chain finds it under Approvals (the header counts it) and
- * approves it with a comment, the recruiter sends it and records the acceptance, moves the
+ * approves it with a comment, then the requisition's hiring manager, the chain's second step, reads
+ * it on the candidate's page and approves it from Approvals; the recruiter sends it and records the acceptance, moves the
  * candidate to Placed, and the placement appears under the requisition and on the Placements page
  * with its CSV. Every state is checked with axe and no console error.
  */
@@ -46,14 +47,22 @@ describe('an offer from draft to placement', { timeout: 180_000 }, () => {
   it('a recruiter drafts an offer from the candidate page', async () => {
     const { page, origin, workspace } = b;
     const headers = { Origin: origin };
-    // The chain: one step, the admin approves.
+    // The chain: the admin approves, then the requisition's hiring manager.
     await b.signIn();
     const chain = await page.request.put('/api/settings/offer-approvals', {
-      data: { steps: [{ approvers: [workspace.members.admin!.id], mode: 'any' }] },
+      data: {
+        steps: [
+          { approvers: [workspace.members.admin!.id], mode: 'any' },
+          { approvers: [workspace.members.hiring_manager!.id], mode: 'any' },
+        ],
+      },
       headers,
     });
     expect(chain.status(), await chain.text()).toBe(200);
-    const req = await page.request.post('/api/requisitions', { data: { title: 'Offer Flow Engineer', headcount: 1 }, headers });
+    const req = await page.request.post('/api/requisitions', {
+      data: { title: 'Offer Flow Engineer', headcount: 1, hiring_manager_ids: [workspace.members.hiring_manager!.id] },
+      headers,
+    });
     expect(req.status(), await req.text()).toBe(201);
     reqId = (await req.json()).data.id;
     const made = await page.request.post('/api/candidates', {
@@ -110,7 +119,8 @@ describe('an offer from draft to placement', { timeout: 180_000 }, () => {
     expect(await compare.getAttribute('aria-expanded')).toBe('true');
     const diff = offers(page).getByRole('table', { name: 'Changed from version 1 to version 2' });
     const rows = diff.getByRole('row');
-    await expect.poll(() => rows.count()).toBe(2);
+    await rows.nth(1).waitFor();
+    expect(await rows.count()).toBe(2);
     const changed = await rows.nth(1).textContent();
     expect(changed).toContain('Compensation');
     expect(changed).toContain('65,000');
@@ -123,7 +133,9 @@ describe('an offer from draft to placement', { timeout: 180_000 }, () => {
     expect((await approver.request.post('/api/session', { data: b.admin })).status()).toBe(200);
     await approver.goto('/');
     const link = approver.getByRole('link', { name: /^Approvals/ });
-    await expect.poll(() => link.textContent()).toBe('Approvals1 waiting');
+    // Waited for as the page's locators wait (its default timeout), not expect.poll's one second:
+    // the count arrives with a request of its own after the page.
+    await link.filter({ hasText: '1 waiting' }).waitFor();
     await b.check('overview: the header counts the offer waiting', approver, errors);
     await press(link);
     await approver.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
@@ -139,8 +151,42 @@ describe('an offer from draft to placement', { timeout: 180_000 }, () => {
       .filter({ hasText: `You approved the offer to ${NAME}.` })
       .waitFor();
     await approver.getByText('No offer waits for your decision.').waitFor();
-    await expect.poll(() => link.textContent()).toBe('Approvals');
+    await link.locator('.badge').waitFor({ state: 'detached' });
     await b.check('approvals: none waiting', approver, errors);
+  });
+
+  it('the hiring manager named in the chain sees the offer on the candidate page and under Approvals, and approves it by keyboard', async () => {
+    const { page: manager, errors } = await b.openPage();
+    expect((await manager.request.post('/api/session', { data: loginOf(b.workspace.members.hiring_manager!) })).status()).toBe(200);
+    await manager.goto('/');
+    const link = manager.getByRole('link', { name: /^Approvals/ });
+    // Waited for as the page's locators wait (its default timeout), not expect.poll's one second:
+    // the count arrives with a request of its own after the page.
+    await link.filter({ hasText: '1 waiting' }).waitFor();
+    await b.check('overview: the hiring manager is waited for', manager, errors);
+    await press(link);
+    await manager.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
+    const item = manager.getByRole('listitem').filter({ has: manager.getByRole('link', { name: NAME }) });
+    await item.waitFor();
+    expect(await item.textContent()).toContain('waiting at step 2');
+    await b.check('approvals: the hiring manager, one waiting', manager, errors);
+    // The offer on the candidate's page: the chain, the admin's approval, their own step waiting.
+    await press(item.getByRole('link', { name: NAME }));
+    await offers(manager).getByText('Step 2: Waiting').waitFor();
+    await offers(manager).getByText('Step 1: Approved').waitFor();
+    await b.check('profile: the hiring manager reads the offer', manager, errors);
+    await press(link);
+    const again = manager.getByRole('listitem').filter({ has: manager.getByRole('link', { name: NAME }) });
+    await again.getByLabel(/^Comment/).focus();
+    await manager.keyboard.type('The team agrees.');
+    await press(again.getByRole('button', { name: 'Approve' }));
+    await manager
+      .getByRole('status')
+      .filter({ hasText: `You approved the offer to ${NAME}.` })
+      .waitFor();
+    await manager.getByText('No offer waits for your decision.').waitFor();
+    await link.locator('.badge').waitFor({ state: 'detached' });
+    await b.check('approvals: the hiring manager, none waiting', manager, errors);
   });
 
   it('the recruiter sends it and records the acceptance; the candidate follows', async () => {
@@ -154,8 +200,11 @@ describe('an offer from draft to placement', { timeout: 180_000 }, () => {
     await check('profile: sent');
     await press(offers(page).getByRole('button', { name: 'Record accepted' }));
     await status(page).filter({ hasText: 'The offer is now accepted.' }).waitFor();
-    const now = page.locator('.facts').filter({ hasText: 'Now in' });
-    await expect.poll(() => now.textContent()).toMatch(/Now in\s*Offer accepted/);
+    // The profile reads the candidate again after the change: waited for as the page's locators wait.
+    await page
+      .locator('.facts')
+      .filter({ hasText: /Now in\s*Offer accepted/ })
+      .waitFor();
     await check('profile: accepted');
   });
 

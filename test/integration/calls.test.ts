@@ -234,8 +234,10 @@ it('offer routes: a draft is a read and one transaction; a status change a read 
   });
   expect(made.commands).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
   const id = made.body.data.id;
-  // Ask for approval: a read and one transaction; approve: the workspace's chain read too (no step applies here).
+  // Ask for approval: the offer's read, the workspace's chain (who the first step waits for), one
+  // transaction; approve: the chain read too (no step applies here).
   expect((await counted('POST', `/api/v1/offers/${id}/status`, { status: 'pending_approval' })).commands).toEqual([
+    'GetItemCommand',
     'GetItemCommand',
     'TransactWriteItemsCommand',
   ]);
@@ -257,6 +259,54 @@ it('offer routes: a draft is a read and one transaction; a status change a read 
   // A candidate's offers: the candidate's read and the index Query, at once.
   expect((await counted('GET', `/api/v1/candidates/${cid}/offers`)).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
 });
+
+it('offers awaiting a member: a page is one Query and one TransactGetItems (the session GetItem aside; GetItem grants it, no BatchGetItem), with 1 or 30 offers waiting; a decision is two reads and one transaction', async () => {
+  const t = await stack.tenant();
+  const token = await t.token(['*']);
+  const admin = await t.user('admin');
+  const approver = await t.user('recruiter');
+  const adminCookie = await stack.login(admin.email, PASSWORD);
+  const cookie = await stack.login(approver.email, PASSWORD);
+  const put = await stack.call('PUT', '/api/settings/offer-approvals', {
+    headers: { Cookie: adminCookie },
+    body: { steps: [{ approvers: [approver.id], mode: 'any' }] },
+  });
+  expect(put.status, put.text).toBe(200);
+  const counted = async (path: string, body?: unknown) => {
+    sent.length = 0;
+    const res = await stack.call(body ? 'POST' : 'GET', path, { headers: { Cookie: cookie }, body });
+    expect(res.status, res.text).toBeLessThan(300);
+    return { commands: [...sent], body: res.body };
+  };
+  const ask = async () => {
+    const cid = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Awaiting Count' } })).body.data.id;
+    const oid = (
+      await stack.call('POST', `/api/v1/candidates/${cid}/offers`, {
+        token,
+        body: { compensation: { amount: 70000, currency: 'GBP', period: 'year' }, start_date: '2027-03-01' },
+      })
+    ).body.data.id;
+    expect((await stack.call('POST', `/api/v1/offers/${oid}/status`, { token, body: { status: 'pending_approval' } })).status).toBe(200);
+    return oid as string;
+  };
+  const first = await ask();
+  const one = await counted('/api/offers/approvals');
+  expect(one.commands).toEqual(['GetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
+  expect(one.body).toMatchObject({ count: 1, data: [{ offer: { id: first } }] });
+  for (let i = 0; i < 29; i++) await ask();
+  const full = await counted('/api/offers/approvals?limit=25');
+  expect(full.commands).toEqual(['GetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
+  expect(full.body.count).toBe(30);
+  expect(full.body.data).toHaveLength(25);
+  const rest = await counted(`/api/offers/approvals?limit=25&cursor=${encodeURIComponent(full.body.next_cursor)}`);
+  expect(rest.commands).toEqual(['GetItemCommand', 'QueryCommand', 'TransactGetItemsCommand']);
+  expect(rest.body.data).toHaveLength(5);
+  // Deciding: the offer with its decisions (one Query) and the chain at once, then one transaction
+  // that also takes the offer off the approver's list.
+  const decided = await counted(`/api/offers/${first}/approvals`, { decision: 'approve' });
+  expect(decided.commands.sort()).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand'].sort());
+  expect((await counted('/api/offers/approvals')).body.count).toBe(29);
+}, 300_000);
 
 it('placements: a hire from an accepted offer reads the candidate, then its requisition and offer at once, then one transaction; a page of GET /placements is one Query among 2,500 placements, whatever the filters', async () => {
   const t = await stack.tenant();

@@ -103,6 +103,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'PATCH /api/v1/offers/{id}': () => ({ body: { location: 'Scope Check' }, status: 404 }),
   'POST /api/v1/offers/{id}/status': () => ({ body: { status: 'pending_approval' }, status: 404 }),
   'POST /api/offers/{id}/approvals': () => ({ body: { decision: 'approve' }, status: 404 }),
+  'GET /api/offers/approvals': () => ({ status: 200 }),
   'GET /api/settings/offer-approvals': () => ({ status: 200 }),
   'GET /api/v1/placements': () => ({ status: 200 }),
   'GET /api/v1/placements/{id}': () => ({ status: 404 }),
