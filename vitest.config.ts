@@ -5,6 +5,7 @@ const CONTENTION = [
   'test/integration/requisition-concurrency.test.ts',
   'test/integration/counters-contention.test.ts',
   'test/integration/audit-contention.test.ts',
+  'test/integration/interview-progress-contention.test.ts',
 ];
 // The self-signed certificate of the test HTTPS receivers, for every tier that runs the sender;
 // and the console built once (test/helpers/console-setup.ts) for the tiers that run `npm start`.

@@ -1,4 +1,4 @@
-import { cancelInterview } from '../lib/domain/interviews';
+import { cancelInterview } from '../lib/domain/interview-changes';
 import { apiHandler, data } from '../lib/http';
 import * as interviewsApi from '../lib/api/interviews';
 import * as idempotency from '../lib/idempotency';

@@ -1,7 +1,7 @@
 import { getInterview } from '../lib/domain/interviews';
 import { apiHandler, data } from '../lib/http';
-import * as interviewsApi from '../lib/api/interviews';
+import * as interviewReadApi from '../lib/api/interview-read';
 
-export const handler = apiHandler(interviewsApi.getInterview, async ({ principal, params }) =>
+export const handler = apiHandler(interviewReadApi.getInterview, async ({ principal, params }) =>
   data(await getInterview(principal, params.id)),
 );

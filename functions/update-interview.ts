@@ -1,4 +1,4 @@
-import { updateInterview } from '../lib/domain/interviews';
+import { updateInterview } from '../lib/domain/interview-changes';
 import { apiHandler, data } from '../lib/http';
 import * as interviewsApi from '../lib/api/interviews';
 import * as idempotency from '../lib/idempotency';

@@ -17,6 +17,7 @@ import * as careers from './api/careers';
 import * as files from './api/files';
 import * as imports from './api/imports';
 import * as interviewPlans from './api/interview-plans';
+import * as interviewRead from './api/interview-read';
 import * as interviews from './api/interviews';
 import * as members from './api/members';
 import * as offerApprovals from './api/offer-approvals';
@@ -64,7 +65,7 @@ const lines = [
   interviewPlans.putInterviewPlan,
   interviews.createInterview,
   interviews.listInterviews,
-  interviews.getInterview,
+  interviewRead.getInterview,
   interviews.updateInterview,
   interviews.cancelInterview,
   postings.getPosting,

@@ -1,4 +1,7 @@
-/** Pieces the interview pages share: an interview's time as the viewer reads it, and a step's kit. */
+/**
+ * Pieces the interview pages share: an interview's time as the viewer reads it, a step's kit, and
+ * the "feedback overdue" mark.
+ */
 import { span, viewerZone } from './interviews';
 
 /**
@@ -31,5 +34,18 @@ export function Kit({ kit, step }: { kit: string; step: string }) {
       <summary>Interview kit: {step}</summary>
       <div class="kit-text">{kit}</div>
     </details>
+  );
+}
+
+/**
+ * An interview whose reminder time has passed with a scorecard still missing: said in words (a
+ * screen reader reads it; the colour only repeats it). Only those who read every scorecard of the
+ * requisition are told (the API answers `feedback_overdue` to them alone).
+ */
+export function FeedbackOverdue() {
+  return (
+    <p class="overdue">
+      <strong>Feedback overdue:</strong> a scorecard is still missing after the reminder.
+    </p>
   );
 }

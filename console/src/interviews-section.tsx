@@ -1,14 +1,15 @@
 /**
  * The Interviews section of a candidate's page: their interviews (time in the viewer's zone, the
- * panel, how many scorecards are in), "Schedule an interview" from the requisition's plan, and the
+ * panel, how many scorecards are in, whether feedback is overdue), "Schedule an interview" from the requisition's plan, and the
  * scorecards summary: the count of each recommendation, then every scorecard the API lets the
  * viewer read (the blind rule is the API's: an interviewer reads the others' once theirs is in).
  */
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { InterviewTime } from './interview-parts';
+import { FeedbackOverdue, InterviewTime } from './interview-parts';
 import {
   fetchCandidateScorecards,
+  fetchInterview,
   fetchInterviews,
   fetchMembers,
   fetchPlan,
@@ -28,6 +29,16 @@ import { Empty, Loaded, useLoad, When } from './ui';
 export function InterviewsSection({ candidate: c }: ProfileSectionProps) {
   const may = useMay();
   const { session } = useSession();
+  /**
+   * The interviews whose feedback is overdue: the read of each scheduled one that has ended (the
+   * list does not carry it). An interviewer is not told, so reads nothing more.
+   */
+  const overdueOf = async (ivs: Interview[]) => {
+    if (session.user.role === 'interviewer') return new Set<string>();
+    const ended = ivs.filter((iv) => iv.status === 'scheduled' && Date.parse(iv.end) < Date.now());
+    const reads = await Promise.all(ended.map((iv) => fetchInterview(iv.id).catch(() => undefined)));
+    return new Set(reads.filter((r) => r?.feedback_overdue === true).map((r) => r!.id));
+  };
   const readsPlan = may('GET /api/requisitions/{id}/interview-plan') && c.req_id !== null;
   const schedules = may('POST /api/candidates/{id}/interviews') && !c.erased_at;
   const [load, reload] = useLoad(async () => {
@@ -37,7 +48,7 @@ export function InterviewsSection({ candidate: c }: ProfileSectionProps) {
       fetchMembers(),
       readsPlan ? fetchPlan(c.req_id!) : Promise.resolve(undefined),
     ]);
-    return { interviews: interviews.data, cards, members, plan };
+    return { interviews: interviews.data, cards, members, plan, overdue: await overdueOf(interviews.data) };
   }, [c.id, c.req_id]);
   const [scheduling, setScheduling] = useState(false);
   const [said, setSaid] = useState<string>();
@@ -48,7 +59,7 @@ export function InterviewsSection({ candidate: c }: ProfileSectionProps) {
       <h2 id="interviews-h">Interviews</h2>
       <Live message={said} kind="success" />
       <Loaded load={load} what="the interviews" retry={reload}>
-        {({ interviews, cards, members, plan }) => {
+        {({ interviews, cards, members, plan, overdue }) => {
           const emailOf = (id: string) => (id === session.user.id ? 'you' : (members.find((m) => m.id === id)?.email ?? 'a former member'));
           const steps = plan?.steps ?? [];
           return (
@@ -86,7 +97,7 @@ export function InterviewsSection({ candidate: c }: ProfileSectionProps) {
               {interviews.length ? (
                 <ul class="iv-list">
                   {interviews.map((iv) => (
-                    <InterviewRow key={iv.id} iv={iv} cards={cards} emailOf={emailOf} />
+                    <InterviewRow key={iv.id} iv={iv} cards={cards} emailOf={emailOf} overdue={overdue.has(iv.id)} />
                   ))}
                 </ul>
               ) : (
@@ -101,7 +112,17 @@ export function InterviewsSection({ candidate: c }: ProfileSectionProps) {
   );
 }
 
-function InterviewRow({ iv, cards, emailOf }: { iv: Interview; cards: Scorecard[]; emailOf: (id: string) => string }) {
+function InterviewRow({
+  iv,
+  cards,
+  emailOf,
+  overdue,
+}: {
+  iv: Interview;
+  cards: Scorecard[];
+  emailOf: (id: string) => string;
+  overdue: boolean;
+}) {
   const inOf = new Set(cards.filter((s) => s.interview_id === iv.id).map((s) => s.interviewer_id));
   return (
     <li>
@@ -119,6 +140,7 @@ function InterviewRow({ iv, cards, emailOf }: { iv: Interview; cards: Scorecard[
           {inOf.size} of {iv.interviewers.length} scorecards
         </p>
       )}
+      {overdue && <FeedbackOverdue />}
     </li>
   );
 }

@@ -7,9 +7,19 @@ import { api, unwrap } from './api/client';
 
 export { dayIn, instantOf, span, startOfToday, viewerZone, zones } from './zones';
 
-export const fetchInterviews = (query: { interviewer?: string; candidate?: string; from?: string; cursor?: string; limit?: number }) =>
-  unwrap(api.GET('/api/interviews', { params: { query: { limit: 50, ...query } } }));
+export const fetchInterviews = (query: {
+  interviewer?: string;
+  candidate?: string;
+  from?: string;
+  to?: string;
+  cursor?: string;
+  limit?: number;
+}) => unwrap(api.GET('/api/interviews', { params: { query: { limit: 50, ...query } } }));
 export type Interview = Awaited<ReturnType<typeof fetchInterviews>>['data'][number];
+
+/** One interview as its own read answers it: with the step's kit and scorecard template, and `feedback_overdue` for who may know. */
+export const fetchInterview = async (id: string) => (await unwrap(api.GET('/api/interviews/{id}', { params: { path: { id } } }))).data;
+export type InterviewRead = Awaited<ReturnType<typeof fetchInterview>>;
 
 export const fetchPlan = async (reqId: string) =>
   (await unwrap(api.GET('/api/requisitions/{id}/interview-plan', { params: { path: { id: reqId } } }))).data;

@@ -17,7 +17,7 @@ export function ScorecardForm({
   onCancel,
 }: {
   interviewId: string;
-  /** The step's template; undefined when the viewer may not read the plan (ratings and answers need it). */
+  /** The step's template (the interview's read answers it); undefined when the step is gone from the plan. */
   template: Template | undefined;
   mine: Scorecard | undefined;
   onSaved: (s: Scorecard) => void;

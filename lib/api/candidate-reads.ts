@@ -96,9 +96,27 @@ export const RequisitionMove = z.object({
 });
 export type RequisitionMove = z.infer<typeof RequisitionMove>;
 
+/**
+ * A candidate's interviews and scorecards as counts (the requisition board's "2 of 3
+ * scorecards"): `interviews` not cancelled, `scorecards_expected` (one per interviewer on each of
+ * them) and `scorecards` submitted by those interviewers; an edit does not count again. Counts
+ * only, never a recommendation: the blind rule is about what a scorecard says. Zero for a
+ * candidate without interviews, and for interviews scheduled before the counts were kept.
+ */
+export const InterviewProgress = z.object({
+  interviews: z.int(),
+  scorecards_expected: z.int(),
+  scorecards: z.int(),
+});
+export type InterviewProgress = z.infer<typeof InterviewProgress>;
+
+/** A candidate as the list and the one-candidate read answer it: with its interview progress. */
+export const ListedCandidate = z.object({ ...Candidate.shape, interview_progress: InterviewProgress });
+export type ListedCandidate = z.infer<typeof ListedCandidate>;
+
 /** One candidate: the list shape plus its stage history, its moves between jobs and its screening. */
 export const CandidateDetail = z.object({
-  ...Candidate.shape,
+  ...ListedCandidate.shape,
   stage_history: z.array(StageStay),
   requisition_history: z.array(RequisitionMove),
   /** An application's screening (lib/api/screening.ts); null for any other candidate, and for an interviewer. */
@@ -107,7 +125,7 @@ export const CandidateDetail = z.object({
 export type CandidateDetail = z.infer<typeof CandidateDetail>;
 
 export const CandidateList = z.object({
-  data: z.array(Candidate),
+  data: z.array(ListedCandidate),
   count: z.int(),
   offset: z.int(),
   limit: z.int(),

@@ -116,17 +116,6 @@ export type Interview = z.infer<typeof Interview>;
 
 export const InterviewList = z.object({ data: z.array(Interview), next_cursor: nextCursor });
 
-/** One interview as GET /api/v1/interviews/{id} answers it. */
-export const InterviewRead = z.object({
-  ...Interview.shape,
-  /**
-   * True once the interview's reminder time has passed (9:00 on the first working day after it, in
-   * its time zone) while an interviewer's scorecard is missing; answered to whoever reads every
-   * scorecard of the requisition (admins, its hiring managers, its recruiter), absent for others.
-   */
-  feedback_overdue: z.optional(z.boolean()),
-});
-
 // ---- routes ------------------------------------------------------------------------------
 
 const conflict = DOCS
@@ -168,20 +157,6 @@ export const listInterviews = {
   query: ListInterviewsQuery,
   status: 200,
   response: InterviewList,
-} as const satisfies Route;
-
-export const getInterview = {
-  method: 'GET',
-  path: '/api/v1/interviews/{id}',
-  console: true,
-  handler: 'get-interview',
-  auth: 'token',
-  scope: 'interviews:read',
-  access: 'read',
-  summary: DOCS && 'One interview',
-  params: IdParam,
-  status: 200,
-  response: dataOf(InterviewRead),
 } as const satisfies Route;
 
 export const updateInterview = {

@@ -6,7 +6,7 @@
 import type { ListCandidatesQuery } from '../schemas';
 import type { Stage } from '../model';
 import { assignedCandidateIds, getCandidateItems } from '../store/assignments';
-import { toCandidate } from '../store/candidates';
+import { toListedCandidate } from '../store/candidates';
 import { NO_ASSIGNMENTS, withoutHiddenFields, type Assignments, type Viewer } from './visibility';
 
 /** One Query of the interviewer's bookings; nothing to read for any other viewer. */
@@ -16,7 +16,7 @@ export async function assignmentsOf(tenantId: string, v: Viewer): Promise<Assign
 }
 
 type Query = Omit<ListCandidatesQuery, 'stage' | 'rejected'> & { stage?: Stage };
-type Page = { items: ReturnType<typeof toCandidate>[]; count: number; offset: number; limit: number; next_cursor: string | null };
+type Page = { items: ReturnType<typeof toListedCandidate>[]; count: number; offset: number; limit: number; next_cursor: string | null };
 
 /**
  * An interviewer's candidate list: the candidates they are booked to interview (a handful, read
@@ -25,7 +25,7 @@ type Page = { items: ReturnType<typeof toCandidate>[]; count: number; offset: nu
 export async function assignedCandidatePage(tenantId: string, v: Viewer, q: Query): Promise<Page> {
   const { candidateIds } = await assignmentsOf(tenantId, v);
   const items = (await getCandidateItems(tenantId, [...candidateIds]))
-    .map(toCandidate)
+    .map(toListedCandidate)
     .filter((c) => q.stage === undefined || c.stage === q.stage)
     .filter((c) => q.req_id === undefined || c.req_id === q.req_id)
     .filter((c) => q.updated_after === undefined || Date.parse(c.updated_at) > Date.parse(q.updated_after))

@@ -13,11 +13,12 @@ import type {
   CreateCandidateBody,
   CreatedCandidate,
   ListCandidatesQuery,
+  ListedCandidate,
   StageChange,
   StageStay,
   UpdateCandidateBody,
 } from '../schemas';
-import { getCandidate as getCandidateItem, toCandidate, type CandidateRecord } from '../store/candidates';
+import { getCandidate as getCandidateItem, toCandidate, toListedCandidate, type CandidateRecord } from '../store/candidates';
 import { insertPersonCandidate, moveCandidate, updateCandidateProfile } from './candidate-writes';
 import { claimOwner } from '../store/people';
 import type { ProfilePatch } from './candidate-rules';
@@ -72,7 +73,7 @@ async function openRequisition(tenantId: string, reqId: string, mustBeOpen = tru
 }
 
 export interface CandidatePage {
-  items: Candidate[];
+  items: ListedCandidate[];
   count: number;
   offset: number;
   limit: number;
@@ -128,7 +129,7 @@ async function wholeList(p: Principal, q: ListQuery): Promise<CandidatePage> {
     // A full page may have more after it: its last item's key is where the next one starts.
     const last = items.length === q.limit ? items.at(-1) : undefined;
     const next_cursor = last ? encodeCursor(scope, last) : null;
-    return { items: items.map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
+    return { items: items.map(toListedCandidate), count, offset: q.offset, limit: q.limit, next_cursor };
   } finally {
     if (lease) await releaseLease(lease);
   }
@@ -176,7 +177,7 @@ async function listChanges(tenantId: string, q: ListQuery, updatedAfter: string)
     : await queryCandidates(tenantId, query, 0, q.limit);
   const last = items.length === q.limit ? items.at(-1) : undefined;
   const next_cursor = last ? encodeCursor(scope, last) : null;
-  return { items: items.map(toCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
+  return { items: items.map(toListedCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
 }
 
 /**
@@ -206,7 +207,7 @@ async function search(tenantId: string, q: ListQuery, text: string): Promise<Can
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
   const { items, lastKey } = await searchCandidates(tenantId, { words, stage: q.stage, reqId: q.req_id }, q.limit, startKey);
   const next_cursor = lastKey ? encodeCursor(scope, lastKey) : null;
-  return { items: items.map(toCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
+  return { items: items.map(toListedCandidate), count: items.length, offset: 0, limit: q.limit, next_cursor };
 }
 
 /**
@@ -272,7 +273,7 @@ export async function getCandidate(p: Principal, id: string): Promise<CandidateD
   const v = viewerOf(p);
   const [item, history] = await Promise.all([getCandidateItem(p.tenantId, id), queryHistory(p.tenantId, id)]);
   if (!item || !(seesAll(v) || (await sees(p.tenantId, v, item)))) throw new NotFoundError('candidate');
-  const candidate = withoutHiddenFields(v, toCandidate(item));
+  const candidate = withoutHiddenFields(v, toListedCandidate(item));
   return {
     ...candidate,
     stage_history: stageStays(candidate, history.moves),

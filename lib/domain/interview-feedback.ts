@@ -12,9 +12,15 @@ import type { Principal } from './principal';
 import { seesAllScorecards } from './scorecard-rules';
 import { viewerOf } from './visibility';
 
-export async function withFeedback(p: Principal, iv: Interview, nowMs = Date.now()): Promise<Interview & { feedback_overdue?: boolean }> {
+export async function withFeedback<I extends Interview>(
+  p: Principal,
+  iv: I,
+  /** The requisition, when the caller has read it already (one read less). */
+  read?: Record<string, unknown>,
+  nowMs = Date.now(),
+): Promise<I & { feedback_overdue?: boolean }> {
   const v = viewerOf(p);
-  const team = v.role === 'admin' || !iv.req_id ? undefined : await getRequisition(p.tenantId, iv.req_id);
+  const team = v.role === 'admin' || !iv.req_id ? undefined : (read ?? (await getRequisition(p.tenantId, iv.req_id)));
   if (!seesAllScorecards(v, team)) return iv;
   const due = iv.status === 'scheduled' && Date.parse(reminderAt(iv.end, iv.time_zone)) <= nowMs;
   const cards = due ? await queryCandidateScorecards(p.tenantId, iv.candidate_id) : [];

@@ -43,3 +43,35 @@ const BEFORE_INTERVIEWS: readonly Stage[] = ['applied', 'ai_screened'];
 
 /** The stage a candidate follows to when an interview is scheduled for them; none when they stay. */
 export const stageOnSchedule = (stage: Stage): Stage | undefined => (BEFORE_INTERVIEWS.includes(stage) ? 'interview_scheduled' : undefined);
+
+/** What a schedule, a change or a cancel moves in the candidate's interview progress (lib/store/interview-progress.ts). */
+export interface ProgressChange {
+  delta: { interviews: number; expected: number; scorecards: number };
+  /** The interviewers whose place on the panel changed: their scorecard is counted in or out. */
+  changed: string[];
+}
+
+/**
+ * The progress an interview moves from `before` (undefined: not yet scheduled) to `after`: an
+ * interview counts while scheduled, each interviewer on it is a scorecard expected, and a
+ * scorecard counts while its writer is on the interview (`submitted`: who has one of it).
+ */
+export function progressOfChange(
+  before: { status: string; interviewers: readonly string[] } | undefined,
+  after: { status: string; interviewers: readonly string[] },
+  submitted: ReadonlySet<string>,
+): ProgressChange {
+  const wasOn = before?.status === 'scheduled' ? before.interviewers : [];
+  const isOn = after.status === 'scheduled' ? after.interviewers : [];
+  const left = wasOn.filter((u) => !isOn.includes(u));
+  const joined = isOn.filter((u) => !wasOn.includes(u));
+  const written = (us: readonly string[]) => us.filter((u) => submitted.has(u)).length;
+  return {
+    delta: {
+      interviews: (after.status === 'scheduled' ? 1 : 0) - (before?.status === 'scheduled' ? 1 : 0),
+      expected: isOn.length - wasOn.length,
+      scorecards: written(joined) - written(left),
+    },
+    changed: [...left, ...joined],
+  };
+}

@@ -1,12 +1,13 @@
 /**
- * The interview routes: schedule one for a candidate on a step of their requisition's plan,
- * reschedule or cancel it, read one, list them. Conflicts and the stage follow are pure rules
- * (interview-rules.ts); who sees an interview is interview-access.ts.
+ * The interview routes: schedule one for a candidate on a step of their requisition's plan, read
+ * one, list them (rescheduling and cancelling are interview-changes.ts, so that scheduling does not
+ * bundle them). Conflicts and the stage follow are pure rules (interview-rules.ts); who sees an
+ * interview is interview-access.ts.
  */
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { newId, nowIso } from '../ids';
 import { logger } from '../logger';
-import type { CreateInterviewBody, Interview, ListInterviewsQuery, UpdateInterviewBody } from '../api/interviews';
+import type { CreateInterviewBody, Interview, ListInterviewsQuery } from '../api/interviews';
 import { candidateStage, getCandidate } from '../store/candidates';
 import { getRequisitionAndPlan } from '../store/interview-plans';
 import {
@@ -15,9 +16,7 @@ import {
   queryBookings,
   queryInterviewPage,
   viewPageKey,
-  writeInterviewChange,
   writeInterviewCreate,
-  type InterviewEvent,
   type InterviewView,
 } from '../store/interviews';
 import { getStats } from '../store/stats';
@@ -30,14 +29,14 @@ import { firstConflict, intervalOf, LOOKBACK_MS, stageOnSchedule } from './inter
 import { auditBy, type Principal } from './principal';
 import { decideAndWrite } from './retry';
 
-const BUSY = 'interview is being changed concurrently; try again';
+export const BUSY = 'interview is being changed concurrently; try again';
 export const SCHEDULER = { type: 'system', id: 'interview-scheduling', name: 'interview scheduling' } as const;
 
 const erasedError = () =>
   new ConflictError('the candidate was erased; no interview can be scheduled for them', { code: 'candidate_erased' });
 
 /** The interviewers as active members; a 400 names the one that is not. */
-async function checkInterviewers(tenantId: string, ids: readonly string[]) {
+export async function checkInterviewers(tenantId: string, ids: readonly string[]) {
   const active = new Set((await listUsers(tenantId)).filter((u) => u.deactivated_at === undefined).map((u) => u.id));
   const bad = ids.findIndex((id) => !active.has(id));
   if (bad >= 0)
@@ -47,7 +46,7 @@ async function checkInterviewers(tenantId: string, ids: readonly string[]) {
 }
 
 /** A 409 naming the first booking of any interviewer the interval overlaps (one Query per interviewer, side by side). */
-async function checkConflicts(tenantId: string, iv: Pick<Interview, 'id' | 'start' | 'end' | 'interviewers'>) {
+export async function checkConflicts(tenantId: string, iv: Pick<Interview, 'id' | 'start' | 'end' | 'interviewers'>) {
   const start = Date.parse(iv.start);
   const end = Date.parse(iv.end);
   const from = new Date(start - LOOKBACK_MS).toISOString();
@@ -170,14 +169,27 @@ export async function createInterview(
 }
 
 /** One interview the caller may read; any other is the 404 of one that does not exist. */
-async function readable(p: Principal, id: string): Promise<Interview> {
+export async function readable(p: Principal, id: string): Promise<Interview> {
   const iv = await readInterview(p.tenantId, id);
   if (!iv || !(await mayReadInterview(p, iv))) throw new NotFoundError('interview');
   return iv;
 }
 
-/** One interview, with `feedback_overdue` for whoever reads all its scorecards (lib/domain/interview-feedback.ts). */
-export const getInterview = async (p: Principal, id: string) => withFeedback(p, await readable(p, id));
+/**
+ * One interview, with its step's kit and scorecard template as the plan holds them now (so an
+ * interviewer, who does not read plans, prepares from the interview alone; null once the step is
+ * gone from the plan), and `feedback_overdue` for whoever reads all its scorecards
+ * (lib/domain/interview-feedback.ts). The requisition and its plan are one read.
+ */
+export async function getInterview(p: Principal, id: string) {
+  const iv = await readable(p, id);
+  const { requisition, plan } = iv.req_id
+    ? await getRequisitionAndPlan(p.tenantId, iv.req_id)
+    : { requisition: undefined, plan: undefined };
+  const step = plan?.steps.find((s) => s.id === iv.step_id);
+  const prepared = { ...iv, kit: step ? step.kit : null, scorecard_template: step ? step.scorecard : null };
+  return withFeedback(p, prepared, requisition);
+}
 
 /**
  * A page of interviews by start time: one Query of the view the filters choose (an interviewer's
@@ -216,70 +228,4 @@ export async function listInterviews(p: Principal, q: ListInterviewsQuery): Prom
   });
   const items = reader.seesAll ? page.items : await reader.filter(page.items);
   return { items, next_cursor: page.lastKey ? encodeCursor(scope, page.lastKey) : null };
-}
-
-type Prepared = { done: Interview } | { before: Interview; after: Interview };
-
-/**
- * Write a change of a scheduled interview. `prepare` reads the interview and checks the change
- * (members, conflicts: reads of their own); on a lost race it runs again on the interview as it is.
- */
-function change(p: Principal, event: InterviewEvent, prepare: () => Promise<Prepared>): Promise<Interview> {
-  return decideAndWrite<Prepared, { before: Interview; after: Interview }, Interview, string>({
-    state: prepare(),
-    decide: (s) => ('done' in s ? { done: s.done } : { write: s }),
-    write: async ({ before, after }) => {
-      const audit = auditBy(p, event, { type: 'interview', id: after.id }, [
-        ...(before.start !== after.start ? [{ field: 'start', before: before.start, after: after.start }] : []),
-        ...(before.end !== after.end ? [{ field: 'end', before: before.end, after: after.end }] : []),
-        ...(before.interviewers.join() !== after.interviewers.join()
-          ? [{ field: 'interviewers', before: before.interviewers, after: after.interviewers }]
-          : []),
-        ...(before.status !== after.status ? [{ field: 'status', before: before.status, after: after.status }] : []),
-      ]);
-      return { outcome: await writeInterviewChange(p.tenantId, before, after, event, audit), result: after };
-    },
-    again: () => prepare(),
-    busy: BUSY,
-  });
-}
-
-const cancelledError = () => new ConflictError('the interview was cancelled; schedule a new one', { field: 'status' });
-
-/** Reschedule, or change the interviewers, the zone or the place: a new sequence, the bookings moved. */
-export function updateInterview(p: Principal, id: string, body: UpdateInterviewBody): Promise<Interview> {
-  const interval = body.start !== undefined && body.end !== undefined ? intervalOf(body.start, body.end) : undefined;
-  return change(p, 'interview.updated', async () => {
-    const before = await readable(p, id);
-    if (before.status === 'cancelled') throw cancelledError();
-    const interviewers = body.interviewers ? [...new Set(body.interviewers)] : before.interviewers;
-    const after: Interview = {
-      ...before,
-      ...(interval && { start: interval.start, end: interval.end }),
-      ...(body.time_zone !== undefined && { time_zone: body.time_zone }),
-      ...(body.location !== undefined && { location: body.location }),
-      interviewers,
-    };
-    const moved = after.start !== before.start || after.end !== before.end;
-    const newPeople = interviewers.filter((u) => !before.interviewers.includes(u));
-    if (
-      !moved &&
-      interviewers.join() === before.interviewers.join() &&
-      after.time_zone === before.time_zone &&
-      after.location === before.location
-    )
-      return { done: before };
-    if (newPeople.length) await checkInterviewers(p.tenantId, interviewers);
-    if (!body.allow_conflicts && (moved || newPeople.length)) await checkConflicts(p.tenantId, after);
-    return { before, after: { ...after, sequence: before.sequence + 1, updated_at: nowIso() } };
-  });
-}
-
-/** Cancel: the interview stays with status cancelled and a new sequence; its bookings go. A second cancel changes nothing. */
-export function cancelInterview(p: Principal, id: string): Promise<Interview> {
-  return change(p, 'interview.cancelled', async () => {
-    const before = await readable(p, id);
-    if (before.status === 'cancelled') return { done: before };
-    return { before, after: { ...before, status: 'cancelled', sequence: before.sequence + 1, updated_at: nowIso() } };
-  });
 }

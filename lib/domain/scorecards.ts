@@ -113,8 +113,11 @@ export async function submitScorecard(
           throw new NotFoundError('interview');
         }
         if (outcome.refused === 'requisition') throw lockedError('the requisition was closed');
-        if (outcome.refused === 'interview')
+        if (outcome.refused === 'interview') {
+          if (outcome.seen?.status === 'scheduled')
+            throw new ForbiddenError('only an interviewer of this interview submits a scorecard for it', { field: 'interviewer_id' });
           throw new ConflictError('the interview was cancelled; it takes no scorecard', { field: 'status' });
+        }
       }
       return { outcome, result: { scorecard: s, created: s.version === 1 } };
     },

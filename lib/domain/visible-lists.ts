@@ -10,7 +10,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import type { Stage } from '../model';
 import type { ListCandidatesQuery } from '../schemas';
 import { queryCandidates } from '../store/candidate-lists';
-import { toCandidate } from '../store/candidates';
+import { toListedCandidate } from '../store/candidates';
 import { getRequisition, queryTeamRequisitions, reqStageCount, type RequisitionItem } from '../store/requisitions';
 import { assignedCandidatePage } from './assignments';
 import { maySee, type Viewer, withoutHiddenFields } from './visibility';
@@ -31,7 +31,7 @@ export async function seenRequisition(tenantId: string, v: Viewer, id: string, f
   return req;
 }
 
-type Page = { items: ReturnType<typeof toCandidate>[]; count: number; offset: number; limit: number; next_cursor: string | null };
+type Page = { items: ReturnType<typeof toListedCandidate>[]; count: number; offset: number; limit: number; next_cursor: string | null };
 
 /**
  * The candidate list of a limited viewer. With `req_id`, the caller's own list runs once the
@@ -67,7 +67,13 @@ export async function limitedCandidatePage(tenantId: string, v: Viewer, q: Candi
   const key = (c: Record<string, unknown>) => `${q.stage ? String(c.stage_entered_at ?? '') : ''}#${String(c.id)}`;
   const merged = perReq.flat().sort((a, b) => key(b).localeCompare(key(a)));
   const count = reqs.reduce((sum, r) => sum + reqStageCount(r, q.stage), 0);
-  return shown(v, { items: merged.slice(q.offset, want).map(toCandidate), count, offset: q.offset, limit: q.limit, next_cursor: null });
+  return shown(v, {
+    items: merged.slice(q.offset, want).map(toListedCandidate),
+    count,
+    offset: q.offset,
+    limit: q.limit,
+    next_cursor: null,
+  });
 }
 
 const shown = (v: Viewer, page: Page): Page => ({ ...page, items: page.items.map((c) => withoutHiddenFields(v, c)) });

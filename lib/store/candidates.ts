@@ -20,6 +20,7 @@ import {
   stageIndexKey,
 } from './table';
 import { copyPuts } from './copies';
+import { progressOf } from './interview-progress';
 import { stuckAttrs, type Thresholds } from './stuck';
 import { $add, update } from './update';
 
@@ -149,6 +150,9 @@ export function toCandidate(item: Item): Candidate {
   const { rejection_note, application: _application, screening: _screening, ...c } = candidateFromItem(item);
   return { ...c, rejection: rejectionOf(item, rejection_note) };
 }
+
+/** The candidate as lists and its own read answer it: with its interview progress (lib/store/interview-progress.ts). */
+export const toListedCandidate = (item: Item) => ({ ...toCandidate(item), interview_progress: progressOf(item) });
 
 function rejectionOf(item: Item, note: string | undefined): RejectionAnswer | null {
   const r = item.rejection as Record<string, unknown> | undefined;

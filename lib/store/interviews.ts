@@ -11,6 +11,8 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import type { Interview } from '../api/interviews';
 import { auditPuts, type AuditEntry } from './audit';
 import { dueActions } from './interview-due';
+import { movesProgress, progressUpdate, type ProgressDelta } from './interview-progress';
+import { scorecardChecks } from './scorecards';
 import { ddb, tableName } from './client';
 import type { Item } from './codec';
 import { keys, TABLE_DEF, type PageKeyShape } from './table';
@@ -221,13 +223,13 @@ export type CreateParts = 'candidate' | 'external' | 'interview' | 'bookings' | 
  */
 export function writeInterviewCreate(tenantId: string, iv: Interview, audit: AuditEntry): Promise<TxOutcome<CreateParts>> {
   return writeParts<CreateParts>({
-    candidate: {
-      ConditionCheck: {
-        TableName: tableName,
-        Key: keys.candidate(tenantId, iv.candidate_id),
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(erased_at)',
-      },
-    },
+    // One interview more in the candidate's progress, each interviewer a scorecard expected.
+    candidate: progressUpdate(
+      tenantId,
+      iv.candidate_id,
+      { interviews: 1, expected: iv.interviewers.length, scorecards: 0 },
+      { expression: 'attribute_exists(PK) AND attribute_not_exists(erased_at)' },
+    ),
     external: iv.external_event_id !== null && {
       Put: {
         TableName: tableName,
@@ -247,12 +249,20 @@ export function writeInterviewCreate(tenantId: string, iv: Interview, audit: Aud
 /** Interviewers the change took off the interview: their calendars are sent a cancel. */
 const droppedBy = (before: Interview, after: Interview) => before.interviewers.filter((u) => !after.interviewers.includes(u));
 
-export type ChangeParts = 'interview' | 'bookings' | 'due' | 'change' | 'audit';
+export type ChangeParts = 'interview' | 'scorecards' | 'candidate' | 'bookings' | 'due' | 'change' | 'audit';
+
+/** What a change moves in the candidate's interview progress, and whose scorecard it read as there or missing. */
+export interface ProgressWrite {
+  delta: ProgressDelta;
+  changed: readonly string[];
+  submitted: ReadonlySet<string>;
+}
 
 /**
  * Reschedule or cancel: the interview on condition it is at the sequence read and still scheduled;
  * the bookings it no longer has deleted, those it has put (none once cancelled); its due items
- * moved to its new times (removed once cancelled); its change item.
+ * moved to its new times (removed once cancelled); its change item; the candidate's interview
+ * progress, on condition that the scorecards of the interviewers it counts in or out are as read.
  */
 export function writeInterviewChange(
   tenantId: string,
@@ -260,6 +270,7 @@ export function writeInterviewChange(
   after: Interview,
   event: InterviewEvent,
   audit: AuditEntry,
+  progress?: ProgressWrite,
 ): Promise<TxOutcome<ChangeParts>> {
   const kept = after.status === 'scheduled' ? after.interviewers.map((u) => bookingItem(tenantId, after, u)) : [];
   const keptKeys = new Set(kept.map((i) => `${i.PK}|${i.SK}`));
@@ -275,6 +286,13 @@ export function writeInterviewChange(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
+    // Checked even when the counts do not move: a swap of two interviewers without scorecards
+    // is one only while neither writes one.
+    scorecards: progress !== undefined && scorecardChecks(tenantId, after, progress.changed, progress.submitted),
+    candidate:
+      progress !== undefined &&
+      movesProgress(progress.delta) &&
+      progressUpdate(tenantId, after.candidate_id, progress.delta, { expression: 'attribute_exists(PK)' }),
     bookings: [
       ...gone.map((Key) => ({ Delete: { TableName: tableName, Key } })),
       ...kept.map((Item) => ({ Put: { TableName: tableName, Item } })),

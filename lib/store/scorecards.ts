@@ -11,11 +11,12 @@ import type { Scorecard } from '../api/scorecards';
 import { auditPuts, type AuditEntry } from './audit';
 import { ddb, tableName } from './client';
 import type { Item } from './codec';
+import { progressUpdate } from './interview-progress';
 import { keys } from './table';
 import { writeParts, type TxOutcome } from './tx';
 
 export const scorecardPartition = (tenantId: string, candidateId: string) => `${keys.tenantPartition(tenantId)}#SC#${candidateId}`;
-const latestKey = (tenantId: string, s: Pick<Scorecard, 'candidate_id' | 'interview_id' | 'interviewer_id'>) => ({
+export const latestKey = (tenantId: string, s: Pick<Scorecard, 'candidate_id' | 'interview_id' | 'interviewer_id'>) => ({
   PK: scorecardPartition(tenantId, s.candidate_id),
   SK: `SC#${s.interview_id}#${s.interviewer_id}`,
 });
@@ -23,6 +24,31 @@ const versionKey = (tenantId: string, s: Scorecard) => ({
   PK: scorecardPartition(tenantId, s.candidate_id),
   SK: `SCV#${s.interview_id}#${s.interviewer_id}#${String(s.version).padStart(6, '0')}`,
 });
+
+/**
+ * For a change of an interview's panel or its cancel (lib/store/interviews.ts): a check, per
+ * interviewer whose place changes, that their scorecard is still there or still missing as read,
+ * so a scorecard written meanwhile refuses the change (decided again) instead of leaving the
+ * candidate's `sc_submitted` (lib/store/interview-progress.ts) off by one.
+ */
+export function scorecardChecks(
+  tenantId: string,
+  iv: { id: string; candidate_id: string },
+  changed: readonly string[],
+  submitted: ReadonlySet<string>,
+) {
+  return changed.map((u) => ({
+    ConditionCheck: {
+      TableName: tableName,
+      Key: latestKey(tenantId, { candidate_id: iv.candidate_id, interview_id: iv.id, interviewer_id: u }),
+      ConditionExpression: submitted.has(u) ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
+    },
+  }));
+}
+
+/** Who has a scorecard of the interview, among a candidate's scorecards. */
+export const submittedOn = (cards: readonly Pick<Scorecard, 'interview_id' | 'interviewer_id'>[], interviewId: string) =>
+  new Set(cards.filter((s) => s.interview_id === interviewId).map((s) => s.interviewer_id));
 
 export function scorecardFromItem(item: Item): Scorecard {
   const list = <T>(v: unknown) => (Array.isArray(v) ? (v as T[]) : []);
@@ -63,26 +89,43 @@ export async function queryCandidateScorecards(tenantId: string, candidateId: st
   return out;
 }
 
+/** What a scorecard needs of its candidate: there, not erased, not placed or rejected. */
+const candidateOk = {
+  expression: 'attribute_exists(PK) AND attribute_not_exists(erased_at) AND NOT #st IN (:placed, :rejected)',
+  names: { '#st': 'stage' },
+  values: { ':placed': 'placed', ':rejected': 'rejected' },
+};
+
 export type ScorecardParts = 'candidate' | 'requisition' | 'interview' | 'latest' | 'version' | 'audit';
 
 /**
  * A submission or an edit in one transaction: the candidate still there, not erased, and not placed
- * or rejected; the requisition not closed; the interview still scheduled; the latest version
+ * or rejected (its interview progress counting a first version); the requisition not closed; the
+ * interview still scheduled with the writer on its panel; the latest version
  * replaced on condition it is the one read (none for a first submission); the version kept.
  */
 export function writeScorecard(tenantId: string, s: Scorecard, audit: AuditEntry): Promise<TxOutcome<ScorecardParts>> {
   const body = { tenant_id: tenantId, ...s };
   return writeParts<ScorecardParts>({
-    candidate: {
-      ConditionCheck: {
-        TableName: tableName,
-        Key: keys.candidate(tenantId, s.candidate_id),
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(erased_at) AND NOT #st IN (:placed, :rejected)',
-        ExpressionAttributeNames: { '#st': 'stage' },
-        ExpressionAttributeValues: { ':placed': 'placed', ':rejected': 'rejected' },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
+    // The candidate as it must be; a first version is one more scorecard in its interview progress, an edit is not.
+    candidate:
+      s.version === 1
+        ? {
+            Update: {
+              ...progressUpdate(tenantId, s.candidate_id, { interviews: 0, expected: 0, scorecards: 1 }, candidateOk).Update,
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          }
+        : {
+            ConditionCheck: {
+              TableName: tableName,
+              Key: keys.candidate(tenantId, s.candidate_id),
+              ConditionExpression: candidateOk.expression,
+              ExpressionAttributeNames: candidateOk.names,
+              ExpressionAttributeValues: candidateOk.values,
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
     requisition: s.req_id !== null && {
       ConditionCheck: {
         TableName: tableName,
@@ -92,13 +135,15 @@ export function writeScorecard(tenantId: string, s: Scorecard, audit: AuditEntry
         ExpressionAttributeValues: { ':closed': 'closed' },
       },
     },
+    // Still on the panel: a change of panel counts the scorecards of those it keeps.
     interview: {
       ConditionCheck: {
         TableName: tableName,
         Key: keys.interview(tenantId, s.interview_id),
-        ConditionExpression: '#st = :scheduled',
-        ExpressionAttributeNames: { '#st': 'status' },
-        ExpressionAttributeValues: { ':scheduled': 'scheduled' },
+        ConditionExpression: '#st = :scheduled AND contains(#ivs, :writer)',
+        ExpressionAttributeNames: { '#st': 'status', '#ivs': 'interviewers' },
+        ExpressionAttributeValues: { ':scheduled': 'scheduled', ':writer': s.interviewer_id },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
     latest: {

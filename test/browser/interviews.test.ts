@@ -3,7 +3,8 @@
  * workspace of its own), from the keyboard: an interviewer signs in and lands on "My interviews",
  * reads the interview there and submits a scorecard; a recruiter on the same panel reads the
  * step's kit and rates its attributes and answers its questions; a recruiter schedules a panel
- * from the candidate's page, meets a conflict naming the interviewer and books anyway. Every state
+ * from the candidate's page, meets a conflict naming the interviewer and books anyway; feedback
+ * overdue is said in words, and the board counts scorecards. Every state
  * is checked with axe (no serious or critical violation) and no console error.
  */
 import { describe, expect, it } from 'vitest';
@@ -91,6 +92,9 @@ describe('interviews in the console', { timeout: 240_000 }, () => {
       `/candidates/${fixture.candidate}`,
     );
     expect(await item.getByRole('link', { name: 'https://meet.example.com/imogen' }).count()).toBe(1);
+    // The kit comes with the interview's own read: an interviewer, who does not read plans, has it.
+    await item.getByText('Read the take-home first.').waitFor();
+    expect(await item.locator('.kit-text').textContent()).toBe(KIT);
     // Scheduled in Tokyo's time: shown in the viewer's zone, and in Tokyo's beside it.
     await item.getByText('in Asia/Tokyo').waitFor();
     await check('my interviews (interviewer)');
@@ -302,6 +306,50 @@ describe('interviews in the console', { timeout: 240_000 }, () => {
       version: 2,
       steps: [{ id: stepId, name: 'Values interview', duration_minutes: 30 }],
     });
+  });
+
+  it('feedback overdue is said in words on the candidate page and in My interviews; the board card counts the scorecards', async () => {
+    const { interviewer, recruiter } = b.workspace.members as Record<string, { id: string; email: string }>;
+    const { page } = b; // the recruiter's session
+    const name = 'Olive Overdue';
+    const c = await v1('POST', '/candidates', { name, req_id: fixture.req });
+    expect(c.status, c.text).toBe(201);
+    // Ten days ago: its reminder time (9:00 the first working day after it) has long passed, whenever this runs.
+    const start = hourFromNow(-240);
+    const iv = await v1('POST', `/candidates/${c.body.data.id}/interviews`, {
+      step_id: fixture.step,
+      start: start.toISOString(),
+      end: new Date(start.getTime() + 3_600_000).toISOString(),
+      time_zone: 'Europe/Berlin',
+      interviewers: [interviewer!.id, recruiter!.id],
+      allow_conflicts: true,
+    });
+    expect(iv.status, iv.text).toBe(201);
+    expect((await v1('GET', `/interviews/${iv.body.data.id}`)).body.data.feedback_overdue).toBe(true);
+
+    await page.goto(`/candidates/${c.body.data.id}`);
+    const section = page.getByRole('region', { name: 'Interviews' });
+    await section.getByText('Feedback overdue:').waitFor();
+    expect(await section.locator('.overdue').textContent()).toBe('Feedback overdue: a scorecard is still missing after the reminder.');
+    await check('candidate interviews: feedback overdue');
+
+    await press(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My interviews' }));
+    const overdue = page.getByRole('region', { name: 'Feedback overdue' });
+    const item = overdue.getByRole('listitem').filter({ has: page.getByRole('heading', { name: `${name}: Technical interview` }) });
+    await item.getByText('Feedback overdue:').waitFor();
+    await check('my interviews: feedback overdue (recruiter)');
+    await press(item.getByRole('button', { name: `Give feedback on ${name}: Technical interview` }));
+    const form = item.getByRole('form', { name: 'Your scorecard' });
+    await form.getByLabel('Overall recommendation').selectOption({ label: 'No decision' });
+    await press(form.getByRole('button', { name: 'Submit scorecard' }));
+    await item.getByText('Scorecard submitted: No decision (version 1).').waitFor();
+    await check('my interviews: overdue feedback given (recruiter)');
+
+    // The board: the card says how many of the panel's scorecards are in (counts, never what they say).
+    await page.goto(`/requisitions/${fixture.req}`);
+    const card = page.locator('.card-item').filter({ has: page.getByRole('link', { name, exact: true }) });
+    await card.getByText('1 of 2 scorecards').waitFor();
+    await check('board with scorecard counts');
   });
 
   it('axe checked every page state reached', () => {

@@ -95,6 +95,7 @@ describe('GET /api/v1/candidates', () => {
       'created_at',
       'email',
       'id',
+      'interview_progress',
       'name',
       'person_id',
       'phone',
@@ -107,6 +108,7 @@ describe('GET /api/v1/candidates', () => {
       'stage_entered_at',
       'updated_at',
     ]);
+    expect(res.body.data[0].interview_progress).toEqual({ interviews: 0, scorecards_expected: 0, scorecards: 0 });
     // Created through the token API.
     expect(res.body.data[0].source).toBe('api');
   });

@@ -122,10 +122,13 @@ describe('scheduling', () => {
       created_at: expect.any(String),
       updated_at: res.body.data.created_at,
     });
-    // The read adds feedback_overdue for whoever reads every scorecard (not due before the interview).
+    // The read adds feedback_overdue for whoever reads every scorecard (not due before the
+    // interview), and the step's kit and scorecard template as the plan holds them (none written here).
     expect((await stack.call('GET', `/api/v1/interviews/${res.body.data.id}`, { token })).body.data).toEqual({
       ...res.body.data,
       feedback_overdue: false,
+      kit: '',
+      scorecard_template: { attributes: [], questions: [] },
     });
     const cand = await stack.call('GET', `/api/v1/candidates/${cid}`, { token });
     expect(cand.body.data.stage).toBe('interview_scheduled');

@@ -2,47 +2,55 @@
  * "My interviews": the signed-in member's interviews of today and to come, each with its
  * candidate, time, place, panel and kit, and the scorecard form behind "Give feedback". The
  * interviewer's home page. One list call (`interviewer` = you, from today's midnight), then one
- * read per candidate and per requisition's plan shown.
+ * read per candidate and per interview shown (the interview's read carries its step's kit and
+ * scorecard template, which an interviewer reads without the plan). Those who read every
+ * scorecard of a requisition also get the interviews of the last two weeks whose feedback is
+ * overdue (the read's `feedback_overdue`).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from '../api/client';
-import { InterviewTime, Kit } from '../interview-parts';
+import { FeedbackOverdue, InterviewTime, Kit } from '../interview-parts';
 import {
   dayIn,
+  fetchInterview,
   fetchInterviewScorecards,
   fetchInterviews,
   fetchMembers,
-  fetchPlan,
   linkOf,
   overallLabel,
   startOfToday,
   viewerZone,
   type Interview,
+  type InterviewRead,
   type Member,
-  type Plan,
   type Scorecard,
 } from '../interviews';
 import { fetchCandidate } from '../recruiting';
 import { Link } from '../router';
 import { ScorecardForm } from '../scorecard-form';
-import { useMay, useSession } from '../session';
+import { useSession } from '../session';
 import { Empty, ErrorBox, Loaded, PageTitle, useLoad } from '../ui';
 
 interface Row {
   iv: Interview;
   name: string | undefined;
-  plan: Plan | undefined;
+  /** The interview's own read; undefined when it could not be read. */
+  read: InterviewRead | undefined;
 }
 interface Mine {
   rows: Row[];
+  overdue: Row[];
   cursor: string | null;
   members: Member[];
 }
 
-type Lookups = { names: Map<string, Promise<string | undefined>>; plans: Map<string, Promise<Plan | undefined>> };
+/** How far back "feedback overdue" looks: past that, a missing scorecard is the recruiter's to chase. */
+const OVERDUE_DAYS = 14;
 
-/** Each candidate's name and each requisition's plan, read once however many interviews share them. */
-async function rowsOf(items: Interview[], readsPlans: boolean, seen: Lookups): Promise<Row[]> {
+type Lookups = { names: Map<string, Promise<string | undefined>> };
+
+/** Each candidate's name, read once however many interviews share it, and each interview's own read. */
+async function rowsOf(items: Interview[], seen: Lookups): Promise<Row[]> {
   const name = (id: string) => {
     if (!seen.names.has(id))
       seen.names.set(
@@ -54,27 +62,34 @@ async function rowsOf(items: Interview[], readsPlans: boolean, seen: Lookups): P
       );
     return seen.names.get(id)!;
   };
-  const plan = (id: string | null) => {
-    if (!id || !readsPlans) return Promise.resolve(undefined);
-    if (!seen.plans.has(id))
-      seen.plans.set(
-        id,
-        fetchPlan(id).catch(() => undefined),
-      );
-    return seen.plans.get(id)!;
-  };
   const scheduled = items.filter((iv) => iv.status === 'scheduled');
-  return Promise.all(scheduled.map(async (iv) => ({ iv, name: await name(iv.candidate_id), plan: await plan(iv.req_id) })));
+  return Promise.all(
+    scheduled.map(async (iv) => {
+      const [n, read] = await Promise.all([name(iv.candidate_id), fetchInterview(iv.id).catch(() => undefined)]);
+      return { iv, name: n, read };
+    }),
+  );
+}
+
+/** Your interviews of the last two weeks whose feedback is overdue; none for an interviewer, who is not told. */
+async function overdueOf(userId: string, seen: Lookups): Promise<Row[]> {
+  const today = startOfToday();
+  const from = new Date(today.getTime() - OVERDUE_DAYS * 86_400_000);
+  const page = await fetchInterviews({ interviewer: userId, from: from.toISOString(), to: today.toISOString(), limit: 100 });
+  return (await rowsOf(page.data, seen)).filter((r) => r.read?.feedback_overdue === true);
 }
 
 export function MyInterviews() {
   const { session } = useSession();
-  const readsPlans = useMay()('GET /api/requisitions/{id}/interview-plan');
-  const [seen] = useState<Lookups>(() => ({ names: new Map(), plans: new Map() }));
+  const [seen] = useState<Lookups>(() => ({ names: new Map() }));
   const query = { interviewer: session.user.id, from: startOfToday().toISOString() };
   const [load, reload] = useLoad<Mine>(async () => {
-    const [page, members] = await Promise.all([fetchInterviews(query), fetchMembers().catch(() => [])]);
-    return { rows: await rowsOf(page.data, readsPlans, seen), cursor: page.next_cursor, members };
+    const [page, members, overdue] = await Promise.all([
+      fetchInterviews(query),
+      fetchMembers().catch(() => []),
+      session.user.role === 'interviewer' ? [] : overdueOf(session.user.id, seen).catch(() => []),
+    ]);
+    return { rows: await rowsOf(page.data, seen), overdue, cursor: page.next_cursor, members };
   }, [session.user.id]);
   const [more, setMore] = useState<{ rows: Row[]; cursor: string | null }>();
   const [moreError, setMoreError] = useState<string>();
@@ -84,7 +99,7 @@ export function MyInterviews() {
     setMoreError(undefined);
     try {
       const page = await fetchInterviews({ ...query, cursor });
-      const rows = await rowsOf(page.data, readsPlans, seen);
+      const rows = await rowsOf(page.data, seen);
       setMore((m) => ({ rows: [...(m?.rows ?? []), ...rows], cursor: page.next_cursor }));
     } catch (err) {
       setMoreError(errorText(err));
@@ -106,7 +121,7 @@ export function MyInterviews() {
           const todays = rows.filter((r) => dayIn(r.iv.start, zone) === today);
           const later = rows.filter((r) => dayIn(r.iv.start, zone) !== today);
           const emailOf = new Map(data.members.map((m) => [m.id, m.email]));
-          if (!rows.length)
+          if (!rows.length && !data.overdue.length)
             return (
               <Empty>
                 No interviews today or to come. When a recruiter puts you on an interview panel, it shows here with the candidate and the
@@ -115,6 +130,13 @@ export function MyInterviews() {
             );
           return (
             <>
+              {data.overdue.length > 0 && (
+                <section aria-labelledby="iv-overdue">
+                  <h2 id="iv-overdue">Feedback overdue</h2>
+                  <p>Interviews of the last two weeks you are on, still missing a scorecard after the reminder.</p>
+                  <InterviewList rows={data.overdue} emailOf={emailOf} />
+                </section>
+              )}
               <section aria-labelledby="iv-today">
                 <h2 id="iv-today">Today</h2>
                 {todays.length ? <InterviewList rows={todays} emailOf={emailOf} /> : <p>No interviews today.</p>}
@@ -147,9 +169,8 @@ function InterviewList({ rows, emailOf }: { rows: Row[]; emailOf: Map<string, st
   );
 }
 
-function InterviewItem({ row: { iv, name, plan }, emailOf }: { row: Row; emailOf: Map<string, string> }) {
+function InterviewItem({ row: { iv, name, read }, emailOf }: { row: Row; emailOf: Map<string, string> }) {
   const { session } = useSession();
-  const step = plan?.steps.find((s) => s.id === iv.step_id);
   const who = name ?? 'A candidate';
   const link = linkOf(iv.location);
   const [open, setOpen] = useState(false);
@@ -194,9 +215,10 @@ function InterviewItem({ row: { iv, name, plan }, emailOf }: { row: Row; emailOf
       <p>
         <Link href={`/candidates/${iv.candidate_id}`}>Open {who}'s profile</Link>
       </p>
-      {step ? (
-        <Kit kit={step.kit} step={iv.step_name} />
-      ) : plan === undefined ? null : (
+      {read?.feedback_overdue && <FeedbackOverdue />}
+      {read?.kit != null ? (
+        <Kit kit={read.kit} step={iv.step_name} />
+      ) : read === undefined ? null : (
         <p class="hint">This step is no longer in the plan.</p>
       )}
       {saved && (
@@ -208,7 +230,7 @@ function InterviewItem({ row: { iv, name, plan }, emailOf }: { row: Row; emailOf
       {open ? (
         <ScorecardForm
           interviewId={iv.id}
-          template={step?.scorecard}
+          template={read?.scorecard_template ?? undefined}
           mine={mine ?? undefined}
           onCancel={() => {
             setOpen(false);

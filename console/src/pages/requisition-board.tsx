@@ -290,8 +290,19 @@ function ColumnBody(props: {
   );
 }
 
+/** "2 of 3 scorecards": counts the list answers (never a recommendation), so the board reads nothing more. */
+function ScorecardProgress({ c }: { c: Candidate }) {
+  const p = c.interview_progress;
+  if (!p || p.scorecards_expected === 0) return null;
+  return (
+    <p class="card-progress">
+      {p.scorecards} of {p.scorecards_expected} scorecards
+    </p>
+  );
+}
+
 /**
- * A compact card: the name, days in the stage and the stuck flag. Its Move control opens the
+ * A compact card: the name, days in the stage, the stuck flag and the scorecards in. Its Move control opens the
  * "Move to…" form inside the card (focus goes to the stage select; Escape closes it), so nine
  * columns of cards fit a 1280 px screen and every move stays possible without dragging.
  */
@@ -355,6 +366,7 @@ function BoardCard(props: {
           Move…
         </button>
       </p>
+      <ScorecardProgress c={c} />
       {open && (
         <div ref={form}>
           <MoveTo
