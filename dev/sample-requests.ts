@@ -135,6 +135,8 @@ export const samples: Record<
   'rotate-webhook-secret': { params: { id: MISSING_ID }, body: { grace_seconds: 86400 } },
   // A wrong current password: invoking shows the 400 path and never changes the demo password.
   'change-password': { body: { current_password: 'not the current password', new_password: 'a new long passphrase' } },
+  // Clears the demo admin's zone (none is set): the console then reads the browser's.
+  'set-time-zone': { body: { time_zone: null } },
   'update-pipeline-settings': { body: { stuck_days: { applied: 2, interviewed: 4 } } },
   'add-member': { body: { email: 'new.recruiter@demo.example', role: 'recruiter' } },
   'change-member-role': { params: { id: MISSING_ID }, body: { role: 'admin' } },

@@ -45,6 +45,7 @@ export const ROUTE_ROLES = {
   'GET /api/session': ALL,
   'DELETE /api/session': ALL,
   'PUT /api/session/password': ALL,
+  'PUT /api/account/time-zone': ALL,
   'POST /api/tokens': ALL,
   'GET /api/tokens': ALL,
   'DELETE /api/tokens/{id}': ALL,

@@ -119,6 +119,7 @@ const lines = [
   twoFactor.startTwoFactor,
   twoFactor.confirmTwoFactor,
   twoFactor.disableTwoFactor,
+  session.setTimeZone,
   overview.getOverview,
   settings.getPipelineSettings,
   settings.updatePipelineSettings,

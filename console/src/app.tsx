@@ -3,6 +3,7 @@ import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, onSessionExpired, unwrap } from './api/client';
 import { Link, navigate, useLocation } from './router';
+import { setOwnZone } from './own-zone';
 import { fetchSession, SessionContext, type Session } from './session';
 import { ErrorBox, Loading } from './ui';
 import { may } from '../../lib/permissions';
@@ -192,6 +193,8 @@ export function App() {
       </Frame>
     );
 
+  // Every time the console shows is read in the member's own zone (console/src/zones.ts).
+  setOwnZone(session.user.time_zone);
   return (
     <SessionContext.Provider value={{ session, refresh: load }}>
       <Frame

@@ -97,7 +97,14 @@ export function InterviewsSection({ candidate: c }: ProfileSectionProps) {
               {interviews.length ? (
                 <ul class="iv-list">
                   {interviews.map((iv) => (
-                    <InterviewRow key={iv.id} iv={iv} cards={cards} emailOf={emailOf} overdue={overdue.has(iv.id)} />
+                    <InterviewRow
+                      key={iv.id}
+                      iv={iv}
+                      cards={cards}
+                      emailOf={emailOf}
+                      overdue={overdue.has(iv.id)}
+                      zoneOf={(id) => members.find((m) => m.id === id)?.time_zone}
+                    />
                   ))}
                 </ul>
               ) : (
@@ -117,12 +124,20 @@ function InterviewRow({
   cards,
   emailOf,
   overdue,
+  zoneOf,
 }: {
   iv: Interview;
   cards: Scorecard[];
   emailOf: (id: string) => string;
   overdue: boolean;
+  zoneOf: (id: string) => string | null | undefined;
 }) {
+  const own = viewerZone();
+  // An interviewer in another zone than the viewer's: the time there too.
+  const withZone = (id: string) => {
+    const z = zoneOf(id);
+    return z && z !== own ? `${emailOf(id)} (${span(iv.start, iv.end, z)} ${z})` : emailOf(id);
+  };
   const inOf = new Set(cards.filter((s) => s.interview_id === iv.id).map((s) => s.interviewer_id));
   return (
     <li>
@@ -133,7 +148,7 @@ function InterviewRow({
       <p>
         <InterviewTime start={iv.start} end={iv.end} zone={iv.time_zone} />
       </p>
-      <p>With {iv.interviewers.map(emailOf).join(', ')}</p>
+      <p>With {iv.interviewers.map(withZone).join(', ')}</p>
       {/* The blind rule answers all of a candidate's scorecards or none: with none, nothing to count. */}
       {iv.status === 'scheduled' && cards.length > 0 && (
         <p>

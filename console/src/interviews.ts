@@ -5,7 +5,7 @@
  */
 import { api, unwrap } from './api/client';
 
-export { dayIn, instantOf, span, startOfToday, viewerZone, zones } from './zones';
+export { browserZone, dayIn, instantOf, span, startOfToday, viewerZone, zones } from './zones';
 
 export const fetchInterviews = (query: {
   interviewer?: string;

@@ -1,13 +1,17 @@
 /**
  * "Schedule an interview" on a candidate's page: a step of their requisition's plan, whose duration
  * and default interviewers fill the form; the start as a wall-clock time in a chosen zone (the
- * viewer's by default); the panel among the active members; the place. An interviewer already
- * booked then is named, with "Book anyway" to send the same schedule with `allow_conflicts`.
+ * viewer's own by default); the panel among the active members, each with their own zone where it
+ * differs (and the time there, once a start is given); the place; whether the candidate gets an
+ * invitation; and the preview of what each recipient will receive. An interviewer already booked
+ * then is named, with "Book anyway" to send the same schedule with `allow_conflicts`.
  */
 import { useState } from 'preact/hooks';
 import { api, ApiError, errorText, unwrap } from './api/client';
 import { instantOf, span, viewerZone, zones, type Interview, type Member, type PlanStep } from './interviews';
+import { InvitePreview } from './invite-preview';
 import { Field, FormDialog } from './recruiting';
+import { useSession } from './session';
 
 /** The booked interval a conflict's sentence names (two RFC 3339 instants), if it names one. */
 const bookedSpan = (message: string) => message.match(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g);
@@ -34,6 +38,8 @@ export function ScheduleInterview({
   const [zone, setZone] = useState(viewerZone());
   const [panel, setPanel] = useState<string[]>(first.interviewers);
   const [location, setLocation] = useState('');
+  const [inviteCandidate, setInviteCandidate] = useState(false);
+  const { session } = useSession();
   const [error, setError] = useState<string>();
   const [conflict, setConflict] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -67,6 +73,7 @@ export function ScheduleInterview({
         time_zone: zone,
         interviewers: panel,
         ...(location.trim() && { location: location.trim() }),
+        ...(inviteCandidate && { invite_candidate: true }),
         ...(allowConflicts && { allow_conflicts: true }),
       };
       const made = await unwrap(api.POST('/api/candidates/{id}/interviews', { params: { path: { id: candidateId } }, body }));
@@ -84,6 +91,15 @@ export function ScheduleInterview({
       setBusy(false);
     }
   };
+
+  // The booking as the form stands, once it names a time: what the preview and the panel's own times read.
+  const at = instantOf(start, zone);
+  const duration = Number(minutes);
+  const booked =
+    at && Number.isInteger(duration) && duration > 0
+      ? { start: at.toISOString(), end: new Date(at.getTime() + duration * 60_000).toISOString() }
+      : undefined;
+  const stepName = steps.find((s) => s.id === stepId)?.name ?? first.name;
 
   return (
     <FormDialog
@@ -143,7 +159,8 @@ export function ScheduleInterview({
           ))}
         </select>
         <p class="hint" id="iv-zone-hint">
-          Yours is {viewerZone()}. Invitations and reminders show the time in this zone.
+          Yours is {viewerZone()}. The calendar event is in this zone; an interviewer who set their own reads their invitation and reminder
+          in theirs.
         </p>
       </div>
       <fieldset>
@@ -160,10 +177,36 @@ export function ScheduleInterview({
               }}
             />{' '}
             {m.email}
+            {m.time_zone && m.time_zone !== zone && (
+              <span class="hint">
+                {' '}
+                ({booked ? `${span(booked.start, booked.end, m.time_zone)} ` : ''}
+                {m.time_zone})
+              </span>
+            )}
           </label>
         ))}
       </fieldset>
       <Field id="iv-location" label="Where" value={location} onInput={setLocation} hint="A room, an address or a video link." />
+      <label class="check">
+        <input type="checkbox" checked={inviteCandidate} onChange={(e) => setInviteCandidate(e.currentTarget.checked)} /> Send {who} an
+        invitation too
+      </label>
+      {booked && panel.length > 0 ? (
+        <InvitePreview
+          stepName={stepName}
+          start={booked.start}
+          end={booked.end}
+          timeZone={zone}
+          location={location.trim() || null}
+          panel={panel.map((id) => members.find((m) => m.id === id)).filter((m): m is Member => !!m)}
+          {...(inviteCandidate && { candidate: { name: who } })}
+          workspace={session.tenant.name}
+          candidateName={who}
+        />
+      ) : (
+        <p class="hint">Give the start and the interviewers to preview the invitations.</p>
+      )}
     </FormDialog>
   );
 }

@@ -1,16 +1,21 @@
 /**
- * Times as a person reads them: in the viewer's own zone, or in a zone chosen for an interview;
- * and the instant a wall-clock time names in a zone. Pure (Intl only), so the unit tests run it.
+ * Times as a person reads them: in the viewer's own zone (their account's, else the browser's), or
+ * in a zone chosen for an interview; and the instant a wall-clock time names in a zone. Pure (Intl
+ * only, and the own zone the app sets), so the unit tests run it.
  */
+import { ownZone } from './own-zone';
 
-/** The zone the browser runs in: the viewer's own. */
-export const viewerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The zone the browser runs in. */
+export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/** Every zone the browser knows, the viewer's first among them if the list lacks it. */
+/** The viewer's own zone: the one they set on their account, else the browser's. */
+export const viewerZone = () => ownZone() ?? browserZone();
+
+/** Every zone the browser knows, with the viewer's and the browser's first if the list lacks them. */
 export function zones(): string[] {
   const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  const own = viewerZone();
-  return known.includes(own) ? known : [own, ...known];
+  const missing = [...new Set([viewerZone(), browserZone()])].filter((z) => !known.includes(z));
+  return [...missing, ...known];
 }
 
 const dayFmt = (zone: string) =>

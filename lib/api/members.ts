@@ -24,6 +24,8 @@ export const Member = z.object({
   deactivated_at: z.nullable(timestamp),
   /** The member signs in with a second factor (an admin can reset it: POST /api/members/{id}/reset-two-factor). */
   two_factor_enabled: z.boolean(),
+  /** The IANA zone the member set for themselves; null: none. A recruiter booking them reads it. */
+  time_zone: z.nullable(z.string()),
 });
 export type Member = z.infer<typeof Member>;
 

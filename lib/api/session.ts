@@ -33,6 +33,8 @@ export const SessionInfo = z.object({
     must_change_password: z.boolean(),
     /** The user signs in with a code from an authenticator app after the password. */
     two_factor_enabled: z.boolean(),
+    /** The IANA zone the user set for themselves (PUT /api/account/time-zone); null: none, the console uses the browser's. */
+    time_zone: z.nullable(z.string()),
   }),
   tenant: z.object({ slug: z.string(), name: z.string() }),
   /**
@@ -62,6 +64,36 @@ export const ChangePasswordBody = z.strictObject({
   new_password: newPassword('new_password'),
 });
 export type ChangePasswordBody = z.output<typeof ChangePasswordBody>;
+
+let knownZones: Set<string> | undefined;
+/**
+ * Whether `tz` is a zone the runtime lists (Intl.supportedValuesOf), as the console's zone pickers
+ * list them, or UTC, or an IANA name spelled as IANA spells it that the runtime resolves to a
+ * listed zone: runtimes list some zones under an older name (Asia/Calcutta for Asia/Kolkata,
+ * Europe/Kiev for Europe/Kyiv) and a browser may report either.
+ */
+export function isKnownZone(tz: string): boolean {
+  knownZones ??= new Set(Intl.supportedValuesOf('timeZone'));
+  if (knownZones.has(tz) || tz === 'UTC') return true;
+  if (!/^[A-Z][A-Za-z]*(?:\/[A-Z][A-Za-z0-9_+-]*)+$/.test(tz)) return false;
+  try {
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+    return knownZones.has(resolved) || resolved === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
+const memberZoneError = 'time_zone must be an IANA time zone such as Europe/Berlin, or null for none';
+export const TimeZoneBody = z.strictObject({
+  time_zone: z.nullable(
+    z
+      .string({ error: memberZoneError })
+      .check(z.maxLength(64, { error: memberZoneError }), z.refine(isKnownZone, { error: memberZoneError })),
+  ),
+});
+export type TimeZoneBody = z.output<typeof TimeZoneBody>;
+export const AccountTimeZone = z.object({ time_zone: z.nullable(z.string()) });
 
 // ---- routes ------------------------------------------------------------------------------
 
@@ -122,4 +154,16 @@ export const changePassword = {
   ...(DOCS && { errors: { 429: 'Too many wrong current passwords from this address; see Retry-After' } }),
   status: 200,
   response: Success,
+} as const satisfies Route;
+
+export const setTimeZone = {
+  method: 'PUT',
+  path: '/api/account/time-zone',
+  handler: 'set-time-zone',
+  auth: 'session',
+  access: 'write',
+  summary: DOCS && 'Set your own time zone (null: none): the console shows times in it, and your scorecard reminders come at 9:00 in it',
+  body: TimeZoneBody,
+  status: 200,
+  response: dataOf(AccountTimeZone),
 } as const satisfies Route;

@@ -77,6 +77,7 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'POST', path: '/api/account/two-factor', auth: 'session', twoFactorStep: ['enrol'] },
   { method: 'POST', path: '/api/account/two-factor/confirm', auth: 'session', twoFactorStep: ['enrol'] },
   { method: 'POST', path: '/api/account/two-factor/disable', auth: 'session' },
+  { method: 'PUT', path: '/api/account/time-zone', auth: 'session' },
   { method: 'GET', path: '/api/overview', auth: 'session' },
   { method: 'GET', path: '/api/settings/pipeline', auth: 'session' },
   { method: 'PUT', path: '/api/settings/pipeline', auth: 'session' },

@@ -1,41 +1,17 @@
 /**
  * The calendar invitations of an interview change, pure: who gets one (each interviewer, and the
  * candidate when the scheduler asked), which method (REQUEST for a new or moved interview, CANCEL
- * for a cancelled one or an interviewer taken off it), and the message itself. Each recipient gets
+ * for a cancelled one or an interviewer taken off it), and the message itself (its words from
+ * lib/domain/interview-invitation-text.ts, which the console's preview shares). Each recipient gets
  * a message of their own naming only them as attendee, so no one learns another's address. An
  * interviewer's invitation names the candidate and the step; the candidate's names the step and
  * the workspace; none carries a CV, a note or a scorecard.
  */
 import { type CalendarInvitation, invitationIcs } from '../email/calendar';
 import type { MailAttachment, OutgoingMail } from '../email/send';
+import { type InvitationChange, invitationText, type MailContext, oneLine, type Recipient } from './interview-invitation-text';
 
-/** An interview change as its change item holds it (lib/store/interviews.ts). */
-export interface InvitationChange {
-  interviewId: string;
-  candidateId: string;
-  sequence: number;
-  event: 'interview.scheduled' | 'interview.updated' | 'interview.cancelled';
-  status: 'scheduled' | 'cancelled';
-  start: string;
-  end: string;
-  timeZone: string;
-  stepName: string;
-  location: string | null;
-  interviewers: readonly string[];
-  /** Interviewers this change took off the interview. */
-  dropped: readonly string[];
-  inviteCandidate: boolean;
-  /** When the change was made: the message's DTSTAMP. */
-  at: string;
-}
-
-export interface Recipient {
-  /** A member id, or `candidate`: what the sent marks hold (never an address). */
-  key: string;
-  kind: 'interviewer' | 'candidate';
-  email: string;
-  method: 'REQUEST' | 'CANCEL';
-}
+export type { InvitationChange, MailContext, Recipient } from './interview-invitation-text';
 
 export const CANDIDATE_KEY = 'candidate';
 
@@ -47,6 +23,7 @@ export function recipientsOf(
   c: InvitationChange,
   emailOf: (userId: string) => string | undefined,
   candidateEmail: string | undefined,
+  zoneOf: (userId: string) => string | undefined = () => undefined,
 ): Recipient[] {
   const on: Recipient['method'] = c.status === 'cancelled' ? 'CANCEL' : 'REQUEST';
   const out: Recipient[] = [];
@@ -56,7 +33,8 @@ export function recipientsOf(
   ] as const) {
     for (const id of ids) {
       const email = emailOf(id);
-      if (email && !out.some((r) => r.key === id)) out.push({ key: id, kind: 'interviewer', email, method });
+      const timeZone = zoneOf(id);
+      if (email && !out.some((r) => r.key === id)) out.push({ key: id, kind: 'interviewer', email, method, ...(timeZone && { timeZone }) });
     }
   }
   if (c.inviteCandidate && candidateEmail) out.push({ key: CANDIDATE_KEY, kind: 'candidate', email: candidateEmail, method: on });
@@ -70,43 +48,12 @@ export const addressOf = (from: string): string => /<([^>]+)>/.exec(from)?.[1] ?
 export const interviewUid = (interviewId: string, from: string): string =>
   `${interviewId}@${addressOf(from).split('@')[1] ?? 'talent-pipeline'}`;
 
-/** One line of at most `max` characters: names travel in a subject and a SUMMARY. */
-const oneLine = (s: string, max = 120) => s.replace(/\s+/g, ' ').trim().slice(0, max);
-
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-/** "Monday 30 November 2026, 10:00–11:00 (Europe/Berlin)": the time as the reader's invitation shows it. */
-export function whenText(start: string, end: string, timeZone: string): string {
-  const day = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  return `${day.format(new Date(start))}, ${time.format(new Date(start))}–${time.format(new Date(end))} (${timeZone})`;
-}
-
-export interface MailContext {
-  /** The sender (MAIL_FROM): the organizer, and the UID's domain. */
-  from: string;
-  workspace: string;
-  /** The candidate's name, for the interviewers' invitation; absent once erased. */
-  candidateName?: string;
-}
-
 /** The message for one recipient: text and HTML, the invitation as a calendar part and as a .ics file. */
 export function invitationMail(c: InvitationChange, r: Recipient, ctx: MailContext): OutgoingMail {
-  const step = oneLine(c.stepName);
-  const workspace = oneLine(ctx.workspace);
-  const title =
-    r.kind === 'candidate' ? `${step} with ${workspace}` : `Interview: ${oneLine(ctx.candidateName || 'a candidate')} (${step})`;
-  const prefix = r.method === 'CANCEL' ? 'Cancelled: ' : c.event === 'interview.updated' ? 'Updated: ' : '';
-  const when = whenText(c.start, c.end, c.timeZone);
-  const lines = [
-    r.method === 'CANCEL' ? `This interview is cancelled: ${title}.` : `${title}.`,
-    `When: ${when}`,
-    ...(c.location && r.method === 'REQUEST' ? [`Where: ${c.location}`] : []),
-    r.kind === 'interviewer' && r.method === 'REQUEST'
-      ? 'The kit and your scorecard are under My interviews in the console.'
-      : `Sent by ${workspace} through Talent Pipeline.`,
-  ];
+  const { title, subject, lines } = invitationText(c, r, ctx);
   const inv: CalendarInvitation = {
     uid: interviewUid(c.interviewId, ctx.from),
     sequence: c.sequence,
@@ -116,7 +63,7 @@ export function invitationMail(c: InvitationChange, r: Recipient, ctx: MailConte
     timeZone: c.timeZone,
     summary: title,
     location: c.location,
-    organizer: { name: workspace, email: addressOf(ctx.from) },
+    organizer: { name: oneLine(ctx.workspace), email: addressOf(ctx.from) },
     attendees: [{ email: r.email }],
     stamp: Date.parse(c.at),
   };
@@ -130,7 +77,7 @@ export function invitationMail(c: InvitationChange, r: Recipient, ctx: MailConte
   ];
   return {
     to: [r.email],
-    subject: `${prefix}${title}`,
+    subject,
     text: lines.join('\n'),
     html: lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n'),
     attachments,

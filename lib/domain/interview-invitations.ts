@@ -1,7 +1,7 @@
 /**
  * The invitation worker's rule (functions/interview-invitations.ts): one queued interview change
  * -> one email per recipient with its calendar invitation, through SES. The change item says what
- * to send; the members' addresses, the workspace's name and, when the candidate is invited, their
+ * to send; the members' addresses and own time zones, the workspace's name and, when the candidate is invited, their
  * name and address are read when sending, so an erased candidate is never written to. Each
  * recipient sent is marked; a retry (a failed send, a message delivered twice) sends only to those
  * not marked. Nothing personal is logged: ids and counts.
@@ -26,10 +26,13 @@ export async function sendInterviewInvitations(m: InvitationMessage): Promise<{ 
     sentInvitations(tenantId, interviewId, sequence),
   ]);
   const reachable = cand && !cand.erased_at;
-  const emails = new Map(users.map((u) => [u.id, u.email]));
-  const todo = recipientsOf(change, (id) => emails.get(id), reachable && typeof cand.email === 'string' ? cand.email : undefined).filter(
-    (r) => !sent.has(r.key),
-  );
+  const members = new Map(users.map((u) => [u.id, u]));
+  const todo = recipientsOf(
+    change,
+    (id) => members.get(id)?.email,
+    reachable && typeof cand.email === 'string' ? cand.email : undefined,
+    (id) => members.get(id)?.time_zone,
+  ).filter((r) => !sent.has(r.key));
   const ctx = {
     from: mailFrom,
     workspace: tenant?.name ?? 'Talent Pipeline',

@@ -9,9 +9,8 @@ import type { OutgoingMail } from '../email/send';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The interview's start as its zone reads it, e.g. "Tuesday, 1 June 2027, 15:00 (Europe/Berlin)". */
-export function whenOf(iv: Pick<Interview, 'start' | 'time_zone'>): string {
-  let zone = iv.time_zone;
+/** The interview's start as `zone` (else its own) reads it, e.g. "Tuesday, 1 June 2027, 15:00 (Europe/Berlin)". */
+export function whenOf(iv: Pick<Interview, 'start' | 'time_zone'>, zone = iv.time_zone): string {
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone: zone });
   } catch {
@@ -21,10 +20,13 @@ export function whenOf(iv: Pick<Interview, 'start' | 'time_zone'>): string {
   return `${when} (${zone})`;
 }
 
-/** The reminder to `to` about `iv`; `consoleUrl` is the console's origin, or undefined when unknown (no link then). */
-export function reminderMail(iv: Interview, to: string, consoleUrl: string | undefined): OutgoingMail {
+/**
+ * The reminder to `to` about `iv`, its time in `zone` (the reader's own; else the interview's);
+ * `consoleUrl` is the console's origin, or undefined when unknown (no link then).
+ */
+export function reminderMail(iv: Interview, to: string, consoleUrl: string | undefined, zone?: string): OutgoingMail {
   const link = consoleUrl ? `${consoleUrl.replace(/\/+$/, '')}/candidates/${iv.candidate_id}` : undefined;
-  const what = `${iv.step_name} on ${whenOf(iv)}`;
+  const what = `${iv.step_name} on ${whenOf(iv, zone)}`;
   const text = [
     `Your scorecard for ${what} is missing.`,
     '',

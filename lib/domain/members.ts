@@ -39,6 +39,7 @@ const view = (u: User): Member => ({
   must_change_password: u.must_change_password,
   deactivated_at: u.deactivated_at ?? null,
   two_factor_enabled: u.two_factor_enabled,
+  time_zone: u.time_zone ?? null,
 });
 
 export async function listMembers(p: SessionPrincipal): Promise<Member[]> {

@@ -174,6 +174,7 @@ const sessionInfo = (user: User, tenant: { slug: string; name: string }, step?: 
     role: user.role,
     must_change_password: user.must_change_password,
     two_factor_enabled: user.two_factor_enabled,
+    time_zone: user.time_zone ?? null,
   },
   tenant: { slug: tenant.slug, name: tenant.name },
   ...(step && { pending: step === 'verify' ? 'two_factor' : 'two_factor_enrolment' }),

@@ -3,17 +3,20 @@
  * item is due, so the follow-up runs (lib/domain/interview-moves.ts, interview-reminders.ts) find every
  * due one with one Query and no Scan. Each scheduled interview has two items, written, moved and removed in the
  * interview's own transactions (lib/store/interviews.ts): `ended` at its end (the candidate may
- * move to `interviewed`) and `remind` at its reminder time (missing scorecards); a cancel replaces
- * them with one `ended` at the cancel. The keys derive from the interview (its end, time zone,
- * status and change time), so a reschedule or a cancel deletes the old ones by key. Ids
- * only, no personal data; an item the run never reaches leaves by TTL a week after it was due.
+ * move to `interviewed`) and `remind` at the earliest its reminder can be due in any zone
+ * (missing scorecards: the run reads each interviewer's own zone then, and puts a `remind` of its
+ * own, `rearmReminder`, for those whose 9:00 is still to come); a cancel replaces them with one
+ * `ended` at the cancel. The keys derive from the interview (its end, status and change time), so
+ * a reschedule or a cancel deletes the old ones by key; a run's own item carries the end it was
+ * put for and is dropped once the interview has another. Ids only, no personal data; an item the
+ * run never reaches leaves by TTL a week after it was due.
  * The reminder's sent marker (`IV#<id>#REMINDED#<user>`, in the workspace's partition) makes a
  * reminder at most once.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Interview } from '../api/interviews';
-import { reminderAt } from '../reminder-time';
+import { earliestReminderAt } from '../reminder-time';
 import { ddb, queryUpTo, tableName } from './client';
 import { keys, TABLE_DEF, type Key } from './table';
 
@@ -37,7 +40,7 @@ function dueItems(tenantId: string, iv: Interview): Record<string, unknown>[] {
     iv.status === 'scheduled'
       ? [
           ['ended', iv.end],
-          ['remind', reminderAt(iv.end, iv.time_zone)],
+          ['remind', earliestReminderAt(iv.end)],
         ]
       : [['ended', iv.updated_at]];
   return due.map(([kind, dueAt]) => ({
@@ -73,6 +76,8 @@ export interface DueItem {
   tenantId: string;
   interviewId: string;
   dueAt: string;
+  /** On a run's own `remind` (rearmReminder): the interview's end it was put for. */
+  end?: string;
 }
 
 /**
@@ -98,7 +103,30 @@ export async function dueInterviewItems(nowIso: string, kind: DueKind, limit: nu
     tenantId: String(i.tenant_id),
     interviewId: String(i.interview_id),
     dueAt: String(i.due_at),
+    ...(typeof i.end === 'string' && { end: i.end }),
   }));
+}
+
+/**
+ * The reminders of an interview (ending at `end`) come back at `dueAt`, for the interviewers whose
+ * 9:00 was still to come when its item was handled.
+ */
+export async function rearmReminder(tenantId: string, interviewId: string, end: string, dueAt: string): Promise<void> {
+  await ddb.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...dueKey(dueAt, 'remind', tenantId, interviewId),
+        type: 'interview_due',
+        kind: 'remind',
+        tenant_id: tenantId,
+        interview_id: interviewId,
+        due_at: dueAt,
+        end,
+        [TABLE_DEF.ttlAttribute]: epochS(dueAt) + DUE_TTL_S,
+      },
+    }),
+  );
 }
 
 /** A due item handled: it goes. */

@@ -28,6 +28,8 @@ export interface User {
   deactivated_at?: string;
   /** A confirmed TOTP secret is on the item (lib/store/two-factor.ts, which alone reads the secret). */
   two_factor_enabled: boolean;
+  /** The IANA zone the user set for themselves (lib/domain/account.ts); absent, none was set. */
+  time_zone?: string;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -218,6 +220,18 @@ export async function setPassword(email: string, passwordHash: string): Promise<
   if (!user || !(await setUserPassword(user.tenant_id, user.id, passwordHash, false))) throw new NotFoundError(`user ${email}`);
 }
 
+/** Set (a zone) or clear (null) a user's own time zone; false when the user is gone. */
+export async function setUserTimeZone(tenantId: string, userId: string, zone: string | null): Promise<boolean> {
+  const update = {
+    TableName: tableName,
+    Key: keys.user(tenantId, userId),
+    UpdateExpression: zone === null ? 'REMOVE time_zone' : 'SET time_zone = :z',
+    ConditionExpression: 'attribute_exists(PK)',
+    ...(zone !== null && { ExpressionAttributeValues: { ':z': zone } }),
+  };
+  return (await unlessConditionFails(ddb.send(new UpdateCommand(update)))) !== undefined;
+}
+
 /** The user item's codec (without the password hash, which only getUser adds). */
 const userFromItem = (item: Item): User => ({
   id: str(item, 'id', 'user'),
@@ -228,6 +242,7 @@ const userFromItem = (item: Item): User => ({
   must_change_password: item.must_change_password === true,
   ...(typeof item.deactivated_at === 'string' && { deactivated_at: item.deactivated_at }),
   two_factor_enabled: typeof item.totp_secret === 'string',
+  ...(typeof item.time_zone === 'string' && { time_zone: item.time_zone }),
 });
 
 /** `two_factor_enabled` is read from the secret's presence, never stored beside it. */

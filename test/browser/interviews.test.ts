@@ -4,12 +4,15 @@
  * reads the interview there and submits a scorecard; a recruiter on the same panel reads the
  * step's kit and rates its attributes and answers its questions; a recruiter schedules a panel
  * from the candidate's page, meets a conflict naming the interviewer and books anyway; feedback
- * overdue is said in words, and the board counts scorecards. Every state
+ * overdue is said in words, and the board counts scorecards; a member sets their own time zone,
+ * and the schedule form shows it and previews each invitation. Every state
  * is checked with axe (no serious or critical violation) and no console error.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { browserSuite, loginOf, type Login } from '../helpers/browser-suite';
+import { whenText } from '../../lib/domain/interview-invitation-text';
+import { span } from '../../console/src/zones';
 
 const b = browserSuite('interviews');
 const { check, press } = b;
@@ -245,6 +248,68 @@ describe('interviews in the console', { timeout: 240_000 }, () => {
       interviewers: [interviewer!.id, recruiter!.id, hiring_manager!.id],
       location: 'Room 4',
     });
+  });
+
+  it('a member sets their own time zone; the schedule form shows it beside the interviewer and previews each invitation in its reader’s zone', async () => {
+    const { interviewer, recruiter } = b.workspace.members as Record<string, { id: string; email: string; password: string }>;
+    const { page } = b;
+    const theirs = 'Pacific/Auckland';
+    await b.signIn(loginOf(interviewer!));
+    await page.goto('/account');
+    const form = page.getByRole('form', { name: 'Time zone' });
+    await form.waitFor();
+    await check('account: time zone');
+    await form.getByLabel('Your time zone').focus();
+    await form.getByLabel('Your time zone').selectOption(theirs);
+    await press(form.getByRole('button', { name: 'Save time zone' }));
+    await form.getByRole('status').getByText(`Times are now shown in ${theirs}.`).waitFor();
+    await check('account: time zone saved');
+    // My interviews reads their own zone now, whatever the browser's.
+    await press(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My interviews' }));
+    const item = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: `${fixture.name}: Technical interview` }) });
+    await item.getByText(`(${theirs})`).first().waitFor();
+
+    await b.signIn(loginOf(recruiter!));
+    await page.goto(`/candidates/${fixture.candidate}`);
+    const section = page.getByRole('region', { name: 'Interviews' });
+    await section.getByRole('button', { name: 'Schedule an interview' }).waitFor();
+    await press(section.getByRole('button', { name: 'Schedule an interview' }));
+    const dialog = page.getByRole('dialog', { name: `Schedule an interview with ${fixture.name}` });
+    await dialog.waitFor();
+    const zone = await dialog.getByLabel('Time zone').inputValue();
+    const at = hourFromNow(24 * 9);
+    const wall = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .format(at)
+      .replace(' ', 'T');
+    await dialog.getByLabel('Starts').fill(wall);
+    const end = new Date(at.getTime() + 3_600_000).toISOString();
+    // The interviewer's own zone beside their name, with the time there.
+    await dialog.getByRole('checkbox', { name: interviewer!.email }).waitFor();
+    await dialog.getByText(`${span(at.toISOString(), end, theirs)} ${theirs}`).waitFor();
+    await press(dialog.getByRole('checkbox', { name: `Send ${fixture.name} an invitation too` }), 'Space');
+    await press(dialog.getByText('Preview the invitations (3)'), 'Enter');
+    const preview = dialog.locator('.invite-preview');
+    const own = preview.getByRole('listitem').filter({ hasText: `To ${interviewer!.email}` });
+    await own.getByText(`When: ${whenText(at.toISOString(), end, theirs)}`).waitFor();
+    await own.getByText(`Booked as: ${whenText(at.toISOString(), end, zone)}`).waitFor();
+    await own.getByText(`Subject: Interview: ${fixture.name} (Technical interview)`).waitFor();
+    const cand = preview.getByRole('listitem').filter({ hasText: `To ${fixture.name} (the candidate)` });
+    await cand.getByText(`When: ${whenText(at.toISOString(), end, zone)}`).waitFor();
+    expect(await cand.textContent()).not.toContain(interviewer!.email);
+    await check('schedule dialog: invitation preview');
+    // Nothing is booked by previewing.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    const listed = await v1('GET', `/interviews?candidate=${fixture.candidate}`);
+    expect((listed.body.data as { start: string }[]).some((iv) => iv.start === at.toISOString())).toBe(false);
   });
 
   it("a recruiter writes a requisition's interview plan by keyboard; a save over someone else's is refused", async () => {

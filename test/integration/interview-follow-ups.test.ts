@@ -3,8 +3,9 @@
  * function and `npm start`'s timer run it): the move to interviewed once the candidate's last
  * scheduled interview has ended (a reschedule later, a cancelled one, the setting off, a candidate
  * already moved on, two runs at once), and the reminder of a missing scorecard at 9:00 in the
- * interview's zone on the first working day after it, sent once through the local SES; and
- * `feedback_overdue` on the interview's read.
+ * interviewer's own zone (else the interview's) on the first working day after it, sent once
+ * through the local SES, with a zone set or changed after the booking; a member setting their own
+ * zone; and `feedback_overdue` on the interview's read.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ let tenant: TestTenant;
 let token: string;
 let reqId: string;
 let stepId: string;
-type Who = 'admin' | 'recruiter' | 'hm' | 'alice' | 'bob';
+type Who = 'admin' | 'recruiter' | 'hm' | 'alice' | 'bob' | 'carol' | 'dave' | 'erin';
 const people: Record<Who, { id: string; cookie: string; email: string }> = {} as never;
 const as = (who: Who, body?: unknown) => ({ headers: { Cookie: people[who].cookie }, ...(body !== undefined && { body }) });
 
@@ -31,7 +32,16 @@ beforeAll(async () => {
   stack = await startStack();
   tenant = await stack.tenant();
   token = await tenant.token(['*']);
-  const cast = { admin: 'admin', recruiter: 'recruiter', hm: 'hiring_manager', alice: 'interviewer', bob: 'interviewer' } as const;
+  const cast = {
+    admin: 'admin',
+    recruiter: 'recruiter',
+    hm: 'hiring_manager',
+    alice: 'interviewer',
+    bob: 'interviewer',
+    carol: 'interviewer',
+    dave: 'interviewer',
+    erin: 'interviewer',
+  } as const;
   for (const [who, role] of Object.entries(cast) as [Who, (typeof cast)[Who]][]) {
     const email = `${who}-${randomUUID().slice(0, 6)}@example.com`;
     const u = await tenant.user(role, email);
@@ -217,6 +227,82 @@ describe('the feedback reminder', () => {
     expect(await mine()).toBe(0);
     await runInterviewFollowUps(ms('2030-02-04T08:00:00.000Z'));
     expect(await mine()).toBe(1);
+  });
+});
+
+describe("a member's own time zone", () => {
+  const setZone = (who: Who, time_zone: unknown) => stack.call('PUT', '/api/account/time-zone', as(who, { time_zone }));
+
+  it('is set by the member, refused unless the runtime lists it, read back by the session and by the members list', async () => {
+    for (const bad of ['Mars/Olympus_Mons', 'europe/berlin', '+02:00', 42, '']) {
+      const res = await setZone('erin', bad);
+      expect([res.status, res.body.code, res.body.field], String(bad)).toEqual([400, 'invalid_field', 'time_zone']);
+      expect(res.body.error).toBe('time_zone must be an IANA time zone such as Europe/Berlin, or null for none');
+    }
+    const set = await setZone('erin', 'Asia/Kolkata');
+    expect([set.status, set.body]).toEqual([200, { data: { time_zone: 'Asia/Kolkata' } }]);
+    expect((await stack.call('GET', '/api/session', as('erin'))).body.data.user.time_zone).toBe('Asia/Kolkata');
+    const listed = (await stack.call('GET', '/api/members', as('admin'))).body.data as { id: string; time_zone: string | null }[];
+    expect(listed.find((m) => m.id === people.erin.id)?.time_zone).toBe('Asia/Kolkata');
+    expect(listed.find((m) => m.id === people.hm.id)?.time_zone).toBeNull();
+    // Only their own: a member's zone is not another's to set, and a token cannot set one.
+    expect((await stack.call('GET', '/api/session', as('alice'))).body.data.user.time_zone).toBeNull();
+    expect((await stack.call('PUT', '/api/account/time-zone', { token, body: { time_zone: 'UTC' } })).status).toBe(401);
+    const cleared = await setZone('erin', null);
+    expect([cleared.status, cleared.body]).toEqual([200, { data: { time_zone: null } }]);
+    expect((await stack.call('GET', '/api/session', as('erin'))).body.data.user.time_zone).toBeNull();
+  });
+
+  it('reminds each interviewer at 9:00 in their own zone, set before or after the booking, once: Tokyo, Berlin, New York changed to Los Angeles', async () => {
+    expect((await setZone('dave', 'America/New_York')).status).toBe(200);
+    // Tuesday 2030-02-12, 14:00-15:00 in Berlin (13:00-14:00 UTC).
+    const cid = await candidate();
+    const res = await stack.call('POST', `/api/v1/candidates/${cid}/interviews`, {
+      token,
+      body: {
+        step_id: stepId,
+        start: '2030-02-12T13:00:00.000Z',
+        end: '2030-02-12T14:00:00.000Z',
+        time_zone: 'Europe/Berlin',
+        interviewers: [people.carol.id, people.dave.id, people.erin.id],
+        allow_conflicts: true,
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    // After the booking: Carol moves to Tokyo (her 9:00 comes before Berlin's), Dave to Los Angeles
+    // (after New York's); Erin keeps none and is reminded in the interview's zone.
+    expect((await setZone('carol', 'Asia/Tokyo')).status).toBe(200);
+    expect((await setZone('dave', 'America/Los_Angeles')).status).toBe(200);
+    const mine = async (who: Who) => (await mailTo(who)).filter((m) => m.body.text?.includes('February 2030'));
+    const counts = async () => [(await mine('carol')).length, (await mine('dave')).length, (await mine('erin')).length];
+    const run = (iso: string) => runInterviewFollowUps(ms(iso));
+
+    await run('2030-02-12T23:59:59.000Z');
+    expect(await counts()).toEqual([0, 0, 0]);
+    // Wednesday 9:00 in Tokyo, twice at once: one email.
+    await Promise.all([run('2030-02-13T00:00:00.000Z'), run('2030-02-13T00:00:00.000Z')]);
+    expect(await counts()).toEqual([1, 0, 0]);
+    const [tokyo] = await mine('carol');
+    expect(tokyo!.body.text).toContain('Tuesday, 12 February 2030 at 22:00 (Asia/Tokyo)');
+    await run('2030-02-13T07:59:59.000Z');
+    expect(await counts()).toEqual([1, 0, 0]);
+    // 9:00 in Berlin, for Erin.
+    await run('2030-02-13T08:00:00.000Z');
+    expect(await counts()).toEqual([1, 0, 1]);
+    expect((await mine('erin'))[0]!.body.text).toContain('Tuesday, 12 February 2030 at 14:00 (Europe/Berlin)');
+    // 9:00 in New York is no longer Dave's time.
+    await run('2030-02-13T14:00:00.000Z');
+    expect(await counts()).toEqual([1, 0, 1]);
+    await run('2030-02-13T16:59:59.000Z');
+    expect(await counts()).toEqual([1, 0, 1]);
+    // 9:00 in Los Angeles.
+    await run('2030-02-13T17:00:00.000Z');
+    expect(await counts()).toEqual([1, 1, 1]);
+    expect((await mine('dave'))[0]!.body.text).toContain('Tuesday, 12 February 2030 at 05:00 (America/Los_Angeles)');
+    // Never twice, whatever runs later.
+    await run('2030-02-14T17:00:00.000Z');
+    await run('2030-02-18T17:00:00.000Z');
+    expect(await counts()).toEqual([1, 1, 1]);
   });
 });
 

@@ -182,4 +182,35 @@ describe('calendar invitations through the local SES', () => {
     expect([...(Item!.sent as Set<string>)].sort()).toEqual([panel.alice.id, panel.bob.id].sort());
     expect(JSON.stringify(Item, (_k, v) => (v instanceof Set ? [...v] : v))).not.toMatch(/@/);
   });
+
+  it("an interviewer with a zone of their own reads the time in it; the calendar part keeps the interview's", async () => {
+    const { setUserTimeZone } = await import('../../lib/store/users');
+    const dave = await tenant.user('interviewer');
+    expect(await setUserTimeZone(tenant.id, dave.id, 'America/New_York')).toBe(true);
+    const ada = await candidate();
+    const made = await stack.call('POST', `/api/v1/candidates/${ada.id}/interviews`, {
+      token,
+      body: {
+        step_id: stepId,
+        start: '2027-11-02T10:00:00+01:00',
+        end: '2027-11-02T11:00:00+01:00',
+        time_zone: 'Europe/Berlin',
+        interviewers: [panel.alice.id, dave.id],
+        allow_conflicts: true,
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.data.id as string;
+    await mailOf(id, 0, 2);
+    const texts = Object.fromEntries(
+      (await sentMail(ses.endpoint))
+        .filter((m) => m.subject.includes(ada.name))
+        .map((m) => [m.destination.to.join(), m.body.text?.split('\n') ?? []]),
+    );
+    expect(texts[dave.email]).toContain('When: Tuesday, 2 November 2027, 05:00–06:00 (America/New_York)');
+    expect(texts[dave.email]).toContain('Booked as: Tuesday, 2 November 2027, 10:00–11:00 (Europe/Berlin)');
+    expect(texts[panel.alice.email]).toContain('When: Tuesday, 2 November 2027, 10:00–11:00 (Europe/Berlin)');
+    const calendars = await mailOf(id, 0, 2);
+    expect([calendars[dave.email]!.local, calendars[dave.email]!.start]).toEqual(['2027-11-02T10:00:00', '2027-11-02T09:00:00.000Z']);
+  });
 });

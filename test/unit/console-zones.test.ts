@@ -43,3 +43,22 @@ describe('a time shown in a zone', () => {
     expect(dayIn(start, 'Asia/Tokyo')).toBe('2026-12-02');
   });
 });
+
+describe("the viewer's zone", () => {
+  it('is the one the member set on their account, else the browser’s', async () => {
+    const { setOwnZone } = await import('../../console/src/own-zone');
+    const { browserZone, viewerZone, zones } = await import('../../console/src/zones');
+    const other = browserZone() === 'Asia/Tokyo' ? 'America/Los_Angeles' : 'Asia/Tokyo';
+    setOwnZone(other);
+    try {
+      expect(viewerZone()).toBe(other);
+      expect(zones()).toContain(other);
+      // An alias the list names otherwise is offered first, so the picker can show it.
+      setOwnZone('Asia/Kolkata');
+      expect(zones()).toContain('Asia/Kolkata');
+    } finally {
+      setOwnZone(null);
+    }
+    expect(viewerZone()).toBe(browserZone());
+  });
+});

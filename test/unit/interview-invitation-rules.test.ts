@@ -8,6 +8,7 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { vtimezone } from '../../lib/email/calendar';
 import { type InvitationChange, invitationMail, type Recipient, recipientsOf } from '../../lib/domain/interview-invitation-rules';
+import { invitationText } from '../../lib/domain/interview-invitation-text';
 
 const FROM = 'Talent Pipeline <no-reply@mail.talent.example>';
 const ctx = { from: FROM, workspace: 'Acme Hiring', candidateName: 'Ada Lovelace' };
@@ -168,5 +169,38 @@ describe('recipientsOf', () => {
 
   it('leaves out a member who is gone and a candidate who cannot be reached (erased)', () => {
     expect(of({ interviewers: ['u1', 'gone'] }, null)).toEqual([['u1', 'REQUEST']]);
+  });
+});
+
+describe("the time in the reader's own zone", () => {
+  const emails: Record<string, string> = { u1: 'alice@acme.example', u2: 'bob@acme.example' };
+  const zones: Record<string, string> = { u2: 'America/New_York' };
+  const [a, b, cand] = recipientsOf(
+    base,
+    (id) => emails[id],
+    'ada@example.com',
+    (id) => zones[id],
+  );
+
+  it("an interviewer with a zone of their own reads the time in it, and where it was booked; the others, the interview's", () => {
+    expect(a!.timeZone).toBeUndefined();
+    expect(b!.timeZone).toBe('America/New_York');
+    const bob = invitationMail(base, b!, ctx).text.split('\n');
+    expect(bob).toContain('When: Friday, 26 March 2027, 05:00–06:00 (America/New_York)');
+    expect(bob).toContain('Booked as: Friday, 26 March 2027, 10:00–11:00 (Europe/Berlin)');
+    const alice = invitationMail(base, a!, ctx).text.split('\n');
+    expect(alice).toContain('When: Friday, 26 March 2027, 10:00–11:00 (Europe/Berlin)');
+    expect(alice.some((l) => l.startsWith('Booked as'))).toBe(false);
+    expect(invitationMail(base, cand!, ctx).text).toContain('When: Friday, 26 March 2027, 10:00–11:00 (Europe/Berlin)');
+  });
+
+  it("the calendar part keeps the interview's zone: the client places it in the reader's", () => {
+    expect(parsed(invitationMail(base, b!, ctx))).toMatchObject({ tzid: 'Europe/Berlin', start: base.start, end: base.end });
+  });
+
+  it('the preview (invitationText) says word for word what the message says', () => {
+    const mail = invitationMail(base, b!, ctx);
+    const words = invitationText(base, b!, ctx);
+    expect([words.subject, words.lines.join('\n')]).toEqual([mail.subject, mail.text]);
   });
 });

@@ -1,9 +1,13 @@
-/** The signed-in user's own password (the first stop for a user with a temporary password) and two-factor sign-in. */
+/**
+ * The signed-in user's own password (the first stop for a user with a temporary password), their
+ * time zone and two-factor sign-in.
+ */
 import { useState } from 'preact/hooks';
 import { api, ApiError, errorText, unwrap } from '../api/client';
 import { navigate } from '../router';
 import { useSession } from '../session';
 import { duration, Notice, PageTitle } from '../ui';
+import { browserZone, zones } from '../zones';
 import { TwoFactorSection } from './two-factor-account';
 
 export function Account() {
@@ -107,7 +111,66 @@ export function Account() {
           {busy ? 'Saving…' : 'Change password'}
         </button>
       </form>
+      {!mustChange && <TimeZoneSection />}
       {!mustChange && <TwoFactorSection />}
     </div>
+  );
+}
+
+/**
+ * The member's own time zone: the console shows every time in it, and their scorecard reminders
+ * come at 9:00 in it. "Your browser's" sends null: the console then follows the browser, and
+ * reminders the interview's zone.
+ */
+function TimeZoneSection() {
+  const { session, refresh } = useSession();
+  const [zone, setZone] = useState(session.user.time_zone ?? '');
+  const [said, setSaid] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setSaid(undefined);
+    try {
+      await unwrap(api.PUT('/api/account/time-zone', { body: { time_zone: zone || null } }));
+      await refresh();
+      setSaid(zone ? `Times are now shown in ${zone}.` : `Times now follow your browser (${browserZone()}).`);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="tz-h" noValidate>
+      <h2 id="tz-h">Time zone</h2>
+      <div class="field">
+        <label for="tz-zone">Your time zone</label>
+        <select id="tz-zone" value={zone} aria-describedby="tz-hint" onChange={(e) => setZone(e.currentTarget.value)}>
+          <option value="">Your browser's ({browserZone()})</option>
+          {zones().map((z) => (
+            <option key={z} value={z}>
+              {z}
+            </option>
+          ))}
+        </select>
+        <p id="tz-hint" class="hint">
+          The console shows times in it, and your feedback reminders come at 9:00 in it.
+        </p>
+      </div>
+      <p role="status" aria-live="polite" class={said ? 'alert success' : 'live-empty'}>
+        {said}
+      </p>
+      {error && (
+        <p class="alert error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : 'Save time zone'}
+      </button>
+    </form>
   );
 }

@@ -90,6 +90,7 @@ export function Members() {
                       <th scope="col">Email</th>
                       <th scope="col">Role</th>
                       <th scope="col">Added</th>
+                      {admin && <th scope="col">Time zone</th>}
                       {admin && (
                         <th scope="col">
                           <span class="sr-only">Actions</span>
@@ -115,6 +116,7 @@ export function Members() {
                           <td>
                             <When iso={m.created_at} />
                           </td>
+                          {admin && <td>{m.time_zone ?? <span class="hint">not set</span>}</td>}
                           {admin && (
                             <td>
                               <div class="row tight">

@@ -188,6 +188,8 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'POST /api/account/two-factor/confirm': () => ({ body: { code: 'not-a-code' }, status: 400 }),
   // Refused by its schema after the authorizer: no password attempt is counted.
   'POST /api/account/two-factor/disable': () => ({ body: { password: '' }, status: 400 }),
+  // Clearing a zone the shared session never set: nothing changes.
+  'PUT /api/account/time-zone': () => ({ body: { time_zone: null }, status: 200 }),
   'GET /api/settings/two-factor': () => ({ status: 200 }),
   'PUT /api/settings/two-factor': () => ({ body: { required_for: 'off' }, status: 200 }),
   'POST /api/members/{id}/reset-two-factor': () => ({ status: 404 }),
