@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddb, tableName } from '../../lib/store/client';
 import { createRequisition } from '../../lib/store/requisitions';
 import { keys } from '../../lib/store/table';
-import { COUNTING_STACK, recordDynamoDbCommands, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { COUNTING_STACK, PASSWORD, recordDynamoDbCommands, startStack, type Stack, type TestTenant } from '../helpers/stack';
 
 let stack: Stack;
 let tenant: TestTenant;
@@ -99,6 +99,22 @@ describe('GET /api/v1/candidates?source=', () => {
     expect(second.body.next_cursor).toBeNull();
     const elsewhere = await list(`source=api&limit=2&cursor=${cursor}`);
     expect([elsewhere.status, elsewhere.body.field]).toEqual([400, 'cursor']);
+  });
+
+  it('shows a hiring manager only the candidates of their requisitions from that source', async () => {
+    const hm = await tenant.user('hiring_manager');
+    const cookie = await stack.login(hm.email, PASSWORD);
+    const made = await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Team Job', hiring_manager_ids: [hm.id] } });
+    expect(made.status).toBe(201);
+    const teamReq = made.body.data.id as string;
+    const seen = await candidate(tenant, token, 'Team Careers', 'careers', { req_id: teamReq });
+    await candidate(tenant, token, 'Team Typed', 'api', { req_id: teamReq });
+    const asHm = (query: string) => stack.call('GET', `/api/candidates?${query}`, { headers: { Cookie: cookie } });
+    const all = await asHm('source=careers');
+    expect([all.status, ids(all), all.body.count]).toEqual([200, [seen], 1]);
+    const one = await asHm(`source=careers&req_id=${teamReq}`);
+    expect([ids(one), one.body.count]).toEqual([[seen], 1]);
+    expect((await asHm(`source=careers&req_id=${reqId}`)).status).toBe(404);
   });
 
   it.each([
