@@ -30,7 +30,8 @@ beforeAll(async () => {
 }, 60_000);
 
 const careersPath = () => `/careers/${b.workspace.slug}/jobs/${reqId}`;
-const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
+// A string the page evaluates: the project's type check has no DOM library.
+const focused = () => page.evaluate<string>("document.activeElement?.id ?? ''");
 
 describe('the posting editor', { timeout: 240_000 }, () => {
   it('a recruiter writes, publishes, previews and unpublishes a posting from the keyboard', async () => {
@@ -190,7 +191,7 @@ describe('the import mapping', { timeout: 120_000 }, () => {
     await chooser.setFiles({ name: 'other-tool.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
 
     await page.getByRole('heading', { name: 'Map the columns of other-tool.csv' }).waitFor();
-    const uses = await page.locator('select[id^="map-use-"]').evaluateAll((s) => s.map((e) => (e as HTMLSelectElement).value));
+    const uses = await page.locator('select[id^="map-use-"]').evaluateAll((s) => s.map((e) => (e as unknown as { value: string }).value));
     expect(uses).toEqual(['first_name', 'last_name', 'email', 'req_title', 'stage_label', '']);
     await check('import: mapping');
 
