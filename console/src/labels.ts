@@ -59,3 +59,13 @@ export const JOB_TYPE_LABELS: Record<string, string> = {
   internship: 'Internship',
 };
 export const jobTypeLabel = (s: string) => JOB_TYPE_LABELS[s] ?? s;
+
+/** Where a candidate came from (the list's source filter offers the same words). */
+export const SOURCE_LABELS: Record<string, string> = {
+  careers: 'Careers page',
+  api: 'API',
+  console: 'Console',
+  import: 'Import',
+};
+/** A link's own `src` (say `linkedin`) is shown as given, after "Careers page". */
+export const sourceLabel = (s: string | null | undefined) => (!s ? 'Not recorded' : (SOURCE_LABELS[s] ?? `Careers page, from “${s}”`));

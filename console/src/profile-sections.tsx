@@ -5,6 +5,7 @@
  */
 import type { ComponentType } from 'preact';
 import { Activity } from './activity';
+import { ApplicationSection } from './application-section';
 import { Files } from './files';
 import { InterviewsSection } from './interviews-section';
 import { Notes } from './notes';
@@ -32,6 +33,7 @@ function OffersSection({ candidate: c, reload }: ProfileSectionProps) {
 }
 
 export const PROFILE_SECTIONS: ComponentType<ProfileSectionProps>[] = [
+  ApplicationSection,
   FilesSection,
   InterviewsSection,
   OffersSection,

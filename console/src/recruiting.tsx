@@ -34,6 +34,8 @@ export interface CandidateQuery {
   req_id?: string;
   /** Only the rejected (the stage filter leaves them out). */
   rejected?: 'true';
+  /** Where the candidates came from (careers, a link's src, api, console, import). */
+  source?: string;
   cursor?: string;
   limit?: number;
 }

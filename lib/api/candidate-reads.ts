@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { LIST_STAGES, MAX_OFFSET, REJECTION_TYPES, STAGES } from '../model';
 import { Candidate } from './candidates';
-import { Screening } from './screening';
+import { ApplicationAnswer, Screening } from './screening';
 import { IdParam, dataOf, intParam, timestamp, uuid } from './fields';
 import { DOCS, type Route } from './route';
 
@@ -18,6 +18,17 @@ export const ListCandidatesQuery = z.strictObject({
    * out), newest rejection first; with req_id and q as a stage filter is, not with stage.
    */
   rejected: z.optional(z.enum(['true'], { error: 'rejected must be true' })),
+  /**
+   * Only the candidates from this source: `careers`, a careers link's own `src`, `api`, `console`
+   * or `import`. With stage, req_id or rejected, not with q or updated_after; pages with cursor,
+   * and `count` is then the page's length. A page reads at most 1,000 candidates, so it may hold
+   * fewer than `limit` (even none) and still carry a next_cursor.
+   */
+  source: z.optional(
+    z
+      .string({ error: 'source must be a string' })
+      .check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, { error: 'source must be 1 to 40 lowercase letters, digits, _ or -' })),
+  ),
   limit: z._default(intParam('limit', 1, 200), 50),
   offset: z._default(intParam('offset', 0, MAX_OFFSET), 0),
   /** Opaque: the `next_cursor` of the previous page, with the same filters. */
@@ -121,6 +132,8 @@ export const CandidateDetail = z.object({
   requisition_history: z.array(RequisitionMove),
   /** An application's screening (lib/api/screening.ts); null for any other candidate, and for an interviewer. */
   screening: z.nullable(Screening),
+  /** An application's answers and consent (lib/api/screening.ts); null for any other candidate, once erased, and for an interviewer. */
+  application: z.nullable(ApplicationAnswer),
 });
 export type CandidateDetail = z.infer<typeof CandidateDetail>;
 

@@ -25,6 +25,18 @@ export const Screening = z.object({
 });
 export type Screening = z.infer<typeof Screening>;
 
+/**
+ * What an application sent (personal data, gone once erased): its answers by question id (yes_no
+ * a boolean, number a number, single_choice and text a string, multi_choice the options chosen),
+ * the consent the applicant accepted, and when it was received.
+ */
+export const ApplicationAnswer = z.object({
+  answers: z.record(z.string(), z.union([z.boolean(), z.number(), z.string(), z.array(z.string())])),
+  consent: z.object({ accepted: z.boolean(), text: z.string(), version: z.string() }),
+  received_at: timestamp,
+});
+export type ApplicationAnswer = z.infer<typeof ApplicationAnswer>;
+
 export const overturnScreening = {
   method: 'POST',
   path: '/api/v1/candidates/{id}/screening/overturn',

@@ -28,6 +28,7 @@ export async function assignedCandidatePage(tenantId: string, v: Viewer, q: Quer
     .map(toListedCandidate)
     .filter((c) => q.stage === undefined || c.stage === q.stage)
     .filter((c) => q.req_id === undefined || c.req_id === q.req_id)
+    .filter((c) => q.source === undefined || c.source === q.source)
     .filter((c) => q.updated_after === undefined || Date.parse(c.updated_at) > Date.parse(q.updated_after))
     .filter((c) => q.q === undefined || `${c.name} ${c.email ?? ''}`.toLowerCase().includes(q.q.toLowerCase()))
     .sort((a, b) => b.id.localeCompare(a.id));

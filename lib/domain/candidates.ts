@@ -1,6 +1,6 @@
 /** Candidate rules: creation, listing with exact counts, and stage moves. */
 import { NotFoundError, RequisitionNotOpenError, TooManyRequestsError, ValidationError } from '../errors';
-import { screeningAnswer, screeningOf } from '../store/screening';
+import { applicationAnswer, screeningAnswer, screeningOf } from '../store/screening';
 import { decodeCursor, encodeCursor } from './cursor';
 import { actorOf, auditBy, type Principal } from './principal';
 import { candidate } from '../entities/candidate';
@@ -23,7 +23,13 @@ import { insertPersonCandidate, moveCandidate, updateCandidateProfile } from './
 import { claimOwner } from '../store/people';
 import type { ProfilePatch } from './candidate-rules';
 import { decideRejection, needsRejectionSettings, rejectionSettingsOf } from './rejection-rules';
-import { candidatePageKey, queryCandidates, queryCandidatesAfter, type CandidateQuery } from '../store/candidate-lists';
+import {
+  candidatePageKey,
+  queryCandidates,
+  queryCandidatesAfter,
+  queryFilteredCandidates,
+  type CandidateQuery,
+} from '../store/candidate-lists';
 import { releaseLease, takeLease } from '../store/leases';
 import { DEEP_OFFSET, DEEP_PAGES_AT_ONCE, type Stage } from '../model';
 import { timeLeftMs } from '../time-budget';
@@ -99,13 +105,18 @@ export async function listCandidates(p: Principal, input: ListCandidatesQuery): 
 
 async function wholeList(p: Principal, q: ListQuery): Promise<CandidatePage> {
   const { tenantId } = p;
+  if (q.source !== undefined && (q.q !== undefined || q.updated_after !== undefined))
+    throw new ValidationError('source cannot be combined with q or updated_after: filter by source with stage, req_id or rejected', {
+      field: 'source',
+    });
   if (q.q !== undefined) return search(tenantId, q, q.q);
   if (q.updated_after !== undefined) return listChanges(tenantId, q, q.updated_after);
+  const source = q.source !== undefined ? { source: q.source } : {};
   const query: CandidateQuery = q.req_id
-    ? { kind: 'requisition', reqId: q.req_id, stage: q.stage }
+    ? { kind: 'requisition', reqId: q.req_id, stage: q.stage, ...source }
     : q.stage
-      ? { kind: 'stage', stage: q.stage }
-      : { kind: 'all' };
+      ? { kind: 'stage', stage: q.stage, ...source }
+      : { kind: 'all', ...source };
   // The count comes from counters kept exact by every write, read alongside the page.
   const countOf = async () => {
     if (q.req_id) {
@@ -117,9 +128,11 @@ async function wholeList(p: Principal, q: ListQuery): Promise<CandidatePage> {
     return q.stage ? stats.stage(q.stage) : stats.total;
   };
   // A cursor is bound to the tenant and the filters; its key is checked before any read.
-  const scope = { tenantId, filters: JSON.stringify([q.stage ?? null, q.req_id ?? null]), key: candidatePageKey(tenantId, query) };
+  const filters = [q.stage ?? null, q.req_id ?? null, ...(q.source !== undefined ? [q.source] : [])];
+  const scope = { tenantId, filters: JSON.stringify(filters), key: candidatePageKey(tenantId, query) };
   if (q.cursor !== undefined && q.offset > 0) throw new ValidationError('use either cursor or offset, not both');
   const startKey = q.cursor !== undefined ? decodeCursor(q.cursor, scope) : undefined;
+  if (q.source !== undefined) return sourcePage(tenantId, q, query, scope, startKey);
   const lease = q.offset > DEEP_OFFSET ? await deepPageLease(p) : undefined;
   try {
     const [count, items] = await Promise.all([
@@ -133,6 +146,30 @@ async function wholeList(p: Principal, q: ListQuery): Promise<CandidatePage> {
   } finally {
     if (lease) await releaseLease(lease);
   }
+}
+
+/**
+ * A page of one source's candidates: the list's own Query filtered on `source` (no counter counts
+ * a source, so `count` is the page's length, as for a search). It reads a bounded number of
+ * candidates, so a page may be short, or empty, and still carry a next_cursor; it pages by cursor.
+ */
+async function sourcePage(
+  tenantId: string,
+  q: ListQuery,
+  query: CandidateQuery,
+  scope: Parameters<typeof encodeCursor>[0],
+  startKey: Record<string, string> | undefined,
+): Promise<CandidatePage> {
+  if (q.offset > 0) throw new ValidationError('a list filtered by source pages with next_cursor, not offset', { field: 'offset' });
+  if (q.req_id && !(await getRequisition(tenantId, q.req_id))) throw new NotFoundError('requisition', { field: 'req_id' });
+  const { items, next } = await queryFilteredCandidates(tenantId, query, q.limit, startKey);
+  return {
+    items: items.map(toCandidate),
+    count: items.length,
+    offset: 0,
+    limit: q.limit,
+    next_cursor: next ? encodeCursor(scope, next) : null,
+  };
 }
 
 /** A deep page's hold outside an API request's time budget (scripts): a Lambda's longest route timeout. */
@@ -280,6 +317,8 @@ export async function getCandidate(p: Principal, id: string): Promise<CandidateD
     requisition_history: history.transfers.map(({ candidate_id: _c, ...t }) => ({ kind: 'transferred' as const, ...t })),
     // The reasons quote the answers: not for an interviewer, who sees no more than they need.
     screening: v.role === 'interviewer' ? null : screeningAnswer(screeningOf(item)),
+    // The answers are the applicant's own words: like the screening, not for an interviewer.
+    application: v.role === 'interviewer' ? null : applicationAnswer(item),
   };
 }
 

@@ -60,20 +60,17 @@ export async function limitedCandidatePage(tenantId: string, v: Viewer, q: Candi
       field: 'cursor',
     });
   const want = q.offset + q.limit;
+  const source = q.source !== undefined ? { source: q.source } : {};
   const perReq = await Promise.all(
-    reqs.map((r) => queryCandidates(tenantId, { kind: 'requisition', reqId: r.id, stage: q.stage }, 0, want)),
+    reqs.map((r) => queryCandidates(tenantId, { kind: 'requisition', reqId: r.id, stage: q.stage, ...source }, 0, want)),
   );
   // Each partition comes newest first (by id, or by stage entry for a board column): merged the same way.
   const key = (c: Record<string, unknown>) => `${q.stage ? String(c.stage_entered_at ?? '') : ''}#${String(c.id)}`;
   const merged = perReq.flat().sort((a, b) => key(b).localeCompare(key(a)));
-  const count = reqs.reduce((sum, r) => sum + reqStageCount(r, q.stage), 0);
-  return shown(v, {
-    items: merged.slice(q.offset, want).map(toListedCandidate),
-    count,
-    offset: q.offset,
-    limit: q.limit,
-    next_cursor: null,
-  });
+  const items = merged.slice(q.offset, want).map(toListedCandidate);
+  // No counter counts a source: filtered, the count is what the page holds.
+  const count = q.source !== undefined ? items.length : reqs.reduce((sum, r) => sum + reqStageCount(r, q.stage), 0);
+  return shown(v, { items, count, offset: q.offset, limit: q.limit, next_cursor: null });
 }
 
 const shown = (v: Viewer, page: Page): Page => ({ ...page, items: page.items.map((c) => withoutHiddenFields(v, c)) });

@@ -5,7 +5,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Stage } from '../model';
 import { checkTimeBudget } from '../time-budget';
-import { ddb, prefixQuery, queryUpTo, tableName } from './client';
+import { ddb, prefixQuery, queryPages, queryUpTo, tableName } from './client';
 import {
   changesPartition,
   keys,
@@ -19,14 +19,26 @@ import {
 
 type Item = Record<string, unknown>;
 
+/** `source`: only the candidates of that source (a filter on the list's own Query). */
 export type CandidateQuery =
-  | { kind: 'all' }
-  | { kind: 'stage'; stage: Stage }
-  | { kind: 'requisition'; reqId: string; stage?: Stage }
+  | { kind: 'all'; source?: string }
+  | { kind: 'stage'; stage: Stage; source?: string }
+  | { kind: 'requisition'; reqId: string; stage?: Stage; source?: string }
   /** Changed at or after `since` (a toISOString() value), oldest change first. */
   | { kind: 'changes'; since: string };
 
 function queryInput(tenantId: string, q: CandidateQuery): QueryCommandInput {
+  const input = unfiltered(tenantId, q);
+  if (q.kind === 'changes' || q.source === undefined) return input;
+  return {
+    ...input,
+    FilterExpression: '#source = :source',
+    ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#source': 'source' },
+    ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':source': q.source },
+  };
+}
+
+function unfiltered(tenantId: string, q: CandidateQuery): QueryCommandInput {
   const { byStageOrStatus, byRequisitionOrUser, byChange, byRequisitionStage } = TABLE_DEF.indexes;
   switch (q.kind) {
     case 'changes':
@@ -109,7 +121,36 @@ export async function queryCandidates(tenantId: string, q: CandidateQuery, offse
     if (!startKey) return [];
   }
   if (offset > 0) checkTimeBudget('offset');
+  if (q.kind !== 'changes' && q.source !== undefined) return (await queryFiltered(base, limit, startKey)).items;
   return queryUpTo(base, limit, startKey);
+}
+
+/** The most candidates one page of a filtered list reads (and the most each of its Queries evaluates). */
+export const FILTERED_PAGE_READS = 1_000;
+const FILTERED_QUERY_READS = 200;
+
+/**
+ * Up to `limit` matches of a filtered Query from `startKey` on, reading at most
+ * FILTERED_PAGE_READS items, in Queries of FILTERED_QUERY_READS (a rare value would otherwise
+ * cost a Query per few items). `next`: where the next page starts (the last match of a full
+ * page, or where the reading stopped), none at the end; a page can be short, even empty, and
+ * still have one.
+ */
+export async function queryFiltered(
+  input: QueryCommandInput,
+  limit: number,
+  startKey?: Record<string, unknown>,
+): Promise<{ items: Item[]; next?: Item }> {
+  const items: Item[] = [];
+  let read = 0;
+  for await (const page of queryPages(input, { startKey, limit: () => Math.min(FILTERED_QUERY_READS, FILTERED_PAGE_READS - read) })) {
+    read += page.ScannedCount ?? 0;
+    items.push(...(page.Items ?? []));
+    if (items.length >= limit) return { items: items.slice(0, limit), next: items[limit - 1] };
+    if (!page.LastEvaluatedKey) return { items };
+    if (read >= FILTERED_PAGE_READS) return { items, next: page.LastEvaluatedKey };
+  }
+  return { items };
 }
 
 /** Candidates who entered `stage` before `cutoff`, longest waiting first. */
@@ -156,7 +197,7 @@ export function candidatePageKey(tenantId: string, q: CandidateQuery): PageKeySh
 
 /**
  * One page of candidates starting after `startKey` (a page key of the same query), in the same
- * order as queryCandidates. One Query: no list here is filtered.
+ * order as queryCandidates. One Query, unless the list is filtered by source (queryFiltered).
  */
 export async function queryCandidatesAfter(
   tenantId: string,
@@ -165,4 +206,14 @@ export async function queryCandidatesAfter(
   limit: number,
 ): Promise<Item[]> {
   return queryUpTo(queryInput(tenantId, q), limit, startKey);
+}
+
+/** One page of a list filtered by source (queryFiltered), from the start or after a page key of the same query. */
+export function queryFilteredCandidates(
+  tenantId: string,
+  q: CandidateQuery,
+  limit: number,
+  startKey?: Record<string, string>,
+): Promise<{ items: Item[]; next?: Item }> {
+  return queryFiltered(queryInput(tenantId, q), limit, startKey);
 }

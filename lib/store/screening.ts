@@ -6,7 +6,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Screening } from '../api/screening';
+import type { ApplicationAnswer, Screening } from '../api/screening';
 import type { ScreeningState } from '../domain/screening-rules';
 import { auditGroupPuts, type AuditEntry } from './audit';
 import { ddb, queryUpTo, tableName } from './client';
@@ -49,6 +49,14 @@ export function screeningAnswer(s: ScreeningState | undefined): Screening | null
     overturned_at: s.overturned_at ?? null,
     screened_at: s.screened_at,
   };
+}
+
+/** An application's answers and consent as answered: none for a candidate that did not apply (or was erased). */
+export function applicationAnswer(item: Item | undefined): ApplicationAnswer | null {
+  const raw = item?.application;
+  if (typeof raw !== 'string') return null;
+  const a = JSON.parse(raw) as Partial<ApplicationAnswer>;
+  return { answers: a.answers ?? {}, consent: a.consent ?? { accepted: true, text: '', version: '' }, received_at: String(a.received_at) };
 }
 
 export interface DueRejection {

@@ -67,11 +67,12 @@ describe('GET /api/v1/candidates/{id}', () => {
     expect(res.status).toBe(200);
     const list = await stack.call('GET', '/api/v1/candidates', { token });
     const listed = list.body.data.find((c: { id: string }) => c.id === id);
-    const { stage_history, requisition_history, screening, ...shape } = res.body.data;
+    const { stage_history, requisition_history, screening, application, ...shape } = res.body.data;
     expect(shape).toEqual(listed);
     expect(requisition_history).toEqual([]);
-    // Only an application is screened.
+    // Only an application is screened, and only an application has answers.
     expect(screening).toBeNull();
+    expect(application).toBeNull();
     expect(stage_history).toEqual([{ stage: 'applied', from_stage: null, entered_at: listed.created_at, exited_at: null, actor: null }]);
   });
 
@@ -138,8 +139,8 @@ describe('PATCH /api/v1/candidates/{id}', () => {
       stage: 'applied',
     });
     expect(res.body.data.updated_at > res.body.data.created_at || res.body.data.updated_at === res.body.data.created_at).toBe(true);
-    // The read adds the interview progress, which a PATCH never changes and does not answer.
-    const { stage_history: _h, requisition_history: _r, screening: _s, interview_progress, ...again } = (await get(id)).body.data;
+    // The read adds the interview progress and the application, which a PATCH never changes and does not answer.
+    const { stage_history: _h, requisition_history: _r, screening: _s, application: _a, interview_progress, ...again } = (await get(id)).body.data;
     expect(again).toEqual(res.body.data);
     expect(interview_progress).toEqual({ interviews: 0, scorecards_expected: 0, scorecards: 0 });
     const [e] = await eventsFor(id, 'candidate.updated', 1);

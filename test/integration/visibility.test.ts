@@ -6,6 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ddb, tableName } from '../../lib/store/client';
+import { keys } from '../../lib/store/table';
 import { PASSWORD, recordDynamoDbCommands, startStack, type Stack } from '../helpers/stack';
 
 let stack: Stack;
@@ -183,9 +186,28 @@ describe('an interviewer sees exactly the candidates of the interviews they are 
     expect(list.body.data[0].phone).toBeNull();
     expect(ids(await stack.call('GET', '/api/candidates?q=Visible', as(cookie)))).toEqual([cand.mine]);
     expect(ids(await stack.call('GET', '/api/candidates?q=Hidden', as(cookie)))).toEqual([]);
+    // As if the candidate had applied: the answers are the applicant's own words, not for an interviewer.
+    await ddb.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.candidate(tenant.id, cand.mine),
+        UpdateExpression: 'SET application = :a',
+        ExpressionAttributeValues: {
+          ':a': JSON.stringify({
+            answers: { years: 4 },
+            consent: { accepted: true, text: 'Yes', version: '1' },
+            received_at: '2026-11-01T00:00:00.000Z',
+          }),
+        },
+      }),
+    );
+    const full = await stack.call('GET', `/api/v1/candidates/${cand.mine}`, { token: adminToken });
+    expect(full.body.data.application).toMatchObject({ answers: { years: 4 } });
     const one = await stack.call('GET', `/api/candidates/${cand.mine}`, as(cookie));
     expect(one.status).toBe(200);
     expect(one.body.data.phone).toBeNull();
+    expect(one.body.data.application).toBeNull();
+    expect(one.body.data.screening).toBeNull();
     for (const other of [cand.theirs, cand.loose])
       expect((await stack.call('GET', `/api/candidates/${other}`, as(cookie))).status).toBe(404);
     // Another interviewer of the workspace still sees nobody.

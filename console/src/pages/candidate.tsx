@@ -6,7 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { AddToJobDialog, MoveJobDialog, RejectDialog } from '../candidate-actions';
-import { stageLabel } from '../labels';
+import { sourceLabel, stageLabel } from '../labels';
 import { PROFILE_SECTIONS } from '../profile-sections';
 import { Link } from '../router';
 import {
@@ -203,6 +203,8 @@ function Job({ c, thresholds }: { c: CandidateDetail; thresholds?: Record<string
           </span>
         )}
       </dd>
+      <dt>Source</dt>
+      <dd>{sourceLabel(c.source)}</dd>
     </dl>
   );
 }

@@ -8,7 +8,7 @@ import { AddCandidateDialog, AddedNotice, type Created } from '../add-candidate'
 import { CvUploadDialog, type FromCv } from '../add-from-cv';
 import { BulkBar } from '../bulk';
 import type { Reason } from '../candidate-actions';
-import { stageLabel } from '../labels';
+import { SOURCE_LABELS, sourceLabel, stageLabel } from '../labels';
 import { Link, navigate, useLocation } from '../router';
 import {
   fetchAllRequisitions,
@@ -25,13 +25,14 @@ import { CandidatesTable, sorted, sortText, type Sort } from './candidates-table
 
 const PAGE = 50;
 const DEBOUNCE_MS = 250;
-type Filters = { q: string; stage: string; req_id: string; reason: string };
+type Filters = { q: string; stage: string; req_id: string; reason: string; source: string };
 
 const toUrl = (f: Filters) => {
   const p = new URLSearchParams();
   if (f.q.trim()) p.set('q', f.q.trim());
   if (f.stage) p.set('stage', f.stage);
   if (f.req_id) p.set('req_id', f.req_id);
+  if (f.source) p.set('source', f.source);
   // A reason narrows the rejected only.
   if (f.stage === 'rejected' && f.reason) p.set('reason', f.reason);
   const s = p.toString();
@@ -50,6 +51,7 @@ export function Candidates() {
     stage: query.get('stage') ?? '',
     req_id: query.get('req_id') ?? '',
     reason: query.get('reason') ?? '',
+    source: query.get('source') ?? '',
   };
   const key = toUrl(filters);
   const [text, setText] = useState(filters.q);
@@ -78,6 +80,8 @@ export function Candidates() {
       ? { rejected: 'true' as const }
       : filters.stage && { stage: filters.stage as CandidateQuery['stage'] }),
     ...(filters.req_id && { req_id: filters.req_id }),
+    // The API filters a list by source, not a search: a search's rows are narrowed here instead.
+    ...(filters.source && !filters.q.trim() && { source: filters.source }),
     ...(cursor && { cursor }),
   });
 
@@ -143,10 +147,26 @@ export function Candidates() {
     typedEntry.current = undefined;
     navigate(toUrl({ ...filters, q: text, ...f }));
   };
-  const filtered = Boolean(filters.q.trim() || filters.stage || filters.req_id);
+  const filtered = Boolean(filters.q.trim() || filters.stage || filters.req_id || filters.source);
+  // A source filter's page is counted by its length (no counter counts a source), like a search's.
+  const paged = Boolean(filters.q.trim() || filters.source);
   // The reason filter and the sort act on the rows loaded: the API filters and sorts by neither.
   const loaded = list.items ?? [];
-  const rows = sorted(filters.reason ? loaded.filter((c) => c.rejection?.reason_id === filters.reason) : loaded, sort);
+  const rows = sorted(
+    loaded.filter(
+      (c) =>
+        (!filters.reason || c.rejection?.reason_id === filters.reason) &&
+        (!filters.source || !filters.q.trim() || c.source === filters.source),
+    ),
+    sort,
+  );
+  const sources = [
+    ...new Set([
+      ...Object.keys(SOURCE_LABELS),
+      ...loaded.flatMap((c) => (c.source ? [c.source] : [])),
+      ...(filters.source ? [filters.source] : []),
+    ]),
+  ];
   const more = list.state === 'ok' && Boolean(list.next);
   const reasonLabel = reasons?.find((r) => r.id === filters.reason)?.label ?? filters.reason;
   const select = (ids: string[], on: boolean) =>
@@ -241,20 +261,34 @@ export function Candidates() {
               ))}
             </select>
           </div>
+          <div class="field">
+            <label for="cand-source">Source</label>
+            <select id="cand-source" value={filters.source} onChange={(e) => setFilter({ source: e.currentTarget.value })}>
+              <option value="">Any source</option>
+              {sources.map((src) => (
+                <option key={src} value={src}>
+                  {sourceLabel(src)}
+                </option>
+              ))}
+            </select>
+          </div>
         </form>
       </search>
       <p class="result-status" role="status">
         {list.state === 'loading'
           ? 'Searching…'
           : list.state === 'ok'
-            ? filters.q.trim()
+            ? paged
               ? `${list.items.length}${list.next ? '+' : ''} match${list.items.length === 1 && !list.next ? '' : 'es'}`
               : `${list.count} candidate${list.count === 1 ? '' : 's'}${list.items.length < list.count ? `, ${list.items.length} shown` : ''}`
             : ''}
       </p>
-      {(sort || filters.reason) && list.state !== 'error' && (
+      {(sort || filters.reason || (filters.source && filters.q.trim())) && list.state !== 'error' && (
         <p class="hint" id="cand-order">
           {filters.reason && `${rows.length} rejected for “${reasonLabel}” among the ${loaded.length} loaded. `}
+          {filters.source &&
+            filters.q.trim() &&
+            `${rows.length} from “${sourceLabel(filters.source)}” among the ${loaded.length} matches loaded. `}
           {sort && `Sorted by ${sortText(sort)}: the ${loaded.length} rows loaded. `}
           {more && 'The list has more: “Load more” adds them in this order.'}
         </p>

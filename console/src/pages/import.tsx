@@ -8,6 +8,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { COLUMNS, failedRowsCsv, type ImportFile, readImportCsv } from '../import-file';
+import { TEMPLATE_CSV, type Mapped } from '../import-mapping';
+import { ColumnMapping, MappingWarnings } from './import-mapping';
 import { Link } from '../router';
 import { Notice, PageTitle } from '../ui';
 
@@ -47,6 +49,9 @@ const post = (text: string, dryRun: boolean) =>
 export function ImportCandidates() {
   const [file, setFile] = useState<ImportFile & { name: string; text: string }>();
   const [problem, setProblem] = useState<string>();
+  /** A file whose columns are not the import's: mapped before anything else. */
+  const [toMap, setToMap] = useState<ImportFile & { name: string }>();
+  const [mapped, setMapped] = useState<Mapped>();
   const [dry, setDry] = useState<DryRun>();
   const [job, setJob] = useState<Job>();
   const [failedCsv, setFailedCsv] = useState<string>();
@@ -60,11 +65,23 @@ export function ImportCandidates() {
     setJob(undefined);
     setFailedCsv(undefined);
     setError(undefined);
+    setToMap(undefined);
+    setMapped(undefined);
     if (!f) return setFile(undefined);
     const text = await f.text();
     const read = readImportCsv(text);
     setProblem(read.problem);
     setFile({ name: f.name, text, ...read.file });
+    // Columns of another tool (or none called name), with rows to map: offer the mapping.
+    if (read.problem && read.file.header.length && read.file.rows.length) setToMap({ name: f.name, ...read.file });
+  };
+
+  const takeMapping = (m: Mapped) => {
+    const name = toMap?.name ?? 'the file';
+    setToMap(undefined);
+    setMapped(m);
+    setProblem(undefined);
+    setFile({ name: `${name} (mapped)`, text: m.text, ...m.file });
   };
 
   const dryRun = async () => {
@@ -127,7 +144,13 @@ export function ImportCandidates() {
             <code>{c}</code>
           </span>
         ))}
-        . Only <code>name</code> is required. A row whose email is already in the workspace is skipped. <Link href="/docs">API docs</Link>
+        . Only <code>name</code> is required. A row whose email is already in the workspace is skipped. A file from another tool can be
+        mapped onto these columns once chosen. <Link href="/docs">API docs</Link>
+      </p>
+      <p>
+        <a href={`data:text/csv;charset=utf-8,${encodeURIComponent(TEMPLATE_CSV)}`} download="candidates-template.csv">
+          Download a template CSV
+        </a>
       </p>
       <fieldset
         class={`dropzone${dragging ? ' dragging' : ''}`}
@@ -153,6 +176,8 @@ export function ImportCandidates() {
         <p class="hint">Or drop the file here.</p>
       </fieldset>
       {problem && <Notice kind="warning">{problem}</Notice>}
+      {toMap && <ColumnMapping key={toMap.name + toMap.header.join()} file={toMap} name={toMap.name} onMapped={takeMapping} />}
+      {mapped && <MappingWarnings m={mapped} />}
       {file && !problem && (
         <section aria-labelledby="preview-title">
           <h2 id="preview-title">

@@ -26,6 +26,7 @@ import { Board } from './requisition-board';
 import { Team } from './requisition-team';
 import { PlacementTable } from '../placement-list';
 import { InterviewPlan } from './interview-plan';
+import { PostingSection } from './posting';
 import { may } from '../../../lib/permissions';
 import { useSession } from '../session';
 
@@ -48,6 +49,7 @@ export function RequisitionPage({ id }: { id: string }) {
             <Board r={r} onChanged={reload} />
             {may(role, 'POST /api/requisitions/{id}/status') && <StatusControl r={r} onChanged={reload} />}
             <Team r={r} onChanged={reload} />
+            {may(role, 'GET /api/requisitions/{id}/posting') && <PostingSection r={r} />}
             {may(role, 'GET /api/placements') && (
               <section class="card" aria-labelledby="placements-h">
                 <h2 id="placements-h">Placements</h2>

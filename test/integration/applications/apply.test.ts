@@ -109,10 +109,18 @@ describe('POST /api/boards/{slug}/jobs/{id}/applications', () => {
       consent: body.consent,
       received_at: expect.any(String),
     });
-    // The API answers the source, never the answers with every candidate.
+    // The candidate's own read answers the source and the answers; the list never the answers.
     const read = await stack.call('GET', `/api/v1/candidates/${c!.id}`, { token });
     expect(read.body.data.source).toBe('linkedin');
-    expect(read.body.data).not.toHaveProperty('application');
+    expect(read.body.data.application).toEqual({
+      answers: { eu_work: true, years: 5 },
+      consent: body.consent,
+      received_at: JSON.parse(item.application as string).received_at,
+    });
+    const list = await stack.call('GET', `/api/v1/candidates?req_id=${job}`, { token });
+    expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([c!.id]);
+    expect(list.body.data[0].source).toBe('linkedin');
+    expect(list.body.data[0]).not.toHaveProperty('application');
   });
 
   it('erasure reaches the answers and consent', async () => {
@@ -127,6 +135,7 @@ describe('POST /api/boards/{slug}/jobs/{id}/applications', () => {
     expect(item.erased_at).toEqual(expect.any(String));
     expect(item).not.toHaveProperty('application');
     expect(JSON.stringify(item)).not.toContain('privacy notice');
+    expect((await stack.call('GET', `/api/v1/candidates/${c!.id}`, { token })).body.data.application).toBeNull();
   });
 
   it('gives an application without a source the careers source', async () => {
