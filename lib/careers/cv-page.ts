@@ -7,6 +7,8 @@
  * answer. Only the CV upload function imports it.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { config } from '../config';
+import { siteHosts } from '../edge';
 import { header } from '../headers';
 import { careersCsp, careersPath, messagePage, notFoundPage } from './page';
 import { escapeHtml as e } from './markdown';
@@ -17,13 +19,19 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 /** The job page a form post's upload returns to, by the event this wrapper hands on: set by it alone. */
 export const cvReturnTo = new WeakMap<APIGatewayProxyEvent, string>();
 
-/** The job page on the origin the form was posted from (a browser names it), else the request's host. */
+/**
+ * The job page on the site the browser is on: the viewer's host CloudFront passed on (https), else
+ * the form's Origin (a page sent with no-referrer posts `Origin: null`), else the request's host
+ * (plain http only under `npm start`, never in Lambda).
+ */
 function jobPageUrl(event: APIGatewayProxyEvent): string {
+  const [host, viewer] = siteHosts(event);
   const origin = header(event, 'origin');
-  const base =
-    origin && /^https?:\/\/[^/]+$/.test(origin)
+  const base = viewer
+    ? `https://${viewer}`
+    : origin && /^https?:\/\/[^/]+$/.test(origin)
       ? origin
-      : `${header(event, 'x-forwarded-proto') ?? 'https'}://${header(event, 'host') ?? ''}`;
+      : `${config.inLambda ? 'https' : 'http'}://${host ?? ''}`;
   const slug = event.pathParameters?.slug ?? '';
   const id = event.pathParameters?.id ?? '';
   return `${base}${careersPath(slug)}/jobs/${encodeURIComponent(id)}`;
