@@ -170,6 +170,8 @@ export class TalentPipelineStack extends Stack {
     const imports = new ImportQueue(this, 'Imports', { table: this.table, functions: this.functions, stage });
     for (const fn of routeApi.functionsOf((r) => Boolean(r.importQueue))) imports.allowQueueing(fn);
     this.importQueue = imports.queue;
+    // An application's CV: read and checked at its upload key, moved to the person's file key, or deleted.
+    for (const level of ['read', 'write', 'delete'] as const) this.files.grantFiles(imports.worker, level);
     // Interview invitations, where the deploy sends mail: the fan-out queues them, a worker emails them.
     const invitations = this.mail.identity
       ? new InterviewInvitations(this, 'InterviewInvitations', { table: this.table, mail: this.mail, stage })

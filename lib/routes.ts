@@ -71,6 +71,7 @@ const lines = [
   postings.getPosting,
   postings.putPosting,
   applications.applyToJob,
+  applications.createCvUpload,
   scorecards.submitScorecard,
   scorecards.listInterviewScorecards,
   scorecards.listCandidateScorecards,

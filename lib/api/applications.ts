@@ -21,6 +21,9 @@ export const HONEYPOT_FIELD = 'website';
 /** The `?src=` of a careers link, or the `source` of the body: a short tag, never free text. */
 export const SOURCE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
+/** Upload ids as the service makes them. */
+export const UPLOAD_ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
+
 export const Consent = z.strictObject({
   accepted: z.literal(true, { error: 'consent.accepted must be true: an application needs the applicant to accept the privacy notice' }),
   text: z
@@ -65,6 +68,12 @@ export const ApplicationBody = z.strictObject({
       z.minLength(1, { error: 'form_token must not be empty' }),
       z.maxLength(200, { error: 'form_token must be at most 200 characters' }),
     ),
+  // A CV uploaded for this job (POST /api/boards/{slug}/jobs/{id}/uploads): its upload_id.
+  cv_upload_id: z.optional(
+    z
+      .string({ error: 'cv_upload_id must be the upload_id of a CV uploaded for this job' })
+      .check(z.regex(UPLOAD_ID_PATTERN, { error: 'cv_upload_id must be the upload_id of a CV uploaded for this job' })),
+  ),
   // The honeypot (HONEYPOT_FIELD): a field people never see; anything in it marks a bot's post,
   // which is answered like any other and never queued.
   website: z.optional(
@@ -88,6 +97,8 @@ export const applyToJob = {
   cors: true,
   formToken: 'check',
   access: 'read',
+  // HeadObject of the CV upload the application names.
+  files: ['read'],
   importQueue: true,
   summary: DOCS && 'Apply to a published job (public, from any site): queued, answered 202',
   params: ApplyParams,
@@ -95,4 +106,58 @@ export const applyToJob = {
   ...(DOCS && { errors: { 404: 'No published job with this id on this board' } }),
   status: 202,
   response: ApplicationReceived,
+} as const satisfies Route;
+
+/** Asking for a CV upload: the form token of the job's read proves a read of this job. */
+export const CvUploadBody = z.strictObject({
+  form_token: z
+    .string({ error: 'form_token must be the form_token of the job read (GET /api/boards/{slug}/jobs/{id})' })
+    .check(
+      z.minLength(1, { error: 'form_token must not be empty' }),
+      z.maxLength(200, { error: 'form_token must be at most 200 characters' }),
+    ),
+  // The careers form's `?src=`, carried on to the page the upload returns to.
+  source: z.optional(
+    z
+      .string({ error: 'source must be a string' })
+      .check(z.regex(SOURCE_PATTERN, { error: 'source must be 1 to 40 lowercase letters, digits, _ or -' })),
+  ),
+});
+export type CvUploadBody = z.output<typeof CvUploadBody>;
+
+export const CvUpload = z.object({
+  data: z.object({
+    /** Send it as the application's cv_upload_id once the bytes are in. */
+    upload_id: z.string(),
+    /** POST a multipart form here: every field of `fields`, then the file (field `file`, last). */
+    url: z.string(),
+    fields: z.record(z.string(), z.string()),
+    expires_at: z.string(),
+    /** The largest file the upload takes. */
+    max_bytes: z.int(),
+    /** What the bytes may be (decided from the bytes, not from a declared type). */
+    content_types: z.array(z.string()),
+  }),
+});
+
+export const createCvUpload = {
+  method: 'POST',
+  path: '/api/boards/{slug}/jobs/{id}/uploads',
+  handler: 'create-cv-upload',
+  auth: 'none',
+  cors: true,
+  formToken: 'check',
+  access: 'read',
+  files: ['write'],
+  summary: DOCS && "Get a presigned POST for the applicant's CV (public, from any site): one PDF or DOCX of at most 10 MB, for this job",
+  params: ApplyParams,
+  body: CvUploadBody,
+  ...(DOCS && {
+    errors: {
+      404: 'No published job with this id on this board',
+      429: 'Too many CV uploads from this address (code rate_limited; see Retry-After)',
+    },
+  }),
+  status: 201,
+  response: CvUpload,
 } as const satisfies Route;

@@ -6,7 +6,7 @@
  * nothing posted.
  */
 import * as z from 'zod/mini';
-import { QUESTION_TYPES, REMOTE_KINDS } from '../entities/posting';
+import { CV_RULES, QUESTION_TYPES, REMOTE_KINDS } from '../entities/posting';
 import { JOB_TYPES, PAY_PERIODS } from '../model';
 import { dataOf, intParam, nextCursor, timestamp, uuid } from './fields';
 import { DOCS, type Route } from './route';
@@ -75,6 +75,8 @@ export const BoardJobDetail = z.object({
   /** Markdown, as written; render it sanitised. */
   description: z.string(),
   questions: z.array(BoardQuestion),
+  /** The application's CV: required, optional or off; upload it first (POST …/uploads). */
+  cv: z.enum(CV_RULES),
 });
 export type BoardJobDetail = z.infer<typeof BoardJobDetail>;
 

@@ -73,7 +73,8 @@ export const File = z.object({
   status: z.enum(FILE_STATUSES),
   refusal_code: z.nullable(z.enum(FILE_REFUSAL_CODES)),
   has_text: z.boolean(),
-  uploaded_by: z.object({ type: z.enum(['token', 'user']), id: z.string() }),
+  /** `applicant`: the CV of an application (id: the candidate it made). */
+  uploaded_by: z.object({ type: z.enum(['token', 'user', 'applicant']), id: z.string() }),
   created_at: timestamp,
   processed_at: z.nullable(timestamp),
 });

@@ -6,6 +6,8 @@
  */
 import * as z from 'zod/mini';
 import {
+  CV_RULES,
+  DEFAULT_CV_RULE,
   DEFAULT_REJECT_DELAY_HOURS,
   MAX_REJECT_DELAY_HOURS,
   ON_FAIL,
@@ -140,6 +142,8 @@ export const PutPostingBody = z.strictObject({
   ),
   /** What a screening result does. */
   outcome: z._default(ScreeningOutcome, { on_pass: 'stay', on_fail: 'flag', reject_delay_hours: DEFAULT_REJECT_DELAY_HOURS }),
+  /** The application's CV: required, optional (default) or off. */
+  cv: z._default(z.enum(CV_RULES, { error: `cv must be one of ${CV_RULES.join(', ')}` }), DEFAULT_CV_RULE),
 });
 export type PutPostingBody = z.output<typeof PutPostingBody>;
 
@@ -171,6 +175,7 @@ export const PostingAnswer = z.object({
   questions: z.array(QuestionAnswer),
   rules: z.array(RuleAnswer),
   outcome: z.object({ on_pass: z.enum(ON_PASS), on_fail: z.enum(ON_FAIL), reject_delay_hours: z.int() }),
+  cv: z.enum(CV_RULES),
   version: z.int(),
   /** When it was first published (kept through unpublishing). */
   published_at: z.nullable(timestamp),

@@ -21,6 +21,8 @@ export const ApplicationMessage = z.object({
   answers: z.record(z.string(), z.unknown()),
   consent: z.object({ accepted: z.literal(true), text: z.string(), version: z.string() }),
   source: z.string(),
+  /** The CV uploaded for this job (lib/files/keys.ts applicationCvKey), attached by the worker. */
+  cvUploadId: z.optional(z.string()),
 });
 export type ApplicationMessage = z.infer<typeof ApplicationMessage>;
 

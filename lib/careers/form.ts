@@ -54,16 +54,49 @@ function questionField(q: Question, i: number): string {
   }
 }
 
+const jobApi = (slug: string, job: BoardJobDetail, what: 'applications' | 'uploads') =>
+  `/api/boards/${encodeURIComponent(slug)}/jobs/${encodeURIComponent(job.id)}/${what}`;
+
+/**
+ * The CV step, a form of its own (forms do not nest): it asks the upload route for a presigned
+ * POST, whose page (lib/careers/cv-page.ts) sends the file straight to storage and comes back here
+ * with `?cv=<upload id>`.
+ */
+function cvStep(slug: string, job: BoardJobDetail, formToken: string, source: string | undefined, cvUploadId: string | undefined) {
+  const optional = job.cv === 'optional' ? ' (optional)' : '';
+  const done = cvUploadId ? `<p role="status">Your CV is uploaded.</p>` : '';
+  return (
+    `<form method="post" action="${e(jobApi(slug, job, 'uploads'))}" enctype="application/x-www-form-urlencoded">` +
+    `<h3>Your CV${optional}</h3>${done}<p>A PDF or Word (.docx) file of at most 10 MB.</p>` +
+    `<input type="hidden" name="form_token" value="${e(formToken)}">` +
+    (source ? `<input type="hidden" name="source" value="${e(source)}">` : '') +
+    `<p><button type="submit">${cvUploadId ? 'Upload another CV' : 'Upload your CV'}</button></p></form>`
+  );
+}
+
 /**
  * The form for one job. `formToken`: from this page's read (lib/domain/form-token.ts); `source`:
- * the page's `?src=`, already checked against the application's source pattern.
+ * the page's `?src=`, already checked against the application's source pattern; `cvUploadId`: the
+ * page's `?cv=`, the CV uploaded from it. A job that requires a CV shows the application's fields
+ * once the CV is in.
  */
-export function applicationForm(brand: CareersBrand, slug: string, job: BoardJobDetail, formToken: string, source?: string): string {
-  const action = `/api/boards/${encodeURIComponent(slug)}/jobs/${encodeURIComponent(job.id)}/applications`;
+export function applicationForm(
+  brand: CareersBrand,
+  slug: string,
+  job: BoardJobDetail,
+  formToken: string,
+  source?: string,
+  cvUploadId?: string,
+): string {
   const consent = consentText(brand);
+  const cv = job.cv === 'off' ? '' : cvStep(slug, job, formToken, source, cvUploadId);
+  const heading = `<section aria-labelledby="apply"><h2 id="apply">Apply</h2>`;
+  if (job.cv === 'required' && !cvUploadId) return `${heading}${cv}<p>Upload your CV first; the application form follows.</p></section>`;
   return (
-    `<section aria-labelledby="apply"><h2 id="apply">Apply</h2>` +
-    `<form method="post" action="${e(action)}" enctype="application/x-www-form-urlencoded">` +
+    heading +
+    cv +
+    `<form method="post" action="${e(jobApi(slug, job, 'applications'))}" enctype="application/x-www-form-urlencoded">` +
+    (cvUploadId ? `<input type="hidden" name="cv_upload_id" value="${e(cvUploadId)}">` : '') +
     `<p><label for="f-name">Full name</label><input id="f-name" name="name" autocomplete="name" maxlength="200" required></p>` +
     `<p><label for="f-email">Email</label><input id="f-email" type="email" name="email" autocomplete="email" maxlength="254" required></p>` +
     `<p><label for="f-phone">Phone (optional)</label><input id="f-phone" type="tel" name="phone" autocomplete="tel" maxlength="40"></p>` +

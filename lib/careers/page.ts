@@ -31,14 +31,18 @@ const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
  * No script runs on these pages (the JSON-LD block is data, which CSP does not execute); the one
  * style block is allowed by its hash; images (the logo) over https only; forms post to this origin.
  */
-export const CAREERS_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${STYLE_HASH}'`,
-  'img-src https:',
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const careersCsp = (storageOrigin?: string) =>
+  [
+    "default-src 'none'",
+    `style-src 'sha256-${STYLE_HASH}'`,
+    'img-src https:',
+    // The CV upload page's form posts to storage, whose answer redirects back to this origin.
+    storageOrigin ? `form-action ${storageOrigin} 'self'` : "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+export const CAREERS_CSP = careersCsp();
 
 const REMOTE_LABEL: Record<BoardJob['remote'], string> = { no: 'On site', hybrid: 'Hybrid', remote: 'Remote' };
 const TYPE_LABEL: Record<NonNullable<BoardJob['employment_type']>, string> = {

@@ -30,6 +30,16 @@ export const APPLICATION_LIMITS: readonly ApplicationLimit[] = [
   { by: 'email', per: 'workspace', max: 10, windowMs: DAY },
 ];
 
+/**
+ * How many CV uploads one client address may ask for (the public upload route): a person may
+ * replace a CV a few times; a script filling the bucket is stopped. The bucket's lifecycle rule
+ * deletes what no application took within a day.
+ */
+export const CV_UPLOAD_LIMITS: readonly ApplicationLimit[] = [
+  { by: 'ip', per: 'job', max: 20, windowMs: HOUR },
+  { by: 'ip', per: 'workspace', max: 60, windowMs: HOUR },
+];
+
 /** The refusal a limit's counter answers, as the ApplicationsRefused metric's reason. */
 export const limitReason = (l: ApplicationLimit) => `limit_${l.by}_${l.per}` as const;
 
@@ -48,16 +58,19 @@ export interface LimitCounter {
  */
 export function limitCounters(
   secret: string,
-  who: { tenantId: string; jobId: string; address: string; email: string },
+  who: { tenantId: string; jobId: string; address: string; email?: string },
   now: number,
+  limits: readonly ApplicationLimit[] = APPLICATION_LIMITS,
+  /** Counters of another kind of request (`cv#`): apart from the applications' own. */
+  kind = '',
 ): LimitCounter[] {
-  return APPLICATION_LIMITS.map((limit) => {
-    const value = limit.by === 'ip' ? who.address : who.email.trim().toLowerCase();
+  return limits.map((limit) => {
+    const value = limit.by === 'ip' ? who.address : (who.email ?? '').trim().toLowerCase();
     const digest = createHmac('sha256', secret).update(`${limit.by}\n${value}`).digest('base64url').slice(0, 32);
     const windowStart = now - (now % limit.windowMs);
     return {
       limit,
-      pk: `${APPLY_LIMIT_PREFIX}${who.tenantId}#${limit.by}#${limit.per === 'job' ? who.jobId : '*'}#${digest}`,
+      pk: `${APPLY_LIMIT_PREFIX}${who.tenantId}#${kind}${limit.by}#${limit.per === 'job' ? who.jobId : '*'}#${digest}`,
       sk: `W#${new Date(windowStart).toISOString()}`,
       expiresAt: Math.ceil((windowStart + limit.windowMs + HOUR) / 1000),
     };

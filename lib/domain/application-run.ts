@@ -28,6 +28,7 @@ import { stageMovePut } from '../store/stage-history';
 import type { Posting } from '../entities/posting';
 import type { ScreeningParts } from './candidate-rules';
 import { insertPersonCandidate } from './candidate-writes';
+import type { CvOutcome } from './application-cv';
 import { SCREENING_ACTOR, screeningState, type Answers, type ScreeningState } from './screening-rules';
 
 /** The audit actor of a candidate an application made: the service, on the applicant's behalf. */
@@ -68,8 +69,24 @@ export async function runApplication(
   const outcome = await create(m, reqItem, posting, owner, now);
   // Counts only: an application's fields are personal data and never logged.
   emitMetric('ApplicationsRun', 1, undefined, { outcome });
+  if (m.cvUploadId) emitMetric('ApplicationCvs', 1, undefined, { outcome: await applicationCv(m, outcome) });
   if (outcome !== 'created') logger.info('application not created', { outcome, tenantId: m.tenantId, reqId: m.reqId });
   return outcome;
+}
+
+/**
+ * The CV goes to the person of this application's own candidate: made now, or by an earlier run
+ * of this message that stopped before the CV (a retry finds the candidate and attaches it). An
+ * application that added nothing (a duplicate of another, a closed job) keeps no CV.
+ */
+async function applicationCv(m: ApplicationMessage, outcome: ApplicationOutcome): Promise<CvOutcome | 'dropped'> {
+  // Loaded with the first CV: the storage client reads the bucket's name as it loads, and the
+  // worker's other work (imports, applications without a CV) needs none.
+  const { attachApplicationCv, dropApplicationCv } = await import('./application-cv');
+  const own = outcome === 'created' || outcome === 'duplicate' ? await getCandidate(m.tenantId, m.applicationId) : undefined;
+  if (typeof own?.person_id === 'string') return (await attachApplicationCv(m, own.person_id, APPLICATION_ACTOR)) ?? 'missing';
+  await dropApplicationCv(m);
+  return 'dropped';
 }
 
 /** The record of a screening's decision, in the posting's words (never an answer: the audit log is not erased). */

@@ -14,6 +14,8 @@ import { limitCounters, limitReason } from './application-limits';
 import { checkFormToken, type FormTokenCheck } from './form-token';
 import { publicPosting } from './postings';
 import { validateAnswers } from './screening-rules';
+import { landedCv } from '../files/cv-upload';
+import type { Posting } from '../entities/posting';
 
 /** The source an application without one gets: the careers page's form. */
 export const CAREERS_SOURCE = 'careers';
@@ -38,6 +40,32 @@ async function overLimit(tenantId: string, jobId: string, address: string, email
   return over && limitReason(over.limit);
 }
 
+/**
+ * The posting's CV rule, and the CV the application names: uploaded for this job (its key is
+ * under the job), there, within the size. An upload already taken by an application is gone.
+ */
+async function checkCv(tenantId: string, jobId: string, posting: Posting, uploadId: string | undefined): Promise<void> {
+  if (!uploadId) {
+    if (posting.cv === 'required') {
+      throw new ValidationError(
+        'a CV is required: upload it (POST /api/boards/{slug}/jobs/{id}/uploads) and send its upload_id as cv_upload_id',
+        {
+          field: 'cv',
+        },
+      );
+    }
+    return;
+  }
+  if (posting.cv === 'off') throw new ValidationError('this job asks for no CV: leave out cv_upload_id', { field: 'cv' });
+  const landed = await landedCv(tenantId, jobId, uploadId);
+  if (landed === 'too_large') throw new ValidationError('the CV is larger than 10 MB', { field: 'cv' });
+  if (landed === 'missing') {
+    throw new ValidationError('no CV was uploaded for this job under cv_upload_id (or it was already used, or expired): upload it again', {
+      field: 'cv',
+    });
+  }
+}
+
 /** `address`: where the post came from (lib/edge.ts clientAddress), for the limits alone. */
 export async function acceptApplication(params: ApplyParams, body: ApplicationBody, address: string): Promise<void> {
   const found = await publicPosting(params.slug, params.id);
@@ -46,6 +74,7 @@ export async function acceptApplication(params: ApplyParams, body: ApplicationBo
   const { answers, failures } = validateAnswers(found.posting, body.answers);
   const first = failures[0];
   if (first) throw new ValidationError(first.error, { field: first.field });
+  await checkCv(found.tenantId, params.id, found.posting, body.cv_upload_id);
   // After the checks, so a bot's answer is exactly what the same post without the trap would get.
   if (body.website?.trim()) return refused('honeypot');
   const now = Date.now();
@@ -64,5 +93,6 @@ export async function acceptApplication(params: ApplyParams, body: ApplicationBo
     answers,
     consent: body.consent,
     source: body.source ?? CAREERS_SOURCE,
+    ...(body.cv_upload_id && { cvUploadId: body.cv_upload_id }),
   });
 }

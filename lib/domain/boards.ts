@@ -45,6 +45,7 @@ export function toBoardJobDetail(slug: string, p: PublicPosting): BoardJobDetail
       required: q.required,
       ...(q.options && { options: q.options }),
     })),
+    cv: p.posting.cv,
   };
 }
 

@@ -9,7 +9,8 @@
  * same event for the same copy (dev/files-and-mail.ts). One path: the event names the key, the
  * key names the tenant, person and file.
  */
-import type { AllowedContentType } from '../files/limits';
+import { type AllowedContentType, CV_MAX_BYTES, MAX_UPLOAD_BYTES } from '../files/limits';
+import { APPLICANT_UPLOADER } from '../files/keys';
 import { extractText, TEXT_TYPES } from '../files/extract';
 import { fileKey, parseFileKey, parseUploadKey, uploadKey } from '../files/keys';
 import { suggestFields } from '../files/suggest';
@@ -47,7 +48,8 @@ export async function processFileAt(key: string): Promise<ProcessOutcome> {
   const objectKey = fileKey(ids.tenantId, ids.personId, ids.fileId);
   let bytes: Uint8Array;
   try {
-    bytes = await readObject(objectKey);
+    // An applicant's CV is held to the public form's smaller cap, whatever the storage policy let through.
+    bytes = await readObject(objectKey, f.uploaded_by_type === APPLICANT_UPLOADER ? CV_MAX_BYTES : MAX_UPLOAD_BYTES);
   } catch {
     // Past the size cap, or gone (deleted meanwhile): nothing of it is kept.
     await deleteEveryVersion(objectKey);

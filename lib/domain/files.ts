@@ -27,7 +27,10 @@ export const fileAnswer = (f: FileRecord): File => ({
   status: f.status,
   refusal_code: (f.refusal_code as FileRefusalCode | null) ?? null,
   has_text: f.has_text,
-  uploaded_by: { type: f.uploaded_by_type === 'token' ? 'token' : 'user', id: f.uploaded_by_id },
+  uploaded_by: {
+    type: f.uploaded_by_type === 'token' || f.uploaded_by_type === 'applicant' ? f.uploaded_by_type : 'user',
+    id: f.uploaded_by_id,
+  },
   created_at: f.created_at,
   processed_at: f.processed_at ?? null,
 });

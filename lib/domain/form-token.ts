@@ -43,6 +43,9 @@ export function checkFormToken(secret: string, slug: string, jobId: string, toke
   return 'ok';
 }
 
+/** When a well-formed token says it was issued (ms); check it with checkFormToken first. */
+export const formTokenIssuedAt = (token: string): number => Number.parseInt(token.split('.')[1] ?? '0', 36);
+
 /** An answer carrying a token is the same version (ETag) within one such window. */
 export const FORM_TOKEN_ETAG_WINDOW_MS = 3_600_000;
 export const formTokenWindow = (now: number) => Math.floor(now / FORM_TOKEN_ETAG_WINDOW_MS);

@@ -142,6 +142,7 @@ export function decidePosting(
       ...(r.label !== undefined && { label: r.label }),
     })),
     outcome: body.outcome,
+    cv: body.cv,
     version: (before?.version ?? 0) + 1,
     published_at: before?.published_at ?? (body.published ? opts.at : null),
     created_at: before?.created_at ?? opts.at,

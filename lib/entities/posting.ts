@@ -40,6 +40,14 @@ export const ON_FAIL = ['reject_after_delay', 'flag'] as const;
 export type OnPass = (typeof ON_PASS)[number];
 export type OnFail = (typeof ON_FAIL)[number];
 export const DEFAULT_REJECT_DELAY_HOURS = 24;
+
+/**
+ * The application's CV: `required`, `optional` or `off` (no CV asked for). A posting written
+ * before the rule existed reads as `optional`, which asks for nothing an application sent before.
+ */
+export const CV_RULES = ['required', 'optional', 'off'] as const;
+export type CvRule = (typeof CV_RULES)[number];
+export const DEFAULT_CV_RULE: CvRule = 'optional';
 export const MAX_REJECT_DELAY_HOURS = 720;
 
 export const POSTING_LIMITS = {
@@ -105,6 +113,7 @@ export const posting = defineEntity('posting', {
   on_pass: field.oneOf(ON_PASS),
   on_fail: field.oneOf(ON_FAIL),
   reject_delay_hours: field.int(),
+  cv: field.oneOf(CV_RULES, { optional: true }),
   version: field.int({ audit: 'none' }),
   /** When it was first published; kept through unpublishing (JobPosting datePosted). */
   published_at: field.time({ optional: true, audit: 'none' }),
@@ -129,6 +138,7 @@ export interface Posting {
   questions: Question[];
   rules: KnockoutRule[];
   outcome: ScreeningOutcome;
+  cv: CvRule;
   version: number;
   published_at: string | null;
   created_at: string;
@@ -177,6 +187,7 @@ export function postingFromItem(item: Item): Posting {
     questions: list<Question>(item, 'questions', isQuestion),
     rules: list<KnockoutRule>(item, 'rules', isRule),
     outcome: { on_pass: s.on_pass, on_fail: s.on_fail, reject_delay_hours: s.reject_delay_hours },
+    cv: s.cv ?? DEFAULT_CV_RULE,
     version: s.version,
     published_at: s.published_at,
     created_at: s.created_at,
@@ -205,6 +216,7 @@ export function postingAttributes(p: Posting): Item {
     on_pass: p.outcome.on_pass,
     on_fail: p.outcome.on_fail,
     reject_delay_hours: p.outcome.reject_delay_hours,
+    cv: p.cv,
     version: p.version,
     ...(p.published_at !== null && { published_at: p.published_at }),
     created_at: p.created_at,

@@ -5,6 +5,9 @@
  *
  * - `uploads/<tenant>/<upload id>`: where a presigned POST puts the bytes. The bucket's lifecycle
  *   rule deletes what is still there a day later (an upload never attached).
+ * - `uploads/<tenant>/<job>/<upload id>`: an applicant's CV, posted from a public job
+ *   (lib/files/cv-upload.ts): under the job, so that only that job's application can name it. The
+ *   same lifecycle rule deletes it a day later if no application took it.
  * - `files/<tenant>/<person>/<file id>`: an attached file, copied out of `uploads/` by the attach
  *   call. Under its person, so erasing a person deletes one prefix (every version of every key
  *   under it), whatever the table says.
@@ -23,6 +26,13 @@ function checkId(what: string, value: string): string {
 
 export const uploadKey = (tenantId: string, uploadId: string) =>
   `${UPLOADS_PREFIX}${checkId('tenant id', tenantId)}/${checkId('upload id', uploadId)}`;
+
+/** The uploader of an applicant's CV on its file record (uploaded_by.type). */
+export const APPLICANT_UPLOADER = 'applicant';
+
+/** An applicant's CV upload for one job (no record: the key itself says whose job it is for). */
+export const applicationCvKey = (tenantId: string, jobId: string, uploadId: string) =>
+  `${UPLOADS_PREFIX}${checkId('tenant id', tenantId)}/${checkId('job id', jobId)}/${checkId('upload id', uploadId)}`;
 
 export const fileKey = (tenantId: string, personId: string, fileId: string) =>
   `${personFilesPrefix(tenantId, personId)}${checkId('file id', fileId)}`;

@@ -8,6 +8,11 @@
 /** 20 MiB: a long CV with pictures, a portfolio of a few pages. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
+/** An applicant's CV (the public application form): one file, PDF or DOCX, at most 10 MiB. */
+export const CV_MAX_BYTES = 10 * 1024 * 1024;
+export const CV_CONTENT_TYPES = ['application/pdf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'] as const;
+export type CvContentType = (typeof CV_CONTENT_TYPES)[number];
+
 /** How long a presigned POST is valid: long enough for a slow phone, short enough to be useless when leaked. */
 export const UPLOAD_VALID_SECONDS = 600;
 

@@ -123,13 +123,14 @@ export type AttachOutcome = { attached: true } | { duplicateOf: string } | { upl
 export async function attachFile(
   tenantId: string,
   f: FileRecord,
-  uploadId: string,
+  /** The upload record consumed; none for an applicant's CV, whose key is its only record. */
+  uploadId: string | undefined,
   audit: AuditEntry,
   personCheck: Item | undefined,
 ): Promise<AttachOutcome> {
   const out = await writeParts({
     person: personCheck && { ConditionCheck: personCheck },
-    upload: {
+    upload: uploadId !== undefined && {
       Delete: { TableName: tableName, Key: fileKeys.upload(tenantId, uploadId), ConditionExpression: 'attribute_exists(PK)' },
     },
     guard: {

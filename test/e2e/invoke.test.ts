@@ -123,6 +123,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'get-board-job': 'job',
   'put-posting': 'requisition',
   'apply-to-job': 'job',
+  'create-cv-upload': 'job',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',

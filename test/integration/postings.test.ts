@@ -71,6 +71,7 @@ describe('PUT and GET /api/v1/requisitions/{id}/posting', () => {
       questions: [posting.questions[0], posting.questions[1], { ...posting.questions[2], required: false }],
       rules: posting.rules,
       outcome: { on_pass: 'move_to_ai_screened', on_fail: 'reject_after_delay', reject_delay_hours: 24 },
+      cv: 'optional',
       version: 1,
       published_at: expect.any(String),
       created_at: expect.any(String),
@@ -94,6 +95,7 @@ describe('PUT and GET /api/v1/requisitions/{id}/posting', () => {
       questions: [],
       rules: [],
       outcome: { on_pass: 'stay', on_fail: 'flag', reject_delay_hours: 24 },
+      cv: 'optional',
       published_at: null,
       version: 1,
     });

@@ -167,6 +167,7 @@ describe('checkPosting', () => {
     questions,
     rules: [],
     outcome: DEFAULT_OUTCOME,
+    cv: 'optional',
     ...over,
   });
   const refusal = (b: PutPostingBody) => {

@@ -137,6 +137,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
     },
     status: 404,
   }),
+  'POST /api/boards/{slug}/jobs/{id}/uploads': () => ({ body: { form_token: 'v1.0.forged' }, status: 404 }),
   'GET /api/session': () => ({ status: 200 }),
   'DELETE /api/session': () => ({ status: 200 }),
   'POST /api/tokens': () => ({ body: { name: 'Auth Check', scopes: ['pipeline:read'] }, status: 201 }),

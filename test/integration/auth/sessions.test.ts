@@ -133,7 +133,7 @@ describe('session routes: the session cookie, checked on every request', () => {
 });
 
 describe('public routes (auth none) need no credentials', () => {
-  it('are exactly the OpenAPI document, the login, the job board, the careers pages and applying to a published job', () => {
+  it('are exactly the OpenAPI document, the login, the job board, the careers pages, applying to a published job and its CV upload', () => {
     expect(PUBLIC_ROUTES.map(label).sort()).toEqual([
       'GET /api/boards/{slug}/jobs',
       'GET /api/boards/{slug}/jobs/{id}',
@@ -141,6 +141,7 @@ describe('public routes (auth none) need no credentials', () => {
       'GET /careers/{slug}',
       'GET /careers/{slug}/jobs/{id}',
       'POST /api/boards/{slug}/jobs/{id}/applications',
+      'POST /api/boards/{slug}/jobs/{id}/uploads',
       'POST /api/session',
     ]);
   });

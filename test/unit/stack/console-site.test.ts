@@ -41,8 +41,8 @@ import {
 describe('console and API on one origin', () => {
   /** Routes whose function runs lib/http.ts refuseCrossSite (cookie writes, login included). */
   // As lib/http.ts refuses cross-site writes: a public `cors` line (the application) takes posts from any site.
-  // The cookie writes, and the application (its limits count by the viewer's address, which only
-  // the origin secret makes believable).
+  // The cookie writes, and the application and its CV upload (their limits count by the viewer's
+  // address, which only the origin secret makes believable).
   const ORIGIN_CHECKED = ROUTES.filter(
     (r) => (r.auth !== 'token' && r.method !== 'GET' && !('cors' in r && r.cors)) || ('formToken' in r && r.formToken === 'check'),
   );
@@ -283,7 +283,8 @@ describe('console and API on one origin', () => {
 
   it('ORIGIN_VERIFY reaches exactly the cookie-write and login functions, with the origin header’s value', () => {
     expect(ORIGIN_CHECKED.map((r) => r.handler)).toContain('login');
-    expect(ORIGIN_CHECKED.every((r) => r.auth === 'session' || r.handler === 'login' || r.handler === 'apply-to-job')).toBe(true);
+    const public_ = ['login', 'apply-to-job', 'create-cv-upload'];
+    expect(ORIGIN_CHECKED.every((r) => r.auth === 'session' || public_.includes(r.handler))).toBe(true);
     const expected = [...new Set(ORIGIN_CHECKED.map((r) => functionOf(r.handler)))].sort();
     expect(expected.length).toBeGreaterThan(1);
     const got = withOriginVerify();
