@@ -164,7 +164,7 @@ async function sourcePage(
   if (q.req_id && !(await getRequisition(tenantId, q.req_id))) throw new NotFoundError('requisition', { field: 'req_id' });
   const { items, next } = await queryFilteredCandidates(tenantId, query, q.limit, startKey);
   return {
-    items: items.map(toCandidate),
+    items: items.map(toListedCandidate),
     count: items.length,
     offset: 0,
     limit: q.limit,

@@ -9,7 +9,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { axe, chromiumWithStack, collectConsoleErrors, interceptFileChoosers, pageState, seriousOf, trackPageStates, type AxeSummary } from '../helpers/browser';
+import {
+  axe,
+  chromiumWithStack,
+  collectConsoleErrors,
+  interceptFileChoosers,
+  pageState,
+  seriousOf,
+  trackPageStates,
+  type AxeSummary,
+} from '../helpers/browser';
 import { CV_LINES, html, pdf, png } from '../helpers/file-fixtures';
 import { e2eSandbox } from '../helpers/processes';
 

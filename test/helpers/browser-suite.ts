@@ -12,7 +12,16 @@
  */
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { axe, collectConsoleErrors, interceptFileChoosers, launchChromium, pageState, seriousOf, trackPageStates, type AxeSummary } from './browser';
+import {
+  axe,
+  collectConsoleErrors,
+  interceptFileChoosers,
+  launchChromium,
+  pageState,
+  seriousOf,
+  trackPageStates,
+  type AxeSummary,
+} from './browser';
 import type { SharedRuntime } from './browser-runtime';
 import type { SeededWorkspace } from './seed-workspace';
 

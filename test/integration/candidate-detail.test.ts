@@ -140,7 +140,14 @@ describe('PATCH /api/v1/candidates/{id}', () => {
     });
     expect(res.body.data.updated_at > res.body.data.created_at || res.body.data.updated_at === res.body.data.created_at).toBe(true);
     // The read adds the interview progress and the application, which a PATCH never changes and does not answer.
-    const { stage_history: _h, requisition_history: _r, screening: _s, application: _a, interview_progress, ...again } = (await get(id)).body.data;
+    const {
+      stage_history: _h,
+      requisition_history: _r,
+      screening: _s,
+      application: _a,
+      interview_progress,
+      ...again
+    } = (await get(id)).body.data;
     expect(again).toEqual(res.body.data);
     expect(interview_progress).toEqual({ interviews: 0, scorecards_expected: 0, scorecards: 0 });
     const [e] = await eventsFor(id, 'candidate.updated', 1);
