@@ -82,6 +82,9 @@ export const samples: Record<
   'get-board-job': { params: { slug: DEMO.slug, id: MISSING_ID } },
   'careers-page': { params: { slug: DEMO.slug } },
   'careers-job-page': { params: { slug: DEMO.slug, id: MISSING_ID } },
+  // A withdraw link no one signed: invoking shows the neutral page and withdraws nothing.
+  'careers-withdraw-page': { params: { slug: DEMO.slug }, query: { t: 'w1.forged' } },
+  'careers-withdraw': { params: { slug: DEMO.slug }, body: { t: 'w1.forged' } },
   'get-posting': { params: { id: MISSING_ID } },
   'put-posting': {
     params: { id: MISSING_ID },

@@ -93,6 +93,8 @@ const lines = [
   boards.getBoardJob,
   careers.careersPage,
   careers.careersJobPage,
+  careers.careersWithdrawPage,
+  careers.careersWithdraw,
   session.login,
   session.getSession,
   session.logout,

@@ -52,6 +52,8 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'GET', path: '/api/boards/{slug}/jobs/{id}', auth: 'none' },
   { method: 'GET', path: '/careers/{slug}', auth: 'none' },
   { method: 'GET', path: '/careers/{slug}/jobs/{id}', auth: 'none' },
+  { method: 'GET', path: '/careers/{slug}/withdraw', auth: 'none' },
+  { method: 'POST', path: '/careers/{slug}/withdraw', auth: 'none' },
   { method: 'POST', path: '/api/session', auth: 'none' },
   { method: 'GET', path: '/api/session', auth: 'session', twoFactorStep: ['verify', 'enrol'] },
   { method: 'DELETE', path: '/api/session', auth: 'session', twoFactorStep: ['verify', 'enrol'] },
