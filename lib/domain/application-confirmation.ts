@@ -18,7 +18,7 @@ import { getTenant } from '../store/tenants';
 import { confirmationMail } from './application-confirmation-rules';
 import { issueWithdrawToken, WITHDRAW_TOKEN_TTL_MS } from './withdraw-token';
 
-export type ConfirmationOutcome = 'sent' | 'already_sent' | 'gone' | 'no_site';
+export type ConfirmationOutcome = 'sent' | 'already_sent' | 'gone';
 
 /** The withdraw link of a candidate on the careers site at `origin`. */
 export const withdrawUrl = (origin: string, slug: string, token: string) =>
@@ -35,9 +35,10 @@ export async function sendApplicationConfirmation(m: ConfirmationMessage, nowMs 
   const outcome = await (async (): Promise<ConfirmationOutcome> => {
     if (sent) return 'already_sent';
     if (!cand || cand.erased_at || typeof cand.email !== 'string' || !tenant) return 'gone';
-    // Without the site's origin there is no link to give, and a confirmation without it would promise what it cannot keep.
+    // Without the site's origin there is no link to give: the message comes again (and, never
+    // given one, goes to the dead-letter queue, whose alarm says so) rather than a mail without it.
     const origin = optional('CONSOLE_URL');
-    if (!origin) return 'no_site';
+    if (!origin) throw new Error('CONSOLE_URL is not set: a confirmation needs the careers site for its withdraw link');
     const token = issueWithdrawToken(config.formTokenSecret, tenant.slug, candidateId, nowMs);
     await sendEmail(
       confirmationMail({
