@@ -81,6 +81,8 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'GET', path: '/api/overview', auth: 'session' },
   { method: 'GET', path: '/api/settings/pipeline', auth: 'session' },
   { method: 'PUT', path: '/api/settings/pipeline', auth: 'session' },
+  { method: 'GET', path: '/api/settings/careers', auth: 'session' },
+  { method: 'PUT', path: '/api/settings/careers', auth: 'session' },
   { method: 'GET', path: '/api/settings/tokens', auth: 'session' },
   { method: 'PUT', path: '/api/settings/tokens', auth: 'session' },
   { method: 'GET', path: '/api/settings/two-factor', auth: 'session' },

@@ -192,6 +192,11 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'POST /api/account/two-factor/disable': () => ({ body: { password: '' }, status: 400 }),
   'GET /api/settings/two-factor': () => ({ status: 200 }),
   'PUT /api/settings/two-factor': () => ({ body: { required_for: 'off' }, status: 200 }),
+  'GET /api/settings/careers': () => ({ status: 200 }),
+  'PUT /api/settings/careers': () => ({
+    body: { careers_name: 'Scope Check', careers_logo_url: null, careers_privacy_url: 'https://example.com/privacy' },
+    status: 200,
+  }),
   'POST /api/members/{id}/reset-two-factor': () => ({ status: 404 }),
 };
 export const sampleFor = (r: Route) => {
