@@ -3,6 +3,7 @@
  * into the data directory, and the admin CLI and `npm run invoke` use its DynamoDB Local.
  * When nothing runs, they start DynamoDB Local on the same data for the length of the command.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDynamoDbLocalProcess, startDynamoDbLocal } from './dynamodb';
@@ -103,6 +104,9 @@ export async function useLocalTable(): Promise<{ stop(): Promise<void> }> {
   const running = await readyRuntime(dir);
   // The sender npm start gives the functions that send mail: they stop at cold start without one.
   process.env.MAIL_FROM ??= LOCAL_MAIL_FROM;
+  // The form tokens' key, which the careers functions read as every deploy gives it: one of this
+  // process's own, so a link or form signed elsewhere is refused here, as after a restart.
+  process.env.FORM_TOKEN_SECRET ??= randomBytes(32).toString('base64url');
   if (running) {
     process.env.TABLE_NAME = running.tableName;
     process.env.DYNAMODB_ENDPOINT = running.dynamodbEndpoint;

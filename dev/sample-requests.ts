@@ -82,6 +82,9 @@ export const samples: Record<
   'get-board-job': { params: { slug: DEMO.slug, id: MISSING_ID } },
   'careers-page': { params: { slug: DEMO.slug } },
   'careers-job-page': { params: { slug: DEMO.slug, id: MISSING_ID } },
+  // A withdraw link no one signed: invoking shows the neutral page and withdraws nothing.
+  'careers-withdraw-page': { params: { slug: DEMO.slug }, query: { t: 'w1.forged' } },
+  'careers-withdraw': { params: { slug: DEMO.slug }, body: { t: 'w1.forged' } },
   'get-posting': { params: { id: MISSING_ID } },
   'put-posting': {
     params: { id: MISSING_ID },
@@ -149,6 +152,10 @@ export const samples: Record<
   'rotate-token': { params: { id: MISSING_ID }, body: { grace_seconds: 3600 } },
   // The defaults again: invoking it changes nothing a demo user would notice.
   'update-token-settings': { body: { default_days: 90, max_days: 366 } },
+  // The demo's careers pages then name it so, with a privacy notice link; nothing else changes.
+  'update-careers-settings': {
+    body: { careers_name: 'Demo Company', careers_logo_url: null, careers_privacy_url: 'https://example.com/privacy' },
+  },
   // An id that exists nowhere: invoking shows the 404 path and erases nothing.
   'erase-candidate': { params: { id: MISSING_ID } },
   'overturn-screening': { params: { id: MISSING_ID } },

@@ -196,8 +196,6 @@ try {
   startRetentionTimer(say);
   const { startScreeningRejectionsTimer } = await import('./screening-rejections');
   startScreeningRejectionsTimer(say);
-  // The reminders' link to the console: this runtime's own origin.
-  process.env.CONSOLE_URL ??= `http://localhost:${port}`;
   const { startInterviewFollowUpTimer } = await import('./interview-follow-up');
   startInterviewFollowUpTimer(say);
   const { startOfferExpiryTimer } = await import('./offer-expiry');
@@ -231,6 +229,9 @@ try {
     ...(ttl !== undefined && /^\d+$/.test(ttl) && { authorizerCacheTtlSeconds: Number(ttl) }),
   });
   const url = await gateway.listen(port, host);
+  // The links mail carries (the reminders' to the console, the confirmations' to the careers
+  // pages): this runtime's own origin, known once it listens (PORT=0 picks the port then).
+  process.env.CONSOLE_URL ??= url;
   // The console's page posts uploads straight to the bucket: its origin, and only it, may.
   await filesAndMail.s3.allowOrigin(url);
   writeRuntime(dir, {

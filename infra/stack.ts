@@ -177,6 +177,11 @@ export class TalentPipelineStack extends Stack {
       ? new InterviewInvitations(this, 'InterviewInvitations', { table: this.table, mail: this.mail, stage })
       : undefined;
     invitations?.allowQueueing(pipeline.fanout);
+    // The same worker mails each applicant's confirmation, whose withdraw link it signs and points at the careers site.
+    if (invitations) {
+      formTokens.give(invitations.worker);
+      invitations.worker.addEnvironment('CONSOLE_URL', this.site.url);
+    }
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api,

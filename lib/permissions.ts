@@ -197,6 +197,8 @@ export const ROUTE_ROLES = {
   'POST /api/account/two-factor/disable': ALL,
   'GET /api/settings/two-factor': ALL,
   'PUT /api/settings/two-factor': ADMIN,
+  'GET /api/settings/careers': ADMIN,
+  'PUT /api/settings/careers': ADMIN,
   'POST /api/members/{id}/reset-two-factor': ADMIN,
 } as const satisfies Readonly<Record<string, readonly Role[]>>;
 

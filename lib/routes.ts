@@ -14,6 +14,7 @@ import * as candidateReads from './api/candidate-reads';
 import * as candidates from './api/candidates';
 import * as erasure from './api/erasure';
 import * as careers from './api/careers';
+import * as careersSettings from './api/careers-settings';
 import * as files from './api/files';
 import * as imports from './api/imports';
 import * as interviewPlans from './api/interview-plans';
@@ -96,6 +97,8 @@ const lines = [
   boards.getBoardJob,
   careers.careersPage,
   careers.careersJobPage,
+  careers.careersWithdrawPage,
+  careers.careersWithdraw,
   session.login,
   session.getSession,
   session.logout,
@@ -124,6 +127,8 @@ const lines = [
   overview.getOverview,
   settings.getPipelineSettings,
   settings.updatePipelineSettings,
+  careersSettings.getCareersSettings,
+  careersSettings.updateCareersSettings,
   tokens.getTokenSettings,
   tokens.updateTokenSettings,
   twoFactor.getTwoFactorSettings,

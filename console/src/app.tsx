@@ -60,6 +60,8 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>, what:
 const RequisitionPage = lazyPage(() => import('./pages/requisition').then((m) => m.RequisitionPage), 'the requisition page');
 const WebhookDetail = lazyPage(() => import('./pages/webhook-detail').then((m) => m.WebhookDetail), 'the webhook page');
 const Docs = lazyPage(() => import('./pages/docs').then((m) => m.Docs), 'the API reference');
+// An admin's page, rarely opened: its own chunk, kept out of everyone's first load.
+const CareersSettings = lazyPage(() => import('./pages/careers').then((m) => m.CareersSettings), 'the careers settings');
 const AuditLog = lazyPage(() => import('./pages/audit').then((m) => m.AuditLog), 'the audit log');
 const CandidatePage = lazyPage(() => import('./pages/candidate').then((m) => m.CandidatePage), 'the candidate page');
 const Approvals = lazyPage(() => import('./pages/approvals').then((m) => m.Approvals), 'the approvals page');
@@ -88,6 +90,7 @@ export const SETTINGS_NAV: [href: string, label: string, reads: string][] = [
   ['/settings/members', 'Members', 'GET /api/members'],
   ['/settings/pipeline', 'Pipeline', 'GET /api/settings/pipeline'],
   ['/settings/security', 'Security', 'GET /api/settings/two-factor'],
+  ['/settings/careers', 'Careers site', 'GET /api/settings/careers'],
   ['/settings/audit', 'Audit log', 'GET /api/audit'],
   ['/docs', 'API docs', 'GET /api/session'],
 ];
@@ -338,6 +341,8 @@ function Page({ path }: { path: string }) {
       return <PipelineSettings />;
     case '/settings/security':
       return <SecuritySettings />;
+    case '/settings/careers':
+      return <CareersSettings />;
     case '/settings/audit':
       return <AuditLog />;
     case '/account':

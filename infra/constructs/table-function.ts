@@ -90,7 +90,7 @@ export const LAMBDA_ALIASES: Record<string, string> = {
 /**
  * API functions whose SDK calls are not traced: each carries a second SDK client besides
  * DynamoDB's (API Gateway's to mint or revoke tokens' usage keys, SQS's to resend, replay or
- * import), and with the Tracer would pass the 400 KB budget per function. Their bundles alias
+ * import, S3's to erase an applicant's files), and with the Tracer would pass the 400 KB budget per function. Their bundles alias
  * the Tracer to lib/aws/tracer-off.ts; Lambda's and API Gateway's active tracing still give them
  * their function and integration segments. test/unit/tracing-bundles.test.ts fails if one of
  * them would now fit with the Tracer, and the stack test if any function passes 400 KB.
@@ -105,6 +105,8 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'replay-webhook',
   'resend-webhook-event',
   'create-import',
+  // The applicant's withdrawal: a stage move and the person's erasure, their files' objects (S3's client) included.
+  'careers-withdraw',
 ]);
 
 /** The esbuild aliases of one function's bundle: LAMBDA_ALIASES, and the Tracer off for UNTRACED_MODULES. */

@@ -53,3 +53,48 @@ export const careersJobPage = {
   status: 200,
   response: PAGE,
 } as const satisfies Route;
+
+/**
+ * The withdraw link of an applicant's confirmation email (lib/domain/withdrawal.ts): `t` is its
+ * signed token. Not strict, as a mail client may add tracking parameters to a link.
+ */
+export const WithdrawQuery = z.object({
+  t: z.string({ error: 't must be the token of the withdraw link' }).check(z.maxLength(200, { error: 't must be at most 200 characters' })),
+});
+const WITHDRAW_NEUTRAL = DOCS ? 'A page saying the link does not work (HTML): forged, expired, another board, or nothing to withdraw' : '';
+
+export const careersWithdrawPage = {
+  method: 'GET',
+  path: '/careers/{slug}/withdraw',
+  handler: 'careers-withdraw-page',
+  auth: 'none',
+  formToken: 'withdraw',
+  access: 'read',
+  html: true,
+  summary: DOCS && "The applicant's withdraw link: a page asking to confirm (public; it changes nothing)",
+  params: BoardParams,
+  query: WithdrawQuery,
+  ...(DOCS && { errors: { 404: WITHDRAW_NEUTRAL } }),
+  status: 200,
+  response: PAGE,
+} as const satisfies Route;
+
+export const careersWithdraw = {
+  method: 'POST',
+  path: '/careers/{slug}/withdraw',
+  handler: 'careers-withdraw',
+  auth: 'none',
+  formToken: 'withdraw',
+  access: 'write',
+  // Erasing the person deletes their files' objects.
+  files: ['delete'],
+  html: true,
+  summary:
+    DOCS &&
+    "Withdraw the application of the link's token and erase its person (public; the confirm form posts it urlencoded); a second use changes nothing",
+  params: BoardParams,
+  body: z.object({ t: WithdrawQuery.shape.t }),
+  ...(DOCS && { errors: { 404: WITHDRAW_NEUTRAL } }),
+  status: 200,
+  response: PAGE,
+} as const satisfies Route;

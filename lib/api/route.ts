@@ -50,9 +50,10 @@ export interface Route {
   /**
    * The function reads the application form's key (FORM_TOKEN_SECRET, lib/domain/form-token.ts):
    * `issue` hands tokens out (the public job reads); `check` takes applications, and with them
-   * the application limits' counters (the only items it may write) counted by client address.
+   * the application limits' counters (the only items it may write) counted by client address;
+   * `withdraw` checks an applicant's withdraw link (lib/domain/withdraw-token.ts), signed with it too.
    */
-  formToken?: 'issue' | 'check';
+  formToken?: 'issue' | 'check' | 'withdraw';
   /** Table access the function is granted. */
   access: 'read' | 'write' | 'none';
   /**

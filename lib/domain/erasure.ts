@@ -78,8 +78,14 @@ export interface ErasureAudit {
   swept: (added: ScrubCounts, id: string) => AuditEntry;
 }
 
+/**
+ * The applicant, withdrawing through their confirmation's link, as the audit log's and the stage
+ * history's actor: a `system` actor named `applicant`, since the v1 actor types are a closed list.
+ */
+export const APPLICANT_ACTOR = { type: 'system', id: 'applicant', name: 'Applicant' } as const;
+
 const systemAudit = (actor: ErasureActor): ErasureAudit => {
-  const who = actor.type === 'system' ? ruleActor(actor.rule) : actor;
+  const who = actor.type === 'system' ? ruleActor(actor.rule) : actor.type === 'applicant' ? APPLICANT_ACTOR : actor;
   return {
     erased: (r, id) => ({ action: 'candidate.erased', actor: who, target: { type: 'candidate', id }, changes: erasureChanges(r) }),
     swept: (added, id) => sweptAudit(who, id, added),

@@ -1,5 +1,6 @@
 /** The careers site's workspace settings, kept on the tenant item (lib/store/tenants.ts). */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPuts, type AuditEntry } from './audit';
 import { ddb, tableName } from './client';
 import { keys } from './table';
 
@@ -15,12 +16,13 @@ export interface CareersSettings {
 const FIELDS = ['careers_name', 'careers_logo_url', 'careers_privacy_url'] as const;
 const opt = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
-/** The workspace's name and careers settings; undefined for a tenant that does not exist. */
-export async function getCareersSettings(tenantId: string): Promise<(CareersSettings & { name: string }) | undefined> {
+/** The workspace's name and careers settings; undefined for a tenant that does not exist. `consistent` after a change. */
+export async function getCareersSettings(tenantId: string, consistent = false): Promise<(CareersSettings & { name: string }) | undefined> {
   const { Item } = await ddb.send(
     new GetCommand({
       TableName: tableName,
       Key: keys.tenant(tenantId),
+      ...(consistent && { ConsistentRead: true }),
       ProjectionExpression: '#n, careers_name, careers_logo_url, careers_privacy_url',
       ExpressionAttributeNames: { '#n': 'name' },
     }),
@@ -34,8 +36,8 @@ export async function getCareersSettings(tenantId: string): Promise<(CareersSett
   };
 }
 
-/** Sets each field given (null removes it). */
-export async function saveCareersSettings(tenantId: string, patch: Partial<CareersSettings>): Promise<void> {
+/** Sets each field given (null removes it), in one transaction with `audit` when given. */
+export async function saveCareersSettings(tenantId: string, patch: Partial<CareersSettings>, audit?: AuditEntry): Promise<void> {
   const set: string[] = [];
   const remove: string[] = [];
   const values: Record<string, string> = {};
@@ -49,12 +51,21 @@ export async function saveCareersSettings(tenantId: string, patch: Partial<Caree
   }
   if (!set.length && !remove.length) return;
   await ddb.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.tenant(tenantId),
-      UpdateExpression: [set.length && `SET ${set.join(', ')}`, remove.length && `REMOVE ${remove.join(', ')}`].filter(Boolean).join(' '),
-      ConditionExpression: 'attribute_exists(PK)',
-      ...(set.length && { ExpressionAttributeValues: values }),
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.tenant(tenantId),
+            UpdateExpression: [set.length && `SET ${set.join(', ')}`, remove.length && `REMOVE ${remove.join(', ')}`]
+              .filter(Boolean)
+              .join(' '),
+            ConditionExpression: 'attribute_exists(PK)',
+            ...(set.length && { ExpressionAttributeValues: values }),
+          },
+        },
+        ...(audit ? auditPuts(tenantId, audit) : []),
+      ],
     }),
   );
 }

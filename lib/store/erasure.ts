@@ -37,7 +37,9 @@ export type { ScrubbedKind, ScrubCounts } from './scrub';
 export type ErasureActor =
   | { type: 'token'; id: string; name?: string }
   | { type: 'user'; id: string; email?: string }
-  | { type: 'system'; rule: RetentionRule };
+  | { type: 'system'; rule: RetentionRule }
+  /** The applicant, through the withdraw link of their confirmation email (lib/domain/withdrawal.ts). */
+  | { type: 'applicant' };
 
 export interface ErasureReceipt {
   id: string;

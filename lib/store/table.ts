@@ -172,6 +172,8 @@ export const keys = {
     PK: `${t(tenantId)}#IVR#${userId}`,
     SK: `${start}#${interviewId}`,
   }),
+  /** The mark that an application's confirmation was sent (lib/store/confirmations.ts): ids only, gone by TTL. */
+  confirmationSent: (tenantId: string, candidateId: string): Key => ({ PK: t(tenantId), SK: `APPMAIL#${candidateId}` }),
   /** Who was sent the calendar invitation of one change of an interview (member ids, `candidate`): a retry sends the rest. */
   invitationsSent: (tenantId: string, id: string, sequence: number): Key => ({
     PK: t(tenantId),

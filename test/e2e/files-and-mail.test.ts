@@ -2,14 +2,20 @@
  * `npm start` runs a local S3 and a local SES beside DynamoDB Local: the banner says where sent
  * mail is read and where the bucket is, the functions' variables (runtime.json) point at them, a
  * presigned POST from the console's origin lands under DATA_DIR, mail sent through lib/email
- * shows in the viewer's store, one SIGTERM stops both, and a restart finds the objects again.
+ * shows in the viewer's store, an application's confirmation arrives there and its withdraw link
+ * erases the applicant once, one SIGTERM stops both, and a restart finds the objects again.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { e2eSandbox, processesMentioning, type Running, stopLocal } from '../helpers/processes';
 import * as f from '../helpers/file-fixtures';
 import { sentMail } from '../../dev/ses';
+import { localClient } from '../../dev/table';
+import { FORM_MIN_MS, issueFormToken } from '../../lib/domain/form-token';
+import { until } from '../helpers/until';
 
 const { freshDir, startLocal, cleanup } = e2eSandbox();
 afterAll(() => cleanup(10_000), 60_000);
@@ -24,15 +30,25 @@ afterAll(() => {
   vi.resetModules();
 });
 
+const formKey = randomBytes(32).toString('base64url');
+
 describe('npm start with the local S3 and SES', { timeout: 120_000 }, () => {
   let dataDir: string;
   let running: Running;
-  let runtime: { url: string; s3Endpoint: string; filesBucket: string; sesEndpoint: string };
+  let runtime: {
+    url: string;
+    s3Endpoint: string;
+    filesBucket: string;
+    sesEndpoint: string;
+    dynamodbEndpoint: string;
+    tableName: string;
+  };
   let key: string;
 
   beforeAll(async () => {
     dataDir = freshDir('files');
-    running = await startLocal(dataDir);
+    // The form token key, given as a deploy gives it, so that this test can sign the form a browser would have read.
+    running = await startLocal(dataDir, undefined, { FORM_TOKEN_SECRET: formKey });
     runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
     // This test process plays a function: the same variables npm start gives its functions.
     process.env.S3_ENDPOINT = runtime.s3Endpoint;
@@ -85,6 +101,70 @@ describe('npm start with the local S3 and SES', { timeout: 120_000 }, () => {
       html: '<p>Thanks</p>',
     });
     expect((await sentMail(runtime.sesEndpoint)).map((m) => m.messageId)).toContain(messageId);
+  });
+
+  it("an application's confirmation arrives in the local SES, and its link withdraws and erases the applicant once", async () => {
+    const token = readFileSync(join(dataDir, 'demo-token'), 'utf8').trim();
+    const api = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${runtime.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, path).toBeLessThan(300);
+      return (await res.json()) as { data: { id: string } };
+    };
+    const job = (await api('POST', '/api/v1/requisitions', { title: 'Mail Room Engineer' })).data.id;
+    await api('PUT', `/api/v1/requisitions/${job}/posting`, { published: true, description: 'We send mail.', remote: 'no' });
+    const mark = randomUUID().replace(/-/g, '').slice(0, 12);
+    const email = `applicant-${mark}@apply.example.org`;
+    const applied = await fetch(`${runtime.url}/api/boards/demo/jobs/${job}/applications`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: `Applicant ${mark}`,
+        email,
+        answers: {},
+        consent: { accepted: true, text: 'I have read the privacy notice.', version: '2026-01' },
+        form_token: issueFormToken(formKey, 'demo', job, Date.now() - FORM_MIN_MS),
+      }),
+    });
+    expect(applied.status).toBe(202);
+
+    const mail = await until(
+      'the confirmation in the local SES',
+      async () => (await sentMail(runtime.sesEndpoint)).find((m) => m.destination.to.includes(email)),
+      60_000,
+      100,
+    );
+    expect(mail.subject).toMatch(/^Your application for Mail Room Engineer at /);
+    const link = /http:\/\/\S+\/careers\/demo\/withdraw\?t=\S+/.exec(mail.body.text ?? '')?.[0];
+    expect(link).toBeDefined();
+    const page = await fetch(link!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Withdraw and erase my data');
+
+    const t = new URL(link!).searchParams.get('t')!;
+    const post = () =>
+      fetch(`${runtime.url}/careers/demo/withdraw`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' },
+        body: new URLSearchParams({ t }).toString(),
+      });
+    const first = await post();
+    expect([first.status, (await first.text()).includes('Application withdrawn')]).toEqual([200, true]);
+    // A full Scan of the table finds nothing of the applicant.
+    const items: unknown[] = [];
+    let ExclusiveStartKey: Record<string, never> | undefined;
+    do {
+      const p = await localClient(runtime.dynamodbEndpoint).send(new ScanCommand({ TableName: runtime.tableName, ExclusiveStartKey }));
+      items.push(...(p.Items ?? []));
+      ExclusiveStartKey = p.LastEvaluatedKey as never;
+    } while (ExclusiveStartKey);
+    expect(items.length).toBeGreaterThan(0);
+    expect(JSON.stringify(items)).not.toContain(mark);
+    const second = await post();
+    expect([second.status, (await second.text()).includes('already withdrawn')]).toEqual([200, true]);
   });
 
   it('one SIGTERM stops the S3 and the SES with everything else; a restart finds the object again', async () => {

@@ -16,7 +16,15 @@ const out = mkdtempSync(join(tmpdir(), 'tp-entity-bundles-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** Every function whose code writes an audit record with a candidate as its target. */
-const CANDIDATE_AUDITORS = ['create-candidate', 'update-candidate', 'change-stage', 'erase-candidate', 'import-worker', 'retention'];
+const CANDIDATE_AUDITORS = [
+  'create-candidate',
+  'update-candidate',
+  'change-stage',
+  'erase-candidate',
+  'import-worker',
+  'retention',
+  'careers-withdraw',
+];
 
 it.each(CANDIDATE_AUDITORS)(
   '%s bundles the candidate declaration, so its audit records know the personal fields',

@@ -126,6 +126,9 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   // Public HTML: a workspace with nothing posted answers the not-found page.
   'GET /careers/{slug}': () => ({ status: 404 }),
   'GET /careers/{slug}/jobs/{id}': () => ({ status: 404 }),
+  // Public HTML: a withdraw link no one signed answers the neutral page.
+  'GET /careers/{slug}/withdraw': () => ({ status: 404 }),
+  'POST /careers/{slug}/withdraw': () => ({ body: { t: 'w1.forged' }, status: 404 }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
   'POST /api/boards/{slug}/jobs/{id}/applications': () => ({
     body: {
@@ -193,6 +196,11 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'PUT /api/account/time-zone': () => ({ body: { time_zone: null }, status: 200 }),
   'GET /api/settings/two-factor': () => ({ status: 200 }),
   'PUT /api/settings/two-factor': () => ({ body: { required_for: 'off' }, status: 200 }),
+  'GET /api/settings/careers': () => ({ status: 200 }),
+  'PUT /api/settings/careers': () => ({
+    body: { careers_name: 'Scope Check', careers_logo_url: null, careers_privacy_url: 'https://example.com/privacy' },
+    status: 200,
+  }),
   'POST /api/members/{id}/reset-two-factor': () => ({ status: 404 }),
 };
 export const sampleFor = (r: Route) => {

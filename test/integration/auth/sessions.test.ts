@@ -133,16 +133,18 @@ describe('session routes: the session cookie, checked on every request', () => {
 });
 
 describe('public routes (auth none) need no credentials', () => {
-  it('are exactly the OpenAPI document, the login, the job board, the careers pages, applying to a published job and its CV upload', () => {
+  it('are exactly the OpenAPI document, the login, the job board, the careers pages, applying to a published job, its CV upload and withdrawing through the link', () => {
     expect(PUBLIC_ROUTES.map(label).sort()).toEqual([
       'GET /api/boards/{slug}/jobs',
       'GET /api/boards/{slug}/jobs/{id}',
       'GET /api/v1/openapi.json',
       'GET /careers/{slug}',
       'GET /careers/{slug}/jobs/{id}',
+      'GET /careers/{slug}/withdraw',
       'POST /api/boards/{slug}/jobs/{id}/applications',
       'POST /api/boards/{slug}/jobs/{id}/uploads',
       'POST /api/session',
+      'POST /careers/{slug}/withdraw',
     ]);
   });
 

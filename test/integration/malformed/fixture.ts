@@ -130,6 +130,8 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/settings/tokens') return { default_days: 90, max_days: 366 };
   if (r.path === '/api/settings/two-factor') return { required_for: 'off' };
   if (r.path === '/api/account/time-zone') return { time_zone: null };
+  if (r.path === '/api/settings/careers')
+    return { careers_name: 'Valid Body', careers_logo_url: 'https://example.com/logo.png', careers_privacy_url: null };
   if (r.path === '/api/session/two-factor') return { code: '000000' };
   // The right password of the request's own account (credentialsFor), which has no two-factor: nothing changes.
   if (r.path === '/api/account/two-factor/disable') return { password: PASSWORD };

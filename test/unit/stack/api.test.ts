@@ -101,7 +101,7 @@ describe('API routes', () => {
   });
 
   it('only the public routes are open: AuthorizationType NONE exactly for the auth none routes', () => {
-    // The OpenAPI document, sign-in, the public job board, the careers pages and the application to a job.
+    // The OpenAPI document, sign-in, the public job board, the careers pages, the application to a job and its withdraw link.
     expect(PUBLIC_ROUTES.map(label).sort()).toEqual(
       [
         'GET /api/v1/openapi.json',
@@ -111,6 +111,8 @@ describe('API routes', () => {
         'POST /api/boards/{slug}/jobs/{id}/applications',
         'GET /careers/{slug}',
         'GET /careers/{slug}/jobs/{id}',
+        'GET /careers/{slug}/withdraw',
+        'POST /careers/{slug}/withdraw',
       ].sort(),
     );
     const open: string[] = [];

@@ -67,6 +67,9 @@ describe('interview invitations in the stack', () => {
     expect(found).toHaveLength(1);
     const [id, fn] = found[0]!;
     expect(fn.Properties.Environment.Variables.MAIL_FROM).toBe('no-reply@talent.example');
+    // The applicants' confirmations: the key their withdraw links are signed with, and the site they point at.
+    expect(JSON.stringify(fn.Properties.Environment.Variables.FORM_TOKEN_SECRET)).toContain('resolve:secretsmanager');
+    expect(fn.Properties.Environment.Variables.CONSOLE_URL).toBeDefined();
     expect(fn.Properties.Timeout).toBe(30);
     const ses = statementsNaming(withMail, id).filter((s) => [s.Action].flat().includes('ses:SendEmail'));
     expect(ses).toHaveLength(1);
