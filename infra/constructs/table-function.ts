@@ -88,7 +88,7 @@ export const LAMBDA_ALIASES: Record<string, string> = {
 };
 
 /**
- * API functions whose SDK calls are not traced: each carries a second SDK client besides
+ * Functions whose SDK calls are not traced: each carries a second SDK client besides
  * DynamoDB's (API Gateway's to mint or revoke tokens' usage keys, SQS's to resend, replay or
  * import, S3's to erase an applicant's files), and with the Tracer would pass the 400 KB budget per function. Their bundles alias
  * the Tracer to lib/aws/tracer-off.ts; Lambda's and API Gateway's active tracing still give them
@@ -107,6 +107,9 @@ export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
   'create-import',
   // The applicant's withdrawal: a stage move and the person's erasure, their files' objects (S3's client) included.
   'careers-withdraw',
+  // The import and application worker: SQS's client to requeue a long import, and the bucket's
+  // signed client to attach an applicant's CV.
+  'import-worker',
 ]);
 
 /** The esbuild aliases of one function's bundle: LAMBDA_ALIASES, and the Tracer off for UNTRACED_MODULES. */

@@ -13,10 +13,17 @@ import type { ApplicationMessage } from '../applications/queue';
 import type { FileRecord } from '../entities/file';
 import { APPLICANT_UPLOADER, applicationCvKey, fileKey } from '../files/keys';
 import { CV_CONTENT_TYPES, CV_MAX_BYTES, type CvContentType } from '../files/limits';
-import { deleteEveryVersion, headObject, promoteUpload, readObject } from '../files/storage';
 import { newId, nowIso } from '../ids';
 import type { AuditEntry } from '../store/audit';
 import { attachFile, personItemCheck } from '../store/files';
+
+/**
+ * The bucket's operations, loaded with the first CV: the storage module reads the bucket's name as
+ * it loads, and the worker's other work (imports, applications without a CV) needs none. Only this
+ * module is loaded late: a late import of a module that reaches the table's client would make the
+ * bundler keep the whole DynamoDB client (tens of KB) in the worker.
+ */
+const storage = () => import('../files/storage');
 
 export type CvOutcome = 'attached' | 'missing' | 'refused' | 'duplicate';
 
@@ -36,7 +43,7 @@ export function cvTypeOf(bytes: Uint8Array): CvContentType | undefined {
 
 /** An application that added nothing keeps no CV: its bytes go now rather than with the day's lifecycle. */
 export async function dropApplicationCv(m: ApplicationMessage): Promise<void> {
-  if (m.cvUploadId) await deleteEveryVersion(applicationCvKey(m.tenantId, m.reqId, m.cvUploadId));
+  if (m.cvUploadId) await (await storage()).deleteEveryVersion(applicationCvKey(m.tenantId, m.reqId, m.cvUploadId));
 }
 
 export async function attachApplicationCv(
@@ -46,6 +53,7 @@ export async function attachApplicationCv(
 ): Promise<CvOutcome | undefined> {
   if (!m.cvUploadId) return undefined;
   const key = applicationCvKey(m.tenantId, m.reqId, m.cvUploadId);
+  const { deleteEveryVersion, headObject, promoteUpload, readObject } = await storage();
   const head = await headObject(key);
   if (!head?.size) return 'missing';
   let bytes: Uint8Array | undefined;

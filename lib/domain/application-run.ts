@@ -28,7 +28,7 @@ import { stageMovePut } from '../store/stage-history';
 import type { Posting } from '../entities/posting';
 import type { ScreeningParts } from './candidate-rules';
 import { insertPersonCandidate } from './candidate-writes';
-import type { CvOutcome } from './application-cv';
+import { attachApplicationCv, type CvOutcome, dropApplicationCv } from './application-cv';
 import { SCREENING_ACTOR, screeningState, type Answers, type ScreeningState } from './screening-rules';
 
 /** The audit actor of a candidate an application made: the service, on the applicant's behalf. */
@@ -80,9 +80,6 @@ export async function runApplication(
  * application that added nothing (a duplicate of another, a closed job) keeps no CV.
  */
 async function applicationCv(m: ApplicationMessage, outcome: ApplicationOutcome): Promise<CvOutcome | 'dropped'> {
-  // Loaded with the first CV: the storage client reads the bucket's name as it loads, and the
-  // worker's other work (imports, applications without a CV) needs none.
-  const { attachApplicationCv, dropApplicationCv } = await import('./application-cv');
   const own = outcome === 'created' || outcome === 'duplicate' ? await getCandidate(m.tenantId, m.applicationId) : undefined;
   if (typeof own?.person_id === 'string') return (await attachApplicationCv(m, own.person_id, APPLICATION_ACTOR)) ?? 'missing';
   await dropApplicationCv(m);

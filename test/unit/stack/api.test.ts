@@ -101,7 +101,7 @@ describe('API routes', () => {
   });
 
   it('only the public routes are open: AuthorizationType NONE exactly for the auth none routes', () => {
-    // The OpenAPI document, sign-in, the public job board, the careers pages, the application to a job and its withdraw link.
+    // The OpenAPI document, sign-in, the public job board, the careers pages, the application to a job, its CV upload and its withdraw link.
     expect(PUBLIC_ROUTES.map(label).sort()).toEqual(
       [
         'GET /api/v1/openapi.json',
@@ -109,6 +109,7 @@ describe('API routes', () => {
         'GET /api/boards/{slug}/jobs',
         'GET /api/boards/{slug}/jobs/{id}',
         'POST /api/boards/{slug}/jobs/{id}/applications',
+        'POST /api/boards/{slug}/jobs/{id}/uploads',
         'GET /careers/{slug}',
         'GET /careers/{slug}/jobs/{id}',
         'GET /careers/{slug}/withdraw',

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
+import { IMPORT_WORKER_MODULE } from '../../../infra/constructs/import-queue';
 import { RETENTION_MODULE } from '../../../infra/constructs/retention';
 import { keys, uploadKey } from '../../../lib/store/table';
 import {
@@ -72,7 +73,7 @@ describe('the files bucket in the deployed stack', () => {
     expect(JSON.stringify(rule.AllowedOrigins)).not.toContain('*');
   });
 
-  it('each function reaches it only as its route line says (lib/api/route.ts `files`); the worker and retention as they need', () => {
+  it('each function reaches it only as its route line says (lib/api/route.ts `files`); the workers and retention as they need', () => {
     const s3Actions = (fnId: string) => [...new Set(actionsOf(fnId).filter((a) => a.startsWith('s3:')))].sort();
     const READ = ['s3:GetObject'];
     const WRITE = ['s3:PutObject'];
@@ -89,6 +90,8 @@ describe('the files bucket in the deployed stack', () => {
     }
     expected.set(FILE_WORKER_MODULE, [...READ, ...DELETE].sort());
     expected.set(RETENTION_MODULE, [...DELETE].sort());
+    // An applicant's CV: read and checked where it was uploaded, moved to the person's file key, or deleted.
+    expected.set(IMPORT_WORKER_MODULE, [...READ, ...WRITE, ...DELETE].sort());
     expect(expected.get('download-file')).toEqual(READ);
     expect(expected.get('list-candidates')).toEqual([]);
     for (const [module, actions] of expected) expect(s3Actions(functionOf(module)), module).toEqual(actions);
