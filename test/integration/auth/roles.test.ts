@@ -33,10 +33,15 @@ beforeAll(async () => {
 /** What the table says the role gets: the sample's answer, or 403. */
 const expected = (role: Role, r: (typeof SESSION_ROUTES)[number]) => (may(role, label(r)) ? sampleFor(r).status : 403);
 
+// One test per route: the sweep grows with the route table, and each call's first use of a
+// function pays for loading its module, so a single test over every route ran close to its timeout.
+const sessionRoutes = SESSION_ROUTES.filter((x) => !logsOut(x)).map((r) => [label(r), r] as const);
+const tokenRoutes = TOKEN_ROUTES.map((r) => [label(r), r] as const);
+
 describe.each(ROLES)('%s', (role) => {
-  it('calls each session route as the permission table says', async () => {
-    const { cookie } = callers.get(role)!;
-    for (const r of SESSION_ROUTES.filter((x) => !logsOut(x))) {
+  describe('calls each session route as the permission table says', () => {
+    it.each(sessionRoutes)('%s', async (_label, r) => {
+      const { cookie } = callers.get(role)!;
       // A token of one's own scopes: the sample's scope is beyond an interviewer's.
       const res =
         r.method === 'POST' && r.path === '/api/tokens'
@@ -44,15 +49,15 @@ describe.each(ROLES)('%s', (role) => {
           : await callRoute(r, { cookie });
       expect(res.status, `${role} ${label(r)}: ${res.text}`).toBe(expected(role, r));
       if (res.status === 403) expect(res.body.code, `${role} ${label(r)}`).toBe('forbidden');
-    }
+    });
   });
 
-  it('calls each token route, with a personal token of every scope the role may hold, as the table says', async () => {
-    const { token } = callers.get(role)!;
-    for (const r of TOKEN_ROUTES) {
+  describe('calls each token route, with a personal token of every scope the role may hold, as the table says', () => {
+    it.each(tokenRoutes)('%s', async (_label, r) => {
+      const { token } = callers.get(role)!;
       const res = await callRoute(r, { token });
       expect(res.status, `${role} ${label(r)}: ${res.text}`).toBe(expected(role, r));
-    }
+    });
   });
 });
 
