@@ -108,7 +108,8 @@ const accessLogFormat = (serviceName: string) =>
  * any site), and among them login, whose throttling counts by client address; and the application,
  * whose limits count by client address.
  */
-const checksOrigin = (r: Route) => (r.auth !== 'token' && r.method !== 'GET' && !r.cors) || r.formToken === 'check';
+const checksOrigin = (r: Route) =>
+  (r.auth !== 'token' && r.method !== 'GET' && !r.cors && r.formToken !== 'withdraw') || r.formToken === 'check';
 
 export interface RouteApiProps {
   table: dynamodb.ITable;

@@ -90,7 +90,8 @@ const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.
 const postForm = (slug: string, t: string) =>
   fetch(`${stack.url}/careers/${slug}/withdraw`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' },
+    // What a browser sends from the confirm page, which is served with no-referrer: Origin null.
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html', Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
     body: new URLSearchParams({ t }).toString(),
   });
 
