@@ -15,7 +15,7 @@ import type { Item } from './codec';
 import { ledgerItem, notErasedCheck } from './copies';
 import { keys } from './table';
 import { writeParts, type TxOutcome } from './tx';
-import { changes as changesWaiting, type AwaitingChange } from '../domain/offer-awaiting';
+import { changes as changesWaiting, type AwaitingChange } from './awaiting-set';
 import { awaitingActions, awaitingAttr, awaitingCondition } from './offer-awaiting';
 import { update } from './update';
 

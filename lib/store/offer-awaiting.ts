@@ -5,11 +5,11 @@
  * An item holds ids, the step and the status only (no compensation, no name), so erasure has
  * nothing to reach in it. The items are written by the transactions that change an offer's
  * approval state (asking, deciding, a new version, leaving `pending_approval`), from the set the
- * offer item keeps (`awaiting`, lib/domain/offer-awaiting.ts), on the condition that the offer
+ * offer item keeps (`awaiting`, lib/store/awaiting-set.ts), on the condition that the offer
  * still holds the set read, so the items and the count never drift from the offers.
  */
 import { QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
-import { added, encodeAwaiting, removed, type AwaitingChange } from '../domain/offer-awaiting';
+import { added, encodeAwaiting, removed, type AwaitingChange } from './awaiting-set';
 import type { Item } from '../item';
 import { ddb, tableName } from './client';
 import { keys, type Key, type PageKeyShape } from './table';

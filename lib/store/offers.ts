@@ -21,7 +21,7 @@ import type { Item } from './codec';
 import { ledgerItem, notErasedCheck } from './copies';
 import { decisionOf, type StoredDecision } from './offer-approvals';
 import { offerExpiryDelete, offerExpiryPut } from './offer-expiry';
-import { changes as changesWaiting, type AwaitingChange } from '../domain/offer-awaiting';
+import { changes as changesWaiting, type AwaitingChange } from './awaiting-set';
 import { awaitingActions, awaitingAttr, awaitingCondition } from './offer-awaiting';
 import { candidateOffersIndexKey, candidateOffersPartition, counter, keys, TABLE_DEF } from './table';
 import { writeParts, type TxOutcome } from './tx';

@@ -259,6 +259,7 @@ describe('at 375 px and in the settings', { timeout: 60_000 }, () => {
       'Members',
       'Pipeline',
       'Security',
+      'Careers site',
       'Audit log',
       'API docs',
     ]);

@@ -42,7 +42,8 @@ export function openApiContract(doc: Json): OpenApiContract {
 
   return {
     check(method, pathAndQuery, status, body) {
-      const path = pathAndQuery.split('?')[0]!;
+      // The route the gateway serves: dot segments (`..`, `%2e%2e`) resolved, as the URL parser does.
+      const path = new URL(pathAndQuery.split('?')[0]!, 'http://gateway').pathname;
       const route = (routes as readonly Route[]).find((r) => r.method === method && matchPath(r.path, path));
       if (!route) return; // the gateway's own 404 for a path the document does not have
       const operation = doc.paths?.[route.path]?.[method.toLowerCase()];
@@ -50,7 +51,7 @@ export function openApiContract(doc: Json): OpenApiContract {
       const declared = operation.responses?.[String(status)];
       if (!declared) {
         throw new Error(
-          `${method} ${route.path} answered ${status}, which the OpenAPI document does not declare (it declares ${Object.keys(operation.responses).join(', ')})`,
+          `${method} ${route.path} answered ${status}, which the OpenAPI document does not declare (it declares ${Object.keys(operation.responses).join(', ')}): ${JSON.stringify(body).slice(0, 300)}`,
         );
       }
       if (!declared.content?.['application/json']) return;

@@ -197,6 +197,7 @@ describe('members', () => {
           must_change_password: false,
           deactivated_at: null,
           two_factor_enabled: false,
+          time_zone: null,
         },
         {
           id: memberA.id,
@@ -206,6 +207,7 @@ describe('members', () => {
           must_change_password: false,
           deactivated_at: null,
           two_factor_enabled: false,
+          time_zone: null,
         },
       ]),
     );
@@ -227,6 +229,7 @@ describe('members', () => {
       must_change_password: true,
       deactivated_at: null,
       two_factor_enabled: false,
+      time_zone: null,
     });
     expect(temporary_password).toMatch(/^[A-Za-z0-9_-]{20}$/);
     const list = await stack.call('GET', '/api/members', as(cookie));

@@ -53,7 +53,7 @@ describe('login', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
-        user: { id: admin.id, email: admin.email, role: 'admin', must_change_password: false, two_factor_enabled: false },
+        user: { id: admin.id, email: admin.email, role: 'admin', must_change_password: false, two_factor_enabled: false, time_zone: null },
         tenant: { slug: a.slug, name: `Tenant ${a.slug}` },
       },
     });
@@ -123,6 +123,7 @@ describe('sessions', () => {
       role: 'recruiter',
       must_change_password: false,
       two_factor_enabled: false,
+      time_zone: null,
     });
     expect((await stack.call('GET', '/api/session')).status).toBe(401);
     const forged = await stack.call('GET', '/api/session', withCookie(`__Host-tp_session=${'A'.repeat(43)}`));

@@ -44,7 +44,14 @@ describe('the fixtures', () => {
       const m = members[role];
       const session = await stack.call('GET', '/api/session', asMember(m));
       expect(session.status).toBe(200);
-      expect(session.body.data.user).toEqual({ id: m.id, email: m.email, role, must_change_password: false, two_factor_enabled: false });
+      expect(session.body.data.user).toEqual({
+        id: m.id,
+        email: m.email,
+        role,
+        must_change_password: false,
+        two_factor_enabled: false,
+        time_zone: null,
+      });
       expect(session.body.data.tenant.slug).toBe(workspace.slug);
     }
   });

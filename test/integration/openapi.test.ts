@@ -225,7 +225,7 @@ describe('paths follow the route table', () => {
 describe('GET /api/v1/candidates parameters', () => {
   const param = (name: string) => queryParam('GET', '/api/v1/candidates', name);
 
-  it('lists exactly stage, req_id, limit and offset (the spec) plus cursor, q, updated_after and rejected, all optional, in the query', () => {
+  it('lists exactly stage, req_id, limit and offset (the spec) plus cursor, q, updated_after, rejected and source, all optional, in the query', () => {
     const params = op('GET', '/api/v1/candidates').parameters as Json[];
     expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual([
       'query:cursor',
@@ -234,6 +234,7 @@ describe('GET /api/v1/candidates parameters', () => {
       'query:q',
       'query:rejected',
       'query:req_id',
+      'query:source',
       'query:stage',
       'query:updated_after',
     ]);

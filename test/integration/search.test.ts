@@ -71,6 +71,7 @@ describe('q', () => {
         'created_at',
         'email',
         'id',
+        'interview_progress',
         'name',
         'person_id',
         'phone',
