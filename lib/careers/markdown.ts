@@ -37,11 +37,16 @@ function inline(text: string): string {
 
 const LIST_ITEM = /^\s{0,3}([-*+]|\d{1,9}[.)])\s+(.*)$/;
 
-/** The description as HTML; `headingBase` is the level a `#` heading becomes (at most h6). */
+/**
+ * The description as HTML; `headingBase` is the level a `#` heading becomes (at most h6). A heading
+ * never goes more than one level below the one before it (the first: below the page's own), so a
+ * description that starts at `###` still reads as an outline to a screen reader.
+ */
 export function renderMarkdown(md: string, headingBase = 2): string {
   const lines = md.replace(/\r\n?/g, '\n').split('\n');
   const out: string[] = [];
   let i = 0;
+  let above = headingBase - 1;
   while (i < lines.length) {
     const line = lines[i]!;
     if (!line.trim()) {
@@ -57,7 +62,8 @@ export function renderMarkdown(md: string, headingBase = 2): string {
     }
     const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading) {
-      const level = Math.min(6, heading[1]!.length + headingBase - 1);
+      const level = Math.min(6, heading[1]!.length + headingBase - 1, above + 1);
+      above = level;
       out.push(`<h${level}>${inline(heading[2]!)}</h${level}>`);
       i++;
       continue;

@@ -74,6 +74,20 @@ function whereText(job: BoardJob): string {
   return parts.join(' · ');
 }
 
+/** A meta description of at most 160 characters: search engines show it under the link. */
+function metaDescription(text: string): string {
+  // Text only: any markup a title or description holds is dropped, not just escaped.
+  const plain = text
+    .replace(/<[^>]*>?/g, ' ')
+    // A link's words, not its target.
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/[#*_`>[\]()!|~]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const cut = plain.length > 160 ? `${plain.slice(0, 157).replace(/\s+\S*$/, '')}…` : plain;
+  return `<meta name="description" content="${e(cut)}">`;
+}
+
 function layout(brand: CareersBrand, slug: string, title: string, main: string, head = ''): string {
   const logo = brand.logo_url ? `<img src="${e(brand.logo_url)}" alt="${e(brand.name)} logo" height="48">` : '';
   const privacy = brand.privacy_url ? `<a href="${e(brand.privacy_url)}">Privacy notice</a>` : '';
@@ -101,7 +115,8 @@ export function jobListPage(brand: CareersBrand, slug: string, jobs: BoardJob[],
     .join('');
   const list = jobs.length ? `<ul class="jobs">${items}</ul>` : '<p>No open positions right now.</p>';
   const more = next ? `<p><a href="${careersPath(slug)}?cursor=${e(next)}${src ? `&amp;${src}` : ''}">More jobs</a></p>` : '';
-  return layout(brand, slug, `Jobs at ${brand.name}`, `<h1>Jobs at ${e(brand.name)}</h1>${list}${more}`);
+  const about = metaDescription(`Open jobs at ${brand.name}: ${jobs.map((j) => j.title).join(', ') || 'none right now'}.`);
+  return layout(brand, slug, `Jobs at ${brand.name}`, `<h1>Jobs at ${e(brand.name)}</h1>${list}${more}`, about);
 }
 
 /** JSON inside a script element: `<`, `>`, `&` and line separators escaped so no text can close it. */
@@ -171,7 +186,8 @@ export function jobPage(
     // APPLICATION FORM SLOT: the form's HTML, or nothing.
     applicationForm(slug, job);
   const ld = `<script type="application/ld+json">${scriptJson(jobPostingData(brand, job, description))}</script>`;
-  return layout(brand, slug, `${job.title} at ${brand.name}`, main, ld);
+  const about = metaDescription(`${[`${job.title} at ${brand.name}`, whereText(job)].filter(Boolean).join(', ')}. ${job.description}`);
+  return layout(brand, slug, `${job.title} at ${brand.name}`, main, about + ld);
 }
 
 /** A page of one message: a heading and HTML under it (already escaped). */

@@ -23,6 +23,9 @@
  *     schedule call to all 5 emails in the local SES (scripts/bench/invitations.ts);
  * 15. GET /api/v1/placements at 10,000 placements seeded with BatchWriteItem: DynamoDB calls and time
  *     per page, every page and under each filter (scripts/bench/placements.ts);
+ * 16. a burst of 1,000 applications over 10 s through the public route against `npm start`: time to the
+ *     last candidate, synchronous p50/p99, exact counters; the careers pages' weight and Lighthouse
+ *     scores (scripts/bench/applications.ts);
  *  and last, every tracked figure beside its goal (scripts/bench/goals.ts), and the machine's load average.
  * Time figures move by up to a third from one day or machine to the next; CPU per unit of work
  * (per request, per delivery, per row) moves much less, so each goal is printed with it.
@@ -335,6 +338,62 @@ if (want('15')) {
     r && Number(r[1]) >= 10_000 ? Number(r[2]) <= 2 : undefined,
   );
 } else skipped('GET /api/v1/placements: DynamoDB calls per page', 'at most 2 at 10,000 placements');
+
+if (want('16')) {
+  const n = Number(process.env.BENCH_APPLICATIONS ?? 1000);
+  const seconds = Number(process.env.BENCH_APPLICATIONS_SECONDS ?? 10);
+  console.log(`\n16. Applications: a burst of ${n.toLocaleString('en')} over ${seconds} s against npm start, then the careers pages`);
+  const { applicationsBench } = await import('./applications');
+  const run = await applicationsBench({ n, seconds }).catch((err: Error) => err);
+  const why = run instanceof Error ? run.message : undefined;
+  const a = run instanceof Error ? run : run.applications;
+  goal(
+    `Burst of ${n.toLocaleString('en')} applications in ${seconds} s: first post to the last candidate, synchronous p50/p99`,
+    a instanceof Error
+      ? `not measured (${a.message})`
+      : `${a.toLastMs === undefined ? 'not measured (not every candidate came)' : `${(a.toLastMs / 1000).toFixed(1)} s`}, p50 ${a.p50.toFixed(0)} ms, p99 ${a.p99.toFixed(0)} ms`,
+    'tracked',
+    a instanceof Error ? undefined : 'tracked',
+  );
+  goal(
+    'Application burst: every post answered 202, every one a candidate, counters exact',
+    a instanceof Error ? `not measured (${a.message})` : `${a.failed} not 202; ${a.countersLine}`,
+    'all of them, exact',
+    a instanceof Error ? undefined : a.failed === 0 && a.exact,
+  );
+  goal(
+    'Application burst: CPU per application (post and worker), npm start + its DynamoDB Local',
+    a instanceof Error
+      ? `not measured (${a.message})`
+      : a.nodeMs === undefined || a.dbMs === undefined
+        ? 'not measured (no /proc)'
+        : `${(a.nodeMs + a.dbMs).toFixed(1)} ms (${a.nodeMs.toFixed(1)} + ${a.dbMs.toFixed(1)} ms)`,
+    'tracked',
+    a instanceof Error || a.nodeMs === undefined ? undefined : 'tracked',
+  );
+  const pages = run instanceof Error ? [] : run.careers.pages;
+  goal(
+    'Careers pages (list, job page): HTML bytes, JavaScript',
+    pages.length
+      ? `${pages.map((p) => `${p.label} ${(p.bytes / 1024).toFixed(1)} KB`).join(', ')}; JavaScript ${pages.reduce((t, p) => t + p.js, 0)} bytes inline, ${pages.reduce((t, p) => t + p.external, 0)} external scripts`
+      : `not measured (${why ?? 'see above'})`,
+    'no JavaScript',
+    pages.length ? pages.every((p) => p.js === 0 && p.external === 0) : undefined,
+  );
+  const scores = run instanceof Error ? { reason: why! } : run.careers.scores;
+  goal(
+    'Careers job page, Lighthouse: performance, accessibility, SEO',
+    'reason' in scores ? `not measured (${scores.reason})` : `${scores.performance}, ${scores.accessibility}, ${scores.seo}`,
+    'at least 95 each',
+    'reason' in scores ? undefined : Math.min(scores.performance, scores.accessibility, scores.seo) >= 95,
+  );
+} else {
+  skipped('Burst of 1,000 applications in 10 s: first post to the last candidate, synchronous p50/p99', 'tracked');
+  skipped('Application burst: every post answered 202, every one a candidate, counters exact', 'all of them, exact');
+  skipped('Application burst: CPU per application (post and worker), npm start + its DynamoDB Local', 'tracked');
+  skipped('Careers pages (list, job page): HTML bytes, JavaScript', 'no JavaScript');
+  skipped('Careers job page, Lighthouse: performance, accessibility, SEO', 'at least 95 each');
+}
 
 printGoals();
 if (missingInit.length) console.log(`  init not measured for: ${missingInit.join(', ')}`);

@@ -121,7 +121,8 @@ describe('GET /careers/{slug} and /careers/{slug}/jobs/{id}', () => {
     expect(res.text).toContain('<dt>Location</dt><dd>Zürich · Hybrid · from CH</dd>');
     expect(res.text).toContain('<dt>Employment type</dt><dd>Full-time</dd>');
     expect(res.text).toContain('<dt>Salary</dt><dd>CHF 120,000–150,000 per year</dd>');
-    expect(res.text).toContain('<h3>The role</h3>');
+    // A description's first heading sits right below the job title, whatever its own level.
+    expect(res.text).toContain('<h2>The role</h2>');
     expect(res.text).toContain('<p>You will run <strong>our platform</strong>.</p>');
     expect(res.text).toContain('<ol><li>Build</li><li>Operate</li></ol>');
     expect(res.text).toContain(`<a href="/careers/${tenant.slug}">All jobs</a>`);
