@@ -22,7 +22,6 @@ let formToken: { token: string; readAt: number };
 
 beforeAll(async () => {
   page = b.page;
-  page.on('filechooser', () => {});
   await b.signIn(loginOf(b.workspace.members.recruiter!));
   const made = await page.request.post('/api/requisitions', { data: { title: TITLE, status: 'open' }, headers: { Origin: b.origin } });
   expect(made.status()).toBe(201);
@@ -32,6 +31,11 @@ beforeAll(async () => {
 const careersPath = () => `/careers/${b.workspace.slug}/jobs/${reqId}`;
 // A string the page evaluates: the project's type check has no DOM library.
 const focused = () => page.evaluate<string>("document.activeElement?.id ?? ''");
+/** Focus moves once the page has rendered what a key asked for: wait for that, then say where it is. */
+async function focusMovesTo(id: string) {
+  await page.waitForFunction(`document.activeElement?.id === ${JSON.stringify(id)}`).catch(() => undefined);
+  expect(await focused()).toBe(id);
+}
 
 describe('the posting editor', { timeout: 240_000 }, () => {
   it('a recruiter writes, publishes, previews and unpublishes a posting from the keyboard', async () => {
@@ -45,7 +49,7 @@ describe('the posting editor', { timeout: 240_000 }, () => {
     // Publishing without a salary range: the console asks for it, at its field.
     await press(page.getByRole('button', { name: 'Publish' }));
     await page.getByText(/Enter the salary range: pay-transparency laws/).waitFor();
-    expect(await focused()).toBe('pe-salary-min');
+    await focusMovesTo('pe-salary-min');
     await check('posting: salary asked for');
 
     await page.keyboard.type('70000');
@@ -55,16 +59,16 @@ describe('the posting editor', { timeout: 240_000 }, () => {
     const maxError = page.locator('#pe-salary-max-error');
     await maxError.waitFor();
     expect(await maxError.textContent()).toBe('salary.max must be at least salary.min');
-    expect(await focused()).toBe('pe-salary-max');
+    await focusMovesTo('pe-salary-max');
     expect(await page.getByLabel('To', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await check('posting: API error at its field');
     await typeInto(page.getByLabel('To', { exact: true }), '90000');
 
     await press(page.getByRole('button', { name: 'Add a question' }));
-    expect(await focused()).toBe('pe-questions-0-label');
+    await focusMovesTo('pe-questions-0-label');
     await page.keyboard.type('Are you authorised to work in the EU?');
     await press(page.getByRole('button', { name: 'Add a rule' }));
-    expect(await focused()).toBe('pe-rules-0-question_id');
+    await focusMovesTo('pe-rules-0-question_id');
     // The rule reads "fails when the answer to <question> is No" from its first choices.
     expect(await page.locator('#pe-rules-0-op').inputValue()).toBe('eq');
     expect(await page.locator('#pe-rules-0-value').inputValue()).toBe('no');
