@@ -40,6 +40,18 @@ const parts = (timeZone: string, ms: number) => {
   };
 };
 
+/** A zone's wall clock at an instant, as the calendar invitations write it. */
+export type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+/** The wall-clock time of an instant in a zone. */
+export function wallClock(ms: number, timeZone: string): WallClock {
+  const p = parts(timeZone, ms);
+  return { year: p.y, month: p.m, day: p.d, hour: p.h, minute: p.min, second: p.s };
+}
+
+/** The zone's offset from UTC at an instant, in minutes (east positive). */
+export const offsetMinutes = (ms: number, timeZone: string): number => Math.round(offsetAt(timeZone, ms) / 60_000);
+
 /** How far the zone's wall clock is ahead of UTC at the instant `ms`. */
 function offsetAt(timeZone: string, ms: number): number {
   const p = parts(timeZone, ms);

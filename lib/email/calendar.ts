@@ -14,6 +14,7 @@ import ical, {
   type ICalTemporalPlainDateTimeStub,
   type ICalTemporalZonedDateTimeStub,
 } from 'ical-generator';
+import { offsetMinutes, wallClock, type WallClock as Parts } from '../reminder-time';
 
 export interface CalendarInvitation {
   /** Stable for the life of the event: every update and the cancel carry the same one. */
@@ -33,45 +34,6 @@ export interface CalendarInvitation {
   attendees: readonly { email: string; name?: string }[];
   /** DTSTAMP: when this message was made. */
   stamp: number;
-}
-
-type Parts = { year: number; month: number; day: number; hour: number; minute: number; second: number };
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-const formatOf = (timeZone: string) => {
-  let f = formats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formats.set(timeZone, f);
-  }
-  return f;
-};
-
-/** The wall-clock time of an instant in a zone. */
-export function wallClock(ms: number, timeZone: string): Parts {
-  const p = Object.fromEntries(
-    formatOf(timeZone)
-      .formatToParts(new Date(ms))
-      .filter((x) => x.type !== 'literal')
-      .map((x) => [x.type, Number(x.value)]),
-  );
-  return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! };
-}
-
-/** The zone's offset from UTC at an instant, in minutes (east positive). */
-export function offsetMinutes(ms: number, timeZone: string): number {
-  const w = wallClock(ms, timeZone);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
 }
 
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
