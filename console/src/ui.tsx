@@ -37,6 +37,33 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []) {
 }
 
 /** A page of a cursor-paged list, as the API answers it. */
+
+/**
+ * A settings form's save: `save(write, then)` runs the request `write` with the form busy, after
+ * clearing the last error and "saved"; once it succeeded the form shows "saved" and `then` runs
+ * (the page's reload, which may replace the form). A failure's sentence lands in `error`, and the
+ * typed values stay, since nothing here touches them. `setError` is for the form's own checks.
+ */
+export function useSave() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const save = async (write: () => Promise<unknown>, then?: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      await write();
+      setSaved(true);
+      await then?.();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, saved, setSaved, save };
+}
 export interface Page<R> {
   data: R[];
   next_cursor: string | null;

@@ -3,8 +3,8 @@
  * to the workspace's privacy notice. Each change is audited; an empty field clears the setting.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, unwrap } from '../api/client';
-import { Loaded, Notice, PageTitle, useLoad } from '../ui';
+import { api, unwrap } from '../api/client';
+import { Loaded, Notice, PageTitle, useLoad, useSave } from '../ui';
 
 const fetchCareers = async () => (await unwrap(api.GET('/api/settings/careers'))).data;
 const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
@@ -14,9 +14,7 @@ export function CareersSettings() {
   const [name, setName] = useState('');
   const [logo, setLogo] = useState('');
   const [privacy, setPrivacy] = useState('');
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, saved, save } = useSave();
   useEffect(() => {
     if (load.state === 'ok') {
       setName(load.data.careers_name ?? '');
@@ -33,22 +31,13 @@ export function CareersSettings() {
     ] as const) {
       if (url.trim() && !url.trim().startsWith('https://')) return setError(`${what} must start with https://.`);
     }
-    setBusy(true);
-    setError(undefined);
-    setSaved(false);
-    try {
+    await save(async () => {
       await unwrap(
         api.PUT('/api/settings/careers', {
           body: { careers_name: orNull(name), careers_logo_url: orNull(logo), careers_privacy_url: orNull(privacy) },
         }),
       );
-      setSaved(true);
-      await reload();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    }, reload);
   };
 
   return (

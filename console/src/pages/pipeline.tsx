@@ -8,7 +8,7 @@ import { api, errorText, unwrap, type paths } from '../api/client';
 import { stageLabel } from '../labels';
 import { Link } from '../router';
 import { isAdmin, useSession } from '../session';
-import { Loaded, Notice, PageTitle, useLoad } from '../ui';
+import { Loaded, Notice, PageTitle, useLoad, useSave } from '../ui';
 import { RejectionReasonsForm } from './rejection-reasons';
 
 const fetchSettings = async () => (await unwrap(api.GET('/api/settings/pipeline'))).data;
@@ -45,9 +45,7 @@ function ThresholdForm({ settings, onSaved }: { settings: Settings; onSaved: () 
   const stages = Object.keys(defaults);
   const initial = () => Object.fromEntries(stages.map((s) => [s, String(current[s] ?? defaults[s])])) as Record<string, string>;
   const [values, setValues] = useState(initial);
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, saved, save } = useSave();
   useEffect(() => setValues(initial()), [settings]);
 
   const submit = async (e: Event) => {
@@ -60,18 +58,9 @@ function ThresholdForm({ settings, onSaved }: { settings: Settings; onSaved: () 
       if (!Number.isInteger(n) || n < 0 || n > 365) return setError(`${stageLabel(s)}: enter a whole number of days from 0 to 365.`);
       body[s] = n;
     }
-    setBusy(true);
-    setError(undefined);
-    setSaved(false);
-    try {
+    await save(async () => {
       await unwrap(api.PUT('/api/settings/pipeline', { body: { stuck_days: body as StuckDays } }));
-      setSaved(true);
-      await onSaved();
-    } catch (err) {
-      setError(errorText(err)); // the typed values stay
-    } finally {
-      setBusy(false);
-    }
+    }, onSaved);
   };
 
   return (

@@ -3,10 +3,10 @@
  * whether a rejection must give one. Admins edit; members see the list in force.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, unwrap, type paths } from '../api/client';
+import { api, unwrap, type paths } from '../api/client';
 import { forgetRejectionReasons } from '../recruiting';
 import { isAdmin, useSession } from '../session';
-import { Notice } from '../ui';
+import { Notice, useSave } from '../ui';
 
 type Put = paths['/api/settings/pipeline']['put']['requestBody']['content']['application/json'];
 type Reason = NonNullable<Put['rejection_reasons']>[number];
@@ -41,9 +41,7 @@ export function RejectionReasonsForm({
   const admin = isAdmin(session);
   const [rows, setRows] = useState<(Reason | { id: ''; label: string; type: Reason['type'] })[]>(settings.rejection_reasons);
   const [required, setRequired] = useState(settings.require_rejection_reason);
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, saved, setSaved, save } = useSave();
   useEffect(() => {
     setRows(settings.rejection_reasons);
     setRequired(settings.require_rejection_reason);
@@ -65,22 +63,19 @@ export function RejectionReasonsForm({
       taken.add(id);
       return { id, label: r.label.trim(), type: r.type };
     });
-    setBusy(true);
-    setError(undefined);
-    try {
-      await unwrap(
-        api.PUT('/api/settings/pipeline', {
-          body: { stuck_days: settings.stuck_days as Put['stuck_days'], rejection_reasons: reasons, require_rejection_reason: required },
-        }),
-      );
-      forgetRejectionReasons();
-      setSaved(true);
-      await onSaved();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    await save(
+      async () => {
+        await unwrap(
+          api.PUT('/api/settings/pipeline', {
+            body: { stuck_days: settings.stuck_days as Put['stuck_days'], rejection_reasons: reasons, require_rejection_reason: required },
+          }),
+        );
+      },
+      async () => {
+        forgetRejectionReasons();
+        await onSaved();
+      },
+    );
   };
 
   return (

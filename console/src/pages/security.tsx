@@ -3,9 +3,9 @@
  * two-factor policy. Every member reads them; admins change them, and each change is audited.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorText, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { isAdmin, useSession } from '../session';
-import { Loaded, Notice, PageTitle, useLoad } from '../ui';
+import { Loaded, Notice, PageTitle, useLoad, useSave } from '../ui';
 
 export function SecuritySettings() {
   return (
@@ -25,9 +25,7 @@ export function TokenLifetimes() {
   const [load, reload] = useLoad(fetchLifetimes);
   const [def, setDef] = useState('');
   const [max, setMax] = useState('');
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, saved, save } = useSave();
   useEffect(() => {
     if (load.state === 'ok') {
       setDef(String(load.data.default_days));
@@ -41,18 +39,9 @@ export function TokenLifetimes() {
     const m = Number(max);
     if (![d, m].every((n) => Number.isInteger(n) && n >= 1 && n <= 366)) return setError('Enter whole numbers of days from 1 to 366.');
     if (d > m) return setError('The default lifetime cannot be longer than the maximum.');
-    setBusy(true);
-    setError(undefined);
-    setSaved(false);
-    try {
+    await save(async () => {
       await unwrap(api.PUT('/api/settings/tokens', { body: { default_days: d, max_days: m } }));
-      setSaved(true);
-      await reload();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    }, reload);
   };
 
   return (
@@ -123,27 +112,16 @@ export function TwoFactorPolicy() {
   const admin = isAdmin(session);
   const [load, reload] = useLoad(async () => (await unwrap(api.GET('/api/settings/two-factor'))).data);
   const [choice, setChoice] = useState<Policy>('off');
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, saved, save } = useSave();
   useEffect(() => {
     if (load.state === 'ok') setChoice(load.data.required_for);
   }, [load]);
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    setSaved(false);
-    try {
+    await save(async () => {
       await unwrap(api.PUT('/api/settings/two-factor', { body: { required_for: choice } }));
-      setSaved(true);
-      await reload();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    }, reload);
   };
 
   return (

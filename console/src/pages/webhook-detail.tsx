@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, errorText, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
 import { isAdmin, useSession } from '../session';
-import { ConfirmDialog, ErrorBox, Loaded, Loading, Notice, PageTitle, ShownOnce, When, useLoad } from '../ui';
+import { ConfirmDialog, ErrorBox, Loaded, Loading, Notice, PageTitle, ShownOnce, When, useLoad, useSave } from '../ui';
 import { EVENT_TYPES, EventChecks, StatusBadge, statusOf, UrlField, urlProblem, type EventList } from '../webhook-common';
 import { DeliveryLog, Replay } from './webhook-deliveries';
 
@@ -189,27 +189,16 @@ function EditEndpoint({ hook, onSaved }: { hook: Hook; onSaved: () => Promise<vo
   const [url, setUrl] = useState(hook.url);
   const [events, setEvents] = useState<string[]>(hook.events);
   const [description, setDescription] = useState(hook.description ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
+  const { busy, error, setError, saved, save } = useSave();
   const submit = async (e: Event) => {
     e.preventDefault();
     const problem = urlProblem(url);
     if (problem) return setError(problem);
-    setBusy(true);
-    setError(undefined);
-    setSaved(false);
-    try {
+    await save(async () => {
       // An empty selection means every event: send the full list, since the API wants at least one.
       const body = { url: url.trim(), events: (events.length ? events : EVENT_TYPES) as EventList, description: description.trim() };
       await unwrap(api.PATCH('/api/webhooks/{id}', { params: { path: { id: hook.id } }, body }));
-      setSaved(true);
-      await onSaved();
-    } catch (err) {
-      setError(errorText(err)); // what was typed stays in the form
-    } finally {
-      setBusy(false);
-    }
+    }, onSaved);
   };
   return (
     <form class="card" onSubmit={submit} aria-labelledby="edit-h" noValidate>
