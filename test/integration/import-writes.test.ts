@@ -20,7 +20,7 @@ let t: TestTenant;
 let token: string;
 const sent: string[] = [];
 let counting = false;
-/** The actions of each transaction sent while `counting`, by kind: a put's type, an update's or a check's sort key. */
+/** The actions of each transaction written while `counting`, by kind: a put's type, an update's or a check's sort key. */
 const transactions: string[][] = [];
 /** The keys of the GetItems sent while `counting`. */
 const gets: string[] = [];
@@ -34,11 +34,13 @@ beforeAll(async () => {
   token = await t.token(['*']);
   await recordDynamoDbCommands(sent, () => counting);
   ddbClient.middlewareStack.add(
-    (next, context) => (args) => {
+    (next, context) => async (args) => {
+      if (counting && context.commandName === 'GetItemCommand') gets.push(String((args.input as { Key: { SK: string } }).Key.SK));
+      const out = await next(args);
+      // Written ones only: a transaction a lost race cancelled wrote nothing.
       const input = args.input as { TransactItems?: Record<string, any>[] };
       if (counting && context.commandName === 'TransactWriteItemsCommand') transactions.push(input.TransactItems!.map(kindOf));
-      if (counting && context.commandName === 'GetItemCommand') gets.push(String((args.input as { Key: { SK: string } }).Key.SK));
-      return next(args);
+      return out;
     },
     { step: 'initialize' },
   );
