@@ -4,7 +4,7 @@
  * GET /api/v1/people/{id}/activity. Expanding an intent twice writes nothing new.
  */
 import { auditRecordItems } from '../store/audit';
-import { activityPageKey, ACTIVITY_PREFIX, candidateOf, putActivity } from '../store/activity';
+import { activityPageKey, ACTIVITY_PREFIX, type ActivityPut, candidatesOf, putActivities } from '../store/activity';
 import { queryPage, sightFilter } from '../store/notes';
 import { keys } from '../store/table';
 import { blindFiltered } from './activity-blind';
@@ -15,21 +15,24 @@ import { seenPerson } from './person-sight';
 import type { Principal } from './principal';
 import { seesPersonRecord } from './visibility';
 
-/** Write the feed items an audit intent's records stand for; resolves with how many were new. */
+/**
+ * Write the feed items an audit intent's records stand for; resolves with how many were new. An
+ * import's intent holds a transaction's worth of records: their candidates are read together and
+ * their items written a few transactions in all (putActivities), not two calls per record.
+ */
 export async function expandActivity(intent: Record<string, unknown>): Promise<number> {
   const tenantId = String(intent.tenant_id);
   const plans = auditRecordItems(intent).flatMap((r) => activityOf(r as unknown as AuditRecordView));
-  const written = await Promise.all(
-    plans.map(async (plan) => {
-      if (plan.personId) return putActivity(tenantId, plan.personId, plan);
-      // A candidate's change: its item names the person (none for a candidate of before people, or gone).
-      const candidate = await candidateOf(tenantId, plan.candidateId!);
-      const personId = candidate?.person_id;
-      if (typeof personId !== 'string') return false;
-      return putActivity(tenantId, personId, withRejection(plan, candidate));
-    }),
-  );
-  return written.filter(Boolean).length;
+  // A candidate's change: its item names the person (none for a candidate of before people, or gone).
+  const named = plans.flatMap((p) => (p.personId ? [] : [p.candidateId!]));
+  const candidates = named.length ? await candidatesOf(tenantId, named) : new Map<string, Record<string, unknown>>();
+  const puts = plans.flatMap((plan): ActivityPut[] => {
+    if (plan.personId) return [{ personId: plan.personId, plan }];
+    const candidate = candidates.get(plan.candidateId!);
+    const personId = candidate?.person_id;
+    return typeof personId === 'string' ? [{ personId, plan: withRejection(plan, candidate!) }] : [];
+  });
+  return putActivities(tenantId, puts);
 }
 
 export interface ActivityAnswer {

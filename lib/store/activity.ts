@@ -6,8 +6,9 @@
  * sight filter. Written by the table maintenance consumer from audit intents (lib/domain/activity.ts),
  * never on a request path.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActivityPlan } from '../domain/activity-rules';
 import type { Item } from '../item';
 import { ddb, tableName } from './client';
@@ -48,6 +49,12 @@ export function activityItem(tenantId: string, personId: string, plan: ActivityP
   };
 }
 
+/** A feed item's two actions: its person must exist, and its own key be free. */
+const activityActions = (tenantId: string, personId: string, plan: ActivityPlan) => [
+  { ConditionCheck: { TableName: tableName, Key: keys.person(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' } },
+  { Put: { TableName: tableName, Item: activityItem(tenantId, personId, plan), ConditionExpression: 'attribute_not_exists(PK)' } },
+];
+
 /**
  * Put a feed item while its person exists: a person erased meanwhile (their partition deleted)
  * gets no item back, and an item already there (a record expanded twice) is left as it is.
@@ -55,14 +62,7 @@ export function activityItem(tenantId: string, personId: string, plan: ActivityP
  */
 export async function putActivity(tenantId: string, personId: string, plan: ActivityPlan): Promise<boolean> {
   try {
-    await ddb.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { ConditionCheck: { TableName: tableName, Key: keys.person(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' } },
-          { Put: { TableName: tableName, Item: activityItem(tenantId, personId, plan), ConditionExpression: 'attribute_not_exists(PK)' } },
-        ],
-      }),
-    );
+    await ddb.send(new TransactWriteCommand({ TransactItems: activityActions(tenantId, personId, plan) }));
     return true;
   } catch (err) {
     if (err instanceof TransactionCanceledException && err.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed'))
@@ -71,14 +71,71 @@ export async function putActivity(tenantId: string, personId: string, plan: Acti
   }
 }
 
-/** The candidate item a change names (its person, its rejection), or undefined. */
-export async function candidateOf(tenantId: string, candidateId: string): Promise<Item | undefined> {
-  const { Item } = await ddb.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: keys.candidate(tenantId, candidateId),
-      ProjectionExpression: 'person_id, rejection',
-    }),
-  );
-  return Item;
+export interface ActivityPut {
+  personId: string;
+  plan: ActivityPlan;
 }
+
+/** Feed items per transaction: two actions each, within DynamoDB's 100. */
+const PUTS_PER_TRANSACTION = 50;
+
+/**
+ * putActivity for many items (an import's intent holds a transaction's worth of records), up to
+ * PUTS_PER_TRANSACTION per transaction instead of one each: each item still on its own conditions.
+ * A transaction names an item once, so a person's second item goes into a later one. A refused
+ * item (its person erased, or already written) leaves the transaction, which is written again
+ * without it. Resolves with how many were new.
+ */
+export async function putActivities(tenantId: string, puts: readonly ActivityPut[]): Promise<number> {
+  const groups: { puts: ActivityPut[]; people: Set<string> }[] = [];
+  for (const put of puts) {
+    let group = groups.find((g) => g.puts.length < PUTS_PER_TRANSACTION && !g.people.has(put.personId));
+    if (!group) groups.push((group = { puts: [], people: new Set() }));
+    group.puts.push(put);
+    group.people.add(put.personId);
+  }
+  let written = 0;
+  for (const group of groups) {
+    let left = group.puts;
+    while (left.length > 1) {
+      try {
+        await ddb.send(new TransactWriteCommand({ TransactItems: left.flatMap((p) => activityActions(tenantId, p.personId, p.plan)) }));
+        written += left.length;
+        left = [];
+      } catch (err) {
+        const reasons = err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []) : [];
+        const refused = (n: number) => [reasons[2 * n]?.Code, reasons[2 * n + 1]?.Code].includes('ConditionalCheckFailed');
+        const rest = left.filter((_, n) => !refused(n));
+        // Anything but a refused item (a conflict with a write in flight) fails the expansion, which the stream retries.
+        if (rest.length === left.length) throw err;
+        left = rest;
+      }
+    }
+    if (left.length === 1 && (await putActivity(tenantId, left[0]!.personId, left[0]!.plan))) written++;
+  }
+  return written;
+}
+
+/** The candidate items some changes name (their person, their rejection), by id: one BatchGetItem per 100. */
+export async function candidatesOf(tenantId: string, candidateIds: readonly string[]): Promise<Map<string, Item>> {
+  const found = new Map<string, Item>();
+  const ids = [...new Set(candidateIds)];
+  for (let i = 0; i < ids.length; i += BATCH_GET_KEYS) {
+    let left: Key[] = ids.slice(i, i + BATCH_GET_KEYS).map((id) => keys.candidate(tenantId, id));
+    for (let attempt = 1; left.length; attempt++) {
+      if (attempt > BATCH_GET_CALLS) throw new Error(`candidate read left ${left.length} keys unread`);
+      if (attempt > 1) await sleep(25 * 2 ** attempt);
+      const res = await ddb.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: left, ProjectionExpression: 'SK, person_id, rejection' } } }),
+      );
+      for (const item of res.Responses?.[tableName] ?? []) found.set(String(item.SK).slice(candidatePrefix.length), item);
+      left = (res.UnprocessedKeys?.[tableName]?.Keys ?? []) as Key[];
+    }
+  }
+  return found;
+}
+
+/** BatchGetItem's keys per call, and the calls a chunk may take while DynamoDB leaves keys unprocessed. */
+const BATCH_GET_KEYS = 100;
+const BATCH_GET_CALLS = 5;
+const candidatePrefix = keys.candidate('', '').SK;

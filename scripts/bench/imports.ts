@@ -37,6 +37,8 @@ export interface ImportFigures {
   workerCounts: unknown;
   /** The JavaScript heap's peak above where it stood before the POST: what the file's parsing and import add. */
   heapGrowthMb: number;
+  /** What a row writes, counted on a smaller import of its own (scripts/bench/import-writes.ts), as lines. */
+  rowCounts: string[];
 }
 
 /**
@@ -53,6 +55,9 @@ export function benchCsv(rows: number, pad = 0, tag = 'person'): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** Rows of the counted import: enough for every kind of row, and a few transactions' worth. */
+const COUNTED_ROWS = 1_000;
 
 export async function measureImport(rows = 10_000): Promise<ImportFigures> {
   // The JIT npm start runs DynamoDB Local with: the figure is the import a developer gets.
@@ -128,6 +133,10 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
     const events = createdEvents;
     const stats = await getStats(tenant.id);
     clearInterval(sampler);
+    // Counted apart from the timed run, so the counting costs it nothing.
+    const { countImportWrites, rowCountLines } = await import('./import-writes');
+    const countRows = Math.min(rows, COUNTED_ROWS);
+    const rowCounts = rowCountLines(await countImportWrites(url, ddbLocal.endpoint, benchCsv(countRows, 0, 'counted'), countRows));
     // The worker alone on a file near 5 MB: the job stored here (as the POST stores it), then run
     // by a child process that loads only the worker, as its Lambda would, and reports its peak.
     const big = benchCsv(rows, 420, 'big');
@@ -150,6 +159,7 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
       workerCounts: worker.counts,
       peakRssMb: peakRss / 1024 / 1024,
       heapGrowthMb: (peakHeap - heapBefore) / 1024 / 1024,
+      rowCounts,
     };
   } finally {
     await ddbLocal.stop();
@@ -235,6 +245,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       `  CPU per row: ${f.cpuMsPerRow.toFixed(2)} ms in this process (gateway, worker, SDK, stream reader), ${f.dbCpuMsPerRow === undefined ? 'not measured (no /proc)' : `${f.dbCpuMsPerRow.toFixed(2)} ms`} in DynamoDB Local`,
       `  the bundled worker alone, running the job of a ${(f.fileBytes / 1024 / 1024).toFixed(1)} MB file: peak RSS ${f.workerPeakRssMb.toFixed(0)} MB (goal < 256 MB; ${f.workerInitRssMb.toFixed(0)} MB once loaded, heap peak ${f.workerPeakHeapMb.toFixed(0)} MB); counts ${JSON.stringify(f.workerCounts)}`,
       `  this process (gateway, every handler, worker, stream reader) during the ${f.rows}-row run: peak RSS ${f.peakRssMb.toFixed(0)} MB, heap growth ${f.heapGrowthMb.toFixed(0)} MB`,
+      ...f.rowCounts,
     ].join('\n'),
   );
   console.log(

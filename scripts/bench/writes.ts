@@ -26,6 +26,16 @@ export interface Tally {
   /** Write units (see above): all, and the audit partition's. */
   units: number;
   auditUnits: number;
+  /** Calls DynamoDB refused (a cancelled transaction, a failed condition). */
+  refused: number;
+  /** Items written, index entries and condition checks by kind of item (kindOf), and reads by command. */
+  kinds: Map<string, KindTally>;
+}
+
+export interface KindTally {
+  items: number;
+  indexEntries: number;
+  conditionChecks: number;
 }
 
 export const emptyTally = (): Tally => ({
@@ -36,6 +46,8 @@ export const emptyTally = (): Tally => ({
   indexEntries: 0,
   units: 0,
   auditUnits: 0,
+  refused: 0,
+  kinds: new Map(),
 });
 
 const INDEXES = Object.values(TABLE_DEF.indexes);
@@ -61,7 +73,33 @@ export function itemBytes(item: Record<string, unknown>): number {
   return Object.entries(item).reduce((s, [k, v]) => s + Buffer.byteLength(k) + size(v), 0);
 }
 
-type Write = { Item?: Record<string, unknown>; UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string> };
+type Write = {
+  Item?: Record<string, unknown>;
+  Key?: Record<string, unknown>;
+  UpdateExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+};
+
+/**
+ * What an item is: a put's `type`; for an update, a delete or a check, what its key says (the
+ * sort key's first segment, or the kind of partition for the search entries and audit intents).
+ */
+export function kindOf(w: Write): string {
+  if (typeof w.Item?.type === 'string') return w.Item.type;
+  const key = w.Item ?? w.Key ?? {};
+  const pk = str(key.PK);
+  const sk = str(key.SK);
+  if (pk.includes('#SEARCH#')) return 'search';
+  if (pk.includes(AUDIT_INTENT_SUFFIX)) return 'audit_intent';
+  if (pk.endsWith(AUDIT_PARTITION_SUFFIX)) return 'audit';
+  return sk.split('#')[0]!.toLowerCase() || 'other';
+}
+
+function kindTally(t: Tally, kind: string): KindTally {
+  let k = t.kinds.get(kind);
+  if (!k) t.kinds.set(kind, (k = { items: 0, indexEntries: 0, conditionChecks: 0 }));
+  return k;
+}
 
 /** Index entries one write makes: from a put's item, or from the attributes an update names. */
 function indexEntries(w: Write): number {
@@ -78,6 +116,9 @@ function count(t: Tally, w: Write, transact: boolean) {
   t.items++;
   t.indexEntries += entries;
   t.units += units;
+  const k = kindTally(t, kindOf(w));
+  k.items++;
+  k.indexEntries += entries;
   if (w.Item && (str(w.Item.PK).endsWith(AUDIT_PARTITION_SUFFIX) || str(w.Item.PK).includes(AUDIT_INTENT_SUFFIX))) {
     t.auditItems++;
     t.auditUnits += units;
@@ -102,14 +143,21 @@ export function countWrites(client: Stack): { use(t: Tally | undefined): void } 
       if (WRITES.test(name)) count(t, input, false);
       else if (/^TransactWrite(Items)?Command$/.test(name)) {
         for (const x of input.TransactItems ?? []) {
-          if (x.ConditionCheck) t.conditionChecks++;
-          else count(t, x.Put ?? x.Update ?? x.Delete, true);
+          if (x.ConditionCheck) {
+            t.conditionChecks++;
+            kindTally(t, kindOf(x.ConditionCheck)).conditionChecks++;
+          } else count(t, x.Put ?? x.Update ?? x.Delete, true);
         }
       } else if (/^BatchWrite(Item)?Command$/.test(name)) {
         for (const reqs of Object.values(input.RequestItems ?? {}) as { PutRequest?: Write; DeleteRequest?: Write }[][])
           for (const r of reqs) count(t, r.PutRequest ?? r.DeleteRequest ?? {}, false);
       }
-      return next(args);
+      try {
+        return await next(args);
+      } catch (err) {
+        t.refused++;
+        throw err;
+      }
     },
     { step: 'initialize', name: 'benchWriteCount' },
   );
