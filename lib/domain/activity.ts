@@ -18,10 +18,20 @@ import { seesPersonRecord } from './visibility';
 /** Write the feed items an audit intent's records stand for; resolves with how many were new. */
 export async function expandActivity(intent: Record<string, unknown>): Promise<number> {
   const tenantId = String(intent.tenant_id);
-  const plans = auditRecordItems(intent).flatMap((r) => activityOf(r as unknown as AuditRecordView));
+  const records = auditRecordItems(intent);
+  // The person the write saw, when it named one: auditIntentItem keeps it beside each record, in order.
+  const seenBy = (i: number) => (intent.records as Record<string, unknown>[])[i]?.person_id;
+  const plans = records.flatMap((r, i) =>
+    activityOf(r as unknown as AuditRecordView).map((plan) => ({
+      plan,
+      seen: typeof seenBy(i) === 'string' ? String(seenBy(i)) : undefined,
+    })),
+  );
   const written = await Promise.all(
-    plans.map(async (plan) => {
+    plans.map(async ({ plan, seen }) => {
       if (plan.personId) return putActivity(tenantId, plan.personId, plan);
+      // A rejection's label is read from the candidate; any other item needs no read when the write named the person.
+      if (seen && plan.payload.rejection_reason_id === undefined) return putActivity(tenantId, seen, plan);
       // A candidate's change: its item names the person (none for a candidate of before people, or gone).
       const candidate = await candidateOf(tenantId, plan.candidateId!);
       const personId = candidate?.person_id;
