@@ -6,7 +6,7 @@
 import './quiet-sdk';
 import './untraced';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -175,8 +175,11 @@ try {
   const migrated = await migrateOldAuditCopies(() => {});
   if (migrated) say(`moved the audit log of ${migrated} workspaces to one item per record`);
   // A first run's stream poller starts at the stream's end, as a new event source mapping does:
-  // the intents of what was written before it (the demo's seed) are expanded here instead.
-  const firstRun = !existsSync(join(dir, 'stream-checkpoints-stuck.json'));
+  // the intents of what was written before it (the demo's seed) are expanded here instead. So
+  // are those of a data directory whose maintenance consumer kept a checkpoint of its own (it
+  // had its own reader then), which may have been behind the one reader's.
+  const ownMaintenanceCheckpoint = join(dir, 'stream-checkpoints-stuck.json');
+  const firstRun = !existsSync(join(dir, 'stream-checkpoints.json')) || existsSync(ownMaintenanceCheckpoint);
 
   // The application form's key: a new one per run, so a form read before a restart is refused
   // as a forged one would be (deployed: a Secrets Manager value).
@@ -191,7 +194,10 @@ try {
     log: say,
   });
   say('webhook pipeline running (stream poller -> fan-out -> SQS -> delivery)');
-  if (firstRun) await auditCli('settle', undefined, () => {});
+  if (firstRun) {
+    await auditCli('settle', undefined, () => {});
+    rmSync(ownMaintenanceCheckpoint, { force: true });
+  }
   const { startRetentionTimer } = await import('./retention');
   startRetentionTimer(say);
   const { startScreeningRejectionsTimer } = await import('./screening-rejections');

@@ -31,9 +31,8 @@ export function matchesPattern(pattern: unknown, value: unknown): boolean {
   return Object.entries(pattern).every(([k, p]) => matchesPattern(p, (value as Record<string, unknown>)[k]));
 }
 
-export interface StreamPollerOptions {
-  endpoint: string;
-  tableName: string;
+/** One event source mapping: a function and its filter patterns. */
+export interface StreamConsumer {
   handler: StreamHandler;
   /** The event source mapping's filter patterns; the fan-out's by default. */
   filters?: readonly unknown[];
@@ -41,6 +40,17 @@ export interface StreamPollerOptions {
   functionName?: string;
   /** The function's timeout as deployed (ms): middy ends an invocation that runs out of it. */
   timeoutMs: number;
+}
+
+export interface StreamPollerOptions extends StreamConsumer {
+  endpoint: string;
+  tableName: string;
+  /**
+   * More event source mappings on the same stream, fed from the same reads: each gets its own
+   * filtered batches and retries, and the checkpoint moves once all of them handled a batch.
+   * Reading the stream once for all of them halves what DynamoDB Local spends on GetRecords.
+   */
+  also?: readonly StreamConsumer[];
   /** Where shard checkpoints persist across restarts. */
   checkpointFile?: string;
   intervalMs?: number;
@@ -128,18 +138,19 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
    * Deliver records in order; on a reported failure, retry from that record. False when
    * stopped before the batch was handled: the caller must not checkpoint past it.
    */
-  async function deliver(records: _Record[]): Promise<boolean> {
-    const filters = opts.filters ?? STREAM_FILTER_PATTERNS;
+  async function deliver(consumer: StreamConsumer, records: _Record[]): Promise<boolean> {
+    const filters = consumer.filters ?? STREAM_FILTER_PATTERNS;
+    const name = consumer.functionName ?? 'webhook-fanout';
     let pending = records.map(toLambda).filter((r) => filters.some((p) => matchesPattern(p, r)));
     for (let attempt = 1; pending.length && running; attempt++) {
       let failedAt: string | undefined;
       try {
-        const context = lambdaContext(opts.functionName ?? 'webhook-fanout', opts.timeoutMs);
-        const res = await invocation(context.awsRequestId, () => opts.handler({ Records: pending } as DynamoDBStreamEvent, context));
+        const context = lambdaContext(name, consumer.timeoutMs);
+        const res = await invocation(context.awsRequestId, () => consumer.handler({ Records: pending } as DynamoDBStreamEvent, context));
         failedAt = res?.batchItemFailures?.[0]?.itemIdentifier;
       } catch (err) {
         failedAt = pending[0]!.dynamodb.SequenceNumber;
-        log(`[stream] ${opts.functionName ?? 'webhook-fanout'} threw: ${(err as Error).message}`);
+        log(`[stream] ${name} threw: ${(err as Error).message}`);
       }
       if (!failedAt) return true;
       const index = pending.findIndex((r) => r.dynamodb.SequenceNumber === failedAt);
@@ -154,6 +165,9 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     }
     return pending.length === 0;
   }
+
+  const consumers: readonly StreamConsumer[] = [opts, ...(opts.also ?? [])];
+  const deliverAll = async (records: _Record[]) => (await Promise.all(consumers.map((c) => deliver(c, records)))).every(Boolean);
 
   /** Shards that appear after start-up are new: everything in them is delivered. */
   let started = false;
@@ -183,7 +197,8 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
           if (!records.length) draining.delete(shardId);
           if (records.length) {
             busy = true;
-            if (!draining.has(shardId) && !(await deliver(records))) break; // stopping: resume here next time
+            // Every consumer has the batch; each retries only its own failures. Stopping: resume here next time.
+            if (!draining.has(shardId) && !(await deliverAll(records))) break;
             checkpoints[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
             save();
           }

@@ -1,8 +1,8 @@
 /**
  * The local webhook pipeline: SQS queues, the stream poller feeding the fan-out handler and the
- * queue poller feeding the delivery handler: the same handler modules Lambda runs. A second
- * stream poller runs the table maintenance consumer (functions/stuck-reindex.ts): audit intents
- * into records, and the stuck index's re-index. Where mail is set up (MAIL_FROM), the fan-out also
+ * queue poller feeding the delivery handler: the same handler modules Lambda runs. The same
+ * stream reader also feeds the table maintenance consumer (functions/stuck-reindex.ts): audit
+ * intents into records, and the stuck index's re-index. Where mail is set up (MAIL_FROM), the fan-out also
  * queues interview invitations, and dev/invitations.ts runs their worker.
  * Needs TABLE_NAME and DYNAMODB_ENDPOINT set; sets the queue variables the handlers read.
  */
@@ -42,27 +42,22 @@ export async function startWebhookPipeline(opts: {
   const { handler: stuckReindex } = await init(() => import('../functions/stuck-reindex'));
   const { REINDEX_TIMEOUT_S } = await import('../lib/store/table');
   const { MAINTENANCE_FILTER_PATTERNS } = await import('../lib/store/stream-filters');
+  // Table maintenance (audit intents, the stuck index's re-index) is the stream's second event
+  // source mapping, as deployed; here both are fed from one reader's GetRecords (each with its own
+  // filters and retries), as every read of the stream costs DynamoDB Local CPU per record.
   const stream = startStreamPoller({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,
     handler: fanout,
     timeoutMs: FANOUT_TIMEOUT_S * 1000,
+    also: [
+      { handler: stuckReindex, filters: MAINTENANCE_FILTER_PATTERNS, functionName: 'stuck-reindex', timeoutMs: REINDEX_TIMEOUT_S * 1000 },
+    ],
     checkpointFile: opts.checkpointFile,
     log: opts.log,
   });
-  // Table maintenance (audit intents, the stuck index's re-index): a second reader of the same stream, as deployed.
-  const stuckStream = startStreamPoller({
-    endpoint: process.env.DYNAMODB_ENDPOINT!,
-    tableName: process.env.TABLE_NAME!,
-    handler: stuckReindex,
-    filters: MAINTENANCE_FILTER_PATTERNS,
-    functionName: 'stuck-reindex',
-    timeoutMs: REINDEX_TIMEOUT_S * 1000,
-    checkpointFile: opts.checkpointFile && `${opts.checkpointFile.replace(/\.json$/, '')}-stuck.json`,
-    log: opts.log,
-  });
   // Changes made from here on become events: none is drained with the stream's old records.
-  await Promise.all([stream.ready, stuckStream.ready]);
+  await stream.ready;
   if (opts.pendingFile) {
     const { restorePending } = await import('./restore');
     const restored = await restorePending({
@@ -83,7 +78,6 @@ export async function startWebhookPipeline(opts: {
     queues,
     stop: async () => {
       await stream.stop();
-      await stuckStream.stop();
       await poller.stop();
       await invitations?.stop();
       if (opts.pendingFile) {

@@ -22,15 +22,28 @@ import { seesPersonRecord } from './visibility';
  */
 export async function expandActivity(intent: Record<string, unknown>): Promise<number> {
   const tenantId = String(intent.tenant_id);
-  const plans = auditRecordItems(intent).flatMap((r) => activityOf(r as unknown as AuditRecordView));
-  // A candidate's change: its item names the person (none for a candidate of before people, or gone).
-  const named = plans.flatMap((p) => (p.personId ? [] : [p.candidateId!]));
+  const records = auditRecordItems(intent);
+  // The person the write saw, when it named one: auditIntentItem keeps it beside each record, in order.
+  const seenBy = (i: number) => {
+    const id = (intent.records as Record<string, unknown>[] | undefined)?.[i]?.person_id;
+    return typeof id === 'string' ? id : undefined;
+  };
+  const plans = records.flatMap((r, i) =>
+    activityOf(r as unknown as AuditRecordView).map((plan) => ({
+      plan,
+      // A rejection's label is read from the candidate; any other item needs no read when the write named the person.
+      personId: plan.personId ?? (plan.payload.rejection_reason_id === undefined ? seenBy(i) : undefined),
+    })),
+  );
+  // A candidate's change the write did not name the person of: the candidate's item names them
+  // (none for a candidate of before people, or gone).
+  const named = plans.flatMap((p) => (p.personId ? [] : [p.plan.candidateId!]));
   const candidates = named.length ? await candidatesOf(tenantId, named) : new Map<string, Record<string, unknown>>();
-  const puts = plans.flatMap((plan): ActivityPut[] => {
-    if (plan.personId) return [{ personId: plan.personId, plan }];
+  const puts = plans.flatMap(({ plan, personId }): ActivityPut[] => {
+    if (personId) return [{ personId, plan }];
     const candidate = candidates.get(plan.candidateId!);
-    const personId = candidate?.person_id;
-    return typeof personId === 'string' ? [{ personId, plan: withRejection(plan, candidate!) }] : [];
+    const found = candidate?.person_id;
+    return typeof found === 'string' ? [{ personId: found, plan: withRejection(plan, candidate!) }] : [];
   });
   return putActivities(tenantId, puts);
 }

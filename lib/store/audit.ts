@@ -69,6 +69,11 @@ export interface AuditEntry {
   request?: AuditRequest;
   /** ISO time of the change; now when absent. */
   at?: string;
+  /**
+   * The person a candidate's change is about, as the write saw it: the feed item goes to their
+   * partition without a read of the candidate. On the intent only, never on the record.
+   */
+  person_id?: string;
 }
 
 /** The all-records view's sort-key prefix in the audit partition: `T#<at>#<id>`. */
@@ -158,7 +163,13 @@ export function auditIntentItem(tenantId: string, entries: AuditEntry[], now = D
   if (!entries.every((e) => sameGroup(e, first))) throw new Error('an audit group is one action of one actor from one request');
   const at = first.at ?? new Date(now).toISOString();
   // Random, not UUIDv7: the record's key orders by `at` first, and the uuid package stays out of bundles without it.
-  const records = entries.map((e) => ({ id: randomUUID(), target_type: e.target.type, target_id: e.target.id, changes: storedChanges(e) }));
+  const records = entries.map((e) => ({
+    id: randomUUID(),
+    target_type: e.target.type,
+    target_id: e.target.id,
+    changes: storedChanges(e),
+    ...(e.person_id && { person_id: e.person_id }),
+  }));
   const shard = String(randomInt(AUDIT_INTENT_SHARDS));
   return {
     ...keys.auditIntent(tenantId, shard, records[0]!.id),
@@ -188,7 +199,7 @@ export function auditRecordItems(intent: Record<string, unknown>): Record<string
     throw new Error(`malformed audit intent ${String(intent.PK)} ${String(intent.SK)}`);
   const tenantId = intent.tenant_id;
   const at = String(shared!.at);
-  return (records as Record<string, unknown>[]).map((r) => auditRecordItem(tenantId, { ...shared, ...r }, at));
+  return (records as Record<string, unknown>[]).map(({ person_id: _, ...r }) => auditRecordItem(tenantId, { ...shared, ...r }, at));
 }
 
 /** One record as its item: `fields` are a record's (sharedFields and its own id, target and changes). */

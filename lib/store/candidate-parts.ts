@@ -24,6 +24,10 @@ import { $remove, update } from './update';
 
 type Item = Record<string, unknown>;
 
+/** The record of a candidate's change names its person, so the feed's expansion reads no candidate. */
+const aboutPerson = (entry: AuditEntry, personId: unknown): AuditEntry =>
+  typeof personId === 'string' ? { ...entry, person_id: personId } : entry;
+
 /**
  * Write parts whose `stats` part carries the stuck thresholds this container believes in force:
  * when they changed, the refusal hands back the new ones, learned here for the next attempt.
@@ -61,7 +65,7 @@ export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<T
     filled: req?.filled,
     search: searchWrites(tenantId, c as unknown as Item),
     ...(plan.person ? personCreateParts(tenantId, plan.person, c) : { claim: undefined, person: undefined, guard: undefined }),
-    audit: plan.audit && auditPuts(tenantId, plan.audit),
+    audit: plan.audit && auditPuts(tenantId, aboutPerson(plan.audit, c.person_id)),
     // Another actor's records (screening's), so an intent of their own.
     screened: plan.screening && auditGroupPuts(tenantId, plan.screening.audits),
     history: plan.screening?.history,
@@ -147,7 +151,7 @@ export async function writeMove(
     }),
     filled: hire?.filled,
     search: searchWrites(tenantId, after),
-    audit: plan.audit && auditPuts(tenantId, plan.audit),
+    audit: plan.audit && auditPuts(tenantId, aboutPerson(plan.audit, current.person_id)),
   });
   return { outcome, after, placement };
 }
@@ -232,7 +236,7 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
     ...(plan.guard ? guardMoveParts(tenantId, id, plan.guard) : { guardOut: undefined, guardIn: undefined }),
     // A move to another job is a record of the candidate's history, with the counters it moves.
     transfer: plan.moves && requisitionMovePut(tenantId, transferOf(id, current, after, at, plan.audit?.actor)),
-    audit: plan.audit && auditPuts(tenantId, plan.audit),
+    audit: plan.audit && auditPuts(tenantId, aboutPerson(plan.audit, after.person_id)),
   });
   return { outcome, after };
 }

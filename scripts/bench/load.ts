@@ -29,7 +29,9 @@ export interface LoadFigures {
 }
 
 export async function loadRun(opts: { root: string; dataDir: string; seconds: number; warmupSeconds: number; connections: number }) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'dev/start.ts'], {
+  // BENCH_LOAD_CPU_PROF=<dir>: npm start writes a V8 CPU profile of the whole run there when it stops.
+  const prof = process.env.BENCH_LOAD_CPU_PROF;
+  const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), '--import', 'tsx', 'dev/start.ts'], {
     cwd: opts.root,
     // RATE_LIMITS=off: one demo token at 16 connections would measure the per-token limit
     // (10 requests/s, docs/api.md, "Rate limits"), not the service.

@@ -143,6 +143,28 @@ describe('the activity feed', () => {
     expect((await stack.call('GET', `/api/v1/people/${personId}/activity`, { token: await b.token(['*']) })).status).toBe(404);
   });
 
+  it("a candidate's create, move and edit reach the feed without a read of the candidate; the records keep no person id", async () => {
+    const { personId, candidateId } = await newPerson(stack, token);
+    const moved = await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: candidateId, stage: 'interviewed' } });
+    expect(moved.status, moved.text).toBe(200);
+    const edited = await stack.call('PATCH', `/api/v1/candidates/${candidateId}`, { token, body: { phone: '+1 555 0142' } });
+    expect(edited.status, edited.text).toBe(200);
+    sent.length = 0;
+    counting = true;
+    await settleAudit();
+    counting = false;
+    // The settle's own Scan for the intents, then per record its put and its feed item's transaction.
+    expect(sent.filter((c) => c === 'GetItemCommand')).toEqual([]);
+    expect((await feed(personId)).map((i) => i.kind)).toEqual(['candidate.edited', 'candidate.stage_changed', 'candidate.created']);
+    const records = await scanTable({
+      FilterExpression: '#type = :audit AND target_id = :id',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':audit': 'audit', ':id': candidateId },
+    });
+    expect(records.map((r) => r.action).sort()).toEqual(['candidate.created', 'candidate.stage_changed', 'candidate.updated']);
+    for (const r of records) expect(r).not.toHaveProperty('person_id');
+  });
+
   it('the first page costs at most 2 DynamoDB calls, with 5 or 60 items', async () => {
     const calls: string[][] = [];
     for (const n of [5, 60]) {
