@@ -14,6 +14,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { filesCorsRules } from '../lib/files/cors';
 
 const require = createRequire(import.meta.url);
 
@@ -26,7 +27,7 @@ export interface LocalS3 {
   endpoint: string;
   port: number;
   bucket: string;
-  /** Let a browser page of this origin POST uploads and GET downloads (the bucket's CORS rule). */
+  /** Let a browser page of this origin POST uploads and GET downloads, and any origin POST (the bucket's CORS rules). */
   allowOrigin(origin: string): Promise<void>;
   /** Call `listener` with the key and size of each object created (a POST, a PUT, a copy), as S3 reports them to EventBridge. */
   onObjectCreated(listener: (object: { key: string; size: number }) => void): void;
@@ -91,8 +92,19 @@ export async function startLocalS3(opts: { directory: string; port?: number; buc
     port,
     bucket,
     async allowOrigin(origin: string) {
-      const rule = `<CORSConfiguration><CORSRule><AllowedOrigin>${xml(new URL(origin).origin)}</AllowedOrigin><AllowedMethod>POST</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
-      await app.store.putSubresource(bucket, undefined, getConfigModel('cors').validate(rule));
+      // The deployed bucket's rules (lib/files/cors.ts), the console's origin being this one.
+      const rules = filesCorsRules([new URL(origin).origin])
+        .map(
+          (r) =>
+            `<CORSRule><ID>${xml(r.id)}</ID>${[
+              ...r.origins.map((o) => `<AllowedOrigin>${xml(o)}</AllowedOrigin>`),
+              ...r.methods.map((m) => `<AllowedMethod>${m}</AllowedMethod>`),
+              ...r.headers.map((h) => `<AllowedHeader>${xml(h)}</AllowedHeader>`),
+              ...r.expose.map((h) => `<ExposeHeader>${xml(h)}</ExposeHeader>`),
+            ].join('')}<MaxAgeSeconds>${r.maxAgeSeconds}</MaxAgeSeconds></CORSRule>`,
+        )
+        .join('');
+      await app.store.putSubresource(bucket, undefined, getConfigModel('cors').validate(`<CORSConfiguration>${rules}</CORSConfiguration>`));
     },
     onObjectCreated(listener) {
       app.on('event', (e) => {
