@@ -15,6 +15,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { filesCorsRules } from '../lib/files/cors';
+import { UPLOADS_PREFIX } from '../lib/files/keys';
+import { UNATTACHED_UPLOAD_DAYS } from '../lib/files/limits';
 
 const require = createRequire(import.meta.url);
 
@@ -29,6 +31,11 @@ export interface LocalS3 {
   bucket: string;
   /** Let a browser page of this origin POST uploads and GET downloads, and any origin POST (the bucket's CORS rules). */
   allowOrigin(origin: string): Promise<void>;
+  /**
+   * Delete the objects under `uploads/` last modified more than UNATTACHED_UPLOAD_DAYS before `now`
+   * (what the deployed bucket's lifecycle rule does; s3rver has none); answers how many went.
+   */
+  expireUploads(now?: number): Promise<number>;
   /** Call `listener` with the key and size of each object created (a POST, a PUT, a copy), as S3 reports them to EventBridge. */
   onObjectCreated(listener: (object: { key: string; size: number }) => void): void;
   stop(): Promise<void>;
@@ -44,6 +51,7 @@ interface S3rverInstance {
       isTruncated: boolean;
     }>;
     putSubresource(bucket: string, key: undefined, resource: unknown): Promise<void>;
+    deleteObject(bucket: string, key: string): Promise<void>;
   };
   configureBuckets(): Promise<void>;
   on(event: 'event', listener: (e: { Records: { eventName: string; s3: { object: { key: string; size?: number } } }[] }) => void): void;
@@ -105,6 +113,14 @@ export async function startLocalS3(opts: { directory: string; port?: number; buc
         )
         .join('');
       await app.store.putSubresource(bucket, undefined, getConfigModel('cors').validate(`<CORSConfiguration>${rules}</CORSConfiguration>`));
+    },
+    async expireUploads(now = Date.now()) {
+      const before = now - UNATTACHED_UPLOAD_DAYS * 86_400_000;
+      // s3rver's store walks the prefix's directories and reads each object's metadata: no paging needed.
+      const { objects } = await app.store.listObjects(bucket, { prefix: UPLOADS_PREFIX });
+      const old = objects.filter((o) => o.lastModifiedDate.getTime() < before);
+      for (const o of old) await app.store.deleteObject(bucket, o.key);
+      return old.length;
     },
     onObjectCreated(listener) {
       app.on('event', (e) => {

@@ -24,6 +24,7 @@ import type { Construct } from 'constructs';
 import { FILES_PREFIX, UPLOADS_PREFIX } from '../../lib/files/keys';
 import { SCAN_CLEAN, SCAN_TAG } from '../../lib/domain/file-scan-rules';
 import { filesCorsRules } from '../../lib/files/cors';
+import { UNATTACHED_UPLOAD_DAYS } from '../../lib/files/limits';
 import type { StageConfig } from '../stages';
 import { Concern } from './concern';
 
@@ -92,8 +93,9 @@ export class FilesBucket extends Concern {
           // noncurrent rule below then removes the bytes a day later.
           id: 'UnattachedUploads',
           prefix: UPLOADS_PREFIX,
-          expiration: Duration.days(1),
-          abortIncompleteMultipartUploadAfter: Duration.days(1),
+          // The local S3 has no lifecycle: dev/upload-expiry.ts sweeps at the same age.
+          expiration: Duration.days(UNATTACHED_UPLOAD_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(UNATTACHED_UPLOAD_DAYS),
         },
         // Versions replaced or deleted without their version id (never by the service, which
         // deletes every version): gone after a day, so nothing lingers past an erasure.
