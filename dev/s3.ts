@@ -14,6 +14,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { filesCorsRules } from '../lib/files/cors';
+import { UPLOADS_PREFIX } from '../lib/files/keys';
+import { UNATTACHED_UPLOAD_DAYS } from '../lib/files/limits';
 
 const require = createRequire(import.meta.url);
 
@@ -26,8 +29,13 @@ export interface LocalS3 {
   endpoint: string;
   port: number;
   bucket: string;
-  /** Let a browser page of this origin POST uploads and GET downloads (the bucket's CORS rule). */
+  /** Let a browser page of this origin POST uploads and GET downloads, and any origin POST (the bucket's CORS rules). */
   allowOrigin(origin: string): Promise<void>;
+  /**
+   * Delete the objects under `uploads/` last modified more than UNATTACHED_UPLOAD_DAYS before `now`
+   * (what the deployed bucket's lifecycle rule does; s3rver has none); answers how many went.
+   */
+  expireUploads(now?: number): Promise<number>;
   /** Call `listener` with the key and size of each object created (a POST, a PUT, a copy), as S3 reports them to EventBridge. */
   onObjectCreated(listener: (object: { key: string; size: number }) => void): void;
   stop(): Promise<void>;
@@ -43,6 +51,7 @@ interface S3rverInstance {
       isTruncated: boolean;
     }>;
     putSubresource(bucket: string, key: undefined, resource: unknown): Promise<void>;
+    deleteObject(bucket: string, key: string): Promise<void>;
   };
   configureBuckets(): Promise<void>;
   on(event: 'event', listener: (e: { Records: { eventName: string; s3: { object: { key: string; size?: number } } }[] }) => void): void;
@@ -91,8 +100,27 @@ export async function startLocalS3(opts: { directory: string; port?: number; buc
     port,
     bucket,
     async allowOrigin(origin: string) {
-      const rule = `<CORSConfiguration><CORSRule><AllowedOrigin>${xml(new URL(origin).origin)}</AllowedOrigin><AllowedMethod>POST</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
-      await app.store.putSubresource(bucket, undefined, getConfigModel('cors').validate(rule));
+      // The deployed bucket's rules (lib/files/cors.ts), the console's origin being this one.
+      const rules = filesCorsRules([new URL(origin).origin])
+        .map(
+          (r) =>
+            `<CORSRule><ID>${xml(r.id)}</ID>${[
+              ...r.origins.map((o) => `<AllowedOrigin>${xml(o)}</AllowedOrigin>`),
+              ...r.methods.map((m) => `<AllowedMethod>${m}</AllowedMethod>`),
+              ...r.headers.map((h) => `<AllowedHeader>${xml(h)}</AllowedHeader>`),
+              ...r.expose.map((h) => `<ExposeHeader>${xml(h)}</ExposeHeader>`),
+            ].join('')}<MaxAgeSeconds>${r.maxAgeSeconds}</MaxAgeSeconds></CORSRule>`,
+        )
+        .join('');
+      await app.store.putSubresource(bucket, undefined, getConfigModel('cors').validate(`<CORSConfiguration>${rules}</CORSConfiguration>`));
+    },
+    async expireUploads(now = Date.now()) {
+      const before = now - UNATTACHED_UPLOAD_DAYS * 86_400_000;
+      // s3rver's store walks the prefix's directories and reads each object's metadata: no paging needed.
+      const { objects } = await app.store.listObjects(bucket, { prefix: UPLOADS_PREFIX });
+      const old = objects.filter((o) => o.lastModifiedDate.getTime() < before);
+      for (const o of old) await app.store.deleteObject(bucket, o.key);
+      return old.length;
     },
     onObjectCreated(listener) {
       app.on('event', (e) => {

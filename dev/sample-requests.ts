@@ -101,6 +101,8 @@ export const samples: Record<
   // A board that exists nowhere: invoking shows the 404 path and queues nothing.
   // The upload for an applicant's CV; on a board that does not exist the 404 comes first.
   'create-cv-upload': { params: { slug: 'no-such-board', id: MISSING_ID }, body: { form_token: 'v1.0.forged' } },
+  // The careers page's CV step, the same upload answered as a page: the not-found page here.
+  'careers-cv-upload': { params: { slug: 'no-such-board', id: MISSING_ID }, body: { form_token: 'v1.0.forged' } },
   'apply-to-job': {
     params: { slug: 'no-such-board', id: MISSING_ID },
     body: {

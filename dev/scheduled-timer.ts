@@ -10,7 +10,7 @@ import { invocation } from './invocation';
 type Handler = (event: never, context: never) => Promise<unknown>;
 
 export interface ScheduledRun {
-  /** The function's module under functions/. */
+  /** The function's module under functions/ (or, for a local run of no function, its name). */
   module: string;
   load: () => Promise<{ handler: Handler }>;
   /** A console line for what the run did, or nothing to say. */
@@ -23,9 +23,16 @@ export function intervalSeconds(variable: string, fallback: number): number {
   return /^\d+$/.test(raw) ? Number(raw) : fallback;
 }
 
-export function startScheduledTimer(name: string, everyMs: number, runs: ScheduledRun[], log: (line: string) => void): { stop(): void } {
+/** `atStart`: a first tick at once, for a run that must not wait a whole interval after a restart. */
+export function startScheduledTimer(
+  name: string,
+  everyMs: number,
+  runs: ScheduledRun[],
+  log: (line: string) => void,
+  opts: { atStart?: boolean } = {},
+): { stop(): void } {
   let running = false;
-  const timer = setInterval(async () => {
+  const tick = async () => {
     if (running) return;
     running = true;
     try {
@@ -43,7 +50,9 @@ export function startScheduledTimer(name: string, everyMs: number, runs: Schedul
     } finally {
       running = false;
     }
-  }, everyMs);
+  };
+  if (opts.atStart) void tick();
+  const timer = setInterval(tick, everyMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

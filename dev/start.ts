@@ -208,6 +208,8 @@ try {
   startOfferExpiryTimer(say);
   const { startFileWorker } = await import('./file-worker');
   startFileWorker(filesAndMail.s3, say);
+  const { startUploadExpiryTimer } = await import('./upload-expiry');
+  startUploadExpiryTimer(filesAndMail.s3, say);
   const { startImportPipeline } = await import('./imports');
   imports = await startImportPipeline({ sqs: webhooks.queues, log: say });
   say(`import worker running${imports.resumed ? ` (resumed ${imports.resumed} unfinished imports)` : ''}`);

@@ -338,9 +338,10 @@ export function apiHandler<R extends RouteDef>(
   async function serve(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
     const served = servedBy(event);
     // A public `cors` line takes posts from any site by design: no cookie, nothing to forge. Nor
-    // does the withdraw link's confirmation: its signed token is the one credential, and its page
-    // is served with no-referrer, so a browser posts it with `Origin: null`.
-    if (served.auth !== 'token' && served.method !== 'GET' && !served.cors && served.formToken !== 'withdraw') refuseCrossSite(event);
+    // do the careers pages' own forms (the withdraw confirmation, the CV step): a signed token is
+    // their one credential, and their pages are served with no-referrer, so a browser posts them
+    // with `Origin: null`.
+    if (served.auth !== 'token' && served.method !== 'GET' && !served.cors && !served.formToken) refuseCrossSite(event);
     const principal = principalOf(event, served.auth);
     // Here, not in each handler: a route is closed to a temporary password unless its line opens it.
     const pending = (principal as SessionPrincipal | undefined)?.twoFactor;

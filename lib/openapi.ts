@@ -179,10 +179,13 @@ function operation(r: Route) {
   // 304 Not Modified has no body; every other status listed answers the error body.
   for (const [status, description] of Object.entries(r.errors ?? {}))
     responses[status] = status === '304' ? { description, headers: successHeaders } : errorResponse(description);
-  // An HTML route's not-found answer is a page too, and a malformed path answers it as well.
+  // An HTML route's not-found answer is a page too, and a malformed path answers it as well; so
+  // is every other refusal its line lists (the CV step's 400, 415 and 429).
   if (r.html) {
     delete responses['400'];
     responses['404'] = { description: r.errors?.[404] ?? 'Not found', headers: REQUEST_ID_HEADER, content: success };
+    for (const [status, description] of Object.entries(r.errors ?? {}))
+      if (status !== '304' && status !== '404') responses[status] = { description, headers: REQUEST_ID_HEADER, content: success };
   }
 
   return {

@@ -73,6 +73,7 @@ const lines = [
   postings.putPosting,
   applications.applyToJob,
   applications.createCvUpload,
+  applications.careersCvUpload,
   scorecards.submitScorecard,
   scorecards.listInterviewScorecards,
   scorecards.listCandidateScorecards,

@@ -16,7 +16,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/edge-headers';
-import { CAREERS_CSP } from '../../lib/careers/page';
+import { careersCsp } from '../../lib/careers/page';
 import {
   API_SECURITY_HEADERS,
   type CONSOLE_SECURITY_HEADERS,
@@ -32,8 +32,9 @@ export const API_PATH_PATTERN = '/api/*';
  */
 export const BOARDS_PATH_PATTERN = '/api/boards/*';
 /**
- * The careers pages (lib/api/careers.ts): HTML from the same API, cached as the boards are, with
- * the careers CSP (a style hash, https images) in place of the API's.
+ * The careers pages (lib/api/careers.ts) and their CV step: HTML from the same API, cached as the
+ * boards are (CloudFront caches no POST), with the careers CSP (a style hash, https images, forms
+ * to this origin and the files bucket) in place of the API's.
  */
 export const CAREERS_PATH_PATTERN = '/careers/*';
 /** Vite puts content-hashed files here; everything else (index.html, favicon) keeps its name. */
@@ -198,7 +199,9 @@ export class ConsoleSite extends Construct {
           responseHeadersPolicy: securityHeadersPolicy(
             this,
             'CareersHeaders',
-            { ...API_SECURITY_HEADERS, 'Content-Security-Policy': CAREERS_CSP },
+            // The CV step's page posts its form to the files bucket: CloudFront's one policy for
+            // every careers page must admit that target, or it would replace the function's own.
+            { ...API_SECURITY_HEADERS, 'Content-Security-Policy': careersCsp(props.filesOrigin) },
             'Talent pipeline careers pages: CSP and security headers',
           ),
         },

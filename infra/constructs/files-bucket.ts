@@ -2,8 +2,9 @@
  * The files bucket: CVs and the other documents people upload (lib/files). Private and encrypted
  * (SSE-S3), all public access blocked, TLS only, bucket-owner objects (no ACLs), versioned (so an
  * erasure deletes every version: lib/files/storage.ts deleteEveryVersion), uploads never attached
- * expiring after a day, noncurrent versions after a day, and CORS for the console's origin only
- * (the browser POSTs uploads and GETs downloads straight to the bucket).
+ * expiring after a day, noncurrent versions after a day, and CORS for the console's origin (the
+ * browser POSTs uploads and GETs downloads straight to the bucket) and POSTs from any origin (the
+ * public CV upload; lib/files/cors.ts).
  *
  * No function touches it unless given access with grantFiles, which states exactly the S3
  * actions and prefixes of each level (test/unit/stack/files-bucket.test.ts pins them).
@@ -22,7 +23,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { FILES_PREFIX, UPLOADS_PREFIX } from '../../lib/files/keys';
 import { SCAN_CLEAN, SCAN_TAG } from '../../lib/domain/file-scan-rules';
-import { UPLOAD_VALID_SECONDS } from '../../lib/files/limits';
+import { filesCorsRules } from '../../lib/files/cors';
+import { UNATTACHED_UPLOAD_DAYS } from '../../lib/files/limits';
 import type { StageConfig } from '../stages';
 import { Concern } from './concern';
 
@@ -91,23 +93,24 @@ export class FilesBucket extends Concern {
           // noncurrent rule below then removes the bytes a day later.
           id: 'UnattachedUploads',
           prefix: UPLOADS_PREFIX,
-          expiration: Duration.days(1),
-          abortIncompleteMultipartUploadAfter: Duration.days(1),
+          // The local S3 has no lifecycle: dev/upload-expiry.ts sweeps at the same age.
+          expiration: Duration.days(UNATTACHED_UPLOAD_DAYS),
+          abortIncompleteMultipartUploadAfter: Duration.days(UNATTACHED_UPLOAD_DAYS),
         },
         // Versions replaced or deleted without their version id (never by the service, which
         // deletes every version): gone after a day, so nothing lingers past an erasure.
         { id: 'NoncurrentVersions', noncurrentVersionExpiration: Duration.days(1) },
         { id: 'OrphanDeleteMarkers', expiredObjectDeleteMarker: true },
       ],
-      cors: [
-        {
-          allowedOrigins: props.allowedOrigins,
-          allowedMethods: [s3.HttpMethods.POST, s3.HttpMethods.GET],
-          allowedHeaders: ['*'],
-          exposedHeaders: ['ETag'],
-          maxAge: UPLOAD_VALID_SECONDS,
-        },
-      ],
+      // The console's origins POST and GET; any origin may POST (the public CV upload): lib/files/cors.ts says why.
+      cors: filesCorsRules(props.allowedOrigins).map((r) => ({
+        id: r.id,
+        allowedOrigins: [...r.origins],
+        allowedMethods: r.methods.map((m) => s3.HttpMethods[m]),
+        allowedHeaders: [...r.headers],
+        ...(r.expose.length && { exposedHeaders: [...r.expose] }),
+        maxAge: r.maxAgeSeconds,
+      })),
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',

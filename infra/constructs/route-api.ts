@@ -105,11 +105,11 @@ const accessLogFormat = (serviceName: string) =>
  * Routes whose function reads ORIGIN_VERIFY, to believe CloudFront's viewer headers (lib/edge.ts):
  * the cookie writes, which run the cross-site check as lib/http.ts apiHandler defines them (not a
  * token route, not a GET, not a public `cors` line such as the application, which takes posts from
- * any site), and among them login, whose throttling counts by client address; and the application,
- * whose limits count by client address.
+ * any site, not a careers page's own form), and among them login, whose throttling counts by
+ * client address; and the lines that check form tokens (the application, the CV uploads), whose
+ * limits count by client address.
  */
-const checksOrigin = (r: Route) =>
-  (r.auth !== 'token' && r.method !== 'GET' && !r.cors && r.formToken !== 'withdraw') || r.formToken === 'check';
+const checksOrigin = (r: Route) => (r.auth !== 'token' && r.method !== 'GET' && !r.cors && !r.formToken) || r.formToken === 'check';
 
 export interface RouteApiProps {
   table: dynamodb.ITable;

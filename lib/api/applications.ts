@@ -161,3 +161,35 @@ export const createCvUpload = {
   status: 201,
   response: CvUpload,
 } as const satisfies Route;
+
+/**
+ * The careers job page's "Upload your CV" form, without JavaScript: the same presigned POST as
+ * createCvUpload, answered as the page whose form sends the file to storage
+ * (lib/careers/cv-page.ts). Under `/careers/` so that it carries the careers pages' CSP wherever
+ * it is served. Not `cors`: only the careers page posts it, urlencoded (or JSON).
+ */
+export const careersCvUpload = {
+  method: 'POST',
+  path: '/careers/{slug}/jobs/{id}/cv',
+  handler: 'careers-cv-upload',
+  auth: 'none',
+  formToken: 'check',
+  access: 'read',
+  files: ['write'],
+  html: true,
+  summary:
+    DOCS &&
+    "The careers page's CV step (public; its form posts it urlencoded): a page whose form posts the file straight to storage, which then returns to the job page with `?cv=<upload id>`",
+  params: ApplyParams,
+  body: CvUploadBody,
+  ...(DOCS && {
+    errors: {
+      400: 'A page saying why (HTML): a form token not signed for this job or too old, or a job that takes no CV',
+      404: 'The not-found page (HTML): no published job with this id on this board, or a malformed slug or id',
+      415: 'A page saying why (HTML): a body neither urlencoded nor JSON',
+      429: 'A page saying there were too many CV uploads from this address (HTML; Retry-After)',
+    },
+  }),
+  status: 201,
+  response: z.string(),
+} as const satisfies Route;

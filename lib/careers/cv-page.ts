@@ -58,26 +58,22 @@ export function cvUploadPage(up: Issued, jobPath: string): string {
   );
 }
 
+/**
+ * `when-asked` (the public JSON route): a urlencoded post from a browser (Accept names text/html)
+ * gets the page, anything else the route's JSON. `always` (the careers route under /careers/,
+ * the one the job page's form posts to): every answer is a page.
+ */
 export const withCvFormPage =
-  (handler: Handler, storageOrigin: () => string): Handler =>
+  (handler: Handler, storageOrigin: () => string, pages: 'when-asked' | 'always' = 'when-asked'): Handler =>
   async (event, context) => {
     const type = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
-    if (type !== FORM_MEDIA_TYPE) return handler(event, context);
-    const headers = Object.fromEntries(Object.entries(event.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'content-type'));
-    const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
-    const form = new URLSearchParams(raw);
-    const body = { form_token: form.get('form_token') ?? '', ...(form.get('source') && { source: form.get('source') }) };
+    const form = type === FORM_MEDIA_TYPE;
+    if (!form && pages === 'when-asked') return handler(event, context);
     const jobPath = jobPageUrl(event);
-    const asJson: APIGatewayProxyEvent = {
-      ...event,
-      headers: { ...headers, 'content-type': 'application/json' },
-      multiValueHeaders: {},
-      body: JSON.stringify(body),
-      isBase64Encoded: false,
-    };
-    cvReturnTo.set(asJson, jobPath);
-    const res = await handler(asJson, context);
-    if (!header(event, 'accept')?.toLowerCase().includes('text/html')) return res;
+    const inner: APIGatewayProxyEvent = form ? formAsJson(event) : { ...event };
+    cvReturnTo.set(inner, jobPath);
+    const res = await handler(inner, context);
+    if (pages === 'when-asked' && !header(event, 'accept')?.toLowerCase().includes('text/html')) return res;
     const pageHeaders = {
       ...res.headers,
       'Content-Type': 'text/html; charset=utf-8',
@@ -88,7 +84,9 @@ export const withCvFormPage =
       const { data } = JSON.parse(res.body) as { data: Issued };
       return { statusCode: 201, headers: pageHeaders, body: cvUploadPage(data, jobPath) };
     }
-    if (res.statusCode === 404) return { statusCode: 404, headers: pageHeaders, body: notFoundPage() };
+    // A malformed slug or id is a job that does not exist, as on the careers pages.
+    if (res.statusCode === 404 || (pages === 'always' && res.statusCode === 400 && /^(slug|id)$/.test(fieldOf(res))))
+      return { statusCode: 404, headers: pageHeaders, body: notFoundPage() };
     const { error } = JSON.parse(res.body || '{}') as { error?: string };
     return {
       statusCode: res.statusCode,
@@ -99,3 +97,26 @@ export const withCvFormPage =
       ),
     };
   };
+
+const fieldOf = (res: APIGatewayProxyResult) => {
+  try {
+    return String((JSON.parse(res.body) as { field?: unknown }).field ?? '');
+  } catch {
+    return '';
+  }
+};
+
+/** The form's fields as the JSON body the route takes: the form token, and the source when given. */
+function formAsJson(event: APIGatewayProxyEvent): APIGatewayProxyEvent {
+  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'content-type'));
+  const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+  const form = new URLSearchParams(raw);
+  const body = { form_token: form.get('form_token') ?? '', ...(form.get('source') && { source: form.get('source') }) };
+  return {
+    ...event,
+    headers: { ...headers, 'content-type': 'application/json' },
+    multiValueHeaders: {},
+    body: JSON.stringify(body),
+    isBase64Encoded: false,
+  };
+}

@@ -54,19 +54,19 @@ function questionField(q: Question, i: number): string {
   }
 }
 
-const jobApi = (slug: string, job: BoardJobDetail, what: 'applications' | 'uploads') =>
-  `/api/boards/${encodeURIComponent(slug)}/jobs/${encodeURIComponent(job.id)}/${what}`;
+const jobApi = (slug: string, job: BoardJobDetail) =>
+  `/api/boards/${encodeURIComponent(slug)}/jobs/${encodeURIComponent(job.id)}/applications`;
 
 /**
- * The CV step, a form of its own (forms do not nest): it asks the upload route for a presigned
+ * The CV step, a form of its own (forms do not nest): it asks the careers CV route for a presigned
  * POST, whose page (lib/careers/cv-page.ts) sends the file straight to storage and comes back here
- * with `?cv=<upload id>`.
+ * with `?cv=<upload id>`. That page is under /careers/, so it carries this page's CSP when deployed.
  */
 function cvStep(slug: string, job: BoardJobDetail, formToken: string, source: string | undefined, cvUploadId: string | undefined) {
   const optional = job.cv === 'optional' ? ' (optional)' : '';
   const done = cvUploadId ? `<p role="status">Your CV is uploaded.</p>` : '';
   return (
-    `<form method="post" action="${e(jobApi(slug, job, 'uploads'))}" enctype="application/x-www-form-urlencoded">` +
+    `<form method="post" action="${e(`/careers/${encodeURIComponent(slug)}/jobs/${encodeURIComponent(job.id)}/cv`)}" enctype="application/x-www-form-urlencoded">` +
     `<h3>Your CV${optional}</h3>${done}<p>A PDF or Word (.docx) file of at most 10 MB.</p>` +
     `<input type="hidden" name="form_token" value="${e(formToken)}">` +
     (source ? `<input type="hidden" name="source" value="${e(source)}">` : '') +
@@ -95,7 +95,7 @@ export function applicationForm(
   return (
     heading +
     cv +
-    `<form method="post" action="${e(jobApi(slug, job, 'applications'))}" enctype="application/x-www-form-urlencoded">` +
+    `<form method="post" action="${e(jobApi(slug, job))}" enctype="application/x-www-form-urlencoded">` +
     (cvUploadId ? `<input type="hidden" name="cv_upload_id" value="${e(cvUploadId)}">` : '') +
     `<p><label for="f-name">Full name</label><input id="f-name" name="name" autocomplete="name" maxlength="200" required></p>` +
     `<p><label for="f-email">Email</label><input id="f-email" type="email" name="email" autocomplete="email" maxlength="254" required></p>` +

@@ -16,6 +16,13 @@ export type CvContentType = (typeof CV_CONTENT_TYPES)[number];
 /** How long a presigned POST is valid: long enough for a slow phone, short enough to be useless when leaked. */
 export const UPLOAD_VALID_SECONDS = 600;
 
+/**
+ * How long an upload never attached stays under `uploads/`: the deployed bucket's lifecycle rule
+ * (`UnattachedUploads`) and the local S3's sweep (dev/upload-expiry.ts) both read it. The presigned
+ * POST lapsed after UPLOAD_VALID_SECONDS; a day is ample for the attach or the application.
+ */
+export const UNATTACHED_UPLOAD_DAYS = 1;
+
 /** How long a download link is valid, at most. */
 export const DOWNLOAD_VALID_SECONDS = 300;
 

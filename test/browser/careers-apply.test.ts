@@ -139,6 +139,35 @@ describe('applying from the careers page', { timeout: 240_000 }, () => {
     }
   });
 
+  it("robots.txt reads from a job page's own context, as Lighthouse's robots-txt audit reads it", async () => {
+    await b.signIn();
+    const job = await publishedJob();
+    // Untracked and without script: the read below is the browser's own, under the page's CSP.
+    const context = await b.browser.newContext({ baseURL: b.origin, javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`/careers/${b.workspace.slug}/jobs/${job}`);
+      const cdp = await context.newCDPSession(page);
+      const { frameTree } = await cdp.send('Page.getFrameTree');
+      const { resource } = await cdp.send('Network.loadNetworkResource', {
+        frameId: frameTree.frame.id,
+        url: `${b.origin}/robots.txt`,
+        options: { disableCache: true, includeCredentials: true },
+      });
+      expect(resource).toMatchObject({ success: true, httpStatusCode: 200 });
+      let text = '';
+      for (let eof = false; !eof; ) {
+        const chunk = await cdp.send('IO.read', { handle: resource.stream! });
+        text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+        eof = chunk.eof;
+      }
+      // The console's robots file: the careers pages open to crawlers, the rest closed.
+      expect(text.split('\n')).toEqual(expect.arrayContaining(['User-agent: *', 'Allow: /careers/', 'Disallow: /']));
+    } finally {
+      await context.close();
+    }
+  });
+
   it('reached no state without axe', () => {
     b.everyStateChecked();
   });

@@ -1,7 +1,8 @@
 /**
  * `npm start` runs a local S3 and a local SES beside DynamoDB Local: the banner says where sent
  * mail is read and where the bucket is, the functions' variables (runtime.json) point at them, a
- * presigned POST from the console's origin lands under DATA_DIR, mail sent through lib/email
+ * presigned POST from the console's origin lands under DATA_DIR, any site's page may POST an upload
+ * (only the console may GET), mail sent through lib/email
  * shows in the viewer's store, an application's confirmation arrives there and its withdraw link
  * erases the applicant once, one SIGTERM stops both, and a restart finds the objects again.
  */
@@ -70,7 +71,7 @@ describe('npm start with the local S3 and SES', { timeout: 120_000 }, () => {
     expect(viewer.headers.get('content-type')).toMatch(/text\/html/);
   });
 
-  it('a presigned POST from the console origin lands under DATA_DIR/s3; another origin may not post', async () => {
+  it('a presigned POST from the console origin lands under DATA_DIR/s3', async () => {
     const { presignUpload } = await import('../../lib/files/presign');
     const { headObject } = await import('../../lib/files/storage');
     const pdf = f.pdf();
@@ -84,12 +85,41 @@ describe('npm start with the local S3 and SES', { timeout: 120_000 }, () => {
     expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
     expect(await headObject(key)).toEqual({ size: pdf.length, contentType: 'application/pdf' });
     expect(existsSync(join(dataDir, 's3', runtime.filesBucket, 'uploads', 'tenant-1'))).toBe(true);
+  });
 
-    const preflight = await fetch(up.url, {
+  it("any site's page may POST an upload (the public CV upload's CORS, as deployed) and read its answer; only the console may GET", async () => {
+    const { presignUpload } = await import('../../lib/files/presign');
+    const { headObject } = await import('../../lib/files/storage');
+    const elsewhere = 'https://jobs.elsewhere.example';
+    const preflight = await fetch(`${runtime.s3Endpoint}/${runtime.filesBucket}`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' },
+      // An upload with a progress listener is preflighted, as is a custom header.
+      headers: { Origin: elsewhere, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'x-requested-with' },
     });
-    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
+    const pdf = f.pdf();
+    const up = await presignUpload({ tenantId: 'tenant-1', uploadId: 'upload-any-site', contentType: 'application/pdf', size: pdf.length });
+    const form = new FormData();
+    for (const [k, v] of Object.entries(up.fields)) form.append(k, v);
+    form.append('file', new Blob([pdf]), 'cv.pdf');
+    const res = await fetch(up.url, { method: 'POST', body: form, headers: { Origin: elsewhere } });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await headObject(up.key)).toEqual({ size: pdf.length, contentType: 'application/pdf' });
+    // Reads are the console's alone: another origin's GET is neither preflighted nor answered with CORS.
+    const getPreflight = await fetch(`${runtime.s3Endpoint}/${runtime.filesBucket}/${up.key}`, {
+      method: 'OPTIONS',
+      headers: { Origin: elsewhere, 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(getPreflight.headers.get('access-control-allow-origin')).toBeNull();
+    const consoleGet = await fetch(`${runtime.s3Endpoint}/${runtime.filesBucket}`, {
+      method: 'OPTIONS',
+      headers: { Origin: runtime.url, 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(consoleGet.headers.get('access-control-allow-origin')).toBe('*');
+    expect(consoleGet.headers.get('access-control-allow-methods')).toBe('POST, GET');
   });
 
   it('mail sent through lib/email is in the local SES store', async () => {

@@ -124,6 +124,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'put-posting': 'requisition',
   'apply-to-job': 'job',
   'create-cv-upload': 'job',
+  'careers-cv-upload': 'job',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',

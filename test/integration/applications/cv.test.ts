@@ -3,12 +3,15 @@
  * presigned POST under the job (size capped in its policy); the application names the upload, the
  * server checks it (this job's, there, unused, within the size) and the posting's CV rule, each
  * refusal with `field: cv`; the worker attaches it to the person through the files flow (the text
- * read by the file worker). Without JavaScript: the upload route answers a page whose form posts
- * to storage, which sends the browser back to the job page with the upload's id.
+ * read by the file worker). Without JavaScript: the careers page's CV step (and the upload route,
+ * for a form post asking for HTML) answers a page whose form posts to storage, which sends the
+ * browser back to the job page with the upload's id.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { careersCsp } from '../../../lib/careers/page';
 import { FORM_MIN_MS, issueFormToken } from '../../../lib/domain/form-token';
 import { newId } from '../../../lib/ids';
 import { claimOwner } from '../../../lib/store/people';
@@ -184,5 +187,85 @@ describe('the CV without JavaScript', () => {
     const first = await stack.call('GET', `/careers/${tenant.slug}/jobs/${job}`);
     expect(first.text).toContain('Upload your CV');
     expect(first.text).not.toContain('/applications"');
+  });
+});
+
+describe("the careers page's CV step: POST /careers/{slug}/jobs/{id}/cv", () => {
+  /** The job page's form post: urlencoded, and `Origin: null` as a page served with no-referrer posts it. */
+  const step = (slug: string, jobId: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${stack.url}/careers/${slug}/jobs/${jobId}/cv`, {
+      method: 'POST',
+      body: new URLSearchParams(form).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', ...headers },
+    }).then(async (res) => ({ status: res.status, headers: res.headers, text: await res.text() }));
+
+  it("is where the job page's CV form posts, and answers the upload page under the careers CSP, storage its one other form target", async () => {
+    const job = await publishedJob('required');
+    const jobPage = await stack.call('GET', `/careers/${tenant.slug}/jobs/${job}`);
+    expect(jobPage.text).toContain(`<form method="post" action="/careers/${tenant.slug}/jobs/${job}/cv"`);
+    expect(jobPage.text).not.toContain('/uploads"');
+    // No Accept header: the careers route answers a page to any client.
+    const page = await step(tenant.slug, job, { form_token: formToken(job), source: 'meetup' });
+    expect(page.status, page.text).toBe(201);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const bucket = new URL(stack.files!.s3.endpoint).origin;
+    expect(page.headers.get('content-security-policy')).toBe(careersCsp(bucket));
+    // The page's one style block is the one the CSP's hash allows; no script of any kind.
+    const style = /<style>([^<]*)<\/style>/.exec(page.text)![1]!;
+    expect(page.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(page.text).not.toMatch(/<script|\son\w+=/i);
+    const fields = Object.fromEntries(
+      [...page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]),
+    );
+    const upload = (fields.key as string).split('/').pop()!;
+    expect(fields.key).toBe(`uploads/${tenant.id}/${job}/${upload}`);
+    expect(fields.success_action_redirect).toBe(`${stack.url}/careers/${tenant.slug}/jobs/${job}?cv=${upload}&src=meetup`);
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    form.append('file', new Blob([f.pdf()]), 'cv.pdf');
+    const action = /<form method="post" action="([^"]+)" enctype="multipart\/form-data">/.exec(page.text)![1]!;
+    expect(action.startsWith(`${bucket}/`)).toBe(true);
+    const posted = await fetch(action, { method: 'POST', body: form, redirect: 'manual' });
+    expect(posted.status).toBe(303);
+    expect(new URL(posted.headers.get('location')!).searchParams.get('cv')).toBe(upload);
+  });
+
+  it('answers the not-found page for another workspace, an unpublished posting, a requisition on hold and a malformed id', async () => {
+    const job = await publishedJob('optional');
+    const other = await stack.tenant();
+    const notFound = async (slug: string, id: string, what: string) => {
+      const page = await step(slug, id, { form_token: formToken(job) });
+      expect([page.status, page.headers.get('content-type')], what).toEqual([404, 'text/html; charset=utf-8']);
+      expect(page.text, what).not.toContain('Platform Engineer');
+      expect(page.text, what).not.toContain('uploads/');
+    };
+    await notFound(other.slug, job, "another workspace's slug");
+    await notFound('no-such-board', job, 'a slug of no workspace');
+    await notFound(tenant.slug, 'x'.repeat(65), 'a malformed id');
+    const held = await publishedJob('optional');
+    const hold = await stack.call('POST', `/api/v1/requisitions/${held}/status`, { token, body: { status: 'on_hold', reason: 'budget' } });
+    expect(hold.status, hold.text).toBe(200);
+    await notFound(tenant.slug, held, 'a requisition on hold');
+    const hidden = await stack.call('PUT', `/api/v1/requisitions/${job}/posting`, { token, body: { published: false, description: 'x' } });
+    expect(hidden.status).toBe(200);
+    await notFound(tenant.slug, job, 'an unpublished posting');
+  });
+
+  it('answers a page naming the refusal for a forged form token, and takes posts from a page of any origin as the JSON route does', async () => {
+    const job = await publishedJob('optional');
+    const forged = await step(tenant.slug, job, { form_token: 'v1.0.forged' });
+    expect(forged.status).toBe(400);
+    expect(forged.headers.get('content-security-policy')).toBe(careersCsp());
+    expect(forged.text).toContain('<h1>The CV could not be uploaded</h1>');
+    expect(forged.text).toContain('role="alert"');
+    // The signed form token is the credential, not the Origin: as the withdraw confirmation.
+    const elsewhere = await step(
+      tenant.slug,
+      job,
+      { form_token: formToken(job) },
+      { Origin: 'https://elsewhere.example', 'Sec-Fetch-Site': 'cross-site' },
+    );
+    expect(elsewhere.status, elsewhere.text).toBe(201);
   });
 });

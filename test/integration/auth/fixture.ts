@@ -129,6 +129,7 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   // Public HTML: a withdraw link no one signed answers the neutral page.
   'GET /careers/{slug}/withdraw': () => ({ status: 404 }),
   'POST /careers/{slug}/withdraw': () => ({ body: { t: 'w1.forged' }, status: 404 }),
+  'POST /careers/{slug}/jobs/{id}/cv': () => ({ body: { form_token: 'v1.0.forged' }, status: 404 }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
   'POST /api/boards/{slug}/jobs/{id}/applications': () => ({
     body: {

@@ -160,7 +160,7 @@ export function validBody(route: Route): unknown {
       consent: { accepted: true, text: 'I accept.', version: '1' },
       form_token: 'v1.0.forged',
     };
-  if (r.path === '/api/boards/{slug}/jobs/{id}/uploads') return { form_token: 'v1.0.forged' };
+  if (r.path === '/api/boards/{slug}/jobs/{id}/uploads' || r.path === '/careers/{slug}/jobs/{id}/cv') return { form_token: 'v1.0.forged' };
   if (r.path === '/api/v1/interviews/{id}/scorecards') return { overall: 'yes' };
   if (r.path.endsWith('/pipeline'))
     return { candidate_id: randomUUID(), stage: 'rejected', rejection_reason_id: 'no_response', rejection_note: 'Valid note' };

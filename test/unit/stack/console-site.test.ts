@@ -11,7 +11,7 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { describe, expect, it, vi } from 'vitest';
 import { FORWARDED_HOST_HEADER, ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../lib/edge-headers';
 import { API_CSP, API_SECURITY_HEADERS, consoleCsp, consoleSecurityHeaders, HSTS_MAX_AGE_SECONDS } from '../../../lib/security-headers';
-import { CAREERS_CSP } from '../../../lib/careers/page';
+import { careersCsp } from '../../../lib/careers/page';
 import {
   API_PATH_PATTERN,
   BOARDS_PATH_PATTERN,
@@ -45,7 +45,7 @@ describe('console and API on one origin', () => {
   // address, which only the origin secret makes believable).
   const ORIGIN_CHECKED = ROUTES.filter(
     (r) =>
-      (r.auth !== 'token' && r.method !== 'GET' && !('cors' in r && r.cors) && r.formToken !== 'withdraw') ||
+      (r.auth !== 'token' && r.method !== 'GET' && !('cors' in r && r.cors) && !('formToken' in r && r.formToken)) ||
       ('formToken' in r && r.formToken === 'check'),
   );
   /** AWS's managed policy ids (CloudFront developer guide), pinned independently of CDK's constants. */
@@ -217,14 +217,24 @@ describe('console and API on one origin', () => {
     const { ResponseHeadersPolicyId: _r, PathPattern: _q, ...boardsRest } = boards;
     expect(rest).toEqual(boardsRest);
     const headers = resources[ResponseHeadersPolicyId.Ref]!.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
-    expect(headers.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: CAREERS_CSP, Override: true });
-    expect(CAREERS_CSP).not.toMatch(/script-src|unsafe-inline/);
-    // Pages to read, and the one form a careers page posts back to itself: the withdraw link's confirmation.
+    expect(headers.ContentSecurityPolicy.Override).toBe(true);
+    // The CV step's page posts the file to the files bucket: its origin is a form target, and nothing else.
+    const files = ofType('AWS::S3::Bucket').find(([, b]) => JSON.stringify(b.Properties).includes('UnattachedUploads'))!;
+    const origin = `https://${flat(files[1].Properties.BucketName)}.s3.<Region>.amazonaws.com`;
+    const csp = flat(headers.ContentSecurityPolicy.ContentSecurityPolicy);
+    expect(csp).toBe(careersCsp(origin));
+    expect(csp.split('; ').filter((d) => d.includes(origin))).toEqual([`form-action ${origin} 'self'`]);
+    expect(csp).not.toMatch(/script-src|unsafe-inline/);
+    // Pages to read, and the forms a careers page posts back to its own site: the withdraw link's
+    // confirmation and the CV step, whose page would lose its style under the API's CSP.
     expect(
       ROUTES.filter((r) => r.path.startsWith(CAREERS_PATH_PATTERN.slice(0, -1))).every(
-        (r) => r.auth === 'none' && (r.method === 'GET' || r.handler === 'careers-withdraw'),
+        (r) => r.auth === 'none' && (r.method === 'GET' || ['careers-withdraw', 'careers-cv-upload'].includes(r.handler)),
       ),
     ).toBe(true);
+    // Every page a careers form answers is under the careers behaviour, none under the API's.
+    expect(ROUTES.filter((r) => 'html' in r && r.html).every((r) => r.path.startsWith(CAREERS_PATH_PATTERN.slice(0, -1)))).toBe(true);
+    expect(ROUTES.some((r) => r.handler === 'careers-cv-upload')).toBe(true);
   });
 
   it('the API function sets the viewer address and host, overwriting what the browser sent', () => {
@@ -288,7 +298,7 @@ describe('console and API on one origin', () => {
 
   it('ORIGIN_VERIFY reaches exactly the cookie-write and login functions, with the origin header’s value', () => {
     expect(ORIGIN_CHECKED.map((r) => r.handler)).toContain('login');
-    const public_ = ['login', 'apply-to-job', 'create-cv-upload'];
+    const public_ = ['login', 'apply-to-job', 'create-cv-upload', 'careers-cv-upload'];
     expect(ORIGIN_CHECKED.every((r) => r.auth === 'session' || public_.includes(r.handler))).toBe(true);
     const expected = [...new Set(ORIGIN_CHECKED.map((r) => functionOf(r.handler)))].sort();
     expect(expected.length).toBeGreaterThan(1);

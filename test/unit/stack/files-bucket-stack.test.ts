@@ -64,13 +64,16 @@ describe('the files bucket in the deployed stack', () => {
     expect(ofType('AWS::GuardDuty::MalwareProtectionPlan')).toEqual([]);
   });
 
-  it("answers CORS to the console's origin only (the distribution), for POST uploads and GET downloads", () => {
+  it("answers CORS to the console's origin (the distribution) for POST uploads and GET downloads, and to any origin for POST alone", () => {
     const [, bucket] = bucketsOf(resources)[0]!;
-    const [rule] = bucket.Properties.CorsConfiguration.CorsRules as Json[];
+    const [rule, anySite, ...more] = bucket.Properties.CorsConfiguration.CorsRules as Json[];
     expect(rule.AllowedMethods.sort()).toEqual(['GET', 'POST']);
     expect(rule.AllowedOrigins).toHaveLength(1);
     expect(JSON.stringify(rule.AllowedOrigins)).toMatch(/DomainName/);
     expect(JSON.stringify(rule.AllowedOrigins)).not.toContain('*');
+    // The public CV upload, from any site's browser code: POST only (lib/files/cors.ts).
+    expect(anySite).toMatchObject({ Id: 'AnySiteUploads', AllowedOrigins: ['*'], AllowedMethods: ['POST'] });
+    expect(more).toEqual([]);
   });
 
   it('each function reaches it only as its route line says (lib/api/route.ts `files`); the workers and retention as they need', () => {

@@ -14,6 +14,7 @@ import { TableFunction } from '../../../infra/constructs/table-function';
 import { keys, uploadKey } from '../../../lib/store/table';
 import { FILES_ACTIONS, FilesBucket, SCAN_CLEAN, SCAN_TAG } from '../../../infra/constructs/files-bucket';
 import { SCAN_RESULT_EVENT } from '../../../lib/domain/file-scan-rules';
+import { UPLOAD_VALID_SECONDS } from '../../../lib/files/limits';
 import { Mail } from '../../../infra/constructs/mail';
 import { STAGES } from '../../../infra/stages';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -69,6 +70,24 @@ const policyOf = (t: Json, fnId: string): Json[] => {
     .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes(role))
     .flatMap((p) => p.Properties.PolicyDocument.Statement);
 };
+
+describe('CORS', () => {
+  it("the console's origins POST and GET (ETag exposed), then any origin POSTs only: the public CV upload", () => {
+    const { t, bucketId } = smallStack();
+    expect(t.Resources[bucketId].Properties.CorsConfiguration.CorsRules).toEqual([
+      {
+        Id: 'Console',
+        AllowedOrigins: ['https://console.example'],
+        AllowedMethods: ['POST', 'GET'],
+        AllowedHeaders: ['*'],
+        ExposedHeaders: ['ETag'],
+        MaxAge: UPLOAD_VALID_SECONDS,
+      },
+      // First match wins: the console's origin keeps its own rule; every other origin may only POST.
+      { Id: 'AnySiteUploads', AllowedOrigins: ['*'], AllowedMethods: ['POST'], AllowedHeaders: ['*'], MaxAge: UPLOAD_VALID_SECONDS },
+    ]);
+  });
+});
 
 describe('grantFiles: exactly one level of access, on the two prefixes only', () => {
   const { t, files, fns, fnId, bucketId, resolve } = smallStack();

@@ -1,0 +1,31 @@
+/**
+ * The expiry of unattached uploads under `npm start`: deployed, the files bucket's lifecycle rule
+ * `UnattachedUploads` removes an upload nobody attached (an applicant's CV never applied with, a
+ * console upload abandoned) after UNATTACHED_UPLOAD_DAYS; s3rver has no lifecycle, so without this
+ * such personal data would stay on the developer's disk for good. It runs on the scheduled timer,
+ * every UPLOAD_EXPIRY_INTERVAL_SECONDS (an hour unless set; 0 turns it off), and once at start, so
+ * that a runtime restarted more often than the interval still sweeps.
+ */
+import type { LocalS3 } from './s3';
+import { intervalSeconds, startScheduledTimer } from './scheduled-timer';
+
+export function startUploadExpiryTimer(s3: LocalS3, log: (line: string) => void, now: () => number = Date.now): { stop(): void } {
+  const seconds = intervalSeconds('UPLOAD_EXPIRY_INTERVAL_SECONDS', 3600);
+  if (seconds === 0) {
+    log('upload expiry: timer off (UPLOAD_EXPIRY_INTERVAL_SECONDS=0)');
+    return { stop: () => {} };
+  }
+  return startScheduledTimer(
+    'upload expiry',
+    seconds * 1000,
+    [
+      {
+        module: 'upload-expiry',
+        load: async () => ({ handler: async () => ({ expired: await s3.expireUploads(now()) }) }),
+        report: (r) => (r.expired ? `${r.expired} unattached uploads expired` : undefined),
+      },
+    ],
+    log,
+    { atStart: true },
+  );
+}
