@@ -130,6 +130,16 @@ describe("the careers page's application form: POST /careers/{slug}/jobs/{id}/ap
     expect(await candidatesOf(bot.email)).toHaveLength(0);
   });
 
+  it('answers a post sooner than a person fills the form (its token too recent) with the same thank-you page, and queues nothing', async () => {
+    const job = await publishedJob();
+    const hasty = fields(job, { form_token: issueFormToken(process.env.FORM_TOKEN_SECRET!, tenant.slug, job, Date.now()) });
+    const res = await post(tenant.slug, job, hasty);
+    expect(res.status, res.text).toBe(202);
+    expectCareersPage(res);
+    expect(res.text).toContain('<h1>Application sent</h1>');
+    expect(await candidatesOf(hasty.email)).toHaveLength(0);
+  });
+
   it('answers the not-found page for another workspace, an unpublished posting, a requisition on hold and a malformed id', async () => {
     const job = await publishedJob();
     const other = await stack.tenant();
