@@ -103,6 +103,16 @@ export const samples: Record<
   'create-cv-upload': { params: { slug: 'no-such-board', id: MISSING_ID }, body: { form_token: 'v1.0.forged' } },
   // The careers page's CV step, the same upload answered as a page: the not-found page here.
   'careers-cv-upload': { params: { slug: 'no-such-board', id: MISSING_ID }, body: { form_token: 'v1.0.forged' } },
+  // The careers page's application form, answered as a page: the not-found page here.
+  'careers-apply': {
+    params: { slug: 'no-such-board', id: MISSING_ID },
+    body: {
+      name: 'Sample Applicant',
+      email: 'applicant@example.com',
+      consent: { accepted: true, text: 'I accept the privacy notice.', version: '1' },
+      form_token: 'v1.0.forged',
+    },
+  },
   'apply-to-job': {
     params: { slug: 'no-such-board', id: MISSING_ID },
     body: {

@@ -74,6 +74,7 @@ const lines = [
   applications.applyToJob,
   applications.createCvUpload,
   applications.careersCvUpload,
+  applications.careersApply,
   scorecards.submitScorecard,
   scorecards.listInterviewScorecards,
   scorecards.listCandidateScorecards,

@@ -193,3 +193,36 @@ export const careersCvUpload = {
   status: 201,
   response: z.string(),
 } as const satisfies Route;
+
+/**
+ * The careers job page's application form, without JavaScript: the same application as
+ * applyToJob (the same checks, bot defences and queue), every answer a page
+ * (lib/careers/form-post.ts). Under `/careers/` so that the thank-you page carries the careers
+ * pages' CSP wherever it is served. Not `cors`: only the careers page posts it, urlencoded (or JSON).
+ */
+export const careersApply = {
+  method: 'POST',
+  path: '/careers/{slug}/jobs/{id}/apply',
+  handler: 'careers-apply',
+  auth: 'none',
+  formToken: 'check',
+  access: 'read',
+  // HeadObject of the CV upload the application names.
+  files: ['read'],
+  importQueue: true,
+  html: true,
+  summary:
+    DOCS &&
+    "The careers page's application form (public; its form posts it urlencoded): queued as the application route does, answered with a thank-you page",
+  params: ApplyParams,
+  body: ApplicationBody,
+  ...(DOCS && {
+    errors: {
+      400: 'A page saying which field is at fault (HTML)',
+      404: 'The not-found page (HTML): no published job with this id on this board, or a malformed slug or id',
+      415: 'A page saying why (HTML): a body neither urlencoded nor JSON',
+    },
+  }),
+  status: 202,
+  response: z.string(),
+} as const satisfies Route;

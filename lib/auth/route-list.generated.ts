@@ -31,6 +31,7 @@ export const ROUTE_LIST: readonly ListedRoute[] = [
   { method: 'POST', path: '/api/boards/{slug}/jobs/{id}/applications', auth: 'none' },
   { method: 'POST', path: '/api/boards/{slug}/jobs/{id}/uploads', auth: 'none' },
   { method: 'POST', path: '/careers/{slug}/jobs/{id}/cv', auth: 'none' },
+  { method: 'POST', path: '/careers/{slug}/jobs/{id}/apply', auth: 'none' },
   { method: 'POST', path: '/api/v1/interviews/{id}/scorecards', auth: 'token', scope: 'scorecards:write' },
   { method: 'GET', path: '/api/v1/interviews/{id}/scorecards', auth: 'token', scope: 'scorecards:read' },
   { method: 'GET', path: '/api/v1/candidates/{id}/scorecards', auth: 'token', scope: 'scorecards:read' },

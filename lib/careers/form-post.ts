@@ -3,7 +3,9 @@
  * `application/x-www-form-urlencoded` body is read into the JSON body the route takes and, for a
  * browser (its Accept names text/html), the JSON answer becomes a page: a thank-you page for the
  * 202, a page naming the field at fault for a 400, the not-found page for a 404. Other clients get
- * the JSON answers, and JSON posts pass through untouched. Only the application function imports it.
+ * the JSON answers, and JSON posts pass through untouched. The careers route (POST
+ * /careers/{slug}/jobs/{id}/apply) answers every post with a page. Only the application functions
+ * import it.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { CAREERS_CSP, careersPath, messagePage, notFoundPage } from './page';
@@ -55,24 +57,43 @@ function page(res: APIGatewayProxyResult, jobPath: string): APIGatewayProxyResul
   };
 }
 
+/**
+ * `when-asked` (the public JSON route): a urlencoded post from a browser (Accept names text/html)
+ * gets a page, anything else the route's JSON. `always` (the careers route under /careers/, the
+ * one the job page's form posts to): every answer is a page, a malformed slug or id the not-found
+ * page as on the careers pages.
+ */
 export const withFormPosts =
-  (handler: Handler): Handler =>
+  (handler: Handler, pages: 'when-asked' | 'always' = 'when-asked'): Handler =>
   async (event, context) => {
     const type = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
-    if (type !== FORM_MEDIA_TYPE) return handler(event, context);
-    const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
-    const headers = Object.fromEntries(Object.entries(event.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'content-type'));
-    const asJson: APIGatewayProxyEvent = {
-      ...event,
-      headers: { ...headers, 'content-type': 'application/json' },
-      multiValueHeaders: {},
-      body: JSON.stringify(formBody(raw)),
-      isBase64Encoded: false,
-    };
-    const res = await handler(asJson, context);
+    const form = type === FORM_MEDIA_TYPE;
+    if (!form && pages === 'when-asked') return handler(event, context);
+    const res = await handler(form ? formAsJson(event) : event, context);
     // A browser submitting the form asks for a page; any other client keeps the JSON answer.
-    if (!header(event, 'accept')?.toLowerCase().includes('text/html')) return res;
+    if (pages === 'when-asked' && !header(event, 'accept')?.toLowerCase().includes('text/html')) return res;
     const slug = event.pathParameters?.slug ?? '';
     const id = event.pathParameters?.id ?? '';
-    return page(res, `${careersPath(slug)}/jobs/${encodeURIComponent(id)}`);
+    const malformed = pages === 'always' && res.statusCode === 400 && /^(slug|id)$/.test(fieldOf(res));
+    return page(malformed ? { ...res, statusCode: 404 } : res, `${careersPath(slug)}/jobs/${encodeURIComponent(id)}`);
   };
+
+const fieldOf = (res: APIGatewayProxyResult) => {
+  try {
+    return String((JSON.parse(res.body) as { field?: unknown }).field ?? '');
+  } catch {
+    return '';
+  }
+};
+
+function formAsJson(event: APIGatewayProxyEvent): APIGatewayProxyEvent {
+  const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'content-type'));
+  return {
+    ...event,
+    headers: { ...headers, 'content-type': 'application/json' },
+    multiValueHeaders: {},
+    body: JSON.stringify(formBody(raw)),
+    isBase64Encoded: false,
+  };
+}

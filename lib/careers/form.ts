@@ -1,7 +1,7 @@
 /**
  * The application form of a careers job page: plain HTML that works without JavaScript, posting
- * `application/x-www-form-urlencoded` to the application route (lib/careers/form-post.ts
- * reads it). Field names carry the answer's type after a colon (`answers.<id>:bool`, `:number`,
+ * `application/x-www-form-urlencoded` to the careers application route
+ * (`POST /careers/{slug}/jobs/{id}/apply`; lib/careers/form-post.ts reads it). Field names carry the answer's type after a colon (`answers.<id>:bool`, `:number`,
  * `:list`), so the post is read without the posting. Only the careers job page imports it.
  */
 import type { BoardJobDetail } from '../api/boards';
@@ -54,8 +54,8 @@ function questionField(q: Question, i: number): string {
   }
 }
 
-const jobApi = (slug: string, job: BoardJobDetail) =>
-  `/api/boards/${encodeURIComponent(slug)}/jobs/${encodeURIComponent(job.id)}/applications`;
+/** The careers route for the form's post: its thank-you page is under /careers/, so it keeps this page's CSP. */
+const applyAction = (slug: string, job: BoardJobDetail) => `/careers/${encodeURIComponent(slug)}/jobs/${encodeURIComponent(job.id)}/apply`;
 
 /**
  * The CV step, a form of its own (forms do not nest): it asks the careers CV route for a presigned
@@ -95,7 +95,7 @@ export function applicationForm(
   return (
     heading +
     cv +
-    `<form method="post" action="${e(jobApi(slug, job))}" enctype="application/x-www-form-urlencoded">` +
+    `<form method="post" action="${e(applyAction(slug, job))}" enctype="application/x-www-form-urlencoded">` +
     (cvUploadId ? `<input type="hidden" name="cv_upload_id" value="${e(cvUploadId)}">` : '') +
     `<p><label for="f-name">Full name</label><input id="f-name" name="name" autocomplete="name" maxlength="200" required></p>` +
     `<p><label for="f-email">Email</label><input id="f-email" type="email" name="email" autocomplete="email" maxlength="254" required></p>` +

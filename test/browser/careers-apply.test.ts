@@ -133,6 +133,8 @@ describe('applying from the careers page', { timeout: 240_000 }, () => {
       await uploadCv(page, 'no-script-cv.pdf', false);
       const email = b.email('careers.noscript');
       await fillAndSend(page, 'Nora Script', email);
+      // The thank-you page is the careers route's, under /careers/ and so under the careers CSP when deployed.
+      expect(new URL(page.url()).pathname).toBe(`/careers/${b.workspace.slug}/jobs/${job}/apply`);
       await cvAttached(email);
     } finally {
       await context.close();

@@ -125,6 +125,7 @@ const MISSING_ID_SAMPLES: Record<string, string> = {
   'apply-to-job': 'job',
   'create-cv-upload': 'job',
   'careers-cv-upload': 'job',
+  'careers-apply': 'job',
   'list-import-errors': 'import',
   'list-webhook-deliveries': 'webhook',
   'resend-webhook-event': 'webhook',

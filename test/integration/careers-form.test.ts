@@ -70,7 +70,9 @@ describe('the job page form', () => {
     const res = await jobPage('?src=linkedin');
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain(`<form method="post" action="/api/boards/${tenant.slug}/jobs/${job}/applications"`);
+    // The careers route (test/integration/applications/careers-apply.test.ts); the posts below go to
+    // the JSON route, which still answers a browser's form post with a page, for job pages read before.
+    expect(html).toContain(`<form method="post" action="/careers/${tenant.slug}/jobs/${job}/apply"`);
     expect(html).toMatch(/<input id="f-name" name="name"[^>]* required>/);
     expect(html).toMatch(/<input id="f-email" type="email" name="email"[^>]* required>/);
     expect(html).toContain('name="answers.eu_work:bool" value="true" required');

@@ -130,6 +130,16 @@ export const SAMPLES: Record<string, () => { body?: unknown; rawBody?: string; c
   'GET /careers/{slug}/withdraw': () => ({ status: 404 }),
   'POST /careers/{slug}/withdraw': () => ({ body: { t: 'w1.forged' }, status: 404 }),
   'POST /careers/{slug}/jobs/{id}/cv': () => ({ body: { form_token: 'v1.0.forged' }, status: 404 }),
+  'POST /careers/{slug}/jobs/{id}/apply': () => ({
+    body: {
+      name: 'Valid Body',
+      email: 'valid.body@example.com',
+      answers: {},
+      consent: { accepted: true, text: 'I accept.', version: '1' },
+      form_token: 'v1.0.forged',
+    },
+    status: 404,
+  }),
   'POST /api/session': () => ({ body: { email: user.email, password: PASSWORD }, status: 200 }),
   'POST /api/boards/{slug}/jobs/{id}/applications': () => ({
     body: {

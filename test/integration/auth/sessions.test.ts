@@ -133,7 +133,7 @@ describe('session routes: the session cookie, checked on every request', () => {
 });
 
 describe('public routes (auth none) need no credentials', () => {
-  it('are exactly the OpenAPI document, the login, the job board, the careers pages, applying to a published job, its CV upload (JSON, and as the careers page step) and withdrawing through the link', () => {
+  it('are exactly the OpenAPI document, the login, the job board, the careers pages, applying to a published job, its CV upload (JSON, and as the careers page step), the careers page application form and withdrawing through the link', () => {
     expect(PUBLIC_ROUTES.map(label).sort()).toEqual([
       'GET /api/boards/{slug}/jobs',
       'GET /api/boards/{slug}/jobs/{id}',
@@ -144,6 +144,7 @@ describe('public routes (auth none) need no credentials', () => {
       'POST /api/boards/{slug}/jobs/{id}/applications',
       'POST /api/boards/{slug}/jobs/{id}/uploads',
       'POST /api/session',
+      'POST /careers/{slug}/jobs/{id}/apply',
       'POST /careers/{slug}/jobs/{id}/cv',
       'POST /careers/{slug}/withdraw',
     ]);

@@ -152,7 +152,7 @@ export function validBody(route: Route): unknown {
   if (r.path === '/api/v1/interviews/{id}') return { location: 'Valid Body' };
   if (r.path === '/api/v1/requisitions/{id}/posting') return { published: false, description: 'Valid body' };
   // A board and job that exist nowhere: the valid body reaches the posting read and its 404.
-  if (r.path === '/api/boards/{slug}/jobs/{id}/applications')
+  if (r.path === '/api/boards/{slug}/jobs/{id}/applications' || r.path === '/careers/{slug}/jobs/{id}/apply')
     return {
       name: 'Valid Body',
       email: 'valid.body@example.com',

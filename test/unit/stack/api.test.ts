@@ -101,7 +101,8 @@ describe('API routes', () => {
   });
 
   it('only the public routes are open: AuthorizationType NONE exactly for the auth none routes', () => {
-    // The OpenAPI document, sign-in, the public job board, the careers pages, the application to a job, its CV upload and its withdraw link.
+    // The OpenAPI document, sign-in, the public job board, the careers pages, the application to a job, its CV upload (each also
+    // as the careers page's own form route) and its withdraw link.
     expect(PUBLIC_ROUTES.map(label).sort()).toEqual(
       [
         'GET /api/v1/openapi.json',
@@ -112,6 +113,8 @@ describe('API routes', () => {
         'POST /api/boards/{slug}/jobs/{id}/uploads',
         'GET /careers/{slug}',
         'GET /careers/{slug}/jobs/{id}',
+        'POST /careers/{slug}/jobs/{id}/apply',
+        'POST /careers/{slug}/jobs/{id}/cv',
         'GET /careers/{slug}/withdraw',
         'POST /careers/{slug}/withdraw',
       ].sort(),

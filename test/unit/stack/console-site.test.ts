@@ -229,12 +229,13 @@ describe('console and API on one origin', () => {
     // confirmation and the CV step, whose page would lose its style under the API's CSP.
     expect(
       ROUTES.filter((r) => r.path.startsWith(CAREERS_PATH_PATTERN.slice(0, -1))).every(
-        (r) => r.auth === 'none' && (r.method === 'GET' || ['careers-withdraw', 'careers-cv-upload'].includes(r.handler)),
+        (r) => r.auth === 'none' && (r.method === 'GET' || ['careers-withdraw', 'careers-cv-upload', 'careers-apply'].includes(r.handler)),
       ),
     ).toBe(true);
     // Every page a careers form answers is under the careers behaviour, none under the API's.
     expect(ROUTES.filter((r) => 'html' in r && r.html).every((r) => r.path.startsWith(CAREERS_PATH_PATTERN.slice(0, -1)))).toBe(true);
     expect(ROUTES.some((r) => r.handler === 'careers-cv-upload')).toBe(true);
+    expect(ROUTES.some((r) => r.handler === 'careers-apply')).toBe(true);
   });
 
   it('the API function sets the viewer address and host, overwriting what the browser sent', () => {
@@ -298,7 +299,7 @@ describe('console and API on one origin', () => {
 
   it('ORIGIN_VERIFY reaches exactly the cookie-write and login functions, with the origin header’s value', () => {
     expect(ORIGIN_CHECKED.map((r) => r.handler)).toContain('login');
-    const public_ = ['login', 'apply-to-job', 'create-cv-upload', 'careers-cv-upload'];
+    const public_ = ['login', 'apply-to-job', 'create-cv-upload', 'careers-cv-upload', 'careers-apply'];
     expect(ORIGIN_CHECKED.every((r) => r.auth === 'session' || public_.includes(r.handler))).toBe(true);
     const expected = [...new Set(ORIGIN_CHECKED.map((r) => functionOf(r.handler)))].sort();
     expect(expected.length).toBeGreaterThan(1);

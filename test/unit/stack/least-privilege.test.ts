@@ -141,11 +141,16 @@ describe('least privilege', () => {
     }
   });
 
-  it('only routes marked `importQueue` (the import, the public application) may send to the import queue, and to nothing else', () => {
+  it('only routes marked `importQueue` (the import, the public application and its careers form) may send to the import queue, and to nothing else', () => {
     const importRoutes = ROUTES.filter((r) => 'importQueue' in r && r.importQueue);
     // A public application is queued through the import queue and worker (lib/api/applications.ts).
     expect(importRoutes.map(label).sort()).toEqual(
-      ['POST /api/boards/{slug}/jobs/{id}/applications', 'POST /api/candidates/imports', 'POST /api/v1/candidates/imports'].sort(),
+      [
+        'POST /api/boards/{slug}/jobs/{id}/applications',
+        'POST /careers/{slug}/jobs/{id}/apply',
+        'POST /api/candidates/imports',
+        'POST /api/v1/candidates/imports',
+      ].sort(),
     );
     for (const r of importRoutes) {
       const fn = functionIn(methodFor(r).Integration.Uri);
