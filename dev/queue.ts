@@ -184,6 +184,9 @@ export function startQueuePoller(
           for (const r of await Promise.allSettled(rest)) if (r.status === 'fulfilled') Messages.push(...(r.value.Messages ?? []));
         }
         if (!Messages.length) {
+          // stop() may have come while this receive was out: its wake found no sleeper, and a quiet
+          // sleep begun now would hold the runtime's exit for QUIET_MS.
+          if (!running) break;
           const seen = wakes;
           if (idleMs >= IDLE_MAX_MS && (await nothingQueued(q)) && wakes === seen) await idle(QUIET_MS);
           else await idle(idleMs);
