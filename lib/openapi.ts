@@ -185,7 +185,13 @@ function operation(r: Route) {
     delete responses['400'];
     responses['404'] = { description: r.errors?.[404] ?? 'Not found', headers: REQUEST_ID_HEADER, content: success };
     for (const [status, description] of Object.entries(r.errors ?? {}))
-      if (status !== '304' && status !== '404') responses[status] = { description, headers: REQUEST_ID_HEADER, content: success };
+      if (status !== '304' && status !== '404')
+        responses[status] = {
+          description: status === '429' ? `${description}; or the gateway's throttle, as JSON` : description,
+          headers: REQUEST_ID_HEADER,
+          // A 429 may come from the gateway's throttle too, before the function runs: JSON then.
+          content: status === '429' ? { ...success, ...(responses['429'] as { content: object }).content } : success,
+        };
   }
 
   return {
