@@ -154,6 +154,8 @@ describe('the posting editor', { timeout: 240_000 }, () => {
     await section.getByText('Failed a rule: flagged for review.').waitFor();
     expect(await section.getByRole('list').textContent()).toContain('Not authorised to work in the EU');
     const answers = section.locator('dl.answers');
+    // The answers show once the posting's question labels, a read of their own, have landed.
+    await answers.locator('dt').first().waitFor();
     expect(await answers.locator('dt').allTextContents()).toEqual(['Are you authorised to work in the EU?']);
     expect(await answers.locator('dd').allTextContents()).toEqual(['No']);
     expect(await section.textContent()).toContain('I have read the privacy notice.');
