@@ -12,12 +12,22 @@ import { siteHosts } from '../edge';
 import { header } from '../headers';
 import { careersCsp, careersPath, messagePage, notFoundPage } from './page';
 import { escapeHtml as e } from './markdown';
-import { FORM_MEDIA_TYPE } from './form-post';
+import { formAsJson, isFormPost, malformedJob, wantsPage } from './form-post';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** The job page a form post's upload returns to, by the event this wrapper hands on: set by it alone. */
-export const cvReturnTo = new WeakMap<APIGatewayProxyEvent, string>();
+const cvReturnTo = new WeakMap<APIGatewayProxyEvent, string>();
+
+/**
+ * Where storage sends the browser back once a form post's CV landed: the job page with the upload
+ * id (and the applicant's source); none for a JSON client, which reads the upload's answer itself.
+ */
+export function cvReturn(event: APIGatewayProxyEvent, source: string | undefined): ((uploadId: string) => string) | undefined {
+  const jobPage = cvReturnTo.get(event);
+  if (jobPage === undefined) return undefined;
+  return (id) => `${jobPage}?cv=${encodeURIComponent(id)}${source ? `&src=${encodeURIComponent(source)}` : ''}`;
+}
 
 /**
  * The job page on the site the browser is on: the viewer's host CloudFront passed on (https), else
@@ -66,14 +76,13 @@ export function cvUploadPage(up: Issued, jobPath: string): string {
 export const withCvFormPage =
   (handler: Handler, storageOrigin: () => string, pages: 'when-asked' | 'always' = 'when-asked'): Handler =>
   async (event, context) => {
-    const type = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
-    const form = type === FORM_MEDIA_TYPE;
+    const form = isFormPost(event);
     if (!form && pages === 'when-asked') return handler(event, context);
     const jobPath = jobPageUrl(event);
-    const inner: APIGatewayProxyEvent = form ? formAsJson(event) : { ...event };
+    const inner: APIGatewayProxyEvent = form ? formAsJson(event, cvFormBody) : { ...event };
     cvReturnTo.set(inner, jobPath);
     const res = await handler(inner, context);
-    if (pages === 'when-asked' && !header(event, 'accept')?.toLowerCase().includes('text/html')) return res;
+    if (!wantsPage(event, pages)) return res;
     const pageHeaders = {
       ...res.headers,
       'Content-Type': 'text/html; charset=utf-8',
@@ -85,7 +94,7 @@ export const withCvFormPage =
       return { statusCode: 201, headers: pageHeaders, body: cvUploadPage(data, jobPath) };
     }
     // A malformed slug or id is a job that does not exist, as on the careers pages.
-    if (res.statusCode === 404 || (pages === 'always' && res.statusCode === 400 && /^(slug|id)$/.test(fieldOf(res))))
+    if (res.statusCode === 404 || (pages === 'always' && malformedJob(res)))
       return { statusCode: 404, headers: pageHeaders, body: notFoundPage() };
     const { error } = JSON.parse(res.body || '{}') as { error?: string };
     return {
@@ -98,25 +107,8 @@ export const withCvFormPage =
     };
   };
 
-const fieldOf = (res: APIGatewayProxyResult) => {
-  try {
-    return String((JSON.parse(res.body) as { field?: unknown }).field ?? '');
-  } catch {
-    return '';
-  }
-};
-
-/** The form's fields as the JSON body the route takes: the form token, and the source when given. */
-function formAsJson(event: APIGatewayProxyEvent): APIGatewayProxyEvent {
-  const headers = Object.fromEntries(Object.entries(event.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'content-type'));
-  const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+/** The CV form's fields as the JSON body the route takes: the form token, and the source when given. */
+function cvFormBody(raw: string): Record<string, unknown> {
   const form = new URLSearchParams(raw);
-  const body = { form_token: form.get('form_token') ?? '', ...(form.get('source') && { source: form.get('source') }) };
-  return {
-    ...event,
-    headers: { ...headers, 'content-type': 'application/json' },
-    multiValueHeaders: {},
-    body: JSON.stringify(body),
-    isBase64Encoded: false,
-  };
+  return { form_token: form.get('form_token') ?? '', ...(form.get('source') && { source: form.get('source') }) };
 }

@@ -66,34 +66,43 @@ function page(res: APIGatewayProxyResult, jobPath: string): APIGatewayProxyResul
 export const withFormPosts =
   (handler: Handler, pages: 'when-asked' | 'always' = 'when-asked'): Handler =>
   async (event, context) => {
-    const type = header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase();
-    const form = type === FORM_MEDIA_TYPE;
+    const form = isFormPost(event);
     if (!form && pages === 'when-asked') return handler(event, context);
-    const res = await handler(form ? formAsJson(event) : event, context);
-    // A browser submitting the form asks for a page; any other client keeps the JSON answer.
-    if (pages === 'when-asked' && !header(event, 'accept')?.toLowerCase().includes('text/html')) return res;
+    const res = await handler(form ? formAsJson(event, formBody) : event, context);
+    if (!wantsPage(event, pages)) return res;
     const slug = event.pathParameters?.slug ?? '';
     const id = event.pathParameters?.id ?? '';
-    const malformed = pages === 'always' && res.statusCode === 400 && /^(slug|id)$/.test(fieldOf(res));
+    const malformed = pages === 'always' && malformedJob(res);
     return page(malformed ? { ...res, statusCode: 404 } : res, `${careersPath(slug)}/jobs/${encodeURIComponent(id)}`);
   };
 
-const fieldOf = (res: APIGatewayProxyResult) => {
-  try {
-    return String((JSON.parse(res.body) as { field?: unknown }).field ?? '');
-  } catch {
-    return '';
-  }
-};
+/** A post of the careers pages' urlencoded forms (the CV step's too, lib/careers/cv-page.ts). */
+export const isFormPost = (event: APIGatewayProxyEvent) =>
+  header(event, 'content-type')?.split(';')[0]?.trim().toLowerCase() === FORM_MEDIA_TYPE;
 
-function formAsJson(event: APIGatewayProxyEvent): APIGatewayProxyEvent {
+/** A browser submitting a form asks for a page; any other client keeps the JSON answer, unless every answer is a page. */
+export const wantsPage = (event: APIGatewayProxyEvent, pages: 'when-asked' | 'always') =>
+  pages === 'always' || !!header(event, 'accept')?.toLowerCase().includes('text/html');
+
+/** A 400 naming the slug or the id: on a careers route, a job that does not exist (the not-found page). */
+export function malformedJob(res: APIGatewayProxyResult): boolean {
+  if (res.statusCode !== 400) return false;
+  try {
+    return /^(slug|id)$/.test(String((JSON.parse(res.body) as { field?: unknown }).field ?? ''));
+  } catch {
+    return false;
+  }
+}
+
+/** The form post as the JSON post its route takes, `toBody` reading the form's fields. */
+export function formAsJson(event: APIGatewayProxyEvent, toBody: (raw: string) => Record<string, unknown>): APIGatewayProxyEvent {
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'content-type'));
   return {
     ...event,
     headers: { ...headers, 'content-type': 'application/json' },
     multiValueHeaders: {},
-    body: JSON.stringify(formBody(raw)),
+    body: JSON.stringify(toBody(raw)),
     isBase64Encoded: false,
   };
 }
