@@ -3,17 +3,12 @@
  * minutes), the same function as deployed, on a timer of OFFER_EXPIRY_INTERVAL_SECONDS (300 unless
  * set; 0 turns it off). What it did goes to the console as counts.
  */
-import { intervalSeconds, startScheduledTimer } from './scheduled-timer';
+import { startScheduledTimer } from './scheduled-timer';
 
 export function startOfferExpiryTimer(log: (line: string) => void): { stop(): void } {
-  const seconds = intervalSeconds('OFFER_EXPIRY_INTERVAL_SECONDS', 300);
-  if (seconds === 0) {
-    log('offer expiry: timer off (OFFER_EXPIRY_INTERVAL_SECONDS=0)');
-    return { stop: () => {} };
-  }
   return startScheduledTimer(
     'offer expiry',
-    seconds * 1000,
+    { variable: 'OFFER_EXPIRY_INTERVAL_SECONDS', seconds: 300 },
     [
       {
         module: 'offer-expiry',

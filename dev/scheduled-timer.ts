@@ -18,19 +18,28 @@ export interface ScheduledRun {
 }
 
 /** The interval in seconds from `variable` (whole seconds; 0 turns the timer off), or `fallback`. */
-export function intervalSeconds(variable: string, fallback: number): number {
+function intervalSeconds(variable: string, fallback: number): number {
   const raw = process.env[variable] ?? String(fallback);
   return /^\d+$/.test(raw) ? Number(raw) : fallback;
 }
 
-/** `atStart`: a first tick at once, for a run that must not wait a whole interval after a restart. */
+/**
+ * `every`: milliseconds, or whole seconds read from the environment variable `variable` (`seconds`
+ * unless set; 0 turns the timer off, which the log says). `atStart`: a first tick at once, for a run
+ * that must not wait a whole interval after a restart.
+ */
 export function startScheduledTimer(
   name: string,
-  everyMs: number,
+  every: number | { variable: string; seconds: number },
   runs: ScheduledRun[],
   log: (line: string) => void,
   opts: { atStart?: boolean } = {},
 ): { stop(): void } {
+  const everyMs = typeof every === 'number' ? every : intervalSeconds(every.variable, every.seconds) * 1000;
+  if (everyMs === 0) {
+    log(`${name}: timer off (${typeof every === 'number' ? 'interval' : every.variable}=0)`);
+    return { stop: () => {} };
+  }
   let running = false;
   const tick = async () => {
     if (running) return;

@@ -7,17 +7,12 @@
  * that a runtime restarted more often than the interval still sweeps.
  */
 import type { LocalS3 } from './s3';
-import { intervalSeconds, startScheduledTimer } from './scheduled-timer';
+import { startScheduledTimer } from './scheduled-timer';
 
 export function startUploadExpiryTimer(s3: LocalS3, log: (line: string) => void, now: () => number = Date.now): { stop(): void } {
-  const seconds = intervalSeconds('UPLOAD_EXPIRY_INTERVAL_SECONDS', 3600);
-  if (seconds === 0) {
-    log('upload expiry: timer off (UPLOAD_EXPIRY_INTERVAL_SECONDS=0)');
-    return { stop: () => {} };
-  }
   return startScheduledTimer(
     'upload expiry',
-    seconds * 1000,
+    { variable: 'UPLOAD_EXPIRY_INTERVAL_SECONDS', seconds: 3600 },
     [
       {
         module: 'upload-expiry',
