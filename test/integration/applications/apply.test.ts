@@ -4,17 +4,16 @@
  * one 404 for every job that is not public; no duplicate for the same email on the same job,
  * through the queue and in a race; posts from any site, with CORS on every answer.
  */
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runApplication } from '../../../lib/domain/application-run';
 import { FORM_MIN_MS, issueFormToken } from '../../../lib/domain/form-token';
 import { getCandidate } from '../../../lib/store/candidates';
-import { queryPersonCandidates } from '../../../lib/store/people';
-import { claimOwner } from '../../../lib/store/people';
 import { newId } from '../../../lib/ids';
 import { startStack, type Stack, type TestTenant } from '../../helpers/stack';
 import { until } from '../../helpers/until';
+import { candidatesOfEmail } from './queue';
 
 let stack: Stack;
 let tenant: TestTenant;
@@ -66,23 +65,7 @@ const tokenFor = (slug: string, jobId: string) => issueFormToken(process.env.FOR
 const apply = (jobId: string, body: Record<string, unknown>, slug = tenant.slug, headers: Record<string, string> = {}) =>
   stack.call('POST', `/api/boards/${slug}/jobs/${jobId}/applications`, { body: { form_token: tokenFor(slug, jobId), ...body }, headers });
 
-/** Every message taken in has been handled and deleted: nothing waits, nothing is in flight. */
-async function queueDrained(): Promise<boolean> {
-  const { Attributes: a } = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: process.env.IMPORT_QUEUE_URL,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
-    }),
-  );
-  return Object.values(a ?? {}).every((n) => n === '0');
-}
-
-/** The candidates of the person an email belongs to, once the queue is drained. */
-async function candidatesOf(email: string) {
-  await until('the import queue drained', queueDrained);
-  const owner = await claimOwner(tenant.id, email);
-  return owner ? queryPersonCandidates(tenant.id, owner) : [];
-}
+const candidatesOf = (email: string) => candidatesOfEmail(sqs, tenant.id, email);
 
 describe('POST /api/boards/{slug}/jobs/{id}/applications', () => {
   it('answers 202 and the worker makes the candidate in applied, with its source and answers', async () => {

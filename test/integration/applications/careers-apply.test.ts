@@ -5,15 +5,14 @@
  * CSP: the thank-you page, a page naming the field at fault, the careers not-found page.
  */
 import { createHash } from 'node:crypto';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAREERS_CSP } from '../../../lib/careers/page';
 import { FORM_MIN_MS, issueFormToken } from '../../../lib/domain/form-token';
 import { newId } from '../../../lib/ids';
 import { getCandidate } from '../../../lib/store/candidates';
-import { claimOwner, queryPersonCandidates } from '../../../lib/store/people';
 import { startStack, type Stack, type TestTenant } from '../../helpers/stack';
-import { until } from '../../helpers/until';
+import { candidatesOfEmail } from './queue';
 
 let stack: Stack;
 let tenant: TestTenant;
@@ -70,22 +69,7 @@ const post = (slug: string, jobId: string, form: Record<string, string>, headers
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', ...headers },
   }).then(async (res) => ({ status: res.status, headers: res.headers, text: await res.text() }));
 
-/** Every message taken in has been handled and deleted: nothing waits, nothing is in flight. */
-async function queueDrained(): Promise<boolean> {
-  const { Attributes: a } = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: process.env.IMPORT_QUEUE_URL,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
-    }),
-  );
-  return Object.values(a ?? {}).every((n) => n === '0');
-}
-
-async function candidatesOf(email: string) {
-  await until('the import queue drained', queueDrained);
-  const owner = await claimOwner(tenant.id, email);
-  return owner ? queryPersonCandidates(tenant.id, owner) : [];
-}
+const candidatesOf = (email: string) => candidatesOfEmail(sqs, tenant.id, email);
 
 const expectCareersPage = (res: { headers: Headers; text: string }) => {
   expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');

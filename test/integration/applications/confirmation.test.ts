@@ -8,7 +8,7 @@
  * duplicate application mails nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_MAIL_FROM } from '../../../dev/files-and-mail';
 import { type LocalSes, sentMail, startLocalSes, type StoredMail } from '../../../dev/ses';
@@ -21,6 +21,7 @@ import { settleAudit } from '../../helpers/audit';
 import { scanTable } from '../../helpers/scan';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers/stack';
 import { until } from '../../helpers/until';
+import { importQueueDrained } from './queue';
 
 let ses: LocalSes;
 let stack: Stack;
@@ -55,16 +56,7 @@ afterAll(async () => {
   for (const k of ['SES_ENDPOINT', 'MAIL_FROM', 'CONSOLE_URL']) delete process.env[k];
 });
 
-/** Every message taken in has been handled and deleted: nothing waits, nothing is in flight. */
-async function queueDrained(): Promise<boolean> {
-  const { Attributes: a } = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: process.env.IMPORT_QUEUE_URL,
-      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
-    }),
-  );
-  return Object.values(a ?? {}).every((n) => n === '0');
-}
+const queueDrained = () => importQueueDrained(sqs);
 
 const tag = () => randomUUID().replace(/-/g, '').slice(0, 12);
 
