@@ -92,6 +92,9 @@ export interface AxeSummary {
  */
 export const EXPERIMENTAL_RULES_ON = ['label-content-name-mismatch'];
 
+const AXE_LOADED = 'typeof window.axe?.run === "function"';
+const AXE_ALREADY_LOADED = '/* axe is already in this document */ void 0';
+
 /** Run axe on the page as it is now; returns every violation, the caller asserts on serious/critical. */
 export async function axe(page: Page, label: string): Promise<AxeSummary> {
   // axe.run in the page itself. The default mode runs each frame's part, then opens a blank page
@@ -102,7 +105,12 @@ export async function axe(page: Page, label: string): Promise<AxeSummary> {
   const foreign = page.frames().filter((f) => /^https?:/.test(f.url()) && new URL(f.url()).origin !== origin);
   if (foreign.length)
     throw new Error(`axe on ${label}: cross-origin frames ${foreign.map((f) => f.url()).join(', ')} need AxeBuilder's default mode`);
-  const result = await new AxeBuilder({ page })
+  // AxeBuilder evaluates axe's source (over half a megabyte) in the main frame twice and in every
+  // frame once more, on each check: parsing and running it cost about as much CPU as the rules.
+  // axe stays in a document once there, so a document that has it in every frame gets a no-op
+  // source instead; the configure and the run are AxeBuilder's as before.
+  const inEveryFrame = await Promise.all(page.frames().map((f) => f.evaluate(AXE_LOADED).catch(() => false)));
+  const result = await new AxeBuilder({ page, ...(inEveryFrame.every(Boolean) && { axeSource: AXE_ALREADY_LOADED }) })
     .setLegacyMode(true)
     .options({
       rules: Object.fromEntries(EXPERIMENTAL_RULES_ON.map((id) => [id, { enabled: true }])),
