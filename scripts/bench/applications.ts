@@ -20,12 +20,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { FORM_MIN_MS } from '../../lib/domain/form-token';
 import { MAX_HEADCOUNT } from '../../lib/model';
-import { CHROMIUM } from '../../test/helpers/browser';
 import { cpuMsOf } from './cpu';
 import { pct } from './stats';
 
 const root = join(import.meta.dirname, '..', '..');
 const SLUG = 'demo';
+/**
+ * Lighthouse runs the full browser (Debian's `chromium`), not the headless shell the browser tests
+ * drive: it audits in the full browser's headless mode, as Chrome runs it for everyone.
+ */
+const LIGHTHOUSE_CHROMIUM = process.env.LIGHTHOUSE_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface ApplicationFigures {
   n: number;
@@ -275,7 +279,7 @@ async function lighthouseScores(url: string): Promise<CareersFigures['scores']> 
   }
   const chrome = await launcher
     .launch({
-      chromePath: CHROMIUM,
+      chromePath: LIGHTHOUSE_CHROMIUM,
       // The same closed-network flags as the browser tests: Chromium calls nobody's hosts.
       chromeFlags: [
         '--headless=new',
