@@ -162,6 +162,9 @@ export const lambdaCode = (module: string): lambda.Code =>
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       image: DockerImage.fromRegistry('local-bundling-only'),
+      // Never run (local bundling always answers), but part of CDK's asset cache key, which
+      // skips tryBundle: without the module every function would get the first one's bundle.
+      command: ['lambda-bundle.mjs', module],
       local: {
         tryBundle(outputDir) {
           execFileSync(
