@@ -1,4 +1,4 @@
-import { replayWebhook } from '../lib/domain/webhooks';
+import { replayWebhook } from '../lib/domain/webhook-queueing';
 import { apiHandler, data, Reply } from '../lib/http';
 import * as webhooksApi from '../lib/api/webhooks';
 

@@ -1,4 +1,4 @@
-import { resendWebhookEvent } from '../lib/domain/webhooks';
+import { resendWebhookEvent } from '../lib/domain/webhook-queueing';
 import { apiHandler } from '../lib/http';
 import * as webhooksApi from '../lib/api/webhooks';
 

@@ -1,15 +1,14 @@
 /**
  * X-Ray tracing (Powertools Tracer), one per cold start. It wraps the AWS clients where they are
- * built: the table's (lib/store/client.ts), the delivery queue's (lib/webhooks/queue.ts) and API
- * Gateway's (lib/auth/usage-keys.ts). So each DynamoDB, SQS and API Gateway call a function makes
- * shows as its own subsegment, in the API functions, both authorizers and the webhook pipeline;
- * the document client shares ddbClient's middleware stack, so it is traced too.
+ * built: the table's (lib/store/client.ts), the queues' (lib/webhooks/queue.ts, lib/imports/queue.ts,
+ * lib/invitations/queue.ts), SES's (lib/email/send.ts) and API Gateway's (lib/auth/usage-keys.ts).
+ * So each DynamoDB, SQS, SES and API Gateway call a function makes shows as its own subsegment, in
+ * every function; the document client shares ddbClient's middleware stack, so it is traced too.
  *
  * What it costs (`npx tsx scripts/bench/tracing-cost.ts`): ~78 KB of each minified bundle, after
  * the stack's aliases leave out the parts of the X-Ray SDK that cannot run in our Lambdas
- * (lib/aws/xray-sdk-core.ts; ~120 KB with the SDK's own entry). Seven API functions would pass
- * the 400 KB budget with it and are bundled with it off instead (UNTRACED_MODULES in
- * infra/constructs/table-function.ts); they keep Lambda's and API Gateway's own segments.
+ * (lib/aws/xray-sdk-core.ts; ~120 KB with the SDK's own entry). Every function ships with it,
+ * within the 400 KB budget (infra/constructs/table-function.ts).
  *
  * No handler subsegment (captureLambdaHandler): the SDK calls hang off Lambda's function segment
  * directly, and cold starts are already a metric (lib/metrics.ts).

@@ -3,14 +3,15 @@
  * the same call, so its access is stated where it is declared and nowhere else: the building
  * block of every function the stack deploys.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Names, Stack, Validations, type CfnElement, type Duration } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Names, Stack, Validations, type CfnElement, type Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stages';
@@ -74,8 +75,14 @@ export const pascal = (module: string) =>
  *   - Powertools' JMESPath, by a reader of field paths (lib/aws/jmespath-fields.ts): Idempotency
  *     selects its key and payload by a bare field name, and the interpreter was ~23 KB of each
  *     idempotent function;
+ * - plugins (infra/constructs/lambda-bundle.mjs) cut what an alias cannot reach: the REST
+ *   clients' schemas of operations never sent, the X-Ray SDK's field lists of services we do not
+ *   trace, and the clients' package.json but for their version;
  * - LAMBDA_DEFINE leaves the route table's documentation text out of every bundle, and
  *   lambdaDefine the permission table's lines of other functions' routes.
+ * Every function is traced (lib/tracer.ts) and fits the 400 KB budget with it (the file worker its
+ * own, FILE_WORKER_BUDGET): test/unit/stack/table-and-functions.test.ts and
+ * test/unit/tracing-bundles.test.ts hold it.
  */
 export const LAMBDA_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': path.join(PROJECT_ROOT, 'lib', 'aws', 'lambda-credentials.ts'),
@@ -88,54 +95,21 @@ export const LAMBDA_ALIASES: Record<string, string> = {
 };
 
 /**
- * Functions whose SDK calls are not traced: each carries a second SDK client besides
- * DynamoDB's (API Gateway's to mint or revoke tokens' usage keys, SQS's to resend, replay or
- * import, S3's to erase an applicant's files), and with the Tracer would pass the 400 KB budget per function. Their bundles alias
- * the Tracer to lib/aws/tracer-off.ts; Lambda's and API Gateway's active tracing still give them
- * their function and integration segments. test/unit/tracing-bundles.test.ts fails if one of
- * them would now fit with the Tracer, and the stack test if any function passes 400 KB.
- */
-export const UNTRACED_MODULES: ReadonlySet<string> = new Set([
-  'create-token',
-  'revoke-token',
-  // They revoke the tokens of the member they remove, demote or deactivate.
-  'remove-member',
-  'change-member-role',
-  'deactivate-member',
-  'replay-webhook',
-  'resend-webhook-event',
-  'create-import',
-  // The applicant's withdrawal: a stage move and the person's erasure, their files' objects (S3's client) included.
-  'careers-withdraw',
-  // The import and application worker: SQS's client to requeue a long import, and the bucket's
-  // signed client to attach an applicant's CV.
-  'import-worker',
-]);
-
-/** The esbuild aliases of one function's bundle: LAMBDA_ALIASES, and the Tracer off for UNTRACED_MODULES. */
-export const lambdaAliases = (module: string): Record<string, string> =>
-  UNTRACED_MODULES.has(module)
-    ? { ...LAMBDA_ALIASES, '@aws-lambda-powertools/tracer': path.join(PROJECT_ROOT, 'lib', 'aws', 'tracer-off.ts') }
-    : LAMBDA_ALIASES;
-
-/**
  * Build-time constants of every Lambda bundle: `DOCS` (lib/api/route.ts) is false, so esbuild
  * inlines it and the minifier drops the route lines' summaries and error sentences, which only
  * the OpenAPI document reads (test/unit/bundle-docs.test.ts).
  */
 export const LAMBDA_DEFINE: Record<string, string> = { 'process.env.TP_API_DOCS': JSON.stringify('off') };
 
-export const BUNDLING: BundlingOptions = {
-  esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
-  format: OutputFormat.ESM,
+/** The esbuild settings every function shares (the rest, per function: lambdaBuildOptions). */
+export const BUNDLING = {
+  format: 'esm' as const,
   target: 'node24',
   minify: true,
-  sourceMap: false,
   mainFields: ['module', 'main'],
-  externalModules: [],
-  bundleAwsSDK: true,
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  define: LAMBDA_DEFINE,
+  // Licence comments of bundled packages: text at the end of the file that nothing reads.
+  legalComments: 'none' as const,
 };
 
 /**
@@ -158,12 +132,53 @@ export const lambdaDefine = (module: string): Record<string, string> => ({
   'process.env.TP_ROUTE_ROLES': JSON.stringify(JSON.stringify(routeLinesOf(module))),
 });
 
-/** BUNDLING with one function's aliases (lambdaAliases) and permission lines (lambdaDefine). */
-export const bundlingFor = (module: string): BundlingOptions => ({
+/**
+ * esbuild's options for one function as the stack bundles it, but the plugins (which
+ * lambda-bundle.mjs adds; the bench and tests add lambdaPlugins()); `alias` swaps in another set
+ * to compare.
+ */
+export const lambdaBuildOptions = (module: string, alias: Record<string, string> = LAMBDA_ALIASES) => ({
   ...BUNDLING,
+  banner: { js: BUNDLING.banner },
+  entryPoints: [entryFor(module)],
+  absWorkingDir: PROJECT_ROOT,
+  bundle: true,
+  platform: 'node' as const,
   define: lambdaDefine(module),
-  esbuildArgs: Object.fromEntries(Object.entries(lambdaAliases(module)).map(([from, to]) => [`--alias:${from}`, to])),
+  alias,
+  logLevel: 'error' as const,
 });
+
+/** Runs infra/constructs/lambda-bundle.mjs: esbuild with the plugins its CLI cannot take. */
+const BUNDLER = path.join(PROJECT_ROOT, 'infra', 'constructs', 'lambda-bundle.mjs');
+
+/**
+ * One function's code: its bundle, index.mjs, built in a node process of its own. As with
+ * NodejsFunction's bundling, a synth that skips bundling (`aws:cdk:bundling-stacks`) neither
+ * builds nor hashes it; the image is never used, as local bundling always answers.
+ */
+export const lambdaCode = (module: string): lambda.Code =>
+  lambda.Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: DockerImage.fromRegistry('local-bundling-only'),
+      // Never run (local bundling always answers), but part of CDK's asset cache key, which
+      // skips tryBundle: without the module every function would get the first one's bundle.
+      command: ['lambda-bundle.mjs', module],
+      local: {
+        tryBundle(outputDir) {
+          execFileSync(
+            process.execPath,
+            [BUNDLER, JSON.stringify({ ...lambdaBuildOptions(module), outfile: path.join(outputDir, 'index.mjs') })],
+            {
+              stdio: 'inherit',
+            },
+          );
+          return true;
+        },
+      },
+    },
+  });
 
 /**
  * Table-wide grants (on the table and its indexes) are for route functions; the authorizers, the
@@ -325,10 +340,9 @@ export class TableFunction extends Construct {
     });
     logGroup.grantWrite(role);
     this.fn = new NodejsFunction(this, 'Fn', {
-      entry,
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
+      // Bundled by lambdaCode, not NodejsFunction's esbuild CLI, which takes no plugins.
+      code: lambdaCode(props.module),
+      handler: 'index.handler',
       // The newest Node.js runtime Lambda and this CDK version offer; handlers are all async
       // (Node 24 dropped callback handlers). Local tools still run on the machine's Node 20.
       runtime: lambda.Runtime.NODEJS_24_X,
@@ -340,10 +354,8 @@ export class TableFunction extends Construct {
       description: props.description,
       logGroup,
       role,
-      // Powertools Tracer (lib/tracer.ts) records each DynamoDB, SQS and API Gateway call as a
-      // subsegment, except in UNTRACED_MODULES.
+      // Powertools Tracer (lib/tracer.ts) records each DynamoDB, SQS, SES and API Gateway call as a subsegment.
       tracing: lambda.Tracing.ACTIVE,
-      bundling: bundlingFor(props.module),
       environment: {
         TABLE_NAME: props.table.tableName,
         // Per stage: the `service` dimension of every metric (infra/stages.ts).

@@ -30,8 +30,7 @@ export interface UsageKey {
 }
 
 let client: APIGatewayClient | undefined;
-// Wrapped like the table's client; a no-op in the functions of UNTRACED_MODULES (most that call
-// this), until they fit the budget with the Tracer.
+// Wrapped like the table's client: each call an X-Ray subsegment.
 const gateway = () =>
   (client ??= tracer.captureAWSv3Client(withoutCallLogging(new APIGatewayClient({ region: config.region, maxAttempts: 5 }))));
 const planName = () => config.usagePlanName;

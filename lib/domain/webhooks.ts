@@ -3,17 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { logger } from '../logger';
-import { newId } from '../ids';
 import { EVENT_TYPES, TEST_EVENT } from '../model';
 import {
   DEFAULT_GRACE_S,
-  MAX_REPLAY_DAYS,
   type CreateWebhookBody,
   type ListDeliveriesQuery,
   type ListWebhooksQuery,
-  type ReplayBody,
   type ReplayJob,
-  type ResendBody,
   type RotateSecretBody,
   type UpdateWebhookBody,
   type WebhookStatus,
@@ -22,13 +18,12 @@ import { getEndpoint, listEndpoints, type Endpoint } from '../store/webhook-endp
 import { changeEndpoint, deleteEndpoint, putEndpoint, replaceSecret } from './webhook-writes';
 import { attemptItem, attemptPage, attemptPageKey, lastAttempts } from '../store/webhook-attempts';
 import { decodeCursor, encodeCursor } from './cursor';
-import { candidateErased, candidateOfBody, getEvent, putServiceEvent } from '../store/webhook-events';
-import { getReplayJob, listReplayJobs, startReplayJob, updateReplayJob, type ReplayJobItem } from '../store/replay-jobs';
+import { putServiceEvent } from '../store/webhook-events';
+import { getReplayJob, type ReplayJobItem } from '../store/replay-jobs';
 import { webhookConfig } from '../webhooks/config';
 import { envelope } from '../webhooks/events';
 import { attemptRecord, signAndSend } from '../webhooks/attempt';
 import { errorMessage } from '../webhooks/outcome';
-import { notSubscribed } from '../webhooks/replay';
 import { generateSecret } from '../webhooks/sign';
 import { forbiddenReason } from '../webhooks/ssrf';
 import { auditBy, type SessionPrincipal } from './principal';
@@ -62,7 +57,7 @@ function checkTarget(url: string) {
   if (reason) throw new ValidationError(`url must not point at a non-public address: ${host} is ${reason}`, { field: 'url' });
 }
 
-const webhookAudit = (p: SessionPrincipal, action: string, id: string, changes?: AuditChange[]) =>
+export const webhookAudit = (p: SessionPrincipal, action: string, id: string, changes?: AuditChange[]) =>
   auditBy(p, action, { type: 'webhook', id }, changes);
 
 /** What an update changes, as the audit keeps it: the URL's host only; the description, free text, by name. */
@@ -212,60 +207,14 @@ export async function listWebhookDeliveries(p: SessionPrincipal, id: string, q: 
   return { items: page.items, next_cursor: page.next ? encodeCursor(scope, page.next) : null };
 }
 
-// ---- resend, replay -------------------------------------------------------------------------
+// ---- resend, replay (the routes that queue: lib/domain/webhook-queueing.ts) --------------------
 
-async function deliverable(p: SessionPrincipal, id: string): Promise<Endpoint> {
+/** An endpoint of the caller's workspace that receives deliveries, or why not. */
+export async function deliverable(p: SessionPrincipal, id: string): Promise<Endpoint> {
   const endpoint = await owned(p, id);
   const status = statusOf(endpoint);
   if (status !== 'active') throw new ConflictError(`webhook is ${status}; only an active endpoint receives deliveries`);
   return endpoint;
-}
-
-/**
- * Send one kept event to one endpoint again, whatever its past attempts did: same event id and
- * body, a fresh timestamp and signature, attempts numbered from 1 as a new series. An event of a
- * type the endpoint is no longer subscribed to goes only with `force: true`.
- */
-export async function resendWebhookEvent(p: SessionPrincipal, id: string, body: ResendBody) {
-  const endpoint = await deliverable(p, id);
-  const event = await getEvent(p.tenantId, body.event_id);
-  if (!event) throw new NotFoundError('event', { field: 'event_id' });
-  // Erased: its body is gone, or (a copy the erasure's index read missed) its candidate has a marker.
-  const candidateId = candidateOfBody(event.body);
-  if (event.erased_at || (candidateId && (await candidateErased(p.tenantId, candidateId)))) {
-    throw new ConflictError('the candidate this event names was erased; it is never sent again', { code: 'candidate_erased' });
-  }
-  if (!body.force && notSubscribed(endpoint.events, event.event_type)) {
-    throw new ConflictError(`the endpoint is no longer subscribed to ${event.event_type}; send "force": true to resend the event anyway`, {
-      code: 'event_not_subscribed',
-      field: 'event_id',
-    });
-  }
-  // Recorded before the message is queued: a resend is never sent unaudited (a failed send
-  // after it leaves the record of a request that answered 500).
-  await putAudit(
-    p.tenantId,
-    webhookAudit(p, 'webhook.resent', id, [
-      { field: 'event_id', after: event.event_id },
-      ...(body.force ? [{ field: 'force', after: true }] : []),
-    ]),
-  );
-  // Loaded on use: the other webhook routes run without the queue's configuration.
-  const { enqueue } = await import('../webhooks/queue');
-  await enqueue([
-    {
-      v: 1,
-      eventId: event.event_id,
-      eventType: event.event_type,
-      tenantId: p.tenantId,
-      endpointId: endpoint.id,
-      body: event.body,
-      series: `resend:${newId()}`,
-      // Not `kept`: the resend's first attempt writes the body again, so it lives 32 days past
-      // this series' attempts, as it did past the first series'.
-    },
-  ]);
-  return { success: true, event_id: event.event_id };
 }
 
 /** A running job nobody has moved for this long (its worker lost) no longer blocks a new one. */
@@ -283,53 +232,6 @@ export const jobView = (j: ReplayJobItem): ReplayJob => ({
   created_at: j.created_at,
   updated_at: j.updated_at,
 });
-
-/**
- * Queue again every event that failed to reach the endpoint since `since`. The work runs in the
- * background (a replay message on the delivery queue). While a job runs, asking again answers
- * that job (`started: false`) instead of starting another.
- */
-export async function replayWebhook(p: SessionPrincipal, id: string, body: ReplayBody): Promise<{ job: ReplayJob; started: boolean }> {
-  const since = Date.parse(body.since);
-  const now = Date.now();
-  if (since < now - MAX_REPLAY_DAYS * 86_400_000)
-    throw new ValidationError(`since must be at most ${MAX_REPLAY_DAYS} days back`, { field: 'since' });
-  if (since > now) throw new ValidationError('since must not be in the future', { field: 'since' });
-  const endpoint = await deliverable(p, id);
-  const jobs = await listReplayJobs(p.tenantId);
-  const runningHere = jobs.find(
-    (j) => j.webhook_id === endpoint.id && j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS,
-  );
-  if (runningHere) return { job: jobView(runningHere), started: false };
-  // Checked before the conditional start: two requests racing on two endpoints can pass it
-  // together, so a workspace may briefly run one job more than the cap; never one per endpoint more.
-  const running = jobs.filter((j) => j.status === 'running' && Date.parse(j.updated_at) > now - REPLAY_STALE_MS).length;
-  if (running >= MAX_RUNNING_REPLAYS) {
-    throw new ConflictError(`the workspace already runs ${MAX_RUNNING_REPLAYS} replay jobs; try again when one is done`);
-  }
-  const sinceIso = new Date(since).toISOString();
-  const job = await startReplayJob(
-    p.tenantId,
-    endpoint.id,
-    sinceIso,
-    REPLAY_STALE_MS,
-    webhookAudit(p, 'webhook.replayed', endpoint.id, [{ field: 'since', after: sinceIso }]),
-  );
-  if (!job) {
-    const running = await getReplayJob(p.tenantId, endpoint.id);
-    // The job that won the race is answered; if it is gone already there is nothing to show.
-    if (!running) throw new ConflictError('a replay for this endpoint was started at the same time; try again');
-    return { job: jobView(running), started: false };
-  }
-  const { enqueue } = await import('../webhooks/queue');
-  try {
-    await enqueue([{ v: 1, kind: 'replay', tenantId: p.tenantId, endpointId: endpoint.id, jobId: job.id }]);
-  } catch (err) {
-    await updateReplayJob(p.tenantId, endpoint.id, job.id, { failed: 'could not queue the job' });
-    throw err;
-  }
-  return { job: jobView(job), started: true };
-}
 
 export async function getWebhookReplay(p: SessionPrincipal, id: string): Promise<ReplayJob | null> {
   await owned(p, id);

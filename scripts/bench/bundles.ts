@@ -1,11 +1,12 @@
 /**
- * Bundle a function exactly as the stack does (BUNDLING's esbuild options, lambdaAliases) and
+ * Bundle a function exactly as the stack does (lambdaBuildOptions, with its plugins) and
  * say what each dependency costs, from esbuild's metafile (bytes each input contributes to the
  * minified output). `npm run bench` uses it; alone: `tsx scripts/bench/bundles.ts [module…]`.
  */
 import { build, type BuildOptions } from 'esbuild';
 import { join } from 'node:path';
-import { BUNDLING, lambdaAliases, lambdaDefine, PROJECT_ROOT } from '../../infra/constructs/table-function';
+import { LAMBDA_ALIASES, lambdaBuildOptions, PROJECT_ROOT } from '../../infra/constructs/table-function';
+import { lambdaPlugins } from '../../infra/constructs/lambda-bundle.mjs';
 
 export interface BundleSize {
   bytes: number;
@@ -18,24 +19,12 @@ const owner = (input: string) =>
   input.includes('node_modules/') ? input.replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, '$1') : input.split('/').slice(0, 2).join('/');
 
 /**
- * esbuild's options for one function as the stack bundles it (BUNDLING, with its aliases), for
- * the bench and tests that bundle a function themselves; `alias` swaps in another set to compare.
+ * esbuild's options for one function as the stack bundles it (lambdaBuildOptions, with the
+ * plugins of infra/constructs/lambda-bundle.mjs), for the bench and tests that bundle a function
+ * themselves; `alias` swaps in another set to compare.
  */
-export const esbuildOptions = (module: string, alias: Record<string, string> = lambdaAliases(module)) =>
-  ({
-    entryPoints: [join(PROJECT_ROOT, 'functions', `${module}.ts`)],
-    absWorkingDir: PROJECT_ROOT,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: BUNDLING.target,
-    minify: BUNDLING.minify,
-    mainFields: BUNDLING.mainFields,
-    banner: { js: BUNDLING.banner! },
-    define: lambdaDefine(module),
-    alias,
-    logLevel: 'error',
-  }) satisfies BuildOptions;
+export const esbuildOptions = (module: string, alias: Record<string, string> = LAMBDA_ALIASES) =>
+  ({ ...lambdaBuildOptions(module, alias), plugins: lambdaPlugins() }) satisfies BuildOptions;
 
 export async function bundle(module: string, outfile: string): Promise<BundleSize> {
   const result = await build({ ...esbuildOptions(module), outfile, metafile: true });

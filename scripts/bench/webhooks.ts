@@ -93,7 +93,7 @@ try {
   const { putAttempt } = await import('../../lib/store/webhook-attempts');
   const { putEvent } = await import('../../lib/store/webhook-events');
   const { getReplayJob } = await import('../../lib/store/replay-jobs');
-  const { replayWebhook } = await import('../../lib/domain/webhooks');
+  const { replayWebhook } = await import('../../lib/domain/webhook-queueing');
   const { ddb: doc, tableName } = await import('../../lib/store/client');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { keys } = await import('../../lib/store/table');

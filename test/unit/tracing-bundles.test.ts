@@ -1,13 +1,11 @@
 /**
- * The Tracer as the stack bundles it (infra/constructs/table-function.ts lambdaAliases):
+ * The Tracer as the stack bundles it (infra/constructs/table-function.ts LAMBDA_ALIASES):
  * - an API function's bundle carries lib/aws/xray-sdk-core.ts instead of the X-Ray SDK's entry,
  *   and none of what that leaves out (SDK v2 and HTTP patchers, semver, cls-hooked's emitter
  *   binding);
  * - run as in Lambda, that bundle still sends a subsegment per DynamoDB call, in the request's
  *   trace, to the X-Ray daemon (a UDP socket here), and records no response;
- * - each of UNTRACED_MODULES really would pass the 400 KB budget with the Tracer, so the list
- *   cannot outlive its reason, and its shipped bundle carries no X-Ray code.
- * The stack test checks that every API function bundle the stack builds is at most 400 KB.
+ * The stack test checks that every function bundle, traced, is at most 400 KB.
  */
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -18,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAMBDA_ALIASES, lambdaAliases, UNTRACED_MODULES } from '../../infra/constructs/table-function';
+import { LAMBDA_ALIASES } from '../../infra/constructs/table-function';
 import { esbuildOptions } from '../../scripts/bench/bundles';
 import { createCandidate } from '../../lib/api/candidates';
 import { IDEM_MISMATCH } from '../../lib/api/route';
@@ -38,11 +36,10 @@ async function bundle(module: string, alias: Record<string, string>, name = modu
 describe('a traced API function bundle (get-candidate)', () => {
   let traced: Awaited<ReturnType<typeof bundle>>;
   beforeAll(async () => {
-    traced = await bundle('get-candidate', lambdaAliases('get-candidate'));
+    traced = await bundle('get-candidate', LAMBDA_ALIASES);
   }, 60_000);
 
   it('carries the trimmed X-Ray entry, not what it leaves out', () => {
-    expect(UNTRACED_MODULES.has('get-candidate')).toBe(false);
     expect(traced.inputs).toContain('lib/aws/xray-sdk-core.ts');
     expect(traced.inputs).toContain('lib/aws/no-emitter-binding.cjs');
     expect(traced.inputs).toContain('node_modules/@aws-lambda-powertools/tracer/lib/esm/Tracer.js');
@@ -135,7 +132,7 @@ describe('a traced API function bundle (get-candidate)', () => {
 
 describe('the route lines in a bundle', () => {
   it('carry no documentation: the summary and error sentences are in the OpenAPI document only', async () => {
-    const { outfile } = await bundle('create-candidate', lambdaAliases('create-candidate'));
+    const { outfile } = await bundle('create-candidate', LAMBDA_ALIASES);
     const code = readFileSync(outfile, 'utf8');
     // Here, outside a bundle, DOCS is true: the sentences are what the OpenAPI document says.
     expect(createCandidate.summary).toBe('Create a candidate');
@@ -146,7 +143,7 @@ describe('the route lines in a bundle', () => {
   }, 60_000);
 
   it('keep the summary of a line with a role, which the 403 to a member quotes', async () => {
-    const { outfile } = await bundle('update-pipeline-settings', lambdaAliases('update-pipeline-settings'));
+    const { outfile } = await bundle('update-pipeline-settings', LAMBDA_ALIASES);
     expect(readFileSync(outfile, 'utf8').includes(updatePipelineSettings.summary)).toBe(true);
   }, 60_000);
 });
@@ -208,12 +205,8 @@ describe('an idempotent function bundle (create-candidate), with the JMESPath st
 
   it('claims the same key, with the same payload hash, as with Powertools JMESPath', async () => {
     expect(LAMBDA_ALIASES['@aws-lambda-powertools/jmespath']).toMatch(/jmespath-fields\.ts$/);
-    const shipped = await bundle('create-candidate', lambdaAliases('create-candidate'));
-    const {
-      '@aws-lambda-powertools/jmespath': _a,
-      '@aws-lambda-powertools/jmespath/functions': _b,
-      ...withJmespath
-    } = lambdaAliases('create-candidate');
+    const shipped = await bundle('create-candidate', LAMBDA_ALIASES);
+    const { '@aws-lambda-powertools/jmespath': _a, '@aws-lambda-powertools/jmespath/functions': _b, ...withJmespath } = LAMBDA_ALIASES;
     const full = await bundle('create-candidate', withJmespath, 'create-candidate.jmespath');
     expect(full.inputs.some((i) => i.includes('@aws-lambda-powertools/jmespath/lib/esm/TreeInterpreter.js'))).toBe(true);
     expect(shipped.inputs.some((i) => i.includes('@aws-lambda-powertools/jmespath/'))).toBe(false);
@@ -232,18 +225,3 @@ describe('an idempotent function bundle (create-candidate), with the JMESPath st
 });
 
 const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
-
-describe('UNTRACED_MODULES', () => {
-  it.each([...UNTRACED_MODULES])(
-    '%s would pass 400 KB with the Tracer, and ships without X-Ray',
-    async (module) => {
-      const traced = await bundle(module, LAMBDA_ALIASES, `${module}.traced`);
-      expect(traced.bytes).toBeGreaterThan(BUDGET);
-      const shipped = await bundle(module, lambdaAliases(module));
-      expect(shipped.bytes).toBeLessThanOrEqual(BUDGET);
-      expect(shipped.inputs.filter((i) => /aws-xray-sdk-core|@aws-lambda-powertools\/tracer/.test(i))).toEqual([]);
-      expect(readFileSync(shipped.outfile, 'utf8')).not.toMatch(/X-Ray for Node\.js/);
-    },
-    60_000,
-  );
-});

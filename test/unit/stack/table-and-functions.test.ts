@@ -4,9 +4,11 @@
  * and the Lambda bundles themselves (minified ESM that loads under Node).
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { TABLE_DEF } from '../../../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../../lib/webhooks/config';
@@ -17,7 +19,10 @@ import {
   TOKEN_AUTHORIZER_MODULE,
 } from '../../../infra/constructs/route-api';
 import { DELIVERY_ATTEMPTS } from '../../../infra/constructs/webhook-pipeline';
-import { UNTRACED_MODULES } from '../../../infra/constructs/table-function';
+import { INVITATIONS_MODULE } from '../../../infra/constructs/interview-invitations';
+import { SCORECARD_REMINDERS_MODULE } from '../../../infra/constructs/interview-follow-up';
+import { esbuildOptions } from '../../../scripts/bench/bundles';
+import { PROJECT_ROOT } from '../../../infra/constructs/table-function';
 import { FILE_WORKER_BUDGET, FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
 import {
   actionsOf,
@@ -31,6 +36,7 @@ import {
   label,
   LOCAL_ONLY_ENV,
   methodFor,
+  ofType,
   pascal,
   PIPELINE_MODULES,
   resources,
@@ -205,7 +211,7 @@ describe('bundles', () => {
     }
   });
 
-  it('of API functions and authorizers are at most 400 KB, traced with the trimmed X-Ray entry unless in UNTRACED_MODULES', () => {
+  it('of API functions and authorizers are at most 400 KB, traced with the trimmed X-Ray entry', () => {
     const modules = [TOKEN_AUTHORIZER_MODULE, SESSION_AUTHORIZER_MODULE, ...new Set(ROUTES.map((r) => r.handler))];
     let traced = 0;
     for (const module of modules) {
@@ -218,17 +224,41 @@ describe('bundles', () => {
       // The SDK name the X-Ray entry (ours or the SDK's) stamps on every segment.
       const carriesXRay = code.includes('X-Ray for Node.js');
       const usesTable = actionsOf(id).some((a) => a.startsWith('dynamodb:'));
-      expect(carriesXRay, module).toBe(usesTable && !UNTRACED_MODULES.has(module));
+      expect(carriesXRay, module).toBe(usesTable);
       if (!carriesXRay) continue;
       traced++;
       // lib/aws/xray-sdk-core.ts (its error names it), not the SDK's entry with its EC2/Beanstalk plugins.
       expect(code, module).toContain('lib/aws/xray-sdk-core.ts');
       expect(code, module).not.toMatch(/AWS::ElasticBeanstalk/);
     }
-    // Every one that uses the table (both authorizers, every route but the OpenAPI document's), but the untraced.
+    // Every one that uses the table: both authorizers, every route but the OpenAPI document's.
     const withTable = modules.filter((m) => ROUTES.find((r) => r.handler === m)?.access !== 'none');
-    expect(traced).toBe(withTable.filter((m) => !UNTRACED_MODULES.has(m)).length);
+    expect(traced).toBe(withTable.length);
   });
+
+  it('of the functions only a mail domain deploys are at most 400 KB and traced, bundled as the stack bundles them', async () => {
+    // Each function's role names its module (infra/constructs/table-function.ts): what the shared
+    // synth deploys; every other entry under functions/ must be one of the mail domain's.
+    const deployed = new Set(
+      ofType('AWS::IAM::Role').flatMap(([, r]) => /^Talent pipeline: (.+)$/.exec(String(r.Properties.Description ?? ''))?.slice(1) ?? []),
+    );
+    const entries = readdirSync(path.join(PROJECT_ROOT, 'functions')).map((f) => f.replace(/\.ts$/, ''));
+    const mailOnly = [INVITATIONS_MODULE, SCORECARD_REMINDERS_MODULE];
+    expect(entries.filter((m) => !deployed.has(m)).sort()).toEqual([...mailOnly].sort());
+    const out = mkdtempSync(path.join(tmpdir(), 'tp-mail-bundles-'));
+    try {
+      for (const module of mailOnly) {
+        const outfile = path.join(out, `${module}.mjs`);
+        await build({ ...esbuildOptions(module), outfile });
+        const code = readFileSync(outfile, 'utf8');
+        expect(Buffer.byteLength(code), module).toBeLessThanOrEqual(400 * 1024);
+        expect(code, module).toContain('X-Ray for Node.js');
+        expect(code, module).toContain('lib/aws/xray-sdk-core.ts');
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('load under Node with their own environment and export a handler (no "Dynamic require" failures)', async () => {
     const inherited = Object.fromEntries(
