@@ -9,7 +9,7 @@ import https from 'node:https';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deliveryHeaders, generateSecret } from '../../lib/webhooks/sign';
-import { childEnv, e2eSandbox, ROOT, sleep } from '../helpers/processes';
+import { childEnv, e2eSandbox, ROOT } from '../helpers/processes';
 
 const sandbox = e2eSandbox();
 afterAll(() => sandbox.cleanup(), 30_000);
@@ -29,17 +29,43 @@ describe('npm run dev:receiver', { timeout: 60_000 }, () => {
   it('serves a certificate for 127.0.0.1, prints how to trust it, and verifies signatures', async () => {
     const dir = sandbox.freshDir('receiver');
     const [oldSecret, newSecret] = [generateSecret(), generateSecret()];
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['dev/dev-receiver.ts'], {
+    // Node with tsx's loader, as `npm run dev:receiver` runs it but without the tsx CLI's relay process.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'dev/dev-receiver.ts'], {
       cwd: ROOT,
       env: childEnv(dir, { RECEIVER_PORT: '0', WEBHOOK_SECRET: `${newSecret},${oldSecret}` }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    let exited = false;
+    // Resolves once the output shows what is asked, on the output itself (no polling, no deadline
+    // of its own: the test's timeout bounds it); fails at once if the receiver exits first.
+    const waiters: (() => void)[] = [];
+    const settle = () => {
+      for (const w of waiters.splice(0)) w();
+    };
+    const outputShows = (done: () => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (done()) resolve();
+          else if (exited) reject(new Error(`the receiver exited:\n${out}`));
+          else waiters.push(check);
+        };
+        check();
+      });
+    child.stdout.on('data', (d) => {
+      out += d;
+      settle();
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+      settle();
+    });
+    child.once('exit', () => {
+      exited = true;
+      settle();
+    });
     try {
-      const deadline = Date.now() + 30_000;
-      while (!/NODE_EXTRA_CA_CERTS=\S+ npm start/.test(out) && Date.now() < deadline) await sleep(100);
+      await outputShows(() => /NODE_EXTRA_CA_CERTS=\S+ npm start/.test(out));
       const certPath = /NODE_EXTRA_CA_CERTS=(\S+) npm start/.exec(out)![1]!;
       const url = /listening on (https:\/\/127\.0\.0\.1:\d+\/hook)/.exec(out)![1]!;
       expect(certPath).toBe(join(dir, 'dev-receiver', 'cert.pem'));
@@ -54,7 +80,8 @@ describe('npm run dev:receiver', { timeout: 60_000 }, () => {
       expect(await post(url, ca, body, deliveryHeaders(generateSecret(), event, Date.now(), oldSecret))).toBe(200);
       expect(await post(url, ca, body, deliveryHeaders(newSecret, event, Date.now(), oldSecret))).toBe(200);
       expect(await post(url, ca, body, deliveryHeaders(generateSecret(), event))).toBe(401);
-      await sleep(200);
+      // The receiver logs each request as it answers it: the four lines may trail the answers.
+      await outputShows(() => (out.match(/signature (OK|INVALID) -> \d+/g) ?? []).length >= 4);
       expect(out.match(/signature OK -> 200/g)).toHaveLength(3);
       expect(out.match(/signature INVALID -> 401/g)).toHaveLength(1);
       expect(out).not.toContain(newSecret.slice(6));
