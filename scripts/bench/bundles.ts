@@ -5,7 +5,7 @@
  */
 import { build, type BuildOptions } from 'esbuild';
 import { join } from 'node:path';
-import { LAMBDA_ALIASES, lambdaBuildOptions, PROJECT_ROOT } from '../../infra/constructs/table-function';
+import { LAMBDA_ALIASES, lambdaBuildOptions } from '../../infra/constructs/table-function';
 import { lambdaPlugins } from '../../infra/constructs/lambda-bundle.mjs';
 
 export interface BundleSize {
