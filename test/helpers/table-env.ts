@@ -15,5 +15,12 @@ import { dynamodbEndpoint } from './dynamodb-endpoint';
 
 process.env.TABLE_NAME = `test-${randomUUID()}`;
 process.env.DYNAMODB_ENDPOINT = dynamodbEndpoint();
+// Queues that refuse every connection, until `startStack({ webhooks })` puts the local ones in
+// their place (before any module that queues loads): deployed, every function that queues is given
+// its queues and reads them at cold start, so a stack without webhooks must still load the resend
+// and replay functions to answer their refusals. Without SQS_ENDPOINT a send would go to AWS.
+process.env.WEBHOOK_QUEUE_URL = 'http://127.0.0.1:9/000000000000/no-webhook-queue';
+process.env.WEBHOOK_DLQ_URL = 'http://127.0.0.1:9/000000000000/no-webhook-dlq';
+process.env.SQS_ENDPOINT = 'http://127.0.0.1:9';
 // The application form's key, as the stack gives the public job reads and the application.
 process.env.FORM_TOKEN_SECRET ??= randomUUID();
