@@ -4,7 +4,7 @@
  * block of every function the stack deploys.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage, Names, Stack, Validations, type CfnElement, type Duration } from 'aws-cdk-lib';
@@ -150,7 +150,7 @@ export const lambdaBuildOptions = (module: string, alias: Record<string, string>
 });
 
 /** Runs infra/constructs/lambda-bundle.mjs: esbuild with the plugins its CLI cannot take. */
-const BUNDLER = path.join(PROJECT_ROOT, 'infra', 'constructs', 'lambda-bundle.mjs');
+export const BUNDLER = path.join(PROJECT_ROOT, 'infra', 'constructs', 'lambda-bundle.mjs');
 
 /**
  * One function's code: its bundle, index.mjs, built in a node process of its own. As with
@@ -167,6 +167,13 @@ export const lambdaCode = (module: string): lambda.Code =>
       command: ['lambda-bundle.mjs', module],
       local: {
         tryBundle(outputDir) {
+          // The unit tests' shared synth builds every function in one esbuild run first
+          // (test/helpers/prebuilt-bundles.ts): the same bundles, the SDK parsed once, not per function.
+          const prebuilt = process.env.TP_PREBUILT_BUNDLES && path.join(process.env.TP_PREBUILT_BUNDLES, `${module}.mjs`);
+          if (prebuilt && existsSync(prebuilt)) {
+            copyFileSync(prebuilt, path.join(outputDir, 'index.mjs'));
+            return true;
+          }
           execFileSync(
             process.execPath,
             [BUNDLER, JSON.stringify({ ...lambdaBuildOptions(module), outfile: path.join(outputDir, 'index.mjs') })],

@@ -3,34 +3,12 @@
  * run it in a process of its own from the start of the run (test/helpers/unit-global-setup.ts):
  * `node --import tsx test/helpers/stack-synth-main.ts <root> <consoleDir>`.
  */
-import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { TalentPipelineStack } from '../../infra/stack';
-
-const LOCAL_BIN = fileURLToPath(new URL('../../node_modules/.bin', import.meta.url));
-
-/**
- * CDK runs the project's own esbuild as `npx --no-install esbuild ...`, once per function: each
- * npx is a Node process loading npm (about a second of CPU, as much as the bundle itself, 40-odd
- * times a run). This puts first on PATH an `npx` that runs `--no-install <bin>` straight from
- * node_modules/.bin (the same esbuild, the same arguments, so the same bundles) and hands
- * anything else to the real npx. Returns the PATH to synthesize with.
- */
-function pathWithDirectNpx(root: string): string {
-  const dirs = (process.env.PATH ?? '').split(path.delimiter);
-  const realNpx = dirs.map((d) => path.join(d, 'npx')).find((p) => existsSync(p)) ?? 'npx';
-  const bin = path.join(root, 'bin');
-  mkdirSync(bin, { recursive: true });
-  const shim = path.join(bin, 'npx');
-  writeFileSync(
-    shim,
-    `#!/bin/sh\nif [ "$1" = "--no-install" ] && [ -x "${LOCAL_BIN}/$2" ]; then shift; bin="$1"; shift; exec "${LOCAL_BIN}/$bin" "$@"; fi\nexec "${realNpx}" "$@"\n`,
-  );
-  chmodSync(shim, 0o755);
-  return [bin, ...dirs].join(path.delimiter);
-}
+import { prebuildBundles } from './prebuilt-bundles';
 
 /**
  * Synthesize the default stack into `root` unless another process already took the lock there.
@@ -46,11 +24,14 @@ export function synthesizeInto(root: string, consoleDir: string): boolean {
     return false;
   }
   const done = path.join(root, 'done.json');
-  const PATH = process.env.PATH;
+  const saved = process.env.TP_PREBUILT_BUNDLES;
   try {
     const started = performance.now();
-    // CDK's bundling spawns with this process's environment; restored below (a unit worker may run this).
-    process.env.PATH = pathWithDirectNpx(root);
+    // Every function's bundle in one esbuild run (prebuilt-bundles.ts), which the stack's bundling
+    // then copies; the variable is restored below (a unit worker may run this).
+    const bundles = path.join(root, 'bundles');
+    prebuildBundles(bundles);
+    process.env.TP_PREBUILT_BUNDLES = bundles;
     const app = new App({ outdir: path.join(root, 'cdk.out') });
     const stack = new TalentPipelineStack(app, 'TalentPipeline', { consoleDir });
     app.synth();
@@ -63,8 +44,8 @@ export function synthesizeInto(root: string, consoleDir: string): boolean {
     writeFileSync(path.join(root, 'failed.txt'), String((err as Error).stack ?? err));
     throw err;
   } finally {
-    if (PATH === undefined) delete process.env.PATH;
-    else process.env.PATH = PATH;
+    if (saved === undefined) delete process.env.TP_PREBUILT_BUNDLES;
+    else process.env.TP_PREBUILT_BUNDLES = saved;
   }
   return true;
 }
