@@ -53,13 +53,7 @@ export async function bundleFigures(root: string, out: string): Promise<string[]
     'authorizer',
     'session-authorizer',
     ...new Set(routes.map((r) => r.handler)),
-    'webhook-fanout',
-    'webhook-delivery',
-    'stuck-reindex',
-    'retention',
-    'import-worker',
-    'interview-invitations',
-    'scorecard-reminders',
+    ...BACKGROUND,
   ];
   const missingInit: string[] = [];
   const { BUNDLING, LAMBDA_ALIASES } = await import('../../infra/constructs/table-function');
