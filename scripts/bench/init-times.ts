@@ -49,12 +49,7 @@ export function initOnce(file: string, env: NodeJS.ProcessEnv): number | string 
 
 /** Bundles every function into `out` and prints sections 1 and 2; returns the functions whose init could not be measured. */
 export async function bundleFigures(root: string, out: string): Promise<string[]> {
-  const modules = [
-    'authorizer',
-    'session-authorizer',
-    ...new Set(routes.map((r) => r.handler)),
-    ...BACKGROUND,
-  ];
+  const modules = ['authorizer', 'session-authorizer', ...new Set(routes.map((r) => r.handler)), ...BACKGROUND];
   const missingInit: string[] = [];
   const { BUNDLING, LAMBDA_ALIASES } = await import('../../infra/constructs/table-function');
   console.log(`1-2. Bundles (esbuild, ESM, minified, SDK bundled, ${BUNDLING.target}) and module init, in turns with a bare handler`);

@@ -38,7 +38,8 @@ export default function setup(project: TestProject) {
   // Watch mode keeps this directory across reruns: the stack code may have changed, so a rerun
   // synthesizes again.
   project.onTestsRerun(() => {
-    for (const entry of ['lock', 'done.json', 'failed.txt', 'cdk.out', 'bundles']) rmSync(join(root, entry), { recursive: true, force: true });
+    for (const entry of ['lock', 'done.json', 'failed.txt', 'cdk.out', 'bundles'])
+      rmSync(join(root, entry), { recursive: true, force: true });
   });
   return () => {
     if (eager && eager.exitCode === null && eager.signalCode === null) eager.kill();
