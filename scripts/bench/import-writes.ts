@@ -7,6 +7,7 @@
  */
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { localClient } from '../../dev/table';
+import { tokenApi } from './api';
 import { countWrites, emptyTally, type Tally } from './writes';
 
 /** The middleware, added once to the store's client. */
@@ -38,14 +39,7 @@ export async function countImportWrites(url: string, endpoint: string, csv: stri
   counter ??= countWrites(ddbClient);
   const worker = emptyTally();
   counter.use(worker);
-  const call = async (method: string, path: string, body?: string) => {
-    const res = await fetch(`${url}/api/v1${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body && { 'Content-Type': 'text/csv' }) },
-      body,
-    });
-    return (await res.json()) as { data: any };
-  };
+  const call = tokenApi(url, token);
   let done: any;
   try {
     const job = (await call('POST', '/candidates/imports', csv)).data;

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startDynamoDbLocal } from '../../dev/dynamodb';
 import { ensureTable, localClient } from '../../dev/table';
+import { tokenApi } from './api';
 import { cpuMsOf } from './cpu';
 
 export interface ImportFigures {
@@ -91,14 +92,7 @@ export async function measureImport(rows = 10_000): Promise<ImportFigures> {
     const { token } = await createToken(tenant, 'bench', ['*']);
     const gateway = createGateway({});
     const url = await gateway.listen(0);
-    const call = async (method: string, path: string, body?: string) => {
-      const res = await fetch(`${url}/api/v1${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, ...(body && { 'Content-Type': 'text/csv' }) },
-        body,
-      });
-      return (await res.json()) as { data: any };
-    };
+    const call = tokenApi(url, token);
 
     // Peak memory: sampled while the 5 MB file is posted, parsed, stored and imported.
     let peakRss = process.memoryUsage().rss;

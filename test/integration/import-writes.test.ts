@@ -14,6 +14,7 @@ import { ddb, ddbClient, queryAll, tableName } from '../../lib/store/client';
 import { candidateTokens } from '../../lib/store/search';
 import { keys } from '../../lib/store/table';
 import { recordDynamoDbCommands, startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { importFinished } from '../helpers/import-job';
 
 let stack: Stack;
 let t: TestTenant;
@@ -47,15 +48,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function finished(id: string) {
-  for (let i = 0; i < 2000; i++) {
-    const res = await stack.call('GET', `/api/v1/candidates/imports/${id}`, { token });
-    expect(res.status, res.text).toBe(200);
-    if (res.body.data.status === 'completed' || res.body.data.status === 'failed') return res.body.data;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error(`import ${id} did not end`);
-}
+const finished = (id: string) => importFinished(stack, id, token);
 
 const feedOf = (personId: string) =>
   queryAll({

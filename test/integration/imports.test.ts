@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanTable } from '../helpers/scan';
 import { startStack, type Stack, PASSWORD } from '../helpers/stack';
+import { importFinished } from '../helpers/import-job';
 import { createRequisition } from '../../lib/store/requisitions';
 
 let stack: Stack;
@@ -38,16 +39,7 @@ const post = (text: string, opts: { type?: string; query?: string; as?: string; 
     headers: { 'Content-Type': opts.type ?? 'text/csv', ...opts.headers },
   });
 
-/** Poll the job until it ends (each GET is a real request; the worker runs meanwhile). */
-async function finished(id: string, as = token) {
-  for (let i = 0; i < 600; i++) {
-    const res = await stack.call('GET', `/api/v1/candidates/imports/${id}`, { token: as });
-    expect(res.status, res.text).toBe(200);
-    if (res.body.data.status === 'completed' || res.body.data.status === 'failed') return res.body.data;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error(`import ${id} did not end`);
-}
+const finished = (id: string, as = token) => importFinished(stack, id, as, 600);
 
 async function allErrors(id: string, limit = 100) {
   const out: { row: number; outcome: string; field: string | null; code: string; error: string }[] = [];

@@ -11,6 +11,7 @@ import { emailDigest } from '../../lib/store/people';
 import { createRequisition } from '../../lib/store/requisitions';
 import { keys } from '../../lib/store/table';
 import { startStack, type Stack, type TestTenant } from '../helpers/stack';
+import { importFinished } from '../helpers/import-job';
 
 let stack: Stack;
 let t: TestTenant;
@@ -30,15 +31,7 @@ afterAll(() => stack.close());
 const post = (text: string, query = '') =>
   stack.call('POST', `/api/v1/candidates/imports${query}`, { token, rawBody: text, headers: { 'Content-Type': 'text/csv' } });
 
-async function finished(id: string) {
-  for (let i = 0; i < 2000; i++) {
-    const res = await stack.call('GET', `/api/v1/candidates/imports/${id}`, { token });
-    expect(res.status, res.text).toBe(200);
-    if (res.body.data.status === 'completed' || res.body.data.status === 'failed') return res.body.data;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error(`import ${id} did not end`);
-}
+const finished = (id: string) => importFinished(stack, id, token);
 
 async function errorsOf(id: string) {
   const res = await stack.call('GET', `/api/v1/candidates/imports/${id}/errors?limit=500`, { token });
