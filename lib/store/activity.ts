@@ -6,11 +6,11 @@
  * sight filter. Written by the table maintenance consumer from audit intents (lib/domain/activity.ts),
  * never on a request path.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActivityPlan } from '../domain/activity-rules';
 import type { Item } from '../item';
+import { batchGet } from './batch';
 import { ddb, tableName } from './client';
 import { keys, type Key, type PageKeyShape } from './table';
 
@@ -118,24 +118,11 @@ export async function putActivities(tenantId: string, puts: readonly ActivityPut
 
 /** The candidate items some changes name (their person, their rejection), by id: one BatchGetItem per 100. */
 export async function candidatesOf(tenantId: string, candidateIds: readonly string[]): Promise<Map<string, Item>> {
-  const found = new Map<string, Item>();
-  const ids = [...new Set(candidateIds)];
-  for (let i = 0; i < ids.length; i += BATCH_GET_KEYS) {
-    let left: Key[] = ids.slice(i, i + BATCH_GET_KEYS).map((id) => keys.candidate(tenantId, id));
-    for (let attempt = 1; left.length; attempt++) {
-      if (attempt > BATCH_GET_CALLS) throw new Error(`candidate read left ${left.length} keys unread`);
-      if (attempt > 1) await sleep(25 * 2 ** attempt);
-      const res = await ddb.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: left, ProjectionExpression: 'SK, person_id, rejection' } } }),
-      );
-      for (const item of res.Responses?.[tableName] ?? []) found.set(String(item.SK).slice(candidatePrefix.length), item);
-      left = (res.UnprocessedKeys?.[tableName]?.Keys ?? []) as Key[];
-    }
-  }
-  return found;
+  const items = await batchGet(
+    candidateIds.map((id) => keys.candidate(tenantId, id)),
+    { projection: 'SK, person_id, rejection' },
+  );
+  return new Map(items.map((item) => [String(item.SK).slice(candidatePrefix.length), item]));
 }
 
-/** BatchGetItem's keys per call, and the calls a chunk may take while DynamoDB leaves keys unprocessed. */
-const BATCH_GET_KEYS = 100;
-const BATCH_GET_CALLS = 5;
 const candidatePrefix = keys.candidate('', '').SK;

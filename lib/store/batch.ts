@@ -61,14 +61,15 @@ export async function batchPut(items: Item[]): Promise<Item[]> {
 const GET_SIZE = 100;
 
 /**
- * Which of these keys hold an item: strongly consistent reads, 100 keys per call, all chunks at
- * once, unprocessed keys asked again with backoff up to MAX_CALLS per chunk. One call instead of a
- * GetItem per key is most of the saving: each call costs far more than each key it names. It throws
- * if a chunk cannot be read, so the caller never mistakes an unread key for an absent one.
+ * The items at these keys: 100 keys per call, all chunks at once, unprocessed keys asked again
+ * with backoff up to MAX_CALLS per chunk. One call instead of a GetItem per key is most of the
+ * saving: each call costs far more than each key it names. It throws if a chunk cannot be read,
+ * so the caller never mistakes an unread key for an absent one. `projection` must name PK and SK
+ * for the caller to tell the items apart.
  */
-export async function existingKeys(keys: { PK: string; SK: string }[]): Promise<Set<string>> {
+export async function batchGet(keys: { PK: string; SK: string }[], read: { projection: string; consistent?: boolean }): Promise<Item[]> {
   const unique = [...new Map(keys.map((k) => [keyOf(k), { PK: k.PK, SK: k.SK }])).values()];
-  const found = new Set<string>();
+  const found: Item[] = [];
   const chunks: { PK: string; SK: string }[][] = [];
   for (let i = 0; i < unique.length; i += GET_SIZE) chunks.push(unique.slice(i, i + GET_SIZE));
   await Promise.all(
@@ -79,13 +80,18 @@ export async function existingKeys(keys: { PK: string; SK: string }[]): Promise<
         if (attempt > 1) await backoff(attempt - 1);
         const res = await ddb.send(
           new BatchGetCommand({
-            RequestItems: { [tableName]: { Keys: left, ConsistentRead: true, ProjectionExpression: 'PK, SK' } },
+            RequestItems: { [tableName]: { Keys: left, ConsistentRead: read.consistent, ProjectionExpression: read.projection } },
           }),
         );
-        for (const item of res.Responses?.[tableName] ?? []) found.add(keyOf(item));
+        found.push(...(res.Responses?.[tableName] ?? []));
         left = res.UnprocessedKeys?.[tableName]?.Keys ?? [];
       }
     }),
   );
   return found;
+}
+
+/** Which of these keys hold an item (batchGet, strongly consistent), as keyOf strings. */
+export async function existingKeys(keys: { PK: string; SK: string }[]): Promise<Set<string>> {
+  return new Set((await batchGet(keys, { projection: 'PK, SK', consistent: true })).map(keyOf));
 }
