@@ -164,6 +164,9 @@ try {
   const { backfillPeople } = await import('./backfill');
   const people = await backfillPeople();
   if (people) say(`gave ${people} candidates without a person their person`);
+  const { backfillGuards } = await import('./backfill');
+  const folded = await backfillGuards();
+  if (folded) say(`folded the duplicate guard items of ${folded} people into their person`);
   const { backfillOfferAwaiting, backfillOfferExpiry } = await import('./backfill-offers');
   const expiring = await backfillOfferExpiry();
   if (expiring) say(`gave ${expiring} sent offers their expiry`);

@@ -196,6 +196,10 @@ export interface ProfileState {
   duplicateOf?: string;
   /** The old requisition's guard names another candidate (older data): it stays. */
   keepOldGuard?: boolean;
+  /** The person's guards are separate items (older data), as their refused condition saw them. */
+  guardItems?: boolean;
+  /** The person is gone (erased): there is no guard to move. */
+  personGone?: boolean;
 }
 
 export interface ProfilePlan {
@@ -219,6 +223,8 @@ export interface GuardMove {
   from: string | undefined;
   to: string | undefined;
   dropOld: boolean;
+  /** The person is older data whose guards are separate items (lib/store/people.ts). */
+  guardItems: boolean;
 }
 
 /**
@@ -250,7 +256,12 @@ export function decideProfile(
     if (patch.requisition) Object.assign(set, { req_id: patch.requisition.id, req_title: patch.requisition.title });
     else remove.push('req_id', 'req_title');
   }
-  const guard = moves && personId ? { personId, from: c.reqId, to: newReq ?? undefined, dropOld: !state.keepOldGuard } : undefined;
+  // The form of the person's guards: as read with the person, else as a refusal last saw it.
+  const guardItems = state.person?.person ? state.person.person.guards === undefined : Boolean(state.guardItems);
+  const guard =
+    moves && personId && !state.personGone
+      ? { personId, from: c.reqId, to: newReq ?? undefined, dropOld: !state.keepOldGuard, guardItems }
+      : undefined;
   if (!Object.keys(set).length && !remove.length) return { done: { before: c.item } };
   let onto: RequisitionPart | undefined;
   if (moves && newReq) {

@@ -13,7 +13,7 @@ import { requisitionSeen } from '../store/requisitions';
 import type { ActorRef } from '../store/stage-history';
 import type { AuditEntry } from '../store/audit';
 import { newId, nowIso } from '../ids';
-import { claimOwner } from '../store/people';
+import { claimOwner, guardEntry, guardsOf } from '../store/people';
 import { readPerson } from '../store/person-parts';
 import { patchDiff } from '../store/update';
 import { decidePerson, type MatchState } from './people-rules';
@@ -98,7 +98,11 @@ export async function insertPersonCandidate(
       // Someone claimed the email first, or the claim moved (a merge) or went (an erasure).
       if ('claim' in all) return { ...state, owner: (all.claim?.person_id as string | undefined) ?? null, personSeen: undefined };
       if ('person' in all) {
-        // The person's fields differ from the request's (the candidate copies theirs), or they are full or gone.
+        // The person is already a candidate on the requisition: their guards name it.
+        const holder = guardsOf(all.person)?.[guardEntry(record.req_id)];
+        if (holder) return { ...state, duplicateOf: holder };
+        // The person's fields differ from the request's (the candidate copies theirs), they are
+        // full or gone, or their guards are in another form than assumed.
         if (all.person) return { ...state, personSeen: all.person };
         return { ...state, owner: record.email ? await claimOwner(tenantId, record.email) : null, personSeen: undefined };
       }
@@ -213,6 +217,19 @@ export function updateCandidateProfile(
       // The person is already a candidate on the new requisition; or the old one's guard is another candidate's.
       if ('guardIn' in all && typeof all.guardIn?.candidate_id === 'string') return { ...state, duplicateOf: all.guardIn.candidate_id };
       if ('guardOut' in all) return { ...state, keepOldGuard: true };
+      // The same, on the person item: its guards as the condition saw them.
+      const personSeen = 'guards' in all ? all.guards : all.person;
+      const guards = guardsOf(personSeen);
+      const from = state.candidate?.reqId;
+      const to = patch.requisition === undefined ? from : patch.requisition?.id;
+      if (guards && to !== from) {
+        const holder = guards[guardEntry(to)];
+        if (holder && holder !== id) return { ...state, duplicateOf: holder };
+        const old = guards[guardEntry(from)];
+        if (old && old !== id && !state.keepOldGuard) return { ...state, keepOldGuard: true };
+      }
+      // The person is gone, or their guards are in another form than assumed (a backfill folded them meanwhile).
+      if ('guards' in all) return personSeen ? { ...state, guardItems: !guards } : { ...state, personGone: true };
       // The person, or one of their candidates, changed meanwhile: read them all again.
       if ('person' in all || 'others' in all || 'claimOut' in all) return { ...(await read()), reqSeen: state.reqSeen };
       // Gone, no longer open, full or just filled: decide again on what the condition saw.

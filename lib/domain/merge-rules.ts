@@ -27,10 +27,18 @@ export interface MergeState {
   /** The merge record of this pair in the target's partition (a merge decided before). */
   record: Item | undefined;
   /** The from-person's duplicate guards, and the candidates they name. */
-  fromGuards: Item[];
+  fromGuards: MergeGuard[];
   fromCandidates: Item[];
   /** The target's candidate that refused a moved guard (the same person twice on one requisition). */
   duplicateOf?: { candidateId: string; onRequisition: boolean };
+}
+
+/** A duplicate guard of the from-person: on their item (`guards`), or older data's item (its key). */
+export interface MergeGuard {
+  /** The requisition's id, or `none`. */
+  entry: string;
+  candidateId: string;
+  key?: { PK: unknown; SK: unknown };
 }
 
 /** The committing transaction's content. */
@@ -39,7 +47,7 @@ export interface MergePlan {
   fromId: string;
   target: Item;
   from: Item;
-  guards: Item[];
+  guards: MergeGuard[];
   /** Each moved candidate as read, and as the merge leaves it (the target's personal fields). */
   candidates: { before: Item; after: Item }[];
   /** The target's claims afterwards: theirs and the from-person's. */
@@ -82,13 +90,15 @@ export function decideMerge(targetId: string, fromId: string, s: MergeState, at:
   const fromClaims = claimsOf(s.from);
   const claims = [...new Set([...claimsOf(s.target), ...fromClaims])];
   // Each candidate: its update, its search entries put and those it loses deleted; each guard in
-  // and out; each claim; the two people, the merge record and the audit record.
+  // (on the target's item, or a guard item for older data) and out (an older guard item);
+  // each claim; the two people, the merge record and the audit record.
+  const guardItemsIn = s.target.guards === undefined;
   const actions =
     candidates.reduce((n, { before, after }) => {
       const kept = new Set(candidateTokens(after as { name: string }));
       return n + 1 + kept.size + candidateTokens(before as { name: string }).filter((t) => !kept.has(t)).length;
     }, 0) +
-    2 * s.fromGuards.length +
+    s.fromGuards.reduce((n, g) => n + (guardItemsIn ? 1 : 0) + (g.key ? 1 : 0), 0) +
     fromClaims.length +
     5;
   if (actions > MAX_TRANSACT_ACTIONS) return { refuse: tooLargeToMerge() };

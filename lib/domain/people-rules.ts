@@ -34,7 +34,7 @@ export interface MatchState {
   owner?: string | null;
   /** That person's item as their refused condition saw it: their fields and candidate count. */
   personSeen?: Item;
-  /** The candidate the person already is on the requisition (the guard's refusal). */
+  /** The candidate the person already is on the requisition (the guard the refusal saw). */
   duplicateOf?: string;
 }
 
@@ -46,6 +46,8 @@ export type PersonPart =
       personId: string;
       /** The fields the person must still have: the new candidate copies them. */
       expect: Item;
+      /** The person is older data whose guards are separate items (as last seen; none seen: the person item holds them). */
+      guardItems: boolean;
     };
 
 /** The person fields of a record or item, absent ones as undefined. */
@@ -77,7 +79,7 @@ export function decidePerson(
   }
   return {
     record: { ...(copied as unknown as CandidateRecord), person_id: state.owner },
-    person: { kind: 'join', personId: state.owner, expect },
+    person: { kind: 'join', personId: state.owner, expect, guardItems: seen !== undefined && seen.guards === undefined },
   };
 }
 

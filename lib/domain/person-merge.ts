@@ -6,6 +6,7 @@ import { ValidationError } from '../errors';
 import { nowIso } from '../ids';
 import type { Person } from '../api/people';
 import { auditPuts } from '../store/audit';
+import { guardsOf } from '../store/people';
 import { keys } from '../store/table';
 import { moveRest, readMerge, writeMerge, type MergeParts } from '../store/person-merge';
 import { decideMerge, type MergePlan, type MergeState } from './merge-rules';
@@ -48,6 +49,10 @@ export async function mergePeople(p: Principal, targetId: string, fromId: string
         const req = String(lost.seen.SK).slice(keys.personGuardPrefix.length);
         return { ...s, duplicateOf: { candidateId: String(lost.seen.candidate_id), onRequisition: req !== 'none' } };
       }
+      // The same on the target's item: a guard of theirs on a requisition a moved guard is on.
+      const held = 'refused' in lost ? guardsOf(lost.all.target) : undefined;
+      const clash = held && s.fromGuards.find((g) => held[g.entry] !== undefined);
+      if (clash) return { ...s, duplicateOf: { candidateId: held[clash.entry]!, onRequisition: clash.entry !== 'none' } };
       return readMerge(p.tenantId, targetId, fromId);
     },
     busy: 'the two people kept changing while they were merged; try again',

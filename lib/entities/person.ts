@@ -4,6 +4,11 @@
  * fields from here as they take the candidate's. Each candidate keeps a copy of these fields
  * (lib/entities/candidate.ts), so the contract's candidate shapes read one item; a write that
  * changes the person rewrites every copy in the same transaction (lib/store/people.ts).
+ *
+ * Two attributes of the person item are the store's own and no field here: `claims` (the digests
+ * of their emails' claims) and `guards` (requisition id -> candidate id, the duplicate guards).
+ * They hold digests and ids, no personal data, in no API shape and no audit record; erasing the
+ * person deletes the item with them.
  */
 import { defineEntity, field, fromItem, type RecordOf } from '../entity';
 import type { Item } from '../item';

@@ -46,11 +46,11 @@ const hiresOnRequisition = (c: CandidateRecord) => c.req_id !== undefined && c.s
 
 /**
  * Actions a candidate adds to a batch besides the batch's own: its item, a placement, its search
- * entries, and for a candidate with a (new) person the person, their guard and their email's
- * claim. Its audit record takes none of its own: it rides in its batch's one intent.
+ * entries, and for a candidate with a (new) person the person (their guard is on their item)
+ * and their email's claim. Its audit record takes none of its own: it rides in its batch's one intent.
  */
 const ownActions = (c: CandidateRecord) =>
-  1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length + (c.person_id ? (c.email ? 3 : 2) : 0);
+  1 + (c.stage === 'placed' ? COPY_PUT_ACTIONS : 0) + candidateTokens(c).length + (c.person_id ? (c.email ? 2 : 1) : 0);
 
 /** Actions a batch takes besides its candidates': the workspace's counter, and its audit intent. */
 const batchActions = (audited: boolean) => 1 + (audited ? AUDIT_GROUP_COPIES : 0);
@@ -149,7 +149,7 @@ async function writeBatch(tenantId: string, entries: NewCandidate[], rows: numbe
       if (c.person_id) {
         const person = personCreateParts(tenantId, { kind: 'new', personId: c.person_id, claim: c.email !== undefined }, c);
         parts[`claim:${n}`] = person.claim;
-        parts[`person:${n}`] = [person.person!, person.guard!];
+        parts[`person:${n}`] = person.person;
       }
       parts[`copies:${n}`] = [...createdPlacement(tenantId, c), ...searchWrites(tenantId, c as unknown as Item)];
     });

@@ -182,6 +182,7 @@ export type ProfileParts =
   | 'stats'
   | 'search'
   | PersonEditParts
+  | 'guards'
   | 'guardOut'
   | 'guardIn'
   | 'transfer'
@@ -232,8 +233,10 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
     stats: onto && Object.keys(onto.stats).length > 0 && counterUpdate(keys.stats(tenantId), onto.stats),
     // Every copy changes (updated_at at least); tokens the new name or email lost go.
     search: searchWrites(tenantId, after, current),
-    ...(plan.person ? personEditParts(tenantId, plan.person, at) : NO_PERSON_EDIT),
-    ...(plan.guard ? guardMoveParts(tenantId, id, plan.guard) : { guardOut: undefined, guardIn: undefined }),
+    ...(plan.person ? personEditParts(tenantId, plan.person, at, plan.guard && { candidateId: id, move: plan.guard }) : NO_PERSON_EDIT),
+    ...(plan.guard
+      ? guardMoveParts(tenantId, id, plan.guard, Boolean(plan.person))
+      : { guards: undefined, guardOut: undefined, guardIn: undefined }),
     // A move to another job is a record of the candidate's history, with the counters it moves.
     transfer: plan.moves && requisitionMovePut(tenantId, transferOf(id, current, after, at, plan.audit?.actor)),
     audit: plan.audit && auditPuts(tenantId, aboutPerson(plan.audit, after.person_id)),

@@ -1,14 +1,19 @@
 /**
- * People: the person item, the email claims and the duplicate guards (keys in lib/store/table.ts,
- * the rules in lib/domain/people-rules.ts).
+ * People: the person item and the email claims (keys in lib/store/table.ts, the rules in
+ * lib/domain/people-rules.ts).
  * - The person `T#<t>#PERSON#<pid>` / `PERSON`: their personal fields (a copy of which each of
- *   their candidates keeps), `candidate_count`, and `claims`: the digests of the emails that name
- *   them, so erasure finds every claim from the person alone.
+ *   their candidates keeps), `candidate_count`, `claims`: the digests of the emails that name
+ *   them, so erasure finds every claim from the person alone; and `guards`: requisition id (or
+ *   `none`) -> the candidate the person is there. Each candidate sets its entry if absent in the
+ *   same update that counts it, so the same person twice on one requisition is refused by the
+ *   write itself, the refusal (the person as the condition saw it) naming the candidate that
+ *   holds it: no extra item, no extra read.
  * - An email's claim `T#<t>#EMAIL#<digest>` / `CLAIM` -> `person_id`: put if absent by the create
  *   that makes the person, so two creates of one new email make one person.
- * - A guard `T#<t>#PERSON#<pid>` / `GUARD#REQ#<req id | none>` -> `candidate_id`: put if absent
- *   with each candidate, so the same person twice on one requisition is refused by the write
- *   itself, the refusal naming the candidate that holds it (no extra read).
+ * - Older data: a person item without `guards` keeps them as separate items
+ *   `T#<t>#PERSON#<pid>` / `GUARD#REQ#<req id | none>` -> `candidate_id`, honoured (and written)
+ *   as before until dev/backfill.ts backfillGuards folds them into the person. A write decides
+ *   which form from the person as last seen, and its condition checks that form still holds.
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -21,6 +26,13 @@ import { normalize } from './search';
 import { keys, personCandidatesPartition, TABLE_DEF } from './table';
 
 type Item = Record<string, unknown>;
+
+/** A requisition's entry in a person's guards: its id, or `none` for a candidate without one. */
+export const guardEntry = (reqId: string | null | undefined) => reqId ?? 'none';
+
+/** A person item's guards (entry -> candidate id); undefined for older data, whose guards are separate items. */
+export const guardsOf = (person: Item | undefined): Record<string, string> | undefined =>
+  person && typeof person.guards === 'object' && person.guards !== null ? (person.guards as Record<string, string>) : undefined;
 
 /** The form emails are matched in (as the import compares them): case and accent blind. */
 export const matchForm = (email: string) => normalize(email).trim();
@@ -106,6 +118,7 @@ export function personItem(tenantId: string, personId: string, c: CandidateRecor
     ...fields,
     candidate_count: 1,
     claims: c.email ? [emailDigest(c.email)] : [],
+    guards: { [guardEntry(c.req_id)]: c.id },
     created_at: c.created_at,
     updated_at: c.created_at,
   };
@@ -126,21 +139,26 @@ export function fieldsAre(expect: Item) {
 
 export type PersonCreateParts = 'claim' | 'person' | 'guard';
 
-/**
- * The person's parts of a candidate create: a new person puts their item and their email's claim
- * if absent; a candidate joining a person checks the claim still names them, and counts the
- * candidate on the person if they still have the fields the candidate copied and room for it.
- * Each refusal hands back what its condition saw. The guard is put if absent either way.
- */
-export function personCreateParts(tenantId: string, part: PersonPart, c: CandidateRecord): Record<PersonCreateParts, Item | undefined> {
-  const guard = {
+/** Older data's guard item of a person's candidate, put if absent (a refusal hands back the holder). */
+export function guardItemPut(tenantId: string, personId: string, reqId: string | undefined, candidateId: string): Item {
+  return {
     Put: {
       TableName: tableName,
-      Item: { ...keys.personGuard(tenantId, part.personId, c.req_id), type: 'person_guard', candidate_id: c.id, person_id: part.personId },
+      Item: { ...keys.personGuard(tenantId, personId, reqId), type: 'person_guard', candidate_id: candidateId, person_id: personId },
       ConditionExpression: 'attribute_not_exists(PK)',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
+}
+
+/**
+ * The person's parts of a candidate create: a new person puts their item (with the candidate's
+ * guard) and their email's claim if absent; a candidate joining a person checks the claim still
+ * names them, and counts the candidate on the person and sets its guard if they still have the
+ * fields the candidate copied, room for it, and no candidate on its requisition. Each refusal
+ * hands back what its condition saw. A person of older data (guards as items) gets the guard item.
+ */
+export function personCreateParts(tenantId: string, part: PersonPart, c: CandidateRecord): Record<PersonCreateParts, Item | undefined> {
   if (part.kind === 'new') {
     return {
       claim:
@@ -157,10 +175,17 @@ export function personCreateParts(tenantId: string, part: PersonPart, c: Candida
       person: {
         Put: { TableName: tableName, Item: personItem(tenantId, part.personId, c), ConditionExpression: 'attribute_not_exists(PK)' },
       },
-      guard,
+      guard: undefined,
     };
   }
   const same = fieldsAre(part.expect);
+  const guards = part.guardItems
+    ? { expression: 'attribute_not_exists(#gs)', names: { '#gs': 'guards' }, values: {} }
+    : {
+        expression: 'attribute_exists(#gs) AND attribute_not_exists(#gs.#g)',
+        names: { '#gs': 'guards', '#g': guardEntry(c.req_id) },
+        values: { ':cid': c.id },
+      };
   return {
     claim: c.email
       ? {
@@ -177,13 +202,13 @@ export function personCreateParts(tenantId: string, part: PersonPart, c: Candida
       Update: {
         TableName: tableName,
         Key: keys.person(tenantId, part.personId),
-        UpdateExpression: 'ADD candidate_count :one',
-        ConditionExpression: `attribute_exists(PK) AND (attribute_not_exists(candidate_count) OR candidate_count < :max) AND ${same.expression}`,
-        ExpressionAttributeNames: same.names,
-        ExpressionAttributeValues: { ...same.values, ':one': 1, ':max': MAX_CANDIDATES_PER_PERSON },
+        UpdateExpression: `ADD candidate_count :one${part.guardItems ? '' : ' SET #gs.#g = :cid'}`,
+        ConditionExpression: `attribute_exists(PK) AND (attribute_not_exists(candidate_count) OR candidate_count < :max) AND ${same.expression} AND ${guards.expression}`,
+        ExpressionAttributeNames: { ...same.names, ...guards.names },
+        ExpressionAttributeValues: { ...same.values, ...guards.values, ':one': 1, ':max': MAX_CANDIDATES_PER_PERSON },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    guard,
+    guard: part.guardItems ? guardItemPut(tenantId, part.personId, c.req_id, c.id) : undefined,
   };
 }

@@ -1,13 +1,13 @@
 /**
  * Erasing a person's own items: the person item, the claims of their emails, and every item of
- * their partition (guards, and the notes, activity and files kept there), found by Query, never by
+ * their partition (older data's guard items, and the notes, activity and files kept there), found by Query, never by
  * Scan. Their candidates are erased one by one by the candidate erasure (lib/store/erasure.ts),
  * which this names them for.
  */
 import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, queryAll, tableName } from './client';
 import { eraseMentionsOfNotes } from './mentions';
-import { getPersonItem } from './people';
+import { getPersonItem, guardsOf } from './people';
 import { keys, personCandidatesPartition, TABLE_DEF } from './table';
 import { backoff, MAX_ATTEMPTS, unlessConditionFails } from './tx';
 
@@ -29,18 +29,23 @@ async function deleteAll(keysToDelete: { PK: unknown; SK: unknown }[]) {
  * Remove a person: first their item and their claims (so no create joins them from then on: a
  * join checks the person exists in its own transaction), then every item of their partition.
  * Answers how many items went, the people whose merge into this one had not moved their files
- * yet (whose bytes are under their own keys still), and the ids of every candidate of theirs (their guards, read
- * consistently after the person went, and the person index, which also finds the candidates of
- * an earlier, interrupted erasure). Nothing to do for a person already removed but the index.
+ * yet (whose bytes are under their own keys still), and the ids of every candidate of theirs (their
+ * guards: on the person item, and older data's guard items read consistently after the person
+ * went; and the person index, which also finds the candidates of an earlier, interrupted erasure). Nothing to do for a person already removed but the index.
  */
 export async function removePerson(
   tenantId: string,
   personId: string,
 ): Promise<{ items: number; candidateIds: string[]; unmerged: string[] }> {
   let items = 0;
-  const person = await getPersonItem(tenantId, personId);
-  if (person) {
-    await ddb.send(new DeleteCommand({ TableName: tableName, Key: keys.person(tenantId, personId) }));
+  let guarded: string[] = [];
+  const read = await getPersonItem(tenantId, personId);
+  if (read) {
+    // The item as it went: its guards name every candidate a create joined until then.
+    const { Attributes: person = read } = await ddb.send(
+      new DeleteCommand({ TableName: tableName, Key: keys.person(tenantId, personId), ReturnValues: 'ALL_OLD' }),
+    );
+    guarded = Object.values(guardsOf(person) ?? {});
     items++;
     const claims = Array.isArray(person.claims) ? (person.claims as string[]) : [];
     for (const digest of claims) {
@@ -91,7 +96,7 @@ export async function removePerson(
     ExpressionAttributeValues: { ':pk': personCandidatesPartition(tenantId, personId) },
     ProjectionExpression: 'id',
   });
-  const ids = new Set<string>();
+  const ids = new Set<string>(guarded);
   for (const i of partition as Item[]) if (typeof i.candidate_id === 'string' && i.type === 'person_guard') ids.add(i.candidate_id);
   for (const i of indexed) if (typeof i.id === 'string') ids.add(i.id);
   return { items, candidateIds: [...ids], unmerged: withFiles };

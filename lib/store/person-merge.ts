@@ -9,15 +9,15 @@
  *   transaction, a batch at a time; a moved item carries `moved_from`, so its insert is no event.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { MergePlan, MergeState } from '../domain/merge-rules';
+import type { MergeGuard, MergePlan, MergeState } from '../domain/merge-rules';
 import { ddb, tableName } from './client';
 import { getMention, mentionKey as mentionItemKey } from './mentions';
-import { getPersonItem } from './people';
+import { getPersonItem, guardItemPut, guardsOf } from './people';
 import { getCandidates } from './person-parts';
 import { searchWrites } from './search';
 import { changeIndexKey, keys, personCandidatesIndexKey } from './table';
 import { MAX_TRANSACT_ACTIONS, writeParts, type TxOutcome } from './tx';
-import { $add, $remove, update } from './update';
+import { $add, $entries, $remove, update } from './update';
 
 type Item = Record<string, unknown>;
 
@@ -42,8 +42,18 @@ export async function readMerge(tenantId: string, targetId: string, fromId: stri
       }),
     ),
   ]);
-  const fromGuards = (guards.Items ?? []).filter((g) => g.type === 'person_guard');
-  const ids = [...new Set(fromGuards.map((g) => String(g.candidate_id)))];
+  // On the person item, and older data's guard items (until folded into it).
+  const fromGuards: MergeGuard[] = [
+    ...Object.entries(guardsOf(from) ?? {}).map(([entry, candidateId]) => ({ entry, candidateId })),
+    ...(guards.Items ?? [])
+      .filter((g) => g.type === 'person_guard')
+      .map((g) => ({
+        entry: String(g.SK).slice(keys.personGuardPrefix.length),
+        candidateId: String(g.candidate_id),
+        key: { PK: g.PK, SK: g.SK },
+      })),
+  ];
+  const ids = [...new Set(fromGuards.map((g) => g.candidateId))];
   return { target, from, record, fromGuards, fromCandidates: ids.length ? await getCandidates(tenantId, ids) : [] };
 }
 
@@ -52,25 +62,38 @@ export type MergeParts = 'guardsIn' | 'target' | 'from' | 'candidates' | 'claims
 /** The committing transaction of a merge decided at `at`, with `audit`'s actions. */
 export async function writeMerge(tenantId: string, plan: MergePlan, at: string, audit: Item[]): Promise<TxOutcome<MergeParts>> {
   const { targetId, fromId } = plan;
-  const pk = keys.personPartition(tenantId, targetId);
+  // The target's guards: on their item (each moved one set if absent), or older data's items.
+  const onItem = guardsOf(plan.target) !== undefined;
+  // One per requisition (a guard item the backfill has not folded yet may repeat one on the item).
+  const moving = [...new Map([...plan.guards].reverse().map((g) => [g.entry, g])).values()];
+  const entries = moving.map((g, i) => [`#g${i}`, g.entry] as const);
   return writeParts<MergeParts>({
     // First: a refusal here is the same person twice on one requisition, answered as such.
-    guardsIn: plan.guards.map((g) => ({
-      Put: {
-        TableName: tableName,
-        Item: { ...g, PK: pk, person_id: targetId },
-        ConditionExpression: 'attribute_not_exists(PK)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    })),
+    guardsIn: onItem
+      ? undefined
+      : moving.map((g) => guardItemPut(tenantId, targetId, g.entry === 'none' ? undefined : g.entry, g.candidateId)),
     target: {
       Update: {
         TableName: tableName,
         Key: keys.person(tenantId, targetId),
         ...update(
-          { candidate_count: $add(plan.candidates.length), claims: plan.claims, updated_at: at },
-          { expression: 'updated_at = :seen', values: { ':seen': plan.target.updated_at } },
+          {
+            candidate_count: $add(plan.candidates.length),
+            claims: plan.claims,
+            updated_at: at,
+            ...(onItem && moving.length > 0 && { guards: $entries(Object.fromEntries(moving.map((g) => [g.entry, g.candidateId]))) }),
+          },
+          {
+            expression: [
+              'updated_at = :seen',
+              onItem ? 'attribute_exists(#gs)' : 'attribute_not_exists(#gs)',
+              ...(onItem ? entries.map(([n]) => `attribute_not_exists(#gs.${n})`) : []),
+            ].join(' AND '),
+            names: { '#gs': 'guards', ...(onItem && Object.fromEntries(entries)) },
+            values: { ':seen': plan.target.updated_at },
+          },
         ),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
     from: {
@@ -117,7 +140,8 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
         ExpressionAttributeValues: { ':to': targetId, ':from': fromId },
       },
     })),
-    guardsOut: plan.guards.map((g) => ({ Delete: { TableName: tableName, Key: { PK: g.PK, SK: g.SK } } })),
+    // Older data's guard items of the from-person (guards on their item go with it).
+    guardsOut: plan.guards.flatMap((g) => (g.key ? [{ Delete: { TableName: tableName, Key: g.key } }] : [])),
     search: plan.candidates.flatMap(({ before, after }) => searchWrites(tenantId, after, before)),
     record: {
       Put: {

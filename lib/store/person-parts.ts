@@ -8,11 +8,11 @@ import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { GuardMove } from '../domain/candidate-rules';
 import type { PersonEdit } from '../domain/people-rules';
 import { ddb, tableName } from './client';
-import { getPersonItem, emailDigest } from './people';
+import { emailDigest, getPersonItem, guardEntry, guardItemPut, guardsOf } from './people';
 import { searchWrites } from './search';
 import { changeIndexKey, keys } from './table';
 import { backoff, MAX_ATTEMPTS } from './tx';
-import { $remove, update } from './update';
+import { $entries, $remove, type Condition, update } from './update';
 
 type Item = Record<string, unknown>;
 
@@ -23,7 +23,10 @@ export interface PersonRead {
   others: Item[];
 }
 
-/** The person and every candidate their guards name but `exceptId`: the person, the guards (one Query), then the candidates. */
+/**
+ * The person and every candidate their guards name but `exceptId`: the person and (older data,
+ * until folded into the person) their guard items (one Query) at once, then the candidates.
+ */
 export async function readPerson(tenantId: string, personId: string, exceptId: string): Promise<PersonRead> {
   const [person, guards] = await Promise.all([
     getPersonItem(tenantId, personId),
@@ -36,7 +39,8 @@ export async function readPerson(tenantId: string, personId: string, exceptId: s
       }),
     ),
   ]);
-  const ids = [...new Set((guards.Items ?? []).map((g) => String(g.candidate_id)))].filter((id) => id !== exceptId);
+  const named = [...Object.values(guardsOf(person) ?? {}), ...(guards.Items ?? []).map((g) => String(g.candidate_id))];
+  const ids = [...new Set(named)].filter((id) => id !== exceptId);
   return { person, others: ids.length ? await getCandidates(tenantId, ids) : [] };
 }
 
@@ -58,8 +62,13 @@ export async function getCandidates(tenantId: string, ids: string[]): Promise<It
 
 export type PersonEditParts = 'person' | 'claimOut' | 'claimIn' | 'others' | 'othersSearch';
 
-/** The parts of a person edit, at `at`. */
-export function personEditParts(tenantId: string, edit: PersonEdit, at: string): Record<PersonEditParts, Item | Item[] | undefined> {
+/** The parts of a person edit, at `at`; with the guard move of the edited candidate when it changes requisition too (one update of the person). */
+export function personEditParts(
+  tenantId: string,
+  edit: PersonEdit,
+  at: string,
+  guard?: { candidateId: string; move: GuardMove },
+): Record<PersonEditParts, Item | Item[] | undefined> {
   const { personId, set, remove, person } = edit;
   const oldDigest = typeof person.email === 'string' ? emailDigest(person.email) : undefined;
   const newEmail = 'email' in set ? String(set.email) : remove.includes('email') ? undefined : (person.email as string | undefined);
@@ -68,14 +77,19 @@ export function personEditParts(tenantId: string, edit: PersonEdit, at: string):
   const claims = (Array.isArray(person.claims) ? (person.claims as string[]) : []).filter((d) => d !== oldDigest || !movesClaim);
   if (movesClaim && newDigest && !claims.includes(newDigest)) claims.push(newDigest);
   const changes = { ...set, ...Object.fromEntries(remove.map((f) => [f, $remove()])) };
+  const moved = guard && guardMoveOnPerson(guard.candidateId, guard.move);
   return {
     person: {
       Update: {
         TableName: tableName,
         Key: keys.person(tenantId, personId),
         ...update(
-          { ...changes, updated_at: at, ...(movesClaim && { claims }) },
-          { expression: 'updated_at = :seen', values: { ':seen': person.updated_at } },
+          { ...changes, updated_at: at, ...(movesClaim && { claims }), ...moved?.changes },
+          {
+            expression: `updated_at = :seen${moved ? ` AND ${moved.condition.expression}` : ''}`,
+            names: moved?.condition.names,
+            values: { ':seen': person.updated_at, ...moved?.condition.values },
+          },
         ),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
@@ -125,12 +139,56 @@ export function afterEdit(item: Item, edit: Pick<PersonEdit, 'set' | 'remove'>, 
 }
 
 /**
- * A candidate of a person moving requisition takes its duplicate guard along: the old one deleted
- * (when it is the candidate's), the new one put if absent (a refusal names the candidate the
- * person already is there).
+ * A guard move on the person item: its guards' entry of the new requisition set if absent, the
+ * old one removed when it is the candidate's; for older data (guards as items), only the check
+ * that the person is still so.
  */
-export function guardMoveParts(tenantId: string, candidateId: string, g: GuardMove) {
+function guardMoveOnPerson(candidateId: string, g: GuardMove): { changes: Item; condition: Required<Condition> } {
+  if (g.guardItems) return { changes: {}, condition: { expression: 'attribute_not_exists(#gs)', names: { '#gs': 'guards' }, values: {} } };
+  const from = guardEntry(g.from);
   return {
+    changes: { guards: $entries({ [guardEntry(g.to)]: candidateId }, g.dropOld ? [from] : []) },
+    condition: {
+      expression: `attribute_exists(#gs) AND attribute_not_exists(#gs.#gto)${g.dropOld ? ' AND (attribute_not_exists(#gs.#gfrom) OR #gs.#gfrom = :gid)' : ''}`,
+      names: { '#gs': 'guards', '#gto': guardEntry(g.to), ...(g.dropOld && { '#gfrom': from }) },
+      values: g.dropOld ? { ':gid': candidateId } : {},
+    },
+  };
+}
+
+/**
+ * A candidate of a person moving requisition takes its duplicate guard along (a refusal hands back
+ * the person or guard item, naming the candidate the person already is there). On the person
+ * item (`guards`; left out when the person edit's update carries it, `onPerson`): one update. For
+ * older data, the guard items: the old one deleted (when it is the candidate's), the new one put if
+ * absent, and the person checked to be still so.
+ */
+export function guardMoveParts(tenantId: string, candidateId: string, g: GuardMove, onPerson: boolean) {
+  const key = keys.person(tenantId, g.personId);
+  const { changes, condition } = guardMoveOnPerson(candidateId, g);
+  const guards = onPerson
+    ? undefined
+    : g.guardItems
+      ? {
+          ConditionCheck: {
+            TableName: tableName,
+            Key: key,
+            ConditionExpression: `attribute_exists(PK) AND ${condition.expression}`,
+            ExpressionAttributeNames: condition.names,
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        }
+      : {
+          Update: {
+            TableName: tableName,
+            Key: key,
+            ...update(changes, { ...condition, expression: `attribute_exists(PK) AND ${condition.expression}` }),
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        };
+  if (!g.guardItems) return { guards, guardOut: undefined, guardIn: undefined };
+  return {
+    guards,
     guardOut: g.dropOld
       ? {
           Delete: {
@@ -141,13 +199,6 @@ export function guardMoveParts(tenantId: string, candidateId: string, g: GuardMo
           },
         }
       : undefined,
-    guardIn: {
-      Put: {
-        TableName: tableName,
-        Item: { ...keys.personGuard(tenantId, g.personId, g.to), type: 'person_guard', candidate_id: candidateId, person_id: g.personId },
-        ConditionExpression: 'attribute_not_exists(PK)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    },
+    guardIn: guardItemPut(tenantId, g.personId, g.to, candidateId),
   };
 }

@@ -13,7 +13,8 @@ type Op =
   | { [OP]: 'remove' }
   | { [OP]: 'add'; value: number }
   | { [OP]: 'ifNotExists'; value: unknown }
-  | { [OP]: 'increment'; value: number };
+  | { [OP]: 'increment'; value: number }
+  | { [OP]: 'entries'; set: Record<string, unknown>; remove: string[] };
 
 /** REMOVE the attribute. */
 export const $remove = (): Op => ({ [OP]: 'remove' });
@@ -23,6 +24,9 @@ export const $add = (value: number): Op => ({ [OP]: 'add', value });
 export const $ifNotExists = (value: unknown): Op => ({ [OP]: 'ifNotExists', value });
 /** SET a number attribute to itself (0 when absent) plus `value`, within the SET clause. */
 export const $increment = (value: number): Op => ({ [OP]: 'increment', value });
+
+/** SET and REMOVE entries of a map attribute, which must exist (DynamoDB refuses a path into a missing map). */
+export const $entries = (set: Record<string, unknown>, remove: string[] = []): Op => ({ [OP]: 'entries', set, remove });
 
 export type Changes = Record<string, unknown>;
 
@@ -67,7 +71,20 @@ export function update(changes: Changes, condition?: Condition): UpdateParts {
     if (!isOp(change)) set.push(`${name} = ${value(change)}`);
     else if (change[OP] === 'remove') remove.push(name);
     else if (change[OP] === 'add') add.push(`${name} ${value(change.value)}`);
-    else if (change[OP] === 'ifNotExists') set.push(`${name} = if_not_exists(${name}, ${value(change.value)})`);
+    else if (change[OP] === 'entries') {
+      // No entry to change: the name would go unused, which DynamoDB refuses.
+      if (!Object.keys(change.set).length && !change.remove.length) delete names[name];
+      for (const [key, v] of Object.entries(change.set)) {
+        const entry = `#u${n++}`;
+        names[entry] = key;
+        set.push(`${name}.${entry} = ${value(v)}`);
+      }
+      for (const key of change.remove) {
+        const entry = `#u${n++}`;
+        names[entry] = key;
+        remove.push(`${name}.${entry}`);
+      }
+    } else if (change[OP] === 'ifNotExists') set.push(`${name} = if_not_exists(${name}, ${value(change.value)})`);
     else set.push(`${name} = if_not_exists(${name}, ${value(0)}) + ${value(change.value)}`);
   }
   const clauses = [

@@ -1,6 +1,6 @@
 /**
  * What an import writes per row, pinned: a row of a new email writes its candidate, its search
- * entries, its person, their guard and their email's claim, and a transaction of rows one counter
+ * entries, its person (their duplicate guard on the person item) and their email's claim, and a transaction of rows one counter
  * update and one audit intent, with no read per row. Then the maintenance consumer writes the
  * intent's activity items with one BatchGetItem (the candidates' people) and a transaction per 50
  * items, not a GetItem and a transaction per record; each item still only while its person exists,
@@ -59,7 +59,7 @@ const feedOf = (personId: string) =>
   });
 
 describe("an import's writes", () => {
-  it('are 4 items and a search entry per token for each new row, 2 per transaction of rows, and no read per row; then a few calls per intent for the feed, each item while its person exists, and once', async () => {
+  it('are 3 items and a search entry per token for each new row, 2 per transaction of rows, and no read per row; then a few calls per intent for the feed, each item while its person exists, and once', async () => {
     const rows = 30;
     const stamp = Date.now();
     const names = Array.from({ length: rows }, (_, i) => ({ name: `Row Person${i}`, email: `row-${i}.${stamp}@import-writes.example` }));
@@ -78,14 +78,15 @@ describe("an import's writes", () => {
     const tally = (kind: string) => all.filter((k) => k === kind).length;
     expect(tally('candidate')).toBe(rows);
     expect(tally('person')).toBe(rows);
-    expect(tally('person_guard')).toBe(rows);
+    // The guard is on the person item: no item of its own.
+    expect(tally('person_guard')).toBe(0);
     expect(tally('email_claim')).toBe(rows);
     expect(tally('search')).toBe(names.reduce((n, r) => n + candidateTokens(r).length, 0));
     for (const x of rowTransactions) {
       expect(x.filter((k) => k === 'STATS')).toHaveLength(1);
       expect(x.filter((k) => k === 'audit_intent')).toHaveLength(1);
     }
-    expect(all).toHaveLength(rows * 4 + tally('search') + rowTransactions.length * 2);
+    expect(all).toHaveLength(rows * 3 + tally('search') + rowTransactions.length * 2);
     // Full transactions: as few as DynamoDB's 100 actions allow.
     expect(rowTransactions.length).toBe(Math.ceil(all.length / 100));
     // Reads: the slice's emails and the job's own items, none per row.

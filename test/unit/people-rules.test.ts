@@ -35,6 +35,7 @@ describe('decidePerson', () => {
         kind: 'join',
         personId: 'p1',
         expect: { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 1', resume_url: undefined },
+        guardItems: false,
       },
     });
     const seen = { id: 'p1', name: 'Ada King', email: 'Ada@Example.com', resume_url: 'https://cv.example/ada', candidate_count: 2 };
@@ -48,6 +49,16 @@ describe('decidePerson', () => {
     });
     // The person has no phone: the candidate copies none.
     expect('phone' in decided.record).toBe(false);
+  });
+
+  it('a join sets the guard on the person item unless the person was last seen as older data, whose guards are items', () => {
+    const join = (personSeen?: Record<string, unknown>) => {
+      const d = decidePerson(record, { owner: 'p1', personSeen }, 'p-new');
+      return 'person' in d && d.person.kind === 'join' && d.person.guardItems;
+    };
+    expect(join()).toBe(false);
+    expect(join({ name: 'Ada', guards: { none: 'c0' } })).toBe(false);
+    expect(join({ name: 'Ada' })).toBe(true);
   });
 
   it('a guard refusal is a duplicate_candidate naming the candidate, on a requisition or without one', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { $add, $ifNotExists, $increment, $remove, patchDiff, update } from '../../lib/store/update';
+import { $add, $entries, $ifNotExists, $increment, $remove, patchDiff, update } from '../../lib/store/update';
 
 describe('update expressions from a changes object', () => {
   it('SETs plain values, REMOVEs and ADDs through placeholders, skipping undefined', () => {
@@ -28,6 +28,19 @@ describe('update expressions from a changes object', () => {
       ExpressionAttributeValues: { ':id': 'j', ':running': 'running' },
     });
     expect(update({ x: $remove() })).not.toHaveProperty('ExpressionAttributeValues');
+  });
+
+  it('SETs and REMOVEs entries of a map through placeholders, and an entry list with none is no change', () => {
+    expect(update({ n: $add(1), guards: $entries({ 'req-2': 'c1' }, ['none']) })).toEqual({
+      UpdateExpression: 'SET #u2.#u3 = :u4 REMOVE #u2.#u5 ADD #u0 :u1',
+      ExpressionAttributeNames: { '#u0': 'n', '#u2': 'guards', '#u3': 'req-2', '#u5': 'none' },
+      ExpressionAttributeValues: { ':u1': 1, ':u4': 'c1' },
+    });
+    expect(update({ a: 1, guards: $entries({}) })).toEqual({
+      UpdateExpression: 'SET #u0 = :u1',
+      ExpressionAttributeNames: { '#u0': 'a' },
+      ExpressionAttributeValues: { ':u1': 1 },
+    });
   });
 
   it('refuses no changes and a condition whose placeholders clash with generated ones', () => {
