@@ -92,7 +92,8 @@ describe("older data's guard items", () => {
     const onto = await patch(two, { req_id: reqs[0] });
     expect(onto.status, onto.text).toBe(409);
     expect(onto.body).toMatchObject({ code: 'duplicate_candidate', existing_id: p.first });
-    const moved = await patch(two, { req_id: reqs[2] });
+    // With a change of the person's fields, the person's update carries the check that they are still older data.
+    const moved = await patch(two, { req_id: reqs[2], phone: '+1 555 0101' });
     expect(moved.status, moved.text).toBe(200);
     expect(await guardItems(p.personId)).toEqual({ [reqs[0]!]: p.first, [reqs[2]!]: two });
 
@@ -111,7 +112,8 @@ describe("older data's guard items", () => {
     const third = await create({ name: p.name, email: p.email, req_id: reqs[1] });
     expect(third.status, third.text).toBe(201);
     // The guard of a move off a requisition goes with it: the second requisition is free again.
-    expect((await patch(two, { req_id: null })).status).toBe(200);
+    const off = await patch(two, { req_id: null, phone: '+1 555 0102' });
+    expect(off.status, off.text).toBe(200);
     expect((await getPersonItem(a.id, p.personId))?.guards).toEqual({ [reqs[0]!]: p.first, [reqs[1]!]: third.body.data.id, none: two });
     expect(await guardItems(p.personId)).toEqual({});
   });

@@ -397,8 +397,8 @@ describe('erasure per person', () => {
 
     const erased = await stack.call('POST', `/api/v1/candidates/${ids[1]}/erase`, { token: tok });
     expect(erased.status, erased.text).toBe(200);
-    // The person, their claim, their partition's three guards and three feed items; three candidates.
-    expect(erased.body.data.person).toEqual({ id: personId, candidates: 3, items: 8, files: 0 });
+    // The person (holding their three guards), their claim and their partition's three feed items; three candidates.
+    expect(erased.body.data.person).toEqual({ id: personId, candidates: 3, items: 5, files: 0 });
     expect(await holders(mine.needles)).toEqual([]);
     for (const id of ids) expect((await stack.call('GET', `/api/v1/candidates/${id}`, { token: tok })).body.data.erased_at).toBeTruthy();
     expect((await stack.call('GET', `/api/v1/people/${personId}`, { token: tok })).status).toBe(404);
