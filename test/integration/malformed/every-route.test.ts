@@ -83,19 +83,30 @@ const REPRESENTATIVE: Record<string, string> = {
 
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyResult>;
 
+/** One account per route for the body cases of the two password routes (see principalFor). */
+const bodyCaseAccounts = new Map<string, Promise<{ id: string; email: string }>>();
+
 /**
  * The credentials the gateway would have checked, as headers (a handler may read the cookie:
  * signing out ends the session it names) and as the authorizer's context
  * (lib/auth/authorizer.ts, lib/auth/session-authorizer.ts). A password change and turning
- * two-factor off get an account of their own per request, as in fixture.ts credentialsFor, so
- * that their password checks cannot lock the shared session's account.
+ * two-factor off check a password and count the attempt, so they never run as the shared
+ * session's account: a request with the valid body gets an account of its own, as in fixture.ts
+ * credentialsFor; a hostile body shares one account per route, since its schema refuses it
+ * before any password is checked (and were one to reach the check, only that account would lock).
  */
-async function principalFor(r: Route): Promise<{ headers: Record<string, string>; authorizer?: Record<string, unknown> }> {
+async function principalFor(r: Route, c: Case): Promise<{ headers: Record<string, string>; authorizer?: Record<string, unknown> }> {
   if (r.auth === 'none') return { headers: {} };
   const base = { tenantId: tenant.id, tenantSlug: tenant.slug };
   if (r.auth === 'token') return { headers: {}, authorizer: { ...base, scopes: '*', principalId: 'sweep' } };
   const own = r.path === '/api/session/password' || r.path === '/api/account/two-factor/disable';
-  const user = own ? await cheapUser(tenant, `password-${randomUUID().slice(0, 8)}@${tenant.slug}.example.com`) : sessionUser;
+  const account = () => cheapUser(tenant, `password-${randomUUID().slice(0, 8)}@${tenant.slug}.example.com`);
+  let user: { id: string; email: string } = sessionUser;
+  if (own && c.rawBody === undefined) user = await account();
+  else if (own) {
+    if (!bodyCaseAccounts.has(label(r))) bodyCaseAccounts.set(label(r), account());
+    user = await bodyCaseAccounts.get(label(r))!;
+  }
   const sessionCookie = own || logsOut(r) ? await freshCookie(user) : cookie;
   return {
     headers: { Cookie: sessionCookie },
@@ -106,7 +117,7 @@ async function principalFor(r: Route): Promise<{ headers: Record<string, string>
 /** The handler's answer to a case, or undefined where the gateway answers before any handler runs. */
 async function invoke(r: Route, c: Case): Promise<Answer | undefined> {
   const { handler } = (await import(`../../../functions/${r.handler}.ts`)) as { handler: Handler };
-  const who = await principalFor(r);
+  const who = await principalFor(r, c);
   const req = requestOf(r, c, who.headers);
   const target = parseTarget(req.path);
   const matched = target && ROUTES.find((x) => x.method === r.method && matchPath(x.path, target.path));
