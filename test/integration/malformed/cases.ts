@@ -266,3 +266,58 @@ export const casesFor = (r: Route): Case[] => [
   // the request is for the console's page, not for this route: the pages' own tests cover it.
   ...(r.params ? PATH_CASES.filter((c) => r.path.startsWith('/api/') || c.name !== 'path encoded dot-dot') : []),
 ];
+
+/** Query parameters named like Object.prototype members: each its own case, on every route. */
+export const PROTOTYPE_QUERY_CASES: Case[] = ['constructor', 'toString', '__proto__'].map((name) => ({
+  name: `?${name}=x`,
+  query: `${name}=x`,
+}));
+
+const named = (cases: readonly Case[], ...names: string[]): Case[] =>
+  names.map((name) => {
+    const c = cases.find((x) => x.name === name);
+    if (!c) throw new Error(`no case named ${name}`);
+    return c;
+  });
+
+/**
+ * A route without a query schema never reads its query string (lib/http.ts parses one only when
+ * the line has a schema). One request carries what a reading route would refuse (the three
+ * prototype names, unknown to every schema, and a repeated parameter): the answer must be the
+ * baseline's. Each such request runs the handler to its table reads, so one per route.
+ */
+export const IGNORED_QUERY_CASE: Case = {
+  name: '?constructor, toString, __proto__ and a repeated limit',
+  query: 'constructor=x&toString=x&__proto__=x&limit=1&limit=2',
+};
+
+/**
+ * What every route gets through the gateway besides its baseline: one case of each kind that its
+ * request has, enough to show that the route sits behind the same gateway, authorizer, body
+ * parser and error boundary as the routes that get the whole matrix.
+ */
+export const gatewaySampleFor = (r: Route): Case[] => [
+  // The header case changes no answer, so it rides along with the query case.
+  ...named(QUERY_CASES, '?bracketed name').map((c) => ({
+    ...c,
+    name: `${c.name}, Host-ish headers`,
+    headers: named(HEADER_CASES, 'header Host-ish headers')[0]!.headers,
+  })),
+  // Only the session authorizer reads the cookie.
+  ...(r.auth === 'session' ? named(COOKIE_CASES, 'cookie percent-escaped session cookie') : []),
+  ...(r.body ? [...named(BODY_CASES, 'body truncated JSON'), ...named(CONTENT_TYPE_CASES, 'content-type text/plain')] : []),
+  ...(r.params ? named(PATH_CASES, 'path not a uuid') : []),
+];
+
+/**
+ * The cases that exercise a route's own schemas (query, body, path) and its handler: sent
+ * in-process, as the gateway would hand them over. Headers and cookies are left out: they meet
+ * the gateway and the authorizers, not the route's schemas.
+ */
+export const ownCasesFor = (r: Route): Case[] => [
+  ...(r.query ? [...QUERY_CASES, ...PROTOTYPE_QUERY_CASES] : [IGNORED_QUERY_CASE]),
+  ...(r.body ? [...BODY_CASES, ...CONTENT_TYPE_CASES] : []),
+  ...(r.path === '/api/session' && r.body ? [...LOGIN_BODY_CASES, LONE_SURROGATE_LOGIN] : []),
+  ...(r.path === '/api/tokens' && r.body ? TOKEN_BODY_CASES : []),
+  ...(r.params ? PATH_CASES.filter((c) => r.path.startsWith('/api/') || c.name !== 'path encoded dot-dot') : []),
+];

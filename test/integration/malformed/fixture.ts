@@ -97,17 +97,76 @@ export const isErrorBody = (body: unknown): boolean =>
   (body as { error: string }).error.length > 0 &&
   (ERROR_CODES as readonly unknown[]).includes((body as { code?: unknown }).code);
 
-export async function send(r: Route, c: Case) {
+/** The request a case makes of a route: path and query, headers (credentials included) and body. */
+export function requestOf(r: Route, c: Case, credentials: Record<string, string>) {
   const path = r.path.replace(/\{[^}]+\}/g, c.pathId ?? randomUUID()) + (c.query !== undefined ? `?${c.query}` : '');
   // Header and cookie cases bring their own Authorization or Cookie, which replaces the
   // route's credential of that kind; the other kind is still sent.
-  const headers = { ...(await credentialsFor(r)), ...(c.headers ?? {}) };
+  const headers = { ...credentials, ...(c.headers ?? {}) };
   // A route without a body still gets a JSON body for POST, so the request is otherwise valid;
   // an upload route gets a file of its first media type.
   const upload = r.upload && !c.rawBody ? validUpload(r) : undefined;
   const rawBody = c.rawBody ?? upload?.text ?? (r.method === 'GET' ? undefined : JSON.stringify(validBody(r)));
   if (rawBody !== undefined && !c.rawBody && !('Content-Type' in headers)) headers['Content-Type'] = upload?.type ?? 'application/json';
+  return { path, headers, rawBody };
+}
+
+export async function send(r: Route, c: Case) {
+  const { path, headers, rawBody } = requestOf(r, c, await credentialsFor(r));
   return stack.call(r.method, path, { rawBody, headers });
+}
+
+export interface Answer {
+  status: number;
+  text: string;
+  body: any;
+}
+
+/**
+ * What every sweep asserts of a route's answers: never a 5xx; every refusal exactly
+ * `{ error, code, field? }` (a careers page refuses with its not-found page; a path the gateway
+ * cannot decode is refused by the gateway itself, with its JSON, as API Gateway does); and
+ * without a query schema the query string is ignored, so the answer is the baseline's.
+ */
+export function sweepFailures(r: Route, baseline: Answer, results: readonly (readonly [Case, Answer])[]): string[] {
+  const failures: string[] = [];
+  for (const [c, res] of results) {
+    if (res.status >= 500) failures.push(`${c.name}: ${res.status} ${res.text.slice(0, 200)}`);
+    else if ((res.status < 200 || res.status >= 300) && !isErrorBody(res.body) && !(r.html && res.text.startsWith('<!doctype html>'))) {
+      failures.push(`${c.name}: ${res.status} body is not ${r.html ? 'a page' : '{ error: string }'}: ${res.text.slice(0, 200)}`);
+    }
+    if (!r.query && c.query !== undefined && res.status !== baseline.status) {
+      failures.push(`${c.name}: ${res.status}, not ${baseline.status} as without a query: ${res.text.slice(0, 200)}`);
+    }
+  }
+  return failures;
+}
+
+/**
+ * The sweep reached the handler: it did not stop before it for every case. A route with a query,
+ * body or path schema refuses some input with 400; one without any has nothing to refuse and
+ * answers. A careers page answers its refusals with the not-found page.
+ */
+export function reachedHandler(r: Route, results: readonly (readonly [Case, Answer])[]): boolean {
+  if (r.html) return results.some(([, res]) => res.status === 404 && res.text.startsWith('<!doctype html>'));
+  if (r.query || r.body || r.params) return results.some(([, res]) => res.status === 400);
+  return results.some(([, res]) => res.status === r.status);
+}
+
+/**
+ * The cases of a route, 8 in flight at a time, answers in case order. A sweep checks answers, it
+ * is not a load test: 85 creates at once all update the workspace's counter item in their
+ * transactions, and on two busy cores the last of them waited past the route's 10 s.
+ */
+export async function inPool<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, size = 8): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]!);
+    }),
+  );
+  return out;
 }
 
 /** A file an upload route accepts (one valid row), for cases that only mangle the query, headers or path. */
