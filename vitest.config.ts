@@ -56,7 +56,11 @@ export default defineConfig({
           globalSetup: ['test/helpers/unit-global-setup.ts'],
           // A table name that no unit test reaches, so a unit file imports lib/store statically (the
           // store's client reads it as it loads); test/unit/config.test.ts unsets it for its cold starts.
-          env: { ...ENV, TABLE_NAME: 'unit-no-table' },
+          // CDK_VALIDATION off: aws-cdk-lib's built-in CloudFormation check (a WASM engine each
+          // process compiles, run on every synth) only ever warns unless an app opts into failing,
+          // and no test reads its warnings; it was the larger part of a synth's cost here.
+          // `cdk synth` and `cdk deploy` still run it.
+          env: { ...ENV, TABLE_NAME: 'unit-no-table', CDK_VALIDATION: 'false' },
         },
       },
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: CONTENTION, ...IN_PROCESS } },

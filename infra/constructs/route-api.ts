@@ -143,6 +143,44 @@ export class RouteApi extends Concern {
     this.table = props.table;
     this.stage = props.stage;
 
+    // One function per handler module; a module serving several routes gets the widest access
+    // and the longest timeout any of them needs. Checked before any construct is made: a refused
+    // table fails at once.
+    const accessOf = new Map<string, Route['access']>();
+    const timeoutOf = new Map<string, number>();
+    for (const r of props.routes) {
+      if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
+        throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
+      }
+      if (
+        [
+          FANOUT_MODULE,
+          DELIVERY_MODULE,
+          STUCK_REINDEX_MODULE,
+          RETENTION_MODULE,
+          INTERVIEW_MOVES_MODULE,
+          SCORECARD_REMINDERS_MODULE,
+          SCREENING_REJECTIONS_MODULE,
+          OFFER_EXPIRY_MODULE,
+          IMPORT_WORKER_MODULE,
+          FILE_WORKER_MODULE,
+        ].includes(r.handler)
+      ) {
+        throw new Error(
+          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run, interview follow-up runs, screening rejections run, offer expiry run, import worker or file worker) as its handler`,
+        );
+      }
+      const current = accessOf.get(r.handler) ?? 'none';
+      accessOf.set(r.handler, ACCESS_RANK.indexOf(r.access) > ACCESS_RANK.indexOf(current) ? r.access : current);
+      const timeout = r.timeoutSeconds ?? DEFAULT_ROUTE_TIMEOUT_S;
+      // At or past the limit API Gateway answers 504 while the function still runs, and its logs
+      // never say why the request failed.
+      if (!Number.isInteger(timeout) || timeout < 1 || timeout >= API_INTEGRATION_TIMEOUT_S) {
+        throw new Error(`Route ${r.method} ${r.path}: timeoutSeconds must be a whole number from 1 to ${API_INTEGRATION_TIMEOUT_S - 1}`);
+      }
+      timeoutOf.set(r.handler, Math.max(timeout, timeoutOf.get(r.handler) ?? 0));
+    }
+
     const accessLogs = (this.accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
       retention: props.stage.accessLogRetention,
       removalPolicy: props.stage.logRemovalPolicy,
@@ -238,43 +276,6 @@ export class RouteApi extends Concern {
       if (sessionAuthorizer) return { authorizer: sessionAuthorizer };
       throw new Error('unreachable: session route without a session authorizer');
     };
-
-    // One function per handler module; a module serving several routes gets the widest access
-    // and the longest timeout any of them needs.
-    const accessOf = new Map<string, Route['access']>();
-    const timeoutOf = new Map<string, number>();
-    for (const r of props.routes) {
-      if (r.handler === TOKEN_AUTHORIZER_MODULE || r.handler === SESSION_AUTHORIZER_MODULE) {
-        throw new Error(`Route ${r.method} ${r.path} uses an authorizer module as its handler`);
-      }
-      if (
-        [
-          FANOUT_MODULE,
-          DELIVERY_MODULE,
-          STUCK_REINDEX_MODULE,
-          RETENTION_MODULE,
-          INTERVIEW_MOVES_MODULE,
-          SCORECARD_REMINDERS_MODULE,
-          SCREENING_REJECTIONS_MODULE,
-          OFFER_EXPIRY_MODULE,
-          IMPORT_WORKER_MODULE,
-          FILE_WORKER_MODULE,
-        ].includes(r.handler)
-      ) {
-        throw new Error(
-          `Route ${r.method} ${r.path} uses a background function (webhook pipeline module, stuck re-index, retention run, interview follow-up runs, screening rejections run, offer expiry run, import worker or file worker) as its handler`,
-        );
-      }
-      const current = accessOf.get(r.handler) ?? 'none';
-      accessOf.set(r.handler, ACCESS_RANK.indexOf(r.access) > ACCESS_RANK.indexOf(current) ? r.access : current);
-      const timeout = r.timeoutSeconds ?? DEFAULT_ROUTE_TIMEOUT_S;
-      // At or past the limit API Gateway answers 504 while the function still runs, and its logs
-      // never say why the request failed.
-      if (!Number.isInteger(timeout) || timeout < 1 || timeout >= API_INTEGRATION_TIMEOUT_S) {
-        throw new Error(`Route ${r.method} ${r.path}: timeoutSeconds must be a whole number from 1 to ${API_INTEGRATION_TIMEOUT_S - 1}`);
-      }
-      timeoutOf.set(r.handler, Math.max(timeout, timeoutOf.get(r.handler) ?? 0));
-    }
 
     const stackIds = routeStackIds(props.routes);
     const routeStack = (module: string): RouteFunctionStack => {

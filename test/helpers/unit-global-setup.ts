@@ -33,7 +33,12 @@ export default function setup(project: TestProject) {
   project.provide('stackSynth', { root, consoleDir });
   const eager =
     process.env.TP_EAGER_SYNTH === '1'
-      ? spawn(process.execPath, ['--import', 'tsx', 'test/helpers/stack-synth-main.ts', root, consoleDir], { stdio: 'ignore' })
+      ? spawn(process.execPath, ['--import', 'tsx', 'test/helpers/stack-synth-main.ts', root, consoleDir], {
+          stdio: 'ignore',
+          // As the unit project's workers synthesize (vitest.config.ts): without CDK's built-in
+          // CloudFormation check, which only warns.
+          env: { ...process.env, CDK_VALIDATION: 'false' },
+        })
       : undefined;
   // Watch mode keeps this directory across reruns: the stack code may have changed, so a rerun
   // synthesizes again.

@@ -3,11 +3,11 @@
  * TABLE_DEF, stream, PITR, retention), the functions (runtime, environment, timeouts, log groups)
  * and the Lambda bundles themselves (minified ESM that loads under Node).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { TABLE_DEF } from '../../../lib/store/table';
@@ -48,7 +48,6 @@ import {
   type Json,
 } from './fixture';
 
-const execFileAsync = promisify(execFile);
 describe('table', () => {
   it('is derived from TABLE_DEF: keys, string attributes, both GSIs with projection ALL', () => {
     const { Properties: p } = resources[tableId()]!;
@@ -264,27 +263,28 @@ describe('bundles', () => {
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith('WEBHOOK_') && k !== 'TABLE_NAME' && !LOCAL_ONLY_ENV.includes(k)),
     );
-    const coldStart = async ([id, { Properties: p }]: [string, Json]) => {
+    const coldStart = ([id, { Properties: p }]: [string, Json]) => {
       // The variables the template gives the function, with a stand-in for each resolved reference:
       // a module that reads a variable the stack forgot fails its cold start here.
       const own = Object.fromEntries(
         Object.entries<Json>(p.Environment.Variables).map(([k, v]) => [k, typeof v === 'string' ? v : `stack-test-${k}`]),
       );
-      try {
-        const { stdout } = await execFileAsync(
-          process.execPath,
-          ['--input-type=module', '-e', "const m = await import('./index.mjs'); process.stdout.write(typeof m.handler);"],
-          { cwd: bundleDir(id), env: { ...inherited, ...own, AWS_REGION: 'us-east-1' } },
-        );
-        return [id, stdout] as const;
-      } catch (err) {
-        // Name the function and its first error line: which cold start failed, and why.
-        const stderr = String((err as { stderr?: string }).stderr ?? '');
-        return [id, `fails its cold start: ${stderr.split('\n').find((l) => /Error/.test(l)) ?? stderr.slice(0, 300)}`] as const;
-      }
+      // A worker thread per function: its own module graph, globals and process.env, as a process
+      // of its own gave it, without starting Node again for each of the hundred-odd functions.
+      const bundle = pathToFileURL(path.join(bundleDir(id), 'index.mjs')).href;
+      const load = `import(${JSON.stringify(bundle)}).then((m) => require('node:worker_threads').parentPort.postMessage(typeof m.handler));`;
+      return new Promise<readonly [string, string]>((resolve) => {
+        const worker = new Worker(load, { eval: true, env: { ...inherited, ...own, AWS_REGION: 'us-east-1' }, stdout: true, stderr: true });
+        worker.once('message', (type: string) => {
+          resolve([id, type]);
+          void worker.terminate();
+        });
+        // Name the function and its error: which cold start failed, and why.
+        worker.once('error', (err) => resolve([id, `fails its cold start: ${err.name}: ${err.message}`]));
+        worker.once('exit', (code) => resolve([id, `fails its cold start: exited with ${code} before loading`]));
+      });
     };
-    // A process per function, a few at a time: one after another, the load grew with every
-    // function added and neared the test's time on a two-core machine.
+    // A few at a time: one after another, the load grew with every function added.
     const queue = [...appFunctions()];
     const results: (readonly [string, string])[] = [];
     await Promise.all(
