@@ -24,7 +24,7 @@ export async function backfillChangeIndex(): Promise<number> {
   do {
     const page = await ddb.send(
       new ScanCommand({
-        TableName: tableName,
+        TableName: tableName(),
         FilterExpression: '(#type = :candidate OR #type = :placement) AND attribute_not_exists(#cpk)',
         ExpressionAttributeNames: { '#type': 'type', '#cpk': byChange.partitionKey },
         ExpressionAttributeValues: { ':candidate': 'candidate', ':placement': 'placement' },
@@ -39,7 +39,7 @@ export async function backfillChangeIndex(): Promise<number> {
       try {
         await ddb.send(
           new UpdateCommand({
-            TableName: tableName,
+            TableName: tableName(),
             Key: { PK: item.PK, SK: item.SK },
             UpdateExpression: `SET #cpk = :cpk, #csk = :csk${placement ? ', updated_at = :seen' : ''}`,
             // Only if nothing changed it since the Scan: a write in between set the keys itself.
@@ -72,7 +72,7 @@ export async function backfillPeople(): Promise<number> {
   do {
     const page = await ddb.send(
       new ScanCommand({
-        TableName: tableName,
+        TableName: tableName(),
         FilterExpression: '#type = :candidate AND attribute_not_exists(person_id) AND attribute_not_exists(erased_at)',
         ExpressionAttributeNames: { '#type': 'type' },
         ExpressionAttributeValues: { ':candidate': 'candidate' },
@@ -93,7 +93,7 @@ async function attachPerson(item: Record<string, unknown>): Promise<boolean> {
     const personId = owner ?? newId();
     const candidate = {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.candidate(tenantId, c.id),
         ...update(
           { person_id: personId, ...personCandidatesIndexKey(tenantId, personId, c.id) },
@@ -106,7 +106,7 @@ async function attachPerson(item: Record<string, unknown>): Promise<boolean> {
           candidate,
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.person(tenantId, personId),
               UpdateExpression: 'ADD candidate_count :one',
               ConditionExpression: 'attribute_exists(PK)',
@@ -116,12 +116,12 @@ async function attachPerson(item: Record<string, unknown>): Promise<boolean> {
         ]
       : [
           candidate,
-          { Put: { TableName: tableName, Item: personItem(tenantId, personId, c), ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Put: { TableName: tableName(), Item: personItem(tenantId, personId, c), ConditionExpression: 'attribute_not_exists(PK)' } },
           ...(c.email
             ? [
                 {
                   Put: {
-                    TableName: tableName,
+                    TableName: tableName(),
                     Item: { ...keys.emailClaim(tenantId, emailDigest(c.email)), type: 'email_claim', person_id: personId },
                     ConditionExpression: 'attribute_not_exists(PK)',
                   },
@@ -143,7 +143,7 @@ async function attachPerson(item: Record<string, unknown>): Promise<boolean> {
     await unlessConditionFails(
       ddb.send(
         new PutCommand({
-          TableName: tableName,
+          TableName: tableName(),
           Item: { ...keys.personGuard(tenantId, personId, c.req_id), type: 'person_guard', candidate_id: c.id, person_id: personId },
           ConditionExpression: 'attribute_not_exists(PK)',
         }),

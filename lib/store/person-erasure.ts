@@ -17,8 +17,8 @@ async function deleteAll(keysToDelete: { PK: unknown; SK: unknown }[]) {
   for (let i = 0; i < keysToDelete.length; i += 25) {
     let requests = keysToDelete.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { PK: k.PK, SK: k.SK } } }));
     for (let attempt = 1; requests.length; attempt++) {
-      const { UnprocessedItems } = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
+      const { UnprocessedItems } = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+      requests = (UnprocessedItems?.[tableName()] ?? []) as typeof requests;
       if (requests.length && attempt >= MAX_ATTEMPTS) throw new Error('person items not deleted: the table kept refusing');
       if (requests.length) await backoff(attempt);
     }
@@ -40,7 +40,7 @@ export async function removePerson(
   let items = 0;
   const person = await getPersonItem(tenantId, personId);
   if (person) {
-    await ddb.send(new DeleteCommand({ TableName: tableName, Key: keys.person(tenantId, personId) }));
+    await ddb.send(new DeleteCommand({ TableName: tableName(), Key: keys.person(tenantId, personId) }));
     items++;
     const claims = Array.isArray(person.claims) ? (person.claims as string[]) : [];
     for (const digest of claims) {
@@ -48,7 +48,7 @@ export async function removePerson(
       const gone = await unlessConditionFails(
         ddb.send(
           new DeleteCommand({
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.emailClaim(tenantId, digest),
             ConditionExpression: 'person_id = :pid',
             ExpressionAttributeValues: { ':pid': personId },
@@ -59,7 +59,7 @@ export async function removePerson(
     }
   }
   const partition = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, personId) },
     ConsistentRead: true,
@@ -70,7 +70,7 @@ export async function removePerson(
   const withFiles: string[] = [];
   for (const fromId of unmoved) {
     const rest = await queryAll({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, fromId) },
       ConsistentRead: true,
@@ -84,7 +84,7 @@ export async function removePerson(
   items += partition.length;
   const { byPerson } = TABLE_DEF.indexes;
   const indexed = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     IndexName: byPerson.name,
     KeyConditionExpression: '#pk = :pk',
     ExpressionAttributeNames: { '#pk': byPerson.partitionKey },

@@ -32,10 +32,12 @@ export async function readMerge(tenantId: string, targetId: string, fromId: stri
   const [target, from, record, guards] = await Promise.all([
     getPersonItem(tenantId, targetId),
     getPersonItem(tenantId, fromId),
-    ddb.send(new GetCommand({ TableName: tableName, Key: mergeKey(tenantId, targetId, fromId), ConsistentRead: true })).then((r) => r.Item),
+    ddb
+      .send(new GetCommand({ TableName: tableName(), Key: mergeKey(tenantId, targetId, fromId), ConsistentRead: true }))
+      .then((r) => r.Item),
     ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :g)',
         ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, fromId), ':g': keys.personGuardPrefix },
         ConsistentRead: true,
@@ -57,7 +59,7 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
     // First: a refusal here is the same person twice on one requisition, answered as such.
     guardsIn: plan.guards.map((g) => ({
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...g, PK: pk, person_id: targetId },
         ConditionExpression: 'attribute_not_exists(PK)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -65,7 +67,7 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
     })),
     target: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.person(tenantId, targetId),
         ...update(
           { candidate_count: $add(plan.candidates.length), claims: plan.claims, updated_at: at },
@@ -75,7 +77,7 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
     },
     from: {
       Delete: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.person(tenantId, fromId),
         ConditionExpression: 'updated_at = :seen',
         ExpressionAttributeValues: { ':seen': plan.from.updated_at },
@@ -91,7 +93,7 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
       const changed = Object.fromEntries(Object.entries(fields).filter(([k, v]) => JSON.stringify(before[k]) !== JSON.stringify(v)));
       return {
         Update: {
-          TableName: tableName,
+          TableName: tableName(),
           Key: keys.candidate(tenantId, String(before.id)),
           ...update(
             {
@@ -110,18 +112,18 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
     }),
     claims: plan.fromClaims.map((digest) => ({
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.emailClaim(tenantId, digest),
         UpdateExpression: 'SET person_id = :to',
         ConditionExpression: 'person_id = :from',
         ExpressionAttributeValues: { ':to': targetId, ':from': fromId },
       },
     })),
-    guardsOut: plan.guards.map((g) => ({ Delete: { TableName: tableName, Key: { PK: g.PK, SK: g.SK } } })),
+    guardsOut: plan.guards.map((g) => ({ Delete: { TableName: tableName(), Key: { PK: g.PK, SK: g.SK } } })),
     search: plan.candidates.flatMap(({ before, after }) => searchWrites(tenantId, after, before)),
     record: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: {
           ...mergeKey(tenantId, targetId, fromId),
           type: 'person_merge',
@@ -156,7 +158,7 @@ export async function moveRest(tenantId: string, targetId: string, fromId: strin
     if (round > 1_000) throw new Error('the merged person kept gaining items while they were moved');
     const { Items = [] } = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
         ExpressionAttributeValues: { ':pk': fromPk },
         ConsistentRead: true,
@@ -174,8 +176,8 @@ export async function moveRest(tenantId: string, targetId: string, fromId: strin
       if (typeof item.person_id === 'string') copy.person_id = targetId;
       // A file's bytes guard: the target keeps their own file of the same bytes, if they have one.
       const keep = item.type !== 'file_guard' || !(await exists({ PK: toPk, SK: item.SK }));
-      if (keep) actions.push({ Put: { TableName: tableName, Item: copy } });
-      actions.push({ Delete: { TableName: tableName, Key: { PK: item.PK, SK: item.SK } } });
+      if (keep) actions.push({ Put: { TableName: tableName(), Item: copy } });
+      actions.push({ Delete: { TableName: tableName(), Key: { PK: item.PK, SK: item.SK } } });
       batch++;
     }
     // Refused (a mention read meanwhile changed its key) or lost: this batch is read and written again.
@@ -184,7 +186,7 @@ export async function moveRest(tenantId: string, targetId: string, fromId: strin
   await writeParts({
     record: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: mergeKey(tenantId, targetId, fromId),
         UpdateExpression: 'REMOVE pending',
         ConditionExpression: 'attribute_exists(PK)',
@@ -195,7 +197,7 @@ export async function moveRest(tenantId: string, targetId: string, fromId: strin
 }
 
 async function exists(key: Item): Promise<boolean> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }));
   return Item !== undefined;
 }
 
@@ -211,7 +213,7 @@ async function moveActions(tenantId: string, targetId: string, item: Item, moveO
       ? [
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: mentionItemKey(tenantId, m.user_id, m.id, m.read_at !== undefined),
               UpdateExpression: 'SET person_id = :to',
               ConditionExpression: 'attribute_exists(PK)',
