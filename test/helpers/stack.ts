@@ -227,14 +227,22 @@ async function startFiles(logs: string[]) {
 export const COUNTING_STACK: StackOptions = { authorizerCacheTtlSeconds: 3600 };
 
 export async function recordDynamoDbCommands(into: string[], when: () => boolean = () => true): Promise<void> {
+  // The client outlives the file in the shared integration project: an earlier file's recorders
+  // (named by its table, test/helpers/table-env.ts) go before this file's is added.
+  const table = process.env.TABLE_NAME!;
+  const earlier = recorders.filter((n) => !n.startsWith(`${table} `));
+  for (const n of earlier) ddbClient.middlewareStack.remove(n);
+  const name = `${table} record ${recorders.length}`;
+  recorders = [...recorders.filter((n) => !earlier.includes(n)), name];
   ddbClient.middlewareStack.add(
     (next, context) => (args) => {
       if (when()) into.push(String(context.commandName));
       return next(args);
     },
-    { step: 'initialize' },
+    { step: 'initialize', name },
   );
 }
+let recorders: string[] = [];
 
 /**
  * A stream poller on the test table that pushes into `into` the webhook events every record

@@ -11,6 +11,14 @@
 import { randomUUID } from 'node:crypto';
 import { dynamodbEndpoint } from './dynamodb-endpoint';
 
+// The worker's environment as it started, put back before each file: in the shared integration
+// project one worker runs many files in one process, and what a file set (a queue started by
+// `startStack({ webhooks })`, MAIL_FROM, ORIGIN_VERIFY, RATE_LIMITS) must not reach the next.
+const START = Symbol.for('talent-pipeline.test.start-env');
+const started = ((globalThis as { [START]?: Record<string, string | undefined> })[START] ??= { ...process.env });
+for (const k of Object.keys(process.env)) if (!(k in started)) delete process.env[k];
+Object.assign(process.env, started);
+
 process.env.TABLE_NAME = `test-${randomUUID()}`;
 process.env.DYNAMODB_ENDPOINT = dynamodbEndpoint();
 // Queues that refuse every connection, until `startStack({ webhooks })` puts the local ones in
