@@ -7,6 +7,31 @@ const CONTENTION = [
   'test/integration/audit-contention.test.ts',
   'test/integration/interview-progress-contention.test.ts',
 ];
+// Integration files that need a module graph of their own (the rest share one per worker):
+const ISOLATED = [
+  // vi.mock of a lib/ module, which holds for the whole graph (and fake timers beside it).
+  'test/integration/careers-form.test.ts',
+  'test/integration/applications/one-write.test.ts',
+  'test/integration/applications/one-write-limits-off.test.ts',
+  'test/integration/applications/defences.test.ts',
+  // Powertools reads its level and the metrics switch as lib/logger.ts and lib/metrics.ts load:
+  // these files (and webhooks/ops/endpoint-status, webhooks/api's fixture) set them first.
+  'test/integration/logging.test.ts',
+  'test/integration/webhooks/kept-bodies.test.ts',
+  // Middleware left on the shared DynamoDB client: a delay hook, a write counter.
+  'test/integration/time-budget.test.ts',
+  'test/integration/import-writes.test.ts',
+  // A folder's fixture.ts registers beforeAll/afterAll as it loads (its stack, its workspaces):
+  // loaded once per graph, it would start a stack for the first of its files only.
+  'test/integration/auth/{accounts,roles,sessions,temporary-password,tokens,unknown-routes-and-secrets}.test.ts',
+  'test/integration/malformed/*.test.ts',
+  'test/integration/webhooks/{api,ops,pipeline}/*.test.ts',
+  'test/integration/webhooks/erasure/{races,sweeps}.test.ts',
+  // Failed after other files in a shared graph (mail not sent, an import's audit off); not yet
+  // traced to the state they share.
+  'test/integration/interview-invitations.test.ts',
+  'test/integration/imports.test.ts',
+];
 // The self-signed certificate of the test HTTPS receivers, for every tier that runs the sender;
 // and the console built once (test/helpers/console-setup.ts) for the tiers that run `npm start`.
 const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/console-setup.ts'] };
@@ -55,7 +80,7 @@ export default defineConfig({
           isolate: false,
           globalSetup: ['test/helpers/unit-global-setup.ts'],
           // A table name that no unit test reaches, so a unit file imports lib/store statically (the
-          // store's client reads it as it loads); test/unit/config.test.ts unsets it for its cold starts.
+          // store's client checks it as it loads); test/unit/config.test.ts unsets it for its cold starts.
           // CDK_VALIDATION off: aws-cdk-lib's built-in CloudFormation check (a WASM engine each
           // process compiles, run on every synth) only ever warns unless an app opts into failing,
           // and no test reads its warnings; it was the larger part of a synth's cost here.
@@ -63,7 +88,31 @@ export default defineConfig({
           env: { ...ENV, TABLE_NAME: 'unit-no-table', CDK_VALIDATION: 'false' },
         },
       },
-      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: CONTENTION, ...IN_PROCESS } },
+      // One module graph per worker for most files (isolate: false): lib/, dev/ and the handlers are
+      // transformed and loaded once per worker, not once per file. Each file still gets its own
+      // table and its worker's starting environment (test/helpers/table-env.ts, before each file).
+      // What lives on in the shared graph, and why it cannot reach the next file:
+      // - settings: lib/config.ts reads them at each use; the SQS, SES and S3 clients are rebuilt
+      //   when the endpoint changes (lib/aws/client-for.ts); the DynamoDB client's endpoint is the
+      //   worker's; recordDynamoDbCommands drops an earlier file's recorder.
+      // - caches keyed by random ids: tenant slugs (lib/webhooks/fanout.ts), stuck thresholds
+      //   (lib/store/stuck.ts), expanded audit intents (test/helpers/audit.ts); the gateway's
+      //   authorizer, rate-limit and handler caches belong to each createGateway.
+      // - constants: lib/api/session.ts's time zones, lib/auth/usage-keys.ts's plan id (found only
+      //   under USAGE_PLAN_NAME, which rate-limits.test.ts alone sets, with the SDK stubbed).
+      // - spies on prototypes are restored by the files that make them; no file fakes timers or
+      //   adds process handlers outside ISOLATED.
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: [...CONTENTION, ...ISOLATED],
+          isolate: false,
+          ...IN_PROCESS,
+        },
+      },
+      { extends: true, test: { name: 'integration-isolated', include: ISOLATED, ...IN_PROCESS } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_TLS } },
       // Fifty writers racing on five items, each against the route's 10 s timeout as deployed:
       // beside the other files on two cores the losers' retries run past it. They run alone.

@@ -29,7 +29,7 @@ async function* offersWhere(filter: string, names: Record<string, string>, value
   do {
     const page = await ddb.send(
       new ScanCommand({
-        TableName: tableName,
+        TableName: tableName(),
         FilterExpression: `#type = :offer AND ${filter}`,
         ExpressionAttributeNames: { '#type': 'type', ...names },
         ExpressionAttributeValues: { ':offer': 'offer', ...values },
@@ -69,7 +69,7 @@ export async function backfillOfferExpiry(): Promise<number> {
     const done = await wrote([
       {
         ConditionCheck: {
-          TableName: tableName,
+          TableName: tableName(),
           Key: keys.offer(tenantId, id),
           ConditionExpression: '#st = :sent AND offer_expires_at = :at',
           ExpressionAttributeNames: { '#st': 'status' },
@@ -78,7 +78,7 @@ export async function backfillOfferExpiry(): Promise<number> {
       },
       {
         Put: {
-          TableName: tableName,
+          TableName: tableName(),
           Item: { ...offerExpiryKey(tenantId, id, at), type: 'offer_expiry_due', tenant_id: tenantId, offer_id: id },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
@@ -114,7 +114,7 @@ export async function backfillOfferAwaiting(): Promise<number> {
     const done = await wrote([
       {
         Update: {
-          TableName: tableName,
+          TableName: tableName(),
           Key: keys.offer(tenantId, offer.id),
           ...update(awaitingAttr(change), {
             expression: `#st = :pending AND #ver = :ver AND ${awaitingCondition(change).expression}`,

@@ -24,7 +24,7 @@ export async function backfillChangeIndex(): Promise<number> {
   do {
     const page = await ddb.send(
       new ScanCommand({
-        TableName: tableName,
+        TableName: tableName(),
         FilterExpression: '(#type = :candidate OR #type = :placement) AND attribute_not_exists(#cpk)',
         ExpressionAttributeNames: { '#type': 'type', '#cpk': byChange.partitionKey },
         ExpressionAttributeValues: { ':candidate': 'candidate', ':placement': 'placement' },
@@ -39,7 +39,7 @@ export async function backfillChangeIndex(): Promise<number> {
       try {
         await ddb.send(
           new UpdateCommand({
-            TableName: tableName,
+            TableName: tableName(),
             Key: { PK: item.PK, SK: item.SK },
             UpdateExpression: `SET #cpk = :cpk, #csk = :csk${placement ? ', updated_at = :seen' : ''}`,
             // Only if nothing changed it since the Scan: a write in between set the keys itself.
@@ -73,7 +73,7 @@ export async function backfillPeople(): Promise<number> {
   do {
     const page = await ddb.send(
       new ScanCommand({
-        TableName: tableName,
+        TableName: tableName(),
         FilterExpression: '#type = :candidate AND attribute_not_exists(person_id) AND attribute_not_exists(erased_at)',
         ExpressionAttributeNames: { '#type': 'type' },
         ExpressionAttributeValues: { ':candidate': 'candidate' },
@@ -94,7 +94,7 @@ async function attachPerson(item: Record<string, unknown>): Promise<boolean> {
     const personId = owner ?? newId();
     const candidate = {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.candidate(tenantId, c.id),
         ...update(
           { person_id: personId, ...personCandidatesIndexKey(tenantId, personId, c.id) },
@@ -107,7 +107,7 @@ async function attachPerson(item: Record<string, unknown>): Promise<boolean> {
           candidate,
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.person(tenantId, personId),
               UpdateExpression: 'ADD candidate_count :one',
               ConditionExpression: 'attribute_exists(PK)',
@@ -117,12 +117,12 @@ async function attachPerson(item: Record<string, unknown>): Promise<boolean> {
         ]
       : [
           candidate,
-          { Put: { TableName: tableName, Item: personItem(tenantId, personId, c), ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Put: { TableName: tableName(), Item: personItem(tenantId, personId, c), ConditionExpression: 'attribute_not_exists(PK)' } },
           ...(c.email
             ? [
                 {
                   Put: {
-                    TableName: tableName,
+                    TableName: tableName(),
                     Item: { ...keys.emailClaim(tenantId, emailDigest(c.email)), type: 'email_claim', person_id: personId },
                     ConditionExpression: 'attribute_not_exists(PK)',
                   },
@@ -153,7 +153,7 @@ async function guardJoined(tenantId: string, personId: string, c: CandidateRecor
   const onItem = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.person(tenantId, personId),
         UpdateExpression: 'SET #gs.#g = :cid',
         ConditionExpression: 'attribute_exists(#gs) AND attribute_not_exists(#gs.#g)',
@@ -166,7 +166,7 @@ async function guardJoined(tenantId: string, personId: string, c: CandidateRecor
   await unlessConditionFails(
     ddb.send(
       new PutCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...keys.personGuard(tenantId, personId, c.req_id), type: 'person_guard', candidate_id: c.id, person_id: personId },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
@@ -189,7 +189,7 @@ export async function backfillGuards(): Promise<number> {
   do {
     const page = await ddb.send(
       new ScanCommand({
-        TableName: tableName,
+        TableName: tableName(),
         FilterExpression: '#type = :guard',
         ExpressionAttributeNames: { '#type': 'type' },
         ExpressionAttributeValues: { ':guard': 'person_guard' },
@@ -215,7 +215,7 @@ async function foldGuards(tenantId: string, personId: string): Promise<boolean> 
       getPersonItem(tenantId, personId),
       ddb.send(
         new QueryCommand({
-          TableName: tableName,
+          TableName: tableName(),
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :g)',
           ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, personId), ':g': keys.personGuardPrefix },
           ConsistentRead: true,
@@ -233,7 +233,7 @@ async function foldGuards(tenantId: string, personId: string): Promise<boolean> 
     }
     const deletes = items.map((g) => ({
       Delete: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: { PK: g.PK, SK: g.SK },
         ConditionExpression: 'candidate_id = :cid',
         ExpressionAttributeValues: { ':cid': g.candidate_id },
@@ -246,7 +246,7 @@ async function foldGuards(tenantId: string, personId: string): Promise<boolean> 
         ? [
             {
               Update: {
-                TableName: tableName,
+                TableName: tableName(),
                 Key: keys.person(tenantId, personId),
                 ...update(
                   { guards: $entries(fold) },
@@ -262,7 +262,7 @@ async function foldGuards(tenantId: string, personId: string): Promise<boolean> 
       : [
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.person(tenantId, personId),
               UpdateExpression: 'SET #gs = :guards',
               ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#gs)',

@@ -1,14 +1,15 @@
 /**
  * The configuration of the Lambda code: every environment variable that lib/ and functions/
- * read, read here and only here, each at most once (the first time it is asked for).
+ * read, read here and only here, each time it is asked for (parsed again only when it changed).
  *
- * A setting is read when first used, not when this module loads: functions are given different
+ * A setting is read when used, not when this module loads: functions are given different
  * variables (only the queue functions get the queue URLs, only the token functions the usage
  * plan), and no function may fail for a variable it is never given. Modules that need a required
- * setting ask for it when they load (lib/store/client.ts, lib/webhooks/queue.ts), so a missing
- * one still stops exactly the functions that need it, at cold start, with a clear message.
+ * setting check it when they load (`requireSettings`: lib/store/client.ts, lib/webhooks/queue.ts),
+ * so a missing one still stops exactly the functions that need it, at cold start, with a clear
+ * message; they read it again where they use it, so no module keeps a setting of its own.
  */
-import { optional, positiveNumber, required } from './env';
+import { optional, positiveNumber, raw, required } from './env';
 
 export interface Config {
   /** TABLE_NAME, required by every function that touches the table. */
@@ -72,46 +73,69 @@ export interface Config {
   readonly npmPackageVersion: string | undefined;
 }
 
-const readers: { [K in keyof Config]: () => Config[K] } = {
-  tableName: () => required('TABLE_NAME'),
-  dynamodbEndpoint: () => optional('DYNAMODB_ENDPOINT'),
-  region: () => optional('AWS_REGION') ?? 'us-east-1',
-  originVerify: () => optional('ORIGIN_VERIFY'),
-  usagePlanName: () => optional('USAGE_PLAN_NAME'),
-  webhookQueueUrl: () => required('WEBHOOK_QUEUE_URL'),
-  webhookDlqUrl: () => required('WEBHOOK_DLQ_URL'),
-  importQueueUrl: () => required('IMPORT_QUEUE_URL'),
-  invitationQueueUrl: () => optional('INVITATION_QUEUE_URL'),
-  sqsEndpoint: () => optional('SQS_ENDPOINT'),
-  webhookRetrySchedule: () => optional('WEBHOOK_RETRY_SCHEDULE'),
-  webhookTimeoutMs: () => positiveNumber('WEBHOOK_TIMEOUT_MS', 15_000, 15_000),
-  webhookDisableAfterMs: () => positiveNumber('WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000),
-  webhookAllowLoopback: () => optional('WEBHOOK_ALLOW_LOOPBACK') === 'true',
-  inLambda: () => optional('LAMBDA_TASK_ROOT') !== undefined,
-  importHoldAtRow: () => Number(optional('TP_IMPORT_HOLD_AT_ROW')) || undefined,
-  filesBucket: () => required('FILES_BUCKET'),
-  s3Endpoint: () => optional('S3_ENDPOINT'),
-  filesMalwareScan: () => optional('FILES_MALWARE_SCAN') === 'true',
-  mailFrom: () => required('MAIL_FROM'),
-  sesConfigurationSet: () => optional('SES_CONFIGURATION_SET'),
-  sesEndpoint: () => optional('SES_ENDPOINT'),
-  formTokenSecret: () => required('FORM_TOKEN_SECRET'),
-  rateLimitsOff: () => optional('RATE_LIMITS') === 'off',
-  npmPackageName: () => optional('npm_package_name'),
-  npmPackageVersion: () => optional('npm_package_version'),
+type Parse<T> = (value: string | undefined, name: string) => T;
+
+const readers: { [K in keyof Config]: readonly [variable: string, parse: Parse<Config[K]>] } = {
+  tableName: ['TABLE_NAME', required],
+  dynamodbEndpoint: ['DYNAMODB_ENDPOINT', optional],
+  region: ['AWS_REGION', (v) => v ?? 'us-east-1'],
+  originVerify: ['ORIGIN_VERIFY', optional],
+  usagePlanName: ['USAGE_PLAN_NAME', optional],
+  webhookQueueUrl: ['WEBHOOK_QUEUE_URL', required],
+  webhookDlqUrl: ['WEBHOOK_DLQ_URL', required],
+  importQueueUrl: ['IMPORT_QUEUE_URL', required],
+  invitationQueueUrl: ['INVITATION_QUEUE_URL', optional],
+  sqsEndpoint: ['SQS_ENDPOINT', optional],
+  webhookRetrySchedule: ['WEBHOOK_RETRY_SCHEDULE', optional],
+  webhookTimeoutMs: ['WEBHOOK_TIMEOUT_MS', positiveNumber(15_000, 15_000)],
+  webhookDisableAfterMs: ['WEBHOOK_DISABLE_AFTER_MS', positiveNumber(5 * 86_400_000)],
+  webhookAllowLoopback: ['WEBHOOK_ALLOW_LOOPBACK', (v) => v === 'true'],
+  inLambda: ['LAMBDA_TASK_ROOT', (v) => v !== undefined],
+  importHoldAtRow: ['TP_IMPORT_HOLD_AT_ROW', (v) => Number(v) || undefined],
+  filesBucket: ['FILES_BUCKET', required],
+  s3Endpoint: ['S3_ENDPOINT', optional],
+  filesMalwareScan: ['FILES_MALWARE_SCAN', (v) => v === 'true'],
+  mailFrom: ['MAIL_FROM', required],
+  sesConfigurationSet: ['SES_CONFIGURATION_SET', optional],
+  sesEndpoint: ['SES_ENDPOINT', optional],
+  formTokenSecret: ['FORM_TOKEN_SECRET', required],
+  rateLimitsOff: ['RATE_LIMITS', (v) => v === 'off'],
+  npmPackageName: ['npm_package_name', optional],
+  npmPackageVersion: ['npm_package_version', optional],
 };
 
-/** Each property reads its variable on first access and keeps the value (a failed read is retried). */
-function readOnce<T extends object>(read: { [K in keyof T]: () => T[K] }): T {
+/**
+ * Each property reads its variable on every access and parses it only when the raw value differs
+ * from the last one parsed (a failed parse is not kept): deployed, the environment never changes,
+ * so a value is parsed once per cold start; in the tests, a file that sets a variable is read
+ * with it even where the module that reads it was loaded by an earlier file of the same worker.
+ */
+function readEach<T extends object>(read: { [K in keyof T]: readonly [string, Parse<T[K]>] }): T {
   const settings = {} as T;
   for (const key of Object.keys(read) as (keyof T)[]) {
-    let cached: { value: T[keyof T] } | undefined;
-    Object.defineProperty(settings, key, { enumerable: true, get: () => (cached ??= { value: read[key]() }).value });
+    const [name, parse] = read[key];
+    let last: { value: string | undefined; parsed: T[keyof T] } | undefined;
+    Object.defineProperty(settings, key, {
+      enumerable: true,
+      get: () => {
+        const value = raw(name);
+        if (last === undefined || last.value !== value) last = { value, parsed: parse(value, name) };
+        return last.parsed;
+      },
+    });
   }
   return Object.freeze(settings);
 }
 
-export const config: Config = readOnce(readers);
+export const config: Config = readEach(readers);
+
+/**
+ * Reads each setting once, as the calling module loads: a function given no value for a required
+ * one stops at its cold start, naming the variable, rather than at its first request.
+ */
+export function requireSettings(...keys: (keyof Config)[]): void {
+  for (const key of keys) void config[key];
+}
 
 /**
  * The Powertools service name: the `service` key of every log line and the `service` dimension of
@@ -120,4 +144,4 @@ export const config: Config = readOnce(readers);
  * metrics. It is passed to the constructors explicitly only because Powertools' own fallback,
  * `service_undefined`, would name the local runtime's and the tests' lines.
  */
-export const SERVICE_NAME = optional('POWERTOOLS_SERVICE_NAME') ?? 'talent-pipeline';
+export const SERVICE_NAME = raw('POWERTOOLS_SERVICE_NAME') ?? 'talent-pipeline';

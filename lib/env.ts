@@ -1,22 +1,24 @@
 /**
- * Readers of one environment variable each, for lib/config.ts (the one module that reads the
- * environment). Empty counts as unset, as the stack never sets a variable to "".
+ * Readers of the environment, for lib/config.ts (the one module that reads it). Each setting is a
+ * variable and a parse of its raw value; empty counts as unset, as the stack never sets a variable to "".
  */
 
+export const raw = (name: string): string | undefined => process.env[name] || undefined;
+
 /** A required variable: a missing one stops the cold start with a clear message. */
-export function required(name: string): string {
-  const value = process.env[name];
+export function required(value: string | undefined, name: string): string {
   if (!value) throw new Error(`Missing required environment variable ${name}`);
   return value;
 }
 
-export const optional = (name: string): string | undefined => process.env[name] || undefined;
+export const optional = (value: string | undefined): string | undefined => value;
 
 /** A positive number up to `max`, or `fallback` when unset; anything else stops the start. */
-export function positiveNumber(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = optional(name);
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`${name} must be a positive number up to ${max}, got "${raw}"`);
-  return n;
-}
+export const positiveNumber =
+  (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  (value: string | undefined, name: string): number => {
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`${name} must be a positive number up to ${max}, got "${value}"`);
+    return n;
+  };

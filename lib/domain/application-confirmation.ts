@@ -8,7 +8,7 @@
  */
 import { config } from '../config';
 import { sendEmail } from '../email/send';
-import { optional } from '../env';
+import { raw } from '../env';
 import type { ConfirmationMessage } from '../invitations/queue';
 import { logger } from '../logger';
 import { getCareersSettings } from '../store/careers';
@@ -37,7 +37,7 @@ export async function sendApplicationConfirmation(m: ConfirmationMessage, nowMs 
     if (!cand || cand.erased_at || typeof cand.email !== 'string' || !tenant) return 'gone';
     // Without the site's origin there is no link to give: the message comes again (and, never
     // given one, goes to the dead-letter queue, whose alarm says so) rather than a mail without it.
-    const origin = optional('CONSOLE_URL');
+    const origin = raw('CONSOLE_URL');
     if (!origin) throw new Error('CONSOLE_URL is not set: a confirmation needs the careers site for its withdraw link');
     const token = issueWithdrawToken(config.formTokenSecret, tenant.slug, candidateId, nowMs);
     await sendEmail(

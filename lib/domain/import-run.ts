@@ -125,9 +125,6 @@ const createdAudit = (job: Pick<ImportJobItem, 'id' | 'actor' | 'request'>, reco
   ...(job.request && { request: job.request }),
 });
 
-/** The local test hook of lib/config.ts (importHoldAtRow): the restart test restarts npm start there. */
-const HOLD_AT_ROW = config.importHoldAtRow;
-
 /**
  * A slice's rows: each judged (its own error, its person already on its requisition, its
  * requisition), then those to create inserted together, a transaction's worth at a time
@@ -168,7 +165,9 @@ async function importSlice(
       const i = creates[n]!.at;
       outcomes[i] = res.kind === 'error' ? await outcomeOfError(tenantId, ids[i]!, res.error) : { kind: 'created' };
     }
-    if (HOLD_AT_ROW !== undefined && rows.some((n) => slice[creates[n]!.at]!.row >= HOLD_AT_ROW)) {
+    // The local test hook of lib/config.ts (importHoldAtRow): the restart test restarts npm start there.
+    const holdAtRow = config.importHoldAtRow;
+    if (holdAtRow !== undefined && rows.some((n) => slice[creates[n]!.at]!.row >= holdAtRow)) {
       logger.warn('import held by TP_IMPORT_HOLD_AT_ROW', { job_id: job.id });
       await new Promise(() => {});
     }

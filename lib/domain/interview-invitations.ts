@@ -34,7 +34,7 @@ export async function sendInterviewInvitations(m: InvitationMessage): Promise<{ 
     (id) => members.get(id)?.time_zone,
   ).filter((r) => !sent.has(r.key));
   const ctx = {
-    from: mailFrom,
+    from: mailFrom(),
     workspace: tenant?.name ?? 'Talent Pipeline',
     ...(reachable && typeof cand.name === 'string' && { candidateName: cand.name }),
   };

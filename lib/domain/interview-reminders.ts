@@ -8,7 +8,7 @@
  * cancelled or moved is dropped (the move wrote the new ones).
  */
 // CONSOLE_URL through lib/env.ts rather than lib/config.ts, which every bundle carries: only the reminders read it.
-import { optional } from '../env';
+import { raw } from '../env';
 import { logger } from '../logger';
 import { claimReminder, rearmReminder, releaseReminder, type DueItem } from '../store/interview-due';
 import { getInterview } from '../store/interviews';
@@ -48,7 +48,7 @@ async function remind(item: DueItem, nowMs: number, send: Send | undefined): Pro
     const member = members.get(userId)!;
     if (!(await claimReminder(item.tenantId, iv.id, userId, new Date(nowMs).toISOString()))) continue;
     try {
-      await send(reminderMail(iv, member.email, optional('CONSOLE_URL'), member.time_zone));
+      await send(reminderMail(iv, member.email, raw('CONSOLE_URL'), member.time_zone));
       sent++;
     } catch (err) {
       await releaseReminder(item.tenantId, iv.id, userId);

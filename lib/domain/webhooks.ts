@@ -169,7 +169,7 @@ export async function testWebhook(p: SessionPrincipal, id: string) {
   // The attempt and the audit record in one transaction.
   const audit = webhookAudit(p, 'webhook.tested', endpoint.id, [{ field: 'result', after: sent.category ?? 'success' }]);
   await putAudit(p.tenantId, audit, [
-    { Put: { TableName: tableName, Item: attemptItem(p.tenantId, endpoint.id, attemptRecord(event, 1, sent)) } },
+    { Put: { TableName: tableName(), Item: attemptItem(p.tenantId, endpoint.id, attemptRecord(event, 1, sent)) } },
   ]);
   const duration_ms = Math.round(sent.result.durationMs);
   const error_message = errorMessage(sent.result);

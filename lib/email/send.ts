@@ -9,8 +9,9 @@
  * EmailError carrying only SES's error name.
  */
 import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
+import { clientFor } from '../aws/client-for';
 import { withoutCallLogging } from '../aws/no-call-logging';
-import { config } from '../config';
+import { config, requireSettings } from '../config';
 import { tracer } from '../tracer';
 
 export interface MailAttachment {
@@ -46,20 +47,27 @@ export class EmailError extends Error {
   }
 }
 
-// Read as this module loads: a function that sends mail and was not given a sender stops at cold start.
-export const mailFrom = config.mailFrom;
+// Checked as this module loads: a function that sends mail and was not given a sender stops at cold start.
+requireSettings('mailFrom');
+export const mailFrom = (): string => config.mailFrom;
 
-export const ses = withoutCallLogging(
-  new SESv2Client({
-    region: config.region,
-    ...(config.sesEndpoint && {
-      endpoint: config.sesEndpoint,
-      // The local SES accepts any signed request; never reach for real credentials locally.
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  }),
+export const ses = /* @__PURE__ */ clientFor(
+  () => `${config.region} ${config.sesEndpoint}`,
+  () => {
+    const client = withoutCallLogging(
+      new SESv2Client({
+        region: config.region,
+        ...(config.sesEndpoint && {
+          endpoint: config.sesEndpoint,
+          // The local SES accepts any signed request; never reach for real credentials locally.
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }),
+      }),
+    );
+    tracer.captureAWSv3Client(client);
+    return client;
+  },
 );
-tracer.captureAWSv3Client(ses);
 
 const ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
 /** A header value: no line breaks (header injection), at most 998 characters (RFC 5322). */
@@ -87,7 +95,7 @@ export function sendEmailInput(mail: OutgoingMail): SendEmailCommandInput {
     attachments.reduce((n, a) => n + Math.ceil((a.RawContent.length * 4) / 3), 0);
   if (size > MAX_MESSAGE_BYTES) throw new Error('the message is larger than allowed');
   return {
-    FromEmailAddress: mailFrom,
+    FromEmailAddress: mailFrom(),
     Destination: { ToAddresses: [...mail.to] },
     ...(mail.replyTo?.length && { ReplyToAddresses: [...mail.replyTo] }),
     ...(config.sesConfigurationSet && { ConfigurationSetName: config.sesConfigurationSet }),
@@ -106,7 +114,7 @@ export function sendEmailInput(mail: OutgoingMail): SendEmailCommandInput {
 export async function sendEmail(mail: OutgoingMail): Promise<{ messageId: string }> {
   const input = sendEmailInput(mail);
   try {
-    const res = await ses.send(new SendEmailCommand(input));
+    const res = await ses().send(new SendEmailCommand(input));
     return { messageId: res.MessageId ?? '' };
   } catch (err) {
     throw new EmailError((err as Error)?.name ?? 'Error');

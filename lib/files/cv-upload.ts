@@ -28,7 +28,7 @@ export async function presignCvUpload(req: CvUploadRequest, now = new Date()) {
   const key = applicationCvKey(req.tenantId, req.jobId, req.uploadId);
   const seconds = Math.max(1, Math.floor((req.expiresAtMs - now.getTime()) / 1000));
   const { url, fields } = await presignPost(
-    filesBucket,
+    filesBucket(),
     key,
     req.redirect ? { success_action_redirect: req.redirect } : {},
     [
@@ -43,7 +43,7 @@ export async function presignCvUpload(req: CvUploadRequest, now = new Date()) {
 }
 
 /** The bucket's origin, which alone the careers upload page's form may post to. */
-export const filesOrigin = () => new URL(bucketUrl).origin;
+export const filesOrigin = () => new URL(bucketUrl()).origin;
 
 export type CvLanded = 'ok' | 'missing' | 'too_large';
 

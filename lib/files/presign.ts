@@ -33,7 +33,7 @@ export async function presignUpload(req: UploadRequest, now = new Date()): Promi
   const key = uploadKey(req.tenantId, req.uploadId);
   // Each field is also an exact-match condition of the policy, as are the bucket and the key.
   const { url, fields } = await presignPost(
-    filesBucket,
+    filesBucket(),
     key,
     { 'Content-Type': req.contentType },
     [['content-length-range', req.size, req.size]],

@@ -14,6 +14,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { clientFor } from '../aws/client-for';
 import { config } from '../config';
 
 const bytes = (d: string | ArrayBuffer | ArrayBufferView): string | Uint8Array =>
@@ -37,9 +38,12 @@ const LOCAL_CREDENTIALS: { accessKeyId: string; secretAccessKey: string; session
   accessKeyId: 'S3RVER',
   secretAccessKey: 'S3RVER',
 };
-const credentials = config.s3Endpoint ? async () => LOCAL_CREDENTIALS : fromEnv();
-const region = config.region;
-const signer = new SignatureV4({ service: 's3', region, credentials, sha256: Sha256, uriEscapePath: false });
+const roleCredentials = fromEnv();
+const credentials = async () => (config.s3Endpoint ? LOCAL_CREDENTIALS : roleCredentials());
+const signer = /* @__PURE__ */ clientFor(
+  () => config.region,
+  () => new SignatureV4({ service: 's3', region: config.region, credentials, sha256: Sha256, uriEscapePath: false }),
+);
 
 export class S3Error extends Error {
   constructor(
@@ -55,7 +59,7 @@ export class S3Error extends Error {
 function location(bucket: string) {
   const base = config.s3Endpoint
     ? new URL(`${config.s3Endpoint.replace(/\/$/, '')}/${bucket}`)
-    : new URL(`https://${bucket}.s3.${region}.amazonaws.com`);
+    : new URL(`https://${bucket}.s3.${config.region}.amazonaws.com`);
   const prefix = base.pathname === '/' ? '' : base.pathname;
   return { base, prefix };
 }
@@ -78,7 +82,7 @@ async function signed(bucket: string, c: Call) {
   const path = `${prefix}/${c.key ? encodeKey(c.key) : ''}`;
   const host = base.host;
   const payloadHash = c.body === undefined ? 'UNSIGNED-PAYLOAD' : createHash('sha256').update(c.body).digest('hex');
-  const req = await signer.sign({
+  const req = await signer().sign({
     method: c.method,
     protocol: base.protocol,
     hostname: base.hostname,
@@ -191,7 +195,7 @@ export async function listObjectVersions(bucket: string, prefix: string): Promis
 export async function presignGet(bucket: string, key: string, seconds: number, response: Record<string, string>): Promise<string> {
   const { base, prefix } = location(bucket);
   const path = `${prefix}/${encodeKey(key)}`;
-  const req = await signer.presign(
+  const req = await signer().presign(
     {
       method: 'GET',
       protocol: base.protocol,
@@ -227,6 +231,7 @@ export async function presignPost(
   now = new Date(),
 ): Promise<{ url: string; fields: Record<string, string> }> {
   const creds = await credentials();
+  const region = config.region;
   const date = amzDate(now);
   const day = date.slice(0, 8);
   const credential = `${creds.accessKeyId}/${day}/${region}/s3/aws4_request`;

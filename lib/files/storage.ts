@@ -7,28 +7,29 @@
  * A function that loads this module and was not given FILES_BUCKET stops at cold start, naming
  * the variable (lib/config.ts).
  */
-import { config } from '../config';
+import { config, requireSettings } from '../config';
 import { attachmentDisposition } from './filename';
 import { sha256Of } from './hash';
 import { type AllowedContentType, DOWNLOAD_VALID_SECONDS, MAX_UPLOAD_BYTES } from './limits';
 import * as s3 from './s3-lite';
 import type { LandedObject } from './verify';
 
-// Read as this module loads: a function that touches files and was not given the bucket stops at cold start.
-export const filesBucket = config.filesBucket;
+// Checked as this module loads: a function that touches files and was not given the bucket stops at cold start.
+requireSettings('filesBucket');
+export const filesBucket = (): string => config.filesBucket;
 
 /** The bucket's URL: virtual-hosted and regional on S3, path-style on the local S3 (S3_ENDPOINT). */
-export const bucketUrl = s3.bucketUrl(filesBucket);
+export const bucketUrl = (): string => s3.bucketUrl(filesBucket());
 
 /** What S3 holds at `key` (size and stored content type), or undefined when nothing is there. */
 export async function headObject(key: string): Promise<LandedObject | undefined> {
-  const head = await s3.headObject(filesBucket, key);
+  const head = await s3.headObject(filesBucket(), key);
   return head && { size: Number.isNaN(head.size) ? undefined : head.size, contentType: head.contentType };
 }
 
 /** The object's bytes, read whole; refuses (throws) past `maxBytes` rather than holding more. */
 export async function readObject(key: string, maxBytes = MAX_UPLOAD_BYTES): Promise<Uint8Array> {
-  const res = await s3.getObject(filesBucket, key);
+  const res = await s3.getObject(filesBucket(), key);
   if (!res) throw new Error('the object is not there');
   if (res.length !== undefined && res.length > maxBytes) {
     res.body.destroy();
@@ -46,7 +47,7 @@ export async function readObject(key: string, maxBytes = MAX_UPLOAD_BYTES): Prom
 
 /** The SHA-256 of the object's bytes, streamed (never held whole); refuses (throws) past `maxBytes`. */
 export async function hashObject(key: string, maxBytes = MAX_UPLOAD_BYTES): Promise<string> {
-  const res = await s3.getObject(filesBucket, key);
+  const res = await s3.getObject(filesBucket(), key);
   if (!res) throw new Error('the object is not there');
   let size = 0;
   const bounded = async function* () {
@@ -66,7 +67,7 @@ export async function hashObject(key: string, maxBytes = MAX_UPLOAD_BYTES): Prom
  * scanned (and the copy needs no tagging permission).
  */
 export async function promoteUpload(from: string, to: string, contentType: AllowedContentType): Promise<void> {
-  await s3.copyObject(filesBucket, from, to, contentType);
+  await s3.copyObject(filesBucket(), from, to, contentType);
   await deleteEveryVersion(from);
 }
 
@@ -78,9 +79,9 @@ export async function promoteUpload(from: string, to: string, contentType: Allow
 export async function deleteEveryVersion(key: string): Promise<number> {
   let deleted = 0;
   for (let round = 0; round < 100; round++) {
-    const objects = (await s3.listObjectVersions(filesBucket, key)).filter((v) => v.Key === key);
+    const objects = (await s3.listObjectVersions(filesBucket(), key)).filter((v) => v.Key === key);
     if (objects.length === 0) return deleted;
-    const errors = await s3.deleteObjects(filesBucket, objects);
+    const errors = await s3.deleteObjects(filesBucket(), objects);
     if (errors) throw new Error(`S3 could not delete ${errors} version(s) of an object`);
     deleted += objects.length;
   }
@@ -97,13 +98,13 @@ export async function deleteEveryVersionUnder(prefix: string): Promise<{ keys: n
   const seen = new Set<string>();
   let versions = 0;
   for (let round = 0; round < 10_000; round++) {
-    const objects = (await s3.listObjectVersions(filesBucket, prefix)).filter((v) => v.Key.startsWith(prefix));
+    const objects = (await s3.listObjectVersions(filesBucket(), prefix)).filter((v) => v.Key.startsWith(prefix));
     if (objects.length === 0) return { keys: seen.size, versions };
     // One key's versions per call: a person holds a few files, and the local S3 fails a batch
     // that names several keys of one folder (it removes the folder while deleting them).
     for (const key of new Set(objects.map((o) => o.Key))) {
       const errors = await s3.deleteObjects(
-        filesBucket,
+        filesBucket(),
         objects.filter((o) => o.Key === key),
       );
       if (errors) throw new Error(`S3 could not delete ${errors} version(s) of an object`);
@@ -120,7 +121,7 @@ export async function deleteEveryVersionUnder(prefix: string): Promise<{ keys: n
  * so nothing uploaded can run in the console's origin.
  */
 export function downloadUrl(key: string, file: { filename: string; contentType: AllowedContentType }, seconds = DOWNLOAD_VALID_SECONDS) {
-  return s3.presignGet(filesBucket, key, Math.min(seconds, DOWNLOAD_VALID_SECONDS), {
+  return s3.presignGet(filesBucket(), key, Math.min(seconds, DOWNLOAD_VALID_SECONDS), {
     'response-content-disposition': attachmentDisposition(file.filename),
     'response-content-type': file.contentType,
   });

@@ -1,9 +1,8 @@
 /** The import queue: one message per job run; the worker picks the job up where its item says. */
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
-import { withoutCallLogging } from '../aws/no-call-logging';
+import { sqsClient } from '../aws/sqs';
 import { config } from '../config';
-import { tracer } from '../tracer';
 
 export const ImportMessage = z.object({
   v: z.literal(1),
@@ -14,20 +13,6 @@ export const ImportMessage = z.object({
 });
 export type ImportMessage = z.infer<typeof ImportMessage>;
 
-let client: SQSClient | undefined;
-const sqs = () => {
-  if (!client) {
-    client = withoutCallLogging(
-      new SQSClient({
-        region: config.region,
-        ...(config.sqsEndpoint && { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-      }),
-    );
-    tracer.captureAWSv3Client(client);
-  }
-  return client;
-};
-
 /** Queue a run of the job, after `delayS` seconds (a workspace busy with another import). */
 export async function queueImport(m: Omit<ImportMessage, 'v'>, delayS = 0): Promise<void> {
   const message: ImportMessage = { v: 1, ...m };
@@ -36,7 +21,7 @@ export async function queueImport(m: Omit<ImportMessage, 'v'>, delayS = 0): Prom
 
 /** One message on the import queue (an import run, or an application: lib/applications/queue.ts). */
 export async function sendToImportQueue(message: unknown, delayS = 0): Promise<void> {
-  await sqs().send(
+  await sqsClient().send(
     new SendMessageCommand({
       QueueUrl: config.importQueueUrl,
       MessageBody: JSON.stringify(message),

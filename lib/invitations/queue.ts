@@ -5,12 +5,11 @@
  * mail and an SES outage never fails them. The message holds ids only; the worker reads the item
  * it names, so a candidate erased meanwhile is never mailed.
  */
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
-import { withoutCallLogging } from '../aws/no-call-logging';
+import { sqsClient } from '../aws/sqs';
 import { config } from '../config';
 import type { StreamChange } from '../records';
-import { tracer } from '../tracer';
 
 /** The worker's timeout (s): a message's few emails, each one SES call. */
 export const INVITATION_WORKER_TIMEOUT_S = 30;
@@ -59,25 +58,11 @@ export function invitationOf(change: StreamChange): InvitationMessage | undefine
   return { v: 1, kind: 'interview_invitation', tenantId: i.tenant_id, interviewId: i.interview_id, sequence: i.sequence };
 }
 
-let client: SQSClient | undefined;
-const sqs = () => {
-  if (!client) {
-    client = withoutCallLogging(
-      new SQSClient({
-        region: config.region,
-        ...(config.sqsEndpoint && { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-      }),
-    );
-    tracer.captureAWSv3Client(client);
-  }
-  return client;
-};
-
 /** Queue the mail of a change (invitations, a confirmation), where this deploy sends mail (INVITATION_QUEUE_URL set). */
 export async function queueInvitation(change: StreamChange): Promise<boolean> {
   const m = invitationOf(change) ?? confirmationOf(change);
   const queueUrl = config.invitationQueueUrl;
   if (!m || !queueUrl) return false;
-  await sqs().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(m) }));
+  await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(m) }));
   return true;
 }

@@ -51,8 +51,8 @@ export function activityItem(tenantId: string, personId: string, plan: ActivityP
 
 /** A feed item's two actions: its person must exist, and its own key be free. */
 const activityActions = (tenantId: string, personId: string, plan: ActivityPlan) => [
-  { ConditionCheck: { TableName: tableName, Key: keys.person(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' } },
-  { Put: { TableName: tableName, Item: activityItem(tenantId, personId, plan), ConditionExpression: 'attribute_not_exists(PK)' } },
+  { ConditionCheck: { TableName: tableName(), Key: keys.person(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' } },
+  { Put: { TableName: tableName(), Item: activityItem(tenantId, personId, plan), ConditionExpression: 'attribute_not_exists(PK)' } },
 ];
 
 /**

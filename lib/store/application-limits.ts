@@ -15,7 +15,7 @@ export async function takeSlot(c: LimitCounter): Promise<boolean> {
   const taken = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: { PK: c.pk, SK: c.sk },
         UpdateExpression: 'ADD n :one SET #ttl = :ttl',
         ConditionExpression: 'attribute_not_exists(n) OR n < :max',

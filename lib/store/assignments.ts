@@ -12,7 +12,7 @@ import { keys } from './table';
 /** The ids of the candidates the interviewer is booked to interview (scheduled interviews, past and coming). */
 export async function assignedCandidateIds(tenantId: string, userId: string): Promise<Set<string>> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.interviewerPartition(tenantId, userId) },
     ProjectionExpression: 'candidate_id',
@@ -27,9 +27,9 @@ export async function getCandidateItems(tenantId: string, ids: readonly string[]
     let pending: Record<string, unknown>[] = ids.slice(i, i + 100).map((id) => keys.candidate(tenantId, id));
     // BatchGet may leave keys unprocessed under throttling: ask again for those alone.
     while (pending.length) {
-      const res = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
-      out.push(...((res.Responses?.[tableName] ?? []) as Item[]));
-      pending = (res.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+      const res = await client.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+      out.push(...((res.Responses?.[tableName()] ?? []) as Item[]));
+      pending = (res.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
     }
   }
   return out;

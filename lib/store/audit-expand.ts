@@ -19,7 +19,7 @@ export async function expandAuditIntent(intent: Record<string, unknown>): Promis
 
 async function putRecord(Item: Record<string, unknown>): Promise<boolean> {
   try {
-    await ddb.send(new PutCommand({ TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' }));
+    await ddb.send(new PutCommand({ TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' }));
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;
@@ -31,7 +31,7 @@ async function putRecord(Item: Record<string, unknown>): Promise<boolean> {
 export async function auditIntentsOf(tenantId: string): Promise<Record<string, unknown>[]> {
   const shards = Array.from({ length: AUDIT_INTENT_SHARDS }, (_, k) => keys.auditIntent(tenantId, String(k), '').PK);
   const pages = await Promise.all(
-    shards.map((pk) => queryAll({ TableName: tableName, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk } })),
+    shards.map((pk) => queryAll({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk } })),
   );
   return pages.flat();
 }

@@ -83,7 +83,7 @@ function setViewKeys(tenantId: string, item: Record<string, unknown>) {
   });
   names['#a'] = ACTOR_INDEX_PK;
   return {
-    TableName: tableName,
+    TableName: tableName(),
     Key: { PK: item.PK, SK: item.SK },
     UpdateExpression: `SET ${sets.join(', ')}`,
     ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#a)',
@@ -103,7 +103,7 @@ async function expandGroup(tenantId: string, shared: Record<string, unknown>, p:
   const [first, ...rest] = items;
   await Promise.all(
     rest.map((Item) =>
-      ddb.send(new PutCommand({ TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' })).catch((err: Error) => {
+      ddb.send(new PutCommand({ TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' })).catch((err: Error) => {
         if (err.name !== 'ConditionalCheckFailedException') throw err;
       }),
     ),
@@ -113,7 +113,7 @@ async function expandGroup(tenantId: string, shared: Record<string, unknown>, p:
     // Replaces the shared copy only while it is one: a record already there stays as it is.
     await ddb.send(
       new PutCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Item: first,
         ConditionExpression: 'attribute_exists(#r)',
         ExpressionAttributeNames: { '#r': 'records' },
@@ -128,8 +128,8 @@ async function deleteAll(items: Record<string, unknown>[]) {
   let requests = items.map((i) => ({ DeleteRequest: { Key: { PK: i.PK, SK: i.SK } } }));
   for (let attempt = 0; requests.length; attempt++) {
     if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(2_000, 50 * 2 ** attempt)));
-    const res = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-    requests = (res.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+    const res = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+    requests = (res.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
     if (attempt > 8 && requests.length) throw new Error('audit migrate: deletes still unprocessed after retries');
   }
 }
@@ -142,7 +142,7 @@ export async function allTenantIds(): Promise<string[]> {
   do {
     const page = await ddb.send(
       new ScanCommand({
-        TableName: tableName,
+        TableName: tableName(),
         FilterExpression: '#t = :slug',
         ExpressionAttributeNames: { '#t': 'type' },
         ExpressionAttributeValues: { ':slug': 'slug' },

@@ -85,7 +85,7 @@ export function auditQueryInput(tenantId: string, f: AuditFilter): QueryCommandI
     return `#f${i} = :f${i}`;
   });
   return {
-    TableName: tableName,
+    TableName: tableName(),
     ...(v.index && { IndexName: v.index }),
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
     ExpressionAttributeNames: names,

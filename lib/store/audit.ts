@@ -229,7 +229,7 @@ export const auditPuts = (tenantId: string, e: AuditEntry, now = Date.now()) => 
 /** The transaction item of a group of records (auditIntentItem), for the transaction that makes all their changes. */
 export function auditGroupPuts(tenantId: string, entries: AuditEntry[], now = Date.now()) {
   const Item = auditIntentItem(tenantId, entries, now);
-  return Item ? [{ Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } }] : [];
+  return Item ? [{ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' } }] : [];
 }
 
 /**
@@ -250,6 +250,6 @@ export async function putAudit(tenantId: string, e: AuditEntry, extra: Record<st
  */
 export async function auditDecoy(): Promise<void> {
   const Key = keys.auditIntent('-', String(randomInt(AUDIT_INTENT_SHARDS)), '-');
-  const check = { ConditionCheck: { TableName: tableName, Key, ConditionExpression: 'attribute_not_exists(PK)' } };
+  const check = { ConditionCheck: { TableName: tableName(), Key, ConditionExpression: 'attribute_not_exists(PK)' } };
   await ddb.send(new TransactWriteCommand({ TransactItems: [check] })).catch(() => undefined);
 }

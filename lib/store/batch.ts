@@ -37,9 +37,9 @@ export async function batchPut(items: Item[]): Promise<Item[]> {
       for (let attempt = 1; ; attempt++) {
         try {
           const res = await ddb.send(
-            new BatchWriteCommand({ RequestItems: { [tableName]: left.map((Item) => ({ PutRequest: { Item } })) } }),
+            new BatchWriteCommand({ RequestItems: { [tableName()]: left.map((Item) => ({ PutRequest: { Item } })) } }),
           );
-          left = (res.UnprocessedItems?.[tableName] ?? []).map((r) => r.PutRequest!.Item as Item);
+          left = (res.UnprocessedItems?.[tableName()] ?? []).map((r) => r.PutRequest!.Item as Item);
         } catch (err) {
           // The whole call failed (the client already retried throttling). Logged by error name
           // only: the items may hold personal data.
@@ -80,11 +80,11 @@ export async function batchGet(keys: { PK: string; SK: string }[], read: { proje
         if (attempt > 1) await backoff(attempt - 1);
         const res = await ddb.send(
           new BatchGetCommand({
-            RequestItems: { [tableName]: { Keys: left, ConsistentRead: read.consistent, ProjectionExpression: read.projection } },
+            RequestItems: { [tableName()]: { Keys: left, ConsistentRead: read.consistent, ProjectionExpression: read.projection } },
           }),
         );
-        found.push(...(res.Responses?.[tableName] ?? []));
-        left = res.UnprocessedKeys?.[tableName]?.Keys ?? [];
+        found.push(...(res.Responses?.[tableName()] ?? []));
+        left = res.UnprocessedKeys?.[tableName()]?.Keys ?? [];
       }
     }),
   );

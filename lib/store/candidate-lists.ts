@@ -44,7 +44,7 @@ function unfiltered(tenantId: string, q: CandidateQuery): QueryCommandInput {
     case 'changes':
       // `<since>#<id>` sorts after `<since>`, so a change at exactly `since` is included.
       return {
-        TableName: tableName,
+        TableName: tableName(),
         IndexName: byChange.name,
         KeyConditionExpression: '#cpk = :pk AND #csk >= :since',
         ExpressionAttributeNames: { '#cpk': byChange.partitionKey, '#csk': byChange.sortKey },
@@ -55,7 +55,7 @@ function unfiltered(tenantId: string, q: CandidateQuery): QueryCommandInput {
       return { ...prefixQuery(keys.tenantPartition(tenantId), keys.candidatePrefix), ConsistentRead: true };
     case 'stage':
       return {
-        TableName: tableName,
+        TableName: tableName(),
         IndexName: byStageOrStatus.name,
         KeyConditionExpression: `${byStageOrStatus.partitionKey} = :pk`,
         ExpressionAttributeValues: { ':pk': stagePartition(tenantId, q.stage) },
@@ -65,7 +65,7 @@ function unfiltered(tenantId: string, q: CandidateQuery): QueryCommandInput {
       // A board column: one partition per requisition and stage, newest stage entry first.
       if (q.stage)
         return {
-          TableName: tableName,
+          TableName: tableName(),
           IndexName: byRequisitionStage.name,
           KeyConditionExpression: '#bpk = :pk',
           ExpressionAttributeNames: { '#bpk': byRequisitionStage.partitionKey },
@@ -73,7 +73,7 @@ function unfiltered(tenantId: string, q: CandidateQuery): QueryCommandInput {
           ScanIndexForward: false,
         };
       return {
-        TableName: tableName,
+        TableName: tableName(),
         IndexName: byRequisitionOrUser.name,
         KeyConditionExpression: `${byRequisitionOrUser.partitionKey} = :pk`,
         ExpressionAttributeValues: { ':pk': reqCandidatesPartition(tenantId, q.reqId) },
@@ -158,7 +158,7 @@ export async function queryStageEnteredBefore(tenantId: string, stage: Stage, cu
   const { byStageOrStatus } = TABLE_DEF.indexes;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: byStageOrStatus.name,
       KeyConditionExpression: '#pk = :pk AND #sk < :cutoff',
       ExpressionAttributeNames: { '#pk': byStageOrStatus.partitionKey, '#sk': byStageOrStatus.sortKey },

@@ -119,7 +119,7 @@ export async function writeMove(
   const outcome = await withThresholds<MoveParts>(tenantId, {
     candidate: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.candidate(tenantId, id),
         ...update(
           { ...set, ...Object.fromEntries(removed.map((a) => [a, $remove()])) },
@@ -214,7 +214,7 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
   const outcome = await writeParts<ProfileParts>({
     candidate: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.candidate(tenantId, id),
         ...update(
           { ...set, ...Object.fromEntries(remove.map((f) => [f, $remove()])) },

@@ -81,7 +81,7 @@ export const counterUpdate = (
       : undefined;
   return {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: key,
       ...update(adds, condition),
       ...(guard && { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
@@ -95,7 +95,7 @@ export const createdReqCounts = (c: CandidateRecord): Record<string, number> => 
 
 /** The new candidate's item, written only if its id is free. */
 export const candidatePut = (tenantId: string, c: CandidateRecord, thresholds: Thresholds) => ({
-  Put: { TableName: tableName, Item: candidateItem(tenantId, c, thresholds), ConditionExpression: 'attribute_not_exists(PK)' },
+  Put: { TableName: tableName(), Item: candidateItem(tenantId, c, thresholds), ConditionExpression: 'attribute_not_exists(PK)' },
 });
 
 /** Created straight into `placed`: the placement exists as it does after a move there. */
@@ -103,7 +103,7 @@ export const createdPlacement = (tenantId: string, c: CandidateRecord) =>
   c.stage === 'placed' ? copyPuts(tenantId, c.id, placementItem(tenantId, c, c.created_at)) : [];
 
 export async function getCandidate(tenantId: string, id: string): Promise<Item | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, id), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.candidate(tenantId, id), ConsistentRead: true }));
   return Item;
 }
 

@@ -20,7 +20,7 @@ const opt = (v: unknown) => (typeof v === 'string' && v ? v : null);
 export async function getCareersSettings(tenantId: string, consistent = false): Promise<(CareersSettings & { name: string }) | undefined> {
   const { Item } = await ddb.send(
     new GetCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.tenant(tenantId),
       ...(consistent && { ConsistentRead: true }),
       ProjectionExpression: '#n, careers_name, careers_logo_url, careers_privacy_url',
@@ -55,7 +55,7 @@ export async function saveCareersSettings(tenantId: string, patch: Partial<Caree
       TransactItems: [
         {
           Update: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.tenant(tenantId),
             UpdateExpression: [set.length && `SET ${set.join(', ')}`, remove.length && `REMOVE ${remove.join(', ')}`]
               .filter(Boolean)

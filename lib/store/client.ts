@@ -7,7 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { withoutCallLogging } from '../aws/no-call-logging';
-import { config } from '../config';
+import { config, requireSettings } from '../config';
 import { checkTimeBudget } from '../time-budget';
 import { tracer } from '../tracer';
 
@@ -28,11 +28,15 @@ export const ddb = DynamoDBDocumentClient.from(ddbClient, {
   marshallOptions: { removeUndefinedValues: true },
 });
 
-export const tableName = config.tableName;
+// Checked as this module loads (a function without it stops at cold start), then read at each use:
+// a module of the store keeps no table name of its own, so the in-process tests give each test
+// file its own table without loading lib/ again.
+requireSettings('tableName');
+export const tableName = (): string => config.tableName;
 
 /** Query input for one partition's items whose sort key starts with `prefix`, newest first. */
 export const prefixQuery = (pk: string, prefix: string) => ({
-  TableName: tableName,
+  TableName: tableName(),
   KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
   ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
   ScanIndexForward: false,

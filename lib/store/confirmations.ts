@@ -12,7 +12,7 @@ const MARK_TTL_S = 14 * 86_400;
 
 export async function confirmationSent(tenantId: string, candidateId: string): Promise<boolean> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.confirmationSent(tenantId, candidateId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.confirmationSent(tenantId, candidateId), ConsistentRead: true }),
   );
   return Boolean(Item);
 }
@@ -20,7 +20,7 @@ export async function confirmationSent(tenantId: string, candidateId: string): P
 export async function markConfirmationSent(tenantId: string, candidateId: string, nowMs: number): Promise<void> {
   await ddb.send(
     new PutCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Item: {
         ...keys.confirmationSent(tenantId, candidateId),
         type: 'application_confirmation_sent',

@@ -57,7 +57,7 @@ export function ledgerItem(tenantId: string, candidateId: string, copies: Item[]
 /** The condition every write of a copy carries: its candidate has no erasure marker (handed back when it has). */
 export const notErasedCheck = (tenantId: string, candidateId: string) => ({
   ConditionCheck: {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.erasedMarker(tenantId, candidateId),
     ConditionExpression: 'attribute_not_exists(PK)',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
@@ -66,8 +66,8 @@ export const notErasedCheck = (tenantId: string, candidateId: string) => ({
 
 /** The puts of a copy made in its candidate's own transaction (a placement): the item and its ledger entry. */
 export const copyPuts = (tenantId: string, candidateId: string, item: Item) => [
-  { Put: { TableName: tableName, Item: item } },
-  { Put: { TableName: tableName, Item: ledgerItem(tenantId, candidateId, [item]) } },
+  { Put: { TableName: tableName(), Item: item } },
+  { Put: { TableName: tableName(), Item: ledgerItem(tenantId, candidateId, [item]) } },
 ];
 /** Actions copyPuts adds to a transaction (the import sizes its transactions by it). */
 export const COPY_PUT_ACTIONS = 2;
@@ -75,7 +75,7 @@ export const COPY_PUT_ACTIONS = 2;
 /** Every ledger entry of a candidate: one consistent Query of the base table. */
 export async function listLedger(tenantId: string, candidateId: string): Promise<LedgerEntry[]> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
     ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':p': keys.copyLedgerPrefix(candidateId) },
     ProjectionExpression: 'PK, SK, copies',
@@ -172,7 +172,7 @@ async function tryTransaction(groups: Group[]): Promise<boolean> {
   for (let call = 1; ; call++) {
     const actions: Record<string, unknown>[] = [];
     const checks = new Map<number, Group>();
-    const put = (Item: Item) => void actions.push({ Put: { TableName: tableName, Item } });
+    const put = (Item: Item) => void actions.push({ Put: { TableName: tableName(), Item } });
     for (const g of groups) {
       if (!g.candidateId) g.items.forEach(put);
       else if (g.erasedAt === undefined) {

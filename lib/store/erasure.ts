@@ -81,7 +81,7 @@ async function putMarkerFirst(tenantId: string, candidateId: string, at: string)
   try {
     await ddb.send(
       new PutCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Item: markerItem(tenantId, candidateId, at),
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
@@ -105,7 +105,7 @@ async function withdrawMarker(tenantId: string, candidateId: string, at: string)
         TransactItems: [
           {
             Delete: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.erasedMarker(tenantId, candidateId),
               ConditionExpression: 'erased_at = :at',
               ExpressionAttributeValues: { ':at': at },
@@ -113,7 +113,7 @@ async function withdrawMarker(tenantId: string, candidateId: string, at: string)
           },
           {
             ConditionCheck: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.candidate(tenantId, candidateId),
               ConditionExpression: 'attribute_not_exists(erased_at)',
             },
@@ -129,7 +129,7 @@ async function withdrawMarker(tenantId: string, candidateId: string, at: string)
 /** The follow-up sweep of an erasure, due at `dueAt`, put in the erasure's own transaction. */
 const followUpPut = (tenantId: string, candidateId: string, dueAt: string) => ({
   Put: {
-    TableName: tableName,
+    TableName: tableName(),
     Item: {
       ...keys.erasureFollowUp(tenantId, candidateId, dueAt),
       type: 'erasure_follow_up',
@@ -150,7 +150,7 @@ export const receiptOf = (item: Item): ErasureReceipt | undefined => {
 };
 
 const readCandidate = async (tenantId: string, candidateId: string) =>
-  (await ddb.send(new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, candidateId), ConsistentRead: true }))).Item;
+  (await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.candidate(tenantId, candidateId), ConsistentRead: true }))).Item;
 
 /**
  * Erase a candidate (see the top of this file). A candidate already erased answers its receipt
@@ -191,7 +191,7 @@ export async function eraseCandidateItems(
             TransactItems: [
               {
                 Update: {
-                  TableName: tableName,
+                  TableName: tableName(),
                   Key: keys.candidate(tenantId, candidateId),
                   ...update(
                     {
@@ -208,9 +208,9 @@ export async function eraseCandidateItems(
                   ),
                 },
               },
-              { Put: { TableName: tableName, Item: markerItem(tenantId, candidateId, at) } },
+              { Put: { TableName: tableName(), Item: markerItem(tenantId, candidateId, at) } },
               followUpPut(tenantId, candidateId, new Date(Date.parse(at) + followUpAfterMs).toISOString()),
-              ...tokens.map((t) => ({ Delete: { TableName: tableName, Key: searchKey(tenantId, t, candidateId) } })),
+              ...tokens.map((t) => ({ Delete: { TableName: tableName(), Key: searchKey(tenantId, t, candidateId) } })),
               ...extra(receipt),
             ],
           }),
@@ -261,7 +261,7 @@ export async function sweepErased(
       TransactItems: [
         {
           Update: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.candidate(tenantId, candidateId),
             // Added, not set: two sweeps at once scrub different copies and both count.
             UpdateExpression: `SET ${kinds.map((_, n) => `#r.#s.#k${n} = if_not_exists(#r.#s.#k${n}, :zero) + :n${n}`).join(', ')}`,
@@ -281,7 +281,7 @@ export async function sweepErased(
 export async function dueFollowUps(nowIso: string, limit: number): Promise<{ tenantId: string; candidateId: string; sk: string }[]> {
   const items = await queryUpTo(
     {
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND SK < :upto',
       ExpressionAttributeValues: { ':pk': keys.erasureFollowUpPartition(), ':upto': `${nowIso}#~` },
       ConsistentRead: true,
@@ -293,7 +293,7 @@ export async function dueFollowUps(nowIso: string, limit: number): Promise<{ ten
 
 /** A follow-up done: its item goes (running it again would only sweep again). */
 export async function followUpDone(sk: string): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: keys.erasureFollowUpPartition(), SK: sk } }));
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { PK: keys.erasureFollowUpPartition(), SK: sk } }));
 }
 
 /**
@@ -310,7 +310,7 @@ export async function erasedAmong(pairs: { tenantId: string; candidateId: string
 /** Candidates erased in a workspace since `since` (their markers, 33 days at most): one Query. */
 export async function recentErasures(tenantId: string, since: string): Promise<string[]> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
     FilterExpression: 'erased_at >= :since',
     ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':p': keys.erasedMarkerPrefix, ':since': since },

@@ -54,7 +54,7 @@ export async function putUpload(tenantId: string, u: UploadRecord, nowMs = Date.
   await writeParts({
     upload: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: {
           ...fileKeys.upload(tenantId, u.upload_id),
           type: 'upload',
@@ -70,7 +70,9 @@ export async function putUpload(tenantId: string, u: UploadRecord, nowMs = Date.
 
 /** The upload this tenant was issued under this id (another tenant's id reads as none); none once it expired. */
 export async function getUpload(tenantId: string, uploadId: string, nowMs = Date.now()): Promise<UploadRecord | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: fileKeys.upload(tenantId, uploadId), ConsistentRead: true }));
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: fileKeys.upload(tenantId, uploadId), ConsistentRead: true }),
+  );
   if (!Item || (typeof Item.expires_at === 'number' && Item.expires_at * 1000 <= nowMs)) return undefined;
   return Item as unknown as UploadRecord;
 }
@@ -85,7 +87,7 @@ export async function markUploadChecked(
   try {
     await ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: fileKeys.upload(tenantId, uploadId),
         UpdateExpression: 'SET check_status = :s, suggestions = :g',
         ConditionExpression: 'check_status = :p',
@@ -100,7 +102,7 @@ export async function markUploadChecked(
 }
 
 export async function deleteUpload(tenantId: string, uploadId: string): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: fileKeys.upload(tenantId, uploadId) }));
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: fileKeys.upload(tenantId, uploadId) }));
 }
 
 export const fileItem = (tenantId: string, f: FileRecord): Item => {
@@ -131,17 +133,17 @@ export async function attachFile(
   const out = await writeParts({
     person: personCheck && { ConditionCheck: personCheck },
     upload: uploadId !== undefined && {
-      Delete: { TableName: tableName, Key: fileKeys.upload(tenantId, uploadId), ConditionExpression: 'attribute_exists(PK)' },
+      Delete: { TableName: tableName(), Key: fileKeys.upload(tenantId, uploadId), ConditionExpression: 'attribute_exists(PK)' },
     },
     guard: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...fileKeys.guard(tenantId, f.person_id, f.sha256), type: 'file_guard', tenant_id: tenantId, file_id: f.id },
         ConditionExpression: 'attribute_not_exists(PK)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    file: { Put: { TableName: tableName, Item: fileItem(tenantId, f), ConditionExpression: 'attribute_not_exists(PK)' } },
+    file: { Put: { TableName: tableName(), Item: fileItem(tenantId, f), ConditionExpression: 'attribute_not_exists(PK)' } },
     audit: auditPuts(tenantId, audit),
   });
   if ('written' in out) return { attached: true };
@@ -153,7 +155,7 @@ export async function attachFile(
 
 export async function getFile(tenantId: string, personId: string, fileId: string): Promise<FileRecord | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: fileKeys.file(tenantId, personId, fileId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: fileKeys.file(tenantId, personId, fileId), ConsistentRead: true }),
   );
   return Item && fileFromItem(Item);
 }
@@ -165,7 +167,7 @@ export async function listFiles(tenantId: string, personId: string): Promise<Fil
   do {
     const res = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
         ExpressionAttributeValues: { ':pk': personPartition(tenantId, personId), ':sk': fileKeys.filePrefix },
         ScanIndexForward: false,
@@ -184,7 +186,7 @@ export async function getFileText(
   fileId: string,
 ): Promise<{ text: string; truncated: boolean } | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: fileKeys.text(tenantId, personId, fileId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: fileKeys.text(tenantId, personId, fileId), ConsistentRead: true }),
   );
   return Item && { text: String(Item.text ?? ''), truncated: Item.truncated === true };
 }
@@ -206,7 +208,7 @@ export async function markProcessed(tenantId: string, f: FileRecord, p: Processe
   const out = await writeParts({
     file: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: fileKeys.file(tenantId, f.person_id, f.id),
         UpdateExpression: `SET ${names.map((_n, i) => `#a${i} = :v${i}`).join(', ')}`,
         ConditionExpression: '#status = :processing',
@@ -220,7 +222,7 @@ export async function markProcessed(tenantId: string, f: FileRecord, p: Processe
     text: p.status === 'ready' &&
       Boolean(p.text?.text) && {
         Put: {
-          TableName: tableName,
+          TableName: tableName(),
           Item: { ...fileKeys.text(tenantId, f.person_id, f.id), type: 'file_text', tenant_id: tenantId, ...p.text! },
         },
       },
@@ -247,7 +249,7 @@ export async function markScanned(tenantId: string, f: FileRecord, scanStatus: s
   const out = await writeParts({
     file: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: fileKeys.file(tenantId, f.person_id, f.id),
         UpdateExpression: `SET ${names.map((_n, i) => `#a${i} = :v${i}`).join(', ')}`,
         ConditionExpression: 'attribute_exists(PK)',
@@ -255,7 +257,7 @@ export async function markScanned(tenantId: string, f: FileRecord, scanStatus: s
         ExpressionAttributeValues: Object.fromEntries(Object.values(set).map((v, i) => [`:v${i}`, v])),
       },
     },
-    text: threat && { Delete: { TableName: tableName, Key: fileKeys.text(tenantId, f.person_id, f.id) } },
+    text: threat && { Delete: { TableName: tableName(), Key: fileKeys.text(tenantId, f.person_id, f.id) } },
   });
   return 'written' in out;
 }
@@ -264,12 +266,12 @@ export async function markScanned(tenantId: string, f: FileRecord, scanStatus: s
 export async function deleteFileRecords(tenantId: string, f: FileRecord, audit: AuditEntry): Promise<boolean> {
   const out = await writeParts({
     file: {
-      Delete: { TableName: tableName, Key: fileKeys.file(tenantId, f.person_id, f.id), ConditionExpression: 'attribute_exists(PK)' },
+      Delete: { TableName: tableName(), Key: fileKeys.file(tenantId, f.person_id, f.id), ConditionExpression: 'attribute_exists(PK)' },
     },
-    text: { Delete: { TableName: tableName, Key: fileKeys.text(tenantId, f.person_id, f.id) } },
+    text: { Delete: { TableName: tableName(), Key: fileKeys.text(tenantId, f.person_id, f.id) } },
     guard: {
       Delete: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: fileKeys.guard(tenantId, f.person_id, f.sha256),
       },
     },
@@ -281,13 +283,13 @@ export async function deleteFileRecords(tenantId: string, f: FileRecord, audit: 
 const personKey = (tenantId: string, personId: string) => keys.person(tenantId, personId);
 
 export async function personExists(tenantId: string, personId: string): Promise<boolean> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: personKey(tenantId, personId), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: personKey(tenantId, personId), ConsistentRead: true }));
   return Item !== undefined && Item.erased_at === undefined;
 }
 
 /** A ConditionCheck holding that the person is there (and not erased) when a file is attached. */
 export const personItemCheck = (tenantId: string, personId: string): Item => ({
-  TableName: tableName,
+  TableName: tableName(),
   Key: personKey(tenantId, personId),
   ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(erased_at)',
 });
@@ -299,7 +301,7 @@ export async function countPersonFiles(tenantId: string, personId: string): Prom
   do {
     const res = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
         ExpressionAttributeValues: { ':pk': personPartition(tenantId, personId), ':sk': fileKeys.filePrefix },
         Select: 'COUNT',

@@ -46,7 +46,7 @@ export function candidateOfResponse(response: unknown): string | undefined {
 class TenantIdempotencyLayer extends DynamoDBPersistenceLayer {
   constructor(private readonly tenantId: string) {
     super({
-      tableName,
+      tableName: tableName(),
       awsSdkV3Client: ddbClient,
       keyAttr: TABLE_DEF.partitionKey,
       sortKeyAttr: TABLE_DEF.sortKey,
@@ -65,7 +65,7 @@ class TenantIdempotencyLayer extends DynamoDBPersistenceLayer {
     if (!candidateId) return super._updateRecord(record);
     const key = this.getKey(record.idempotencyKey);
     const save = (response: unknown, erasedAt?: string) => ({
-      TableName: tableName,
+      TableName: tableName(),
       Key: key,
       UpdateExpression: `SET #expiry = :expiry, #status = :status, #response_data = :response_data, #validation_key = :validation_key${
         erasedAt ? ', erased_at = :erased' : ''
@@ -97,7 +97,7 @@ class TenantIdempotencyLayer extends DynamoDBPersistenceLayer {
             { Update: save(record.responseData) },
             {
               Put: {
-                TableName: tableName,
+                TableName: tableName(),
                 Item: marshall(ledgerItem(this.tenantId, candidateId, [copy]), { removeUndefinedValues: true }),
               },
             },

@@ -105,7 +105,7 @@ const epoch = (s: number) => Math.floor(Date.now() / 1000) + s;
 
 export async function getImportJob(tenantId: string, jobId: string): Promise<ImportJobItem | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: importKeys.importJob(tenantId, jobId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: importKeys.importJob(tenantId, jobId), ConsistentRead: true }),
   );
   return Item ? importJobFromItem(Item) : undefined;
 }
@@ -113,7 +113,7 @@ export async function getImportJob(tenantId: string, jobId: string): Promise<Imp
 /** The job that imported these bytes in the last FILE_TTL_S, if any. */
 export async function jobOfFile(tenantId: string, digest: string): Promise<string | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: importKeys.importFile(tenantId, digest), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: importKeys.importFile(tenantId, digest), ConsistentRead: true }),
   );
   if (!Item || Number(Item.expires_at) < Date.now() / 1000) return undefined;
   return String(Item.job_id);
@@ -143,9 +143,9 @@ async function eachAtMost<T>(items: T[], n: number, fn: (item: T) => Promise<unk
 }
 
 const deleteItems = (itemKeys: { PK: string; SK: string }[]) =>
-  eachAtMost(itemKeys, 10, (Key) => ddb.send(new DeleteCommand({ TableName: tableName, Key })));
+  eachAtMost(itemKeys, 10, (Key) => ddb.send(new DeleteCommand({ TableName: tableName(), Key })));
 
-const putItems = (items: Item[]) => eachAtMost(items, 10, (Item) => ddb.send(new PutCommand({ TableName: tableName, Item })));
+const putItems = (items: Item[]) => eachAtMost(items, 10, (Item) => ddb.send(new PutCommand({ TableName: tableName(), Item })));
 
 /**
  * Store a new job: its chunks first, then the job and the file's pointer in one transaction. When
@@ -167,7 +167,7 @@ export async function createImportJob(
         TransactItems: [
           {
             Put: {
-              TableName: tableName,
+              TableName: tableName(),
               Item: {
                 ...importKeys.importJob(tenantId, job.id),
                 type: 'import_job',
@@ -185,7 +185,7 @@ export async function createImportJob(
           },
           {
             Put: {
-              TableName: tableName,
+              TableName: tableName(),
               Item: {
                 ...importKeys.importFile(tenantId, job.digest),
                 type: 'import_file',
@@ -226,14 +226,14 @@ export async function discardImportJob(tenantId: string, job: Pick<ImportJobItem
 /** One chunk's rows; undefined when the chunk is gone (the job outlived its file). */
 export async function getChunk(tenantId: string, jobId: string, n: number): Promise<ImportRow[] | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: importKeys.importChunk(tenantId, jobId, n), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: importKeys.importChunk(tenantId, jobId, n), ConsistentRead: true }),
   );
   return Item ? (JSON.parse(String(Item.rows)) as ImportRow[]) : undefined;
 }
 
 /** Delete one chunk of the file, once every row in it is counted. */
 export async function deleteChunk(tenantId: string, jobId: string, n: number): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: importKeys.importChunk(tenantId, jobId, n) }));
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: importKeys.importChunk(tenantId, jobId, n) }));
 }
 
 /**
@@ -246,7 +246,7 @@ export async function takeImportLock(tenantId: string, jobId: string, leaseMs: n
   const done = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: importKeys.importLock(tenantId),
         ...update(
           { type: 'import_lock', tenant_id: tenantId, job_id: jobId, lease_until: now + leaseMs },
@@ -267,7 +267,7 @@ export async function startImportJob(tenantId: string, jobId: string, at: string
   await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: importKeys.importJob(tenantId, jobId),
         ...update(
           { status: 'running', updated_at: at },
@@ -292,7 +292,7 @@ export async function advanceImportJob(tenantId: string, jobId: string, from: nu
   const done = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: importKeys.importJob(tenantId, jobId),
         ...update(
           {
@@ -327,7 +327,7 @@ export async function finishImportJob(
 ): Promise<void> {
   const jobUpdate = {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: importKeys.importJob(tenantId, job.id),
       ...update(
         { status: outcome.status, updated_at: at, completed_at: at, ...(outcome.status === 'failed' && { error: outcome.error }) },
@@ -337,7 +337,7 @@ export async function finishImportJob(
   };
   const lockRelease = {
     Delete: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: importKeys.importLock(tenantId),
       ConditionExpression: 'attribute_not_exists(PK) OR #job = :job',
       ExpressionAttributeNames: { '#job': 'job_id' },
@@ -393,7 +393,7 @@ export const rowErrorPageKey = (tenantId: string): PageKeyShape => ({
 export async function queryRowErrors(tenantId: string, jobId: string, limit: number, startKey?: Record<string, string>) {
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': importKeys.importErrorPrefix(jobId) },
       ScanIndexForward: true,

@@ -65,8 +65,8 @@ export function dueActions(tenantId: string, before: Interview | undefined, afte
   const oldIds = new Set(old.map(id));
   const nowIds = new Set(now.map(id));
   return [
-    ...old.filter((i) => !nowIds.has(id(i))).map((i) => ({ Delete: { TableName: tableName, Key: { PK: i.PK, SK: i.SK } } })),
-    ...now.filter((i) => !oldIds.has(id(i))).map((Item) => ({ Put: { TableName: tableName, Item } })),
+    ...old.filter((i) => !nowIds.has(id(i))).map((i) => ({ Delete: { TableName: tableName(), Key: { PK: i.PK, SK: i.SK } } })),
+    ...now.filter((i) => !oldIds.has(id(i))).map((Item) => ({ Put: { TableName: tableName(), Item } })),
   ];
 }
 
@@ -88,7 +88,7 @@ export interface DueItem {
 export async function dueInterviewItems(nowIso: string, kind: DueKind, limit: number): Promise<DueItem[]> {
   const items = await queryUpTo(
     {
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND SK < :upto',
       FilterExpression: '#kind = :kind',
       ExpressionAttributeNames: { '#kind': 'kind' },
@@ -114,7 +114,7 @@ export async function dueInterviewItems(nowIso: string, kind: DueKind, limit: nu
 export async function rearmReminder(tenantId: string, interviewId: string, end: string, dueAt: string): Promise<void> {
   await ddb.send(
     new PutCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Item: {
         ...dueKey(dueAt, 'remind', tenantId, interviewId),
         type: 'interview_due',
@@ -131,7 +131,7 @@ export async function rearmReminder(tenantId: string, interviewId: string, end: 
 
 /** A due item handled: it goes. */
 export async function dueDone(sk: string): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: DUE_PARTITION, SK: sk } }));
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { PK: DUE_PARTITION, SK: sk } }));
 }
 
 const reminderKey = (tenantId: string, interviewId: string, userId: string): Key => ({
@@ -144,7 +144,7 @@ export async function claimReminder(tenantId: string, interviewId: string, userI
   try {
     await ddb.send(
       new PutCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...reminderKey(tenantId, interviewId, userId), type: 'interview_reminder', interview_id: interviewId, user_id: userId, at },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
@@ -158,5 +158,5 @@ export async function claimReminder(tenantId: string, interviewId: string, userI
 
 /** Give a claim back when its mail could not be sent, so a later run sends it. */
 export async function releaseReminder(tenantId: string, interviewId: string, userId: string): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: reminderKey(tenantId, interviewId, userId) }));
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: reminderKey(tenantId, interviewId, userId) }));
 }

@@ -17,7 +17,7 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v 
 /** One change of an interview as its change item holds it; undefined when there is none. */
 export async function getInvitationChange(tenantId: string, interviewId: string, sequence: number): Promise<InvitationChange | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.interviewChange(tenantId, interviewId, sequence), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.interviewChange(tenantId, interviewId, sequence), ConsistentRead: true }),
   );
   if (!Item) return undefined;
   return {
@@ -41,7 +41,7 @@ export async function getInvitationChange(tenantId: string, interviewId: string,
 /** Who has been sent this change's invitation. */
 export async function sentInvitations(tenantId: string, interviewId: string, sequence: number): Promise<Set<string>> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.invitationsSent(tenantId, interviewId, sequence), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.invitationsSent(tenantId, interviewId, sequence), ConsistentRead: true }),
   );
   return new Set(strings(Item?.sent));
 }
@@ -50,7 +50,7 @@ export async function sentInvitations(tenantId: string, interviewId: string, seq
 export async function markInvitationSent(tenantId: string, interviewId: string, sequence: number, key: string): Promise<void> {
   await ddb.send(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.invitationsSent(tenantId, interviewId, sequence),
       UpdateExpression: 'ADD #sent :k SET #type = :type, tenant_id = :t, #ttl = :ttl',
       ExpressionAttributeNames: { '#sent': 'sent', '#type': 'type', '#ttl': TABLE_DEF.ttlAttribute },

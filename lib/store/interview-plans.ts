@@ -32,9 +32,9 @@ export async function getRequisitionAndPlan(
   const found: Item[] = [];
   // BatchGet may leave keys unprocessed under throttling: ask again for those alone.
   while (pending.length) {
-    const out = await ddb.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
-    found.push(...((out.Responses?.[tableName] ?? []) as Item[]));
-    pending = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+    const out = await ddb.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+    found.push(...((out.Responses?.[tableName()] ?? []) as Item[]));
+    pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
   }
   const req = found.find((i) => i.type === 'requisition');
   const plan = found.find((i) => i.type === 'interview_plan');
@@ -56,11 +56,11 @@ export function writePlan(
 ): Promise<TxOutcome<PlanParts>> {
   return writeParts<PlanParts>({
     requisition: {
-      ConditionCheck: { TableName: tableName, Key: keys.requisition(tenantId, reqId), ConditionExpression: 'attribute_exists(PK)' },
+      ConditionCheck: { TableName: tableName(), Key: keys.requisition(tenantId, reqId), ConditionExpression: 'attribute_exists(PK)' },
     },
     plan: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...keys.interviewPlan(tenantId, reqId), type: 'interview_plan', req_id: reqId, ...plan },
         ConditionExpression: readVersion === 0 ? 'attribute_not_exists(PK)' : 'version = :v',
         ...(readVersion !== 0 && { ExpressionAttributeValues: { ':v': readVersion } }),

@@ -37,7 +37,7 @@ export const movesProgress = (d: ProgressDelta) => d.interviews !== 0 || d.expec
  */
 export const progressUpdate = (tenantId: string, candidateId: string, d: ProgressDelta, condition: Condition) => ({
   Update: {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.candidate(tenantId, candidateId),
     // update() leaves out the undefined ones.
     ...update(

@@ -139,14 +139,14 @@ export const externalDigest = (externalId: string) => createHash('sha256').updat
 
 /** One interview, read consistently; undefined when the workspace has none of that id. */
 export async function getInterview(tenantId: string, id: string): Promise<Interview | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.interview(tenantId, id), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.interview(tenantId, id), ConsistentRead: true }));
   return Item && interviewFromItem(Item);
 }
 
 /** The interview an external event id was claimed by, if any. */
 export async function getExternalClaim(tenantId: string, externalId: string): Promise<string | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.externalEvent(tenantId, externalDigest(externalId)), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.externalEvent(tenantId, externalDigest(externalId)), ConsistentRead: true }),
   );
   return typeof Item?.interview_id === 'string' ? Item.interview_id : undefined;
 }
@@ -161,7 +161,7 @@ export async function queryBookings(tenantId: string, userId: string, from: stri
   do {
     const page = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
         ExpressionAttributeValues: { ':pk': keys.interviewerPartition(tenantId, userId), ':lo': from, ':hi': to },
         ConsistentRead: true,
@@ -201,7 +201,7 @@ export async function queryInterviewPage(
     values[':req'] = q.requisition;
   }
   const input: QueryCommandInput = {
-    TableName: tableName,
+    TableName: tableName(),
     ...(index && { IndexName: index.name }),
     KeyConditionExpression: `#pk = :pk${range}`,
     ExpressionAttributeNames: { '#pk': pk, ...(range && { '#sk': sk }) },
@@ -232,16 +232,16 @@ export function writeInterviewCreate(tenantId: string, iv: Interview, audit: Aud
     ),
     external: iv.external_event_id !== null && {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...keys.externalEvent(tenantId, externalDigest(iv.external_event_id)), type: 'interview_external', interview_id: iv.id },
         ConditionExpression: 'attribute_not_exists(PK)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    interview: { Put: { TableName: tableName, Item: interviewItem(tenantId, iv), ConditionExpression: 'attribute_not_exists(PK)' } },
-    bookings: iv.interviewers.map((u) => ({ Put: { TableName: tableName, Item: bookingItem(tenantId, iv, u) } })),
+    interview: { Put: { TableName: tableName(), Item: interviewItem(tenantId, iv), ConditionExpression: 'attribute_not_exists(PK)' } },
+    bookings: iv.interviewers.map((u) => ({ Put: { TableName: tableName(), Item: bookingItem(tenantId, iv, u) } })),
     due: dueActions(tenantId, undefined, iv),
-    change: { Put: { TableName: tableName, Item: changeItem(tenantId, iv, 'interview.scheduled') } },
+    change: { Put: { TableName: tableName(), Item: changeItem(tenantId, iv, 'interview.scheduled') } },
     audit: auditPuts(tenantId, audit),
   });
 }
@@ -278,7 +278,7 @@ export function writeInterviewChange(
   return writeParts<ChangeParts>({
     interview: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: interviewItem(tenantId, after),
         ConditionExpression: '#seq = :seq AND #st = :scheduled',
         ExpressionAttributeNames: { '#seq': 'sequence', '#st': 'status' },
@@ -294,13 +294,13 @@ export function writeInterviewChange(
       movesProgress(progress.delta) &&
       progressUpdate(tenantId, after.candidate_id, progress.delta, { expression: 'attribute_exists(PK)' }),
     bookings: [
-      ...gone.map((Key) => ({ Delete: { TableName: tableName, Key } })),
-      ...kept.map((Item) => ({ Put: { TableName: tableName, Item } })),
+      ...gone.map((Key) => ({ Delete: { TableName: tableName(), Key } })),
+      ...kept.map((Item) => ({ Put: { TableName: tableName(), Item } })),
     ],
     due: dueActions(tenantId, before, after),
     change: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: changeItem(tenantId, after, event, droppedBy(before, after)),
         ConditionExpression: 'attribute_not_exists(PK)',
       },

@@ -32,7 +32,7 @@ export async function takeLease(tenantId: string, holder: string, slots: number,
     try {
       await ddb.send(
         new PutCommand({
-          TableName: tableName,
+          TableName: tableName(),
           Item: { ...key, type: 'lease', lease_id: id, held_until: until, [TABLE_DEF.ttlAttribute]: Math.ceil(until / 1000) + 60 },
           ConditionExpression: 'attribute_not_exists(PK) OR held_until < :now',
           ExpressionAttributeValues: { ':now': now },
@@ -54,7 +54,7 @@ export async function releaseLease(lease: Lease): Promise<void> {
   try {
     await ddb.send(
       new DeleteCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: lease.key,
         ConditionExpression: 'lease_id = :id',
         ExpressionAttributeValues: { ':id': lease.id },

@@ -42,7 +42,7 @@ export async function reserveAttempt(email: string, address: string, now: number
   const counted = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key,
         UpdateExpression: 'SET failures = if_not_exists(failures, :zero) + :one, last_failure_at = :at, #ttl = :ttl',
         ConditionExpression: 'attribute_not_exists(failures) OR (failures < :max AND last_failure_at > :window)',
@@ -57,7 +57,7 @@ export async function reserveAttempt(email: string, address: string, now: number
   if (
     await tryUpdate(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key,
         UpdateExpression: 'SET failures = :one, last_failure_at = :at, #ttl = :ttl',
         ConditionExpression: 'last_failure_at <= :window',
@@ -68,7 +68,7 @@ export async function reserveAttempt(email: string, address: string, now: number
   ) {
     return { lockedForMs: 0, lastChance: false }; // a fresh count: 1 of MAX_FAILURES
   }
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key, ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
   return {
     lockedForMs: Item ? Math.max(1000, Date.parse(str(Item, 'last_failure_at', 'login_failure')) + LOCK_MS - now) : 0,
     lastChance: false,
@@ -77,18 +77,18 @@ export async function reserveAttempt(email: string, address: string, now: number
 
 /** A success from this address: its count starts again. */
 export async function clearFailures(email: string, address: string): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: key(email, address) }));
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: key(email, address) }));
 }
 
 /** An admin's unlock: every address's count for the account. Returns how many were locked. */
 export async function clearAllFailures(email: string, now = Date.now()): Promise<number> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.loginFailPartition(digest(email)) },
     ConsistentRead: true,
   });
-  await Promise.all(items.map((i) => ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: i.PK, SK: i.SK } }))));
+  await Promise.all(items.map((i) => ddb.send(new DeleteCommand({ TableName: tableName(), Key: { PK: i.PK, SK: i.SK } }))));
   const window = new Date(now - LOCK_MS).toISOString();
   return items.filter((i) => Number(i.failures) >= MAX_FAILURES && String(i.last_failure_at) > window).length;
 }

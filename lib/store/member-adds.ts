@@ -24,7 +24,7 @@ export async function takeAddPlace(tenantId: string, day: string): Promise<boole
   const taken = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: key(tenantId, day),
         UpdateExpression: 'SET #type = :type, #ttl = :ttl ADD refused :one',
         ConditionExpression: 'attribute_not_exists(refused) OR refused < :max',
@@ -46,7 +46,7 @@ export async function giveAddPlaceBack(tenantId: string, day: string): Promise<v
   await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: key(tenantId, day),
         UpdateExpression: 'ADD refused :minus',
         ConditionExpression: 'refused > :zero',

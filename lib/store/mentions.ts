@@ -66,7 +66,7 @@ const itemOf = (tenantId: string, m: MentionRecord): Item => ({
 
 const countBy = (tenantId: string, userId: string, n: number) => ({
   Update: {
-    TableName: tableName,
+    TableName: tableName(),
     Key: countKey(tenantId, userId),
     UpdateExpression: 'ADD unread :n',
     ExpressionAttributeValues: { ':n': n },
@@ -76,7 +76,7 @@ const countBy = (tenantId: string, userId: string, n: number) => ({
 /** The transaction actions of new mentions: each unread item, and its member's count up by one. */
 export const mentionPuts = (tenantId: string, mentions: readonly MentionRecord[]) =>
   mentions.flatMap((m) => [
-    { Put: { TableName: tableName, Item: itemOf(tenantId, m), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName(), Item: itemOf(tenantId, m), ConditionExpression: 'attribute_not_exists(PK)' } },
     countBy(tenantId, m.user_id, 1),
   ]);
 
@@ -84,7 +84,7 @@ export const mentionPuts = (tenantId: string, mentions: readonly MentionRecord[]
 export async function getMention(tenantId: string, userId: string, id: string): Promise<MentionRecord | undefined> {
   const [u, r] = await Promise.all(
     [false, true].map((read) =>
-      ddb.send(new GetCommand({ TableName: tableName, Key: mentionKey(tenantId, userId, id, read), ConsistentRead: true })),
+      ddb.send(new GetCommand({ TableName: tableName(), Key: mentionKey(tenantId, userId, id, read), ConsistentRead: true })),
     ),
   );
   const item = u!.Item ?? r!.Item;
@@ -93,7 +93,7 @@ export async function getMention(tenantId: string, userId: string, id: string): 
 
 /** The member's unread count (0 before their first mention). */
 export async function unreadCount(tenantId: string, userId: string): Promise<number> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: countKey(tenantId, userId) }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: countKey(tenantId, userId) }));
   return Math.max(0, Number(Item?.unread ?? 0));
 }
 
@@ -101,9 +101,9 @@ export async function unreadCount(tenantId: string, userId: string): Promise<num
 export async function markRead(tenantId: string, m: MentionRecord, at: string): Promise<boolean> {
   const outcome = await writeParts<'unread' | 'read' | 'count'>({
     unread: {
-      Delete: { TableName: tableName, Key: mentionKey(tenantId, m.user_id, m.id, false), ConditionExpression: 'attribute_exists(PK)' },
+      Delete: { TableName: tableName(), Key: mentionKey(tenantId, m.user_id, m.id, false), ConditionExpression: 'attribute_exists(PK)' },
     },
-    read: { Put: { TableName: tableName, Item: itemOf(tenantId, { ...m, read_at: at }) } },
+    read: { Put: { TableName: tableName(), Item: itemOf(tenantId, { ...m, read_at: at }) } },
     count: countBy(tenantId, m.user_id, -1),
   });
   return 'written' in outcome;
@@ -127,7 +127,7 @@ export async function queryInbox(
     do {
       const page = await ddb.send(
         new QueryCommand({
-          TableName: tableName,
+          TableName: tableName(),
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
           ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
           ScanIndexForward: false,
@@ -156,7 +156,7 @@ export async function mentionRemovals(tenantId: string, mentions: readonly NoteM
       ? [
           {
             Delete: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: mentionKey(tenantId, m.user_id, m.id, m.read_at !== undefined),
               ConditionExpression: 'attribute_exists(PK)',
             },

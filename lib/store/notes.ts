@@ -54,14 +54,16 @@ export function noteItem(tenantId: string, n: NoteRecord): Item {
 }
 
 export async function getNote(tenantId: string, personId: string, noteId: string): Promise<NoteRecord | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: noteKey(tenantId, personId, noteId), ConsistentRead: true }));
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: noteKey(tenantId, personId, noteId), ConsistentRead: true }),
+  );
   return Item ? noteFromItem(Item) : undefined;
 }
 
 /** The earlier bodies of a note, oldest first. */
 export async function queryNoteVersions(tenantId: string, personId: string, noteId: string): Promise<NoteVersionRecord[]> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, personId), ':prefix': `${VERSION_PREFIX}${noteId}#` },
     ConsistentRead: true,
@@ -110,7 +112,7 @@ export async function queryPage(
 ): Promise<{ items: Item[]; lastKey?: Record<string, unknown> }> {
   const page = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
       FilterExpression: filter.FilterExpression,
       ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ...filter.values },
@@ -126,11 +128,11 @@ export type NoteParts = 'person' | 'candidate' | 'note' | 'mentions' | 'audit';
 
 /** The checks a new note's transaction makes: the person exists, and the candidate is theirs. */
 const personCheck = (tenantId: string, personId: string) => ({
-  ConditionCheck: { TableName: tableName, Key: keys.person(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' },
+  ConditionCheck: { TableName: tableName(), Key: keys.person(tenantId, personId), ConditionExpression: 'attribute_exists(PK)' },
 });
 const candidateCheck = (tenantId: string, personId: string, candidateId: string) => ({
   ConditionCheck: {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.candidate(tenantId, candidateId),
     ConditionExpression: 'person_id = :pid',
     ExpressionAttributeValues: { ':pid': personId },
@@ -142,7 +144,7 @@ export const insertNote = (tenantId: string, n: NoteRecord, mentions: TxPart, au
   writeParts<NoteParts>({
     person: personCheck(tenantId, n.person_id),
     candidate: n.candidate_id ? candidateCheck(tenantId, n.person_id, n.candidate_id) : undefined,
-    note: { Put: { TableName: tableName, Item: noteItem(tenantId, n), ConditionExpression: 'attribute_not_exists(PK)' } },
+    note: { Put: { TableName: tableName(), Item: noteItem(tenantId, n), ConditionExpression: 'attribute_not_exists(PK)' } },
     mentions,
     audit: auditPuts(tenantId, audit),
   });
@@ -158,7 +160,7 @@ export function editNote(tenantId: string, before: NoteRecord, body: string, at:
   return writeParts<'note' | 'history' | 'audit'>({
     note: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: noteKey(tenantId, before.person_id, before.id),
         UpdateExpression: 'SET body = :body, edited_at = :at, updated_at = :at, version = :next',
         ConditionExpression: 'attribute_exists(PK) AND (version = :v OR (attribute_not_exists(version) AND :v = :zero))',
@@ -168,7 +170,7 @@ export function editNote(tenantId: string, before: NoteRecord, body: string, at:
     history: [
       {
         Put: {
-          TableName: tableName,
+          TableName: tableName(),
           Item: {
             ...noteVersionKey(tenantId, before.person_id, before.id, version),
             type: 'note_version',
@@ -181,7 +183,7 @@ export function editNote(tenantId: string, before: NoteRecord, body: string, at:
           },
         },
       },
-      ...(drop > 0 ? [{ Delete: { TableName: tableName, Key: noteVersionKey(tenantId, before.person_id, before.id, drop) } }] : []),
+      ...(drop > 0 ? [{ Delete: { TableName: tableName(), Key: noteVersionKey(tenantId, before.person_id, before.id, drop) } }] : []),
     ],
     audit: auditPuts(tenantId, audit),
   });
@@ -192,13 +194,13 @@ export function removeNote(tenantId: string, n: NoteRecord, versions: readonly N
   return writeParts<'note' | 'history' | 'mentions' | 'audit'>({
     note: {
       Delete: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: noteKey(tenantId, n.person_id, n.id),
         ConditionExpression: 'version = :v OR (attribute_not_exists(version) AND :v = :zero)',
         ExpressionAttributeValues: { ':v': n.version, ':zero': 0 },
       },
     },
-    history: versions.map((v) => ({ Delete: { TableName: tableName, Key: noteVersionKey(tenantId, n.person_id, n.id, v.version) } })),
+    history: versions.map((v) => ({ Delete: { TableName: tableName(), Key: noteVersionKey(tenantId, n.person_id, n.id, v.version) } })),
     mentions,
     audit: auditPuts(tenantId, audit),
   });
@@ -207,7 +209,7 @@ export function removeNote(tenantId: string, n: NoteRecord, versions: readonly N
 /** Whether the person exists in the workspace (a GetItem of the person item, keys only). */
 export async function personExists(tenantId: string, personId: string): Promise<boolean> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.person(tenantId, personId), ProjectionExpression: 'PK' }),
+    new GetCommand({ TableName: tableName(), Key: keys.person(tenantId, personId), ProjectionExpression: 'PK' }),
   );
   return Item !== undefined;
 }

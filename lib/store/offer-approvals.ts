@@ -42,7 +42,7 @@ export const decisionOf = (i: Item): StoredDecision => ({
 /** The chain in force; read strongly, so a decision right after a change obeys it. */
 export async function getApprovalChain(tenantId: string): Promise<ApprovalStep[]> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'offer_approvals' }),
+    new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'offer_approvals' }),
   );
   return Array.isArray(Item?.offer_approvals) ? (Item.offer_approvals as ApprovalStep[]) : [];
 }
@@ -54,7 +54,7 @@ export async function setApprovalChain(tenantId: string, steps: ApprovalStep[], 
       TransactItems: [
         {
           Update: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.tenant(tenantId),
             UpdateExpression: 'SET offer_approvals = :s',
             ConditionExpression: 'attribute_exists(PK)',
@@ -103,20 +103,20 @@ export function writeDecision(
   const set = { ...(plan.status && { status: plan.status, updated_at: d.at }), ...(waits && awaitingAttr(awaiting)) };
   return writeParts<DecisionParts>({
     erased: comment !== undefined && notErasedCheck(tenantId, o.candidate_id),
-    decision: { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+    decision: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
     offer:
       Object.keys(set).length > 0
-        ? { Update: { TableName: tableName, Key: offerKey, ...update(set, condition) } }
+        ? { Update: { TableName: tableName(), Key: offerKey, ...update(set, condition) } }
         : {
             ConditionCheck: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: offerKey,
               ConditionExpression: condition.expression,
               ExpressionAttributeNames: condition.names,
               ExpressionAttributeValues: condition.values,
             },
           },
-    ledger: comment !== undefined && { Put: { TableName: tableName, Item: ledgerItem(tenantId, o.candidate_id, [item]) } },
+    ledger: comment !== undefined && { Put: { TableName: tableName(), Item: ledgerItem(tenantId, o.candidate_id, [item]) } },
     waiting: waits && awaitingActions(tenantId, o, awaiting),
     audit: audit && auditPuts(tenantId, audit),
   });

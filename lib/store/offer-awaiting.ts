@@ -48,12 +48,12 @@ export function awaitingActions(tenantId: string, o: AwaitedOffer, c: AwaitingCh
   for (const u of added(c)) delta.set(u, (delta.get(u) ?? 0) + 1);
   const deletes = removed(c).map((r) => {
     delta.set(r.user, (delta.get(r.user) ?? 0) - 1);
-    return { Delete: { TableName: tableName, Key: awaitingKey(tenantId, r.user, r.round, o.id) } };
+    return { Delete: { TableName: tableName(), Key: awaitingKey(tenantId, r.user, r.round, o.id) } };
   });
   const a = c.after;
   const puts = (a?.users ?? []).map((u) => ({
     Put: {
-      TableName: tableName,
+      TableName: tableName(),
       Item: {
         ...awaitingKey(tenantId, u, a!.round, o.id),
         type: 'offer_awaiting',
@@ -72,7 +72,7 @@ export function awaitingActions(tenantId: string, o: AwaitedOffer, c: AwaitingCh
     .filter(([, n]) => n !== 0)
     .map(([u, n]) => ({
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: countKey(tenantId, u),
         UpdateExpression: 'ADD waiting :n',
         ExpressionAttributeValues: { ':n': n },
@@ -118,7 +118,7 @@ export async function queryAwaiting(
 ): Promise<{ entries: AwaitingEntry[]; lastKey?: Item }> {
   const page = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :w)',
       ExpressionAttributeValues: { ':pk': awaitingPartition(tenantId, userId), ':w': PREFIX },
       ScanIndexForward: false,
@@ -166,7 +166,7 @@ export async function readAwaitingContext(tenantId: string, userId: string, entr
   for (let call = 1; ; call++) {
     try {
       const res = await ddb.send(
-        new TransactGetCommand({ TransactItems: [...wanted.values()].map((Key) => ({ Get: { TableName: tableName, Key } })) }),
+        new TransactGetCommand({ TransactItems: [...wanted.values()].map((Key) => ({ Get: { TableName: tableName(), Key } })) }),
       );
       for (const r of res.Responses ?? []) if (r.Item) found.push(r.Item);
       break;

@@ -22,7 +22,7 @@ export const offerExpiryKey = (tenantId: string, offerId: string, expiresAt: str
 export function offerExpiryPut(tenantId: string, offerId: string, expiresAt: string) {
   return {
     Put: {
-      TableName: tableName,
+      TableName: tableName(),
       Item: { ...offerExpiryKey(tenantId, offerId, expiresAt), type: 'offer_expiry_due', tenant_id: tenantId, offer_id: offerId },
     },
   };
@@ -30,7 +30,7 @@ export function offerExpiryPut(tenantId: string, offerId: string, expiresAt: str
 
 /** The Delete of a sent offer's due item, for the transaction that takes the offer out of `sent`. */
 export function offerExpiryDelete(tenantId: string, offerId: string, expiresAt: string) {
-  return { Delete: { TableName: tableName, Key: offerExpiryKey(tenantId, offerId, expiresAt) } };
+  return { Delete: { TableName: tableName(), Key: offerExpiryKey(tenantId, offerId, expiresAt) } };
 }
 
 export interface DueExpiry {
@@ -44,7 +44,7 @@ export interface DueExpiry {
 export async function dueOfferExpiries(nowIso: string, limit: number): Promise<DueExpiry[]> {
   const items = await queryUpTo(
     {
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND SK < :upto',
       ExpressionAttributeValues: { ':pk': OFFER_EXPIRY_DUE, ':upto': `${nowIso}#~` },
       ConsistentRead: true,
@@ -59,5 +59,5 @@ export async function dueOfferExpiries(nowIso: string, limit: number): Promise<D
 
 /** A due item done with (its offer expired by another run, or no longer sent): it goes. */
 export async function offerExpiryDone(sk: string): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: OFFER_EXPIRY_DUE, SK: sk } }));
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { PK: OFFER_EXPIRY_DUE, SK: sk } }));
 }

@@ -51,14 +51,14 @@ export function versionItem(tenantId: string, o: Item, version: number, at: stri
 
 /** One offer, read consistently; undefined when the workspace has none of that id. */
 export async function getOffer(tenantId: string, id: string): Promise<OfferRecord | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.offer(tenantId, id), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.offer(tenantId, id), ConsistentRead: true }));
   return Item && awaitedOfferFromItem(Item);
 }
 
 /** The candidate's open offer's id, read consistently from its open-offer slot; undefined when none is open. */
 export async function getOpenOfferId(tenantId: string, candidateId: string): Promise<string | undefined> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.openOffer(tenantId, candidateId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.openOffer(tenantId, candidateId), ConsistentRead: true }),
   );
   return typeof Item?.offer_id === 'string' ? Item.offer_id : undefined;
 }
@@ -69,7 +69,7 @@ export async function getOfferWithVersions(
   id: string,
 ): Promise<{ offer: OfferRecord; versions: OfferVersionRecord[]; decisions: StoredDecision[] } | undefined> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
     ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':p': keys.offerWithVersionsPrefix(id) },
     ConsistentRead: true,
@@ -88,7 +88,7 @@ export async function getOfferWithVersions(
 export async function listCandidateOffers(tenantId: string, candidateId: string): Promise<OfferRecord[]> {
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: byRequisitionOrUser.name,
       KeyConditionExpression: `${byRequisitionOrUser.partitionKey} = :pk`,
       ExpressionAttributeValues: { ':pk': candidateOffersPartition(tenantId, candidateId) },
@@ -112,15 +112,15 @@ export function writeOfferCreate(tenantId: string, o: OfferRecord, audit: AuditE
     erased: notErasedCheck(tenantId, o.candidate_id),
     open: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...keys.openOffer(tenantId, o.candidate_id), type: 'open_offer', offer_id: o.id, candidate_id: o.candidate_id },
         ConditionExpression: 'attribute_not_exists(PK)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    offer: { Put: { TableName: tableName, Item: item } },
-    version: { Put: { TableName: tableName, Item: version } },
-    ledger: { Put: { TableName: tableName, Item: ledgerItem(tenantId, o.candidate_id, [item, version]) } },
+    offer: { Put: { TableName: tableName(), Item: item } },
+    version: { Put: { TableName: tableName(), Item: version } },
+    ledger: { Put: { TableName: tableName(), Item: ledgerItem(tenantId, o.candidate_id, [item, version]) } },
     audit: audit && auditPuts(tenantId, audit),
   });
 }
@@ -133,7 +133,7 @@ const offerUpdate = (tenantId: string, current: OfferRecord, changes: Item, awai
   const waits = awaiting && changesWaiting(awaiting) ? awaitingCondition(awaiting) : undefined;
   return {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.offer(tenantId, current.id),
       ...update(waits ? { ...changes, ...awaitingAttr(awaiting!) } : changes, {
         expression: `attribute_exists(PK) AND #st = :from AND #ver = :ver${waits ? ` AND ${waits.expression}` : ''}`,
@@ -171,7 +171,7 @@ export async function writeOfferStatus(
     offer: offerUpdate(tenantId, current, withRemovals(plan.set, plan.remove), awaiting),
     open: plan.closes && {
       Delete: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.openOffer(tenantId, current.candidate_id),
         ConditionExpression: 'offer_id = :id',
         ExpressionAttributeValues: { ':id': current.id },
@@ -198,7 +198,7 @@ function pendingUpdate(tenantId: string, current: OfferRecord, to: unknown) {
   if (!current.req_id || delta === 0) return undefined;
   return {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.requisition(tenantId, current.req_id),
       UpdateExpression: 'ADD #n :d',
       // Only an existing requisition: an ADD alone would create a bare item.
@@ -227,9 +227,9 @@ export async function writeOfferTerms(
     erased: notErasedCheck(tenantId, current.candidate_id),
     offer: offerUpdate(tenantId, current, withRemovals(plan.set, plan.remove), awaiting),
     version: {
-      Put: { TableName: tableName, Item: version, ...(plan.newVersion && { ConditionExpression: 'attribute_not_exists(PK)' }) },
+      Put: { TableName: tableName(), Item: version, ...(plan.newVersion && { ConditionExpression: 'attribute_not_exists(PK)' }) },
     },
-    ledger: plan.newVersion && { Put: { TableName: tableName, Item: ledgerItem(tenantId, current.candidate_id, [version]) } },
+    ledger: plan.newVersion && { Put: { TableName: tableName(), Item: ledgerItem(tenantId, current.candidate_id, [version]) } },
     waiting: waitingParts(tenantId, current, awaiting),
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });

@@ -46,7 +46,7 @@ export async function getPerson(tenantId: string, personId: string): Promise<Per
 }
 
 export async function getPersonItem(tenantId: string, personId: string): Promise<Item | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.person(tenantId, personId), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.person(tenantId, personId), ConsistentRead: true }));
   return Item;
 }
 
@@ -54,7 +54,7 @@ export async function getPersonItem(tenantId: string, personId: string): Promise
 export async function personOfCandidate(tenantId: string, candidateId: string): Promise<string | undefined> {
   const { Item } = await ddb.send(
     new GetCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.candidate(tenantId, candidateId),
       ConsistentRead: true,
       ProjectionExpression: 'person_id',
@@ -66,7 +66,7 @@ export async function personOfCandidate(tenantId: string, candidateId: string): 
 /** The person an email's claim names, or null when it names no one. Consistent. */
 export async function claimOwner(tenantId: string, email: string): Promise<string | null> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.emailClaim(tenantId, emailDigest(email)), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.emailClaim(tenantId, emailDigest(email)), ConsistentRead: true }),
   );
   return typeof Item?.person_id === 'string' ? Item.person_id : null;
 }
@@ -89,7 +89,7 @@ export async function queryPersonCandidates(tenantId: string, personId: string):
   const { byPerson } = TABLE_DEF.indexes;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: byPerson.name,
       KeyConditionExpression: '#pk = :pk',
       ExpressionAttributeNames: { '#pk': byPerson.partitionKey },
@@ -143,7 +143,7 @@ export type PersonCreateParts = 'claim' | 'person' | 'guard';
 export function guardItemPut(tenantId: string, personId: string, reqId: string | undefined, candidateId: string): Item {
   return {
     Put: {
-      TableName: tableName,
+      TableName: tableName(),
       Item: { ...keys.personGuard(tenantId, personId, reqId), type: 'person_guard', candidate_id: candidateId, person_id: personId },
       ConditionExpression: 'attribute_not_exists(PK)',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -165,7 +165,7 @@ export function personCreateParts(tenantId: string, part: PersonPart, c: Candida
         part.claim && c.email
           ? {
               Put: {
-                TableName: tableName,
+                TableName: tableName(),
                 Item: { ...keys.emailClaim(tenantId, emailDigest(c.email)), type: 'email_claim', person_id: part.personId },
                 ConditionExpression: 'attribute_not_exists(PK)',
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -173,7 +173,7 @@ export function personCreateParts(tenantId: string, part: PersonPart, c: Candida
             }
           : undefined,
       person: {
-        Put: { TableName: tableName, Item: personItem(tenantId, part.personId, c), ConditionExpression: 'attribute_not_exists(PK)' },
+        Put: { TableName: tableName(), Item: personItem(tenantId, part.personId, c), ConditionExpression: 'attribute_not_exists(PK)' },
       },
       guard: undefined,
     };
@@ -190,7 +190,7 @@ export function personCreateParts(tenantId: string, part: PersonPart, c: Candida
     claim: c.email
       ? {
           ConditionCheck: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.emailClaim(tenantId, emailDigest(c.email)),
             ConditionExpression: 'person_id = :pid',
             ExpressionAttributeValues: { ':pid': part.personId },
@@ -200,7 +200,7 @@ export function personCreateParts(tenantId: string, part: PersonPart, c: Candida
       : undefined,
     person: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.person(tenantId, part.personId),
         UpdateExpression: `ADD candidate_count :one${part.guardItems ? '' : ' SET #gs.#g = :cid'}`,
         ConditionExpression: `attribute_exists(PK) AND (attribute_not_exists(candidate_count) OR candidate_count < :max) AND ${same.expression} AND ${guards.expression}`,

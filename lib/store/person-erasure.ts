@@ -17,8 +17,8 @@ async function deleteAll(keysToDelete: { PK: unknown; SK: unknown }[]) {
   for (let i = 0; i < keysToDelete.length; i += 25) {
     let requests = keysToDelete.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { PK: k.PK, SK: k.SK } } }));
     for (let attempt = 1; requests.length; attempt++) {
-      const { UnprocessedItems } = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
+      const { UnprocessedItems } = await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+      requests = (UnprocessedItems?.[tableName()] ?? []) as typeof requests;
       if (requests.length && attempt >= MAX_ATTEMPTS) throw new Error('person items not deleted: the table kept refusing');
       if (requests.length) await backoff(attempt);
     }
@@ -43,7 +43,7 @@ export async function removePerson(
   if (read) {
     // The item as it went: its guards name every candidate a create joined until then.
     const { Attributes: person = read } = await ddb.send(
-      new DeleteCommand({ TableName: tableName, Key: keys.person(tenantId, personId), ReturnValues: 'ALL_OLD' }),
+      new DeleteCommand({ TableName: tableName(), Key: keys.person(tenantId, personId), ReturnValues: 'ALL_OLD' }),
     );
     guarded = Object.values(guardsOf(person) ?? {});
     items++;
@@ -53,7 +53,7 @@ export async function removePerson(
       const gone = await unlessConditionFails(
         ddb.send(
           new DeleteCommand({
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.emailClaim(tenantId, digest),
             ConditionExpression: 'person_id = :pid',
             ExpressionAttributeValues: { ':pid': personId },
@@ -64,7 +64,7 @@ export async function removePerson(
     }
   }
   const partition = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, personId) },
     ConsistentRead: true,
@@ -75,7 +75,7 @@ export async function removePerson(
   const withFiles: string[] = [];
   for (const fromId of unmoved) {
     const rest = await queryAll({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, fromId) },
       ConsistentRead: true,
@@ -89,7 +89,7 @@ export async function removePerson(
   items += partition.length;
   const { byPerson } = TABLE_DEF.indexes;
   const indexed = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     IndexName: byPerson.name,
     KeyConditionExpression: '#pk = :pk',
     ExpressionAttributeNames: { '#pk': byPerson.partitionKey },

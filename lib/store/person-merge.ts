@@ -32,10 +32,12 @@ export async function readMerge(tenantId: string, targetId: string, fromId: stri
   const [target, from, record, guards] = await Promise.all([
     getPersonItem(tenantId, targetId),
     getPersonItem(tenantId, fromId),
-    ddb.send(new GetCommand({ TableName: tableName, Key: mergeKey(tenantId, targetId, fromId), ConsistentRead: true })).then((r) => r.Item),
+    ddb
+      .send(new GetCommand({ TableName: tableName(), Key: mergeKey(tenantId, targetId, fromId), ConsistentRead: true }))
+      .then((r) => r.Item),
     ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :g)',
         ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, fromId), ':g': keys.personGuardPrefix },
         ConsistentRead: true,
@@ -74,7 +76,7 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
       : moving.map((g) => guardItemPut(tenantId, targetId, g.entry === 'none' ? undefined : g.entry, g.candidateId)),
     target: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.person(tenantId, targetId),
         ...update(
           {
@@ -98,7 +100,7 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
     },
     from: {
       Delete: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.person(tenantId, fromId),
         ConditionExpression: 'updated_at = :seen',
         ExpressionAttributeValues: { ':seen': plan.from.updated_at },
@@ -114,7 +116,7 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
       const changed = Object.fromEntries(Object.entries(fields).filter(([k, v]) => JSON.stringify(before[k]) !== JSON.stringify(v)));
       return {
         Update: {
-          TableName: tableName,
+          TableName: tableName(),
           Key: keys.candidate(tenantId, String(before.id)),
           ...update(
             {
@@ -133,7 +135,7 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
     }),
     claims: plan.fromClaims.map((digest) => ({
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.emailClaim(tenantId, digest),
         UpdateExpression: 'SET person_id = :to',
         ConditionExpression: 'person_id = :from',
@@ -141,11 +143,11 @@ export async function writeMerge(tenantId: string, plan: MergePlan, at: string, 
       },
     })),
     // Older data's guard items of the from-person (guards on their item go with it).
-    guardsOut: plan.guards.flatMap((g) => (g.key ? [{ Delete: { TableName: tableName, Key: g.key } }] : [])),
+    guardsOut: plan.guards.flatMap((g) => (g.key ? [{ Delete: { TableName: tableName(), Key: g.key } }] : [])),
     search: plan.candidates.flatMap(({ before, after }) => searchWrites(tenantId, after, before)),
     record: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: {
           ...mergeKey(tenantId, targetId, fromId),
           type: 'person_merge',
@@ -180,7 +182,7 @@ export async function moveRest(tenantId: string, targetId: string, fromId: strin
     if (round > 1_000) throw new Error('the merged person kept gaining items while they were moved');
     const { Items = [] } = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
         ExpressionAttributeValues: { ':pk': fromPk },
         ConsistentRead: true,
@@ -198,8 +200,8 @@ export async function moveRest(tenantId: string, targetId: string, fromId: strin
       if (typeof item.person_id === 'string') copy.person_id = targetId;
       // A file's bytes guard: the target keeps their own file of the same bytes, if they have one.
       const keep = item.type !== 'file_guard' || !(await exists({ PK: toPk, SK: item.SK }));
-      if (keep) actions.push({ Put: { TableName: tableName, Item: copy } });
-      actions.push({ Delete: { TableName: tableName, Key: { PK: item.PK, SK: item.SK } } });
+      if (keep) actions.push({ Put: { TableName: tableName(), Item: copy } });
+      actions.push({ Delete: { TableName: tableName(), Key: { PK: item.PK, SK: item.SK } } });
       batch++;
     }
     // Refused (a mention read meanwhile changed its key) or lost: this batch is read and written again.
@@ -208,7 +210,7 @@ export async function moveRest(tenantId: string, targetId: string, fromId: strin
   await writeParts({
     record: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: mergeKey(tenantId, targetId, fromId),
         UpdateExpression: 'REMOVE pending',
         ConditionExpression: 'attribute_exists(PK)',
@@ -219,7 +221,7 @@ export async function moveRest(tenantId: string, targetId: string, fromId: strin
 }
 
 async function exists(key: Item): Promise<boolean> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true, ProjectionExpression: 'PK' }));
   return Item !== undefined;
 }
 
@@ -235,7 +237,7 @@ async function moveActions(tenantId: string, targetId: string, item: Item, moveO
       ? [
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: mentionItemKey(tenantId, m.user_id, m.id, m.read_at !== undefined),
               UpdateExpression: 'SET person_id = :to',
               ConditionExpression: 'attribute_exists(PK)',

@@ -32,7 +32,7 @@ export async function readPerson(tenantId: string, personId: string, exceptId: s
     getPersonItem(tenantId, personId),
     ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :g)',
         ExpressionAttributeValues: { ':pk': keys.personPartition(tenantId, personId), ':g': keys.personGuardPrefix },
         ConsistentRead: true,
@@ -50,10 +50,10 @@ export async function getCandidates(tenantId: string, ids: string[]): Promise<It
   let wanted: Record<string, unknown>[] = ids.map((id) => keys.candidate(tenantId, id));
   for (let attempt = 1; wanted.length; attempt++) {
     const { Responses, UnprocessedKeys } = await ddb.send(
-      new BatchGetCommand({ RequestItems: { [tableName]: { Keys: wanted, ConsistentRead: true } } }),
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: true } } }),
     );
-    out.push(...(Responses?.[tableName] ?? []));
-    wanted = UnprocessedKeys?.[tableName]?.Keys ?? [];
+    out.push(...(Responses?.[tableName()] ?? []));
+    wanted = UnprocessedKeys?.[tableName()]?.Keys ?? [];
     if (wanted.length && attempt >= MAX_ATTEMPTS) throw new Error('candidates not read: the table kept deferring them');
     if (wanted.length) await backoff(attempt);
   }
@@ -81,7 +81,7 @@ export function personEditParts(
   return {
     person: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.person(tenantId, personId),
         ...update(
           { ...changes, updated_at: at, ...(movesClaim && { claims }), ...moved?.changes },
@@ -98,7 +98,7 @@ export function personEditParts(
       movesClaim && oldDigest
         ? {
             Delete: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.emailClaim(tenantId, oldDigest),
               ConditionExpression: 'person_id = :pid',
               ExpressionAttributeValues: { ':pid': personId },
@@ -109,7 +109,7 @@ export function personEditParts(
       movesClaim && newDigest
         ? {
             Put: {
-              TableName: tableName,
+              TableName: tableName(),
               Item: { ...keys.emailClaim(tenantId, newDigest), type: 'email_claim', person_id: personId },
               ConditionExpression: 'attribute_not_exists(PK) OR person_id = :pid',
               ExpressionAttributeValues: { ':pid': personId },
@@ -119,7 +119,7 @@ export function personEditParts(
         : undefined,
     others: edit.others.map((c) => ({
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.candidate(tenantId, String(c.id)),
         ...update(
           { ...changes, updated_at: at, ...changeIndexKey(tenantId, at, String(c.id)) },
@@ -171,7 +171,7 @@ export function guardMoveParts(tenantId: string, candidateId: string, g: GuardMo
     : g.guardItems
       ? {
           ConditionCheck: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: key,
             ConditionExpression: `attribute_exists(PK) AND ${condition.expression}`,
             ExpressionAttributeNames: condition.names,
@@ -180,7 +180,7 @@ export function guardMoveParts(tenantId: string, candidateId: string, g: GuardMo
         }
       : {
           Update: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: key,
             ...update(changes, { ...condition, expression: `attribute_exists(PK) AND ${condition.expression}` }),
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -192,7 +192,7 @@ export function guardMoveParts(tenantId: string, candidateId: string, g: GuardMo
     guardOut: g.dropOld
       ? {
           Delete: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.personGuard(tenantId, g.personId, g.from),
             ConditionExpression: 'attribute_not_exists(PK) OR candidate_id = :id',
             ExpressionAttributeValues: { ':id': candidateId },

@@ -13,7 +13,7 @@ import { keys } from './table';
 type Item = Record<string, unknown>;
 
 const get = async (key: { PK: string; SK: string }): Promise<Item | undefined> =>
-  (await ddb.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+  (await ddb.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 /** The offer's terms a placement keeps (the amount is personal: the placement's erasure removes it). */
 const OFFER_TERMS = ['start_date', 'amount', 'currency', 'period', 'employment_type', 'location'] as const;

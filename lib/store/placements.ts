@@ -15,7 +15,7 @@ type Item = Record<string, unknown>;
 const { byChange } = TABLE_DEF.indexes;
 
 export async function getPlacementItem(tenantId: string, id: string): Promise<Item | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.placement(tenantId, id), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.placement(tenantId, id), ConsistentRead: true }));
   return Item;
 }
 
@@ -74,7 +74,7 @@ export async function queryPlacements(
   }
   const { Items = [], LastEvaluatedKey } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: byChange.name,
       KeyConditionExpression: condition,
       ...(filters.length && { FilterExpression: filters.join(' AND ') }),
@@ -95,7 +95,7 @@ export async function queryPlacements(
 export function placementCancelUpdate(tenantId: string, id: string, at: string, reason: string) {
   return {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.placement(tenantId, id),
       ...update(
         { status: 'cancelled', cancelled_at: at, cancel_reason: reason, updated_at: at, ...placementChangeIndexKey(tenantId, at, id) },
@@ -125,7 +125,7 @@ export function writePlacementChange(
   return writeParts<PlacementParts>({
     placement: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.placement(tenantId, String(current.id)),
         ...update(changes, {
           expression:

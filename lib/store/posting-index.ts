@@ -32,7 +32,7 @@ export function boardStatusPart(tenantId: string, reqItem: Item, fromOpen: boole
   const [pk, sk] = BOARD_KEY_ATTRS;
   return {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: postingKey(tenantId, id),
       UpdateExpression: toOpen ? 'SET #pk = :pk, #sk = :sk' : 'REMOVE #pk, #sk',
       ConditionExpression: 'attribute_exists(PK)',
@@ -65,7 +65,7 @@ export function postingCopiesPart(tenantId: string, reqItem: Item, set: Item, re
   if (!sets.length && !rms.length) return undefined;
   return {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: postingKey(tenantId, String(reqItem.id)),
       UpdateExpression: [sets.length && `SET ${sets.join(', ')}`, rms.length && `REMOVE ${rms.join(', ')}`].filter(Boolean).join(' '),
       ConditionExpression: 'attribute_exists(PK)',

@@ -44,8 +44,8 @@ export async function getRequisitionAndPosting(
   reqId: string,
 ): Promise<{ req: PostingReqRead | undefined; reqItem: Item | undefined; posting: Posting | undefined }> {
   const [req, post] = await Promise.all([
-    ddb.send(new GetCommand({ TableName: tableName, Key: keys.requisition(tenantId, reqId), ConsistentRead: true })),
-    ddb.send(new GetCommand({ TableName: tableName, Key: postingKey(tenantId, reqId), ConsistentRead: true })),
+    ddb.send(new GetCommand({ TableName: tableName(), Key: keys.requisition(tenantId, reqId), ConsistentRead: true })),
+    ddb.send(new GetCommand({ TableName: tableName(), Key: postingKey(tenantId, reqId), ConsistentRead: true })),
   ]);
   return { req: postingReqRead(req.Item), reqItem: req.Item, posting: post.Item && postingFromItem(post.Item) };
 }
@@ -81,7 +81,7 @@ export async function writePosting(tenantId: string, plan: PostingPlan): Promise
   return writeParts<PostingParts>({
     requisition: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.requisition(tenantId, req.id),
         UpdateExpression: `SET ${sets.join(', ')}${rm.length ? ` REMOVE ${rm.join(', ')}` : ''}`,
         ConditionExpression: `attribute_exists(PK) AND ${versionCond}`,
@@ -90,7 +90,7 @@ export async function writePosting(tenantId: string, plan: PostingPlan): Promise
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    posting: { Put: { TableName: tableName, Item: postingItem(tenantId, req, posting, plan.listed) } },
+    posting: { Put: { TableName: tableName(), Item: postingItem(tenantId, req, posting, plan.listed) } },
     audit: plan.audit && auditPuts(tenantId, plan.audit),
   });
 }
@@ -140,14 +140,14 @@ export function publicPostingOf(item: Item): PublicPosting {
  * transactions as both halves). One strongly consistent GetItem, so a takedown holds at once.
  */
 export async function getPublicPosting(tenantId: string, reqId: string): Promise<PublicPosting | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: postingKey(tenantId, reqId), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: postingKey(tenantId, reqId), ConsistentRead: true }));
   if (!Item || Item[BOARD_INDEX.partitionKey] !== boardPartition(tenantId)) return undefined;
   return publicPostingOf(Item);
 }
 
 /** The workspace a careers slug names: one GetItem on the slug's lookup item; undefined for none. */
 export async function tenantIdOfSlug(slug: string): Promise<string | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.slug(slug), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.slug(slug), ConsistentRead: true }));
   return typeof Item?.tenant_id === 'string' ? Item.tenant_id : undefined;
 }
 
@@ -159,7 +159,7 @@ export async function tenantIdOfSlug(slug: string): Promise<string | undefined> 
 export async function queryBoard(tenantId: string, limit: number, after?: string): Promise<{ items: Item[]; more: boolean }> {
   const { Items = [], LastEvaluatedKey } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: BOARD_INDEX.name,
       KeyConditionExpression: '#pk = :pk',
       ExpressionAttributeNames: { '#pk': BOARD_INDEX.partitionKey },

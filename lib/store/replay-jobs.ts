@@ -58,7 +58,7 @@ export async function listReplayJobs(tenantId: string): Promise<ReplayJobItem[]>
 }
 
 export async function getReplayJob(tenantId: string, webhookId: string): Promise<ReplayJobItem | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.replay(tenantId, webhookId), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.replay(tenantId, webhookId), ConsistentRead: true }));
   return Item ? replayJobFromItem(Item) : undefined;
 }
 
@@ -89,7 +89,7 @@ export async function startReplayJob(
     updated_at: now,
   };
   const put = {
-    TableName: tableName,
+    TableName: tableName(),
     Item: {
       ...keys.replay(tenantId, webhookId),
       type: 'webhook_replay',
@@ -125,7 +125,7 @@ export async function updateReplayJob(
   const res = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.replay(tenantId, webhookId),
         ...update(
           {
@@ -150,7 +150,7 @@ export async function updateReplayJob(
     await unlessConditionFails(
       ddb.send(
         new UpdateCommand({
-          TableName: tableName,
+          TableName: tableName(),
           Key: keys.replay(tenantId, webhookId),
           UpdateExpression: 'SET #s = :done, updated_at = :now',
           ConditionExpression: 'id = :id AND #s = :running',

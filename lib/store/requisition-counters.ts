@@ -71,7 +71,7 @@ export function reqCounterWrite(
   return {
     update: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.requisition(tenantId, reqId),
         UpdateExpression: `ADD ${adds.join(', ')}${sets}`,
         ConditionExpression: conditions.join(' AND '),

@@ -53,7 +53,7 @@ export async function writeFields(tenantId: string, plan: FieldsPlan): Promise<{
   const outcome = await writeParts<FieldParts>({
     requisition: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.requisition(tenantId, current.id),
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: condition,
@@ -87,7 +87,7 @@ export async function writeStatus(
   const outcome = await writeParts<StatusParts>({
     requisition: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.requisition(tenantId, id),
         UpdateExpression: 'SET #status = :to, #v = :nv, updated_at = :at, #gpk = :gpk, #gsk = :gsk',
         ConditionExpression: `attribute_exists(PK) AND #status = :from AND ${cond.expr}`,

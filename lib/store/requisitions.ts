@@ -75,7 +75,7 @@ export interface ReqStatusChange {
 export function statusChangePut(tenantId: string, req: { id: string; title: string }, version: number, change: ReqStatusChange) {
   return {
     Put: {
-      TableName: tableName,
+      TableName: tableName(),
       Item: {
         ...keys.reqStatusChange(tenantId, req.id, version),
         type: 'requisition_status',
@@ -105,7 +105,7 @@ const statusChangeFromItem = (item: Item): ReqStatusChange => ({
 
 export const statsStatusMove = (tenantId: string, deltas: Record<string, number>) => ({
   Update: {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.stats(tenantId),
     UpdateExpression: `ADD ${Object.keys(deltas)
       .map((_, i) => `#r${i} :r${i}`)
@@ -141,7 +141,7 @@ export async function createRequisition(tenantId: string, input: NewRequisition,
   await ddb.send(
     new TransactWriteCommand({
       TransactItems: [
-        { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+        { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
         statusChangePut(tenantId, { id, title: input.title }, 1, { from: null, to: input.status, reason: null, actor, at: now }),
         statsStatusMove(tenantId, { [counter.reqStatus(input.status)]: 1 }),
         ...(audit ? auditPuts(tenantId, audit) : []),
@@ -152,7 +152,7 @@ export async function createRequisition(tenantId: string, input: NewRequisition,
 }
 
 export async function getRequisition(tenantId: string, id: string): Promise<RequisitionItem | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.requisition(tenantId, id), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.requisition(tenantId, id), ConsistentRead: true }));
   return Item && requisitionItem(Item);
 }
 
@@ -176,7 +176,7 @@ export async function queryRequisitionsByStatus(tenantId: string, status: ReqSta
   const { byStageOrStatus } = TABLE_DEF.indexes;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: byStageOrStatus.name,
       KeyConditionExpression: '#pk = :pk',
       ExpressionAttributeNames: { '#pk': byStageOrStatus.partitionKey },
@@ -198,7 +198,7 @@ export async function queryTeamRequisitions(tenantId: string, userId: string, ca
   const perStatus = await Promise.all(
     REQ_STATUSES.map((status) =>
       queryAll({
-        TableName: tableName,
+        TableName: tableName(),
         IndexName: byStageOrStatus.name,
         KeyConditionExpression: '#pk = :pk',
         FilterExpression: 'contains(#team, :me)',

@@ -24,13 +24,13 @@ export const keptRules = (retention: RetentionDays) =>
  */
 export const registryWrite = (tenantId: string, retention: RetentionDays) =>
   RETENTION_RULES.some((k) => retention[k] !== null)
-    ? { Put: { TableName: tableName, Item: { ...registryKey(tenantId), type: 'retention_registry', tenant_id: tenantId } } }
-    : { Delete: { TableName: tableName, Key: registryKey(tenantId) } };
+    ? { Put: { TableName: tableName(), Item: { ...registryKey(tenantId), type: 'retention_registry', tenant_id: tenantId } } }
+    : { Delete: { TableName: tableName(), Key: registryKey(tenantId) } };
 
 /** Workspaces with a retention rule on: one Query of the registry. */
 export async function workspacesWithRetention(): Promise<string[]> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': REGISTRY },
   });
@@ -48,7 +48,7 @@ export async function matchingCandidates(tenantId: string, rule: RetentionRule, 
   const ids: string[] = [];
   for await (const page of queryPages(
     {
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: index.name,
       // `<time>#<id>` sorts before `<cutoff>` exactly when the time is before it.
       KeyConditionExpression: '#pk = :pk AND #sk < :cutoff',

@@ -39,7 +39,7 @@ export function scorecardChecks(
 ) {
   return changed.map((u) => ({
     ConditionCheck: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: latestKey(tenantId, { candidate_id: iv.candidate_id, interview_id: iv.id, interviewer_id: u }),
       ConditionExpression: submitted.has(u) ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)',
     },
@@ -76,7 +76,7 @@ export async function queryCandidateScorecards(tenantId: string, candidateId: st
   do {
     const page = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sc)',
         ExpressionAttributeValues: { ':pk': scorecardPartition(tenantId, candidateId), ':sc': 'SC#' },
         ConsistentRead: true,
@@ -118,7 +118,7 @@ export function writeScorecard(tenantId: string, s: Scorecard, audit: AuditEntry
           }
         : {
             ConditionCheck: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.candidate(tenantId, s.candidate_id),
               ConditionExpression: candidateOk.expression,
               ExpressionAttributeNames: candidateOk.names,
@@ -128,7 +128,7 @@ export function writeScorecard(tenantId: string, s: Scorecard, audit: AuditEntry
           },
     requisition: s.req_id !== null && {
       ConditionCheck: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.requisition(tenantId, s.req_id),
         ConditionExpression: '#st <> :closed',
         ExpressionAttributeNames: { '#st': 'status' },
@@ -138,7 +138,7 @@ export function writeScorecard(tenantId: string, s: Scorecard, audit: AuditEntry
     // Still on the panel: a change of panel counts the scorecards of those it keeps.
     interview: {
       ConditionCheck: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.interview(tenantId, s.interview_id),
         ConditionExpression: '#st = :scheduled AND contains(#ivs, :writer)',
         ExpressionAttributeNames: { '#st': 'status', '#ivs': 'interviewers' },
@@ -148,7 +148,7 @@ export function writeScorecard(tenantId: string, s: Scorecard, audit: AuditEntry
     },
     latest: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...latestKey(tenantId, s), type: 'scorecard', ...body },
         ...(s.version === 1
           ? { ConditionExpression: 'attribute_not_exists(PK)' }
@@ -161,7 +161,7 @@ export function writeScorecard(tenantId: string, s: Scorecard, audit: AuditEntry
     },
     version: {
       Put: {
-        TableName: tableName,
+        TableName: tableName(),
         Item: { ...versionKey(tenantId, s), type: 'scorecard_version', ...body },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
@@ -181,7 +181,7 @@ export async function scrubScorecards(tenantId: string, candidateId: string, era
   do {
     const page = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
         FilterExpression: 'attribute_not_exists(erased_at)',
         ExpressionAttributeValues: { ':pk': scorecardPartition(tenantId, candidateId) },
@@ -194,7 +194,7 @@ export async function scrubScorecards(tenantId: string, candidateId: string, era
       try {
         await ddb.send(
           new UpdateCommand({
-            TableName: tableName,
+            TableName: tableName(),
             Key: { PK: key.PK, SK: key.SK },
             UpdateExpression: 'REMOVE ratings, answers, note SET erased_at = :at',
             ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(erased_at)',

@@ -17,7 +17,7 @@ import { keys } from './table';
 export function screeningDuePut(tenantId: string, candidateId: string, dueAt: string) {
   return {
     Put: {
-      TableName: tableName,
+      TableName: tableName(),
       Item: {
         ...keys.screeningRejection(tenantId, candidateId, dueAt),
         type: 'screening_due',
@@ -70,7 +70,7 @@ export interface DueRejection {
 export async function dueScreeningRejections(nowIso: string, limit: number): Promise<DueRejection[]> {
   const items = await queryUpTo(
     {
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND SK < :upto',
       ExpressionAttributeValues: { ':pk': keys.screeningRejectionPartition(), ':upto': `${nowIso}#~` },
       ConsistentRead: true,
@@ -85,7 +85,7 @@ export async function dueScreeningRejections(nowIso: string, limit: number): Pro
 
 /** A due rejection done with (run, overturned, or moot): its item goes. */
 export async function screeningDueDone(sk: string): Promise<void> {
-  await ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: keys.screeningRejectionPartition(), SK: sk } }));
+  await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { PK: keys.screeningRejectionPartition(), SK: sk } }));
 }
 
 /**
@@ -106,14 +106,14 @@ export async function writeScreening(
         TransactItems: [
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.candidate(tenantId, candidateId),
               UpdateExpression: 'SET screening = :next',
               ConditionExpression: 'screening = :seen AND attribute_not_exists(erased_at)',
               ExpressionAttributeValues: { ':next': JSON.stringify(next), ':seen': seen },
             },
           },
-          ...(opts.dueAt ? [{ Delete: { TableName: tableName, Key: keys.screeningRejection(tenantId, candidateId, opts.dueAt) } }] : []),
+          ...(opts.dueAt ? [{ Delete: { TableName: tableName(), Key: keys.screeningRejection(tenantId, candidateId, opts.dueAt) } }] : []),
           ...auditGroupPuts(tenantId, opts.audits ?? []),
         ],
       }),

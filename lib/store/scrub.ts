@@ -36,7 +36,7 @@ const copyKeyAttrs = [byRequisitionOrUser.partitionKey, byRequisitionOrUser.sort
 /** The older copies the copy index lists for a candidate (eventually consistent): keys and type only. */
 async function indexedCopies(tenantId: string, candidateId: string): Promise<CopyRef[]> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     IndexName: byRequisitionOrUser.name,
     KeyConditionExpression: '#pk = :pk',
     ExpressionAttributeNames: { '#pk': byRequisitionOrUser.partitionKey, '#t': 'type' },
@@ -55,7 +55,7 @@ async function scrubIf(key: CopyRef, changes: Record<string, unknown>, holds: st
   try {
     await ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: { PK: key.PK, SK: key.SK },
         ...update(
           { ...changes, [COPY_OF]: $remove(), ...(!keepIndex && Object.fromEntries(copyKeyAttrs.map((a) => [a, $remove()]))) },
@@ -112,7 +112,7 @@ async function scrubCopy(tenantId: string, candidateId: string, copy: CopyRef, e
  * erased record), never a second write.
  */
 async function scrubIdempotencyRecord(copy: CopyRef, candidateId: string, erasedAt: string): Promise<ScrubbedKind | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: { PK: copy.PK, SK: copy.SK }, ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: { PK: copy.PK, SK: copy.SK }, ConsistentRead: true }));
   if (!Item || Item.erased_at) return undefined;
   const changes: Record<string, unknown> = { erased_at: erasedAt };
   if (Item.idem_response !== undefined) changes.idem_response = scrubStoredResponse(Item.idem_response, candidateId, erasedAt);
@@ -139,6 +139,6 @@ export async function scrubCopies(tenantId: string, candidateId: string, erasedA
     const kind = await scrubCopy(tenantId, candidateId, c, erasedAt);
     if (kind) counts[kind]++;
   });
-  await inTurns(ledger, async (e) => void (await ddb.send(new DeleteCommand({ TableName: tableName, Key: e.key }))));
+  await inTurns(ledger, async (e) => void (await ddb.send(new DeleteCommand({ TableName: tableName(), Key: e.key }))));
   return counts;
 }

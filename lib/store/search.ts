@@ -108,8 +108,8 @@ export function searchWrites(tenantId: string, after: Item, before?: Item) {
   const kept = new Set(items.map((i) => i.token));
   const gone = before ? candidateTokens(before as { name: string; email?: string }).filter((t) => !kept.has(t)) : [];
   return [
-    ...items.map((Item) => ({ Put: { TableName: tableName, Item } })),
-    ...gone.map((t) => ({ Delete: { TableName: tableName, Key: searchKey(tenantId, t, String(after.id)) } })),
+    ...items.map((Item) => ({ Put: { TableName: tableName(), Item } })),
+    ...gone.map((t) => ({ Delete: { TableName: tableName(), Key: searchKey(tenantId, t, String(after.id)) } })),
   ];
 }
 
@@ -167,7 +167,7 @@ export async function searchCandidates(
     const Limit = Math.min(MAX_READ, filters.length ? wanted * 8 : wanted + 8);
     const page = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :lead)',
         ...(filters.length && { FilterExpression: filters.join(' AND ') }),
         ...(Object.keys(names).length && { ExpressionAttributeNames: names }),
@@ -209,7 +209,7 @@ export async function reindexCandidate(tenantId: string, candidate: Item): Promi
       : undefined;
   const boardCurrent = board ? candidate[bpk] === board[bpk] && candidate[bsk] === board[bsk] : candidate[bpk] === undefined;
   const condition = {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.candidate(tenantId, id),
     ConditionExpression: '#u = :seen',
   };
@@ -232,7 +232,7 @@ export async function reindexCandidate(tenantId: string, candidate: Item): Promi
   try {
     await ddb.send(
       new TransactWriteCommand({
-        TransactItems: [candidateEntry, ...searchItems(tenantId, candidate).map((Item) => ({ Put: { TableName: tableName, Item } }))],
+        TransactItems: [candidateEntry, ...searchItems(tenantId, candidate).map((Item) => ({ Put: { TableName: tableName(), Item } }))],
       }),
     );
     return true;
@@ -257,7 +257,7 @@ export async function reindexTenant(
   do {
     const page = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
         ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.candidatePrefix },
         ConsistentRead: true,
@@ -276,7 +276,7 @@ export async function reindexTenant(
               break;
             }
             const { Item: again } = await ddb.send(
-              new GetCommand({ TableName: tableName, Key: keys.candidate(tenantId, String(first.id)), ConsistentRead: true }),
+              new GetCommand({ TableName: tableName(), Key: keys.candidate(tenantId, String(first.id)), ConsistentRead: true }),
             );
             candidate = again;
           }
@@ -303,7 +303,7 @@ export async function candidateIdsByEmail(tenantId: string, email: string): Prom
   const token = cut(wanted);
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
       ExpressionAttributeValues: { ':pk': searchPartition(tenantId, token), ':sk': `${token}#` },
       ProjectionExpression: 'candidate_id, email',
@@ -361,7 +361,7 @@ export async function candidatesByEmails(tenantId: string, emails: readonly stri
     do {
       const page = await ddb.send(
         new QueryCommand({
-          TableName: tableName,
+          TableName: tableName(),
           KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
           ExpressionAttributeValues: { ':pk': pk, ':sk': `${token}#` },
           ProjectionExpression: 'SK, candidate_id, email, req_id',
@@ -382,7 +382,7 @@ export async function candidatesByEmails(tenantId: string, emails: readonly stri
       const left = tokens.length - next;
       const page = await ddb.send(
         new QueryCommand({
-          TableName: tableName,
+          TableName: tableName(),
           // Every key of a token `t` is below `t$` ('$' follows '#'), so the range ends with the last token's keys.
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': pk, ':from': `${tokens[next]}#`, ':to': `${tokens.at(-1)}$` },

@@ -37,7 +37,7 @@ export class UserInactiveError extends Error {}
  */
 export async function putSession(digest: string, s: SessionRecord, audit?: AuditEntry): Promise<void> {
   const put = {
-    TableName: tableName,
+    TableName: tableName(),
     Item: {
       ...keys.session(digest),
       type: 'session',
@@ -53,7 +53,7 @@ export async function putSession(digest: string, s: SessionRecord, audit?: Audit
   }
   const active = {
     ConditionCheck: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.user(s.tenant_id, s.user_id),
       ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deactivated_at)',
     },
@@ -67,7 +67,7 @@ export async function putSession(digest: string, s: SessionRecord, audit?: Audit
 }
 
 export async function getSession(digest: string): Promise<SessionRecord | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.session(digest), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.session(digest), ConsistentRead: true }));
   return Item && sessionFromItem(Item);
 }
 
@@ -91,7 +91,7 @@ export async function clearMustChangePassword(digest: string): Promise<void> {
   await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.session(digest),
         UpdateExpression: 'REMOVE must_change_password',
         ConditionExpression: 'attribute_exists(PK)',
@@ -105,7 +105,7 @@ export async function touchSession(digest: string, at: string): Promise<void> {
   await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.session(digest),
         UpdateExpression: 'SET last_seen_at = :at',
         ConditionExpression: 'attribute_exists(PK)',
@@ -116,7 +116,7 @@ export async function touchSession(digest: string, at: string): Promise<void> {
 }
 
 export async function deleteSession(digest: string, audit?: { tenantId: string; entry: AuditEntry }): Promise<void> {
-  const del = { TableName: tableName, Key: keys.session(digest) };
+  const del = { TableName: tableName(), Key: keys.session(digest) };
   if (audit) await ddb.send(new TransactWriteCommand({ TransactItems: [{ Delete: del }, ...auditPuts(audit.tenantId, audit.entry)] }));
   else await ddb.send(new DeleteCommand(del));
 }
@@ -124,7 +124,7 @@ export async function deleteSession(digest: string, audit?: { tenantId: string; 
 /** Digests of a user's sessions (GSI2), for ending or updating them all. */
 async function sessionKeysOf(tenantId: string, userId: string): Promise<{ PK: string; SK: string }[]> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     IndexName: TABLE_DEF.indexes.byRequisitionOrUser.name,
     KeyConditionExpression: `${TABLE_DEF.indexes.byRequisitionOrUser.partitionKey} = :pk`,
     ExpressionAttributeValues: { ':pk': userSessionsPartition(tenantId, userId) },
@@ -137,7 +137,7 @@ async function sessionKeysOf(tenantId: string, userId: string): Promise<{ PK: st
 export async function endSessionsOf(tenantId: string, userId: string, keep?: string): Promise<number> {
   const keepPk = keep === undefined ? undefined : keys.session(keep).PK;
   const ending = (await sessionKeysOf(tenantId, userId)).filter((k) => k.PK !== keepPk);
-  await Promise.all(ending.map((Key) => ddb.send(new DeleteCommand({ TableName: tableName, Key }))));
+  await Promise.all(ending.map((Key) => ddb.send(new DeleteCommand({ TableName: tableName(), Key }))));
   return ending.length;
 }
 
@@ -149,7 +149,7 @@ export async function setRoleOfSessions(tenantId: string, userId: string, role: 
       unlessConditionFails(
         ddb.send(
           new UpdateCommand({
-            TableName: tableName,
+            TableName: tableName(),
             Key,
             UpdateExpression: 'SET #role = :role',
             ConditionExpression: 'attribute_exists(PK)',

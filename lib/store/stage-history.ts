@@ -35,7 +35,7 @@ export interface StageMove {
 export function stageMovePut(tenantId: string, move: StageMove) {
   return {
     Put: {
-      TableName: tableName,
+      TableName: tableName(),
       Item: {
         ...keys.stageMove(tenantId, move.candidate_id, move.at, newId()),
         type: 'stage_move',
@@ -72,7 +72,7 @@ export interface RequisitionMove {
 export function requisitionMovePut(tenantId: string, move: RequisitionMove) {
   return {
     Put: {
-      TableName: tableName,
+      TableName: tableName(),
       Item: {
         ...keys.stageMove(tenantId, move.candidate_id, move.at, newId()),
         type: 'req_move',
@@ -120,7 +120,7 @@ export async function queryStageMoves(tenantId: string, candidateId: string): Pr
 /** A candidate's stage moves and requisition moves, each oldest first: one Query. */
 export async function queryHistory(tenantId: string, candidateId: string): Promise<{ moves: StageMove[]; transfers: RequisitionMove[] }> {
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':prefix': keys.stageMovePrefix(candidateId) },
     ScanIndexForward: true,

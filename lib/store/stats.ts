@@ -21,7 +21,7 @@ export interface Stats {
 }
 
 export async function getStats(tenantId: string): Promise<Stats> {
-  const { Item = {} } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.stats(tenantId), ConsistentRead: true }));
+  const { Item = {} } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.stats(tenantId), ConsistentRead: true }));
   const n = (name: string) => Number(Item[name] ?? 0);
   learnThresholds(tenantId, Item);
   return {

@@ -88,7 +88,7 @@ export async function queryStuck(tenantId: string, now: number, limit: number): 
   const { byStuckAt } = TABLE_DEF.indexes;
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       IndexName: byStuckAt.name,
       KeyConditionExpression: '#pk = :pk AND #sk < :cut',
       ExpressionAttributeNames: { '#pk': byStuckAt.partitionKey, '#sk': byStuckAt.sortKey },
@@ -116,7 +116,7 @@ export async function saveThresholds(
     .map((k, i) => `, ${k} = :x${i}`)
     .join('');
   const save = {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.stats(tenantId),
     UpdateExpression: `SET stuck_days = :d, stuck_v = if_not_exists(stuck_v, :zero) + :one, stuck_job = :pending${retention ? ', retention = :r' : ''}${extra} REMOVE stuck_cursor`,
     ConditionExpression: 'attribute_exists(PK)',
@@ -173,7 +173,7 @@ export type StepResult = 'idle' | 'advanced' | 'done' | 'superseded';
  * and a repeated step redoes at most one page. 'superseded': a newer save came in between.
  */
 export async function reindexStep(tenantId: string, pageSize = REINDEX_PAGE): Promise<StepResult> {
-  const { Item: stats } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.stats(tenantId), ConsistentRead: true }));
+  const { Item: stats } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.stats(tenantId), ConsistentRead: true }));
   if (!stats || stats.stuck_job !== STUCK_JOB_PENDING) return 'idle';
   const t: Thresholds = { version: Number(stats.stuck_v ?? 0), overrides: (stats.stuck_days ?? {}) as StuckDays };
   // The sort key of the last candidate done (the partition is the tenant's).
@@ -182,7 +182,7 @@ export async function reindexStep(tenantId: string, pageSize = REINDEX_PAGE): Pr
   // every later one already used these thresholds (its STATS condition).
   const page = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
       ExpressionAttributeValues: { ':pk': keys.tenantPartition(tenantId), ':p': keys.candidatePrefix },
       ProjectionExpression: 'id, #stage, stage_entered_at, stuck_d',
@@ -204,7 +204,7 @@ export async function reindexStep(tenantId: string, pageSize = REINDEX_PAGE): Pr
   try {
     await ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.stats(tenantId),
         UpdateExpression: done ? 'SET stuck_done_v = :v REMOVE stuck_job, stuck_cursor' : 'SET stuck_cursor = :next',
         // The version this step worked for is still the newest, and no other step moved the cursor.
@@ -232,7 +232,7 @@ async function rewrite(tenantId: string, t: Thresholds, c: Item) {
   try {
     await ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.candidate(tenantId, c.id as string),
         ...update(
           { ...set, ...Object.fromEntries(remove.map((a) => [a, $remove()])) },

@@ -31,16 +31,16 @@ export async function createTenant(slug: string, name: string, id = newId()): Pr
         TransactItems: [
           {
             Put: {
-              TableName: tableName,
+              TableName: tableName(),
               Item: { ...keys.slug(slug), type: 'slug', tenant_id: tenant.id },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
-          { Put: { TableName: tableName, Item: { ...keys.tenant(tenant.id), type: 'tenant', ...tenant } } },
+          { Put: { TableName: tableName(), Item: { ...keys.tenant(tenant.id), type: 'tenant', ...tenant } } },
           // Thresholds version 0 (the defaults), already applied to the (empty) stuck index.
           {
             Put: {
-              TableName: tableName,
+              TableName: tableName(),
               Item: { ...keys.stats(tenant.id), type: 'stats', total: 0, stuck_days: {}, stuck_v: 0, stuck_done_v: 0 },
             },
           },
@@ -57,12 +57,12 @@ export async function createTenant(slug: string, name: string, id = newId()): Pr
 }
 
 export async function getTenant(tenantId: string): Promise<Tenant | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId) }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId) }));
   return Item ? tenantFromItem(Item) : undefined;
 }
 
 export async function getTenantBySlug(slug: string): Promise<Tenant> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.slug(slug), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.slug(slug), ConsistentRead: true }));
   const tenant = Item && (await getTenant(str(Item, 'tenant_id', 'slug')));
   if (!tenant) throw new NotFoundError(`tenant ${slug}`);
   return tenant;

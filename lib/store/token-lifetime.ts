@@ -13,7 +13,7 @@ export interface StoredTokenLifetime {
 /** The lifetimes in force; read strongly, so a token made right after a change obeys it. */
 export async function getTokenLifetime(tenantId: string): Promise<StoredTokenLifetime> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'token_lifetime' }),
+    new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'token_lifetime' }),
   );
   const saved = Item?.token_lifetime as Partial<StoredTokenLifetime> | undefined;
   return {
@@ -29,7 +29,7 @@ export async function setTokenLifetime(tenantId: string, lifetime: StoredTokenLi
       TransactItems: [
         {
           Update: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.tenant(tenantId),
             UpdateExpression: 'SET token_lifetime = :l',
             ConditionExpression: 'attribute_exists(PK)',

@@ -36,7 +36,7 @@ export async function rotateTokenSecret(
   audit: (endsAt: string | null) => AuditEntry,
 ): Promise<false | 'raced' | Rotated> {
   const listingKey = keys.tenantToken(tenantId, tokenId);
-  const { Item: listing } = await ddb.send(new GetCommand({ TableName: tableName, Key: listingKey, ConsistentRead: true }));
+  const { Item: listing } = await ddb.send(new GetCommand({ TableName: tableName(), Key: listingKey, ConsistentRead: true }));
   if (!listing) return false;
   const digest = str(listing, 'digest', 'token');
   const previous = optStr(listing, 'previous_digest', 'token');
@@ -46,7 +46,7 @@ export async function rotateTokenSecret(
     kind: kindOf(listing, 'token', createdBy),
     expiresAt: optStr(listing, 'token_expires_at', 'token'),
   });
-  const { Item: lookup } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.token(digest), ConsistentRead: true }));
+  const { Item: lookup } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.token(digest), ConsistentRead: true }));
   if (!lookup) return 'raced';
   const token = generateToken();
   const next = tokenDigest(token);
@@ -59,7 +59,7 @@ export async function rotateTokenSecret(
           // Conditioned on the digest read: of two rotations (or a rotation and a revocation) racing, one wins.
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: listingKey,
               UpdateExpression: 'SET digest = :next, hint = :hint, rotated_at = :at, previous_digest = :old',
               ConditionExpression: 'digest = :old',
@@ -68,16 +68,16 @@ export async function rotateTokenSecret(
           },
           {
             Put: {
-              TableName: tableName,
+              TableName: tableName(),
               Item: { ...carried, ...keys.token(next) },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
           endsAt === null
-            ? { Delete: { TableName: tableName, Key: keys.token(digest) } }
+            ? { Delete: { TableName: tableName(), Key: keys.token(digest) } }
             : {
                 Update: {
-                  TableName: tableName,
+                  TableName: tableName(),
                   Key: keys.token(digest),
                   // The TTL only tidies up, a day after the grace: the authorizer and the HTTP boundary judge the end.
                   UpdateExpression: 'SET secret_ends_at = :end, #ttl = :ttl',
@@ -86,7 +86,7 @@ export async function rotateTokenSecret(
                   ExpressionAttributeValues: { ':end': endsAt, ':ttl': Math.ceil(Date.parse(endsAt) / 1000) + 86_400 },
                 },
               },
-          ...(previous && previous !== digest ? [{ Delete: { TableName: tableName, Key: keys.token(previous) } }] : []),
+          ...(previous && previous !== digest ? [{ Delete: { TableName: tableName(), Key: keys.token(previous) } }] : []),
           ...auditPuts(tenantId, audit(endsAt)),
         ],
       }),

@@ -106,7 +106,7 @@ export async function createToken(
     TransactItems: [
       {
         Put: {
-          TableName: tableName,
+          TableName: tableName(),
           Item: {
             ...keys.token(digest),
             type: 'token_lookup',
@@ -124,7 +124,7 @@ export async function createToken(
       },
       {
         Put: {
-          TableName: tableName,
+          TableName: tableName(),
           Item: {
             ...keys.tenantToken(tenant.id, id),
             type: 'token',
@@ -145,7 +145,7 @@ export async function createToken(
         ? [
             {
               ConditionCheck: {
-                TableName: tableName,
+                TableName: tableName(),
                 Key: keys.user(tenant.id, maker.id),
                 // A deactivated user's sessions are ended, but one in flight must not mint either.
                 // A recruiter's item may still hold the `member` it was stored with (lib/model.ts).
@@ -169,7 +169,7 @@ export async function createToken(
 
 /** The grant behind a token digest, or undefined when the token is unknown or revoked. */
 export async function findTokenGrant(digest: string): Promise<TokenGrant | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.token(digest) }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.token(digest) }));
   return Item && tokenGrantFromItem(Item);
 }
 
@@ -251,7 +251,7 @@ export async function setTokenScopes(
 ): Promise<boolean> {
   const set = (Key: Record<string, string>) => ({
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key,
       UpdateExpression: 'SET scopes = :scopes',
       ConditionExpression: 'attribute_exists(PK)',
@@ -265,7 +265,7 @@ export async function setTokenScopes(
           set(keys.token(token.digest)),
           set(keys.tenantToken(tenantId, token.id)),
           ...(token.previous_digest && token.previous_digest !== token.digest
-            ? [{ Delete: { TableName: tableName, Key: keys.token(token.previous_digest) } }]
+            ? [{ Delete: { TableName: tableName(), Key: keys.token(token.previous_digest) } }]
             : []),
           ...(audit ? auditPuts(tenantId, audit) : []),
         ],
@@ -294,7 +294,9 @@ export async function revokeToken(
   audit?: AuditEntry,
   allow?: (createdBy: TokenCreator | undefined, kind: TokenKind) => void,
 ): Promise<false | { usage_key_id?: string }> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }));
+  const { Item } = await ddb.send(
+    new GetCommand({ TableName: tableName(), Key: keys.tenantToken(tenantId, tokenId), ConsistentRead: true }),
+  );
   if (!Item) return false;
   const createdBy = creatorOf(Item, 'token');
   allow?.(createdBy, kindOf(Item, 'token', createdBy));
@@ -306,10 +308,10 @@ export async function revokeToken(
     await ddb.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Delete: { TableName: tableName, Key: keys.token(digest) } },
+          { Delete: { TableName: tableName(), Key: keys.token(digest) } },
           // Conditioned, so that of two revocations racing only one happens and is audited.
-          { Delete: { TableName: tableName, Key: keys.tenantToken(tenantId, tokenId), ConditionExpression: 'attribute_exists(PK)' } },
-          ...(previous && previous !== digest ? [{ Delete: { TableName: tableName, Key: keys.token(previous) } }] : []),
+          { Delete: { TableName: tableName(), Key: keys.tenantToken(tenantId, tokenId), ConditionExpression: 'attribute_exists(PK)' } },
+          ...(previous && previous !== digest ? [{ Delete: { TableName: tableName(), Key: keys.token(previous) } }] : []),
           ...(audit ? auditPuts(tenantId, audit) : []),
         ],
       }),
@@ -326,7 +328,7 @@ export async function touchToken(tenantId: string, tokenId: string, at: string):
   await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.tenantToken(tenantId, tokenId),
         UpdateExpression: 'SET last_used_at = :at',
         ConditionExpression: 'attribute_exists(PK)',

@@ -28,7 +28,7 @@ export interface TwoFactorState {
 export async function getTwoFactor(tenantId: string, userId: string): Promise<TwoFactorState | undefined> {
   const { Item } = await ddb.send(
     new GetCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.user(tenantId, userId),
       ConsistentRead: true,
       ProjectionExpression: 'PK, totp_secret, totp_pending, totp_last_step, two_factor_enabled_at, recovery_codes',
@@ -50,7 +50,7 @@ export async function savePendingSecret(tenantId: string, userId: string, secret
   const done = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.user(tenantId, userId),
         UpdateExpression: 'SET totp_pending = :s',
         ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(totp_secret)',
@@ -78,7 +78,7 @@ export async function confirmSecret(
         TransactItems: [
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.user(tenantId, userId),
               UpdateExpression:
                 'SET totp_secret = :s, totp_last_step = :step, recovery_codes = :codes, two_factor_enabled_at = :at REMOVE totp_pending',
@@ -110,7 +110,7 @@ export async function spendStep(tenantId: string, userId: string, step: number):
   const done = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.user(tenantId, userId),
         UpdateExpression: 'SET totp_last_step = :step',
         ConditionExpression: 'attribute_exists(totp_secret) AND (attribute_not_exists(totp_last_step) OR totp_last_step < :step)',
@@ -126,7 +126,7 @@ export async function spendRecoveryCode(tenantId: string, userId: string, digest
   const done = await unlessConditionFails(
     ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.user(tenantId, userId),
         UpdateExpression: 'DELETE recovery_codes :one',
         ConditionExpression: 'attribute_exists(totp_secret) AND contains(recovery_codes, :d)',
@@ -145,7 +145,7 @@ export async function clearTwoFactor(tenantId: string, userId: string, audit: Au
         TransactItems: [
           {
             Update: {
-              TableName: tableName,
+              TableName: tableName(),
               Key: keys.user(tenantId, userId),
               UpdateExpression: 'REMOVE totp_secret, totp_pending, totp_last_step, recovery_codes, two_factor_enabled_at',
               ConditionExpression: 'attribute_exists(PK)',
@@ -165,7 +165,7 @@ export async function clearTwoFactor(tenantId: string, userId: string, audit: Au
 /** The workspace policy, read strongly: a sign-in right after a change obeys it. */
 export async function getTwoFactorPolicy(tenantId: string): Promise<TwoFactorPolicy> {
   const { Item } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'two_factor_policy' }),
+    new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'two_factor_policy' }),
   );
   const saved = Item?.two_factor_policy;
   return (TWO_FACTOR_POLICIES as readonly unknown[]).includes(saved) ? (saved as TwoFactorPolicy) : 'off';
@@ -177,7 +177,7 @@ export async function setTwoFactorPolicy(tenantId: string, policy: TwoFactorPoli
       TransactItems: [
         {
           Update: {
-            TableName: tableName,
+            TableName: tableName(),
             Key: keys.tenant(tenantId),
             UpdateExpression: 'SET two_factor_policy = :p',
             ConditionExpression: 'attribute_exists(PK)',

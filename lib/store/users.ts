@@ -56,19 +56,19 @@ export async function createUser(
         TransactItems: [
           {
             Put: {
-              TableName: tableName,
+              TableName: tableName(),
               Item: { ...keys.email(user.email), type: 'email', tenant_id: tenantId, user_id: user.id },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
           {
             Put: {
-              TableName: tableName,
+              TableName: tableName(),
               Item: { ...keys.user(tenantId, user.id), type: 'user', ...withoutDerived(user), password_hash: passwordHash },
             },
           },
           // The tenant must exist.
-          { ConditionCheck: { TableName: tableName, Key: keys.tenant(tenantId), ConditionExpression: 'attribute_exists(PK)' } },
+          { ConditionCheck: { TableName: tableName(), Key: keys.tenant(tenantId), ConditionExpression: 'attribute_exists(PK)' } },
           ...(opts.audit ? auditPuts(tenantId, opts.audit(user.id)) : []),
         ],
       }),
@@ -84,7 +84,7 @@ export async function createUser(
 /** The user and password hash behind an email, or undefined. */
 export async function findUserByEmail(email: string): Promise<(User & { password_hash: string }) | undefined> {
   const { Item: pointer } = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.email(normalizeEmail(email)), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: keys.email(normalizeEmail(email)), ConsistentRead: true }),
   );
   if (!pointer) return undefined;
   return getUser(str(pointer, 'tenant_id', 'email'), str(pointer, 'user_id', 'email'));
@@ -92,7 +92,7 @@ export async function findUserByEmail(email: string): Promise<(User & { password
 
 /** One user of a tenant, with the password hash, or undefined. */
 export async function getUser(tenantId: string, userId: string): Promise<(User & { password_hash: string }) | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.user(tenantId, userId), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.user(tenantId, userId), ConsistentRead: true }));
   return Item ? { ...userFromItem(Item), password_hash: str(Item, 'password_hash', 'user') } : undefined;
 }
 
@@ -104,7 +104,7 @@ export async function getUser(tenantId: string, userId: string): Promise<(User &
 export async function currentRoleOf(tenantId: string, userId: string): Promise<Role | undefined> {
   const { Item } = await ddb.send(
     new GetCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.user(tenantId, userId),
       ProjectionExpression: '#role, deactivated_at',
       ExpressionAttributeNames: { '#role': 'role' },
@@ -127,7 +127,7 @@ export async function listUsers(tenantId: string): Promise<User[]> {
  */
 export async function readMembership(tenantId: string): Promise<{ users: User[]; version: number }> {
   const tenant = await ddb.send(
-    new GetCommand({ TableName: tableName, Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'members_version' }),
+    new GetCommand({ TableName: tableName(), Key: keys.tenant(tenantId), ConsistentRead: true, ProjectionExpression: 'members_version' }),
   );
   return { users: await listUsers(tenantId), version: Number(tenant.Item?.members_version ?? 0) };
 }
@@ -135,7 +135,7 @@ export async function readMembership(tenantId: string): Promise<{ users: User[];
 /** The tenant's membership version moves from `version` to the next, or the transaction fails. */
 const bumpVersion = (tenantId: string, version: number) => ({
   Update: {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.tenant(tenantId),
     UpdateExpression: 'SET members_version = :next',
     ConditionExpression: 'attribute_exists(PK) AND (members_version = :v OR (attribute_not_exists(members_version) AND :v = :zero))',
@@ -160,7 +160,7 @@ export function setRole(
   return writeParts<MembershipParts>({
     user: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.user(tenantId, userId),
         UpdateExpression: 'SET #role = :role',
         ConditionExpression: 'attribute_exists(PK)',
@@ -182,9 +182,9 @@ export function deleteUser(
   audit?: AuditEntry,
 ): Promise<TxOutcome<MembershipParts>> {
   return writeParts<MembershipParts>({
-    user: { Delete: { TableName: tableName, Key: keys.user(tenantId, user.id), ConditionExpression: 'attribute_exists(PK)' } },
+    user: { Delete: { TableName: tableName(), Key: keys.user(tenantId, user.id), ConditionExpression: 'attribute_exists(PK)' } },
     membership: bumpVersion(tenantId, version),
-    email: { Delete: { TableName: tableName, Key: keys.email(user.email) } },
+    email: { Delete: { TableName: tableName(), Key: keys.email(user.email) } },
     audit: audit && auditPuts(tenantId, audit),
   });
 }
@@ -198,7 +198,7 @@ export async function setUserPassword(
   audit?: AuditEntry,
 ): Promise<boolean> {
   const set = {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.user(tenantId, userId),
     UpdateExpression: 'SET password_hash = :h, must_change_password = :m',
     ConditionExpression: 'attribute_exists(PK)',
@@ -223,7 +223,7 @@ export async function setPassword(email: string, passwordHash: string): Promise<
 /** Set (a zone) or clear (null) a user's own time zone; false when the user is gone. */
 export async function setUserTimeZone(tenantId: string, userId: string, zone: string | null): Promise<boolean> {
   const update = {
-    TableName: tableName,
+    TableName: tableName(),
     Key: keys.user(tenantId, userId),
     UpdateExpression: zone === null ? 'REMOVE time_zone' : 'SET time_zone = :z',
     ConditionExpression: 'attribute_exists(PK)',
@@ -262,7 +262,7 @@ export function setDeactivated(
   return writeParts<MembershipParts>({
     user: {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.user(tenantId, userId),
         UpdateExpression: at === null ? 'REMOVE deactivated_at' : 'SET deactivated_at = :at',
         ConditionExpression: 'attribute_exists(PK)',

@@ -109,7 +109,7 @@ export interface AttemptOutcome {
 export async function attemptOutcomes(tenantId: string, webhookId: string, fromMs: number, toMs: number): Promise<AttemptOutcome[]> {
   const prefix = keys.attemptPrefix(webhookId);
   const items = await queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
     ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':lo': prefix + idBound(fromMs), ':hi': prefix + idBound(toMs) },
     ProjectionExpression: 'event_id, event_type, success, next_attempt_at, dead_lettered',
@@ -158,7 +158,7 @@ export async function putAttempt(
   extra: { series?: string; candidateId?: string } = {},
 ): Promise<Attempt> {
   const Item = attemptItem(tenantId, webhookId, a, extra);
-  if (Item[COPY_OF] === undefined) await ddb.send(new PutCommand({ TableName: tableName, Item }));
+  if (Item[COPY_OF] === undefined) await ddb.send(new PutCommand({ TableName: tableName(), Item }));
   else if ((await putGuarded([Item])).unwritten.length) throw new Error('delivery attempt not recorded');
   return { id: Item.id, ...a };
 }

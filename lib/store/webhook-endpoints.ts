@@ -106,7 +106,7 @@ export type EndpointParts = 'endpoint' | 'count' | 'audit';
  */
 export function writeNewEndpoint(tenantId: string, endpoint: Endpoint, audit?: AuditEntry): Promise<TxOutcome<EndpointParts>> {
   const put = {
-    TableName: tableName,
+    TableName: tableName(),
     // Absent, not NULL: if_not_exists(failing_since, …) must see no attribute to start a run.
     Item: {
       ...keys.webhook(tenantId, endpoint.id),
@@ -120,7 +120,7 @@ export function writeNewEndpoint(tenantId: string, endpoint: Endpoint, audit?: A
 }
 
 export async function getEndpoint(tenantId: string, id: string): Promise<Endpoint | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.webhook(tenantId, id), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.webhook(tenantId, id), ConsistentRead: true }));
   return Item ? endpointFromItem(Item) : undefined;
 }
 
@@ -163,7 +163,7 @@ export async function updateEndpoint(
   const Key = keys.webhook(tenantId, current.id);
   const delta = changes.active === undefined || changes.active === current.active ? 0 : changes.active ? 1 : -1;
   const audits = audit && auditPuts(tenantId, audit);
-  const endpoint = { Update: { TableName: tableName, Key, ...parts, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } };
+  const endpoint = { Update: { TableName: tableName(), Key, ...parts, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } };
   const outcome = delta
     ? await countedWrite(tenantId, endpoint, delta, audits)
     : await writeParts<EndpointParts>({ endpoint, count: undefined, audit: audits });
@@ -186,7 +186,7 @@ export async function updateEndpoint(
 export async function touchLastTriggered(tenantId: string, id: string, at: string): Promise<void> {
   await conditional(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.webhook(tenantId, id),
       UpdateExpression: 'SET last_triggered_at = :at',
       ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_triggered_at) OR last_triggered_at < :at)',
@@ -199,7 +199,7 @@ export async function touchLastTriggered(tenantId: string, id: string, at: strin
 export async function recordSuccess(tenantId: string, id: string, at: string): Promise<void> {
   await conditional(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.webhook(tenantId, id),
       ...update({ last_triggered_at: at, failure_count: 0, failing_since: $remove() }, exists),
     }),
@@ -217,7 +217,7 @@ export async function recordFailure(tenantId: string, id: string, at: string, di
   if (disable) {
     const disabling: TransactItem = {
       Update: {
-        TableName: tableName,
+        TableName: tableName(),
         Key,
         ...update({ ...failure, active: false, disabled_reason: disable }, isActive(true)),
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -235,7 +235,7 @@ export async function recordFailure(tenantId: string, id: string, at: string, di
       await backoff(attempt);
     }
   }
-  await conditional(new UpdateCommand({ TableName: tableName, Key, ...update(failure, exists) }));
+  await conditional(new UpdateCommand({ TableName: tableName(), Key, ...update(failure, exists) }));
   return { disabledNow: false };
 }
 
@@ -250,7 +250,7 @@ export function markDeleted(tenantId: string, id: string, active: boolean, audit
   const Key = keys.webhook(tenantId, id);
   const changes = { active: false, disabled_reason: 'deleted', deleted_at: $ifNotExists(now), updated_at: now };
   const endpoint = {
-    Update: { TableName: tableName, Key, ...update(changes, isActive(active)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const },
+    Update: { TableName: tableName(), Key, ...update(changes, isActive(active)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const },
   };
   const audits = audit && auditPuts(tenantId, audit);
   return active ? countedWrite(tenantId, endpoint, -1, audits) : writeParts<EndpointParts>({ endpoint, count: undefined, audit: audits });
@@ -270,7 +270,7 @@ export function rotateSecret(
 ): Promise<TxOutcome<EndpointParts>> {
   const rotate = {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.webhook(tenantId, id),
       // Written by hand: `previous_secret = secret` copies an attribute, which the helper does
       // not express. Operands read the item as it was before this update.
@@ -313,7 +313,7 @@ function countMove(tenantId: string, delta: 1 | -1): TransactItem {
   const names = { '#active': ACTIVE };
   return {
     Update: {
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.webhookCounts(tenantId),
       ...update(
         { [ACTIVE]: $add(delta) },
@@ -364,7 +364,7 @@ async function initActiveCount(tenantId: string): Promise<number> {
   const active = items.filter((i) => i.active === true).length;
   const stored = await conditional(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.webhookCounts(tenantId),
       ...update(
         { type: 'webhook_counts', [ACTIVE]: active },
@@ -383,12 +383,12 @@ async function initActiveCount(tenantId: string): Promise<number> {
  * find no count and derive it themselves, so whichever write stores it stores the exact number.
  */
 export async function recountActiveEndpoints(tenantId: string): Promise<number> {
-  await ddb.send(new UpdateCommand({ TableName: tableName, Key: keys.webhookCounts(tenantId), ...update({ [ACTIVE]: $remove() }) }));
+  await ddb.send(new UpdateCommand({ TableName: tableName(), Key: keys.webhookCounts(tenantId), ...update({ [ACTIVE]: $remove() }) }));
   return initActiveCount(tenantId);
 }
 
 /** The stored count of active endpoints; undefined before it is first derived. */
 export async function getActiveCount(tenantId: string): Promise<number | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.webhookCounts(tenantId), ConsistentRead: true }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.webhookCounts(tenantId), ConsistentRead: true }));
   return Item?.[ACTIVE] === undefined ? undefined : Number(Item[ACTIVE]);
 }

@@ -75,7 +75,7 @@ export function eventItem(tenantId: string, e: { event_id: string; event_type: s
 /** Keep one event's body; a body naming a candidate since erased is not kept. Throws when it could not be written. */
 export async function putEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
   const Item = eventItem(tenantId, e);
-  if (Item[COPY_OF] === undefined) return void (await ddb.send(new PutCommand({ TableName: tableName, Item })));
+  if (Item[COPY_OF] === undefined) return void (await ddb.send(new PutCommand({ TableName: tableName(), Item })));
   if ((await putGuarded([Item])).unwritten.length) throw new Error('event body not kept');
 }
 
@@ -86,14 +86,14 @@ export async function putEvent(tenantId: string, e: { event_id: string; event_ty
 export async function putServiceEvent(tenantId: string, e: { event_id: string; event_type: string; body: string }): Promise<void> {
   const Item = eventItem(tenantId, e);
   if (Item[COPY_OF] !== undefined) throw new Error('an event naming a candidate is kept by putEvent');
-  await ddb.send(new PutCommand({ TableName: tableName, Item }));
+  await ddb.send(new PutCommand({ TableName: tableName(), Item }));
 }
 
 /** Whether the candidate was erased (its marker, lib/store/erasure.ts): one GetItem. */
 export async function candidateErased(tenantId: string, candidateId: string): Promise<boolean> {
   const { Item } = await ddb.send(
     new GetCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.erasedMarker(tenantId, candidateId),
       ConsistentRead: true,
       ProjectionExpression: 'PK',
@@ -103,7 +103,7 @@ export async function candidateErased(tenantId: string, candidateId: string): Pr
 }
 
 export async function getEvent(tenantId: string, eventId: string): Promise<StoredEvent | undefined> {
-  const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.event(tenantId, eventId) }));
+  const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.event(tenantId, eventId) }));
   // TTL deletion lags: an expired item may still be there for a while.
   if (!Item || num(Item, TABLE_DEF.ttlAttribute, ENTITY, Infinity) * 1000 < Date.now()) return undefined;
   return storedEventFromItem(Item);

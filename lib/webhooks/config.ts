@@ -1,5 +1,5 @@
-/** Delivery settings, read once. Tests and `npm start` shorten the schedule; production keeps the defaults. */
-import { config } from '../config';
+/** Delivery settings. Tests and `npm start` shorten the schedule; production keeps the defaults. */
+import { config, requireSettings } from '../config';
 
 /**
  * Messages per delivery invocation: the Lambda event source's batch size (infra/stack.ts) and
@@ -35,15 +35,31 @@ export function parseSchedule(value: string | undefined): number[] {
   return parts;
 }
 
+// The schedule parsed again only when its variable changed (lib/config.ts reads settings per use).
+let schedule: { value: string | undefined; parsed: number[] } | undefined;
+
 export const webhookConfig = {
-  retryScheduleS: parseSchedule(config.webhookRetrySchedule),
+  get retryScheduleS(): number[] {
+    const value = config.webhookRetrySchedule;
+    if (schedule === undefined || schedule.value !== value) schedule = { value, parsed: parseSchedule(value) };
+    return schedule.parsed;
+  },
   /** One attempt may take at most this long (connect + response). */
-  timeoutMs: config.webhookTimeoutMs,
+  get timeoutMs(): number {
+    return config.webhookTimeoutMs;
+  },
   /** Only `npm start` sets this: local receivers on 127.0.0.1. The deployed stack never does. */
-  allowLoopback: config.webhookAllowLoopback,
+  get allowLoopback(): boolean {
+    return config.webhookAllowLoopback;
+  },
   /** An endpoint failing continuously this long is disabled. */
-  disableAfterMs: config.webhookDisableAfterMs,
+  get disableAfterMs(): number {
+    return config.webhookDisableAfterMs;
+  },
 };
+// Read as this module loads: a function given a malformed delivery setting stops at cold start.
+void webhookConfig.retryScheduleS;
+requireSettings('webhookTimeoutMs', 'webhookDisableAfterMs');
 
 /** Total attempts per event and endpoint. */
 export const maxAttempts = () => webhookConfig.retryScheduleS.length + 1;

@@ -27,7 +27,7 @@ import { runReplay } from './replay-run';
 class RetryLater extends Error {}
 
 async function deadLetter(message: { raw: string }, reason: string) {
-  await sqs.send(
+  await sqs().send(
     new SendMessageCommand({
       QueueUrl: queueConfig.dlqUrl,
       MessageBody: message.raw,
@@ -147,7 +147,7 @@ export async function deliver(record: QueueMessage<DeliveryMessage>, batch: Deli
   const { disabledNow } = await recordFailure(msg.tenantId, endpoint.id, at, disable);
   if (disabledNow) await endpointDisabled(msg, endpoint, disable!, at);
   if (delay !== undefined) {
-    await sqs.send(
+    await sqs().send(
       new ChangeMessageVisibilityCommand({
         QueueUrl: queueConfig.queueUrl,
         ReceiptHandle: record.receiptHandle,

@@ -1,27 +1,21 @@
-/** The delivery queue: one message per (event, endpoint). Client built once per cold start. */
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+/** The delivery queue: one message per (event, endpoint). */
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
-import { withoutCallLogging } from '../aws/no-call-logging';
-import { config } from '../config';
-import { tracer } from '../tracer';
+import { sqsClient } from '../aws/sqs';
+import { config, requireSettings } from '../config';
 
-// Read as this module loads: a function that queues and was not given the queues stops at cold start.
+// Checked as this module loads: a function that queues and was not given the queues stops at cold start.
+requireSettings('webhookQueueUrl', 'webhookDlqUrl');
 export const queueConfig = {
-  queueUrl: config.webhookQueueUrl,
-  dlqUrl: config.webhookDlqUrl,
+  get queueUrl() {
+    return config.webhookQueueUrl;
+  },
+  get dlqUrl() {
+    return config.webhookDlqUrl;
+  },
 };
 
-export const sqs = withoutCallLogging(
-  new SQSClient({
-    region: config.region,
-    ...(config.sqsEndpoint && {
-      endpoint: config.sqsEndpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  }),
-);
-// Each SendMessage(Batch) as an X-Ray subsegment, in every function that queues (a no-op outside Lambda).
-tracer.captureAWSv3Client(sqs);
+export const sqs = sqsClient;
 
 /** What the fan-out enqueues. `body` is the exact envelope every attempt sends and signs. */
 export const DeliveryMessage = z.object({
@@ -64,7 +58,7 @@ export type ReplayMessage = z.infer<typeof ReplayMessage>;
 export async function enqueue(messages: (DeliveryMessage | ReplayMessage)[]): Promise<void> {
   for (let i = 0; i < messages.length; i += 10) {
     const batch = messages.slice(i, i + 10);
-    const res = await sqs.send(
+    const res = await sqs().send(
       new SendMessageBatchCommand({
         QueueUrl: queueConfig.queueUrl,
         Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })),

@@ -63,7 +63,8 @@ try {
   const { startQueues, startQueuePoller } = await import('../../dev/queue');
   const queues = await startQueues({ maxReceiveCount: maxAttempts() + 2, visibilityTimeoutS: 180 });
   Object.assign(process.env, { WEBHOOK_QUEUE_URL: queues.queueUrl, WEBHOOK_DLQ_URL: queues.dlqUrl, SQS_ENDPOINT: queues.endpoint });
-  const { ddbClient, ddb, tableName } = await import('../../lib/store/client');
+  const { ddbClient, ddb, tableName: tableNameNow } = await import('../../lib/store/client');
+  const tableName = tableNameNow();
   const { sqs } = await import('../../lib/webhooks/queue');
   const { createTenant } = await import('../../lib/store/tenants');
   const { getEndpoint } = await import('../../lib/store/webhook-endpoints');
@@ -226,7 +227,7 @@ try {
 
   if (profile) {
     ddbClient.middlewareStack.add(timing('DynamoDB') as never, { step: 'initialize', name: 'benchTiming' });
-    sqs.middlewareStack.add(timing('SQS (handler)') as never, { step: 'initialize', name: 'benchTiming' });
+    sqs().middlewareStack.add(timing('SQS (handler)') as never, { step: 'initialize', name: 'benchTiming' });
     queues.client.middlewareStack.add(timing('SQS (poller)') as never, { step: 'initialize', name: 'benchTiming' });
   }
   // A first, unreported round warms DynamoDB Local's JVM (and the worker's code) up; the

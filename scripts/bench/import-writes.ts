@@ -32,7 +32,8 @@ export async function countImportWrites(url: string, endpoint: string, csv: stri
   const { auditIntentsOf, expandAuditIntent } = await import('../../lib/store/audit-expand');
   const { expandActivity } = await import('../../lib/domain/activity');
   const { importKeys } = await import('../../lib/store/imports');
-  const { tableName } = await import('../../lib/store/client');
+  const { tableName: tableNameNow } = await import('../../lib/store/client');
+  const tableName = tableNameNow();
   const watcher = DynamoDBDocumentClient.from(localClient(endpoint));
   const tenant = await createTenant(`bench-count-${Date.now()}`, 'Bench count');
   const { token } = await createToken(tenant, 'bench', ['*']);

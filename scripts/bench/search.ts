@@ -43,7 +43,8 @@ const ddbLocal = await startDynamoDbLocal({ jit: 'full' });
 try {
   await ensureTable(localClient(ddbLocal.endpoint), 'bench');
   Object.assign(process.env, { TABLE_NAME: 'bench', DYNAMODB_ENDPOINT: ddbLocal.endpoint, POWERTOOLS_LOG_LEVEL: 'ERROR' });
-  const { ddb, ddbClient, tableName } = await import('../../lib/store/client');
+  const { ddb, ddbClient, tableName: tableNameNow } = await import('../../lib/store/client');
+  const tableName = tableNameNow();
   const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
   const { batchPut } = await import('../../lib/store/batch');
   const { candidateItem } = await import('../../lib/store/candidates');

@@ -94,7 +94,8 @@ try {
   const { putEvent } = await import('../../lib/store/webhook-events');
   const { getReplayJob } = await import('../../lib/store/replay-jobs');
   const { replayWebhook } = await import('../../lib/domain/webhook-queueing');
-  const { ddb: doc, tableName } = await import('../../lib/store/client');
+  const { ddb: doc, tableName: tableNameNow } = await import('../../lib/store/client');
+  const tableName = tableNameNow();
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { keys } = await import('../../lib/store/table');
   const replayEndpoint = await putEndpoint(tenant.id, {

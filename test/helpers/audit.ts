@@ -21,7 +21,7 @@ export async function settleAudit(): Promise<number> {
   });
   let count = 0;
   for (const intent of intents) {
-    const key = `${tableName}|${String(intent.PK)}|${String(intent.SK)}`;
+    const key = `${tableName()}|${String(intent.PK)}|${String(intent.SK)}`;
     if (expanded.has(key)) continue;
     await expandAuditIntent(intent);
     // The consumer writes the activity feed from the same intent (lib/domain/stuck-reindex.ts).

@@ -1,7 +1,7 @@
 /**
  * The local S3 for a test file: s3rver (dev/s3.ts) in this process, its objects in a temporary
- * directory, and FILES_BUCKET and S3_ENDPOINT set for lib/files/storage.ts, which a test then
- * imports (dynamically, after this ran). Stops and removes everything in afterAll.
+ * directory, and FILES_BUCKET and S3_ENDPOINT set for lib/files/storage.ts, which reads them at
+ * each call. Stops and removes everything in afterAll.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -24,7 +24,7 @@ export async function scanTable(
   const items: ScannedItem[] = [];
   let ExclusiveStartKey: ScannedItem | undefined;
   do {
-    const page = await ddb.send(new ScanCommand({ ...opts, TableName: opts.TableName ?? tableName, ExclusiveStartKey }));
+    const page = await ddb.send(new ScanCommand({ ...opts, TableName: opts.TableName ?? tableName(), ExclusiveStartKey }));
     items.push(...((page.Items ?? []) as ScannedItem[]));
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);

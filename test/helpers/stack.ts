@@ -23,6 +23,7 @@ import { createToken } from '../../lib/store/tokens';
 import { createUser } from '../../lib/store/users';
 import { ddbClient } from '../../lib/store/client';
 import { startStreamPoller } from '../../dev/stream';
+import { createGateway } from '../../dev/gateway';
 
 export interface TestTenant {
   id: string;
@@ -133,8 +134,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ? await (await import('../../dev/imports')).startImportPipeline({ sqs: pipeline?.queues, log: (l) => logs.push(l) })
     : undefined;
   const files = opts.files ? await startFiles(logs) : undefined;
-  if (!files) giveFilesSettings();
-  const { createGateway } = await import('../../dev/gateway');
   const passwordHash = cheapHash(PASSWORD);
   const gateway = createGateway({
     log: (l) => logs.push(l),
@@ -210,19 +209,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   return stack;
 }
 
-/**
- * Without `files`, the settings every file function is deployed with anyway: a file route reads
- * FILES_BUCKET as it loads (lib/files/storage.ts) and stops at cold start without it, so here it
- * would answer 502 where the deployed route refuses with a 4xx (the route-table sweeps call it).
- * No local S3 runs (one per sweep file would cost its start): the endpoint is a port nothing
- * listens on, so only a call that reaches the bucket fails, and nothing leaves the machine. A test
- * file's own local S3 (`useLocalS3`, set earlier) is kept.
- */
-function giveFilesSettings() {
-  process.env.FILES_BUCKET ??= 'no-local-s3';
-  process.env.S3_ENDPOINT ??= 'http://127.0.0.1:9';
-}
-
 async function startFiles(logs: string[]) {
   const directory = mkdtempSync(join(tmpdir(), 'tp-s3-'));
   const s3 = await (await import('../../dev/s3')).startLocalS3({ directory });
@@ -241,14 +227,22 @@ async function startFiles(logs: string[]) {
 export const COUNTING_STACK: StackOptions = { authorizerCacheTtlSeconds: 3600 };
 
 export async function recordDynamoDbCommands(into: string[], when: () => boolean = () => true): Promise<void> {
+  // The client outlives the file in the shared integration project: an earlier file's recorders
+  // (named by its table, test/helpers/table-env.ts) go before this file's is added.
+  const table = process.env.TABLE_NAME!;
+  const earlier = recorders.filter((n) => !n.startsWith(`${table} `));
+  for (const n of earlier) ddbClient.middlewareStack.remove(n);
+  const name = `${table} record ${recorders.length}`;
+  recorders = [...recorders.filter((n) => !earlier.includes(n)), name];
   ddbClient.middlewareStack.add(
     (next, context) => (args) => {
       if (when()) into.push(String(context.commandName));
       return next(args);
     },
-    { step: 'initialize' },
+    { step: 'initialize', name },
   );
 }
+let recorders: string[] = [];
 
 /**
  * A stream poller on the test table that pushes into `into` the webhook events every record

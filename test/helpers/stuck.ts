@@ -37,7 +37,9 @@ export async function seedVaried(tenantId: string, n: number): Promise<Seeded[]>
     }),
   );
   for (let i = 0; i < items.length; i += 25) {
-    let request: Record<string, unknown[]> | undefined = { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+    let request: Record<string, unknown[]> | undefined = {
+      [tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+    };
     while (request && Object.keys(request).length) {
       const res = await ddb.send(new BatchWriteCommand({ RequestItems: request as never }));
       request = res.UnprocessedItems as Record<string, unknown[]> | undefined;
@@ -47,7 +49,7 @@ export async function seedVaried(tenantId: string, n: number): Promise<Seeded[]>
   const names = Object.keys(perStage);
   await ddb.send(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.stats(tenantId),
       UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :n${i}`).join(', ')}, #t = :t`,
       ExpressionAttributeNames: { ...Object.fromEntries(names.map((x, i) => [`#n${i}`, x])), '#t': 'total' },
@@ -79,7 +81,7 @@ export async function indexEntries(tenantId: string): Promise<Map<string, string
   do {
     const page = await ddb.send(
       new QueryCommand({
-        TableName: tableName,
+        TableName: tableName(),
         IndexName: TABLE_DEF.indexes.byStuckAt.name,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': TABLE_DEF.indexes.byStuckAt.partitionKey },

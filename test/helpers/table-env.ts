@@ -1,17 +1,23 @@
 /**
- * First setup file of the in-process tiers (vitest.config.ts): a test file gets its environment
- * before it loads, as a function does at cold start. lib/ reads TABLE_NAME and DYNAMODB_ENDPOINT
- * as lib/store/client.ts loads (a function without them stops at cold start, test/unit/config.test.ts),
- * so with both set here a test file imports lib/ statically, at its top; `startStack` then makes
- * this table on the worker's DynamoDB Local (test/helpers/stack.ts).
- *
- * What reads a queue, a bucket, a sender or the webhook settings as it loads (lib/webhooks/queue.ts,
- * lib/webhooks/config.ts, lib/files/storage.ts, lib/email/send.ts, and what imports them) is set up
- * by the test itself (`startStack({ webhooks })`, `useLocalS3`): those modules are still imported
- * after it, with `await import(...)`.
+ * First setup file of the in-process tiers (vitest.config.ts), run before each test file: the
+ * file's own table, and the settings a function checks at cold start. lib/ reads every setting at
+ * each use (lib/config.ts), so a test file imports lib/ statically, at its top, and what it sets
+ * later (`startStack({ webhooks, files })`, `useLocalS3`) is what the handlers use; `startStack`
+ * then makes this table on the worker's DynamoDB Local (test/helpers/stack.ts). The one setting
+ * still checked as its module loads and not given here is MAIL_FROM (lib/email/send.ts: set, it
+ * starts the invitation pipeline, dev/webhooks.ts): a file that sends mail sets it, then imports
+ * what sends, with `await import(...)`.
  */
 import { randomUUID } from 'node:crypto';
 import { dynamodbEndpoint } from './dynamodb-endpoint';
+
+// The worker's environment as it started, put back before each file: in the shared integration
+// project one worker runs many files in one process, and what a file set (a queue started by
+// `startStack({ webhooks })`, MAIL_FROM, ORIGIN_VERIFY, RATE_LIMITS) must not reach the next.
+const START = Symbol.for('talent-pipeline.test.start-env');
+const started = ((globalThis as { [START]?: Record<string, string | undefined> })[START] ??= { ...process.env });
+for (const k of Object.keys(process.env)) if (!(k in started)) delete process.env[k];
+Object.assign(process.env, started);
 
 process.env.TABLE_NAME = `test-${randomUUID()}`;
 process.env.DYNAMODB_ENDPOINT = dynamodbEndpoint();
@@ -24,3 +30,10 @@ process.env.WEBHOOK_DLQ_URL = 'http://127.0.0.1:9/000000000000/no-webhook-dlq';
 process.env.SQS_ENDPOINT = 'http://127.0.0.1:9';
 // The application form's key, as the stack gives the public job reads and the application.
 process.env.FORM_TOKEN_SECRET ??= randomUUID();
+// The settings every file function is deployed with: a file route checks FILES_BUCKET as it loads
+// (lib/files/storage.ts), and would answer 502 where the deployed route refuses with a 4xx (the
+// route-table sweeps call it). No local S3 runs (one per sweep file would cost its start): the
+// endpoint is a port nothing listens on, so only a call that reaches the bucket fails, and nothing
+// leaves the machine. A file's own local S3 (`useLocalS3`, `startStack({ files })`) replaces both.
+process.env.FILES_BUCKET = 'no-local-s3';
+process.env.S3_ENDPOINT = 'http://127.0.0.1:9';

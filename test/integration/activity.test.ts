@@ -115,7 +115,7 @@ describe('the activity feed', () => {
     });
     expect(items).toHaveLength(2);
     // As if the consumer had been down past the stream's 24 hours.
-    for (const i of items) await ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: i.PK, SK: i.SK } }));
+    for (const i of items) await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { PK: i.PK, SK: i.SK } }));
     expect(await feed(personId)).toEqual([]);
     await auditCli('settle', a.slug, () => {});
     expect((await feed(personId)).map((i) => i.kind)).toEqual(['note.created', 'candidate.created']);

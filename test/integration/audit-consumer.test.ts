@@ -57,7 +57,7 @@ describe('no change without its record', () => {
   it('a transaction cancelled by any of its items writes no intent', async () => {
     const target = `cancelled-${randomUUID()}`;
     const refused = {
-      ConditionCheck: { TableName: tableName, Key: { PK: 'NOPE', SK: 'NOPE' }, ConditionExpression: 'attribute_exists(PK)' },
+      ConditionCheck: { TableName: tableName(), Key: { PK: 'NOPE', SK: 'NOPE' }, ConditionExpression: 'attribute_exists(PK)' },
     };
     const entry = { action: 'x.tested', actor: { type: 'system' as const, id: 'test' }, target: { type: 'x', id: target } };
     await expect(ddb.send(new TransactWriteCommand({ TransactItems: [refused, ...auditPuts(t.id, entry)] }))).rejects.toThrow(/cancel/i);
@@ -159,7 +159,7 @@ describe('the migration from the four-copy layout', () => {
     const items = [...singles.flatMap((r) => oldCopies(ws.id, r)), ...oldGroup(ws.id, at(4), 'tok-old', ['g-1', 'g-2', 'g-3'])];
     for (let i = 0; i < items.length; i += 25)
       await ddb.send(
-        new BatchWriteCommand({ RequestItems: { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }),
+        new BatchWriteCommand({ RequestItems: { [tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }),
       );
     expect(await hasOldAuditCopies(ws.id)).toBe(true);
 
@@ -198,11 +198,11 @@ describe('the migration from the four-copy layout', () => {
   it('resumes a run stopped inside a group: its later records put, the shared copy not yet replaced', async () => {
     const ws = await stack.tenant();
     const items = oldGroup(ws.id, '2026-04-02T10:00:00.000Z', 'tok-half', ['h-1', 'h-2', 'h-3']);
-    await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName]: items.map((Item) => ({ PutRequest: { Item } })) } }));
+    await ddb.send(new BatchWriteCommand({ RequestItems: { [tableName()]: items.map((Item) => ({ PutRequest: { Item } })) } }));
     // As a stopped first run left it: the group's later records put, the shared all-view copy still there.
     const shared = items.find((i) => String(i.SK).startsWith('T#'))!;
     const { PK: _p, SK: _s, records, id: _i, ...fields } = shared as Record<string, unknown>;
-    await ddb.send(new PutCommand({ TableName: tableName, Item: auditRecordItem(ws.id, { ...fields, ...(records as object[])[2]! }) }));
+    await ddb.send(new PutCommand({ TableName: tableName(), Item: auditRecordItem(ws.id, { ...fields, ...(records as object[])[2]! }) }));
     expect(await migrateAudit(ws.id)).toMatchObject({ groups: 1, grouped: 3, deleted: 5 });
     const all = (await queryAudit(ws.id, {}, 100)).items;
     expect(all.map((i) => i.target_id)).toEqual(['h-3', 'h-2', 'h-1']);

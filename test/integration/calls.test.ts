@@ -39,7 +39,7 @@ async function seedCandidates(tenantId: string, n: number, opts: { reqId?: strin
   const names = Object.keys(perStage);
   await ddb.send(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.stats(tenantId),
       UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :n${i}`).join(', ')}, #t = :t`,
       ExpressionAttributeNames: { ...Object.fromEntries(names.map((n, i) => [`#n${i}`, n])), '#t': 'total' },

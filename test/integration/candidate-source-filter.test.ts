@@ -34,7 +34,7 @@ async function candidate(t: TestTenant, tok: string, name: string, source: strin
   if (source !== 'api')
     await ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.candidate(t.id, id),
         UpdateExpression: 'SET #s = :s',
         ExpressionAttributeNames: { '#s': 'source' },

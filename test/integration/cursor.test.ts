@@ -34,7 +34,9 @@ async function seed(tenantId: string, n: number, req?: { id: string; title: stri
     }),
   );
   for (let i = 0; i < items.length; i += 25) {
-    let request: Record<string, unknown[]> | undefined = { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+    let request: Record<string, unknown[]> | undefined = {
+      [tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+    };
     while (request && Object.keys(request).length) {
       const res = await ddb.send(new BatchWriteCommand({ RequestItems: request as never }));
       request = res.UnprocessedItems as Record<string, unknown[]> | undefined;
@@ -49,7 +51,7 @@ async function seed(tenantId: string, n: number, req?: { id: string; title: stri
   ] as const) {
     await ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key,
         UpdateExpression: `ADD ${names.map((_, i) => `#n${i} :n${i}`).join(', ')}, #t :t`,
         ExpressionAttributeNames: { ...Object.fromEntries(names.map((nm, i) => [`#n${i}`, nm])), '#t': total },

@@ -61,7 +61,7 @@ async function seed(tenantId: string, n: number) {
   expect(await batchPut(items)).toEqual([]);
   await ddb.send(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: keys.stats(tenantId),
       UpdateExpression: 'SET #t = :n, n_applied = :n',
       ExpressionAttributeNames: { '#t': 'total' },
@@ -133,7 +133,7 @@ it('the same for an API token; its slots are its own, and each answered page gav
   expect(again.map((a) => a.status)).toEqual(Array(DEEP_PAGES_AT_ONCE).fill(200));
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.leasePartition(tenant.id) },
       ConsistentRead: true,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP } from '../../lib/security-headers';
 import { startStack, type Stack } from '../helpers/stack';
+import { createGateway } from '../../dev/gateway';
 
 let stack: Stack;
 let consoleUrl: string;
@@ -23,7 +24,6 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Console</title><script type="module" src="/assets/app-1a2b.js"></script>');
   writeFileSync(join(dir, 'assets', 'app-1a2b.js'), 'console.log("hi")');
   writeFileSync(join(dir, '.secret'), 'no');
-  const { createGateway } = await import('../../dev/gateway');
   const gw = createGateway({ consoleDir: dir });
   consoleUrl = await gw.listen(0);
   closeConsoleGateway = gw.close;
@@ -155,7 +155,6 @@ describe('the console files', () => {
   });
 
   it('without a built console, pages answer 503 saying how to build it', async () => {
-    const { createGateway } = await import('../../dev/gateway');
     const gw = createGateway({ consoleDir: join(dir, 'missing') });
     const url = await gw.listen(0);
     try {

@@ -36,7 +36,7 @@ async function setSessionTimes(cookie: string, times: { created_at?: string; las
   const names = Object.keys(times);
   await ddb.send(
     new UpdateCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Key: key,
       UpdateExpression: `SET ${names.map((_n, i) => `#a${i} = :v${i}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#a${i}`, n])),

@@ -52,7 +52,7 @@ const finished = (id: string) => importFinished(stack, id, token);
 
 const feedOf = (personId: string) =>
   queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :act)',
     ExpressionAttributeValues: { ':pk': keys.personPartition(t.id, personId), ':act': 'ACT#' },
     ConsistentRead: true,
@@ -98,7 +98,7 @@ describe("an import's writes", () => {
     expect(new Set(people).size).toBe(rows);
     // One person erased before the consumer runs: their partition is gone, and no feed item may come back.
     const [erased, ...kept] = people;
-    await ddb.send(new DeleteCommand({ TableName: tableName, Key: keys.person(t.id, erased!) }));
+    await ddb.send(new DeleteCommand({ TableName: tableName(), Key: keys.person(t.id, erased!) }));
 
     const intents = (await auditIntentsOf(t.id)).filter((i) => (i.records as unknown[]).length > 1);
     expect(intents.length).toBeGreaterThan(1);

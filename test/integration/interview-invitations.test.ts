@@ -14,6 +14,9 @@ import { LOCAL_MAIL_FROM } from '../../dev/files-and-mail';
 import { type LocalSes, sentMail, startLocalSes, type StoredMail } from '../../dev/ses';
 import { startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { until } from '../helpers/until';
+import { keys } from '../../lib/store/table';
+import { ddb } from '../../lib/store/client';
+import { setUserTimeZone } from '../../lib/store/users';
 
 let ses: LocalSes;
 let stack: Stack;
@@ -176,15 +179,12 @@ describe('calendar invitations through the local SES', () => {
     expect((await sentMail(ses.endpoint)).length).toBe(before);
 
     // The marks name members by id, never by address.
-    const { keys } = await import('../../lib/store/table');
-    const { ddb } = await import('../../lib/store/client');
     const { Item } = await ddb.send(new GetCommand({ TableName: stack.tableName, Key: keys.invitationsSent(tenant.id, id, 0) }));
     expect([...(Item!.sent as Set<string>)].sort()).toEqual([panel.alice.id, panel.bob.id].sort());
     expect(JSON.stringify(Item, (_k, v) => (v instanceof Set ? [...v] : v))).not.toMatch(/@/);
   });
 
   it("an interviewer with a zone of their own reads the time in it; the calendar part keeps the interview's", async () => {
-    const { setUserTimeZone } = await import('../../lib/store/users');
     const dave = await tenant.user('interviewer');
     expect(await setUserTimeZone(tenant.id, dave.id, 'America/New_York')).toBe(true);
     const ada = await candidate();

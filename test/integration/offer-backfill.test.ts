@@ -48,7 +48,7 @@ describe('backfillOfferExpiry', () => {
   it('gives a sent offer without a due item its item, once; the run then expires it', async () => {
     const old = await offer(['pending_approval', 'approved', 'sent']);
     // As an offer sent before the expiry run existed: no due item.
-    await ddb.send(new DeleteCommand({ TableName: tableName, Key: offerExpiryKey(tenant.id, old, expiresAt) }));
+    await ddb.send(new DeleteCommand({ TableName: tableName(), Key: offerExpiryKey(tenant.id, old, expiresAt) }));
     expect(await dueOf(old)).toEqual([]);
     const current = await offer(['pending_approval', 'approved', 'sent']);
     const draft = await offer([]);
@@ -84,11 +84,11 @@ describe('backfillOfferAwaiting', () => {
     const listed = async () => (await stack.call('GET', '/api/offers/approvals', { headers: { Cookie: cookie } })).body;
     expect(await listed()).toMatchObject({ count: 1, data: [{ offer: { id } }] });
     // As an offer asked before the lists existed: no set on the offer, no item, no count.
-    const offerItem = await ddb.send(new GetCommand({ TableName: tableName, Key: keys.offer(tenant.id, id) }));
+    const offerItem = await ddb.send(new GetCommand({ TableName: tableName(), Key: keys.offer(tenant.id, id) }));
     const round = String(offerItem.Item?.approval_round_at);
-    await ddb.send(new UpdateCommand({ TableName: tableName, Key: keys.offer(tenant.id, id), UpdateExpression: 'REMOVE awaiting' }));
-    await ddb.send(new DeleteCommand({ TableName: tableName, Key: awaitingKey(tenant.id, approver.id, round, id) }));
-    await ddb.send(new DeleteCommand({ TableName: tableName, Key: { PK: awaitingPartition(tenant.id, approver.id), SK: 'COUNT' } }));
+    await ddb.send(new UpdateCommand({ TableName: tableName(), Key: keys.offer(tenant.id, id), UpdateExpression: 'REMOVE awaiting' }));
+    await ddb.send(new DeleteCommand({ TableName: tableName(), Key: awaitingKey(tenant.id, approver.id, round, id) }));
+    await ddb.send(new DeleteCommand({ TableName: tableName(), Key: { PK: awaitingPartition(tenant.id, approver.id), SK: 'COUNT' } }));
     expect(await listed()).toMatchObject({ count: 0, data: [] });
 
     expect(await backfillOfferAwaiting()).toBe(1);

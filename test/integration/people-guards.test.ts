@@ -36,7 +36,7 @@ const patch = (id: string, body: Record<string, unknown>) => stack.call('PATCH',
 async function guardItems(personId: string): Promise<Record<string, string>> {
   const { Items = [] } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :g)',
       ExpressionAttributeValues: { ':pk': keys.personPartition(a.id, personId), ':g': keys.personGuardPrefix },
       ConsistentRead: true,
@@ -48,11 +48,11 @@ async function guardItems(personId: string): Promise<Record<string, string>> {
 /** A person made older data: their item without `guards`, each guard an item, as written before. */
 async function makeOlder(personId: string) {
   const person = await getPersonItem(a.id, personId);
-  await ddb.send(new UpdateCommand({ TableName: tableName, Key: keys.person(a.id, personId), UpdateExpression: 'REMOVE guards' }));
+  await ddb.send(new UpdateCommand({ TableName: tableName(), Key: keys.person(a.id, personId), UpdateExpression: 'REMOVE guards' }));
   for (const [req, candidateId] of Object.entries(person!.guards as Record<string, string>)) {
     await ddb.send(
       new PutCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Item: {
           ...keys.personGuard(a.id, personId, req === 'none' ? undefined : req),
           type: 'person_guard',
@@ -142,7 +142,9 @@ describe("older data's guard items", () => {
     expect(second.status, second.text).toBe(201);
     // Only the guard items name the candidates here: not the person index.
     for (const id of [p.first, second.body.data.id as string]) {
-      await ddb.send(new UpdateCommand({ TableName: tableName, Key: keys.candidate(a.id, id), UpdateExpression: 'REMOVE GSI6PK, GSI6SK' }));
+      await ddb.send(
+        new UpdateCommand({ TableName: tableName(), Key: keys.candidate(a.id, id), UpdateExpression: 'REMOVE GSI6PK, GSI6SK' }),
+      );
     }
     const erased = await stack.call('POST', `/api/v1/candidates/${p.first}/erase`, { token });
     expect(erased.status, erased.text).toBe(200);

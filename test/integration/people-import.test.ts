@@ -49,7 +49,7 @@ const byEmail = async (email: string) => {
 };
 const claimOf = async (email: string) =>
   queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': keys.emailClaim(t.id, emailDigest(email)).PK },
     ConsistentRead: true,

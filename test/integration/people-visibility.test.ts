@@ -49,7 +49,7 @@ async function putFile(personId: string): Promise<string> {
     created_at: new Date().toISOString(),
     processed_at: new Date().toISOString(),
   } as FileRecord;
-  await ddb.send(new PutCommand({ TableName: tableName, Item: fileItem(t.id, f) }));
+  await ddb.send(new PutCommand({ TableName: tableName(), Item: fileItem(t.id, f) }));
   return f.id;
 }
 

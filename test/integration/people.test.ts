@@ -42,7 +42,7 @@ const unique = (tag: string) => `${tag}.${++n}.${Date.now()}@people.example`;
 async function claimsOf(tenantId: string, email: string) {
   const k = keys.emailClaim(tenantId, emailDigest(email));
   return queryAll({
-    TableName: tableName,
+    TableName: tableName(),
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': k.PK },
     ConsistentRead: true,

@@ -150,7 +150,7 @@ describe('POST /api/v1/pipeline', () => {
 describe('placements', () => {
   const placementsOf = async () => {
     return queryAll({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
       ExpressionAttributeValues: { ':pk': `T#${tenantId}`, ':p': 'PLACEMENT#' },
     });

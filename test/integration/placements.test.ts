@@ -223,7 +223,7 @@ describe('erasure', () => {
     expect((await place(cid)).status).toBe(200);
     const [before] = (await list(`?req_id=${reqId}`)).body.data;
     expect(before.compensation.amount).toBe(amount);
-    const held = async () => JSON.stringify(await scanTable({ TableName: tableName })).includes(String(amount));
+    const held = async () => JSON.stringify(await scanTable({ TableName: tableName() })).includes(String(amount));
     expect(await held()).toBe(true);
     const erased = await stack.call('POST', `/api/v1/candidates/${cid}/erase`, { token });
     expect(erased.status, erased.text).toBe(200);
@@ -284,7 +284,7 @@ describe('the list', () => {
       placed_at: at,
       created_at: at,
     };
-    await ddb.send(new PutCommand({ TableName: tableName, Item: old }));
+    await ddb.send(new PutCommand({ TableName: tableName(), Item: old }));
     expect((await list(`?req_id=${reqId}`)).body.data).toEqual([]);
     expect(await backfillChangeIndex()).toBeGreaterThanOrEqual(1);
     const [p] = (await list(`?req_id=${reqId}&status=active`)).body.data;

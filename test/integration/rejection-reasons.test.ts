@@ -129,7 +129,7 @@ describe('a move into rejected with a reason', () => {
     expect(found.body.data.find((c: { id: string }) => c.id === id).rejection).toEqual(got.body.data.rejection);
 
     const history = await queryAll({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
       ExpressionAttributeValues: { ':pk': keys.tenantPartition(a.id), ':p': keys.stageMovePrefix(id) },
     });

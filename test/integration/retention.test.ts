@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { workspacesWithRetention } from '../../lib/store/retention';
 import { getCandidate } from '../../lib/store/candidates';
+import { previewRetention, runRetention } from '../../lib/domain/retention';
 
 let stack: Stack;
 let ws: TestTenant;
@@ -83,7 +84,6 @@ describe('retention rules', () => {
   });
 
   it('dry run versus real run on a fake clock: the same matches, only the real run erases, as system with the rule', async () => {
-    const { runRetention } = await import('../../lib/domain/retention');
     const counts = (await stack.call('GET', '/api/v1/pipeline', { token })).body.data;
 
     const later = Date.now() + 31 * DAY;
@@ -143,7 +143,6 @@ describe('retention rules', () => {
 
 describe('a person is judged by their most recent candidate', () => {
   it('the preview and the dry run count what the run erases: not an old rejected candidate whose person has a newer one', async () => {
-    const { previewRetention, runRetention } = await import('../../lib/domain/retention');
     const other = await stack.tenant();
     const tok = await other.token(['*']);
     const make = async (body: Record<string, unknown>) => {

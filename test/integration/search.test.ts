@@ -262,7 +262,7 @@ describe('search reindex (npm run admin -- search reindex <slug>)', () => {
       });
       return item;
     });
-    for (const Item of old) await ddb.send(new PutCommand({ TableName: tableName, Item }));
+    for (const Item of old) await ddb.send(new PutCommand({ TableName: tableName(), Item }));
     const find = async (query: string) => (await search(query, otherToken)).body.data.length;
     expect(await find('q=legacy')).toBe(0);
     expect(await find(`req_id=${board}&stage=interviewed`)).toBe(0);

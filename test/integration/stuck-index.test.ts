@@ -143,7 +143,7 @@ describe('stuck index', () => {
     const before = believedThresholds(tenantId);
     await ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.stats(tenantId),
         UpdateExpression: 'SET stuck_days = :d, stuck_v = stuck_v + :one, stuck_job = :p',
         ExpressionAttributeValues: { ':d': { applied: 5 }, ':one': 1, ':p': 'pending' },

@@ -155,13 +155,13 @@ describe('the feed', () => {
       GSI4SK: _s,
       ...old
     } = candidateItem(t.id, { id: newId(), name: 'Old', stage: 'applied', created_at: at, updated_at: at, stage_entered_at: at });
-    await ddb.send(new PutCommand({ TableName: tableName, Item: old }));
+    await ddb.send(new PutCommand({ TableName: tableName(), Item: old }));
     expect((await feed(`updated_after=${at}&limit=200`)).body.data.map((r: Row) => r.id)).not.toContain(old.id);
     expect(await backfillChangeIndex()).toBeGreaterThanOrEqual(1);
     const feedNow = (await feed(`updated_after=${at}&limit=200`)).body.data.map((r: Row) => r.id);
     expect(feedNow[0]).toBe(old.id);
     expect(await backfillChangeIndex()).toBe(0);
-    const { Item } = await ddb.send(new GetCommand({ TableName: tableName, Key: { PK: old.PK, SK: old.SK } }));
+    const { Item } = await ddb.send(new GetCommand({ TableName: tableName(), Key: { PK: old.PK, SK: old.SK } }));
     expect(Item?.GSI4SK).toBe(`${at}#${old.id}`);
   });
 });

@@ -189,7 +189,7 @@ describe('an interviewer sees exactly the candidates of the interviews they are 
     // As if the candidate had applied: the answers are the applicant's own words, not for an interviewer.
     await ddb.send(
       new UpdateCommand({
-        TableName: tableName,
+        TableName: tableName(),
         Key: keys.candidate(tenant.id, cand.mine),
         UpdateExpression: 'SET application = :a',
         ExpressionAttributeValues: {

@@ -1,7 +1,8 @@
 /**
  * lib/config.ts: the one module of the Lambda code that reads the environment. Each setting is
- * read on first use and kept; a module that needs a required setting asks for it as it loads,
- * so a missing one stops only the functions that need it, with the variable's name.
+ * read at each use (parsed again only when its variable changed); a module that needs a required
+ * setting checks it as it loads, so a missing one stops only the functions that need it, with the
+ * variable's name.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -21,6 +22,7 @@ const VARS = [
   'S3_ENDPOINT',
   'MAIL_FROM',
   'SES_ENDPOINT',
+  'WEBHOOK_RETRY_SCHEDULE',
 ];
 const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
 
@@ -40,14 +42,33 @@ afterEach(() => {
 });
 
 describe('config', () => {
-  it('loads with nothing set: a setting is read when first asked for, then kept', async () => {
+  it('loads with nothing set: a setting is read when asked for, and again at each use', async () => {
     await coldStart({});
     const { config } = await import('../../lib/config');
     expect(config.region).toBe('us-east-1');
     process.env.TABLE_NAME = 'first';
     expect(config.tableName).toBe('first');
     process.env.TABLE_NAME = 'second';
-    expect(config.tableName).toBe('first');
+    expect(config.tableName).toBe('second');
+    delete process.env.TABLE_NAME;
+    expect(() => config.tableName).toThrow('Missing required environment variable TABLE_NAME');
+  });
+
+  it('parses a value once, until its variable changes', async () => {
+    await coldStart({ WEBHOOK_RETRY_SCHEDULE: '1,2' });
+    const { webhookConfig } = await import('../../lib/webhooks/config');
+    const first = webhookConfig.retryScheduleS;
+    expect(first).toEqual([1, 2]);
+    expect(webhookConfig.retryScheduleS).toBe(first);
+    process.env.WEBHOOK_RETRY_SCHEDULE = '3';
+    expect(webhookConfig.retryScheduleS).toEqual([3]);
+  });
+
+  it('a malformed delivery setting stops the cold start of the functions that deliver', async () => {
+    await coldStart({ WEBHOOK_RETRY_SCHEDULE: 'soon' });
+    await expect(import('../../lib/webhooks/config')).rejects.toThrow('WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds');
+    await coldStart({ WEBHOOK_TIMEOUT_MS: '0' });
+    await expect(import('../../lib/webhooks/config')).rejects.toThrow('WEBHOOK_TIMEOUT_MS must be a positive number up to 15000, got "0"');
   });
 
   it('names the missing required variable', async () => {
@@ -59,7 +80,7 @@ describe('config', () => {
   it('a function without the queue URLs loads the store; the queue module stops its cold start', async () => {
     await coldStart({ TABLE_NAME: 't' });
     const store = await import('../../lib/store/client');
-    expect(store.tableName).toBe('t');
+    expect(store.tableName()).toBe('t');
     await expect(import('../../lib/webhooks/queue')).rejects.toThrow('Missing required environment variable WEBHOOK_QUEUE_URL');
   });
 
@@ -78,7 +99,19 @@ describe('config', () => {
     });
     const { queueConfig, sqs } = await import('../../lib/webhooks/queue');
     expect(queueConfig).toEqual({ queueUrl: 'http://q/main', dlqUrl: 'http://q/dlq' });
-    expect(await sqs.config.region()).toBe('eu-west-1');
+    expect(await sqs().config.region()).toBe('eu-west-1');
+    expect(sqs()).toBe(sqs());
+  });
+
+  it('a client is built again only when its endpoint changes (a later test file of the same worker)', async () => {
+    await coldStart({ TABLE_NAME: 't', WEBHOOK_QUEUE_URL: 'http://q/main', WEBHOOK_DLQ_URL: 'http://q/dlq', SQS_ENDPOINT: 'http://q1' });
+    const { sqs } = await import('../../lib/webhooks/queue');
+    const first = sqs();
+    process.env.SQS_ENDPOINT = 'http://q2';
+    const second = sqs();
+    expect(second).not.toBe(first);
+    expect((await second.config.endpoint!()).hostname).toBe('q2');
+    expect(sqs()).toBe(second);
   });
 
   it('a function that touches files stops at cold start without FILES_BUCKET; with it, the client is regional, or path-style locally', async () => {
@@ -86,11 +119,11 @@ describe('config', () => {
     await expect(import('../../lib/files/storage')).rejects.toThrow('Missing required environment variable FILES_BUCKET');
     await coldStart({ FILES_BUCKET: 'b', AWS_REGION: 'eu-west-1' });
     const deployed = await import('../../lib/files/storage');
-    expect(deployed.filesBucket).toBe('b');
-    expect(deployed.bucketUrl).toBe('https://b.s3.eu-west-1.amazonaws.com');
+    expect(deployed.filesBucket()).toBe('b');
+    expect(deployed.bucketUrl()).toBe('https://b.s3.eu-west-1.amazonaws.com');
     await coldStart({ FILES_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9' });
     const local = await import('../../lib/files/storage');
-    expect(local.bucketUrl).toBe('http://127.0.0.1:9/b');
+    expect(local.bucketUrl()).toBe('http://127.0.0.1:9/b');
     const post = await (await import('../../lib/files/s3-lite')).presignPost('b', 'k', {}, [], 60);
     expect(post.fields['X-Amz-Credential']).toMatch(/^S3RVER\//);
   });
@@ -99,7 +132,7 @@ describe('config', () => {
     await coldStart({});
     await expect(import('../../lib/email/send')).rejects.toThrow('Missing required environment variable MAIL_FROM');
     await coldStart({ MAIL_FROM: 'no-reply@talent.example' });
-    expect((await import('../../lib/email/send')).mailFrom).toBe('no-reply@talent.example');
+    expect((await import('../../lib/email/send')).mailFrom()).toBe('no-reply@talent.example');
   });
 
   it('refuses a malformed number, naming the variable and the value', async () => {

@@ -99,14 +99,14 @@ describe('sendEmail', () => {
         name: 'MessageRejected',
       });
     };
-    email.ses.middlewareStack.add(reject, { step: 'initialize', name: 'testReject' });
+    email.ses().middlewareStack.add(reject, { step: 'initialize', name: 'testReject' });
     try {
       const err = (await email.sendEmail({ to: ['ada@example.com'], subject: 'Hi', text: 't', html: 't' }).catch((e) => e)) as Error;
       expect(err).toBeInstanceOf(email.EmailError);
       expect(err.message).toBe('SES refused the message (MessageRejected)');
       expect(JSON.stringify({ ...err, message: err.message, stack: err.stack })).not.toContain('ada@example.com');
     } finally {
-      email.ses.middlewareStack.remove('testReject');
+      email.ses().middlewareStack.remove('testReject');
     }
   });
 });

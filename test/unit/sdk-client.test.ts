@@ -19,6 +19,6 @@ describe('the SDK clients we build (lib/aws/no-call-logging.ts)', () => {
     ] as const)
       vi.stubEnv(k, process.env[k] ?? v);
     const { sqs } = await import('../../lib/webhooks/queue');
-    for (const client of [ddbClient, sqs]) expect(stackOf(client).filter((n) => n.startsWith('loggerMiddleware'))).toEqual([]);
+    for (const client of [ddbClient, sqs()]) expect(stackOf(client).filter((n) => n.startsWith('loggerMiddleware'))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { logger } from '../../lib/logger';
 
 const item = (n: number) => ({ PK: 'T#t#WEBHOOKS', SK: `EVT#${n}`, body: `secret body ${n}` });
 type Sent = { input: { RequestItems: Record<string, { PutRequest: { Item: unknown } }[]> } };
-const putsOf = (cmd: unknown) => (cmd as Sent).input.RequestItems[tableName]!.map((r) => r.PutRequest.Item);
+const putsOf = (cmd: unknown) => (cmd as Sent).input.RequestItems[tableName()]!.map((r) => r.PutRequest.Item);
 const failWith = (name: string) => Object.assign(new Error('refused'), { name });
 
 afterEach(() => vi.restoreAllMocks());
@@ -17,7 +17,7 @@ describe('batchPut', () => {
       const puts = putsOf(cmd);
       calls.push(puts);
       // The first call of the first chunk leaves its last item unprocessed.
-      return calls.length === 1 ? { UnprocessedItems: { [tableName]: [{ PutRequest: { Item: puts.at(-1) } }] } } : {};
+      return calls.length === 1 ? { UnprocessedItems: { [tableName()]: [{ PutRequest: { Item: puts.at(-1) } }] } } : {};
     });
     const items = Array.from({ length: 30 }, (_, i) => item(i));
     expect(await batchPut([...items, item(3)])).toEqual([]);

@@ -13,6 +13,8 @@ import { SCOPES, type Scope } from '../../../lib/model';
 import { scopesOf } from '../../../lib/permissions';
 import { PASSWORD, recordDynamoDbCommands, startStack, type Stack } from '../../helpers/stack';
 import { putSession } from '../../../lib/store/sessions';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../../dev/gateway';
+import { newSessionId, SESSION_COOKIE, sessionDigest } from '../../../lib/auth/session';
 
 let stack: Stack;
 /** The gateway's clock: it moves only when a test moves it. */
@@ -24,7 +26,6 @@ const TTL_MS = 60_000;
 
 beforeAll(async () => {
   stack = await startStack({ now: () => clock });
-  const { AUTHORIZER_CACHE_TTL_SECONDS } = await import('../../../dev/gateway');
   // The bound this file proves is the deployed one (pinned for the stack in test/unit/stack/api.test.ts).
   expect(AUTHORIZER_CACHE_TTL_SECONDS * 1000).toBe(TTL_MS);
 });
@@ -88,7 +89,6 @@ describe("a token's scopes never exceed its creator's role", () => {
     // A session item that still says admin for a user who is now a member: what a request sees
     // between a demotion's write and the end of that user's sessions.
     const { t, member } = await workspace();
-    const { newSessionId, sessionDigest, SESSION_COOKIE } = await import('../../../lib/auth/session');
     const id = newSessionId();
     const at = new Date().toISOString();
     await putSession(sessionDigest(id), {

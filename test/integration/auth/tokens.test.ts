@@ -30,6 +30,7 @@ import {
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../lib/store/client';
 import { keys } from '../../../lib/store/table';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../../dev/gateway';
 
 describe('scope matrix', () => {
   it('covers every token route', () => {
@@ -169,7 +170,6 @@ describe('authorizer cache', () => {
   // (AuthorizerResultTtlInSeconds, pinned in test/unit/stack/api.test.ts), and the local gateway
   // does the same by default. So a revoked or deleted token keeps working for up to 60 s.
   it('a cached token keeps working on every route after its lookup item is deleted', async () => {
-    const { AUTHORIZER_CACHE_TTL_SECONDS } = await import('../../../dev/gateway');
     expect(AUTHORIZER_CACHE_TTL_SECONDS).toBe(60);
 
     const token = await tenant.token(['*']);

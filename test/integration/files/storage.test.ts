@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isIssuedUploadKey } from '../../../lib/files/keys';
 import type { AllowedContentType } from '../../../lib/files/limits';
 import { inspectFile } from '../../../lib/files/sniff';
@@ -15,16 +15,10 @@ import { checkDetected, checkLanded, type IssuedUpload } from '../../../lib/file
 import * as f from '../../helpers/file-fixtures';
 import { useLocalS3 } from '../../helpers/local-s3';
 import { sha256Of } from '../../../lib/files/hash';
+import * as presign from '../../../lib/files/presign';
+import * as storage from '../../../lib/files/storage';
 
 const local = useLocalS3();
-let storage: typeof import('../../../lib/files/storage');
-let presign: typeof import('../../../lib/files/presign');
-
-beforeAll(async () => {
-  storage = await import('../../../lib/files/storage');
-  presign = await import('../../../lib/files/presign');
-});
-
 const TENANT = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 let seq = 0;
 const nextUploadId = () => `0190a1b2-c3d4-7e5f-8a9b-${String(++seq).padStart(12, '0')}`;

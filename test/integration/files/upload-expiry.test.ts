@@ -3,23 +3,17 @@
  * dev/upload-expiry.ts deletes what the deployed rule `UnattachedUploads` would, at the same age
  * (UNATTACHED_UPLOAD_DAYS), on a clock the test sets. Attached files (`files/`) are never touched.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startUploadExpiryTimer } from '../../../dev/upload-expiry';
 import { fileKey } from '../../../lib/files/keys';
 import { UNATTACHED_UPLOAD_DAYS } from '../../../lib/files/limits';
 import * as f from '../../helpers/file-fixtures';
 import { useLocalS3 } from '../../helpers/local-s3';
 import { until } from '../../helpers/until';
+import * as presign from '../../../lib/files/presign';
+import * as storage from '../../../lib/files/storage';
 
 const local = useLocalS3();
-let storage: typeof import('../../../lib/files/storage');
-let presign: typeof import('../../../lib/files/presign');
-
-beforeAll(async () => {
-  storage = await import('../../../lib/files/storage');
-  presign = await import('../../../lib/files/presign');
-});
-
 const TENANT = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const DAY_MS = 86_400_000;
 let seq = 0;

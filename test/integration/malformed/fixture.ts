@@ -13,6 +13,7 @@ import { PASSWORD, startStack, type Stack, type TestTenant } from '../../helpers
 import type { Case } from './cases';
 import { createUser } from '../../../lib/store/users';
 import { putSession } from '../../../lib/store/sessions';
+import { newSessionId, SESSION_COOKIE, sessionDigest } from '../../../lib/auth/session';
 
 export const ROUTES: readonly Route[] = routes;
 export const label = (r: Pick<Route, 'method' | 'path'>) => `${r.method} ${r.path}`;
@@ -59,7 +60,6 @@ export async function cheapUser(t: TestTenant, email: string) {
  * tenant.token() does for tokens): a login per request would cost a scrypt hash each.
  */
 export async function freshCookie(user = sessionUser): Promise<string> {
-  const { newSessionId, sessionDigest, SESSION_COOKIE } = await import('../../../lib/auth/session');
   const id = newSessionId();
   const at = new Date().toISOString();
   await putSession(sessionDigest(id), {

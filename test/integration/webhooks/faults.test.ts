@@ -15,6 +15,10 @@ import { putEndpoint } from '../../../lib/domain/webhook-writes';
 import { getEndpoint } from '../../../lib/store/webhook-endpoints';
 import { generateSecret } from '../../../lib/webhooks/sign';
 import { ddbClient } from '../../../lib/store/client';
+import { handler as fanout } from '../../../functions/webhook-fanout';
+import { sqs } from '../../../lib/webhooks/queue';
+import { handler as deliver } from '../../../functions/webhook-delivery';
+import { startQueuePoller, startQueues } from '../../../dev/queue';
 
 let stack: Stack;
 const servers = tlsServers(inject('tls'));
@@ -53,29 +57,27 @@ async function endpointFor(path: string) {
 describe('fan-out fails part-way through a stream batch', () => {
   it('reports the first failed record, and the retry from there yields the same event ids', async () => {
     const { tenant } = await endpointFor('/fanout');
-    const { handler } = await import('../../../functions/webhook-fanout');
-    const { sqs } = await import('../../../lib/webhooks/queue');
     const records = ['a', 'b', 'c'].map((id, i) => candidateInsert(tenant.id, `${tenant.id}-${id}`, 100 + i));
     // SQS refuses the second record's send once.
     let sends = 0;
     const name = `fail-second-send-${Math.random()}`;
-    sqs.middlewareStack.add(
+    sqs().middlewareStack.add(
       (next, ctx) => async (args) => {
         if (ctx.commandName === 'SendMessageBatchCommand' && ++sends === 2) throw new Error('SQS unavailable');
         return next(args);
       },
       { step: 'initialize', name },
     );
-    let first: Awaited<ReturnType<typeof handler>>;
+    let first: Awaited<ReturnType<typeof fanout>>;
     try {
-      first = await handler({ Records: records } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
+      first = await fanout({ Records: records } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
     } finally {
-      sqs.middlewareStack.remove(name);
+      sqs().middlewareStack.remove(name);
     }
     expect(first.batchItemFailures.map((f) => f.itemIdentifier)).toContain('101');
     expect(first.batchItemFailures.map((f) => f.itemIdentifier)).not.toContain('100');
     // Lambda retries from the first failure; the events keep their ids.
-    const retry = await handler({ Records: records.slice(1) } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
+    const retry = await fanout({ Records: records.slice(1) } as DynamoDBStreamEvent, lambdaContext('webhook-fanout'));
     expect(retry.batchItemFailures).toEqual([]);
     const ids = records.map((r) => eventsFromRecord(r)[0]!.id);
     await until(() => ids.every((id) => hits.some((h) => h.id === id)));
@@ -101,7 +103,6 @@ describe('delivery fails inside a batch, or crashes', () => {
 
   it('a record whose bookkeeping fails is reported alone and delivered, with the same id, when it comes back', async () => {
     const { tenant, endpoint } = await endpointFor('/batch');
-    const { handler } = await import('../../../functions/webhook-delivery');
     const event: SQSEvent = {
       Records: await Promise.all(
         ['evt_batch_1', 'evt_batch_2', 'evt_batch_3'].map(async (id, i) => deliveryRecord(i, await message(tenant.id, endpoint.id, id))),
@@ -141,16 +142,16 @@ describe('delivery fails inside a batch, or crashes', () => {
       },
       { step: 'initialize', name },
     );
-    let res: Awaited<ReturnType<typeof handler>>;
+    let res: Awaited<ReturnType<typeof deliver>>;
     try {
-      res = await handler(event, lambdaContext('webhook-delivery'));
+      res = await deliver(event, lambdaContext('webhook-delivery'));
     } finally {
       ddbClient.middlewareStack.remove(name);
     }
     expect(failedOnce).toBe(true);
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
     // SQS hands the unreported message back; this time it goes through, under the same id.
-    const again = await handler(
+    const again = await deliver(
       { Records: [{ ...event.Records[1]!, attributes: { ...event.Records[1]!.attributes, ApproximateReceiveCount: '2' } }] },
       lambdaContext('webhook-delivery'),
     );
@@ -162,8 +163,6 @@ describe('delivery fails inside a batch, or crashes', () => {
 
   it('a crashed invocation deletes nothing: the queue hands the messages back and they are delivered', async () => {
     const { tenant, endpoint } = await endpointFor('/crash');
-    const { startQueues, startQueuePoller } = await import('../../../dev/queue');
-    const { handler } = await import('../../../functions/webhook-delivery');
     // A queue of its own with a 1 s visibility timeout, so the redelivery comes quickly.
     const queues = await startQueues({ maxReceiveCount: 10, visibilityTimeoutS: 1 });
     try {
@@ -177,7 +176,7 @@ describe('delivery fails inside a batch, or crashes', () => {
         queues,
         async (e, ctx) => {
           if (crashes++ === 0) throw new Error('out of memory');
-          return handler(e, ctx);
+          return deliver(e, ctx);
         },
         { concurrency: 1 },
       );

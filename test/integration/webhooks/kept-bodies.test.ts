@@ -89,7 +89,7 @@ async function watch<T>(run: () => Promise<T>, unprocessed: (item: Put['PutReque
     },
     { step: 'initialize', name },
   );
-  sqs.middlewareStack.add(
+  sqs().middlewareStack.add(
     (next, ctx) => async (args) => {
       if (ctx.commandName === 'SendMessageBatchCommand') {
         const { Entries } = (args as { input: { Entries: { MessageBody: string }[] } }).input;
@@ -103,7 +103,7 @@ async function watch<T>(run: () => Promise<T>, unprocessed: (item: Put['PutReque
     return { result: await run(), log };
   } finally {
     ddbClient.middlewareStack.remove(name);
-    sqs.middlewareStack.remove(name);
+    sqs().middlewareStack.remove(name);
   }
 }
 

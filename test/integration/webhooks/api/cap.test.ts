@@ -108,7 +108,7 @@ describe('concurrent writes against the cap', () => {
   it('a workspace from before the count: the first writes derive it, and racing creates still stop at 20', async () => {
     const { tenant, call } = await workspace();
     await endpoints(call, 18, 'old');
-    await ddb.send(new DeleteCommand({ TableName: tableName, Key: keys.webhookCounts(tenant.id) }));
+    await ddb.send(new DeleteCommand({ TableName: tableName(), Key: keys.webhookCounts(tenant.id) }));
     expect(await storedCount(tenant.id)).toBeUndefined();
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => call('POST', '/api/webhooks', { body: { url: `https://hooks.example.com/old-race${i}` } })),

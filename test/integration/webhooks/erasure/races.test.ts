@@ -15,7 +15,7 @@ import { keys } from '../../../../lib/store/table';
 async function keptBodies(tenantId: string): Promise<number> {
   const { Count } = await ddb.send(
     new QueryCommand({
-      TableName: tableName,
+      TableName: tableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :evt)',
       ExpressionAttributeValues: { ':pk': keys.webhookPartition(tenantId), ':evt': 'EVT#' },
       ConsistentRead: true,

@@ -17,6 +17,8 @@ import { getCandidate } from '../../../../lib/store/candidates';
 import { lambdaContext } from '../../../../dev/events';
 import { ERASURE_FOLLOW_UP_KIND } from '../../../../lib/model';
 import { candidateErased } from '../../../../lib/store/webhook-events';
+import { FOLLOW_UP_AFTER_MS, runErasureFollowUps } from '../../../../lib/domain/erasure';
+import { handler as retention } from '../../../../functions/retention';
 
 /**
  * A delivery attempt as the code before the copy ledger wrote it: the receiver's echo, found only
@@ -26,7 +28,7 @@ async function olderCopy(ws: Workspace, candidateId: string, webhookId: string, 
   const key = keys.attempt(ws.tenant.id, webhookId, newId());
   await ddb.send(
     new PutCommand({
-      TableName: tableName,
+      TableName: tableName(),
       Item: {
         ...key,
         ...copyIndexKey(ws.tenant.id, candidateId, key.SK),
@@ -144,7 +146,6 @@ describe('sweeping again', () => {
   });
 
   it('the follow-up sweep runs once the in-flight window has passed, adds what it finds to the receipt, and only once', async () => {
-    const { runErasureFollowUps, FOLLOW_UP_AFTER_MS } = await import('../../../../lib/domain/erasure');
     const ws = await workspace();
     const p = person();
     const id = await ws.create(p);
@@ -177,7 +178,6 @@ describe('sweeping again', () => {
   });
 
   it('a follow-up whose sweep fails stays for the next run, the others are done, and the run fails', async () => {
-    const { runErasureFollowUps, FOLLOW_UP_AFTER_MS } = await import('../../../../lib/domain/erasure');
     const ws = await workspace();
     const [a, b] = [person(), person()];
     const [idA, idB] = [await ws.create(a), await ws.create(b)];
@@ -212,10 +212,9 @@ describe('sweeping again', () => {
   });
 
   it('the retention function runs the follow-ups for the schedule’s event, and the rules for the daily one', async () => {
-    const { handler } = await import('../../../../functions/retention');
-    const followUps = await handler({ kind: ERASURE_FOLLOW_UP_KIND } as never, lambdaContext('retention'));
+    const followUps = await retention({ kind: ERASURE_FOLLOW_UP_KIND } as never, lambdaContext('retention'));
     expect(Object.keys(followUps).sort()).toEqual(['scrubbed', 'swept']);
-    const rules = await handler({} as never, lambdaContext('retention'));
+    const rules = await retention({} as never, lambdaContext('retention'));
     expect(Object.keys(rules).sort()).toEqual(['erased', 'resweep', 'workspaces']);
   });
 

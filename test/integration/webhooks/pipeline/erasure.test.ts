@@ -12,6 +12,7 @@ import { type Receiver, signatureChecks, stack, startReceiver, until, workspace,
 import { PASSWORD } from '../../../helpers/stack';
 import { deliveryRecord } from '../../../helpers/lambda-records';
 import { lambdaContext } from '../../../../dev/events';
+import { handler as webhookDelivery } from '../../../../functions/webhook-delivery';
 
 const NAME = 'Zelinda Quorvath-Maple';
 const EMAIL = 'zelinda.quorvath@example.org';
@@ -171,7 +172,6 @@ describe('erasing a candidate', () => {
   });
 
   it('drops a delivery queued before the erasure and records it as erased', async () => {
-    const { handler: webhookDelivery } = await import('../../../../functions/webhook-delivery');
     const sent = rx.at('/echo').length;
     // The message as the fan-out queued it before the erasure: the full body, personal data included.
     const body = JSON.stringify({
