@@ -38,6 +38,11 @@ export async function startLocalSes(opts: { port?: number } = {}): Promise<Local
   const http = await start({ port: opts.port ?? 0, host: '127.0.0.1' });
   const port = (http.address() as AddressInfo).port;
   const endpoint = `http://127.0.0.1:${port}`;
+  // The package keeps its mail in one store per process, not per server: a second local SES in
+  // the same process (a test file after another in one worker) would start with the first one's
+  // mail. Each starts empty, as one in a process of its own does.
+  const cleared = await fetch(`${endpoint}/clear-store`, { method: 'POST' });
+  if (!cleared.ok) throw new Error(`the local SES answered ${cleared.status} for /clear-store`);
   let stopping: Promise<void> | undefined;
   return {
     endpoint,

@@ -454,8 +454,7 @@ it("an erasure costs a read, its marker, a count of the person's files, two Quer
       'QueryCommand', // the person's files, counted: their objects go before the partition does
       'GetItemCommand', // the person (their claims)
       'DeleteItemCommand', // the person, first
-      'QueryCommand', // the person's partition, consistent
-      'BatchWriteItemCommand', // its items (the guard) deleted
+      'QueryCommand', // the person's partition, consistent: nothing in it to delete here (the guard is on the person item)
       'QueryCommand', // the person's candidates on their index
       'GetItemCommand', // the candidate
       'PutItemCommand', // the marker, first
