@@ -15,18 +15,14 @@ const ISOLATED = [
   'test/integration/applications/one-write-limits-off.test.ts',
   'test/integration/applications/defences.test.ts',
   // Powertools reads its level and the metrics switch as lib/logger.ts and lib/metrics.ts load:
-  // these files (and webhooks/ops/endpoint-status, webhooks/api's fixture) set them first.
+  // these files set them first (webhooks/api's fixture the DEBUG level its leak checks read).
   'test/integration/logging.test.ts',
   'test/integration/webhooks/kept-bodies.test.ts',
+  'test/integration/webhooks/ops/endpoint-status.test.ts',
+  'test/integration/webhooks/api/*.test.ts',
   // Middleware left on the shared DynamoDB client: a delay hook, a write counter.
   'test/integration/time-budget.test.ts',
   'test/integration/import-writes.test.ts',
-  // A folder's fixture.ts registers beforeAll/afterAll as it loads (its stack, its workspaces):
-  // loaded once per graph, it would start a stack for the first of its files only.
-  'test/integration/auth/{accounts,roles,sessions,temporary-password,tokens,unknown-routes-and-secrets}.test.ts',
-  'test/integration/malformed/*.test.ts',
-  'test/integration/webhooks/{api,ops,pipeline}/*.test.ts',
-  'test/integration/webhooks/erasure/{races,sweeps}.test.ts',
   // Failed after other files in a shared graph (an import's audit records missing); not yet
   // traced to the state they share.
   'test/integration/imports.test.ts',
@@ -99,6 +95,8 @@ export default defineConfig({
       //   authorizer, rate-limit and handler caches belong to each createGateway.
       // - constants: lib/api/session.ts's time zones, lib/auth/usage-keys.ts's plan id (found only
       //   under USAGE_PLAN_NAME, which rate-limits.test.ts alone sets, with the SDK stubbed).
+      // - a folder's fixture.ts (auth/, malformed/, webhooks/*/): each file calls its `use...Fixture()`,
+      //   which registers that file's hooks and empties what the fixture records (secrets, deliveries).
       // - spies on prototypes are restored by the files that make them; no file fakes timers or
       //   adds process handlers outside ISOLATED.
       {

@@ -10,10 +10,12 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { SessionPrincipal } from '../../../lib/domain/principal';
 import { PASSWORD } from '../../helpers/stack';
-import { cookie, stack, tenant, user } from './fixture';
+import { cookie, stack, tenant, user, useAuthFixture } from './fixture';
 import { MAX_REFUSED_ADDS_PER_DAY } from '../../../lib/store/member-adds';
 import { addMember } from '../../../lib/domain/members';
 import { cliCreateToken, cliCreateUser, cliSetStuckDays } from '../../../lib/domain/admin-cli';
+
+useAuthFixture();
 
 const as = (c: string, body?: unknown) => ({ headers: { Cookie: c }, ...(body !== undefined && { body }) });
 const email = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@accounts.example`;

@@ -1,7 +1,8 @@
 /**
  * Shared setup of the authentication and authorization tests (test/integration/auth/*.test.ts):
  * one tenant with an admin token, a signed-in user and a probe id of each kind, and helpers that
- * call any route of the table with sample input. Each test file that imports it gets its own stack.
+ * call any route of the table with sample input. Each test file calls `useAuthFixture()` at its top
+ * and gets its own stack: in the shared graph this module loads once per worker, not once per file.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -253,7 +254,14 @@ export const probeIdFor = (r: Route) =>
 /** Per route: a token with every scope but the route's, and one with only the route's. */
 export const matrix = new Map<Route, { without: string; only: string }>();
 
-beforeAll(async () => {
+/** Registers the file's set-up and tear-down: call it at the top of each test file, before its own hooks. */
+export function useAuthFixture() {
+  beforeAll(setUp);
+  afterAll(() => stack?.close());
+}
+
+async function setUp() {
+  matrix.clear();
   stack = await startStack({ imports: true });
   tenant = await stack.tenant();
   adminToken = await tenant.token(['*']);
@@ -275,8 +283,7 @@ beforeAll(async () => {
       only: await tenant.token([r.scope!]),
     });
   }
-});
-afterAll(() => stack.close());
+}
 
 export const candidateCount = async () => {
   const res = await stack.call('GET', '/api/v1/candidates', { token: adminToken });

@@ -13,7 +13,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../lib/store/client';
 import { keys } from '../../../lib/store/table';
 import { PASSWORD } from '../../helpers/stack';
-import { callRoute, label, logsOut, sampleFor, SESSION_ROUTES, stack, tenant, TOKEN_ROUTES } from './fixture';
+import { callRoute, label, logsOut, sampleFor, SESSION_ROUTES, stack, tenant, TOKEN_ROUTES, useAuthFixture } from './fixture';
+
+useAuthFixture();
 
 const callers = new Map<Role, { cookie: string; token: string }>();
 

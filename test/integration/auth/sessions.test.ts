@@ -30,10 +30,13 @@ import {
   stack,
   tenant,
   user,
+  useAuthFixture,
 } from './fixture';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../lib/store/client';
 import { keys } from '../../../lib/store/table';
+
+useAuthFixture();
 
 describe('session routes: the session cookie, checked on every request', () => {
   /** The tenant's token ids, through the API: a refused request must not change them. */

@@ -8,7 +8,9 @@ import { settleAudit } from '../../helpers/audit';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../../lib/routes';
 import { PASSWORD } from '../../helpers/stack';
-import { SESSION_ROUTES, callRoute, cookie, expectSample, label, logsOut, probeIdFor, stack } from './fixture';
+import { SESSION_ROUTES, callRoute, cookie, expectSample, label, logsOut, probeIdFor, stack, useAuthFixture } from './fixture';
+
+useAuthFixture();
 
 const OPEN = ['GET /api/session', 'DELETE /api/session', 'PUT /api/session/password'];
 const asAdmin = () => ({ headers: { Cookie: cookie } });

@@ -26,11 +26,14 @@ import {
   sampleFor,
   stack,
   tenant,
+  useAuthFixture,
 } from './fixture';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../lib/store/client';
 import { keys } from '../../../lib/store/table';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../../dev/gateway';
+
+useAuthFixture();
 
 describe('scope matrix', () => {
   it('covers every token route', () => {

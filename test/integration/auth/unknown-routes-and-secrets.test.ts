@@ -29,10 +29,13 @@ import {
   label,
   logsOut,
   stack,
+  useAuthFixture,
 } from './fixture';
 import { UpdateCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../lib/store/client';
 import { keys } from '../../../lib/store/table';
+
+useAuthFixture();
 
 describe('unknown routes', () => {
   /** No credentials, a `*` token, a session cookie: none of them turns a 404 into something else. */

@@ -56,7 +56,10 @@ import {
   sweepFailures,
   tenant,
   validBody,
+  useMalformedFixture,
 } from './fixture';
+
+useMalformedFixture();
 
 /**
  * The routes that get the whole matrix through the gateway, one per kind of request the gateway

@@ -3,7 +3,8 @@
  * one tenant, a `*` token, a shared session that nothing may log out or lock, a cheap-to-hash
  * account for valid logins, and `send`, which gives a request whatever its route needs to reach
  * the handler: a `*` token on token routes, a session cookie on session routes, nothing on public
- * routes. Each test file that imports it gets its own stack.
+ * routes. Each test file calls `useMalformedFixture()` at its top and gets its own stack: in the
+ * shared graph this module loads once per worker, not once per file.
  */
 import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
@@ -29,15 +30,18 @@ export let cookie: string;
 /** The account valid login bodies use (not the shared session's, so the sweep cannot touch it). */
 export let loginUser: { id: string; email: string };
 
-beforeAll(async () => {
-  stack = await startStack({ imports: true });
-  tenant = await stack.tenant();
-  token = await tenant.token(['*']);
-  sessionUser = await tenant.user('admin');
-  loginUser = await cheapUser(tenant, `login-${randomUUID().slice(0, 8)}@${tenant.slug}.example.com`);
-  cookie = await stack.login(sessionUser.email, PASSWORD);
-});
-afterAll(() => stack.close());
+/** Registers the file's set-up and tear-down: call it at the top of each test file, before its own hooks. */
+export function useMalformedFixture() {
+  beforeAll(async () => {
+    stack = await startStack({ imports: true });
+    tenant = await stack.tenant();
+    token = await tenant.token(['*']);
+    sessionUser = await tenant.user('admin');
+    loginUser = await cheapUser(tenant, `login-${randomUUID().slice(0, 8)}@${tenant.slug}.example.com`);
+    cookie = await stack.login(sessionUser.email, PASSWORD);
+  });
+  afterAll(() => stack?.close());
+}
 
 /**
  * A user whose stored hash has cheap scrypt parameters. verifyPassword takes N, r and p from

@@ -7,7 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DECOY_DOMAIN, HUGE, nested, nestedArray } from './cases';
-import { cookie, isErrorBody, label, ROUTES, send, sessionUser, stack, token } from './fixture';
+import { cookie, isErrorBody, label, ROUTES, send, sessionUser, stack, token, useMalformedFixture } from './fixture';
+
+useMalformedFixture();
 
 describe('specific expectations', () => {
   const create = (rawBody: string) =>

@@ -10,10 +10,12 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tlsServers, type TestServer } from '../../../helpers/tls-servers';
 import { PASSWORD } from '../../../helpers/stack';
-import { as, create, hookUrl, secretChecks, stack, type CallOpts } from './fixture';
+import { as, create, hookUrl, secretChecks, stack, type CallOpts, useWebhookApiFixture } from './fixture';
 import { getActiveCount } from '../../../../lib/store/webhook-endpoints';
 import { ddb, tableName } from '../../../../lib/store/client';
 import { keys } from '../../../../lib/store/table';
+
+useWebhookApiFixture();
 
 const CAP = 20;
 const FULL = { error: `a workspace can have at most ${CAP} active webhook endpoints`, code: 'conflict' };

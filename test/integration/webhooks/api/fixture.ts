@@ -2,7 +2,8 @@
  * Shared setup of the webhook management tests (test/integration/webhooks/api/*.test.ts): session
  * routes under /api/webhooks through the local gateway, the test operation delivering to a REAL
  * local HTTPS receiver (self-signed cert from global setup, trusted through NODE_EXTRA_CA_CERTS)
- * that verifies both signatures. Each test file that imports it gets its own stack and receiver.
+ * that verifies both signatures. Each test file calls `useWebhookApiFixture()` at its top and gets
+ * its own stack, receiver and capture, and starts with no secrets or deliveries recorded.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -75,23 +76,32 @@ export let cookieA: string;
 export let cookieB: string;
 export const allSecrets: string[] = [];
 
-beforeAll(async () => {
-  output = captureOutput({ echo: true, into: captured });
-  // Everything the handlers log, so the leak check below sees it all.
-  process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
-  await startReceiver();
-  stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0', timeoutMs: 2_000 } });
-  a = await stack.tenant();
-  b = await stack.tenant();
-  cookieA = await stack.login((await a.user('admin')).email, PASSWORD);
-  cookieB = await stack.login((await b.user('admin')).email, PASSWORD);
-});
+/** Registers the file's set-up and tear-down: call it at the top of each test file, before its own hooks. */
+export function useWebhookApiFixture() {
+  beforeAll(async () => {
+    captured.length = 0;
+    received.length = 0;
+    allSecrets.length = 0;
+    secrets.clear();
+    counter = 0;
+    output = captureOutput({ echo: true, into: captured });
+    // Everything the handlers log, so the leak check below sees it all. Powertools reads the level
+    // as lib/logger.ts loads, which the first handler call does: these files stay in ISOLATED.
+    process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
+    await startReceiver();
+    stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0', timeoutMs: 2_000 } });
+    a = await stack.tenant();
+    b = await stack.tenant();
+    cookieA = await stack.login((await a.user('admin')).email, PASSWORD);
+    cookieB = await stack.login((await b.user('admin')).email, PASSWORD);
+  });
 
-afterAll(async () => {
-  await stack?.close();
-  await servers.closeAll();
-  output?.restore();
-});
+  afterAll(async () => {
+    await stack?.close();
+    await servers.closeAll();
+    output?.restore();
+  });
+}
 
 export type CallOpts = { body?: unknown; headers?: Record<string, string> };
 export const as =

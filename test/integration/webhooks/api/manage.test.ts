@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../../../lib/model';
 import { PASSWORD } from '../../../helpers/stack';
-import { A, allSecrets, as, create, hookUrl, isoMs, stack, secretChecks } from './fixture';
+import { A, allSecrets, as, create, hookUrl, isoMs, stack, secretChecks, useWebhookApiFixture } from './fixture';
+
+useWebhookApiFixture();
 
 describe('POST /api/webhooks', () => {
   it('creates an endpoint: 201, the secret once, all five event types by default', async () => {

@@ -8,7 +8,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../../../helpers/stack';
-import { A, B, a, allSecrets, as, counter, create, hookUrl, isoMs, received, stack, secretChecks } from './fixture';
+import { A, B, a, allSecrets, as, counter, create, hookUrl, isoMs, received, stack, secretChecks, useWebhookApiFixture } from './fixture';
+
+useWebhookApiFixture();
 
 describe('POST /api/webhooks/{id}/test', () => {
   it('sends a signed webhook.test, answers the result and records the delivery first', async () => {

@@ -7,7 +7,8 @@
  *   record between the handler's answer and its save) or answers itself (a copy index that has
  *   not caught up), through the shared client's middleware;
  * - a full Scan of the table for the candidate's values after each race.
- * Each file that imports it gets its own stack and receivers.
+ * Each file calls `useErasureFixture()` at its top and gets its own stack and receivers: in the
+ * shared graph this module loads once per worker, not once per file.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -22,15 +23,18 @@ import { ddbClient } from '../../../../lib/store/client';
 export let stack: Stack;
 const servers = tlsServers(inject('tls'));
 
-beforeAll(async () => {
-  // An attempt may wait 15 s for its answer: longer than any hold here, so a held delivery is
-  // a slow receiver, never a timeout.
-  stack = await startStack({ webhooks: { allowLoopback: true, timeoutMs: 15_000, retrySchedule: '0,1,1' } });
-});
-afterAll(async () => {
-  await stack?.close();
-  await servers.closeAll();
-});
+/** Registers the file's set-up and tear-down: call it at the top of each test file, before its own hooks. */
+export function useErasureFixture() {
+  beforeAll(async () => {
+    // An attempt may wait 15 s for its answer: longer than any hold here, so a held delivery is
+    // a slow receiver, never a timeout.
+    stack = await startStack({ webhooks: { allowLoopback: true, timeoutMs: 15_000, retrySchedule: '0,1,1' } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await servers.closeAll();
+  });
+}
 
 export const until = <T>(what: string, probe: () => T | Promise<T>, timeoutMs = 20_000) => waitUntil(what, probe, timeoutMs, 25);
 

@@ -6,10 +6,12 @@
  * table finds none of the candidates' values.
  */
 import { describe, expect, it } from 'vitest';
-import { hitsOf, holders, pauseCall, person, startReceiver, until, workspace } from './fixture';
+import { hitsOf, holders, pauseCall, person, startReceiver, until, workspace, useErasureFixture } from './fixture';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from '../../../../lib/store/client';
 import { keys } from '../../../../lib/store/table';
+
+useErasureFixture();
 
 /** The workspace's kept event bodies: one consistent Query of its webhook partition. */
 async function keptBodies(tenantId: string): Promise<number> {

@@ -9,7 +9,18 @@ import { settleAudit } from '../../../helpers/audit';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { scanTable } from '../../../helpers/scan';
-import { holders, pauseCall, person, stack, startReceiver, until, withCopyIndexBehind, workspace, type Workspace } from './fixture';
+import {
+  holders,
+  pauseCall,
+  person,
+  stack,
+  startReceiver,
+  until,
+  withCopyIndexBehind,
+  workspace,
+  type Workspace,
+  useErasureFixture,
+} from './fixture';
 import { ddb, tableName, ddbClient } from '../../../../lib/store/client';
 import { copyIndexKey, keys } from '../../../../lib/store/table';
 import { newId } from '../../../../lib/ids';
@@ -19,6 +30,8 @@ import { ERASURE_FOLLOW_UP_KIND } from '../../../../lib/model';
 import { candidateErased } from '../../../../lib/store/webhook-events';
 import { FOLLOW_UP_AFTER_MS, runErasureFollowUps } from '../../../../lib/domain/erasure';
 import { handler as retention } from '../../../../functions/retention';
+
+useErasureFixture();
 
 /**
  * A delivery attempt as the code before the copy ledger wrote it: the receiver's echo, found only

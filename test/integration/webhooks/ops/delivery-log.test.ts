@@ -5,7 +5,9 @@
  * operation.
  */
 import { describe, expect, it } from 'vitest';
-import { A, create, hookUrl, secretChecks, setSlowMs } from './fixture';
+import { A, create, hookUrl, secretChecks, setSlowMs, useOpsFixture } from './fixture';
+
+useOpsFixture();
 
 describe('GET /api/webhooks/{id}/deliveries', () => {
   it('pages newest first with an opaque cursor, filters by status and event type, carries the category', async () => {

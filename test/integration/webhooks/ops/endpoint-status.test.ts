@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../../../helpers/stack';
-import { as, at, captured, create, hookUrl, secretChecks, stack, until, verifiesWith } from './fixture';
+import { as, at, captured, create, hookUrl, secretChecks, stack, until, verifiesWith, useOpsFixture } from './fixture';
+
+useOpsFixture();
 
 // The in-process tiers run without metrics (vitest.config.ts); this file checks the disable metric.
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';

@@ -3,8 +3,9 @@
  * the local gateway and the local webhook pipeline (stream poller -> fan-out -> local SQS ->
  * delivery), against a real HTTPS receiver on 127.0.0.1 that can be taken down and brought back.
  * Everything the process writes is captured (the WARN line and EMF metric checks, and the leak
- * check each file ends with, `secretChecks`). Each test file that imports it gets its own stack,
- * receiver and capture, and creates every endpoint (and so every secret) its checks look for.
+ * check each file ends with, `secretChecks`). Each test file calls `useOpsFixture()` at its top and
+ * gets its own stack, receiver and capture (this module loads once per worker in the shared graph),
+ * and creates every endpoint (and so every secret) its checks look for.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -73,25 +74,34 @@ export let cookieB: string;
 export let cookieMember: string;
 export let tokenA: string;
 
-beforeAll(async () => {
-  output = captureOutput({ echo: true, into: captured });
-  await receiverUp();
-  // Two attempts (now, then 0 s later), then the dead-letter queue.
-  stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0', timeoutMs: 2_000 } });
-  a = await stack.tenant();
-  b = await stack.tenant();
-  cookieA = await stack.login((await a.user('admin')).email, PASSWORD);
-  cookieMember = await stack.login((await a.user('recruiter')).email, PASSWORD);
-  cookieB = await stack.login((await b.user('admin')).email, PASSWORD);
-  tokenA = await a.token(['*']);
-});
+/** Registers the file's set-up and tear-down: call it at the top of each test file, before its own hooks. */
+export function useOpsFixture() {
+  beforeAll(async () => {
+    captured.length = 0;
+    received.length = 0;
+    allSecrets.length = 0;
+    // The previous file's receiver was closed with it.
+    receiver = undefined;
+    slowMs = 0;
+    output = captureOutput({ echo: true, into: captured });
+    await receiverUp();
+    // Two attempts (now, then 0 s later), then the dead-letter queue.
+    stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0', timeoutMs: 2_000 } });
+    a = await stack.tenant();
+    b = await stack.tenant();
+    cookieA = await stack.login((await a.user('admin')).email, PASSWORD);
+    cookieMember = await stack.login((await a.user('recruiter')).email, PASSWORD);
+    cookieB = await stack.login((await b.user('admin')).email, PASSWORD);
+    tokenA = await a.token(['*']);
+  });
 
-afterAll(async () => {
-  await stack?.close();
-  if (receiver) await receiverDown();
-  await servers.closeAll();
-  output?.restore();
-});
+  afterAll(async () => {
+    await stack?.close();
+    if (receiver) await receiverDown();
+    await servers.closeAll();
+    output?.restore();
+  });
+}
 
 export type CallOpts = { body?: unknown; headers?: Record<string, string> };
 export const as =

@@ -25,8 +25,11 @@ import {
   stack,
   until,
   verifiesWith,
+  useOpsFixture,
 } from './fixture';
 import { startReplayJob } from '../../../../lib/store/replay-jobs';
+
+useOpsFixture();
 
 describe('receiver down -> replay since T -> resend', () => {
   it('delivers each missed event exactly once with its original webhook-id; resend verifies', async () => {

@@ -4,8 +4,10 @@
  * the grace window (checked with both verifier libraries), only the new one after.
  */
 import { describe, expect, it } from 'vitest';
-import { A, allSecrets, at, B, create, hookUrl, M, secretChecks, sleep, verifiesWith } from './fixture';
+import { A, allSecrets, at, B, create, hookUrl, M, secretChecks, sleep, verifiesWith, useOpsFixture } from './fixture';
 import { createHmac } from 'node:crypto';
+
+useOpsFixture();
 
 describe('POST /api/webhooks/{id}/rotate-secret', () => {
   it('signs with both secrets during the grace window (both libraries), with only the new one after', async () => {

@@ -8,11 +8,13 @@
 import { settleAudit } from '../../../helpers/audit';
 import { describe, expect, it } from 'vitest';
 import { scanTable } from '../../../helpers/scan';
-import { type Receiver, signatureChecks, stack, startReceiver, until, workspace, type Workspace } from './fixture';
+import { type Receiver, signatureChecks, stack, startReceiver, until, workspace, type Workspace, usePipelineFixture } from './fixture';
 import { PASSWORD } from '../../../helpers/stack';
 import { deliveryRecord } from '../../../helpers/lambda-records';
 import { lambdaContext } from '../../../../dev/events';
 import { handler as webhookDelivery } from '../../../../functions/webhook-delivery';
+
+usePipelineFixture();
 
 const NAME = 'Zelinda Quorvath-Maple';
 const EMAIL = 'zelinda.quorvath@example.org';

@@ -5,8 +5,20 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isoMs, signatureChecks, signatureFailures, startReceiver, until, workspace, type Receiver, type Workspace } from './fixture';
+import {
+  isoMs,
+  signatureChecks,
+  signatureFailures,
+  startReceiver,
+  until,
+  workspace,
+  type Receiver,
+  type Workspace,
+  usePipelineFixture,
+} from './fixture';
 import { createRequisition } from '../../../../lib/store/requisitions';
+
+usePipelineFixture();
 
 describe('events reach subscribed endpoints, correctly signed', () => {
   let rx: Receiver;

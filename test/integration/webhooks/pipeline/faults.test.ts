@@ -18,7 +18,10 @@ import {
   type Hit,
   type Receiver,
   type Workspace,
+  usePipelineFixture,
 } from './fixture';
+
+usePipelineFixture();
 
 describe('retries, dead letters, 410 and Retry-After', () => {
   // Fault receivers answer with Connection: close so every attempt is a fresh connection (a reset

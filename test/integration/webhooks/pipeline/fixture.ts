@@ -5,7 +5,8 @@
  * trusted through NODE_EXTRA_CA_CERTS). Every delivery's X-Service-Signature and Standard Webhooks
  * signature is verified on arrival; failures are recorded, and each file ends with
  * `signatureChecks()`, which asserts there were none. Scenarios use separate tenants so their
- * events never mix. Each test file that imports it gets its own stack, receivers and DLQ reader.
+ * events never mix. Each test file calls `usePipelineFixture()` at its top and gets its own stack,
+ * receivers, DLQ reader and signature record (this module loads once per worker in the shared graph).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -154,29 +155,37 @@ let dlqRunning = true;
 let dlqReader: Promise<void> | undefined;
 export const inDlq = (endpointId: string) => dlq.filter((m) => m.body?.endpointId === endpointId);
 
-beforeAll(async () => {
-  stack = await startStack({ webhooks: { retrySchedule: SCHEDULE, allowLoopback: true, timeoutMs: TIMEOUT_MS } });
-  const { client, dlqUrl } = stack.pipeline!.queues;
-  dlqReader = (async () => {
-    while (dlqRunning) {
-      try {
-        const { Messages = [] } = await client.send(
-          new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'] }),
-        );
-        for (const m of Messages) dlq.push({ body: JSON.parse(m.Body!), reason: m.MessageAttributes?.reason?.StringValue });
-      } catch {
-        if (dlqRunning) await sleep(200);
+/** Registers the file's set-up and tear-down: call it at the top of each test file, before its own hooks. */
+export function usePipelineFixture() {
+  beforeAll(async () => {
+    secrets.clear();
+    signatureFailures.length = 0;
+    verified = 0;
+    dlq.length = 0;
+    dlqRunning = true;
+    stack = await startStack({ webhooks: { retrySchedule: SCHEDULE, allowLoopback: true, timeoutMs: TIMEOUT_MS } });
+    const { client, dlqUrl } = stack.pipeline!.queues;
+    dlqReader = (async () => {
+      while (dlqRunning) {
+        try {
+          const { Messages = [] } = await client.send(
+            new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'] }),
+          );
+          for (const m of Messages) dlq.push({ body: JSON.parse(m.Body!), reason: m.MessageAttributes?.reason?.StringValue });
+        } catch {
+          if (dlqRunning) await sleep(200);
+        }
       }
-    }
-  })();
-});
+    })();
+  });
 
-afterAll(async () => {
-  dlqRunning = false;
-  await dlqReader;
-  await stack?.close();
-  await servers.closeAll();
-});
+  afterAll(async () => {
+    dlqRunning = false;
+    await dlqReader;
+    await stack?.close();
+    await servers.closeAll();
+  });
+}
 
 /** The check each file ends with: no delivery it caused failed verification. */
 export function signatureChecks() {

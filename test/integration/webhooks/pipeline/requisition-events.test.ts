@@ -7,7 +7,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_DATA } from '../../../../lib/webhooks/payloads';
-import { signatureChecks, stack, startReceiver, until, workspace, type Receiver, type Workspace } from './fixture';
+import { signatureChecks, stack, startReceiver, until, workspace, type Receiver, type Workspace, usePipelineFixture } from './fixture';
+
+usePipelineFixture();
 
 describe('requisition events', () => {
   let rx: Receiver;
