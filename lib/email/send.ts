@@ -9,10 +9,8 @@
  * EmailError carrying only SES's error name.
  */
 import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
-import { clientFor } from '../aws/client-for';
-import { withoutCallLogging } from '../aws/no-call-logging';
+import { sdkClientFor } from '../aws/client-for';
 import { config, requireSettings } from '../config';
-import { tracer } from '../tracer';
 
 export interface MailAttachment {
   /** Shown to the reader; ids or plain words, never a person's name (it travels in headers). */
@@ -51,22 +49,9 @@ export class EmailError extends Error {
 requireSettings('mailFrom');
 export const mailFrom = (): string => config.mailFrom;
 
-export const ses = /* @__PURE__ */ clientFor(
-  () => `${config.region} ${config.sesEndpoint}`,
-  () => {
-    const client = withoutCallLogging(
-      new SESv2Client({
-        region: config.region,
-        ...(config.sesEndpoint && {
-          endpoint: config.sesEndpoint,
-          // The local SES accepts any signed request; never reach for real credentials locally.
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }),
-      }),
-    );
-    tracer.captureAWSv3Client(client);
-    return client;
-  },
+export const ses = /* @__PURE__ */ sdkClientFor(
+  () => config.sesEndpoint,
+  (options) => new SESv2Client(options),
 );
 
 const ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
