@@ -11,7 +11,7 @@
  *   is on no list until its next decision; it gets the items (and `awaiting`) its request would
  *   have written.
  */
-import { ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { awaitingOf } from '../lib/domain/offer-awaiting';
 import { offerFromItem } from '../lib/entities/offer';
 import { ddb, tableName } from '../lib/store/client';
@@ -22,24 +22,11 @@ import { getOfferWithVersions } from '../lib/store/offers';
 import { keys } from '../lib/store/table';
 import { cancellationReasons } from '../lib/store/tx';
 import { update } from '../lib/store/update';
+import { itemsOfType } from './scan';
 
 /** Every offer item the filter keeps, page by page (its tenant read from the item). */
-async function* offersWhere(filter: string, names: Record<string, string>, values: Record<string, unknown>) {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: `#type = :offer AND ${filter}`,
-        ExpressionAttributeNames: { '#type': 'type', ...names },
-        ExpressionAttributeValues: { ':offer': 'offer', ...values },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) yield item;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-}
+const offersWhere = (filter: string, names: Record<string, string>, values: Record<string, unknown>) =>
+  itemsOfType('offer', { filter, names, values });
 
 /** The tenant of an offer item: its partition is `T#<tenant>`. */
 const tenantOf = (item: Record<string, unknown>) => String(item.PK).slice(2);

@@ -16,6 +16,7 @@ import { claimOwner, emailDigest, getPersonItem, guardEntry, guardsOf, personIte
 import { changeIndexKey, keys, personCandidatesIndexKey, placementChangeIndexKey, TABLE_DEF } from '../lib/store/table';
 import { backoff, cancellationReasons, MAX_ATTEMPTS, unlessConditionFails } from '../lib/store/tx';
 import { $entries, update } from '../lib/store/update';
+import { itemsOfType } from './scan';
 
 export async function backfillChangeIndex(): Promise<number> {
   const { byChange } = TABLE_DEF.indexes;
@@ -69,20 +70,8 @@ export async function backfillChangeIndex(): Promise<number> {
  */
 export async function backfillPeople(): Promise<number> {
   let attached = 0;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: '#type = :candidate AND attribute_not_exists(person_id) AND attribute_not_exists(erased_at)',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':candidate': 'candidate' },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) if (await attachPerson(item)) attached++;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  for await (const item of itemsOfType('candidate', { filter: 'attribute_not_exists(person_id) AND attribute_not_exists(erased_at)' }))
+    if (await attachPerson(item)) attached++;
   return attached;
 }
 
@@ -185,25 +174,11 @@ async function guardJoined(tenantId: string, personId: string, c: CandidateRecor
  */
 export async function backfillGuards(): Promise<number> {
   const people = new Map<string, { tenantId: string; personId: string }>();
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb.send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: '#type = :guard',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':guard': 'person_guard' },
-        ProjectionExpression: 'PK, person_id',
-        ExclusiveStartKey,
-      }),
-    );
-    for (const g of page.Items ?? []) {
-      // The PK is `T#<tenant>#PERSON#<person>`.
-      const [, tenantId] = String(g.PK).split('#');
-      people.set(String(g.PK), { tenantId: tenantId!, personId: String(g.person_id) });
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  for await (const g of itemsOfType('person_guard', { projection: 'PK, person_id' })) {
+    // The PK is `T#<tenant>#PERSON#<person>`.
+    const [, tenantId] = String(g.PK).split('#');
+    people.set(String(g.PK), { tenantId: tenantId!, personId: String(g.person_id) });
+  }
   let folded = 0;
   for (const { tenantId, personId } of people.values()) if (await foldGuards(tenantId, personId)) folded++;
   return folded;
