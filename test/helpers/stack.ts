@@ -16,7 +16,7 @@ import type { Role, Scope } from '../../lib/model';
 import { matchPath, routes, type Route } from '../../lib/routes';
 import { ErrorBody } from '../../lib/schemas';
 import type { WebhookEvent } from '../../lib/webhooks/events';
-import { openApiContract } from './openapi-contract';
+import { openApiContract, type OpenApiContract } from './openapi-contract';
 import packedOpenApi from '../../lib/openapi.generated.packed';
 import { createTenant } from '../../lib/store/tenants';
 import { createToken } from '../../lib/store/tokens';
@@ -116,6 +116,19 @@ function checkContract(method: string, pathAndQuery: string, status: number, bod
   }
 }
 
+/**
+ * The contract of the document the openapi function serves, unpacked as it unpacks it
+ * (functions/openapi.ts adds only `servers`): fetching it through the gateway cost every file the
+ * serialising and parsing of the whole document. openapi.test.ts and openapi-complete.test.ts fetch
+ * the served one. One per module graph: where files share one (the `integration` project), an
+ * operation's schemas are compiled once per worker, not once per file that calls it. The document
+ * is built into lib/ and the validators are pure functions of it, so what one file compiled answers
+ * the same for the next.
+ */
+let contractOfGraph: OpenApiContract | undefined;
+const servedContract = () =>
+  (contractOfGraph ??= openApiContract(JSON.parse(gunzipSync(Buffer.from(packedOpenApi, 'base64')).toString('utf8'))));
+
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   // The file's table, named before the file loaded (test/helpers/table-env.ts): lib/ was loaded with it.
   const tableName = process.env.TABLE_NAME;
@@ -143,10 +156,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     now: opts.now,
   });
   const url = await gateway.listen(0);
-  // The document the openapi function serves, unpacked as it unpacks it (functions/openapi.ts adds
-  // only `servers`): fetching it through the gateway cost every file the serialising and parsing
-  // of the whole document. openapi.test.ts and openapi-complete.test.ts fetch the served one.
-  const contract = openApiContract(JSON.parse(gunzipSync(Buffer.from(packedOpenApi, 'base64')).toString('utf8')));
+  const contract = servedContract();
 
   const stack: Stack = {
     url,
