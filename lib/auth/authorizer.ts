@@ -7,7 +7,7 @@
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { isAllowed, policyFor, routeOfArn, tokenRoutes } from './policy';
-import { isWellFormedToken, tokenDigest } from './token';
+import { bearerToken, isWellFormedToken, tokenDigest } from './token';
 import { logger } from '../logger';
 import { findTokenGrant, touchToken } from '../store/tokens';
 import { currentRoleOf } from '../store/users';
@@ -23,9 +23,7 @@ function denied(reason: 'missing' | 'malformed' | 'unknown' | 'creator_gone', ro
 
 export async function authorizer(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const route = routeOfArn(event.methodArn);
-  // The scheme is case-insensitive (RFC 7235).
-  const match = /^Bearer +(\S+)$/i.exec(event.authorizationToken ?? '');
-  const token = match?.[1];
+  const token = bearerToken(event.authorizationToken);
   if (!token) throw denied('missing', route);
   if (!isWellFormedToken(token)) throw denied('malformed', route);
   const grant = await findTokenGrant(tokenDigest(token));

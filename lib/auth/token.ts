@@ -48,6 +48,15 @@ export function isWellFormedToken(token: string): boolean {
   return token.endsWith(checksum(body));
 }
 
+/**
+ * The credentials of an Authorization header of the Bearer scheme: the scheme in any case, then
+ * one or more spaces (RFC 7235), then one run of non-space characters. Undefined for any other
+ * header; whether the credentials are a token is isWellFormedToken's to say.
+ */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer +(\S+)$/i.exec(authorization ?? '')?.[1];
+}
+
 export const tokenDigest = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** A non-secret hint for listings: prefix plus the last four characters. */
