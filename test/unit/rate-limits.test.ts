@@ -162,4 +162,20 @@ describe('the local limiter', () => {
     now = Date.UTC(2026, 0, 2, 0, 0, 1);
     expect(l.take('tok').allowed).toBe(true);
   });
+
+  it('counts the quota across refills of the bucket, and refused requests do not use it', () => {
+    let now = Date.UTC(2026, 0, 1, 12);
+    const l = createRateLimiter({ ratePerSecond: 5, burst: 10, quotaPerDay: 40 }, () => now);
+    let used = 0;
+    while (used < 40) {
+      // Each round empties the bucket: the rate refuses the 11th, which the quota does not count.
+      const round = Array.from({ length: 11 }, () => l.take('tok'));
+      expect(round.at(-1)).toMatchObject({ allowed: false, reason: used + 10 < 40 ? 'rate' : 'quota' });
+      used += round.filter((d) => d.allowed).length;
+      now += 2_100;
+    }
+    expect(used).toBe(40);
+    // 8.4 s past noon: the seconds left until midnight, rounded up.
+    expect(l.take('tok')).toMatchObject({ allowed: false, reason: 'quota', retryAfterSeconds: 12 * 3600 - 8 });
+  });
 });
