@@ -251,13 +251,28 @@ export let probeWebhookId: string;
 export let probeMemberId: string;
 export const probeIdFor = (r: Route) =>
   r.path.startsWith('/api/webhooks/') ? probeWebhookId : r.path.startsWith('/api/members/') ? probeMemberId : probeTokenId;
-/** Per route: a token with every scope but the route's, and one with only the route's. */
+/** Per route: a token with every scope but the route's, and one with only the route's (`useScopeMatrix`). */
 export const matrix = new Map<Route, { without: string; only: string }>();
 
 /** Registers the file's set-up and tear-down: call it at the top of each test file, before its own hooks. */
 export function useAuthFixture() {
   beforeAll(setUp);
   afterAll(() => stack?.close());
+}
+
+/**
+ * Fills `matrix` for the file that reads it (tokens.test.ts), after `useAuthFixture()`: two tokens
+ * per token route, which every other file of the folder made and never used.
+ */
+export function useScopeMatrix() {
+  beforeAll(async () => {
+    for (const r of TOKEN_ROUTES) {
+      matrix.set(r, {
+        without: await tenant.token(NAMED_SCOPES.filter((s) => s !== r.scope)),
+        only: await tenant.token([r.scope!]),
+      });
+    }
+  });
 }
 
 async function setUp() {
@@ -277,12 +292,6 @@ async function setUp() {
   expect(hook.status, hook.text).toBe(201);
   probeWebhookId = hook.body.webhook.id;
   probeMemberId = (await tenant.user('recruiter')).id;
-  for (const r of TOKEN_ROUTES) {
-    matrix.set(r, {
-      without: await tenant.token(NAMED_SCOPES.filter((s) => s !== r.scope)),
-      only: await tenant.token([r.scope!]),
-    });
-  }
 }
 
 export const candidateCount = async () => {

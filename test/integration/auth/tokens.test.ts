@@ -27,6 +27,7 @@ import {
   stack,
   tenant,
   useAuthFixture,
+  useScopeMatrix,
 } from './fixture';
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../lib/store/client';
@@ -34,6 +35,7 @@ import { keys } from '../../../lib/store/table';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../../dev/gateway';
 
 useAuthFixture();
+useScopeMatrix();
 
 describe('scope matrix', () => {
   it('covers every token route', () => {
