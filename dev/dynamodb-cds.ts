@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import {
   closeSync,
   existsSync,
+  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -165,7 +166,15 @@ function prepareCopy(jar: string, dir: string): { classpath: string[]; mainClass
     zip.write(RENAMED, entry.localName, 'latin1');
     const tmp = `${copy}.${process.pid}.tmp`;
     writeFileSync(tmp, zip);
-    renameSync(tmp, copy);
+    // A link, not a rename: the first copy stays. An archive records the jar's size and time,
+    // and a second copy renamed over the first would make Java ignore the archive made with it.
+    try {
+      linkSync(tmp, copy);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      rmSync(tmp, { force: true });
+    }
   }
   return { classpath: [copy, ...libs], mainClass };
 }
