@@ -158,8 +158,8 @@ async function makeArchive(launch: JavaLaunch): Promise<JavaLaunch> {
       await exercise(ddb.port);
     } finally {
       // Java writes the archive as it exits: a SIGTERM, then time for the writing. One killed
-      // while writing (no CPU for a minute) leaves the making to the next start.
-      outcome = (await ddb.stopAndWait(60_000)) ? 'made' : 'again';
+      // while writing leaves the making to the next start.
+      outcome = (await ddb.stopAndWait(START_CPU_S)) ? 'made' : 'again';
     }
   } catch (err) {
     if (err instanceof PortTakenError) outcome = 'again';
@@ -267,14 +267,17 @@ const START_WALL_S = 180;
 function startTimedOut(pid: number, started: number): boolean {
   const wall = (Date.now() - started) / 1000;
   if (wall > START_WALL_S) return true;
+  // No /proc (not Linux): the wall clock it is.
+  return (javaCpuSeconds(pid) ?? wall) > START_CPU_S;
+}
+/** A process's CPU seconds (utime and stime, in clock ticks of 100 a second), from /proc. */
+function javaCpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) / 100 > START_CPU_S;
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
-    // No /proc (not Linux): the wall clock it is.
-    return wall > START_CPU_S;
+    return undefined;
   }
 }
 
@@ -284,7 +287,7 @@ async function startOn(
   jit: Jit,
   launch: JavaLaunch,
   extraFlags: string[] = [],
-): Promise<DynamoDbLocal & { stopAndWait(graceMs: number): Promise<boolean> }> {
+): Promise<DynamoDbLocal & { stopAndWait(graceCpuS: number): Promise<boolean> }> {
   const dir = emulatorDir();
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
@@ -340,11 +343,22 @@ async function startOn(
   }
 
   let stopping: Promise<void> | undefined;
-  const stopWithin = (graceMs: number) =>
+  const stopWithin = (grace: { ms: number } | { cpuS: number }) =>
     (stopping ??= (async () => {
       if (java.exitCode !== null || java.signalCode !== null) return;
       java.kill('SIGTERM');
-      const timer = setTimeout(() => java.kill('SIGKILL'), graceMs);
+      // Writing an archive at exit takes seconds of Java's CPU, which a loaded machine may
+      // spread over minutes: that wait is bounded by Java's CPU, as a start is.
+      const since = Date.now();
+      const cpuAtStop = javaCpuSeconds(java.pid!);
+      const timer =
+        'ms' in grace
+          ? setTimeout(() => java.kill('SIGKILL'), grace.ms)
+          : setInterval(() => {
+              const cpu = javaCpuSeconds(java.pid!);
+              const spent = cpu === undefined || cpuAtStop === undefined ? (Date.now() - since) / 1000 : cpu - cpuAtStop;
+              if (spent > grace.cpuS || Date.now() - since > START_WALL_S * 1000) java.kill('SIGKILL');
+            }, 250);
       await exited;
       clearTimeout(timer);
     })());
@@ -352,10 +366,10 @@ async function startOn(
     endpoint: `http://127.0.0.1:${port}`,
     port,
     pid: java.pid!,
-    stop: () => stopWithin(5_000),
+    stop: () => stopWithin({ ms: 5_000 }),
     // Whether Java ended on its own after the SIGTERM (not killed): what an archive written at exit needs.
-    stopAndWait: async (graceMs) => {
-      await stopWithin(graceMs);
+    stopAndWait: async (graceCpuS) => {
+      await stopWithin({ cpuS: graceCpuS });
       return !(await endedBySignal);
     },
   };
