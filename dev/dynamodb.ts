@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { claimArchiveMaking, dropArchive, type JavaLaunch, javaLaunch } from './dynamodb-cds';
 
 const require = createRequire(import.meta.url);
 
@@ -115,21 +116,145 @@ export function jitFromEnv(fallback: Jit): Jit {
 /** Start DynamoDB Local. `dbPath` persists data there; without it the data lives in memory. */
 export async function startDynamoDbLocal(opts: { dbPath?: string; port?: number; jit?: Jit } = {}): Promise<DynamoDbLocal> {
   const jit = opts.jit ?? jitFromEnv('quick');
+  let launch = javaLaunch(emulatorDir());
+  if (launch.dir && !launch.archive) launch = await makeArchive(launch);
   // A port from freePort() is free when asked, not when Java binds it a second or two later:
   // another process may take it meanwhile (seen: another npm start's local SQS, which then
   // answered our DynamoDB requests). Java then fails to bind (its JVM lives on, not listening);
   // a port we chose ourselves is chosen again.
+  let suspect: JavaLaunch | undefined;
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await freePort());
     try {
-      return await startOn(port, opts.dbPath, jit);
+      const ddb = await startOn(port, opts.dbPath, jit, launch);
+      if (suspect) dropArchive(suspect);
+      return ddb;
     } catch (err) {
+      // An archive never stops a start (Java crashes on a damaged one): a JVM that ended with
+      // one is started again without it, and the archive dropped if that one starts.
+      if (err instanceof JavaExitedError && launch.archive) {
+        suspect = launch;
+        launch = { ...launch, archive: undefined };
+        continue;
+      }
       if (opts.port !== undefined || !(err instanceof PortTakenError) || attempt >= 5) throw err;
     }
   }
 }
 
+/**
+ * Makes the class-data archive (dev/dynamodb-cds.ts) when this process is the one to: a JVM of
+ * its own, started, given one request of each kind the service makes (the classes they load
+ * are archived too), and stopped, when Java writes the archive. Starts that find another
+ * process making it go on without one. Answers the launch to start with.
+ */
+async function makeArchive(launch: JavaLaunch): Promise<JavaLaunch> {
+  const claim = claimArchiveMaking(launch.dir!);
+  if (!claim) return launch;
+  let outcome: 'made' | 'failed' | 'again' = 'failed';
+  try {
+    const ddb = await startOn(await freePort(), undefined, 'quick', launch, [`-XX:ArchiveClassesAtExit=${claim.tmp}`]);
+    try {
+      await exercise(ddb.port);
+    } finally {
+      // Java writes the archive as it exits: a SIGTERM, then time for the writing. One killed
+      // while writing leaves the making to the next start.
+      outcome = (await ddb.stopAndWait(START_CPU_S)) ? 'made' : 'again';
+    }
+  } catch (err) {
+    if (err instanceof PortTakenError) outcome = 'again';
+  } finally {
+    claim.finish(outcome);
+  }
+  const made = javaLaunch(emulatorDir());
+  return made.archive ? made : launch;
+}
+
+/** A table with an index and a stream, and the item, query, transaction and batch calls on it. */
+async function exercise(port: number) {
+  const S = (s: string) => ({ S: s });
+  const key = { PK: S('p'), SK: S('s1') };
+  const T = 'cds';
+  await dynamoDbCall(port, 'CreateTable', {
+    TableName: T,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: ['PK', 'SK', 'G1PK', 'G1SK'].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: 'GSI1',
+        KeySchema: [
+          { AttributeName: 'G1PK', KeyType: 'HASH' },
+          { AttributeName: 'G1SK', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ],
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+  });
+  for (const sk of ['s1', 's2', 's3']) {
+    await dynamoDbCall(port, 'PutItem', {
+      TableName: T,
+      Item: { PK: S('p'), SK: S(sk), G1PK: S('g'), G1SK: S(sk), n: { N: '1' }, l: { L: [S('a')] }, m: { M: { b: { BOOL: true } } } },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+  }
+  await dynamoDbCall(port, 'GetItem', { TableName: T, Key: key, ConsistentRead: true });
+  await dynamoDbCall(port, 'Query', {
+    TableName: T,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'G1PK = :g AND begins_with(G1SK, :s)',
+    ExpressionAttributeValues: { ':g': S('g'), ':s': S('s') },
+    Limit: 2,
+    ScanIndexForward: false,
+  });
+  await dynamoDbCall(port, 'UpdateItem', {
+    TableName: T,
+    Key: key,
+    UpdateExpression: 'SET n = n + :one, #a = if_not_exists(#a, :z) REMOVE l',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: { '#a': 'a' },
+    ExpressionAttributeValues: { ':one': { N: '1' }, ':z': S('z') },
+    ReturnValues: 'ALL_NEW',
+  });
+  await dynamoDbCall(port, 'TransactWriteItems', {
+    TransactItems: [
+      { Put: { TableName: T, Item: { PK: S('q'), SK: S('1') } } },
+      { ConditionCheck: { TableName: T, Key: { PK: S('p'), SK: S('s2') }, ConditionExpression: 'attribute_exists(PK)' } },
+      { Delete: { TableName: T, Key: { PK: S('p'), SK: S('s3') } } },
+    ],
+  });
+  await dynamoDbCall(port, 'BatchWriteItem', {
+    RequestItems: { [T]: [{ PutRequest: { Item: { PK: S('b'), SK: S('1') } } }, { DeleteRequest: { Key: { PK: S('b'), SK: S('2') } } }] },
+  });
+  await dynamoDbCall(port, 'BatchGetItem', { RequestItems: { [T]: { Keys: [{ PK: S('b'), SK: S('1') }] } } });
+  await dynamoDbCall(port, 'Scan', { TableName: T, FilterExpression: 'n > :z', ExpressionAttributeValues: { ':z': { N: '0' } } });
+  await dynamoDbCall(port, 'DeleteItem', { TableName: T, Key: key });
+}
+
+/** One call of DynamoDB's JSON protocol, unsigned: DynamoDB Local checks that a request is signed, not the signature. */
+async function dynamoDbCall(port: number, operation: string, body: unknown): Promise<unknown> {
+  const res = await fetch(`http://127.0.0.1:${port}/`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-amz-json-1.0',
+      'X-Amz-Target': `DynamoDB_20120810.${operation}`,
+      Authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+    },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`DynamoDB Local answered ${operation} with ${res.status}: ${text}`);
+  return JSON.parse(text);
+}
+
 class PortTakenError extends Error {}
+/** Java ended before it answered (a crash, a bad flag, an archive it could not map). */
+class JavaExitedError extends Error {}
 
 /**
  * How long a JVM that neither listens nor exits is given: a start takes about 5 s of its CPU. A
@@ -142,25 +267,35 @@ const START_WALL_S = 180;
 function startTimedOut(pid: number, started: number): boolean {
   const wall = (Date.now() - started) / 1000;
   if (wall > START_WALL_S) return true;
+  // No /proc (not Linux): the wall clock it is.
+  return (javaCpuSeconds(pid) ?? wall) > START_CPU_S;
+}
+/** A process's CPU seconds (utime and stime, in clock ticks of 100 a second), from /proc. */
+function javaCpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) / 100 > START_CPU_S;
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
-    // No /proc (not Linux): the wall clock it is.
-    return wall > START_CPU_S;
+    return undefined;
   }
 }
 
-async function startOn(port: number, dbPath: string | undefined, jit: Jit): Promise<DynamoDbLocal> {
+async function startOn(
+  port: number,
+  dbPath: string | undefined,
+  jit: Jit,
+  launch: JavaLaunch,
+  extraFlags: string[] = [],
+): Promise<DynamoDbLocal & { stopAndWait(graceCpuS: number): Promise<boolean> }> {
   const dir = emulatorDir();
   const args = [
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
     '-Xms64m',
     ...jvmFlags(jit),
-    '-jar',
-    join(dir, 'DynamoDBLocal.jar'),
+    ...(launch.archive ? [`-XX:SharedArchiveFile=${launch.archive}`] : []),
+    ...extraFlags,
+    ...launch.target,
     '-port',
     String(port),
     // One database for every access key and region, so credentials never matter locally.
@@ -178,12 +313,13 @@ async function startOn(port: number, dbPath: string | undefined, jit: Jit): Prom
   let stderr = '';
   java.stderr?.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => java.once('exit', (code) => resolve(code)));
+  const endedBySignal = new Promise<boolean>((resolve) => java.once('exit', (_code, signal) => resolve(signal !== null)));
   const spawnError = new Promise<Error>((resolve) => java.once('error', resolve));
 
   const started = Date.now();
   for (;;) {
     const failed = await Promise.race([
-      exited.then((code) => new Error(`DynamoDB Local exited with code ${code}: ${stderr.trim()}`)),
+      exited.then((code) => new JavaExitedError(`DynamoDB Local exited with code ${code}: ${stderr.trim()}`)),
       spawnError.then((e) => new Error(`Could not start java (is Java 17 installed?): ${e.message}`)),
       new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)),
     ]);
@@ -207,15 +343,36 @@ async function startOn(port: number, dbPath: string | undefined, jit: Jit): Prom
   }
 
   let stopping: Promise<void> | undefined;
-  const stop = () =>
+  const stopWithin = (grace: { ms: number } | { cpuS: number }) =>
     (stopping ??= (async () => {
       if (java.exitCode !== null || java.signalCode !== null) return;
       java.kill('SIGTERM');
-      const timer = setTimeout(() => java.kill('SIGKILL'), 5_000);
+      // Writing an archive at exit takes seconds of Java's CPU, which a loaded machine may
+      // spread over minutes: that wait is bounded by Java's CPU, as a start is.
+      const since = Date.now();
+      const cpuAtStop = javaCpuSeconds(java.pid!);
+      const timer =
+        'ms' in grace
+          ? setTimeout(() => java.kill('SIGKILL'), grace.ms)
+          : setInterval(() => {
+              const cpu = javaCpuSeconds(java.pid!);
+              const spent = cpu === undefined || cpuAtStop === undefined ? (Date.now() - since) / 1000 : cpu - cpuAtStop;
+              if (spent > grace.cpuS || Date.now() - since > START_WALL_S * 1000) java.kill('SIGKILL');
+            }, 250);
       await exited;
       clearTimeout(timer);
     })());
-  return { endpoint: `http://127.0.0.1:${port}`, port, pid: java.pid!, stop };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    port,
+    pid: java.pid!,
+    stop: () => stopWithin({ ms: 5_000 }),
+    // Whether Java ended on its own after the SIGTERM (not killed): what an archive written at exit needs.
+    stopAndWait: async (graceCpuS) => {
+      await stopWithin({ cpuS: graceCpuS });
+      return !(await endedBySignal);
+    },
+  };
 }
 
 /** True when `pid` is a live DynamoDB Local Java process (used to clear a stale one). */
