@@ -119,11 +119,15 @@ export default defineConfig({
       // Run after the rest, the browser files' last 35 s kept one core idle.
       // One `npm start` per worker, shared by its browser files, each in a workspace of its own
       // (test/helpers/browser-runtime.ts); started in the main process, which stops them at the end.
+      // Not isolated: a worker loads Playwright and the helpers and launches Chromium once for all
+      // its files (test/helpers/browser-suite.ts); a file holds nothing global (no mocks, env or
+      // timers), only its own browser contexts, which it closes at its end.
       {
         extends: true,
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          isolate: false,
           globalSetup: [...WITH_TLS.globalSetup, 'test/helpers/browser-runtime.ts'],
         },
       },

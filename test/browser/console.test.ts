@@ -599,8 +599,16 @@ describe('workspace console', { timeout: 90_000 }, () => {
     expect(new URL(page.url()).pathname).toBe('/settings/tokens');
     await (await nav('API docs')).click();
     await heading('API reference').waitFor();
-    await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates$/ }).waitFor();
+    // The reference lists every route; a route's operations render once its group is opened,
+    // here by the route's own link, which also names it in the URL.
+    const route = page.getByRole('navigation', { name: 'Routes' }).getByRole('link', { name: /^GET\s*\/api\/v1\/candidates$/ });
+    await route.waitFor();
     await check('API docs');
+    await route.click();
+    await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates$/ }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#listCandidates');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toMatch(/^GET\s*\/api\/v1\/candidates$/);
+    await check('API docs: the candidates group open');
     expect(errors).toEqual([]);
   });
 

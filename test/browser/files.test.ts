@@ -1,81 +1,34 @@
 /**
- * A person's files in the console, in Debian's Chromium against the real local stack (its local
- * S3 included): a CV uploaded from the profile by keyboard, straight to the bucket (its CORS rule
- * and the page's CSP allow exactly that), checked in the background while the list updates in
- * place, read beside the profile, downloaded; an image shown as an image; a file whose bytes lie
- * about their type refused; a file deleted. Every state reached is checked with axe, and any CSP
- * violation fails the test as a console error.
+ * A person's files in the console, in Debian's Chromium against the worker's shared local stack
+ * (its local S3 included), in a workspace of its own: a CV uploaded from the profile by keyboard,
+ * straight to the bucket (its CORS rule and the page's CSP allow exactly that), checked in the
+ * background while the list updates in place, read beside the profile, downloaded; an image shown
+ * as an image; a file whose bytes lie about their type refused; a file deleted. Every state
+ * reached is checked with axe, and any CSP violation fails the test as a console error.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  axe,
-  chromiumWithStack,
-  collectConsoleErrors,
-  interceptFileChoosers,
-  pageState,
-  seriousOf,
-  trackPageStates,
-  type AxeSummary,
-} from '../helpers/browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserSuite } from '../helpers/browser-suite';
 import { CV_LINES, html, pdf, png } from '../helpers/file-fixtures';
-import { e2eSandbox } from '../helpers/processes';
 
-const { freshDir, startLocal, cleanup } = e2eSandbox();
-let browser: Browser | undefined;
+const b = browserSuite('files', { context: { viewport: { width: 1280, height: 900 }, acceptDownloads: true } });
+const { check, press } = b;
 let page: Page;
 let errors: string[];
-const reached = new Set<string>();
-const checked = new Set<string>();
-const axeRuns: AxeSummary[] = [];
 let candidateId: string;
 let personId: string;
 const CV = pdf();
 
 beforeAll(async () => {
-  const {
-    browser: launched,
-    origin,
-    admin,
-  } = await chromiumWithStack(
-    () => startLocal(freshDir('files'), 90_000),
-    (b) => (browser = b),
-  );
-  const context = await launched.newContext({ baseURL: origin, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
+  ({ page, errors } = b);
   page.setDefaultTimeout(20_000);
-  interceptFileChoosers(page);
-  errors = collectConsoleErrors(page);
-  await trackPageStates(page, reached);
-  expect((await page.request.post('/api/session', { data: admin })).status()).toBe(200);
+  await b.signIn();
   const res = await page.request.post('/api/candidates', { data: { name: 'Ada Lovelace', email: 'ada@example.com' } });
   expect(res.status()).toBe(201);
   ({ id: candidateId, person_id: personId } = (await res.json()).data);
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await cleanup();
-  if (axeRuns.length) {
-    const bad = axeRuns.filter((r) => r.violations.length);
-    console.log(
-      `axe: ${axeRuns.length} page states; ${bad.length ? bad.map((r) => `${r.page}: ${r.violations.map((v) => v.id).join(', ')}`).join('; ') : 'no violations'}`,
-    );
-  }
 });
 
-async function check(label: string) {
-  checked.add(await pageState(page));
-  const summary = await axe(page, label);
-  axeRuns.push(summary);
-  expect(seriousOf(summary), `axe on ${label}`).toEqual([]);
-  expect(errors, `browser console on ${label}`).toEqual([]);
-}
-async function press(target: Locator, key = 'Enter') {
-  await target.focus();
-  await target.press(key);
-}
 const files = () => page.getByRole('region', { name: 'Files' });
 const item = (name: string) => files().getByRole('listitem').filter({ hasText: name });
 
@@ -183,6 +136,6 @@ describe('files on the profile', { timeout: 90_000 }, () => {
   });
 
   it('axe looked at every state the page reached', () => {
-    expect([...reached].filter((s) => !checked.has(s))).toEqual([]);
+    b.everyStateChecked();
   });
 });

@@ -1,79 +1,54 @@
 /**
- * Each role in a real browser (Debian's Chromium against `npm start` on a temp DATA_DIR): a
- * recruiter, a hiring manager and an interviewer sign in and see only their navigation, their
- * records and the actions their role may take (`may` from lib/permissions.ts, as the API enforces
- * it); the interviewer's empty list says why it is empty. Every state is checked with axe (no
- * serious or critical violation) and no console error.
+ * Each role in a real browser (Debian's Chromium against the worker's shared `npm start`, in a
+ * workspace of its own): a recruiter, a hiring manager and an interviewer sign in and see only
+ * their navigation, their records and the actions their role may take (`may` from
+ * lib/permissions.ts, as the API enforces it); the interviewer's empty list says why it is empty.
+ * Every state is checked with axe (no serious or critical violation) and no console error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { axe, chromiumWithStack, collectConsoleErrors, pageState, seriousOf, trackPageStates } from '../helpers/browser';
-import { e2eSandbox, run } from '../helpers/processes';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axe, collectConsoleErrors, pageState, seriousOf, trackPageStates } from '../helpers/browser';
+import { browserSuite } from '../helpers/browser-suite';
 
-const { freshDir, startLocal, cleanup } = e2eSandbox();
-let browser: Browser | undefined;
-let origin: string;
-const PASSWORD = 'a long passphrase for the role checks';
+// The workspace's seeded members, one of each role (test/helpers/seed-workspace.ts).
+const b = browserSuite('roles');
 /** The hiring manager's requisition and candidate, and a candidate of a requisition they are not on. */
 const seen = { req: '', reqTitle: 'Role Check Seen Engineer', candidate: '', name: 'Rosalind Seen' };
 const hidden = { req: '', reqTitle: 'Role Check Hidden Engineer', candidate: '', name: 'Hector Hidden' };
 /** Page states reached (trackPageStates) and page states axe ran on, by role. */
 const reached = new Set<string>();
 const checked = new Set<string>();
-const emails = {
-  recruiter: 'rita.recruiter@example.org',
-  hiring_manager: 'hank.manager@example.org',
-  interviewer: 'ivy.interviewer@example.org',
-};
+type Role = 'recruiter' | 'hiring_manager' | 'interviewer';
+const member = (role: Role) => b.workspace.members[role]!;
+
+/** The workspace token's call to the API (`/api/v1…`). */
+async function v1(path: string, body: unknown) {
+  const res = await fetch(`${b.runtime.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${b.workspace.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  expect(res.status, text).toBe(201);
+  return JSON.parse(text).data as { id: string };
+}
 
 beforeAll(async () => {
-  let launched: Browser;
-  let stack: { demoToken: string };
-  const dir = freshDir('roles');
-  ({
-    browser: launched,
-    stack,
-    origin,
-  } = await chromiumWithStack(
-    () => startLocal(dir, 90_000),
-    (b) => (browser = b),
-  ));
-  // The members, as an operator makes them with the admin CLI (a password of their own, no temporary one).
-  const ids: Record<string, string> = {};
-  await Promise.all(
-    Object.entries(emails).map(async ([role, email]) => {
-      const made = await run('scripts/admin.ts', ['user', 'create', 'demo', email, '--password', PASSWORD, '--role', role], dir);
-      expect(made.code, made.stderr).toBe(0);
-      ids[role] = made.stdout.trim().split(/\s+/).pop()!;
-    }),
-  );
-  // The team and the candidates, made with the demo workspace's token.
-  const ctx = await launched.newContext({ baseURL: origin, extraHTTPHeaders: { Authorization: `Bearer ${stack.demoToken}` } });
-  const api = ctx.request;
+  // The team and the candidates, made with the workspace's token.
   for (const [r, team] of [
-    [seen, { recruiter_id: ids.recruiter, hiring_manager_ids: [ids.hiring_manager] }],
-    [hidden, { recruiter_id: ids.recruiter }],
+    [seen, { recruiter_id: member('recruiter').id, hiring_manager_ids: [member('hiring_manager').id] }],
+    [hidden, { recruiter_id: member('recruiter').id }],
   ] as const) {
-    const req = await api.post('/api/v1/requisitions', { data: { title: r.reqTitle, ...team } });
-    expect(req.status(), await req.text()).toBe(201);
-    r.req = (await req.json()).data.id;
-    const c = await api.post('/api/v1/candidates', {
-      data: { name: r.name, email: `${r.name.split(' ')[0]!.toLowerCase()}@example.org`, req_id: r.req },
-    });
-    expect(c.status(), await c.text()).toBe(201);
-    r.candidate = (await c.json()).data.id;
+    r.req = (await v1('/requisitions', { title: r.reqTitle, ...team })).id;
+    r.candidate = (
+      await v1('/candidates', { name: r.name, email: `${r.name.split(' ')[0]!.toLowerCase()}@example.org`, req_id: r.req })
+    ).id;
   }
-  await ctx.close();
-}, 150_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await cleanup();
 });
 
 /** A page signed in as the role's member, with its console errors collected and an axe check. */
-async function signedIn(role: keyof typeof emails) {
-  const context = await browser!.newContext({ baseURL: origin, viewport: { width: 1024, height: 800 } });
+async function signedIn(role: Role) {
+  const context = await b.browser.newContext({ baseURL: b.origin, viewport: { width: 1024, height: 800 } });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const errors = collectConsoleErrors(page);
@@ -87,8 +62,8 @@ async function signedIn(role: keyof typeof emails) {
   await page.goto('/signin');
   await page.getByLabel('Email').waitFor();
   await check('sign-in');
-  await page.getByLabel('Email').fill(emails[role]);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Email').fill(member(role).email);
+  await page.getByLabel('Password', { exact: true }).fill(member(role).password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   const nav = page.getByRole('navigation', { name: 'Main' });
   await nav.or(page.getByRole('alert')).first().waitFor();

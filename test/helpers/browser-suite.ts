@@ -4,11 +4,12 @@
  *   const b = browserSuite('notes');
  *   it('...', async () => { await b.signIn(); await b.page.goto('/candidates'); await b.check('candidates'); });
  *
- * It registers the file's beforeAll and afterAll: Chromium, a workspace of the file's own in its
- * worker's shared `npm start` (browser-runtime.ts), a page on the console with its console errors
- * and page states recorded, and the keyboard helpers. The workspace holds the demo's data, an
- * admin and a member of each role (seed-workspace.ts), with emails no other file uses. The last
- * test of a file calls `b.everyStateChecked()` to prove axe looked at every state it reached.
+ * It registers the file's beforeAll and afterAll: its worker's Chromium, a workspace of the file's
+ * own in its worker's shared `npm start` (browser-runtime.ts), a page on the console with its
+ * console errors and page states recorded, and the keyboard helpers. The workspace holds the
+ * demo's data, an admin and a member of each role (seed-workspace.ts), with emails no other file
+ * uses. The last test of a file calls `b.everyStateChecked()` to prove axe looked at every state
+ * it reached.
  */
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
@@ -65,6 +66,19 @@ export interface BrowserSuite {
 /** The sign-in body of a seeded member (the session route refuses unknown fields). */
 export const loginOf = (m: { email: string; password: string }): Login => ({ email: m.email, password: m.password });
 
+/**
+ * One Chromium per worker, shared by the files it runs one after another (the browser project does
+ * not isolate its files) instead of a launch per file. Each file has contexts of its own and
+ * closes them all at its end. Launched again if it went away; a missing Chromium fails
+ * every file's beforeAll.
+ */
+let chromium: Promise<Browser> | undefined;
+async function sharedChromium(): Promise<Browser> {
+  const running = await chromium?.catch(() => undefined);
+  if (!running?.isConnected()) chromium = launchChromium();
+  return chromium!;
+}
+
 async function ask<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(`${inject('browserRuntime')}${path}`, { method: 'POST', body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`the browser runtime could not answer ${path}: ${await res.text()}`);
@@ -82,7 +96,7 @@ export function browserSuite(label: string, opts: { context?: BrowserContextOpti
   beforeAll(async () => {
     // Chromium and the workspace at once: each takes seconds, and a missing Chromium fails at once.
     const [launched, ws] = await Promise.all([
-      launchChromium().then((b) => (browser = b)),
+      sharedChromium().then((b) => (browser = b)),
       ask<SharedRuntime>('/runtime', { worker: process.env.VITEST_POOL_ID ?? '1' }).then(async (runtime) => ({
         runtime,
         workspace: await ask<SeededWorkspace>('/workspace', { runtime: runtime.id, label }),
@@ -93,7 +107,7 @@ export function browserSuite(label: string, opts: { context?: BrowserContextOpti
   }, 150_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all(browser?.contexts().map((c) => c.close()) ?? []);
     const bad = s.axeRuns.filter((r) => r.violations.length);
     if (s.axeRuns.length)
       console.log(

@@ -1,4 +1,5 @@
 /** A readable API reference rendered from the live /api/v1/openapi.json: routes, scopes, parameters. */
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client';
 import { Link } from '../router';
 import { Empty, Loaded, PageTitle, Scroll, useLoad } from '../ui';
@@ -81,51 +82,126 @@ export function Docs() {
         <Link href="/settings/tokens">API tokens</Link>; errors are always <code>{'{ "error": "…" }'}</code>.
       </p>
       <Loaded load={load} what="the API document" retry={reload}>
-        {(doc) => {
-          const ops = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
-            Object.entries(methods).map(([method, op]) => ({ path, method, op })),
-          );
-          if (ops.length === 0) return <Empty>The API document lists no routes.</Empty>;
-          const publicOps = ops.filter((o) => o.path.startsWith('/api/v1/'));
-          const consoleOps = ops.filter((o) => !o.path.startsWith('/api/v1/'));
-          return (
-            <>
-              <nav aria-label="Routes" class="card">
-                <h2>Routes</h2>
-                <ul>
-                  {ops.map(({ path, method, op }) => (
-                    <li key={`${method} ${path}`}>
-                      <a href={`#${op.operationId ?? `${method}-${path}`}`}>
-                        <span class="method">{method.toUpperCase()}</span>
-                        <code>{path}</code>
-                      </a>{' '}
-                      {op.summary}
-                    </li>
-                  ))}
-                </ul>
-              </nav>
-              <h2>Integration API (Bearer tokens)</h2>
-              {publicOps.map((o) => (
-                <Op key={`${o.method} ${o.path}`} {...o} />
-              ))}
-              <h2>Workspace API (used by this console)</h2>
-              {consoleOps.map((o) => (
-                <Op key={`${o.method} ${o.path}`} {...o} />
-              ))}
-            </>
-          );
-        }}
+        {(doc) => <Reference doc={doc} />}
       </Loaded>
     </>
   );
 }
 
-function Op({ path, method, op }: { path: string; method: string; op: Operation }) {
-  const body = op.requestBody?.content?.['application/json']?.schema;
-  const id = op.operationId ?? `${method}-${path}`;
+type Entry = { path: string; method: string; op: Operation; id: string };
+type Group = { key: string; resource: string; entries: Entry[] };
+
+/** The resource a route belongs to: its first segment after /api/v1/ or /api/ (`candidates`, `careers`). */
+const resourceOf = (path: string) => path.replace(/^\/api\/(v1\/)?/, '/').split('/')[1] || path;
+
+function groupsOf(entries: Entry[], api: string): Group[] {
+  const byResource = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const r = resourceOf(e.path);
+    byResource.set(r, [...(byResource.get(r) ?? []), e]);
+  }
+  return [...byResource].map(([resource, list]) => ({ key: `${api}-${resource}`, resource, entries: list }));
+}
+
+/**
+ * The route list, then each resource's operations in a group of their own, rendered only once
+ * opened: every operation at once was thousands of table rows, slow to lay out and to read
+ * through. A route's link (or a URL with its anchor) opens its group and moves focus to it.
+ */
+function Reference({ doc }: { doc: Doc }) {
+  const { entries, groups, groupOf } = useMemo(() => {
+    const entries = Object.entries(doc.paths ?? {}).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op, id: op.operationId ?? `${method}-${path}` })),
+    );
+    const groups = {
+      integration: groupsOf(
+        entries.filter((e) => e.path.startsWith('/api/v1/')),
+        'v1',
+      ),
+      workspace: groupsOf(
+        entries.filter((e) => !e.path.startsWith('/api/v1/')),
+        'console',
+      ),
+    };
+    const groupOf = new Map([...groups.integration, ...groups.workspace].flatMap((g) => g.entries.map((e) => [e.id, g.key] as const)));
+    return { entries, groups, groupOf };
+  }, [doc]);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const [target, setTarget] = useState<string>();
+  const toggle = (key: string, isOpen: boolean) =>
+    setOpen((o) => {
+      if (o.has(key) === isOpen) return o;
+      const next = new Set(o);
+      if (isOpen) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  const show = (id: string) => {
+    const key = groupOf.get(id);
+    if (!key) return;
+    toggle(key, true);
+    setTarget(id);
+  };
+  useEffect(() => {
+    const fromHash = () => show(decodeURIComponent(location.hash.slice(1)));
+    fromHash();
+    addEventListener('hashchange', fromHash);
+    return () => removeEventListener('hashchange', fromHash);
+  }, [groupOf]);
+  useEffect(() => {
+    if (!target) return;
+    const heading = document.getElementById(`${target}-h`);
+    if (!heading) return;
+    heading.focus();
+    setTarget(undefined);
+  }, [target, open]);
+
+  if (entries.length === 0) return <Empty>The API document lists no routes.</Empty>;
+  const section = (list: Group[]) =>
+    list.map((g) => (
+      <details
+        key={g.key}
+        id={`group-${g.key}`}
+        class="docs-group card"
+        open={open.has(g.key)}
+        onToggle={(e) => toggle(g.key, (e.currentTarget as HTMLDetailsElement).open)}
+      >
+        <summary>
+          <code>{g.resource}</code>: {g.entries.length} {g.entries.length === 1 ? 'operation' : 'operations'}
+        </summary>
+        {open.has(g.key) && g.entries.map((e) => <Op key={e.id} {...e} />)}
+      </details>
+    ));
   return (
-    <section class="docs-op card" id={id} aria-labelledby={`${id}-h`}>
-      <h3 id={`${id}-h`}>
+    <>
+      <nav aria-label="Routes" class="card">
+        <h2>Routes</h2>
+        <ul>
+          {entries.map(({ path, method, op, id }) => (
+            <li key={id}>
+              {/* Also on a second click of the same link, which changes no hash. */}
+              <a href={`#${id}`} onClick={() => show(id)}>
+                <span class="method">{method.toUpperCase()}</span>
+                <code>{path}</code>
+              </a>{' '}
+              {op.summary}
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <h2>Integration API (Bearer tokens)</h2>
+      {section(groups.integration)}
+      <h2>Workspace API (used by this console)</h2>
+      {section(groups.workspace)}
+    </>
+  );
+}
+
+function Op({ path, method, op, id }: Entry) {
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  return (
+    <section class="docs-op" id={id} aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`} tabIndex={-1}>
         <span class="method">{method.toUpperCase()}</span>
         <code>{path}</code>
       </h3>
