@@ -267,7 +267,15 @@ describe('bundles', () => {
       const bundle = pathToFileURL(path.join(bundleDir(id), 'index.mjs')).href;
       const load = `import(${JSON.stringify(bundle)}).then((m) => require('node:worker_threads').parentPort.postMessage(typeof m.handler));`;
       return new Promise<readonly [string, string]>((resolve) => {
-        const worker = new Worker(load, { eval: true, env: { ...inherited, ...own, AWS_REGION: 'us-east-1' }, stdout: true, stderr: true });
+        // No execArgv: not the test worker's flags (vitest's --require, --conditions development),
+        // which Lambda never passes and which each thread would load again.
+        const worker = new Worker(load, {
+          eval: true,
+          execArgv: [],
+          env: { ...inherited, ...own, AWS_REGION: 'us-east-1' },
+          stdout: true,
+          stderr: true,
+        });
         worker.once('message', (type: string) => {
           resolve([id, type]);
           void worker.terminate();
