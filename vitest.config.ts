@@ -37,6 +37,8 @@ const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/c
 // quick JIT, as the in-process tiers do (dev/dynamodb.ts): minutes of light load, where the
 // optimising JIT only costs (e2e and browser together: 212 s of CPU with it, 150 s without).
 const ENV = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'WARN', DYNAMODB_LOCAL_JIT: 'quick' };
+/** The unit tier's CDK context (CDK_CONTEXT_JSON): no creation or metadata stack traces. */
+export const UNIT_CDK_CONTEXT = JSON.stringify({ 'aws:cdk:disable-stack-trace': true, 'aws:cdk:disable-creation-stack-traces': true });
 const IN_PROCESS = {
   globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/dynamodb-setup.ts'],
   // table-env.ts first: the file's TABLE_NAME and DYNAMODB_ENDPOINT, set before anything loads lib/.
@@ -80,7 +82,9 @@ export default defineConfig({
           // process compiles, run on every synth) only ever warns unless an app opts into failing,
           // and no test reads its warnings; it was the larger part of a synth's cost here.
           // `cdk synth` and `cdk deploy` still run it.
-          env: { ...ENV, TABLE_NAME: 'unit-no-table', CDK_VALIDATION: 'false' },
+          // CDK_CONTEXT_JSON (context every App reads): no stack trace recorded per construct and
+          // acknowledgement, which no test reads (test/helpers/unit-global-setup.ts's synth too).
+          env: { ...ENV, TABLE_NAME: 'unit-no-table', CDK_VALIDATION: 'false', CDK_CONTEXT_JSON: UNIT_CDK_CONTEXT },
         },
       },
       // One module graph per worker for most files (isolate: false): lib/, dev/ and the handlers are

@@ -37,6 +37,11 @@ export interface SharedStack {
   assetDirByKey: Map<string, string>;
   /** The built-console stand-in the stack was synthesized with; also for other synths. */
   consoleDir: string;
+  /**
+   * `<module>.mjs` for every module of functions/, the mail domain's included: the bundles the
+   * synth's bundling copied (test/helpers/prebuilt-bundles.ts).
+   */
+  bundlesDir: string;
 }
 
 /** The longest a file waits for another file's synth (one took 131 s under load). */
@@ -72,5 +77,6 @@ export async function sharedStack(): Promise<SharedStack> {
     assemblyDir,
     assetDirByKey,
     consoleDir,
+    bundlesDir: path.join(root, 'bundles'),
   };
 }

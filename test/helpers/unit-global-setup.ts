@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { UNIT_CDK_CONTEXT } from '../../vitest.config';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -36,8 +37,8 @@ export default function setup(project: TestProject) {
       ? spawn(process.execPath, ['--import', 'tsx', 'test/helpers/stack-synth-main.ts', root, consoleDir], {
           stdio: 'ignore',
           // As the unit project's workers synthesize (vitest.config.ts): without CDK's built-in
-          // CloudFormation check, which only warns.
-          env: { ...process.env, CDK_VALIDATION: 'false' },
+          // CloudFormation check, which only warns, nor stack traces.
+          env: { ...process.env, CDK_VALIDATION: 'false', CDK_CONTEXT_JSON: UNIT_CDK_CONTEXT },
         })
       : undefined;
   // Watch mode keeps this directory across reruns: the stack code may have changed, so a rerun

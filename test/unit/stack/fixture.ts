@@ -90,6 +90,8 @@ export let resources: Record<string, CfnResource>;
 export let assetDirByKey: Map<string, string>;
 /** The built-console stand-in the shared stack was synthesized with (test/helpers/unit-global-setup.ts). */
 export let CONSOLE_DIR: string;
+/** Every module's bundle as the shared synth built them, mail domain's included (SharedStack.bundlesDir). */
+export let BUNDLES_DIR: string;
 
 beforeAll(async () => {
   const shared = await sharedStack();
@@ -97,6 +99,7 @@ beforeAll(async () => {
   resources = template.toJSON().Resources;
   assetDirByKey = shared.assetDirByKey;
   CONSOLE_DIR = shared.consoleDir;
+  BUNDLES_DIR = shared.bundlesDir;
   // One esbuild bundle per function (40 now), once per run: on two shared cores under load it took 131 s.
 }, 300_000);
 

@@ -3,12 +3,10 @@
  * TABLE_DEF, stream, PITR, retention), the functions (runtime, environment, timeouts, log groups)
  * and the Lambda bundles themselves (minified ESM that loads under Node).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { TABLE_DEF } from '../../../lib/store/table';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../../lib/webhooks/config';
@@ -21,7 +19,6 @@ import {
 import { DELIVERY_ATTEMPTS } from '../../../infra/constructs/webhook-pipeline';
 import { INVITATIONS_MODULE } from '../../../infra/constructs/interview-invitations';
 import { SCORECARD_REMINDERS_MODULE } from '../../../infra/constructs/interview-follow-up';
-import { esbuildOptions } from '../../../scripts/bench/bundles';
 import { PROJECT_ROOT } from '../../../infra/constructs/table-function';
 import { FILE_WORKER_BUDGET, FILE_WORKER_MODULE } from '../../../infra/constructs/file-worker';
 import {
@@ -30,6 +27,7 @@ import {
   assetDirByKey,
   authorizerCount,
   authorizerFunctionIds,
+  BUNDLES_DIR,
   extraFunctionCount,
   functionIn,
   functionOf,
@@ -235,7 +233,7 @@ describe('bundles', () => {
     expect(traced).toBe(withTable.length);
   });
 
-  it('of the functions only a mail domain deploys are at most 400 KB and traced, bundled as the stack bundles them', async () => {
+  it('of the functions only a mail domain deploys are at most 400 KB and traced, bundled as the stack bundles them', () => {
     // Each function's role names its module (infra/constructs/table-function.ts): what the shared
     // synth deploys; every other entry under functions/ must be one of the mail domain's.
     const deployed = new Set(
@@ -244,20 +242,15 @@ describe('bundles', () => {
     const entries = readdirSync(path.join(PROJECT_ROOT, 'functions')).map((f) => f.replace(/\.ts$/, ''));
     const mailOnly = [INVITATIONS_MODULE, SCORECARD_REMINDERS_MODULE];
     expect(entries.filter((m) => !deployed.has(m)).sort()).toEqual([...mailOnly].sort());
-    const out = mkdtempSync(path.join(tmpdir(), 'tp-mail-bundles-'));
-    try {
-      for (const module of mailOnly) {
-        const outfile = path.join(out, `${module}.mjs`);
-        await build({ ...esbuildOptions(module), outfile });
-        const code = readFileSync(outfile, 'utf8');
-        expect(Buffer.byteLength(code), module).toBeLessThanOrEqual(400 * 1024);
-        expect(code, module).toContain('X-Ray for Node.js');
-        expect(code, module).toContain('lib/aws/xray-sdk-core.ts');
-      }
-    } finally {
-      rmSync(out, { recursive: true, force: true });
+    // Built with every other function in the shared synth's one esbuild run, which builds each as
+    // the stack does alone (test/unit/prebuilt-bundles.test.ts).
+    for (const module of mailOnly) {
+      const code = readFileSync(path.join(BUNDLES_DIR, `${module}.mjs`), 'utf8');
+      expect(Buffer.byteLength(code), module).toBeLessThanOrEqual(400 * 1024);
+      expect(code, module).toContain('X-Ray for Node.js');
+      expect(code, module).toContain('lib/aws/xray-sdk-core.ts');
     }
-  }, 120_000);
+  });
 
   it('load under Node with their own environment and export a handler (no "Dynamic require" failures)', async () => {
     const inherited = Object.fromEntries(
@@ -274,7 +267,15 @@ describe('bundles', () => {
       const bundle = pathToFileURL(path.join(bundleDir(id), 'index.mjs')).href;
       const load = `import(${JSON.stringify(bundle)}).then((m) => require('node:worker_threads').parentPort.postMessage(typeof m.handler));`;
       return new Promise<readonly [string, string]>((resolve) => {
-        const worker = new Worker(load, { eval: true, env: { ...inherited, ...own, AWS_REGION: 'us-east-1' }, stdout: true, stderr: true });
+        // No execArgv: not the test worker's flags (vitest's --require, --conditions development),
+        // which Lambda never passes and which each thread would load again.
+        const worker = new Worker(load, {
+          eval: true,
+          execArgv: [],
+          env: { ...inherited, ...own, AWS_REGION: 'us-east-1' },
+          stdout: true,
+          stderr: true,
+        });
         worker.once('message', (type: string) => {
           resolve([id, type]);
           void worker.terminate();
