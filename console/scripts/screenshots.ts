@@ -116,7 +116,9 @@ try {
   await page.getByRole('heading', { level: 3, name: /^Placed \d+$/ }).waitFor();
   await shot(page, 'requisition');
 
-  await page.goto('/docs');
+  // A route's anchor opens its resource's group (the groups render only when opened) and moves
+  // focus to it, so the picture shows one operation as a reader finds it.
+  await page.goto('/docs#listCandidates');
   await h1(page, 'API reference');
   // The heading comes first; the routes follow once the document is fetched.
   await page.getByRole('heading', { level: 3, name: /GET\s*\/api\/v1\/candidates$/ }).waitFor();
