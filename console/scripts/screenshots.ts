@@ -64,8 +64,8 @@ try {
   await page.goto('/settings/tokens');
   await h1(page, 'API tokens');
   await page.getByLabel('Name').fill('Greenhouse sync');
-  await page.getByRole('checkbox', { name: /candidates:write/ }).check();
-  await page.getByRole('checkbox', { name: /pipeline:write/ }).check();
+  await page.getByRole('checkbox', { name: /^candidates:write / }).check();
+  await page.getByRole('checkbox', { name: /^pipeline:write / }).check();
   await page.getByRole('button', { name: 'Create token' }).click();
   await page.getByText('will not be shown again').waitFor();
   await shot(page, 'tokens');
