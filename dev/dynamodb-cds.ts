@@ -34,6 +34,7 @@ import {
 } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { alive } from './pids';
 
 const MANIFEST = 'META-INF/MANIFEST.MF';
 // Same length, so the rename is a patch of the name's bytes where the zip stores them.
@@ -49,15 +50,6 @@ export interface JavaLaunch {
   /** The cache directory of this JDK and jar; undefined when CDS cannot be used. */
   dir?: string;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The `java` that spawn('java') runs, resolved through its links to the JDK's own binary. */
 function javaBinary(): string | undefined {

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { isDynamoDbLocalProcess, startDynamoDbLocal } from './dynamodb';
 import { ensureTable, localClient } from './table';
 import { LOCAL_MAIL_FROM } from './files-and-mail';
+import { alive } from './pids';
 
 export const LOCAL_TABLE = 'talent-pipeline';
 
@@ -32,15 +33,6 @@ export interface RuntimeInfo {
   filesBucket?: string;
   sesEndpoint?: string;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 function parse(file: string): RuntimeInfo | undefined {
   try {

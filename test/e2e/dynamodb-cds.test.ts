@@ -3,12 +3,14 @@
  * own: the first start on it makes the archive and starts from it, and a damaged archive (Java
  * crashes on a truncated one) never stops a start.
  */
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type DynamoDbLocal, emulatorDir, startDynamoDbLocal } from '../../dev/dynamodb';
 import { javaLaunch } from '../../dev/dynamodb-cds';
+import { localClient } from '../../dev/table';
 
 const cache = mkdtempSync(join(tmpdir(), 'tp-cds-'));
 const started: DynamoDbLocal[] = [];
@@ -28,18 +30,8 @@ afterAll(async () => {
 
 const args = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
 
-async function tableNames(ddb: DynamoDbLocal): Promise<unknown> {
-  const res = await fetch(ddb.endpoint, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-amz-json-1.0',
-      'X-Amz-Target': 'DynamoDB_20120810.ListTables',
-      Authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-    },
-    body: '{}',
-  });
-  return ((await res.json()) as { TableNames: unknown }).TableNames;
-}
+/** The tables it lists: an answer from the DynamoDB Local that was started. */
+const tableNames = async (ddb: DynamoDbLocal) => (await localClient(ddb.endpoint).send(new ListTablesCommand({}))).TableNames;
 
 describe('the first start on a fresh cache', () => {
   let ddb: DynamoDbLocal;
