@@ -39,18 +39,7 @@ export async function freePort(): Promise<number> {
  */
 async function answersAsDynamoDb(port: number): Promise<boolean> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-amz-json-1.0',
-        'X-Amz-Target': 'DynamoDB_20120810.ListTables',
-        // DynamoDB Local checks that a request is signed, not the signature.
-        Authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-      },
-      body: '{}',
-      signal: AbortSignal.timeout(5_000),
-    });
-    return res.ok && Array.isArray(((await res.json()) as { TableNames?: unknown }).TableNames);
+    return Array.isArray(((await dynamoDbCall(port, 'ListTables', {}, 5_000)) as { TableNames?: unknown }).TableNames);
   } catch {
     return false;
   }
@@ -236,7 +225,7 @@ async function exercise(port: number) {
 }
 
 /** One call of DynamoDB's JSON protocol, unsigned: DynamoDB Local checks that a request is signed, not the signature. */
-async function dynamoDbCall(port: number, operation: string, body: unknown): Promise<unknown> {
+async function dynamoDbCall(port: number, operation: string, body: unknown, timeoutMs = 30_000): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${port}/`, {
     method: 'POST',
     headers: {
@@ -245,7 +234,7 @@ async function dynamoDbCall(port: number, operation: string, body: unknown): Pro
       Authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
     },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`DynamoDB Local answered ${operation} with ${res.status}: ${text}`);

@@ -8,6 +8,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+export { alive as isAlive } from '../../dev/pids';
+
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -39,15 +41,6 @@ export function processesMentioning(needle: string): { pid: number; cmd: string 
 
 /** DynamoDB Local processes running on `dataDir`. */
 export const javaFor = (dataDir: string) => processesMentioning(dataDir).filter((p) => p.cmd.includes('DynamoDBLocal.jar'));
-
-export const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** `process.kill` that ignores a process (group) that is already gone. */
 function killQuietly(pid: number, signal: NodeJS.Signals) {
