@@ -41,7 +41,7 @@ export interface Config {
   /** LAMBDA_TASK_ROOT is set: this runs in Lambda (the X-Ray facade segment exists). */
   readonly inLambda: boolean;
   /**
-   * TP_IMPORT_HOLD_AT_ROW: a local test hook (set only by test/e2e/import-restart.test.ts on
+   * TP_IMPORT_HOLD_AT_ROW: a local test hook (set only by test/e2e/restart.test.ts on
    * `npm start`, never by the stack): an import run stops for good once it has written the rows up
    * to this row, before counting them, as a process killed at that moment would.
    */

@@ -2,8 +2,10 @@
  * The "fresh clone" story, through real subprocesses: `npm start` on an empty data directory,
  * the admin CLI against it, a graceful stop that takes its Java process along, a restart on
  * the same data, and the admin CLI on its own (its own DynamoDB Local, started and stopped).
+ * Each way of ending npm start needs a start of its own (a SIGTERM to its group, a SIGTERM to the
+ * npm pid alone, a SIGKILL to the npm pid, a SIGKILL to the runtime), and each start serves
+ * everything else this file checks: no start is made for a check that one of them can answer.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -11,18 +13,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localClient } from '../../dev/table';
 import { until } from '../helpers/until';
-import {
-  childEnv,
-  e2eSandbox,
-  isAlive,
-  javaFor,
-  processesMentioning,
-  ROOT,
-  run,
-  sleep,
-  stopLocal,
-  type Running,
-} from '../helpers/processes';
+import { e2eSandbox, isAlive, javaFor, processesMentioning, ROOT, run, sleep, stopLocal, type Running } from '../helpers/processes';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN_RE = /^tps_[0-9A-Za-z]{36}$/;
@@ -48,7 +39,7 @@ async function call(url: string, token: string, init: { method?: string; body?: 
   return { status: res.status, body, text };
 }
 
-const { freshDir, startLocal, cleanup } = e2eSandbox();
+const { freshDir, startLocal, startNpm, cleanup } = e2eSandbox();
 
 // Stops every npm start of this file, kills anything still mentioning our unique temp dirs
 // (started by this file: do not leak it) and removes them.
@@ -260,10 +251,17 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
     await expect(fetch(`${first.baseUrl}/pipeline`)).rejects.toThrow();
   });
 
-  describe('restarted on the same data directory', () => {
+  // The real `npm start` script this time: a supervisor's view, which knows the pid it started
+  // (npm) and nothing below it. npm passes a SIGTERM on to the runtime alone (the script execs
+  // it), not to its group: the runtime must stop its Java itself.
+  describe('restarted by the real `npm start` script on the same data directory', () => {
     let second: Running;
     beforeAll(async () => {
-      second = await startLocal(dataDir);
+      second = await startNpm(dataDir);
+    });
+
+    it('runs on the Node major of the deployed functions', async () => {
+      await expectDeployedNodeMajor(second, dataDir);
     });
 
     it('keeps the demo token, the admin-made token and the candidate', async () => {
@@ -277,53 +275,9 @@ describe('npm start on a fresh data directory', { timeout: 120_000 }, () => {
       expect(pipeline.body.data.stuck_candidates.length).toBeGreaterThan(0);
     });
 
-    it('stops cleanly again', async () => {
-      const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
-      expect(isAlive(runtime.javaPid)).toBe(true);
-      const exit = await stopLocal(second);
-      expect(exit).toEqual({ code: 0, signal: null });
-      expect(() => process.kill(runtime.javaPid, 0)).toThrow();
-      expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
-      expect(processesMentioning(dataDir)).toEqual([]);
+    it('stops cleanly again on a SIGTERM to the npm pid alone, which reaches the runtime alone (not its group): its Java stops too', async () => {
+      await expectStopsEntirely(second, dataDir, 'SIGTERM');
     });
-  });
-});
-
-describe('stopping npm start other ways', { timeout: 120_000 }, () => {
-  let dataDir: string;
-  beforeAll(() => {
-    dataDir = freshDir('stop');
-  });
-
-  it('SIGTERM to the npm start process alone (not its group) still stops its Java process', async () => {
-    const r = await startLocal(dataDir);
-    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
-    expect(isAlive(runtime.javaPid)).toBe(true);
-    process.kill(r.child.pid!, 'SIGTERM');
-    const exit = await Promise.race([r.exited, sleep(30_000).then(() => 'timeout' as const)]);
-    expect(exit).toEqual({ code: 0, signal: null });
-    expect(isAlive(runtime.javaPid)).toBe(false);
-    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
-    expect(processesMentioning(dataDir)).toEqual([]);
-  });
-
-  it('after npm start is killed outright, the next command clears its orphaned Java and stale runtime.json', async () => {
-    const r = await startLocal(dataDir);
-    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
-    process.kill(runtime.pid, 'SIGKILL'); // the node process that owns Java: no chance to clean up
-    for (let i = 0; i < 50 && isAlive(runtime.pid); i++) await sleep(100);
-    expect(isAlive(runtime.pid)).toBe(false);
-    expect(isAlive(runtime.javaPid)).toBe(true); // orphaned
-    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true); // stale
-
-    const res = await admin(['tenant', 'create', 'after-crash'], dataDir);
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    expect(res.stdout.trim()).toMatch(UUID_RE);
-    expect(isAlive(runtime.javaPid)).toBe(false);
-    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
-    expect(javaFor(dataDir)).toEqual([]);
-    if (r.child.exitCode === null && r.child.signalCode === null) await stopLocal(r, 10_000);
   });
 });
 
@@ -344,69 +298,62 @@ const portFree = (port: number) =>
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 
+/** A runtime that `startNpm` started runs on the Node major of the stack's functions (NODEJS_<major>_X). */
+async function expectDeployedNodeMajor(npm: Running, dataDir: string) {
+  const stackMajor = /Runtime\.NODEJS_(\d+)_X/.exec(readFileSync(join(ROOT, 'infra/constructs/table-function.ts'), 'utf8'))?.[1];
+  expect(stackMajor).toBeDefined();
+  expect(npm.stdout()).toMatch(new RegExp(`Talent Pipeline is running on Node v${stackMajor}\\.`));
+  const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+  expect(isAlive(runtime.pid)).toBe(true);
+  expect(isAlive(runtime.javaPid)).toBe(true);
+}
+
+/**
+ * `signal` to the npm pid alone stops everything: npm, the runtime, its Java, the port, runtime.json.
+ * SIGTERM: npm passes it on to the runtime, which stops cleanly, and npm ends with its exit code.
+ * SIGKILL: npm passes on nothing, and the runtime must notice that its parent is gone.
+ */
+async function expectStopsEntirely(npm: Running, dataDir: string, signal: 'SIGTERM' | 'SIGKILL') {
+  const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+  const port = Number(new URL(runtime.url).port);
+  expect(port).toBeGreaterThan(0);
+  expect(await portFree(port)).toBe(false);
+  expect(isAlive(runtime.javaPid)).toBe(true);
+  process.kill(npm.child.pid!, signal);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !(ended(npm.child.pid!) && ended(runtime.pid) && ended(runtime.javaPid))) await sleep(100);
+  expect({ npm: ended(npm.child.pid!), runtime: ended(runtime.pid), java: ended(runtime.javaPid) }).toEqual({
+    npm: true,
+    runtime: true,
+    java: true,
+  });
+  const exit = await npm.exited;
+  expect(exit).toEqual(signal === 'SIGTERM' ? { code: 0, signal: null } : { code: null, signal: 'SIGKILL' });
+  expect(isAlive(runtime.javaPid)).toBe(false);
+  expect(await portFree(port)).toBe(true);
+  expect(npm.stdout()).toMatch(signal === 'SIGTERM' ? /\[local\] SIGTERM: stopping[\s\S]*\[local\] stopped/ : /\[local\] stopped/);
+  expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+  expect(processesMentioning(dataDir)).toEqual([]);
+}
+
 describe('the real `npm start` script', { timeout: 120_000 }, () => {
-  // SIGTERM: npm passes it on to the runtime (the script execs it). SIGKILL: npm passes on
-  // nothing, and the runtime must notice that its parent is gone.
-  it.each(['SIGTERM', 'SIGKILL'] as const)(
-    'runs on the Node major of the deployed functions and stops entirely on a %s to the npm pid alone',
-    async (signal) => {
-      // The stack's runtime (NODEJS_<major>_X) is what npm start must run on.
-      const stackMajor = /Runtime\.NODEJS_(\d+)_X/.exec(readFileSync(join(ROOT, 'infra/constructs/table-function.ts'), 'utf8'))?.[1];
-      expect(stackMajor).toBeDefined();
-
-      const dataDir = freshDir('npm');
-      // A supervisor's view: it knows the pid it started (npm), nothing below it.
-      const npm = spawn('npm', ['start'], {
-        cwd: ROOT,
-        env: childEnv(dataDir, { PORT: '0' }),
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      npm.stdout.on('data', (d) => (out += d));
-      npm.stderr.on('data', (d) => (out += d));
-      const npmExited = new Promise((r) => npm.once('exit', r));
-      try {
-        for (let i = 0; i < 900 && !/^\s*API base URL\s+\S+/m.test(out); i++) {
-          expect(npm.exitCode, out).toBeNull();
-          await sleep(100);
-        }
-        const port = Number(/^\s*API base URL\s+http:\/\/127\.0\.0\.1:(\d+)\//m.exec(out)?.[1]);
-        expect(port, out).toBeGreaterThan(0);
-        expect(out).toMatch(new RegExp(`Talent Pipeline is running on Node v${stackMajor}\\.`));
-
-        const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
-        expect(isAlive(runtime.pid)).toBe(true);
-        expect(isAlive(runtime.javaPid)).toBe(true);
-        expect(await portFree(port)).toBe(false);
-
-        process.kill(npm.pid!, signal);
-        const deadline = Date.now() + 10_000;
-        while (Date.now() < deadline && !(ended(npm.pid!) && ended(runtime.pid) && ended(runtime.javaPid))) await sleep(100);
-        expect({ npm: ended(npm.pid!), runtime: ended(runtime.pid), java: ended(runtime.javaPid) }).toEqual({
-          npm: true,
-          runtime: true,
-          java: true,
-        });
-        await npmExited;
-        expect(await portFree(port)).toBe(true);
-        expect(out).toMatch(/\[local\] stopped/);
-        expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
-        expect(processesMentioning(dataDir)).toEqual([]);
-      } finally {
-        try {
-          process.kill(-npm.pid!, 'SIGKILL');
-        } catch {
-          /* the group is gone: nothing was left */
-        }
-      }
-    },
-  );
+  it('runs on the Node major of the deployed functions and stops entirely on a SIGKILL to the npm pid alone', async () => {
+    const dataDir = freshDir('npm');
+    const npm = await startNpm(dataDir);
+    await expectDeployedNodeMajor(npm, dataDir);
+    await expectStopsEntirely(npm, dataDir, 'SIGKILL');
+  });
 });
 
-describe('admin CLI without npm start', { timeout: 120_000 }, () => {
+// One data directory for the admin CLI on its own and for a crash: what the CLI wrote first on
+// its own DynamoDB Local is read by the npm start that is then killed outright.
+describe('admin CLI without npm start, and after npm start is killed outright', { timeout: 120_000 }, () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = freshDir('admin');
+  });
+
   it('starts and stops its own DynamoDB Local on a fresh DATA_DIR and leaves no Java behind', async () => {
-    const dataDir = freshDir('admin');
     const created = await admin(['tenant', 'create', 'solo', '--name', 'Solo'], dataDir, { watchJavaFor: dataDir });
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
@@ -416,15 +363,36 @@ describe('admin CLI without npm start', { timeout: 120_000 }, () => {
     expect(processesMentioning(dataDir)).toEqual([]);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
     expect(readdirSync(join(dataDir, 'dynamodb')).length).toBeGreaterThan(0);
+  });
 
-    // The data persisted: a second standalone command finds the tenant.
-    const token = await admin(['token', 'create', 'solo', '--scopes', '*'], dataDir);
+  it('what it wrote persisted: npm start on that data finds the tenant (a token for it, a second one refused)', async () => {
+    await startLocal(dataDir);
+    const { javaPid } = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    const token = await admin(['token', 'create', 'solo', '--scopes', '*'], dataDir, { watchJavaFor: dataDir, exceptPid: javaPid });
     expect(token.code).toBe(0);
     expect(token.stdout.trim()).toMatch(TOKEN_RE);
-    const dup = await admin(['tenant', 'create', 'solo'], dataDir);
+    const dup = await admin(['tenant', 'create', 'solo'], dataDir, { watchJavaFor: dataDir, exceptPid: javaPid });
     expect(dup.code).not.toBe(0);
     expect(dup.stdout).toBe('');
     expect(dup.stderr).toMatch(/already exists/);
+    expect([...token.otherJava, ...dup.otherJava]).toEqual([]);
+    expect(javaFor(dataDir).map((p) => p.pid)).toEqual([javaPid]);
+  });
+
+  it('after npm start is killed outright, the next command clears its orphaned Java and stale runtime.json', async () => {
+    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    process.kill(runtime.pid, 'SIGKILL'); // the node process that owns Java: no chance to clean up
+    for (let i = 0; i < 50 && isAlive(runtime.pid); i++) await sleep(100);
+    expect(isAlive(runtime.pid)).toBe(false);
+    expect(isAlive(runtime.javaPid)).toBe(true); // orphaned
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true); // stale
+
+    const res = await admin(['tenant', 'create', 'after-crash'], dataDir);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim()).toMatch(UUID_RE);
+    expect(isAlive(runtime.javaPid)).toBe(false);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
     expect(javaFor(dataDir)).toEqual([]);
   });
 });

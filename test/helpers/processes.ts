@@ -75,6 +75,11 @@ function spawnTsx(script: string, args: string[], env: NodeJS.ProcessEnv, stdin:
     detached: true,
     stdio: [stdin, 'pipe', 'pipe'],
   });
+  return collect(child);
+}
+
+/** A child's output so far and its exit. */
+function collect(child: ChildProcess): Spawned {
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -121,11 +126,30 @@ export function groupCpuSeconds(pgid: number): number | undefined {
  * wall clock, which on a loaded machine measured the other processes (seen: no banner in 60 s at a
  * load of 38 on two cores); the wall clock bounds only a start that gets no CPU, at five times it.
  */
-async function startLocal(dataDir: string, started: Running[], timeoutMs = 60_000, env: Record<string, string> = {}): Promise<Running> {
+function startLocal(dataDir: string, started: Running[], timeoutMs = 60_000, env: Record<string, string> = {}): Promise<Running> {
   const spawned = spawnTsx('dev/start.ts', [], childEnv(dataDir, { PORT: '0', ...env }));
-  const running = spawned as Running;
-  started.push(running);
+  started.push(spawned as Running);
+  return banner(spawned, timeoutMs);
+}
 
+/**
+ * The real `npm start` (PORT=0), as a supervisor runs it: `child` is npm's process, in a group of
+ * its own with the runtime it execs and its Java. Waits for the banner as `startLocal` does.
+ */
+function startNpm(dataDir: string, started: Running[], timeoutMs = 60_000): Promise<Running> {
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: childEnv(dataDir, { PORT: '0' }),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const spawned = collect(child);
+  started.push(spawned as Running);
+  return banner(spawned, timeoutMs);
+}
+
+async function banner(spawned: Spawned, timeoutMs: number): Promise<Running> {
+  const running = spawned as Running;
   let exit: Exit | undefined;
   void spawned.exited.then((e) => (exit = e));
   const since = Date.now();
@@ -262,7 +286,7 @@ export function startBatch(script: string, dataDir: string, opts: { env?: Record
 }
 
 /**
- * What one test file starts: `npm start` processes and temp data directories (`tp-e2e-<label>-*`).
+ * What one test file starts: `npm start` processes (`startLocal`: the runtime itself; `startNpm`: through npm) and temp data directories (`tp-e2e-<label>-*`).
  * `cleanup()` (for afterAll) stops the processes, kills anything still mentioning one of the
  * directories (only ever ours: they are unique) and removes the directories.
  */
@@ -276,6 +300,7 @@ export function e2eSandbox() {
       return d;
     },
     startLocal: (dataDir: string, timeoutMs?: number, env?: Record<string, string>) => startLocal(dataDir, started, timeoutMs, env),
+    startNpm: (dataDir: string, timeoutMs?: number) => startNpm(dataDir, started, timeoutMs),
     async cleanup(stopTimeoutMs = 10_000) {
       for (const r of started) {
         if (r.child.exitCode === null && r.child.signalCode === null) await stopLocal(r, stopTimeoutMs);
