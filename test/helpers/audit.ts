@@ -6,19 +6,27 @@
  */
 import { scanTable } from './scan';
 import { tableName } from '../../lib/store/client';
-import { expandAuditIntent } from '../../lib/store/audit-expand';
+import { auditIntentsOf, expandAuditIntent } from '../../lib/store/audit-expand';
 import { expandActivity } from '../../lib/domain/activity';
 import { AUDIT_INTENT_TYPE } from '../../lib/store/audit';
 
 const expanded = new Set<string>();
 
-/** Expand the audit intents not expanded yet (of every workspace): resolves with how many were. */
-export async function settleAudit(): Promise<number> {
-  const intents = await scanTable({
-    FilterExpression: '#type = :intent',
-    ExpressionAttributeNames: { '#type': 'type' },
-    ExpressionAttributeValues: { ':intent': AUDIT_INTENT_TYPE },
-  });
+/**
+ * Expand the audit intents not expanded yet, of every workspace, or of `tenantId`'s alone:
+ * resolves with how many were. A file that seeds thousands of items and reads one workspace's
+ * log names it: its intents are then one Query per shard (as `npm run admin -- audit settle`
+ * reads them), not a Scan of the whole table.
+ */
+export async function settleAudit(tenantId?: string): Promise<number> {
+  const intents =
+    tenantId === undefined
+      ? await scanTable({
+          FilterExpression: '#type = :intent',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':intent': AUDIT_INTENT_TYPE },
+        })
+      : (await auditIntentsOf(tenantId)).filter((i) => i.type === AUDIT_INTENT_TYPE);
   let count = 0;
   for (const intent of intents) {
     const key = `${tableName()}|${String(intent.PK)}|${String(intent.SK)}`;

@@ -590,7 +590,7 @@ it('the audit record costs no call of its own: each audited write stays one tran
   const fresh = signIn.headers.get('set-cookie')!.split(';')[0]!;
   // The audit log's first page: one Query, any filter; with two filters at most two. (Its records
   // are written from the intents by the stream consumer, which these tests run by hand.)
-  await settleAudit();
+  await settleAudit(t.id);
   expect((await counted('GET', '/api/audit')).commands).toEqual([AUTH, 'QueryCommand']);
   expect((await counted('GET', `/api/audit?target=${hookId}`)).commands).toEqual([AUTH, 'QueryCommand']);
   const combined = await counted('GET', `/api/audit?actor=${admin.id}&action=webhook.created`);

@@ -46,6 +46,37 @@ import {
   type Json,
 } from './fixture';
 
+/**
+ * The script of a thread that loads bundles one after another (the cold-start test below): for
+ * each, exactly its function's environment, then `import()`, then the globals put back as the
+ * thread started. It posts `[id, typeof handler]`, or the error that failed the import.
+ */
+const LOAD_EACH = `
+const { parentPort, workerData } = require('node:worker_threads');
+const initial = new Map(Reflect.ownKeys(globalThis).map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]));
+function restoreGlobals() {
+  for (const k of Reflect.ownKeys(globalThis)) if (!initial.has(k)) delete globalThis[k];
+  for (const [k, d] of initial) {
+    const now = Object.getOwnPropertyDescriptor(globalThis, k);
+    if (!now || now.value !== d.value || now.get !== d.get || now.set !== d.set) Object.defineProperty(globalThis, k, d);
+  }
+}
+(async () => {
+  for (const { id, url, env } of workerData) {
+    for (const k of Object.keys(process.env)) delete process.env[k];
+    Object.assign(process.env, env);
+    let out;
+    try {
+      out = typeof (await import(url)).handler;
+    } catch (err) {
+      out = 'fails its cold start: ' + (err && err.name) + ': ' + (err && err.message);
+    }
+    restoreGlobals();
+    parentPort.postMessage([id, out]);
+  }
+})();
+`;
+
 describe('table', () => {
   it('is derived from TABLE_DEF: keys, string attributes, both GSIs with projection ALL', () => {
     const { Properties: p } = resources[tableId()]!;
@@ -256,41 +287,55 @@ describe('bundles', () => {
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith('WEBHOOK_') && k !== 'TABLE_NAME' && !LOCAL_ONLY_ENV.includes(k)),
     );
-    const coldStart = ([id, { Properties: p }]: [string, Json]) => {
-      // The variables the template gives the function, with a stand-in for each resolved reference:
-      // a module that reads a variable the stack forgot fails its cold start here.
-      const own = Object.fromEntries(
-        Object.entries<Json>(p.Environment.Variables).map(([k, v]) => [k, typeof v === 'string' ? v : `stack-test-${k}`]),
-      );
-      // A worker thread per function: its own module graph, globals and process.env, as a process
-      // of its own gave it, without starting Node again for each of the hundred-odd functions.
-      const bundle = pathToFileURL(path.join(bundleDir(id), 'index.mjs')).href;
-      const load = `import(${JSON.stringify(bundle)}).then((m) => require('node:worker_threads').parentPort.postMessage(typeof m.handler));`;
-      return new Promise<readonly [string, string]>((resolve) => {
-        // No execArgv: not the test worker's flags (vitest's --require, --conditions development),
-        // which Lambda never passes and which each thread would load again.
-        const worker = new Worker(load, {
-          eval: true,
-          execArgv: [],
-          env: { ...inherited, ...own, AWS_REGION: 'us-east-1' },
-          stdout: true,
-          stderr: true,
-        });
-        worker.once('message', (type: string) => {
-          resolve([id, type]);
-          void worker.terminate();
-        });
-        // Name the function and its error: which cold start failed, and why.
-        worker.once('error', (err) => resolve([id, `fails its cold start: ${err.name}: ${err.message}`]));
-        worker.once('exit', (code) => resolve([id, `fails its cold start: exited with ${code} before loading`]));
-      });
-    };
-    // A few at a time: one after another, the load grew with every function added.
-    const queue = [...appFunctions()];
+    // The variables the template gives each function, with a stand-in for each resolved reference:
+    // a module that reads a variable the stack forgot fails its cold start here.
+    const jobs = appFunctions().map(([id, { Properties: p }]: [string, Json]) => ({
+      id,
+      url: pathToFileURL(path.join(bundleDir(id), 'index.mjs')).href,
+      env: {
+        ...inherited,
+        ...Object.fromEntries(
+          Object.entries<Json>(p.Environment.Variables).map(([k, v]) => [k, typeof v === 'string' ? v : `stack-test-${k}`]),
+        ),
+        AWS_REGION: 'us-east-1',
+      },
+    }));
+    // Two worker threads (one per core), each loading its share of the bundles one after another:
+    // starting a thread cost about as much CPU as loading a bundle in it, so a thread per function
+    // nearly doubled the test's cost. Each bundle is a module of its own (a fresh module scope),
+    // loaded with exactly its function's environment, and the globals a bundle adds or replaces
+    // (Zod's registry, undici's dispatcher, `awslambda`) are put back before the next one loads:
+    // a bundle that needs a global it does not make itself fails as it would alone. What they
+    // still share is Node's built-in modules.
+    const THREADS = 2;
     const results: (readonly [string, string])[] = [];
     await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) results.push(await coldStart(next));
+      Array.from({ length: THREADS }, (_, t) => {
+        const share = jobs.filter((_, i) => i % THREADS === t);
+        return new Promise<void>((resolve) => {
+          let done = 0;
+          // No execArgv: not the test worker's flags (vitest's --require, --conditions development),
+          // which Lambda never passes and which the thread would load again.
+          const worker = new Worker(LOAD_EACH, { eval: true, execArgv: [], env: {}, workerData: share, stdout: true, stderr: true });
+          worker.on('message', ([id, out]: [string, string]) => {
+            results.push([id, out]);
+            if (++done === share.length) {
+              resolve();
+              void worker.terminate();
+            }
+          });
+          // Name the function and its error: which cold start failed, and why (a thread that ends
+          // takes the rest of its share with it, each reported as not loaded).
+          const fail = (why: string) => {
+            const [first, ...rest] = share.slice(done);
+            if (first) results.push([first.id, why]);
+            for (const { id } of rest) results.push([id, 'not loaded: an earlier bundle ended its thread']);
+            done = share.length;
+            resolve();
+          };
+          worker.once('error', (err) => fail(`fails its cold start: ${err.name}: ${err.message}`));
+          worker.once('exit', (code) => fail(`fails its cold start: exited with ${code} before loading`));
+        });
       }),
     );
     expect(results.length).toBe(appFunctions().length);
