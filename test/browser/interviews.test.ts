@@ -18,7 +18,8 @@ const b = browserSuite('interviews');
 const { check, press } = b;
 
 const KIT = '## Prepare\nRead the take-home first.\n\n- Ask about <script>alert(1)</script> escaping';
-const fixture = { req: '', step: '', candidate: '', name: 'Imogen Panel', interview: '' };
+/** `start`: the first interview's, which the schedule test books over (an hour from now taken again could be the next one). */
+const fixture = { req: '', step: '', candidate: '', name: 'Imogen Panel', interview: '', start: new Date(0) };
 
 /** The workspace token's call to the API (`/api/v1…`). */
 async function v1(method: string, path: string, body?: unknown) {
@@ -73,7 +74,7 @@ describe('interviews in the console', { timeout: 240_000 }, () => {
     const c = await v1('POST', '/candidates', { name: fixture.name, email: 'imogen.panel@example.org', req_id: fixture.req });
     expect(c.status, c.text).toBe(201);
     fixture.candidate = c.body.data.id;
-    const start = hourFromNow(2);
+    const start = (fixture.start = hourFromNow(2));
     const iv = await v1('POST', `/candidates/${fixture.candidate}/interviews`, {
       step_id: fixture.step,
       start: start.toISOString(),
@@ -206,7 +207,7 @@ describe('interviews in the console', { timeout: 240_000 }, () => {
 
     // The same hour as the first interview, written as New York's wall clock: the interviewer is booked.
     const zone = 'America/New_York';
-    const taken = hourFromNow(2);
+    const taken = fixture.start;
     const wall = new Intl.DateTimeFormat('sv-SE', {
       timeZone: zone,
       year: 'numeric',

@@ -129,7 +129,8 @@ const PAINT_RULES = ['color-contrast', 'link-in-text-block'];
  * (`window.__axeVerified`) and returns:
  *   'same'   nothing changed: the last check's verdicts stand;
  *   'part'   every node that changed lies within one element (`window.__axePart`, below <body>),
- *            and every node outside it is as it was, box included;
+ *            every node outside it is as it was, box included, and none but its ancestors
+ *            overlaps it, unless it is a modal dialog;
  *   'whole'  anything else (no earlier check, frames or shadow roots, a change reaching <body>).
  */
 const AXE_PLAN = `(() => {
@@ -206,6 +207,17 @@ const AXE_PLAN = `(() => {
     let a = Math.min(p, C.length - 1);
     while (a >= 2 && !(now.els[a] && spanEnd[a] >= end)) a--;
     if (a < 2 || now.els[a] === document.body) return { plan: 'whole' };
+    // Nothing outside may overlap what the part draws (unless the part is a modal dialog, drawn
+    // above everything): what it draws under an element would change that element's contrast.
+    if (!now.els[a].matches(':modal')) {
+      const drawn = now.boxes.slice(a, spanEnd[a]).filter((b) => b && b[2] > 0 && b[3] > 0);
+      const overlaps = (b) => drawn.some((d) => b[0] < d[0] + d[2] && d[0] < b[0] + b[2] && b[1] < d[1] + d[3] && d[1] < b[1] + b[3]);
+      for (let i = 1; i < C.length; i++) {
+        const outside = i < a || i >= spanEnd[a];
+        const ancestor = i < a && spanEnd[i] >= spanEnd[a];
+        if (outside && !ancestor && now.boxes[i] && overlaps(now.boxes[i])) return { plan: 'whole' };
+      }
+    }
     window.__axePart = now.els[a];
     return { plan: 'part' };
   };
@@ -249,8 +261,8 @@ const verdictsByState = new Map<string, Violations>();
  * other rule still runs on the whole page). That is the same coverage: the snapshot (AXE_PLAN)
  * holds what the paint rules read of each element outside the change (its attributes, text and
  * computed colours, its ancestors', every box, form state, viewport and media), all as they were
- * when they were verified, so their verdicts stand. The changed element is drawn over the rest
- * (a modal dialog) or beside it; what it covers axe could not fault in that state either.
+ * when they were verified, and nothing it overlaps but its ancestors, so their verdicts stand. A
+ * modal dialog may overlap anything: it is drawn above the rest, which it can only hide from axe.
  */
 export async function axe(page: Page, label: string): Promise<AxeSummary> {
   // axe.run in the page itself, not AxeBuilder's default mode: that runs each frame's part, then
