@@ -265,6 +265,12 @@ export function createGateway(opts: GatewayOptions = {}): LocalGateway {
       opts.log?.(`${req.method} ${target?.path ?? '(not a path)'} ${result.statusCode} ${ms.toFixed(1)}ms`);
     });
   });
+  // An idle keep-alive connection outlives any client's own idle timeout (Node's default is 5 s):
+  // a server that closes it first can do so just as the client sends its next request on it, and
+  // that client sees ECONNRESET (the browser tests' request client did, between two steps).
+  // close() below still ends every connection at once.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   // Request lines and headers Node refuses before any handler runs: answer with `{ error }`.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     const [status, text] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];

@@ -109,11 +109,9 @@ export function browserSuite(label: string, opts: { context?: BrowserContextOpti
   afterAll(async () => {
     await Promise.all(browser?.contexts().map((c) => c.close()) ?? []);
     const bad = s.axeRuns.filter((r) => r.violations.length);
-    const scopes = new Map<string, number>();
-    for (const r of s.axeRuns) scopes.set(r.scope, (scopes.get(r.scope) ?? 0) + 1);
     if (s.axeRuns.length)
       console.log(
-        `axe: ${s.axeRuns.length} page states (${[...scopes].map(([scope, n]) => `${n} ${scope}`).join(', ')}); ${bad.length ? bad.map((r) => `${r.page}: ${r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes}: ${v.targets.join(', ')})`).join(', ')}`).join('; ') : 'no violations'}`,
+        `axe: ${s.axeRuns.length} page states; ${bad.length ? bad.map((r) => `${r.page}: ${r.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes}: ${v.targets.join(', ')})`).join(', ')}`).join('; ') : 'no violations'}`,
       );
   });
 
