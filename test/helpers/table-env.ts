@@ -9,7 +9,7 @@
  * what sends, with `await import(...)`.
  */
 import { randomUUID } from 'node:crypto';
-import { awaitDynamodbEndpoint } from './dynamodb-endpoint';
+import { dynamodbEndpoint } from './dynamodb-endpoint';
 
 // The worker's environment as it started, put back before each file: in the shared integration
 // project one worker runs many files in one process, and what a file set (a queue started by
@@ -20,7 +20,7 @@ for (const k of Object.keys(process.env)) if (!(k in started)) delete process.en
 Object.assign(process.env, started);
 
 process.env.TABLE_NAME = `test-${randomUUID()}`;
-process.env.DYNAMODB_ENDPOINT = await awaitDynamodbEndpoint();
+process.env.DYNAMODB_ENDPOINT = dynamodbEndpoint();
 // Queues that refuse every connection, until `startStack({ webhooks })` puts the local ones in
 // their place (before any module that queues loads): deployed, every function that queues is given
 // its queues and reads them at cold start, so a stack without webhooks must still load the resend
