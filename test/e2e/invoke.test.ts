@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '../../dev/demo-data';
 import { routes, type Route } from '../../lib/routes';
-import { type Batch, e2eSandbox, javaFor, ROOT, run, startBatch, stopLocal, type Running } from '../helpers/processes';
+import { type Batch, demoSession, e2eSandbox, javaFor, ROOT, run, startBatch, stopLocal, type Running } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
 
 const functionNames = readdirSync(join(ROOT, 'functions'))
@@ -306,17 +306,7 @@ describe('npm run invoke', { timeout: 120_000 }, () => {
         hits.push(String(req.headers['x-service-event']));
         res.end('ok');
       });
-      const site = running.baseUrl.replace(/\/api\/v1$/, '');
-      const [, email, password] = /Demo login\s+(\S+) \/ (\S+)/.exec(running.stdout())!;
-      const login = await fetch(`${site}/api/session`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      });
-      const cookie = login.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('__Host-tp_session='))!
-        .split(';')[0]!;
+      const { site, cookie } = await demoSession(running);
       session = (method, path, body) =>
         fetch(`${site}${path}`, {
           method,

@@ -10,7 +10,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { e2eSandbox, type Running, sleep, stopLocal } from '../helpers/processes';
+import { demoSession, e2eSandbox, type Running, sleep, stopLocal } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
 import { until as waitUntil } from '../helpers/until';
 
@@ -44,18 +44,7 @@ const ENV = { WEBHOOK_RETRY_SCHEDULE: '8,8', POWERTOOLS_LOG_LEVEL: 'WARN' };
 type Call = (path: string, init?: RequestInit) => Promise<{ status: number; body: any }>;
 /** The API with the demo token, and the console API with a demo admin's session, of one runtime. */
 async function clients(r: Running): Promise<{ api: Call; session: Call }> {
-  const site = r.baseUrl.replace(/\/api\/v1$/, '');
-  const [, email, password] = /Demo login\s+(\S+) \/ (\S+)/.exec(r.stdout())!;
-  const login = await fetch(`${site}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = login.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('__Host-tp_session='))!
-    .split(';')[0]!;
+  const { site, cookie } = await demoSession(r);
   const call =
     (base: string, auth: Record<string, string>): Call =>
     (path, init = {}) =>

@@ -177,6 +177,24 @@ async function banner(spawned: Spawned, timeoutMs: number): Promise<Running> {
   }
 }
 
+/**
+ * Signs in as the demo admin the runtime's banner names (POST /api/session): the console API's
+ * origin and the session cookie to send to it.
+ */
+export async function demoSession(r: Running): Promise<{ site: string; cookie: string }> {
+  const site = r.baseUrl.replace(/\/api\/v1$/, '');
+  const login = /Demo login\s+(\S+) \/ (\S+)/.exec(r.stdout());
+  if (!login) throw new Error(`no demo login in the banner:\n${r.stdout()}`);
+  const res = await fetch(`${site}/api/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: login[1], password: login[2] }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-tp_session='));
+  if (res.status !== 200 || !cookie) throw new Error(`the demo sign-in answered ${res.status}: ${await res.text()}`);
+  return { site, cookie: cookie.split(';')[0]! };
+}
+
 /** SIGTERM to the whole process group (what Ctrl-C in a terminal does), then wait for exit. */
 export async function stopLocal(r: Running, timeoutMs = 30_000): Promise<Exit> {
   if (r.child.exitCode === null && r.child.signalCode === null) process.kill(-r.child.pid!, 'SIGTERM');
