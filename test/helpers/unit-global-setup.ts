@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { lowerPriority } from './priority';
 import { UNIT_CDK_CONTEXT } from '../../vitest.config';
 
 declare module 'vitest' {
@@ -15,8 +16,9 @@ declare module 'vitest' {
 /**
  * Global setup of the `unit` project: a directory for the shared stack synth and a built-console
  * stand-in inside it. Under `npm test` (TP_EAGER_SYNTH, set by scripts/test.ts) it also starts
- * the synth at once in a process of its own: the bundling (about 30 s of one core) then overlaps
- * the browser and e2e files' waits instead of holding up the unit tier, which vitest runs last.
+ * the synth at once in a process of its own, at a low priority: the bundling (about 30 s of one
+ * core) then fills the browser and e2e files' waits instead of holding up the unit tier, which
+ * vitest runs last.
  * Otherwise it synthesizes nothing: a run of unit files that never ask for the stack
  * (test/helpers/stack-synth.ts) must not pay for the bundling.
  */
@@ -41,6 +43,10 @@ export default function setup(project: TestProject) {
           env: { ...process.env, CDK_VALIDATION: 'false', CDK_CONTEXT_JSON: UNIT_CDK_CONTEXT },
         })
       : undefined;
+  // At a low priority: the unit files that read it run last, and meanwhile it takes the CPU that
+  // the other tiers' files leave idle rather than competing with them. A unit file waiting for it
+  // leaves a core to it.
+  if (eager?.pid) lowerPriority(eager.pid, 19);
   // Watch mode keeps this directory across reruns: the stack code may have changed, so a rerun
   // synthesizes again.
   project.onTestsRerun(() => {
