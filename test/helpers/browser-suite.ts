@@ -55,7 +55,7 @@ export interface BrowserSuite {
   everyStateChecked(): void;
   /** The admin's (or `who`'s) session on `page`'s context, through the API. */
   signIn(who?: Login): Promise<void>;
-  /** Focus and press, as a keyboard user does. */
+  /** Once it is enabled, focus and press, as a keyboard user does. */
   press(target: Locator, key?: string): Promise<void>;
   /** Select all of a field's text, delete it, and type `text`. */
   typeInto(field: Locator, text: string): Promise<void>;
@@ -143,6 +143,9 @@ export function browserSuite(label: string, opts: { context?: BrowserContextOpti
     expect((await s.page.request.post('/api/session', { data: who })).status()).toBe(200);
   };
   s.press = async (target, key = 'Enter') => {
+    // A disabled control takes no focus, so the key would land elsewhere and do nothing: a button
+    // stays disabled while its last action's reloads finish, as the user sees it.
+    await expect.poll(() => target.isEnabled(), { timeout: 15_000 }).toBe(true);
     await target.focus();
     await target.press(key);
   };

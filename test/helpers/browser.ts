@@ -13,7 +13,14 @@ import type { Running } from './processes';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
-/** Flags for a closed network: without the background ones Chromium keeps calling Google's hosts. */
+/**
+ * Flags for a closed network (without the background ones Chromium keeps calling Google's hosts),
+ * and V8 held to its interpreter and baseline compiler (`--max-opt=1`, no Maglev or TurboFan) with
+ * its garbage collector on the main thread: a test page lives for seconds, too short for the
+ * optimising compilers' background work to pay back, and axe's first check on each fresh document
+ * cost several times its later ones while they compiled. Both change how fast scripts run, never
+ * what they do.
+ */
 const ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -22,6 +29,7 @@ const ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  '--js-flags=--max-opt=1 --single-threaded-gc',
 ];
 
 export async function launchChromium(): Promise<Browser> {
@@ -106,7 +114,11 @@ const AXE_MIN_SOURCE = readFileSync(
   createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright')).resolve('axe-core/axe.min.js'),
   'utf8',
 );
-const AXE_CONFIGURE = `axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' } })`;
+/**
+ * noHtml: no HTML snippet of each node a rule looked at (the outer HTML of <html> included, i.e.
+ * the whole document, for the page-level rules): nothing here reads it, the report names targets.
+ */
+const AXE_CONFIGURE = `axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' }, noHtml: true })`;
 
 /** Run axe on the page as it is now; returns every violation, the caller asserts on serious/critical. */
 export async function axe(page: Page, label: string): Promise<AxeSummary> {
