@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDynamoDbLocalProcess, startDynamoDbLocal } from './dynamodb';
-import { ensureTable, localClient } from './table';
 import { LOCAL_MAIL_FROM } from './files-and-mail';
 import { alive } from './pids';
 
@@ -115,6 +114,8 @@ export async function useLocalTable(): Promise<{ stop(): Promise<void> }> {
     return { stop: async () => {} };
   }
   mkdirSync(dbPath(dir), { recursive: true });
+  // Loaded here: `npm start` reaches this module before its port checks, and a refused start needs no SDK client.
+  const { ensureTable, localClient } = await import('./table');
   const ddb = await startDynamoDbLocal({ dbPath: dbPath(dir) });
   await ensureTable(localClient(ddb.endpoint), LOCAL_TABLE);
   process.env.TABLE_NAME = LOCAL_TABLE;

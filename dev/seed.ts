@@ -27,11 +27,15 @@ export const loginFile = (dir: string) => join(dir, 'demo-login.json');
 export async function seedDemo(dir: string): Promise<{ token: string; login: DemoLogin; created: boolean; tenant: Tenant }> {
   let tenant: Tenant;
   let created = false;
+  let newLogin: Promise<NewLogin> | undefined;
   try {
     tenant = await getTenantBySlug(DEMO.slug);
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
     tenant = await createTenant(DEMO.slug, DEMO.name, DEMO.tenantId);
+    // The new admin's password is hashed (most of a second of CPU at the deployed cost, on the
+    // thread pool) while the candidates are written, not after them.
+    newLogin = newDemoLogin();
     for (const { id, ...req } of DEMO.requisitions) await createRequisition(tenant.id, req, id);
     const now = Date.now();
     // The moves are the demo admin's, as if made in the console.
@@ -39,7 +43,7 @@ export async function seedDemo(dir: string): Promise<{ token: string; login: Dem
     await writeDemoCandidates(tenant.id, { now, actor, candidateId: demoCandidateId, reqId: (r) => DEMO.requisitions[r]?.id });
     created = true;
   }
-  return { ...(await demoToken(dir, tenant, created)), ...(await demoLogin(dir, tenant, created)), created, tenant };
+  return { ...(await demoToken(dir, tenant, created)), ...(await demoLogin(dir, tenant, created, newLogin)), created, tenant };
 }
 
 /**
@@ -94,17 +98,31 @@ async function demoToken(dir: string, tenant: Tenant, fresh: boolean) {
   return { token };
 }
 
+interface NewLogin {
+  login: DemoLogin;
+  hash: string;
+}
+
+/** A new random password for the demo admin, and its hash. */
+function newDemoLogin(): Promise<NewLogin> {
+  const login: DemoLogin = { email: DEMO.adminEmail, password: randomBytes(12).toString('base64url') };
+  const made = hashPassword(login.password).then((hash) => ({ login, hash }));
+  // Awaited by demoLogin; a seed that fails before then must not end the process over this too.
+  made.catch(() => {});
+  return made;
+}
+
 /** The demo workspace's admin user, with a random password kept in DATA_DIR. */
-async function demoLogin(dir: string, tenant: Tenant, fresh: boolean) {
+async function demoLogin(dir: string, tenant: Tenant, fresh: boolean, started?: Promise<NewLogin>) {
   const file = loginFile(dir);
   if (!fresh && existsSync(file)) return { login: JSON.parse(readFileSync(file, 'utf8')) as DemoLogin };
-  const login: DemoLogin = { email: DEMO.adminEmail, password: randomBytes(12).toString('base64url') };
+  const { login, hash } = await (started ?? newDemoLogin());
   try {
-    await createUser(tenant.id, login.email, await hashPassword(login.password), 'admin', { id: DEMO.adminUserId });
+    await createUser(tenant.id, login.email, hash, 'admin', { id: DEMO.adminUserId });
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     // The login file was removed: give the existing demo admin a new password.
-    await setPassword(login.email, await hashPassword(login.password));
+    await setPassword(login.email, hash);
   }
   writeSecret(file, JSON.stringify(login));
   return { login };

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Jit, jitFromEnv, startDynamoDbLocal } from './dynamodb';
 import { claimRuntime, clearRuntime, dataDir, dbPath, LOCAL_TABLE, writeRuntime } from './runtime';
-import { ensureTable, localClient } from './table';
 import { RATE_LIMIT_ENV, rateLimitsFrom, SESSION_RATE_LIMITS } from '../lib/rate-limits';
 import { ensureConsoleBuilt } from '../console/build';
 import { type FilesAndMail, portFromEnv, startFilesAndMail } from './files-and-mail';
@@ -129,6 +128,11 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', () => 
 say(`Node ${process.version}, data directory ${dir}`);
 // The console builds (when its sources changed) while DynamoDB Local starts; it never stops the API.
 const consoleBuild = ensureConsoleBuilt();
+// So do the local S3 and SES, which need no table: the seconds Java takes to start are otherwise
+// idle here. They set their variables (lib/config.ts reads them) before any function loads, as
+// before. A failure is met below, where an error stops everything started so far.
+const filesAndMailStarted = startFilesAndMail(dir, { s3: s3Port, ses: sesPort }).then((f) => (filesAndMail = f));
+filesAndMailStarted.catch(() => {});
 say('starting DynamoDB Local (Java)…');
 ddb = await startDynamoDbLocal({
   dbPath: dbPath(dir),
@@ -143,19 +147,26 @@ if (shuttingDown) await new Promise(() => {}); // stopped while Java started: sh
 
 try {
   say(`DynamoDB Local ready on ${ddb.endpoint} (pid ${ddb.pid}) after ${since()}`);
+  // Loaded only now (the DynamoDB client of the SDK): a start refused above did not need it.
+  const { ensureTable, localClient } = await import('./table');
   const created = await ensureTable(localClient(ddb.endpoint), LOCAL_TABLE);
   say(`table ${LOCAL_TABLE} ${created === 'created' ? 'created' : 'found'}`);
   process.env.TABLE_NAME = LOCAL_TABLE;
   process.env.DYNAMODB_ENDPOINT = ddb.endpoint;
   writeRuntime(dir, { pid: process.pid, javaPid: ddb.pid, dynamodbEndpoint: ddb.endpoint, tableName: LOCAL_TABLE });
 
-  // The local S3 (objects in <DATA_DIR>/s3) and SES, before any function loads (lib/config.ts reads their variables).
-  filesAndMail = await startFilesAndMail(dir, { s3: s3Port, ses: sesPort });
+  // The local S3 (objects in <DATA_DIR>/s3) and SES, started above.
+  filesAndMail = await filesAndMailStarted;
   say(`local S3 ready on ${filesAndMail.s3.endpoint} (bucket ${filesAndMail.s3.bucket}), local SES on ${filesAndMail.ses.endpoint}`);
 
-  const { backfillChangeIndex } = await import('./backfill');
-  const backfilled = await backfillChangeIndex();
-  if (backfilled) say(`added ${backfilled} older candidates to the updated_after feed (GSI4)`);
+  // A table made by this start holds only what it writes next, all of it current data: the
+  // upgrades of older data (a Scan of the whole table each) would find nothing in it.
+  const olderData = created !== 'created';
+  if (olderData) {
+    const { backfillChangeIndex } = await import('./backfill');
+    const backfilled = await backfillChangeIndex();
+    if (backfilled) say(`added ${backfilled} older candidates to the updated_after feed (GSI4)`);
+  }
 
   const { seedDemo } = await import('./seed');
   const demo = await seedDemo(dir);
@@ -164,19 +175,23 @@ try {
   const { backfillPeople } = await import('./backfill');
   const people = await backfillPeople();
   if (people) say(`gave ${people} candidates without a person their person`);
-  const { backfillGuards } = await import('./backfill');
-  const folded = await backfillGuards();
-  if (folded) say(`folded the duplicate guard items of ${folded} people into their person`);
-  const { backfillOfferAwaiting, backfillOfferExpiry } = await import('./backfill-offers');
-  const expiring = await backfillOfferExpiry();
-  if (expiring) say(`gave ${expiring} sent offers their expiry`);
-  const awaited = await backfillOfferAwaiting();
-  if (awaited) say(`put ${awaited} offers pending approval on their approvers' lists`);
+  if (olderData) {
+    const { backfillGuards } = await import('./backfill');
+    const folded = await backfillGuards();
+    if (folded) say(`folded the duplicate guard items of ${folded} people into their person`);
+    const { backfillOfferAwaiting, backfillOfferExpiry } = await import('./backfill-offers');
+    const expiring = await backfillOfferExpiry();
+    if (expiring) say(`gave ${expiring} sent offers their expiry`);
+    const awaited = await backfillOfferAwaiting();
+    if (awaited) say(`put ${awaited} offers pending approval on their approvers' lists`);
+  }
 
   // Audit records of the four-copy layout (a data directory from before the intents): moved once.
   const { auditCli, migrateOldAuditCopies } = await import('../lib/domain/audit-migration');
-  const migrated = await migrateOldAuditCopies(() => {});
-  if (migrated) say(`moved the audit log of ${migrated} workspaces to one item per record`);
+  if (olderData) {
+    const migrated = await migrateOldAuditCopies(() => {});
+    if (migrated) say(`moved the audit log of ${migrated} workspaces to one item per record`);
+  }
   // A first run's stream poller starts at the stream's end, as a new event source mapping does:
   // the intents of what was written before it (the demo's seed) are expanded here instead. So
   // are those of a data directory whose maintenance consumer kept a checkpoint of its own (it

@@ -11,7 +11,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { e2eSandbox, processesMentioning, type Running, stopLocal } from '../helpers/processes';
+import { CHEAP_PASSWORDS, e2eSandbox, processesMentioning, type Running, stopLocal } from '../helpers/processes';
 import * as f from '../helpers/file-fixtures';
 import { sentMail } from '../../dev/ses';
 import { localClient } from '../../dev/table';
@@ -49,7 +49,7 @@ describe('npm start with the local S3 and SES', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     dataDir = freshDir('files');
     // The form token key, given as a deploy gives it, so that this test can sign the form a browser would have read.
-    running = await startLocal(dataDir, undefined, { FORM_TOKEN_SECRET: formKey });
+    running = await startLocal(dataDir, undefined, { FORM_TOKEN_SECRET: formKey, ...CHEAP_PASSWORDS });
     runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
     // This test process plays a function: the same variables npm start gives its functions.
     process.env.S3_ENDPOINT = runtime.s3Endpoint;
@@ -203,7 +203,7 @@ describe('npm start with the local S3 and SES', { timeout: 120_000 }, () => {
     await expect(fetch(`${runtime.sesEndpoint}/store`)).rejects.toThrow();
     expect(processesMentioning(dataDir)).toEqual([]);
 
-    const again = await startLocal(dataDir);
+    const again = await startLocal(dataDir, undefined, CHEAP_PASSWORDS);
     const next = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
     process.env.S3_ENDPOINT = next.s3Endpoint;
     vi.resetModules();

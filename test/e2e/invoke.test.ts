@@ -8,7 +8,18 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '../../dev/demo-data';
 import { routes, type Route } from '../../lib/routes';
-import { type Batch, demoSession, e2eSandbox, javaFor, ROOT, run, startBatch, stopLocal, type Running } from '../helpers/processes';
+import {
+  type Batch,
+  CHEAP_PASSWORDS,
+  demoSession,
+  e2eSandbox,
+  javaFor,
+  ROOT,
+  run,
+  startBatch,
+  stopLocal,
+  type Running,
+} from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
 
 const functionNames = readdirSync(join(ROOT, 'functions'))
@@ -49,7 +60,7 @@ let demoToken: string;
 
 beforeAll(async () => {
   dataDir = sandbox.freshDir('invoke');
-  running = await sandbox.startLocal(dataDir);
+  running = await sandbox.startLocal(dataDir, undefined, CHEAP_PASSWORDS);
   demoToken = running.demoToken;
 });
 

@@ -10,7 +10,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { demoSession, e2eSandbox, type Running, sleep, stopLocal } from '../helpers/processes';
+import { CHEAP_PASSWORDS, demoSession, e2eSandbox, type Running, sleep, stopLocal } from '../helpers/processes';
 import { tlsServers } from '../helpers/tls-servers';
 import { until as waitUntil } from '../helpers/until';
 
@@ -39,7 +39,7 @@ const SLICE = 250;
 // loaded machine the stop can take longer, and attempt 2 then fails against the still-down
 // receiver before the stop: the restart then delivers attempt 3. Either way the one success can
 // only come from the restarted process.
-const ENV = { WEBHOOK_RETRY_SCHEDULE: '8,8', POWERTOOLS_LOG_LEVEL: 'WARN' };
+const ENV = { WEBHOOK_RETRY_SCHEDULE: '8,8', POWERTOOLS_LOG_LEVEL: 'WARN', ...CHEAP_PASSWORDS };
 
 type Call = (path: string, init?: RequestInit) => Promise<{ status: number; body: any }>;
 /** The API with the demo token, and the console API with a demo admin's session, of one runtime. */

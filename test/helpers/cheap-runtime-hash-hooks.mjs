@@ -3,9 +3,10 @@
  * N=2^10 (the format and code of the real module, which every other export still comes from).
  * verifyPassword reads N from the stored hash, so sign-ins run the real check at ~1 ms of CPU
  * instead of ~0.3 s: on a loaded two-core machine a password change (two full-strength scrypts)
- * ran past the route's deployed timeout. Only the shared browser runtimes load this; the e2e
- * files' `npm start`s hash at full strength, and test/e2e/local-runtime.test.ts holds the demo
- * login's stored hash to N=2^17.
+ * ran past the route's deployed timeout. The shared browser runtimes load this, and so do the
+ * e2e files' `npm start`s that hold no password to its cost (CHEAP_PASSWORDS in processes.ts);
+ * test/e2e/local-runtime.test.ts starts its own at full strength and holds the demo login's
+ * stored hash to N=2^17.
  */
 const REAL = 'tp-real';
 

@@ -23,6 +23,17 @@ export function childEnv(dataDir: string, extra: Record<string, string> = {}): N
   return env;
 }
 
+/**
+ * The environment of an `npm start` whose test file holds no password to its cost: passwords
+ * hashed at the test cost, as the shared browser runtimes hash them (cheap-runtime-hash.mjs says
+ * why), so that the demo login's hash and each sign-in take no second of CPU at the deployed cost.
+ * test/e2e/local-runtime.test.ts starts its runtimes as a developer does, and holds the demo
+ * login's stored hash to the deployed cost.
+ */
+export const CHEAP_PASSWORDS = {
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${join(import.meta.dirname, 'cheap-runtime-hash.mjs')}`.trim(),
+};
+
 /** Live processes (other than this one) whose command line mentions `needle` (our temp dirs are unique). */
 export function processesMentioning(needle: string): { pid: number; cmd: string }[] {
   const out: { pid: number; cmd: string }[] = [];
