@@ -15,9 +15,8 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { e2eSandbox, startBatch, type Batch, type Running } from './processes';
+import { CHEAP_PASSWORDS, e2eSandbox, startBatch, type Batch, type Running } from './processes';
 import type { SeededWorkspace } from './seed-workspace';
 
 declare module 'vitest' {
@@ -37,10 +36,10 @@ export interface SharedRuntime {
 
 /**
  * The environment every shared runtime gets (vitest's project `env` reaches the workers only).
- * NODE_OPTIONS: passwords hashed at the test cost (cheap-runtime-hash.mjs says why).
+ * Passwords hashed at the test cost (CHEAP_PASSWORDS).
  */
 export const RUNTIME_ENV = {
-  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${join(import.meta.dirname, 'cheap-runtime-hash.mjs')}`.trim(),
+  ...CHEAP_PASSWORDS,
   AUTHORIZER_CACHE_TTL_SECONDS: '1',
   DYNAMODB_LOCAL_JIT: 'quick',
   POWERTOOLS_LOG_LEVEL: 'WARN',

@@ -24,8 +24,8 @@ export function childEnv(dataDir: string, extra: Record<string, string> = {}): N
 }
 
 /**
- * The environment of an `npm start` whose test file holds no password to its cost: passwords
- * hashed at the test cost, as the shared browser runtimes hash them (cheap-runtime-hash.mjs says
+ * The environment of an `npm start` whose test file holds no password to its cost (the shared
+ * browser runtimes among them): passwords hashed at the test cost (cheap-runtime-hash.mjs says
  * why), so that the demo login's hash and each sign-in take no second of CPU at the deployed cost.
  * test/e2e/local-runtime.test.ts starts its runtimes as a developer does, and holds the demo
  * login's stored hash to the deployed cost.
