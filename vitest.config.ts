@@ -111,8 +111,12 @@ export default defineConfig({
       { extends: true, test: { name: 'integration-isolated', include: ISOLATED, ...IN_PROCESS } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_TLS } },
       // Fifty writers racing on five items, each against the route's 10 s timeout as deployed:
-      // beside the other files on two cores the losers' retries run past it. They run alone.
-      { extends: true, test: { name: 'contention', include: CONTENTION, sequence: { groupOrder: 1 }, ...IN_PROCESS } },
+      // beside the other files on two cores the losers' retries run past it. They run alone, and
+      // share a module graph per worker as `integration` does (they hold nothing global).
+      {
+        extends: true,
+        test: { name: 'contention', include: CONTENTION, isolate: false, sequence: { groupOrder: 1 }, ...IN_PROCESS },
+      },
       // In the first group with the rest, where its two files start first (vitest orders a group's
       // projects by name): the longest files start first and the short ones fill in at the end.
       // Run after the rest, the browser files' last 35 s kept one core idle.
