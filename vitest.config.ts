@@ -7,14 +7,6 @@ const CONTENTION = [
   'test/integration/audit-contention.test.ts',
   'test/integration/interview-progress-contention.test.ts',
 ];
-// Integration files that need a module graph of their own (the rest share one per worker):
-// a vi.mock of a lib/ module holds for the whole graph (and fake timers beside it).
-const ISOLATED = [
-  'test/integration/careers-form.test.ts',
-  'test/integration/applications/one-write.test.ts',
-  'test/integration/applications/one-write-limits-off.test.ts',
-  'test/integration/applications/defences.test.ts',
-];
 // The self-signed certificate of the test HTTPS receivers, for every tier that runs the sender;
 // and the console built once (test/helpers/console-setup.ts) for the tiers that run `npm start`.
 const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/console-setup.ts'] };
@@ -96,19 +88,20 @@ export default defineConfig({
       //   invocation), so a file that turns metrics on sets it in process.env, which table-env.ts
       //   resets; the cold start that logging.test.ts counts it marks again, then puts back.
       // - middleware on a shared SDK client is added by name and removed by the file that adds it.
-      // - spies on prototypes are restored by the files that make them; no file fakes timers or
-      //   adds process handlers outside ISOLATED.
+      // - spies on prototypes are restored by the files that make them, fake timers by the files
+      //   that fake them (after each test); no file adds process handlers, and none uses vi.mock,
+      //   which would hold for every later file of the worker (test/helpers/held-import-queue.ts
+      //   stands in for the import queue instead).
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...CONTENTION, ...ISOLATED],
+          exclude: CONTENTION,
           isolate: false,
           ...IN_PROCESS,
         },
       },
-      { extends: true, test: { name: 'integration-isolated', include: ISOLATED, ...IN_PROCESS } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_TLS } },
       // Fifty writers racing on five items, each against the route's 10 s timeout as deployed:
       // beside the other files on two cores the losers' retries run past it. They run alone, and
