@@ -7,23 +7,6 @@ const CONTENTION = [
   'test/integration/audit-contention.test.ts',
   'test/integration/interview-progress-contention.test.ts',
 ];
-// Integration files that need a module graph of their own (the rest share one per worker):
-const ISOLATED = [
-  // vi.mock of a lib/ module, which holds for the whole graph (and fake timers beside it).
-  'test/integration/careers-form.test.ts',
-  'test/integration/applications/one-write.test.ts',
-  'test/integration/applications/one-write-limits-off.test.ts',
-  'test/integration/applications/defences.test.ts',
-  // Powertools reads its level and the metrics switch as lib/logger.ts and lib/metrics.ts load:
-  // these files set them first (webhooks/api's fixture the DEBUG level its leak checks read).
-  'test/integration/logging.test.ts',
-  'test/integration/webhooks/kept-bodies.test.ts',
-  'test/integration/webhooks/ops/endpoint-status.test.ts',
-  'test/integration/webhooks/api/*.test.ts',
-  // Middleware left on the shared DynamoDB client: a delay hook, a write counter.
-  'test/integration/time-budget.test.ts',
-  'test/integration/import-writes.test.ts',
-];
 // The self-signed certificate of the test HTTPS receivers, for every tier that runs the sender;
 // and the console built once (test/helpers/console-setup.ts) for the tiers that run `npm start`.
 const WITH_TLS = { globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/console-setup.ts'] };
@@ -42,8 +25,9 @@ const IN_PROCESS = {
   setupFiles: ['test/helpers/table-env.ts', 'test/helpers/cheap-passwords.ts'],
   // The X-Ray SDK without its automatic mode, as `npm start` runs the functions (dev/untraced.ts),
   // and no EMF metric lines (thousands per run), as `npm start` prints none: the files that
-  // check metrics turn them back on.
-  env: { ...ENV, AWS_XRAY_MANUAL_MODE: 'true', POWERTOOLS_METRICS_DISABLED: 'true' },
+  // check metrics turn them back on. AWS_LAMBDA_INITIALIZATION_TYPE: what Lambda sets for an
+  // on-demand instance, read as lib/metrics.ts loads; Powertools counts a cold start only then.
+  env: { ...ENV, AWS_XRAY_MANUAL_MODE: 'true', POWERTOOLS_METRICS_DISABLED: 'true', AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' },
 };
 
 /**
@@ -98,23 +82,34 @@ export default defineConfig({
       //   under USAGE_PLAN_NAME, which rate-limits.test.ts alone sets, with the SDK stubbed).
       // - a folder's fixture.ts (auth/, malformed/, webhooks/*/): each file calls its `use...Fixture()`,
       //   which registers that file's hooks and empties what the fixture records (secrets, deliveries).
-      // - spies on prototypes are restored by the files that make them; no file fakes timers or
-      //   adds process handlers outside ISOLATED.
+      // - Powertools: the logger's level is the worker's, except in a file that raises it for its
+      //   run (test/helpers/log-level.ts: logging.test.ts, webhooks/api/); the metrics switch is read
+      //   from the environment as each EMF line is made (lib/metrics.ts: an instance per line or
+      //   invocation), so a file that turns metrics on sets it in process.env, which table-env.ts
+      //   resets; the cold start that logging.test.ts counts it marks again, then puts back.
+      // - middleware on a shared SDK client is added by name and removed by the file that adds it.
+      // - spies on prototypes are restored by the files that make them, fake timers by the files
+      //   that fake them (after each test); no file adds process handlers, and none uses vi.mock,
+      //   which would hold for every later file of the worker (test/helpers/held-import-queue.ts
+      //   stands in for the import queue instead).
       {
         extends: true,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          exclude: [...CONTENTION, ...ISOLATED],
+          exclude: CONTENTION,
           isolate: false,
           ...IN_PROCESS,
         },
       },
-      { extends: true, test: { name: 'integration-isolated', include: ISOLATED, ...IN_PROCESS } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], ...WITH_TLS } },
       // Fifty writers racing on five items, each against the route's 10 s timeout as deployed:
-      // beside the other files on two cores the losers' retries run past it. They run alone.
-      { extends: true, test: { name: 'contention', include: CONTENTION, sequence: { groupOrder: 1 }, ...IN_PROCESS } },
+      // beside the other files on two cores the losers' retries run past it. They run alone, and
+      // share a module graph per worker as `integration` does (they hold nothing global).
+      {
+        extends: true,
+        test: { name: 'contention', include: CONTENTION, isolate: false, sequence: { groupOrder: 1 }, ...IN_PROCESS },
+      },
       // In the first group with the rest, where its two files start first (vitest orders a group's
       // projects by name): the longest files start first and the short ones fill in at the end.
       // Run after the rest, the browser files' last 35 s kept one core idle.

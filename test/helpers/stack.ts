@@ -5,6 +5,7 @@
  * (test/helpers/table-env.ts), so it imports lib/ at its top.
  */
 import { dynamodbEndpoint } from './dynamodb-endpoint';
+import { eventsFromRecord } from './lambda-records';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -260,9 +261,6 @@ let recorders: string[] = [];
  * `startStack({ stream: true })`.
  */
 export async function collectEvents(tableName: string, endpoint: string, into: WebhookEvent[]): Promise<{ stop(): Promise<void> }> {
-  // Loaded here, not at the top: it brings lib/lambda.ts, whose logger and metrics read their
-  // settings as they load, and test/integration/logging.test.ts sets those after its imports.
-  const { eventsFromRecord } = await import('./lambda-records');
   const poller = startStreamPoller({
     endpoint,
     tableName,

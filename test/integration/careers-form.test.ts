@@ -2,18 +2,13 @@
  * The application form of a careers job page, without JavaScript: the page carries a real form
  * (fields by question type, consent, the hidden honeypot, the form token, `?src=` carried), and
  * the browser's urlencoded post of it is taken by the application route and answered with a page:
- * a thank-you page, or one naming the field at fault. The queue send is a spy.
+ * a thank-you page, or one naming the field at fault. The queue send is held in the test.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkFormToken, FORM_MIN_MS } from '../../lib/domain/form-token';
-import { sendToImportQueue } from '../../lib/imports/queue';
 import { CAREERS_CSP } from '../../lib/careers/page';
+import { holdImportQueueSends } from '../helpers/held-import-queue';
 import { startStack, type Stack, type TestTenant } from '../helpers/stack';
-
-vi.mock('../../lib/imports/queue', async (actual) => ({
-  ...(await actual<typeof import('../../lib/imports/queue')>()),
-  sendToImportQueue: vi.fn(async () => undefined),
-}));
 
 let stack: Stack;
 let tenant: TestTenant;
@@ -42,9 +37,10 @@ beforeAll(async () => {
   expect(put.status).toBe(200);
 });
 afterAll(() => stack.close());
+const queued = holdImportQueueSends();
 afterEach(() => {
   vi.useRealTimers();
-  vi.mocked(sendToImportQueue).mockClear();
+  queued.sent.length = 0;
 });
 
 const jobPage = (query = '') => fetch(`${stack.url}/careers/${tenant.slug}/jobs/${job}${query}`);
@@ -141,8 +137,8 @@ describe('posting the form without JavaScript', () => {
     const html = await res.text();
     expect(html).toContain('<h1>Application sent</h1>');
     expect(html).toContain(`href="/careers/${tenant.slug}/jobs/${job}"`);
-    expect(vi.mocked(sendToImportQueue)).toHaveBeenCalledTimes(1);
-    expect(vi.mocked(sendToImportQueue).mock.calls[0]![0]).toMatchObject({
+    expect(queued.sent).toHaveLength(1);
+    expect(queued.sent[0]).toMatchObject({
       name: 'Ada Lovelace',
       email: 'ada.form@example.com',
       answers: { eu_work: true, years: 7, langs: ['English', 'French'] },
@@ -165,7 +161,7 @@ describe('posting the form without JavaScript', () => {
       expect(html, field).toContain(`Field: <code>${field}</code>`);
       expect(html).toContain('role="alert"');
     }
-    expect(vi.mocked(sendToImportQueue)).not.toHaveBeenCalled();
+    expect(queued.sent).toHaveLength(0);
   });
 
   it('answers JSON, errors with their field, to a client that does not ask for a page', async () => {

@@ -25,6 +25,8 @@ let memberId: string;
 const sent: string[] = [];
 /** While set, a skip read (keys-only Query) waits for it before going out. */
 let hold: Promise<void> | undefined;
+/** The client outlives the file (the shared graph, vitest.config.ts): the hook goes with it. */
+const HOOK = 'deep-offset-test';
 let skipsStarted = 0;
 
 const OFFSET = DEEP_OFFSET + 100;
@@ -47,10 +49,13 @@ beforeAll(async () => {
       }
       return next(args);
     },
-    { step: 'initialize' },
+    { step: 'initialize', name: HOOK },
   );
 }, 300_000);
-afterAll(() => stack.close());
+afterAll(async () => {
+  ddbClient.middlewareStack.remove(HOOK);
+  await stack?.close();
+});
 
 /** `n` plain candidates written straight to the table, with the counters a create would keep. */
 async function seed(tenantId: string, n: number) {

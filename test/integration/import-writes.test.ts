@@ -25,6 +25,8 @@ let counting = false;
 const transactions: string[][] = [];
 /** The keys of the GetItems sent while `counting`. */
 const gets: string[] = [];
+/** The client outlives the file (the shared graph, vitest.config.ts): the counter goes with it. */
+const HOOK = 'import-writes-test';
 
 const kindOf = (a: Record<string, any>) =>
   a.Put ? String(a.Put.Item.type) : String((a.Update ?? a.Delete ?? a.ConditionCheck).Key.SK).split('#')[0]!;
@@ -43,10 +45,13 @@ beforeAll(async () => {
       if (counting && context.commandName === 'TransactWriteItemsCommand') transactions.push(input.TransactItems!.map(kindOf));
       return out;
     },
-    { step: 'initialize' },
+    { step: 'initialize', name: HOOK },
   );
 });
-afterAll(() => stack.close());
+afterAll(async () => {
+  ddbClient.middlewareStack.remove(HOOK);
+  await stack?.close();
+});
 
 const finished = (id: string) => importFinished(stack, id, token);
 

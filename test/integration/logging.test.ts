@@ -8,17 +8,21 @@
  * invocations, so only sequential calls pin a line to its request.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { metrics } from '../../lib/metrics';
 import { until } from '../helpers/until';
 import { captureOutput, type CapturedOutput } from '../helpers/capture';
+import { useLogLevel } from '../helpers/log-level';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../helpers/stack';
 import { tlsServers, type TestServer } from '../helpers/tls-servers';
 
-// The level these lines need (the suite runs at WARN): DEBUG, to see the DEBUG-only lines too.
-process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
-// The in-process tiers run without metrics (vitest.config.ts); this file checks them.
+// The in-process tiers run without metrics (vitest.config.ts); this file checks them (each EMF
+// line's instance reads the switch as it is made, lib/metrics.ts; table-env.ts resets it).
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-// What Lambda sets for an on-demand instance; Powertools counts a cold start only then.
-process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
+/** The shared metrics instance's cold start, which the first invocation in the worker's graph took. */
+const coldStart = metrics as unknown as { coldStart: boolean };
+let coldBefore: boolean;
+// The level these lines need (the suite runs at WARN): DEBUG, to see the DEBUG-only lines too.
+useLogLevel('DEBUG');
 
 let output: CapturedOutput;
 
@@ -43,6 +47,9 @@ let cookie: string;
 const secrets: string[] = [];
 
 beforeAll(async () => {
+  // This file's first invocation counts as a cold start, as in a new Lambda instance.
+  coldBefore = coldStart.coldStart;
+  coldStart.coldStart = true;
   output = captureOutput();
   receiver = await servers.start((req, res) => {
     signatures.push(String(req.headers['webhook-signature'] ?? ''));
@@ -52,8 +59,6 @@ beforeAll(async () => {
   });
   // Two attempts (now, then 0 s later), then the dead-letter queue.
   stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0', timeoutMs: 2_000 } });
-  const { logger } = await import('../../lib/logger');
-  logger.setLogLevel('DEBUG');
   t = await stack.tenant();
   admin = await t.user('admin');
   secrets.push(admin.email, PASSWORD);
@@ -63,6 +68,7 @@ afterAll(async () => {
   await stack?.close();
   await servers.closeAll();
   output?.restore();
+  coldStart.coldStart = coldBefore;
 });
 
 /** The lines logged under a response's X-Request-Id. */

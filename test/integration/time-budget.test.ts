@@ -24,6 +24,8 @@ let remaining = 0;
 /** Called with each command's name and input once DynamoDB has answered it. */
 let afterCall: (name: string, input: Record<string, unknown>) => void | Promise<void> = () => {};
 const sent: string[] = [];
+/** The client outlives the file (the shared graph, vitest.config.ts): the hook goes with it. */
+const HOOK = 'time-budget-test';
 
 beforeAll(async () => {
   stack = await startStack();
@@ -38,10 +40,13 @@ beforeAll(async () => {
         await afterCall(String(context.commandName), args.input as Record<string, unknown>);
       }
     },
-    { step: 'initialize' },
+    { step: 'initialize', name: HOOK },
   );
 });
-afterAll(() => stack.close());
+afterAll(async () => {
+  ddbClient.middlewareStack.remove(HOOK);
+  await stack?.close();
+});
 beforeEach(() => {
   // Far more than any step here takes, however slow the machine; the test lowers it.
   remaining = 120_000;

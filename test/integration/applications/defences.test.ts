@@ -3,21 +3,16 @@
  * through: the signed form token with its minimum time and lifetime (on a fake clock), and the
  * limits per client address and per email, per job and per workspace. A refused post is answered
  * exactly as an accepted one, never queued, and counted in ApplicationsRefused by reason.
- * The queue send is replaced by a spy: what reaches it is what was accepted.
+ * The queue send is held in the test: what reaches it is what was accepted.
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APPLICATION_LIMITS } from '../../../lib/domain/application-limits';
 import { FORM_MIN_MS, FORM_TOKEN_TTL_MS, issueFormToken } from '../../../lib/domain/form-token';
 import { ORIGIN_VERIFY_HEADER, VIEWER_ADDRESS_HEADER } from '../../../lib/edge-headers';
-import { sendToImportQueue } from '../../../lib/imports/queue';
 import { newId } from '../../../lib/ids';
+import { holdImportQueueSends } from '../../helpers/held-import-queue';
 import { startStack, type Stack, type TestTenant } from '../../helpers/stack';
-
-vi.mock('../../../lib/imports/queue', async (actual) => ({
-  ...(await actual<typeof import('../../../lib/imports/queue')>()),
-  sendToImportQueue: vi.fn(async () => undefined),
-}));
 
 // As CloudFront fronts the API deployed: the viewer's address is believed next to this secret.
 const ORIGIN_SECRET = 'origin-secret-for-this-file';
@@ -34,10 +29,10 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const queued = vi.mocked(sendToImportQueue);
+const queued = holdImportQueueSends().sent;
 let refusals: string[];
 beforeEach(() => {
-  queued.mockClear();
+  queued.length = 0;
   refusals = [];
   vi.spyOn(Metrics.prototype, 'addDimensions').mockImplementation(function (this: Metrics, d: Record<string, string>) {
     if (d.reason) refusals.push(d.reason);
@@ -98,12 +93,12 @@ describe('the form token', () => {
 
     vi.setSystemTime(readAt + FORM_MIN_MS - 1);
     expect(answer(await apply(job, { form_token: formToken }))).toEqual(RECEIVED);
-    expect(queued).not.toHaveBeenCalled();
+    expect(queued).toHaveLength(0);
     expect(refusals).toEqual(['too_fast']);
 
     vi.setSystemTime(readAt + FORM_MIN_MS);
     expect(answer(await apply(job, { form_token: formToken }))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(1);
+    expect(queued).toHaveLength(1);
     expect(refusals).toEqual(['too_fast']);
   });
 
@@ -116,10 +111,10 @@ describe('the form token', () => {
 
     vi.setSystemTime(readAt + FORM_TOKEN_TTL_MS);
     expect(answer(await apply(job, { form_token: formToken }))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(1);
+    expect(queued).toHaveLength(1);
     vi.setSystemTime(readAt + FORM_TOKEN_TTL_MS + 1);
     expect(answer(await apply(job, { form_token: formToken }))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(1);
+    expect(queued).toHaveLength(1);
     expect(refusals).toEqual(['expired_token']);
   });
 
@@ -137,7 +132,7 @@ describe('the form token', () => {
       'anything',
     ];
     for (const t of forged) expect(answer(await apply(job, { form_token: t })), t).toEqual(RECEIVED);
-    expect(queued).not.toHaveBeenCalled();
+    expect(queued).toHaveLength(0);
     expect(refusals).toEqual(forged.map(() => 'bad_token'));
   });
 
@@ -171,12 +166,12 @@ describe('the limits', () => {
     const job = await publishedJob();
     const address = newAddress();
     for (let i = 0; i < limit('ip', 'job').max; i++) expect(answer(await apply(job, {}, address))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(limit('ip', 'job').max);
+    expect(queued).toHaveLength(limit('ip', 'job').max);
     expect(answer(await apply(job, {}, address))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(limit('ip', 'job').max);
+    expect(queued).toHaveLength(limit('ip', 'job').max);
     expect(refusals).toEqual(['limit_ip_job']);
     expect(answer(await apply(job))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(limit('ip', 'job').max + 1);
+    expect(queued).toHaveLength(limit('ip', 'job').max + 1);
   });
 
   it(`one address: ${limit('ip', 'workspace').max} applications across a workspace's jobs, the next refused`, async () => {
@@ -185,9 +180,9 @@ describe('the limits', () => {
     const jobs = await Promise.all(Array.from({ length: Math.ceil(max / perJob) + 1 }, publishedJob));
     const address = newAddress();
     for (let i = 0; i < max; i++) await apply(jobs[Math.floor(i / perJob)]!, {}, address);
-    expect(queued).toHaveBeenCalledTimes(max);
+    expect(queued).toHaveLength(max);
     expect(answer(await apply(jobs.at(-1)!, {}, address))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(max);
+    expect(queued).toHaveLength(max);
     expect(refusals).toEqual(['limit_ip_workspace']);
   });
 
@@ -195,10 +190,10 @@ describe('the limits', () => {
     const job = await publishedJob();
     const email = newEmail();
     for (let i = 0; i < limit('email', 'job').max; i++) await apply(job, { email });
-    expect(queued).toHaveBeenCalledTimes(limit('email', 'job').max);
+    expect(queued).toHaveLength(limit('email', 'job').max);
     // Another case of the same address counts as the same email.
     expect(answer(await apply(job, { email: email.toUpperCase() }))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(limit('email', 'job').max);
+    expect(queued).toHaveLength(limit('email', 'job').max);
     expect(refusals).toEqual(['limit_email_job']);
   });
 
@@ -208,9 +203,9 @@ describe('the limits', () => {
     const jobs = await Promise.all(Array.from({ length: Math.ceil(max / perJob) + 1 }, publishedJob));
     const email = newEmail();
     for (let i = 0; i < max; i++) await apply(jobs[Math.floor(i / perJob)]!, { email });
-    expect(queued).toHaveBeenCalledTimes(max);
+    expect(queued).toHaveLength(max);
     expect(answer(await apply(jobs.at(-1)!, { email }))).toEqual(RECEIVED);
-    expect(queued).toHaveBeenCalledTimes(max);
+    expect(queued).toHaveLength(max);
     expect(refusals).toEqual(['limit_email_workspace']);
   });
 
@@ -220,10 +215,10 @@ describe('the limits', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.parse('2030-04-01T23:00:00Z'));
     for (let i = 0; i <= limit('email', 'job').max; i++) await apply(job, { email });
-    expect(queued).toHaveBeenCalledTimes(limit('email', 'job').max);
+    expect(queued).toHaveLength(limit('email', 'job').max);
     vi.setSystemTime(Date.parse('2030-04-02T00:00:01Z'));
     await apply(job, { email });
-    expect(queued).toHaveBeenCalledTimes(limit('email', 'job').max + 1);
+    expect(queued).toHaveLength(limit('email', 'job').max + 1);
   });
 
   it("another workspace's applicants do not count against this one's", async () => {
@@ -240,7 +235,7 @@ describe('the limits', () => {
       token: otherToken,
       body: { published: true, description: 'Elsewhere.', remote: 'no', questions: [], rules: [] },
     });
-    queued.mockClear();
+    queued.length = 0;
     const res = await stack.call('POST', `/api/boards/${elsewhere.slug}/jobs/${otherJob}/applications`, {
       body: {
         name: 'Ada Lovelace',
@@ -251,7 +246,7 @@ describe('the limits', () => {
       headers: { [ORIGIN_VERIFY_HEADER]: ORIGIN_SECRET, [VIEWER_ADDRESS_HEADER]: address },
     });
     expect(res.status).toBe(202);
-    expect(queued).toHaveBeenCalledTimes(1);
+    expect(queued).toHaveLength(1);
   });
 
   it('without the origin secret, the viewer address header is not believed', async () => {
@@ -268,7 +263,7 @@ describe('the limits', () => {
         headers: { [VIEWER_ADDRESS_HEADER]: newAddress() },
       });
     for (let i = 0; i <= limit('ip', 'job').max; i++) await post();
-    expect(queued).toHaveBeenCalledTimes(limit('ip', 'job').max);
+    expect(queued).toHaveLength(limit('ip', 'job').max);
     expect(refusals).toEqual(['limit_ip_job']);
   });
 });

@@ -12,7 +12,8 @@ import { candidateInsert, deliveryRecord } from '../../helpers/lambda-records';
 import { startStack, type Stack } from '../../helpers/stack';
 import { tlsServers } from '../../helpers/tls-servers';
 
-// The in-process tiers run without metrics (vitest.config.ts); this file checks the batch's EMF line.
+// The in-process tiers run without metrics (vitest.config.ts); this file checks the batch's EMF line
+// (its instance reads the switch as the invocation starts, lib/metrics.ts; table-env.ts resets it).
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 
 let stack: Stack;

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { captureOutput, type CapturedOutput } from '../../../helpers/capture';
+import { useLogLevel } from '../../../helpers/log-level';
 import { tlsServers, type TestServer } from '../../../helpers/tls-servers';
 import { PASSWORD, startStack, type Stack, type TestTenant } from '../../../helpers/stack';
 
@@ -78,6 +79,8 @@ export const allSecrets: string[] = [];
 
 /** Registers the file's set-up and tear-down: call it at the top of each test file, before its own hooks. */
 export function useWebhookApiFixture() {
+  // Everything the handlers log, so the leak check below sees it all.
+  useLogLevel('DEBUG');
   beforeAll(async () => {
     captured.length = 0;
     received.length = 0;
@@ -85,9 +88,6 @@ export function useWebhookApiFixture() {
     secrets.clear();
     counter = 0;
     output = captureOutput({ echo: true, into: captured });
-    // Everything the handlers log, so the leak check below sees it all. Powertools reads the level
-    // as lib/logger.ts loads, which the first handler call does: these files stay in ISOLATED.
-    process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
     await startReceiver();
     stack = await startStack({ webhooks: { allowLoopback: true, retrySchedule: '0', timeoutMs: 2_000 } });
     a = await stack.tenant();

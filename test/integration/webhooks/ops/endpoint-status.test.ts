@@ -10,7 +10,8 @@ import { as, at, captured, create, hookUrl, secretChecks, stack, until, verifies
 
 useOpsFixture();
 
-// The in-process tiers run without metrics (vitest.config.ts); this file checks the disable metric.
+// The in-process tiers run without metrics (vitest.config.ts); this file checks the disable metric
+// (read as each EMF line is made, lib/metrics.ts; table-env.ts resets it for the next file).
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 
 describe('deleted and disabled', () => {
