@@ -89,7 +89,8 @@ export default defineConfig({
       //   resets; the cold start that logging.test.ts counts it marks again, then puts back.
       // - middleware on a shared SDK client is added by name and removed by the file that adds it.
       // - spies on prototypes are restored by the files that make them, fake timers by the files
-      //   that fake them (after each test); no file adds process handlers, and none uses vi.mock,
+      //   that fake them (after each test), and a faked clock is only ever set back (the IDs of
+      //   later files would stay ahead: table-env.ts checks); no file adds process handlers, and none uses vi.mock,
       //   which would hold for every later file of the worker (test/helpers/held-import-queue.ts
       //   stands in for the import queue instead).
       {

@@ -9,6 +9,7 @@
  * what sends, with `await import(...)`.
  */
 import { randomUUID } from 'node:crypto';
+import { v7 } from 'uuid';
 import { dynamodbEndpoint } from './dynamodb-endpoint';
 
 // The worker's environment as it started, put back before each file: in the shared integration
@@ -18,6 +19,14 @@ const START = Symbol.for('talent-pipeline.test.start-env');
 const started = ((globalThis as { [START]?: Record<string, string | undefined> })[START] ??= { ...process.env });
 for (const k of Object.keys(process.env)) if (!(k in started)) delete process.env[k];
 Object.assign(process.env, started);
+
+// uuid's v7 never stamps an ID earlier than the newest it has stamped (lib/ids.ts): an earlier
+// file of the worker that set the clock ahead (vi.setSystemTime) would leave every later ID in the
+// future, outside the time ranges queries read. Say so here rather than in an unrelated test.
+const stamped = Number.parseInt(v7().replaceAll('-', '').slice(0, 12), 16);
+if (stamped > Date.now() + 1_000) {
+  throw new Error(`an earlier file of this worker set the clock ahead: new IDs carry ${new Date(stamped).toISOString()}`);
+}
 
 process.env.TABLE_NAME = `test-${randomUUID()}`;
 process.env.DYNAMODB_ENDPOINT = dynamodbEndpoint();

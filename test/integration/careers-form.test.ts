@@ -94,8 +94,9 @@ describe('the job page form', () => {
   it('is the same version (ETag) on the next read, though its token is not', async () => {
     const first = await jobPage();
     const firstHtml = await first.text();
+    // Back, not ahead (test/integration/applications/defences.test.ts says why).
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.now() + 1000);
+    vi.setSystemTime(Date.now() - 1000);
     const second = await jobPage();
     expect(hidden(await second.text(), 'form_token')).not.toBe(hidden(firstHtml, 'form_token'));
     expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
@@ -126,7 +127,7 @@ describe('posting the form without JavaScript', () => {
 
   it('is queued with typed answers, consent and source, and answered with a thank-you page', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const readAt = Date.now();
+    const readAt = Date.now() - FORM_MIN_MS;
     vi.setSystemTime(readAt);
     const fields = await readForm('?src=meetup');
     vi.setSystemTime(readAt + FORM_MIN_MS);

@@ -77,6 +77,10 @@ function apply(jobId: string, over: Record<string, unknown> = {}, address = newA
   });
 }
 
+// The clock is only ever set back: uuid's v7 never goes back from the newest time it has stamped,
+// so a clock set ahead would leave every later ID of the worker (its later files share the module)
+// in the future, out of the time ranges their queries read.
+const DAY = 86_400_000;
 const RECEIVED = [202, { data: { status: 'received' } }];
 const answer = (res: { status: number; body: unknown }) => [res.status, res.body];
 
@@ -84,7 +88,7 @@ describe('the form token', () => {
   it('the job read hands out a token that admits a post from FORM_MIN_MS after the read, and not a millisecond sooner', async () => {
     const job = await publishedJob();
     vi.useFakeTimers({ toFake: ['Date'] });
-    const readAt = Date.parse('2030-03-01T09:00:00Z');
+    const readAt = Date.now() - DAY;
     vi.setSystemTime(readAt);
     const read = await stack.call('GET', `/api/boards/${tenant.slug}/jobs/${job}`);
     expect(read.status).toBe(200);
@@ -105,7 +109,7 @@ describe('the form token', () => {
   it('is good for a day after the read, then refused as expired', async () => {
     const job = await publishedJob();
     vi.useFakeTimers({ toFake: ['Date'] });
-    const readAt = Date.parse('2030-03-02T09:00:00Z');
+    const readAt = Date.now() - FORM_TOKEN_TTL_MS - DAY;
     vi.setSystemTime(readAt);
     const formToken = (await stack.call('GET', `/api/boards/${tenant.slug}/jobs/${job}`)).body.data.form_token as string;
 
@@ -146,9 +150,9 @@ describe('the form token', () => {
   it("the job read's ETag does not change with its token, which does", async () => {
     const job = await publishedJob();
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse('2030-03-03T09:00:00Z'));
+    vi.setSystemTime(Date.now() - DAY);
     const first = await stack.call('GET', `/api/boards/${tenant.slug}/jobs/${job}`);
-    vi.setSystemTime(Date.parse('2030-03-03T09:00:05Z'));
+    vi.setSystemTime(Date.now() + 5_000);
     const second = await stack.call('GET', `/api/boards/${tenant.slug}/jobs/${job}`);
     expect(second.body.data.form_token).not.toBe(first.body.data.form_token);
     expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
@@ -213,10 +217,12 @@ describe('the limits', () => {
     const job = await publishedJob();
     const email = newEmail();
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse('2030-04-01T23:00:00Z'));
+    // Yesterday's midnight (UTC): both sides of it are in the past.
+    const midnight = Math.floor(Date.now() / DAY) * DAY - DAY;
+    vi.setSystemTime(midnight - 3_600_000);
     for (let i = 0; i <= limit('email', 'job').max; i++) await apply(job, { email });
     expect(queued).toHaveLength(limit('email', 'job').max);
-    vi.setSystemTime(Date.parse('2030-04-02T00:00:01Z'));
+    vi.setSystemTime(midnight + 1_000);
     await apply(job, { email });
     expect(queued).toHaveLength(limit('email', 'job').max + 1);
   });
