@@ -8,7 +8,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api, errorText, type paths, unwrap } from './api/client';
 import { Live } from './recruiting';
-import { ConfirmDialog, Empty, ErrorBox, Loaded, useLoad, When } from './ui';
+import { ConfirmDialog, Empty, ErrorBox, Loaded, useFocusOnShow, useLoad, When } from './ui';
 
 export const KINDS = [
   ['resume', 'CV / resume'],
@@ -183,7 +183,7 @@ function Reader({ file, onClose }: { file: PersonFile; onClose: () => void }) {
     [file.id],
   );
   // Opened from its Read button: focus moves to what was opened.
-  useEffect(() => heading.current?.focus(), [file.id]);
+  useFocusOnShow(heading, [file.id]);
   return (
     <section class="reader" aria-labelledby={headingId}>
       <h3 id={headingId} ref={heading} tabIndex={-1}>

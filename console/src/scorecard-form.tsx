@@ -3,7 +3,8 @@
  * the step's attributes, an answer to each of its questions, and a note. A second submission is a
  * new version (the API keeps every one), so the form starts from the interviewer's latest.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
+import { useFocusOnShow } from './ui';
 import { api, errorText, unwrap } from './api/client';
 import { OVERALLS, overallLabel, RATINGS, type PlanStep, type Scorecard } from './interviews';
 
@@ -35,7 +36,7 @@ export function ScorecardForm({
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLSelectElement>(null);
   const id = (what: string) => `sc-${interviewId}-${what}`;
-  useEffect(() => first.current?.focus(), []);
+  useFocusOnShow(first);
 
   const submit = async (e: Event) => {
     e.preventDefault();

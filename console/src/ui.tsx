@@ -1,6 +1,6 @@
 /** Shared pieces: load states, alerts, the confirmation dialog, the shown-once secret box. */
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { type Inputs, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from './api/client';
 
 export type Load<T> =
@@ -247,12 +247,22 @@ export function ConfirmDialog(props: {
   );
 }
 
+/**
+ * Moves focus to `ref` as what holds it appears: in the render's own task, as a layout effect does,
+ * not after the next paint (an effect), so that no click or keystroke lands in the page between the
+ * two and has the focus taken from under it (seen: text typed into a form's second field went to
+ * its first, focused a frame later on a busy machine). `inputs`: what shows it anew.
+ */
+export function useFocusOnShow(ref: { current: { focus(): void } | null }, inputs: Inputs = []) {
+  useLayoutEffect(() => ref.current?.focus(), inputs);
+}
+
 /** A secret shown once: read-only field, copy button, and a plain warning. */
 export function ShownOnce({ label, value, warning, onDone }: { label: string; value: string; warning: string; onDone: () => void }) {
   const [copied, setCopied] = useState<string>();
   const field = useRef<HTMLInputElement>(null);
   const id = `once-${label.replace(/\W+/g, '-').toLowerCase()}`;
-  useEffect(() => field.current?.focus(), []);
+  useFocusOnShow(field);
   return (
     <section class="once" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{label}</h2>

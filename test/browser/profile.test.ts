@@ -87,6 +87,8 @@ describe('the profile a team works in', { timeout: 60_000 }, () => {
     expect(await activeText()).toBe('Edit profile');
 
     await press(edit);
+    // Open, as its user sees it: focus in its first field, which typing elsewhere must not race.
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('profile-name');
     const phoneField = page.getByLabel('Phone');
     await phoneField.fill('+49 30 7654321');
     await phoneField.press('Enter');

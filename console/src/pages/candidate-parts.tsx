@@ -1,10 +1,10 @@
 /** The profile's parts: the edit form (opened on demand), the stage history, erasure. */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, unwrap } from '../api/client';
 import { stageLabel } from '../labels';
 import { actorText, daysBetween, Field, formErrors, noErrors, type CandidateDetail, type FormErrors } from '../recruiting';
 import { isAdmin, useSession } from '../session';
-import { ConfirmDialog, Notice, When } from '../ui';
+import { ConfirmDialog, Notice, useFocusOnShow, When } from '../ui';
 
 const PROFILE = ['name', 'email', 'phone', 'resume_url'] as const;
 type ProfileField = (typeof PROFILE)[number];
@@ -22,7 +22,7 @@ export function EditProfile({ c, onSaved, onClose }: { c: CandidateDetail; onSav
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<string>();
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
+  useFocusOnShow(first);
 
   const submit = async (e: Event) => {
     e.preventDefault();

@@ -4,6 +4,7 @@
  * step of a workspace that requires two-factor.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useFocusOnShow } from '../ui';
 import { api, errorText, unwrap } from '../api/client';
 
 type Started = { secret: string; otpauth_uri: string; qr_svg: string };
@@ -110,7 +111,7 @@ export function TwoFactorSetup({ onEnrolled, onCancel }: { onEnrolled: (recovery
 /** The recovery codes, shown once after the set-up. */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  useFocusOnShow(heading);
   return (
     <section class="once" aria-labelledby="tf-codes-h">
       <h2 id="tf-codes-h" ref={heading} tabIndex={-1}>

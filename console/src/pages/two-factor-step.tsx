@@ -3,10 +3,10 @@
  * recovery code), or, when the workspace requires two-factor and the user has none yet, setting
  * it up. Until then the server answers nothing else to this session.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, errorText, unwrap } from '../api/client';
 import { fetchSession, type Session } from '../session';
-import { duration, Notice, PageTitle } from '../ui';
+import { duration, Notice, PageTitle, useFocusOnShow } from '../ui';
 import { RecoveryCodes, TwoFactorSetup } from './two-factor-setup';
 
 export function TwoFactorStep({
@@ -37,7 +37,7 @@ function EnterCode({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), [recovery]);
+  useFocusOnShow(field, [recovery]);
 
   const submit = async (e: Event) => {
     e.preventDefault();
