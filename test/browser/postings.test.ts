@@ -31,10 +31,13 @@ beforeAll(async () => {
 const careersPath = () => `/careers/${b.workspace.slug}/jobs/${reqId}`;
 // A string the page evaluates: the project's type check has no DOM library.
 const focused = () => page.evaluate<string>("document.activeElement?.id ?? ''");
-/** Focus moves once the page has rendered what a key asked for: wait for that, then say where it is. */
+/**
+ * Focus moves once the page has rendered what a key asked for. Polled from here: waitForFunction
+ * polls in the page with a string it evaluates there, which the console's CSP (no 'unsafe-eval')
+ * refuses, an error the page reports whenever focus has not moved by the first look.
+ */
 async function focusMovesTo(id: string) {
-  await page.waitForFunction(`document.activeElement?.id === ${JSON.stringify(id)}`).catch(() => undefined);
-  expect(await focused()).toBe(id);
+  await expect.poll(focused).toBe(id);
 }
 
 describe('the posting editor', { timeout: 240_000 }, () => {
