@@ -30,9 +30,7 @@ export function TwoFactorSetup({ onEnrolled, onCancel }: { onEnrolled: (recovery
   useEffect(() => {
     void start();
   }, []);
-  useEffect(() => {
-    if (started) codeField.current?.focus();
-  }, [started]);
+  useFocusOnShow(codeField, [started]);
 
   const confirm = async (e: Event) => {
     e.preventDefault();
