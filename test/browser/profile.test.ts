@@ -52,6 +52,7 @@ beforeAll(async () => {
 
 const heading = (name: string | RegExp, on: Page = page) => on.getByRole('heading', { level: 1, name });
 const activeText = (on: Page = page) => on.evaluate('document.activeElement && document.activeElement.textContent');
+const activeId = () => page.evaluate('document.activeElement.id');
 const noSidewaysScroll = async (on: Page) => expect(await on.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
 const rowNames = async () => page.getByRole('table').locator('tbody tr td[data-label="Name"]').allTextContents();
 
@@ -80,7 +81,7 @@ describe('the profile a team works in', { timeout: 60_000 }, () => {
     const edit = page.getByRole('button', { name: 'Edit profile' });
     await press(edit);
     expect(await edit.getAttribute('aria-expanded')).toBe('true');
-    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('profile-name');
+    await expect.poll(activeId).toBe('profile-name');
     await check('candidate (edit form)');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByLabel('Email').count()).toBe(0);
@@ -88,7 +89,7 @@ describe('the profile a team works in', { timeout: 60_000 }, () => {
 
     await press(edit);
     // Open, as its user sees it: focus in its first field, which typing elsewhere must not race.
-    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('profile-name');
+    await expect.poll(activeId).toBe('profile-name');
     const phoneField = page.getByLabel('Phone');
     await phoneField.fill('+49 30 7654321');
     await phoneField.press('Enter');
