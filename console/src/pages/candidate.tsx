@@ -4,7 +4,7 @@
  * history and, for admins, erasure.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { AddToJobDialog, MoveJobDialog, RejectDialog } from '../candidate-actions';
 import { sourceLabel, stageLabel } from '../labels';
 import { PROFILE_SECTIONS } from '../profile-sections';
@@ -48,10 +48,18 @@ export function CandidatePage({ id }: { id: string }) {
     else setLive({ message: o.message, kind: 'warning' });
     if (o.kind !== 'failed') await reload();
   };
+  // Closing the form returns focus to the action that opened it, in the render that removes the
+  // form (a layout effect). Moved a frame later, focus rested on the page's body in between, and a
+  // key pressed then went nowhere.
+  const refocusEdit = useRef(false);
+  useLayoutEffect(() => {
+    if (editing || !refocusEdit.current) return;
+    refocusEdit.current = false;
+    editButton.current?.focus();
+  }, [editing]);
   const closeEdit = () => {
+    refocusEdit.current = true;
     setEditing(false);
-    // The form is gone: focus returns to the action that opened it.
-    requestAnimationFrame(() => editButton.current?.focus());
   };
   const said = async (message: ComponentChildren, ok = true) => {
     setLive({ message, kind: ok ? 'success' : 'warning' });
