@@ -7,7 +7,7 @@
  * scorecard of a requisition also get the interviews of the last two weeks whose feedback is
  * overdue (the read's `feedback_overdue`).
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from '../api/client';
 import { FeedbackOverdue, InterviewTime, Kit } from '../interview-parts';
 import {
@@ -179,8 +179,9 @@ function InterviewItem({ row: { iv, name, read }, emailOf }: { row: Row; emailOf
   const [saved, setSaved] = useState<string>();
   const headId = `iv-${iv.id}`;
   const again = useRef<HTMLButtonElement>(null);
-  // The form is gone once saved: focus goes back to the button that opened it.
-  useEffect(() => {
+  // The form is gone once saved: focus goes back to the button that opened it, in the render
+  // that shows it (a layout effect), not after the next paint.
+  useLayoutEffect(() => {
     if (saved) again.current?.focus();
   }, [saved]);
 
