@@ -171,7 +171,7 @@ describe('the authorizer reads the creator from the one item it already reads', 
       expect(res.status).toBe(200);
       return [...sent].sort();
     };
-    // GET /api/v1/pipeline alone: the STATS GetItem and the stuck Query (test/integration/calls.test.ts).
+    // GET /api/v1/pipeline alone: the STATS GetItem and the stuck Query (test/integration/calls/candidates.test.ts).
     expect(await count()).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
     expect(await count()).toEqual(['GetItemCommand', 'QueryCommand']);
     // A workspace token acts as an admin: no creator to read.
