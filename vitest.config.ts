@@ -80,9 +80,9 @@ export default defineConfig({
       //   authorizer, rate-limit and handler caches belong to each createGateway.
       // - constants: lib/api/session.ts's time zones, lib/auth/usage-keys.ts's plan id (found only
       //   under USAGE_PLAN_NAME, which rate-limits.test.ts alone sets, with the SDK stubbed).
-      // - a folder's fixture.ts (auth/, calls/, console-api/, malformed/, webhooks/*/): each file calls its
-      //   `use...Fixture()`, which registers that file's hooks and empties what the fixture records
-      //   (secrets, deliveries, DynamoDB commands).
+      // - a folder's fixture.ts (auth/, calls/, console-api/, malformed/, webhooks/*/): each file
+      //   calls its `use...Fixture()`, which registers that file's hooks and empties what the
+      //   fixture records (secrets, deliveries, DynamoDB commands).
       // - Powertools: the logger's level is the worker's, except in a file that raises it for its
       //   run (test/helpers/log-level.ts: logging.test.ts, webhooks/api/); the metrics switch is read
       //   from the environment as each EMF line is made (lib/metrics.ts: an instance per line or
