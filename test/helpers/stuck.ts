@@ -18,6 +18,24 @@ export interface Seeded {
 
 const DAY = 86_400_000;
 
+/**
+ * The workspace's stage counters and total as the candidates' own writes would have left them, for
+ * a bulk load that bypassed those writes' transactions: one count per stage in `stages`.
+ */
+export async function setStageCounters(tenantId: string, stages: readonly Stage[]) {
+  const perStage = Object.fromEntries(STAGES.map((s) => [counter.stage(s), stages.filter((x) => x === s).length]));
+  const names = Object.keys(perStage);
+  await ddb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.stats(tenantId),
+      UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :n${i}`).join(', ')}, #t = :t`,
+      ExpressionAttributeNames: { ...Object.fromEntries(names.map((x, i) => [`#n${i}`, x])), '#t': 'total' },
+      ExpressionAttributeValues: { ...Object.fromEntries(names.map((x, i) => [`:n${i}`, perStage[x]])), ':t': stages.length },
+    }),
+  );
+}
+
 /** `n` candidates across all nine stages, entered 0-20 days ago; counters set as writes would. */
 export async function seedVaried(tenantId: string, n: number): Promise<Seeded[]> {
   const now = Date.now();
@@ -45,16 +63,9 @@ export async function seedVaried(tenantId: string, n: number): Promise<Seeded[]>
       request = res.UnprocessedItems as Record<string, unknown[]> | undefined;
     }
   }
-  const perStage = Object.fromEntries(STAGES.map((s) => [counter.stage(s), seeded.filter((c) => c.stage === s).length]));
-  const names = Object.keys(perStage);
-  await ddb.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.stats(tenantId),
-      UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :n${i}`).join(', ')}, #t = :t`,
-      ExpressionAttributeNames: { ...Object.fromEntries(names.map((x, i) => [`#n${i}`, x])), '#t': 'total' },
-      ExpressionAttributeValues: { ...Object.fromEntries(names.map((x, i) => [`:n${i}`, perStage[x]])), ':t': n },
-    }),
+  await setStageCounters(
+    tenantId,
+    seeded.map((c) => c.stage),
   );
   return seeded;
 }

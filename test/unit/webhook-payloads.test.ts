@@ -8,6 +8,7 @@ import { EVENT_TYPES } from '../../lib/model';
 import { envelope } from '../../lib/webhooks/events';
 import { envelopeOf, type DeliveredEventType } from '../../lib/webhooks/payloads';
 import { CAND, candidateImage, eventsFromRecord, type Img, REQ, streamRecord, T0, T1, TENANT } from '../helpers/lambda-records';
+import { placement } from './webhook-records-fixture';
 
 const candidate = candidateImage;
 const requisition = (over: Img = {}): Img => ({
@@ -189,19 +190,7 @@ const RECORDS = [
     candidate({ name: '', email: undefined, phone: undefined, resume_url: undefined, erased_at: T1, updated_at: T1 }),
     candidate(),
   ),
-  record('INSERT', {
-    PK: `T#${TENANT}`,
-    SK: 'PLACEMENT#p1',
-    type: 'placement',
-    id: '01900000-0000-7000-8000-0000000000f1',
-    tenant_id: TENANT,
-    candidate_id: CAND,
-    candidate_name: 'Zoë Ådahl',
-    req_id: REQ,
-    req_title: 'Backend Engineer',
-    placed_at: T1,
-    created_at: T1,
-  }),
+  record('INSERT', placement()),
   // A placement an accepted offer made: its terms and the requisition's team.
   record('INSERT', HIRED),
   // Its dates changed, then cancelled.

@@ -4,16 +4,14 @@
  * Idempotency-Key and an erasure each cost a small fixed number of calls.
  */
 import { expect, it } from 'vitest';
-import { STAGES } from '../../../lib/model';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { STAGES, type Stage } from '../../../lib/model';
 import { batchPut } from '../../../lib/store/batch';
-import { ddb, tableName } from '../../../lib/store/client';
 import { candidateItem } from '../../../lib/store/candidates';
 import { searchItems } from '../../../lib/store/search';
-import { keys, counter } from '../../../lib/store/table';
 import { newId } from '../../../lib/ids';
 import { createRequisition } from '../../../lib/store/requisitions';
-import { sent, stack, useCallsFixture } from './fixture';
+import { setStageCounters } from '../../helpers/stuck';
+import { countCalls, sent, stack, useCallsFixture } from './fixture';
 
 useCallsFixture();
 
@@ -32,27 +30,17 @@ async function seedCandidates(tenantId: string, n: number, opts: { reqId?: strin
     }),
   );
   // Bulk load bypasses the per-candidate transaction, so set the counters it would have kept.
-  const perStage = Object.fromEntries(STAGES.map((s) => [counter.stage(s), items.filter((c) => c.stage === s).length]));
   const written = opts.search ? [...items, ...items.flatMap((c) => searchItems(tenantId, c))] : items;
   expect(await batchPut(written)).toEqual([]);
-  const names = Object.keys(perStage);
-  await ddb.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.stats(tenantId),
-      UpdateExpression: `SET ${names.map((_, i) => `#n${i} = :n${i}`).join(', ')}, #t = :t`,
-      ExpressionAttributeNames: { ...Object.fromEntries(names.map((n, i) => [`#n${i}`, n])), '#t': 'total' },
-      ExpressionAttributeValues: { ...Object.fromEntries(names.map((n, i) => [`:n${i}`, perStage[n]])), ':t': n },
-    }),
+  await setStageCounters(
+    tenantId,
+    items.map((c) => c.stage as Stage),
   );
 }
 
 async function callsFor(token: string, method: string, path: string, body?: unknown) {
   await stack.call(method, path, { token, body }); // warm the authorizer cache
-  sent.length = 0;
-  const res = await stack.call(method, path, { token, body });
-  expect(res.status).toBeLessThan(300);
-  return { commands: [...sent], body: res.body };
+  return countCalls(method, path, { token, body });
 }
 
 it('GET /api/v1/pipeline makes the same DynamoDB calls with 100 and with 2,000 candidates', async () => {
@@ -163,12 +151,8 @@ it('Idempotency-Key adds a PutItem and a TransactWriteItems (the answer saved, i
   const token = await t.token(['*']);
   const key = { 'Idempotency-Key': 'calls-1' };
   await stack.call('GET', '/api/v1/pipeline', { token }); // warm the authorizer cache
-  const counted = async (method: string, path: string, body: unknown, headers: Record<string, string> = key) => {
-    sent.length = 0;
-    const res = await stack.call(method, path, { token, body, headers });
-    expect(res.status, res.text).toBeLessThan(300);
-    return { commands: [...sent], res };
-  };
+  const counted = (method: string, path: string, body: unknown, headers: Record<string, string> = key) =>
+    countCalls(method, path, { token, body, headers });
   // First use: claim the key (conditional PutItem), the write, then store the answer: a candidate,
   // so a copy of its data, saved with its ledger entry unless it was erased (TransactWriteItems).
   const first = await counted('POST', '/api/v1/candidates', { name: 'Idem calls' });
@@ -200,10 +184,8 @@ it("an erasure costs a read, its marker, a count of the person's files, two Quer
   const t = await stack.tenant();
   const token = await t.token(['*']);
   const counted = async (method: string, path: string, body?: unknown) => {
-    sent.length = 0;
-    const res = await stack.call(method, path, { token, body });
-    expect(res.status, res.text).toBeLessThan(300);
-    return { commands: [...sent].sort(), body: res.body };
+    const { commands, body: answer } = await countCalls(method, path, { token, body });
+    return { commands: commands.sort(), body: answer };
   };
   await stack.call('GET', '/api/v1/pipeline', { token }); // warm the authorizer cache
   // Created straight into placed: one copy (its placement) with its ledger entry.

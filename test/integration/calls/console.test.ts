@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest';
 import { settleAudit } from '../../helpers/audit';
 import { PASSWORD } from '../../helpers/stack';
-import { sent, stack, useCallsFixture } from './fixture';
+import { countCalls, sent, stack, useCallsFixture } from './fixture';
 
 useCallsFixture();
 
@@ -15,12 +15,8 @@ it("console routes cost a small fixed number of calls, the session authorizer's 
   const admin = await t.user('admin');
   const member = await t.user('recruiter');
   const cookie = await stack.login(admin.email, PASSWORD);
-  const counted = async (method: string, path: string, body?: unknown) => {
-    sent.length = 0;
-    const res = await stack.call(method, path, { body, headers: { Cookie: cookie } });
-    expect(res.status, res.text).toBeLessThan(300);
-    return [...sent].sort();
-  };
+  const counted = async (method: string, path: string, body?: unknown) =>
+    (await countCalls(method, path, { body, headers: { Cookie: cookie } })).commands.sort();
   // Authorizer GetItem + the STATS GetItem (counters, thresholds) + 1 stuck Query + 1 requisitions Query.
   expect(await counted('GET', '/api/overview')).toEqual([...Array(2).fill('GetItemCommand'), ...Array(2).fill('QueryCommand')]);
   expect(await counted('GET', '/api/settings/pipeline')).toEqual(['GetItemCommand', 'GetItemCommand']);
@@ -41,12 +37,7 @@ it("console routes cost a small fixed number of calls, the session authorizer's 
 it('webhook endpoint writes cost a small fixed number of calls; the active count moves inside their transaction', async () => {
   const t = await stack.tenant();
   const cookie = await stack.login((await t.user('admin')).email, PASSWORD);
-  const counted = async (method: string, path: string, body?: unknown) => {
-    sent.length = 0;
-    const res = await stack.call(method, path, { body, headers: { Cookie: cookie } });
-    expect(res.status, res.text).toBeLessThan(300);
-    return { commands: [...sent], body: res.body };
-  };
+  const counted = (method: string, path: string, body?: unknown) => countCalls(method, path, { body, headers: { Cookie: cookie } });
   const create = (n: number) => counted('POST', '/api/webhooks', { url: `https://hooks.example.com/calls${n}` });
   // The workspace's first counted write finds no count: its transaction is cancelled, one Query of
   // the endpoints and one conditional UpdateItem derive the count, and the transaction runs again.
@@ -90,12 +81,8 @@ it('the audit record costs no call of its own: each audited write stays one tran
   const admin = await t.user('admin');
   const cookie = await stack.login(admin.email, PASSWORD);
   const headers = { Cookie: cookie };
-  const counted = async (method: string, path: string, body?: unknown, h: Record<string, string> = headers) => {
-    sent.length = 0;
-    const res = await stack.call(method, path, { body, headers: h });
-    expect(res.status, res.text).toBeLessThan(300);
-    return { commands: [...sent], body: res.body };
-  };
+  const counted = (method: string, path: string, body?: unknown, h: Record<string, string> = headers) =>
+    countCalls(method, path, { body, headers: h });
   const AUTH = 'GetItemCommand'; // the session authorizer's read (the local gateway does not cache it)
   // Tokens: create reads the workspace's token lifetimes, then is one transaction (lookup, listing,
   // record); revoke reads the listing, then one transaction.

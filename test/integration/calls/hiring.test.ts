@@ -8,19 +8,14 @@ import { PASSWORD } from '../../helpers/stack';
 import { batchPut } from '../../../lib/store/batch';
 import { placementItem } from '../../../lib/store/candidates';
 import { newId } from '../../../lib/ids';
-import { sent, stack, useCallsFixture } from './fixture';
+import { countCalls, stack, useCallsFixture } from './fixture';
 
 useCallsFixture();
 
 it('requisition routes: each write is at most one read and one transaction or conditional write; one read with its history is one Query', async () => {
   const t = await stack.tenant();
   const token = await t.token(['*']);
-  const counted = async (method: string, path: string, body?: unknown) => {
-    sent.length = 0;
-    const res = await stack.call(method, path, { token, body });
-    expect(res.status, res.text).toBeLessThan(300);
-    return { commands: [...sent], body: res.body };
-  };
+  const counted = (method: string, path: string, body?: unknown) => countCalls(method, path, { token, body });
   await stack.call('GET', '/api/v1/requisitions', { token }); // warm the authorizer cache
   // Create: the requisition, its first history record and the status counter in one transaction.
   const created = await counted('POST', '/api/v1/requisitions', { title: 'Counted', headcount: 2 });
@@ -66,12 +61,7 @@ it('requisition routes: each write is at most one read and one transaction or co
 it('offer routes: a draft is a read and one transaction; a status change a read and one transaction (sending adds the stage move); one offer with its versions is one Query', async () => {
   const t = await stack.tenant();
   const token = await t.token(['*']);
-  const counted = async (method: string, path: string, body?: unknown) => {
-    sent.length = 0;
-    const res = await stack.call(method, path, { token, body });
-    expect(res.status, res.text).toBeLessThan(300);
-    return { commands: [...sent], body: res.body };
-  };
+  const counted = (method: string, path: string, body?: unknown) => countCalls(method, path, { token, body });
   const cid = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Offer Count' } })).body.data.id;
   // Draft: the candidate's read, then the offer, its first version, the open-offer guard, the
   // copy-ledger entry, the erasure check and the audit intent in one transaction.
@@ -119,12 +109,7 @@ it('offers awaiting a member: a page is one Query and one TransactGetItems (the 
     body: { steps: [{ approvers: [approver.id], mode: 'any' }] },
   });
   expect(put.status, put.text).toBe(200);
-  const counted = async (path: string, body?: unknown) => {
-    sent.length = 0;
-    const res = await stack.call(body ? 'POST' : 'GET', path, { headers: { Cookie: cookie }, body });
-    expect(res.status, res.text).toBeLessThan(300);
-    return { commands: [...sent], body: res.body };
-  };
+  const counted = (path: string, body?: unknown) => countCalls(body ? 'POST' : 'GET', path, { headers: { Cookie: cookie }, body });
   const ask = async () => {
     const cid = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Awaiting Count' } })).body.data.id;
     const oid = (
@@ -158,12 +143,7 @@ it('offers awaiting a member: a page is one Query and one TransactGetItems (the 
 it('placements: a hire from an accepted offer reads the candidate, then its requisition and offer at once, then one transaction; a page of GET /placements is one Query among 2,500 placements, whatever the filters', async () => {
   const t = await stack.tenant();
   const token = await t.token(['*']);
-  const counted = async (method: string, path: string, body?: unknown) => {
-    sent.length = 0;
-    const res = await stack.call(method, path, { token, body });
-    expect(res.status, res.text).toBeLessThan(300);
-    return { commands: [...sent], body: res.body };
-  };
+  const counted = (method: string, path: string, body?: unknown) => countCalls(method, path, { token, body });
   const reqId = (await stack.call('POST', '/api/v1/requisitions', { token, body: { title: 'Counted Hire', headcount: 3 } })).body.data.id;
   const cid = (await stack.call('POST', '/api/v1/candidates', { token, body: { name: 'Hire Count', req_id: reqId } })).body.data.id;
   const oid = (
