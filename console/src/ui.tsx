@@ -251,10 +251,13 @@ export function ConfirmDialog(props: {
  * Moves focus to `ref` as what holds it appears: in the render's own task, as a layout effect does,
  * not after the next paint (an effect), so that no click or keystroke lands in the page between the
  * two and has the focus taken from under it (seen: text typed into a form's second field went to
- * its first, focused a frame later on a busy machine). `inputs`: what shows it anew.
+ * its first, focused a frame later on a busy machine). `inputs`: what shows it anew; `when`: false
+ * where a change of them shows nothing to focus (a render before the thing appears).
  */
-export function useFocusOnShow(ref: { current: { focus(): void } | null }, inputs: Inputs = []) {
-  useLayoutEffect(() => ref.current?.focus(), inputs);
+export function useFocusOnShow(ref: { current: { focus(): void } | null }, inputs: Inputs = [], when = true) {
+  useLayoutEffect(() => {
+    if (when) ref.current?.focus();
+  }, inputs);
 }
 
 /** A secret shown once: read-only field, copy button, and a plain warning. */

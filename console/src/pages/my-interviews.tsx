@@ -7,7 +7,7 @@
  * scorecard of a requisition also get the interviews of the last two weeks whose feedback is
  * overdue (the read's `feedback_overdue`).
  */
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { errorText } from '../api/client';
 import { FeedbackOverdue, InterviewTime, Kit } from '../interview-parts';
 import {
@@ -29,7 +29,7 @@ import { fetchCandidate } from '../recruiting';
 import { Link } from '../router';
 import { ScorecardForm } from '../scorecard-form';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Loaded, PageTitle, useLoad } from '../ui';
+import { Empty, ErrorBox, Loaded, PageTitle, useFocusOnShow, useLoad } from '../ui';
 
 interface Row {
   iv: Interview;
@@ -179,11 +179,8 @@ function InterviewItem({ row: { iv, name, read }, emailOf }: { row: Row; emailOf
   const [saved, setSaved] = useState<string>();
   const headId = `iv-${iv.id}`;
   const again = useRef<HTMLButtonElement>(null);
-  // The form is gone once saved: focus goes back to the button that opened it, in the render
-  // that shows it (a layout effect), not after the next paint.
-  useLayoutEffect(() => {
-    if (saved) again.current?.focus();
-  }, [saved]);
+  // The form is gone once saved: focus goes back to the button that opened it.
+  useFocusOnShow(again, [saved], !!saved);
 
   const giveFeedback = async () => {
     setError(undefined);
