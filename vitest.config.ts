@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const CONTENTION = [
@@ -39,10 +40,14 @@ export default defineConfig({
   test: {
     env: ENV,
     pool: 'forks',
-    // Two test files at a time, one per core. Left to its default, vitest ran one file at a time
-    // here (the files' test time added up to the run's wall time); most files wait on DynamoDB
-    // Local or a subprocess, so a second worker fills the idle core. More than two bought nothing.
-    maxWorkers: 2,
+    // One test file per core (Node's count, which follows a container's CPU quota), from two to
+    // eight. The suite is bound by CPU (its files, their DynamoDB Locals, npm starts and Chromiums
+    // keep the cores busy), so a larger machine runs it faster only with a worker for each core.
+    // Left to its default (a core less), vitest ran one file at a time on two cores, where most
+    // files wait on DynamoDB Local or a subprocess: a second worker fills the idle core, and a
+    // third bought nothing. The ceiling is for memory: each worker has two DynamoDB Locals
+    // (integration and contention) and, in the browser tier, an npm start and a Chromium.
+    maxWorkers: Math.min(8, Math.max(2, availableParallelism())),
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
