@@ -191,6 +191,10 @@ try {
   if (olderData) {
     const migrated = await migrateOldAuditCopies(() => {});
     if (migrated) say(`moved the audit log of ${migrated} workspaces to one item per record`);
+    // Counters of a data directory from before their shards: spread from now on.
+    const { shardUnshardedStats } = await import('../lib/domain/stats-sharding');
+    const sharded = await shardUnshardedStats();
+    if (sharded) say(`gave the counters of ${sharded} workspaces their shards`);
   }
   // A first run's stream poller starts at the stream's end, as a new event source mapping does:
   // the intents of what was written before it (the demo's seed) are expanded here instead. So

@@ -39,6 +39,9 @@ const USAGE = `Usage:
         progress on stderr; prints what it did, as JSON
   admin audit settle <slug>|--all                            expands audit intents the stream no
         longer holds (after a consumer outage); idempotent; prints the intents read and records written
+  admin stats shard <slug>|--all                             spreads the workspace's counters over
+        their shards (workspaces made before them; run once after deploying); idempotent; prints
+        each workspace's outcome (sharded, already, missing), as JSON
   admin retention run <slug> [--dry-run]                     runs the workspace's retention rules now
         (as the daily run does); prints what each rule matched and erased, as JSON (ids, no personal
         data); --dry-run counts only
@@ -183,11 +186,12 @@ async function main(argv: string[]): Promise<string> {
     'retention run',
     'audit migrate',
     'audit settle',
+    'stats shard',
   ];
   if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
   if (values['dry-run'] && command !== 'retention run') throw new UsageError('--dry-run applies only to retention run');
-  const everyWorkspace = command.startsWith('audit ') && values.all === true;
-  if (values.all && !everyWorkspace) throw new UsageError('--all applies only to audit migrate and audit settle');
+  const everyWorkspace = (command.startsWith('audit ') || command === 'stats shard') && values.all === true;
+  if (values.all && !everyWorkspace) throw new UsageError('--all applies only to audit migrate, audit settle and stats shard');
   if (everyWorkspace && rest.length) throw new UsageError('give a <slug> or --all, not both');
   const slug = everyWorkspace ? '' : slugArg(rest[0]);
   const maxPositionals = command === 'tenant set-stuck-days' || command === 'user create' ? 2 : 1;
@@ -250,6 +254,10 @@ async function main(argv: string[]): Promise<string> {
             process.stderr.write(`${line}\n`),
           ),
         );
+      }
+      case 'stats shard': {
+        const { statsShardCli } = await import('../lib/domain/stats-sharding');
+        return JSON.stringify(await statsShardCli(everyWorkspace ? undefined : slug, (line) => process.stderr.write(`${line}\n`)));
       }
       case 'retention run': {
         const tenant = await tenants.getTenantBySlug(slug);

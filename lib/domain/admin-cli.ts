@@ -7,7 +7,7 @@
 import { hashPassword } from '../auth/password';
 import type { Role, Scope, Stage } from '../model';
 import type { AuditActor, AuditChange, AuditEntry, AuditTarget } from '../store/audit';
-import { getStats } from '../store/stats';
+import { getStatsItem } from '../store/stats';
 import { getTenantBySlug, setStuckDays } from '../store/tenants';
 import { getTokenLifetime } from '../store/token-lifetime';
 import { createToken, type CreatedToken } from '../store/tokens';
@@ -73,7 +73,7 @@ export async function cliCreateToken(
 export async function cliSetStuckDays(slug: string, stuck: Partial<Record<Stage, number>>): Promise<Partial<Record<Stage, number>>> {
   const tenant = await getTenantBySlug(slug);
   // Thresholds live on the STATS item; a tenant from before that still has them on its own item.
-  const current = (await getStats(tenant.id)).stuckDays ?? tenant.stuck_days ?? {};
+  const current = (await getStatsItem(tenant.id)).stuckDays ?? tenant.stuck_days ?? {};
   const next = { ...current, ...stuck };
   // The stuck index catches up in the background (the stream job of npm start or the stack).
   await setStuckDays(tenant.id, next, {

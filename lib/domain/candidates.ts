@@ -36,7 +36,7 @@ import { timeLeftMs } from '../time-budget';
 import { queryWords, searchCandidates, searchPartition, leadWord } from '../store/search';
 import { queryHistory, type StageMove } from '../store/stage-history';
 import { getRequisition, reqStageCount } from '../store/requisitions';
-import { getStats } from '../store/stats';
+import { getStats, getStatsItem } from '../store/stats';
 import { maySee, seesAll, viewerOf, withoutHiddenFields, type Viewer } from './visibility';
 import { assignmentsOf } from './assignments';
 import { limitedCandidatePage } from './visible-lists';
@@ -264,7 +264,7 @@ export async function changeStage(
   if (!seesAll(v)) await seenCandidate(p.tenantId, v, input.candidate_id);
   await gate?.(p.tenantId, input.candidate_id, input.stage);
   // Only a move into `rejected` reads the workspace's reasons (one GetItem of its STATS item).
-  const settings = needsRejectionSettings(input) ? rejectionSettingsOf((await getStats(p.tenantId)).item) : undefined;
+  const settings = needsRejectionSettings(input) ? rejectionSettingsOf((await getStatsItem(p.tenantId)).item) : undefined;
   const decided = decideRejection(input, settings);
   if ('refuse' in decided) throw decided.refuse;
   const { before, after } = await moveCandidate(p.tenantId, input.candidate_id, input.stage, nowIso, {

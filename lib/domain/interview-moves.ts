@@ -12,7 +12,7 @@ import { StaleStageError } from '../errors';
 import { candidateStage, getCandidate } from '../store/candidates';
 import type { DueItem } from '../store/interview-due';
 import { getInterview, queryInterviewPage } from '../store/interviews';
-import { getStats } from '../store/stats';
+import { getStatsItem } from '../store/stats';
 import { moveCandidate } from './candidate-writes';
 import { runDueItems } from './interview-due-run';
 import { allEnded } from './interview-follow-up-rules';
@@ -44,7 +44,7 @@ async function followEnded(item: DueItem, nowMs: number): Promise<boolean> {
   // A cancelled interview's item asks whether the others have all ended; a scheduled one not yet
   // ended was moved later (its new item is due then).
   if (!iv || (iv.status === 'scheduled' && Date.parse(iv.end) > nowMs)) return false;
-  const [stats, cand] = await Promise.all([getStats(item.tenantId), getCandidate(item.tenantId, iv.candidate_id)]);
+  const [stats, cand] = await Promise.all([getStatsItem(item.tenantId), getCandidate(item.tenantId, iv.candidate_id)]);
   if (stats.item.auto_interview_stages === false || !cand || cand.erased_at) return false;
   if (candidateStage(cand) !== 'interview_scheduled') return false;
   if (!allEnded(await candidateInterviews(item.tenantId, iv.candidate_id), nowMs)) return false;

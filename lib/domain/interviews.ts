@@ -19,7 +19,7 @@ import {
   writeInterviewCreate,
   type InterviewView,
 } from '../store/interviews';
-import { getStats } from '../store/stats';
+import { getStatsItem } from '../store/stats';
 import { listUsers } from '../store/users';
 import { moveCandidate } from './candidate-writes';
 import { decodeCursor, encodeCursor } from './cursor';
@@ -103,7 +103,7 @@ export async function createInterview(
   const [cand, claimed, stats] = await Promise.all([
     getCandidate(p.tenantId, candidateId),
     body.external_event_id === undefined ? undefined : getExternalClaim(p.tenantId, body.external_event_id),
-    getStats(p.tenantId),
+    getStatsItem(p.tenantId),
   ]);
   if (!cand) throw new NotFoundError('candidate');
   if (cand.erased_at) throw erasedError();

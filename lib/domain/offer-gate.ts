@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import type { OfferStatus, Stage } from '../model';
 import { getOffer, getOpenOfferId } from '../store/offers';
 import { getCandidate } from '../store/candidates';
-import { getStats } from '../store/stats';
+import { getStatsItem } from '../store/stats';
 
 /** The offer statuses that let a candidate into `offer_sent` when the workspace requires one. */
 const READY: readonly OfferStatus[] = ['approved', 'sent'];
@@ -31,7 +31,7 @@ export function decideOfferGate(stage: Stage, required: boolean, offerStatus: Of
  */
 export async function checkOfferGate(tenantId: string, candidateId: string, stage: Stage): Promise<void> {
   if (stage !== 'offer_sent') return;
-  const required = (await getStats(tenantId)).item.offer_required === true;
+  const required = (await getStatsItem(tenantId)).item.offer_required === true;
   let status: OfferStatus | undefined;
   if (required) {
     const offerId = await getOpenOfferId(tenantId, candidateId);

@@ -12,7 +12,7 @@ import { logger } from '../logger';
 import { recentErasures } from '../store/erasure';
 import { countOf } from '../store/scrub';
 import { matchingCandidates, workspacesWithRetention, type RetentionDays } from '../store/retention';
-import { getStats } from '../store/stats';
+import { getStatsItem } from '../store/stats';
 import type { RetentionPreview } from '../schemas';
 import { eraseCandidateAs, RESWEEP_ACTOR, runErasureFollowUps, sweepAgain } from './erasure';
 import { putAudit } from '../store/audit';
@@ -188,7 +188,7 @@ export async function runAllRetention(nowMs = Date.now()): Promise<{ workspaces:
 }
 
 async function statsItem(tenantId: string) {
-  const stats = await getStats(tenantId);
+  const stats = await getStatsItem(tenantId);
   if (!stats.exists) throw new NotFoundError('workspace');
   return stats.item;
 }

@@ -4,7 +4,7 @@ import { DEFAULT_STUCK_DAYS, STUCK_STAGES, type Stage } from '../model';
 import type { PipelineSettings, PipelineSettingsBody, PipelineSettingsQuery, PipelineSettingsSaved } from '../schemas';
 import { previewRetention } from './retention';
 import { retentionOf } from '../store/retention';
-import { getStats } from '../store/stats';
+import { getStatsItem } from '../store/stats';
 import { getTenant, setStuckDays } from '../store/tenants';
 import { auditBy, type Principal } from './principal';
 import { rejectionSettingsOf } from './rejection-rules';
@@ -19,7 +19,7 @@ export const stuckDaysInForce = (overrides: Partial<Record<Stage, number>> = {})
 export async function getPipelineSettings(p: Principal, q: PipelineSettingsQuery = {}): Promise<PipelineSettings> {
   const wantsPreview = q.preview_rejected_days !== undefined || q.preview_inactive_days !== undefined;
   const [stats, retention_preview] = await Promise.all([
-    getStats(p.tenantId),
+    getStatsItem(p.tenantId),
     wantsPreview
       ? previewRetention(p.tenantId, { rejected_days: q.preview_rejected_days ?? null, inactive_days: q.preview_inactive_days ?? null })
       : undefined,

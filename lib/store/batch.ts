@@ -67,7 +67,7 @@ const GET_SIZE = 100;
  * so the caller never mistakes an unread key for an absent one. `projection` must name PK and SK
  * for the caller to tell the items apart.
  */
-export async function batchGet(keys: { PK: string; SK: string }[], read: { projection: string; consistent?: boolean }): Promise<Item[]> {
+export async function batchGet(keys: { PK: string; SK: string }[], read: { projection?: string; consistent?: boolean }): Promise<Item[]> {
   const unique = [...new Map(keys.map((k) => [keyOf(k), { PK: k.PK, SK: k.SK }])).values()];
   const found: Item[] = [];
   const chunks: { PK: string; SK: string }[][] = [];

@@ -9,9 +9,8 @@ import { candidatePut, counterUpdate, createdPlacement, createdReqCounts, create
 import { COPY_PUT_ACTIONS } from './copies';
 import { reqCounterWrite } from './requisition-counters';
 import { candidateTokens, searchWrites } from './search';
-import { believedThresholds, learnThresholds, thresholdsUnchanged } from './stuck';
+import { believedThresholds, learnThresholds, statsKeyFor, thresholdsUnchanged } from './stuck';
 import { personCreateParts } from './people';
-import { keys } from './table';
 import { backoff, cancellationReasons, MAX_ATTEMPTS, writeParts, type TxOutcome, type TxPart } from './tx';
 
 type Item = Record<string, unknown>;
@@ -133,7 +132,7 @@ async function writeBatch(tenantId: string, entries: NewCandidate[], rows: numbe
     // Named parts: the workspace's counter, each requisition's (`req:<id>`), each row's item
     // (`row:<n>`, refused when its id is taken) and the rest of its actions, the audit intent.
     const parts: Record<string, TxPart> = {
-      stats: counterUpdate(keys.stats(tenantId), stats, false, thresholdsUnchanged(thresholds)),
+      stats: counterUpdate(statsKeyFor(tenantId, thresholds), stats, false, thresholdsUnchanged(thresholds)),
     };
     for (const id of reqIds) {
       parts[`req:${id}`] = reqCounterWrite(

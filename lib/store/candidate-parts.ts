@@ -17,7 +17,7 @@ import { placementCancelUpdate } from './placements';
 import { reqCounterWrite } from './requisition-counters';
 import { searchWrites } from './search';
 import { requisitionMovePut, stageMovePut } from './stage-history';
-import { believedThresholds, learnThresholds, stuckAttrs, thresholdsUnchanged } from './stuck';
+import { believedThresholds, learnThresholds, statsKeyFor, stuckAttrs, thresholdsUnchanged } from './stuck';
 import { changeIndexKey, counter, keys, reqCandidatesIndexKey, reqStageIndexKey, stageIndexKey, TABLE_DEF } from './table';
 import { writeParts, type TxOutcome, type TxPart } from './tx';
 import { $remove, update } from './update';
@@ -59,7 +59,7 @@ export function writeNewCandidate(tenantId: string, plan: CreatePlan): Promise<T
   // In the order the single writes always had them (DynamoDB Local locks items in that order).
   return withThresholds<CreateParts>(tenantId, {
     candidate: candidatePut(tenantId, c, thresholds),
-    stats: counterUpdate(keys.stats(tenantId), { ...createdStats(c), ...req?.stats }, false, thresholdsUnchanged(thresholds)),
+    stats: counterUpdate(statsKeyFor(tenantId, thresholds), { ...createdStats(c), ...req?.stats }, false, thresholdsUnchanged(thresholds)),
     requisition: req?.update,
     placement: createdPlacement(tenantId, c),
     filled: req?.filled,
@@ -134,7 +134,7 @@ export async function writeMove(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    stats: counterUpdate(keys.stats(tenantId), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
+    stats: counterUpdate(statsKeyFor(tenantId, thresholds), { ...deltas, ...hire?.stats }, false, thresholdsUnchanged(thresholds)),
     requisition: hire ? hire.update : reqId ? counterUpdate(keys.requisition(tenantId, reqId), deltas) : undefined,
     placement: placement && copyPuts(tenantId, id, placement),
     // A hire leaving `placed` no longer counts: its placement is cancelled with it.
@@ -230,7 +230,7 @@ export async function writeProfile(tenantId: string, plan: ProfilePlan): Promise
     leaves: plan.moves && oldReq !== undefined && counterUpdate(keys.requisition(tenantId, oldReq), { c_total: -1, [stageCounter]: -1 }),
     requisition: onto?.update,
     filled: onto?.filled,
-    stats: onto && Object.keys(onto.stats).length > 0 && counterUpdate(keys.stats(tenantId), onto.stats),
+    stats: onto && Object.keys(onto.stats).length > 0 && counterUpdate(statsKeyFor(tenantId), onto.stats),
     // Every copy changes (updated_at at least); tokens the new name or email lost go.
     search: searchWrites(tenantId, after, current),
     ...(plan.person ? personEditParts(tenantId, plan.person, at, plan.guard && { candidateId: id, move: plan.guard }) : NO_PERSON_EDIT),

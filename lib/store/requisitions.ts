@@ -7,6 +7,7 @@ import { type Item, oneOf, optStr, str } from './codec';
 import { auditPuts, type AuditEntry } from './audit';
 import type { ActorRef } from './stage-history';
 import { counter, keys, reqStatusIndexKey, reqStatusPartition, TABLE_DEF } from './table';
+import { statsKeyFor } from './stuck';
 
 /** The index a requisition's status partition lives in (its attribute names come from TABLE_DEF). */
 export const BY_STATUS = TABLE_DEF.indexes.byStageOrStatus;
@@ -106,7 +107,7 @@ const statusChangeFromItem = (item: Item): ReqStatusChange => ({
 export const statsStatusMove = (tenantId: string, deltas: Record<string, number>) => ({
   Update: {
     TableName: tableName(),
-    Key: keys.stats(tenantId),
+    Key: statsKeyFor(tenantId),
     UpdateExpression: `ADD ${Object.keys(deltas)
       .map((_, i) => `#r${i} :r${i}`)
       .join(', ')}`,

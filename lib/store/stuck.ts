@@ -8,14 +8,15 @@
  * - `stuck_days`: the overrides; `stuck_v`: bumped by every save;
  * - `stuck_done_v`: the version the index reflects; `stuck_job: "pending"` while they differ;
  * - `stuck_cursor`: how far the re-index of `stuck_v` has got (absent: from the start).
- * So one GetItem reads counters, thresholds and whether the index can be trusted.
+ * Each counter shard (STATS_SHARDS) carries a copy of `stuck_v` and `stuck_days`. So one
+ * BatchGetItem (lib/store/stats.ts) reads counters, thresholds and whether the index can be trusted.
  *
  * Writers: a candidate insert or move computes its index entry from the thresholds it believes in
- * force and conditions its STATS counter update (same transaction) on that `stuck_v`, so no write
- * can commit with thresholds that changed under it; the failed condition hands back the new ones.
+ * force and conditions its counter shard's update (same transaction) on that shard's `stuck_v`, so
+ * no write can commit with thresholds that changed under it; the failed condition hands back the new ones.
  *
  * A save never re-indexes in the request: it bumps `stuck_v`, sets `stuck_job` and clears the
- * cursor, in one UpdateItem. The STATS stream record (filter STUCK_FILTER_PATTERNS, stream-filters.ts) drives the
+ * cursor, in one transaction that bumps every shard's copy with it. The STATS stream record (filter STUCK_FILTER_PATTERNS, stream-filters.ts) drives the
  * background job (functions/stuck-reindex.ts) one page at a time; each step saves its cursor on
  * STATS conditioned on the version, which makes the next stream record, and so the next step. A
  * newer save makes the older job's next condition fail: it stops, and the job restarts from the
@@ -26,11 +27,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { auditPuts, type AuditEntry } from './audit';
-import { cancellationReasons } from './tx';
+import { backoff, cancellationReasons, isTransactionConflict, MAX_ATTEMPTS } from './tx';
 import { NotFoundError } from '../errors';
 import { DEFAULT_STUCK_DAYS, type Stage } from '../model';
 import { ddb, tableName } from './client';
-import { keys, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
+import { keys, STATS_SHARDS, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
 import { $remove, update } from './update';
 import { keptRules, registryWrite, type RetentionDays } from './retention';
 
@@ -44,6 +45,8 @@ export type StuckDays = Partial<Record<Stage, number>>;
 export interface Thresholds {
   version: number;
   overrides: StuckDays;
+  /** The counter shards the workspace has (STATS_SHARDS once sharded); 1, or absent, before. */
+  shards?: number;
 }
 
 /** The threshold in days for a stage (0: never stuck). */
@@ -71,17 +74,39 @@ export function stuckAttrs(tenantId: string, t: Thresholds, c: { id: string; sta
  * the writer's STATS condition catches a wrong guess and hands back the real item.
  */
 const known = new Map<string, Thresholds>();
-export const believedThresholds = (tenantId: string): Thresholds => known.get(tenantId) ?? { version: 0, overrides: {} };
+/** Kept apart from `known`, which a save forgets: a workspace's shard count only ever grows, so it stays true. */
+const knownShards = new Map<string, number>();
+export const believedThresholds = (tenantId: string): Thresholds => {
+  const shards = knownShards.get(tenantId);
+  return { ...(known.get(tenantId) ?? { version: 0, overrides: {} }), ...(shards !== undefined && { shards }) };
+};
+/** Learns from the STATS item, or from any counter shard: each carries the thresholds and the shard count. */
 export function learnThresholds(tenantId: string, stats: Item | undefined) {
-  if (stats?.PK) known.set(tenantId, { version: Number(stats.stuck_v ?? 0), overrides: (stats.stuck_days ?? {}) as StuckDays });
+  if (!stats?.PK) return;
+  known.set(tenantId, { version: Number(stats.stuck_v ?? 0), overrides: (stats.stuck_days ?? {}) as StuckDays });
+  knownShards.set(tenantId, Math.max(knownShards.get(tenantId) ?? 1, Number(stats.stats_shards ?? 1)));
 }
 
-/** Condition for the STATS counter update: the thresholds are still the ones the write used. */
-export const thresholdsUnchanged = (t: Thresholds) => ({
+const sharded = (t: Thresholds) => (t.shards ?? 1) > 1;
+
+/** The counter shard a counted write adds to: one of those the writer believes there are, at random. */
+export const statsKeyFor = (tenantId: string, t: Thresholds = believedThresholds(tenantId)) =>
+  keys.statsShard(tenantId, Math.floor(Math.random() * (t.shards ?? 1)));
+
+/**
+ * Condition for the counter update (on the shard statsKeyFor chose): the thresholds are still the
+ * ones the write used. Every shard carries `stuck_v`, and a save bumps them all in one
+ * transaction. A writer that believes the workspace unsharded also checks that it still is: a
+ * container that never read the STATS item learns of the shards from its first refused write.
+ */
+export const thresholdsUnchanged = (t: Thresholds) => {
   // A tenant from before the stuck index has no stuck_v: the defaults, version 0.
-  ConditionExpression: t.version === 0 ? 'attribute_not_exists(stuck_v) OR stuck_v = :sv' : 'stuck_v = :sv',
-  values: { ':sv': t.version },
-});
+  const version = t.version === 0 ? '(attribute_not_exists(stuck_v) OR stuck_v = :sv)' : 'stuck_v = :sv';
+  return {
+    ConditionExpression: sharded(t) ? version : `${version} AND attribute_not_exists(stats_shards)`,
+    values: { ':sv': t.version },
+  };
+};
 
 /** Stuck candidates from GSI3: those whose stuck time has passed, longest past it first. */
 export async function queryStuck(tenantId: string, now: number, limit: number): Promise<Item[]> {
@@ -102,9 +127,12 @@ export async function queryStuck(tenantId: string, now: number, limit: number): 
 }
 
 /**
- * Store new thresholds: one UpdateItem, or one transaction with the retention rules' registry
- * entry and the audit record. The newest save wins (last writer's overrides, highest version);
- * the re-index runs in the background. Two saves at once both succeed.
+ * Store new thresholds: one transaction of the STATS update, the other counter shards' copies of
+ * the version and overrides (each added to, never set, so two saves at once both succeed and
+ * every copy stays equal to STATS's), and with them the retention rules' registry entry and the
+ * audit record. The newest save wins (last writer's overrides, highest version); the re-index runs
+ * in the background. A workspace from before the shards gets copies no writer reads until it is
+ * sharded (lib/store/stats-shards.ts shardStats sets them afresh).
  */
 export async function saveThresholds(
   tenantId: string,
@@ -129,35 +157,36 @@ export async function saveThresholds(
       ...Object.fromEntries(Object.values(also).map((v, i) => [`:x${i}`, v])),
     },
   };
-  if (audit || retention) {
-    // With its audit record, or with retention rules (which also list or unlist the workspace for
-    // the daily run): one transaction, which answers no item. This container's belief is dropped
-    // instead of learned; a write on an old belief fails its STATS condition and learns.
+  const copies = Array.from({ length: STATS_SHARDS - 1 }, (_, i) => ({
+    Update: {
+      TableName: tableName(),
+      Key: keys.statsShard(tenantId, i + 1),
+      UpdateExpression: 'SET stuck_days = :d ADD stuck_v :one',
+      ExpressionAttributeValues: { ':d': overrides, ':one': 1 },
+    },
+  }));
+  // One transaction, which answers no item. This container's belief is dropped instead of
+  // learned; a write on an old belief fails its counter shard's condition and learns. A save
+  // racing another transaction on the same items is cancelled whole, so it is simply sent again.
+  const TransactItems = [
+    { Update: save },
+    ...copies,
+    ...(retention ? [registryWrite(tenantId, retention)] : []),
+    ...(audit ? auditPuts(tenantId, audit) : []),
+  ];
+  for (let attempt = 1; ; attempt++) {
     try {
-      await ddb.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Update: save },
-            ...(retention ? [registryWrite(tenantId, retention)] : []),
-            ...(audit ? auditPuts(tenantId, audit) : []),
-          ],
-        }),
-      );
+      await ddb.send(new TransactWriteCommand({ TransactItems }));
+      break;
     } catch (err) {
-      if (cancellationReasons(err)?.[0]?.Code === 'ConditionalCheckFailed') throw new NotFoundError('workspace');
-      throw err;
+      const reasons = cancellationReasons(err);
+      if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new NotFoundError('workspace');
+      if (!reasons || !isTransactionConflict(reasons) || attempt >= MAX_ATTEMPTS) throw err;
+      await backoff(attempt);
     }
-    known.delete(tenantId);
-    return { ...believedThresholds(tenantId), ...(retention && { retention }) };
   }
-  try {
-    const res = await ddb.send(new UpdateCommand({ ...save, ReturnValues: 'ALL_NEW' }));
-    learnThresholds(tenantId, res.Attributes);
-    return believedThresholds(tenantId);
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new NotFoundError('workspace');
-    throw err;
-  }
+  known.delete(tenantId);
+  return { ...believedThresholds(tenantId), ...(retention && { retention }) };
 }
 
 /** Candidates read per re-index step, and rewrites in flight within one. */

@@ -78,6 +78,13 @@ export const AUDIT_PARTITION_SUFFIX = '#AUDIT';
 export const AUDIT_INTENT_SUFFIX = '#AUDITQ#';
 /** Intent partitions per workspace: the request path's audit writes spread over this many partitions. */
 export const AUDIT_INTENT_SHARDS = 8;
+/**
+ * The workspace's counters (candidates per stage and in total, requisitions per status) are
+ * spread over this many items: each counted write adds to one chosen at random, and a read sums
+ * them all in one BatchGetItem. One item takes about 500 transactional writes a second; four
+ * take about 2,000 (docs/architecture.md, "Capacity per workspace").
+ */
+export const STATS_SHARDS = 4;
 const auditIntentPartition = (tenantId: string, shard: string) => `${t(tenantId)}${AUDIT_INTENT_SUFFIX}${shard}`;
 /** The suffix of lease partitions, `T#*#LEASES`: the only items the candidate list function writes. */
 export const LEASE_PARTITION_SUFFIX = '#LEASES';
@@ -105,8 +112,17 @@ const PERSON_GUARD_PREFIX = 'GUARD#REQ#';
 
 export const keys = {
   tenant: (tenantId: string): Key => ({ PK: t(tenantId), SK: 'TENANT' }),
-  /** Counters for the whole tenant: candidates per stage, requisitions per status. */
+  /**
+   * The tenant's STATS item: its settings (stuck thresholds, retention, rejection reasons) and the
+   * first of its counter shards (statsShard).
+   */
   stats: (tenantId: string): Key => ({ PK: t(tenantId), SK: 'STATS' }),
+  /**
+   * Counter shard `k` of STATS_SHARDS: shard 0 is the STATS item, each other one an item alone in
+   * its partition, so a workspace's counted writes spread over that many partitions.
+   */
+  statsShard: (tenantId: string, k: number): Key =>
+    k === 0 ? { PK: t(tenantId), SK: 'STATS' } : { PK: `${t(tenantId)}#STATS#${k}`, SK: 'STATS' },
   slug: (slug: string): Key => ({ PK: `SLUG#${slug}`, SK: 'SLUG' }),
   token: (digest: string): Key => ({ PK: `TOKEN#${digest}`, SK: 'TOKEN' }),
   tenantToken: (tenantId: string, tokenId: string): Key => ({ PK: t(tenantId), SK: `TOKEN#${tokenId}` }),

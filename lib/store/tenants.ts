@@ -9,7 +9,8 @@ import type { RetentionDays } from './retention';
 import { saveThresholds } from './stuck';
 import type { AuditEntry } from './audit';
 import { cancellationReasons } from './tx';
-import { keys } from './table';
+import { keys, STATS_SHARDS } from './table';
+import { counterShardPuts } from './stats-shards';
 
 export interface Tenant {
   id: string;
@@ -41,9 +42,18 @@ export async function createTenant(slug: string, name: string, id = newId()): Pr
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.stats(tenant.id), type: 'stats', total: 0, stuck_days: {}, stuck_v: 0, stuck_done_v: 0 },
+              Item: {
+                ...keys.stats(tenant.id),
+                type: 'stats',
+                total: 0,
+                stuck_days: {},
+                stuck_v: 0,
+                stuck_done_v: 0,
+                stats_shards: STATS_SHARDS,
+              },
             },
           },
+          ...counterShardPuts(tenant.id, { stuck_v: 0, stuck_days: {} }),
         ],
       }),
     );

@@ -56,7 +56,7 @@ it('two saves at once: no 409, the summary stays right while the stream job runs
     expect(s.ids).toEqual(expectedStuck(seeded, winner));
     const queries = s.calls.filter((c) => c === 'QueryCommand').length;
     if (queries > 1) sawFallback = true;
-    if (queries === 1 && s.calls.filter((c) => c === 'GetItemCommand').length === 1) {
+    if (queries === 1 && s.calls.filter((c) => c === 'BatchGetItemCommand').length === 1) {
       converged = true;
       break;
     }

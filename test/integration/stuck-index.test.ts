@@ -10,7 +10,7 @@ import { expectedEntries, expectedStuck, indexEntries, seedVaried, type Seeded }
 import { reindexStep, saveThresholds, believedThresholds } from '../../lib/store/stuck';
 import { ddbClient, ddb, tableName } from '../../lib/store/client';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../lib/store/table';
+import { keys, STATS_SHARDS } from '../../lib/store/table';
 import { createCandidate } from '../../lib/domain/candidates';
 import { getCandidate } from '../../lib/store/candidates';
 
@@ -46,9 +46,9 @@ describe('stuck index', () => {
     await stack.call('GET', '/api/v1/pipeline', { token }); // warm the authorizer cache
   }, 120_000);
 
-  it('answers in two calls (STATS GetItem + one stuck-index Query), right for the defaults', async () => {
+  it("answers in two calls (the counters' BatchGetItem + one stuck-index Query), right for the defaults", async () => {
     const s = await summary(token);
-    expect(s.calls).toEqual(['GetItemCommand', 'QueryCommand']);
+    expect(s.calls).toEqual(['BatchGetItemCommand', 'QueryCommand']);
     expect(s.ids).toEqual(expectedStuck(seeded, {}));
     expect(s.ids).toHaveLength(50);
     expect(await indexEntries(tenantId)).toEqual(expectedEntries(seeded, {}));
@@ -84,7 +84,7 @@ describe('stuck index', () => {
     expect(results.filter((r) => r === 'advanced')).toHaveLength(6);
     expect(await reindexStep(tenantId)).toBe('idle');
     const after = await summary(token);
-    expect(after.calls).toEqual(['GetItemCommand', 'QueryCommand']);
+    expect(after.calls).toEqual(['BatchGetItemCommand', 'QueryCommand']);
     expect(after.ids).toEqual(expectedStuck(seeded, winner));
     expect(await indexEntries(tenantId)).toEqual(expectedEntries(seeded, winner));
   }, 120_000);
@@ -115,7 +115,7 @@ describe('stuck index', () => {
     // The job of the newest version starts over from the first page and converges.
     for (let i = 0; i < 20 && (await reindexStep(tenantId, 300)) !== 'done'; i++);
     expect(await indexEntries(tenantId)).toEqual(expectedEntries(seeded, { applied: 4, onboarding: 0 }));
-    expect((await summary(token)).calls).toEqual(['GetItemCommand', 'QueryCommand']);
+    expect((await summary(token)).calls).toEqual(['BatchGetItemCommand', 'QueryCommand']);
   }, 120_000);
 
   it('moves during a re-index land with the new thresholds, and are not undone by it', async () => {
@@ -134,21 +134,23 @@ describe('stuck index', () => {
     for (let i = 0; i < 20 && (await reindexStep(tenantId, 200)) !== 'done'; i++);
     expect(await indexEntries(tenantId)).toEqual(expectedEntries(seeded, overrides));
     const s = await summary(token);
-    expect(s.calls).toEqual(['GetItemCommand', 'QueryCommand']);
+    expect(s.calls).toEqual(['BatchGetItemCommand', 'QueryCommand']);
     expect(s.ids).toEqual(expectedStuck(seeded, overrides));
   }, 120_000);
 
   it('a writer that believed older thresholds learns the new ones from its failed condition', async () => {
-    // Another container saved: this one still believes the previous version.
+    // Another container saved (on STATS and on every counter shard's copy, as a save does): this
+    // one still believes the previous version.
     const before = believedThresholds(tenantId);
-    await ddb.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.stats(tenantId),
-        UpdateExpression: 'SET stuck_days = :d, stuck_v = stuck_v + :one, stuck_job = :p',
-        ExpressionAttributeValues: { ':d': { applied: 5 }, ':one': 1, ':p': 'pending' },
-      }),
-    );
+    for (let k = 0; k < STATS_SHARDS; k++)
+      await ddb.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.statsShard(tenantId, k),
+          UpdateExpression: `SET stuck_days = :d, stuck_v = stuck_v + :one${k === 0 ? ', stuck_job = :p' : ''}`,
+          ExpressionAttributeValues: { ':d': { applied: 5 }, ':one': 1, ...(k === 0 && { ':p': 'pending' }) },
+        }),
+      );
     expect(believedThresholds(tenantId).version).toBe(before.version);
     const c = await createCandidate(
       { kind: 'token', tenantId, tenantSlug: '', tokenId: 'test', scopes: [], role: 'admin' },
@@ -173,7 +175,7 @@ describe('stuck index', () => {
     expect(res.status).toBe(403);
     await stack.call('PUT', '/api/settings/pipeline', { body: { stuck_days: { applied: 1 } }, headers: { Cookie: cookies[0]! } });
     const after = await summary(otherToken);
-    expect(after.calls).toEqual(['GetItemCommand', 'QueryCommand']);
+    expect(after.calls).toEqual(['BatchGetItemCommand', 'QueryCommand']);
     expect(after.body).toEqual(before.body);
   });
 });

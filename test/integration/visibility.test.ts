@@ -148,7 +148,7 @@ it("a hiring manager's lists cost a fixed number of calls: one Query per status 
     [AUTH, 'GetItemCommand', 'GetItemCommand', 'QueryCommand'].sort(),
   );
   // The overview: the counters' read, their requisitions, the stuck Query.
-  expect(await count('/api/overview')).toEqual([AUTH, 'GetItemCommand', ...TEAM, 'QueryCommand'].sort());
+  expect(await count('/api/overview')).toEqual([AUTH, 'BatchGetItemCommand', ...TEAM, 'QueryCommand'].sort());
 });
 
 describe('an interviewer sees only the candidates assigned to them: none before an interview', () => {

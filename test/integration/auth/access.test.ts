@@ -171,12 +171,12 @@ describe('the authorizer reads the creator from the one item it already reads', 
       expect(res.status).toBe(200);
       return [...sent].sort();
     };
-    // GET /api/v1/pipeline alone: the STATS GetItem and the stuck Query (test/integration/calls/candidates.test.ts).
-    expect(await count()).toEqual(['GetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
-    expect(await count()).toEqual(['GetItemCommand', 'QueryCommand']);
+    // GET /api/v1/pipeline alone: the counters' BatchGetItem and the stuck Query (test/integration/calls/candidates.test.ts).
+    expect(await count()).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
+    expect(await count()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
     // A workspace token acts as an admin: no creator to read.
-    expect(await count(shared)).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
-    expect(await count(shared)).toEqual(['GetItemCommand', 'QueryCommand']);
+    expect(await count(shared)).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'QueryCommand', 'UpdateItemCommand']);
+    expect(await count(shared)).toEqual(['BatchGetItemCommand', 'QueryCommand']);
   });
 });
 

@@ -317,8 +317,8 @@ describe("the authorizer's cost", () => {
       expect(res.status).toBe(status);
       return [...sent].sort();
     };
-    // GET /api/v1/pipeline alone: the STATS GetItem and the stuck Query (test/integration/calls/candidates.test.ts).
-    const served = ['GetItemCommand', 'QueryCommand'];
+    // GET /api/v1/pipeline alone: the counters' BatchGetItem and the stuck Query (test/integration/calls/candidates.test.ts).
+    const served = ['BatchGetItemCommand', 'QueryCommand'];
     // A miss: the lookup GetItem, the creator's current role (a personal token acts with it: the
     // one extra read a miss may make) and the use.
     const miss = ['GetItemCommand', 'GetItemCommand', 'UpdateItemCommand'];

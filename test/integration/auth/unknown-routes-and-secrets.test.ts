@@ -33,7 +33,7 @@ import {
 } from './fixture';
 import { UpdateCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb } from '../../../lib/store/client';
-import { keys } from '../../../lib/store/table';
+import { keys, STATS_SHARDS } from '../../../lib/store/table';
 
 useAuthFixture();
 
@@ -106,19 +106,20 @@ describe('secrets stay out of logs, responses and the table', () => {
     await ddb.send(
       new UpdateCommand({ TableName: stack.tableName, Key: keys.token(tokenDigest(corrupt)), UpdateExpression: 'REMOVE scopes' }),
     );
-    // A tenant whose counter item is corrupt: the candidate write fails in DynamoDB -> 500 from
-    // the handler's error boundary, which logs the error.
+    // A tenant whose counter items are corrupt (every shard: a write adds to one of them): the
+    // candidate write fails in DynamoDB -> 500 from the handler's error boundary, which logs the error.
     const broke = await stack.tenant();
     const brokeToken = await broke.token(['*']);
-    await ddb.send(
-      new UpdateCommand({
-        TableName: stack.tableName,
-        Key: keys.stats(broke.id),
-        UpdateExpression: 'SET #t = :s',
-        ExpressionAttributeNames: { '#t': 'total' },
-        ExpressionAttributeValues: { ':s': 'corrupt' },
-      }),
-    );
+    for (let k = 0; k < STATS_SHARDS; k++)
+      await ddb.send(
+        new UpdateCommand({
+          TableName: stack.tableName,
+          Key: keys.statsShard(broke.id, k),
+          UpdateExpression: 'SET #t = :s',
+          ExpressionAttributeNames: { '#t': 'total' },
+          ExpressionAttributeValues: { ':s': 'corrupt' },
+        }),
+      );
     const secrets = [valid, narrow, unknown, broken, corrupt, brokeToken];
 
     const { captured, restore, logStart, responses, record } = captureOutput();

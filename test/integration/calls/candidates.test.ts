@@ -51,8 +51,8 @@ it('GET /api/v1/pipeline makes the same DynamoDB calls with 100 and with 2,000 c
   const smallCalls = await callsFor(await small.token(['pipeline:read']), 'GET', '/api/v1/pipeline');
   const bigCalls = await callsFor(await big.token(['pipeline:read']), 'GET', '/api/v1/pipeline');
   expect(bigCalls.commands.sort()).toEqual(smallCalls.commands.sort());
-  // One GetItem (counters and thresholds: the STATS item) and one Query of the stuck index.
-  expect(smallCalls.commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  // One BatchGetItem (thresholds and counters: the STATS item and the counter shards) and one Query of the stuck index.
+  expect(smallCalls.commands.sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
   expect(smallCalls.commands.some((c) => c.includes('Scan'))).toBe(false);
   // The answer is still exact and complete at 2,000.
   const total = Object.values(bigCalls.body.data.stage_counts as Record<string, number>).reduce((a, b) => a + b, 0);
@@ -126,7 +126,7 @@ it('list and write routes cost a small fixed number of calls', async () => {
   sent.length = 0;
   expect((await stack.call('POST', '/api/v1/pipeline', { token, body: { candidate_id: id, stage: 'interviewed' } })).status).toBe(200);
   expect(sent).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
-  expect((await callsFor(token, 'GET', '/api/v1/candidates')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  expect((await callsFor(token, 'GET', '/api/v1/candidates')).commands.sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
   // One candidate: its item and its stage history, in parallel.
   expect((await callsFor(token, 'GET', `/api/v1/candidates/${id}`)).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
   // A profile change: read, then one transaction; a new requisition adds its GetItem. A change of
@@ -143,7 +143,7 @@ it('list and write routes cost a small fixed number of calls', async () => {
   sent.length = 0;
   expect((await stack.call('PATCH', `/api/v1/candidates/${id}`, { token, body: { name: 'B' } })).status).toBe(200);
   expect(sent).toEqual(['GetItemCommand']);
-  expect((await callsFor(token, 'GET', '/api/v1/requisitions')).commands.sort()).toEqual(['GetItemCommand', 'QueryCommand']);
+  expect((await callsFor(token, 'GET', '/api/v1/requisitions')).commands.sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
 });
 
 it('Idempotency-Key adds a PutItem and a TransactWriteItems (the answer saved, its copy-ledger entry, the erasure check) to a write, and a replay is one PutItem', async () => {

@@ -17,8 +17,8 @@ it("console routes cost a small fixed number of calls, the session authorizer's 
   const cookie = await stack.login(admin.email, PASSWORD);
   const counted = async (method: string, path: string, body?: unknown) =>
     (await countCalls(method, path, { body, headers: { Cookie: cookie } })).commands.sort();
-  // Authorizer GetItem + the STATS GetItem (counters, thresholds) + 1 stuck Query + 1 requisitions Query.
-  expect(await counted('GET', '/api/overview')).toEqual([...Array(2).fill('GetItemCommand'), ...Array(2).fill('QueryCommand')]);
+  // Authorizer GetItem + the counters' BatchGetItem (STATS and its shards) + 1 stuck Query + 1 requisitions Query.
+  expect(await counted('GET', '/api/overview')).toEqual(['BatchGetItemCommand', 'GetItemCommand', ...Array(2).fill('QueryCommand')]);
   expect(await counted('GET', '/api/settings/pipeline')).toEqual(['GetItemCommand', 'GetItemCommand']);
   // The save is one transaction (the update and its audit record); the stuck index catches up in
   // the background (stuck-index.test.ts).
