@@ -7,8 +7,8 @@
  * - a tenant's STATS item with a threshold change pending runs one bounded step of the stuck
  *   index's background re-index (lib/store/stuck.ts), one step per tenant per batch. Each step
  *   saves its cursor on the STATS item, and that write's own stream record invokes the next step,
- *   until the index matches the thresholds. Any later change to the STATS item (a save, a
- *   counter) also resumes it, so a job cannot stall for good.
+ *   until the index matches the thresholds. Any later change to the STATS item (a save, or a
+ *   counter of the one shard in four it holds) also resumes it, so a job cannot stall for good.
  * A failed record is reported and retried from there (a stream retries from the earliest failure);
  * after its retries the batch's position goes to the stream-failure queue, whose alarm an
  * operator answers (docs/operating.md), and `npm run admin -- audit settle` expands intents left.
