@@ -161,8 +161,9 @@ export async function saveThresholds(
     Update: {
       TableName: tableName(),
       Key: keys.statsShard(tenantId, i + 1),
-      UpdateExpression: 'SET stuck_days = :d ADD stuck_v :one',
-      ExpressionAttributeValues: { ':d': overrides, ':one': 1 },
+      UpdateExpression: 'SET stuck_days = :d, #type = :type, tenant_id = :tenant ADD stuck_v :one',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':d': overrides, ':type': 'stats_shard', ':tenant': tenantId, ':one': 1 },
     },
   }));
   // One transaction, which answers no item. This container's belief is dropped instead of
