@@ -9,35 +9,19 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ddb, tableName } from './client';
 import { keys, STATS_SHARDS } from './table';
 import { backoff, cancellationReasons, MAX_ATTEMPTS } from './tx';
-
-/** The puts of shards 1 to STATS_SHARDS - 1, each with the thresholds' version and overrides as STATS holds them. */
-export const counterShardPuts = (tenantId: string, copy: { stuck_v: number; stuck_days: unknown }) =>
-  Array.from({ length: STATS_SHARDS - 1 }, (_, i) => ({
-    Put: {
-      TableName: tableName(),
-      Item: { ...keys.statsShard(tenantId, i + 1), type: 'stats_shard', tenant_id: tenantId, stats_shards: STATS_SHARDS, ...copy },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  }));
+import { type Changes, update } from './update';
 
 /**
- * The same shards set on items that may exist already: a threshold save before the workspace was
- * sharded left copies there that no writer reads, with a version of their own.
+ * An Update of every counter shard but STATS (1 to STATS_SHARDS - 1) with `changes`
+ * (lib/store/update.ts), each marked as its tenant's shard: the shards of a new workspace, the
+ * copies a threshold save moves, and the shards a workspace from before them is given.
  */
-const counterShardSets = (tenantId: string, copy: { stuck_v: number; stuck_days: unknown }) =>
+export const otherShardUpdates = (tenantId: string, changes: Changes) =>
   Array.from({ length: STATS_SHARDS - 1 }, (_, i) => ({
     Update: {
       TableName: tableName(),
       Key: keys.statsShard(tenantId, i + 1),
-      UpdateExpression: 'SET #type = :type, tenant_id = :tenant, stats_shards = :n, stuck_v = :v, stuck_days = :d',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: {
-        ':type': 'stats_shard',
-        ':tenant': tenantId,
-        ':n': STATS_SHARDS,
-        ':v': copy.stuck_v,
-        ':d': copy.stuck_days,
-      },
+      ...update({ type: 'stats_shard', tenant_id: tenantId, ...changes }),
     },
   }));
 
@@ -59,12 +43,17 @@ export async function shardStats(tenantId: string): Promise<'sharded' | 'already
               Update: {
                 TableName: tableName(),
                 Key: keys.stats(tenantId),
-                UpdateExpression: 'SET stats_shards = :n',
-                ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(stats_shards) AND ${version === undefined ? 'attribute_not_exists(stuck_v)' : 'stuck_v = :v'}`,
-                ExpressionAttributeValues: { ':n': STATS_SHARDS, ...(version !== undefined && { ':v': version }) },
+                ...update(
+                  { stats_shards: STATS_SHARDS },
+                  version === undefined
+                    ? { expression: 'attribute_exists(PK) AND attribute_not_exists(stats_shards) AND attribute_not_exists(stuck_v)' }
+                    : { expression: 'attribute_not_exists(stats_shards) AND stuck_v = :v', values: { ':v': version } },
+                ),
               },
             },
-            ...counterShardSets(tenantId, { stuck_v: version ?? 0, stuck_days: Item.stuck_days ?? {} }),
+            // Updates, not puts: a threshold save before the sharding left copies there that no writer
+            // reads, with a version of their own.
+            ...otherShardUpdates(tenantId, { stats_shards: STATS_SHARDS, stuck_v: version ?? 0, stuck_days: Item.stuck_days ?? {} }),
           ],
         }),
       );

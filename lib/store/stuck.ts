@@ -31,8 +31,9 @@ import { backoff, cancellationReasons, isTransactionConflict, MAX_ATTEMPTS } fro
 import { NotFoundError } from '../errors';
 import { DEFAULT_STUCK_DAYS, type Stage } from '../model';
 import { ddb, tableName } from './client';
-import { keys, STATS_SHARDS, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
-import { $remove, update } from './update';
+import { keys, STUCK_JOB_PENDING, stuckIndexKey, stuckPartition, TABLE_DEF } from './table';
+import { $add, $remove, update } from './update';
+import { otherShardUpdates } from './stats-shards';
 import { keptRules, registryWrite, type RetentionDays } from './retention';
 
 export { STUCK_JOB_PENDING } from './table';
@@ -157,21 +158,13 @@ export async function saveThresholds(
       ...Object.fromEntries(Object.values(also).map((v, i) => [`:x${i}`, v])),
     },
   };
-  const copies = Array.from({ length: STATS_SHARDS - 1 }, (_, i) => ({
-    Update: {
-      TableName: tableName(),
-      Key: keys.statsShard(tenantId, i + 1),
-      UpdateExpression: 'SET stuck_days = :d, #type = :type, tenant_id = :tenant ADD stuck_v :one',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':d': overrides, ':type': 'stats_shard', ':tenant': tenantId, ':one': 1 },
-    },
-  }));
   // One transaction, which answers no item. This container's belief is dropped instead of
   // learned; a write on an old belief fails its counter shard's condition and learns. A save
   // racing another transaction on the same items is cancelled whole, so it is simply sent again.
   const TransactItems = [
     { Update: save },
-    ...copies,
+    // Every other counter shard's copy, moved with STATS's.
+    ...otherShardUpdates(tenantId, { stuck_days: overrides, stuck_v: $add(1) }),
     ...(retention ? [registryWrite(tenantId, retention)] : []),
     ...(audit ? auditPuts(tenantId, audit) : []),
   ];

@@ -10,7 +10,7 @@ import { saveThresholds } from './stuck';
 import type { AuditEntry } from './audit';
 import { cancellationReasons } from './tx';
 import { keys, STATS_SHARDS } from './table';
-import { counterShardPuts } from './stats-shards';
+import { otherShardUpdates } from './stats-shards';
 
 export interface Tenant {
   id: string;
@@ -53,7 +53,7 @@ export async function createTenant(slug: string, name: string, id = newId()): Pr
               },
             },
           },
-          ...counterShardPuts(tenant.id, { stuck_v: 0, stuck_days: {} }),
+          ...otherShardUpdates(tenant.id, { stats_shards: STATS_SHARDS, stuck_v: 0, stuck_days: {} }),
         ],
       }),
     );
