@@ -189,11 +189,16 @@ try {
   // Audit records of the four-copy layout (a data directory from before the intents): moved once.
   const { auditCli, migrateOldAuditCopies } = await import('../lib/domain/audit-migration');
   if (olderData) {
-    const migrated = await migrateOldAuditCopies(() => {});
+    // One Scan for the workspaces, which both upgrades go through.
+    const [{ allTenantIds }, { shardUnshardedStats }] = await Promise.all([
+      import('../lib/store/audit-migrate'),
+      import('../lib/domain/stats-sharding'),
+    ]);
+    const ids = await allTenantIds();
+    const migrated = await migrateOldAuditCopies(ids, () => {});
     if (migrated) say(`moved the audit log of ${migrated} workspaces to one item per record`);
     // Counters of a data directory from before their shards: spread from now on.
-    const { shardUnshardedStats } = await import('../lib/domain/stats-sharding');
-    const sharded = await shardUnshardedStats();
+    const sharded = await shardUnshardedStats(ids);
     if (sharded) say(`gave the counters of ${sharded} workspaces their shards`);
   }
   // A first run's stream poller starts at the stream's end, as a new event source mapping does:

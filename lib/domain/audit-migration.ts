@@ -25,10 +25,10 @@ async function settleActivity(tenantId: string): Promise<number> {
   return written;
 }
 
-/** `npm start`: migrate the workspaces that still hold old copies (one Query each to tell). */
-export async function migrateOldAuditCopies(log: (line: string) => void): Promise<number> {
+/** `npm start`: migrate the workspaces (`ids`: allTenantIds) that still hold old copies (one Query each to tell). */
+export async function migrateOldAuditCopies(ids: string[], log: (line: string) => void): Promise<number> {
   let migrated = 0;
-  for (const id of await allTenantIds()) {
+  for (const id of ids) {
     if (!(await hasOldAuditCopies(id))) continue;
     await migrateAudit(id, log);
     migrated++;

@@ -17,9 +17,9 @@ export async function statsShardCli(slug: string | undefined, log: (line: string
   return done;
 }
 
-/** `npm start`: shard the workspaces of the data directory that have no shards yet; resolves with how many it sharded. */
-export async function shardUnshardedStats(): Promise<number> {
+/** `npm start`: shard the workspaces (`ids`: allTenantIds) that have no shards yet; resolves with how many it sharded. */
+export async function shardUnshardedStats(ids: string[]): Promise<number> {
   let sharded = 0;
-  for (const id of await allTenantIds()) if ((await shardStats(id)) === 'sharded') sharded++;
+  for (const id of ids) if ((await shardStats(id)) === 'sharded') sharded++;
   return sharded;
 }
